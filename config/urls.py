@@ -1,0 +1,11 @@
+"""Top-level URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
+    path("", include("tournaments.urls")),
+]

@@ -1,0 +1,66 @@
+"""Shared fixtures for the project's tests (the rules engine's own tests live in tests/games/).
+
+Tests that need a service (PostgreSQL, Redis + a Celery worker, Chromium) skip with a reason when
+the service is not configured, so `make test` passes on a bare machine. CI sets
+TRICKTABLE_REQUIRE_SERVICES=1: there a missing service is a failure, never a silent skip.
+"""
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def services_required() -> bool:
+    return os.environ.get("TRICKTABLE_REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip (locally) or fail (in CI) when a needed service is not there."""
+    if condition:
+        return
+    if services_required():
+        pytest.fail(f"service required in this run but missing: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres_db(db):
+    """The test database, which must be PostgreSQL."""
+    from django.db import connection
+
+    require(
+        connection.vendor == "postgresql",
+        f"needs PostgreSQL: DATABASE_URL is not postgres:// (database is {connection.vendor})",
+    )
+    return connection
+
+
+@pytest.fixture(scope="session")
+def celery_worker_available():
+    """The Celery app, once a real worker has answered a ping over Redis."""
+    from django.conf import settings
+
+    require(bool(settings.REDIS_URL), "needs Redis and a Celery worker: REDIS_URL is not set")
+    from config.celery import app
+
+    try:
+        replies = app.control.ping(timeout=5.0)
+    except Exception as exc:  # broker unreachable
+        replies = None
+        require(False, f"needs a Celery worker: cannot reach the broker ({exc})")
+    require(bool(replies), "needs a Celery worker: none answered a ping (make worker)")
+    return app
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    require(CHROMIUM.exists(), f"needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    require(
+        importlib.util.find_spec("playwright") is not None,
+        "needs the playwright Python package (make venv)",
+    )
+    return str(CHROMIUM)
