@@ -1,0 +1,75 @@
+"""What every game module provides, and helpers the games share.
+
+A game module exposes ``GAME``, an object with:
+
+- ``name`` (the record's `game`) and ``book`` (its `RuleBook`: options, presets, compile);
+- ``seats(rules)``: the seat letters at the table, clockwise;
+- ``initial_state(rules)`` and ``read_state(before, rules)``: the match state before a hand, as
+  plain JSON data (a standalone hand without `before` starts from the initial state);
+- ``check_hand(record, rules, state)``: the result fields of one hand (`tricks`, `score`,
+  `after`, `notes` ...) or a `RecordError`;
+- ``next_dealer(rules, dealer)``: who deals the next hand of a match;
+- ``match_end(rules, state)``: ``(ended, winner)`` — whether the rules end the match in this
+  state, and the winning side or seat (``None`` for no winner yet);
+- ``match_summary(rules, state)``: extra fields of a match result (games, game points, net).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.errors import RecordError
+
+
+def next_seat(seats: str, seat: str) -> str:
+    """The seat to the left (clockwise) of `seat`."""
+    return seats[(seats.index(seat) + 1) % len(seats)]
+
+
+def read_dealer(record: dict, seats: str) -> str:
+    dealer = record.get("dealer")
+    if dealer is None:
+        raise RecordError("bad-format", "the hand has no dealer")
+    if not isinstance(dealer, str) or dealer not in seats:
+        raise RecordError("bad-seat", f"dealer {dealer!r} is not one of the seats {seats}")
+    return dealer
+
+
+def read_counts(value: Any, keys: str | tuple[str, ...], what: str) -> dict[str, int]:
+    """A dict of non-negative ints with exactly the given keys (seats or sides)."""
+    if not isinstance(value, dict):
+        raise RecordError("bad-format", f"{what} must be an object keyed by {', '.join(keys)}")
+    if set(value) != set(keys):
+        raise RecordError(
+            "bad-seat", f"{what} must name exactly {', '.join(keys)}, not {', '.join(value)}"
+        )
+    counts = {}
+    for key in keys:
+        n = value[key]
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RecordError("bad-format", f"{what}[{key}] must be a whole number, not {n!r}")
+        counts[key] = n
+    return counts
+
+
+def read_scores(value: Any, keys: str | tuple[str, ...], what: str) -> dict[str, int]:
+    """A dict of ints (negative allowed) with exactly the given keys."""
+    if not isinstance(value, dict) or set(value) != set(keys):
+        raise RecordError("bad-state", f"{what} must be an object keyed by {', '.join(keys)}")
+    for key in keys:
+        n = value[key]
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise RecordError("bad-state", f"{what}[{key}] must be an integer, not {n!r}")
+    return {key: value[key] for key in keys}
+
+
+def expect_list(record: dict, name: str) -> list:
+    value = record.get(name)
+    if not isinstance(value, list):
+        raise RecordError("bad-format", f"`{name}` must be a list")
+    return value
+
+
+def signed(n: Any) -> str:
+    """A score change with its sign, as notes write it: +64, -50, 0."""
+    return f"+{n}" if n > 0 else str(n)
