@@ -1,0 +1,1205 @@
+"""Spades: every option of spec/games/spades.md, its ten seed presets, summary and full records.
+
+Rules come as options (see `OPTIONS`); presets are dicts over the `standard` values (`PRESETS`).
+A compiled rule set (`SpadesRules`) precomputes, for each possible dealer, the table: hands in
+clockwise order, bidding order, sides, and the tables the replay needs (effective suits, trick
+keys), so that checking a hand does no rule lookups in its inner loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import read_counts, read_dealer, signed
+from games.cards import (
+    BIG_JOKER,
+    CARD_IDS,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    LITTLE_JOKER,
+    NAMES,
+    RANK_OF,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_OF,
+    parse_cards,
+)
+from games.errors import RecordError
+from games.rules import Option, RuleBook
+
+# Where the seed is silent, what we decided. Each decision is applied in exactly one place,
+# which cites it by key.
+RESOLUTIONS = {
+    "side-tricks": "A side's tricks for its bid are all the tricks the side took, a failed nil "
+    "bidder's included. If both partners bid nil, the side's bid is 0 (every trick is an "
+    "overtrick). An individual nil bidder is a side whose bid is 0 likewise.",
+    "tie-at-target": "If the leading totals are equal when the target is reached, play on.",
+    "bags-always-counted": "Bags (overtricks) are counted in `after` even when the sandbagging "
+    "rule is off, as the format's example shows; the penalty applies only with `sandbag`.",
+    "one-joker": "With one joker it is the big joker, the highest trump, and 2C is removed.",
+    "two-jokers-removed": "With two jokers and no `removed_cards`, 2H and 2D are removed "
+    "(the seed's example); `removed_cards` or `dealer_discards` chooses otherwise.",
+    "dummy-seat": "In 2-player dummy spades the players sit N and S and the dummy sits at the "
+    "dealer's left: E when N deals, W when S deals. The dummy bids nothing and scores nothing; "
+    "when the lead would fall to the dummy (a trick it won, or the first lead at the dealer's "
+    "left), the player on the dummy's left leads.",
+    "behind": "A side (or individual player) is behind by X when the best opposing score "
+    "minus its own is at least X. 0 points needed means any score.",
+    "lowest-club-leader": "Where 2C is out of play (removed or undealt), the holder of the "
+    "lowest club dealt leads under `two-of-clubs` and `lowest-clubs`.",
+    "highest-bidder": "Under `highest-bidder` the highest numeric call leads (moon counts as all "
+    "the tricks, a side call belongs to the side's first member in bidding order who made no nil "
+    "call); ties go to the first of the tied bidders in bidding order.",
+    "both-nil-minimum": "A side whose partners both bid nil is not bound by `minimum_bid`.",
+    "blind-first": "Blind bids and blind moons by a side are made before anyone looks at the "
+    "cards: in a record they come before every other call. In individual play a blind bid is "
+    "the player's one call, in turn.",
+    "second-round": "In a second bidding round each player, in the same order, passes or names "
+    "a higher bid for the side (individually: for themselves). Nil bidders and blind sides may "
+    "only pass.",
+    "small-exact-bids": "The small exact bid scores (2/1/0 taken exactly -> 40/60/100) replace "
+    "the normal score only for numeric bids, not for a side's bid of 0 that comes from nils.",
+    "exact-bonuses-numeric": "exact_bid_bonus and the last-trick bonus need a numeric or blind "
+    "bid made exactly; a bid of 0 that comes from nils earns neither.",
+    "last-trick-sequence": "`sequence`: +10 for each of the last k tricks (k >= 1) the side won "
+    "with trumps of 9 or higher that form a run in trump order; `last` is k = 1.",
+    "last-trick-claim": "The last-trick bonus is not awarded when a claim ends the play: the "
+    "winning trumps are unknown.",
+    "blind-exact-failure": "With blind_bid_exact, taking more than the blind bid fails it; the "
+    "shortfall penalty then counts the difference.",
+    "dealer-discard": "With dealer_discards 2, a full record names the dealer's two discarded "
+    "cards in `discard` (a field of this option only).",
+    "claim": "A claim gives the claimer's seat `tricks` of the remaining tricks and the rest "
+    "to the opponents; when the rest would have to be split among several seats, the record "
+    "must state per-seat `tricks`, which must agree with the replay and the claim.",
+}
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in [
+        Option("players", 4, choices=(4, 3, 2)),
+        Option("partnership", True),
+        Option("two_player_deal", "draw", choices=("draw", "dummy")),
+        Option("jokers", 0, choices=(0, 1, 2)),
+        Option("removed_cards", (), cards=True),
+        Option("dealer_discards", 0, choices=(0, 2)),
+        Option("deuce_of_spades_high", False),
+        Option("high_trumps", (), cards=True),
+        Option("bidding", "last-bidder", choices=("last-bidder", "sum", "consult")),
+        Option("bidding_rounds", 1, choices=(1, 2)),
+        Option("nil", True),
+        Option("nil_value", 100, low=0, high=10000),
+        Option("double_nil", "when-behind", choices=("never", "always", "when-behind")),
+        Option("double_nil_behind", 100, low=0, high=10000),
+        Option("double_nil_value", 200, low=0, high=10000),
+        Option("double_nil_penalty", 200, low=0, high=10000),
+        Option("nil_exchange", 0, low=0, high=3),
+        Option("double_nil_exchange", 2, low=0, high=3),
+        Option("exchange_when_both_nil", True),
+        Option("zero_bid_is_nil", False),
+        Option("double_blind_nil", False),
+        Option("double_blind_nil_value", 400, low=0, high=10000),
+        Option("double_blind_nil_behind", 0, low=0, high=10000),
+        Option("blind_bid_min", 0, low=0, high=17),
+        Option("blind_bid_behind", 100, low=0, high=10000),
+        Option("blind_bid_exact", False),
+        Option("blind_made", "double", choices=("double", "bonus-100")),
+        Option("blind_failed", "double", choices=("double", "normal", "penalty-100")),
+        Option("moon", False),
+        Option("moon_value", 200, low=0, high=10000),
+        Option("thirteen_is_moon", False),
+        Option("blind_moon", False),
+        Option("moon_wins_game", False),
+        Option("minimum_bid", 0, low=0, high=17),
+        Option(
+            "first_lead",
+            "left-of-dealer",
+            choices=("left-of-dealer", "two-of-clubs", "lowest-clubs", "highest-bidder"),
+        ),
+        Option("spades_broken", True),
+        Option("set_penalty", "bid", choices=("bid", "shortfall")),
+        Option("overtrick_points", 1, choices=(1, -1, -10)),
+        Option("sandbag", False),
+        Option("sandbag_limit", 10, low=1, high=100),
+        Option("sandbag_penalty", 100, low=0, high=10000),
+        Option("ten_for_200", "off", choices=("off", "at-least", "exact")),
+        Option("ten_for_two", False),
+        Option("big_bid_bonus", 0, low=0, high=10000),
+        Option("exact_bid_bonus", 0, low=0, high=10000),
+        Option("all_tricks_bonus", 0, low=0, high=10000),
+        Option("all_tricks_wins", False),
+        Option("last_trick_bonus", "off", choices=("off", "last", "sequence")),
+        Option("seven_plus_bonus", False),
+        Option("small_exact_bids", False),
+        Option("target", 500, low=1, high=100000),
+    ]
+}
+
+# The seed's named rule sets (spades.md section 3), as option values over `standard`.
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "hoyle": {
+        "double_nil": "always",
+        "nil_exchange": 3,
+        "double_nil_exchange": 3,
+        "exchange_when_both_nil": False,
+    },
+    "pagat-1996": {
+        "bidding": "consult",
+        "first_lead": "lowest-clubs",
+        "set_penalty": "shortfall",
+        "nil_value": 50,
+        "double_nil_value": 100,
+        "double_nil_penalty": 100,
+        "sandbag": True,
+    },
+    "pagat-barmore": {
+        "jokers": 2,
+        "removed_cards": ["2C", "2H"],
+        "deuce_of_spades_high": True,
+        "nil": False,
+        "double_nil": "never",
+        "blind_bid_min": 7,
+        "blind_made": "double",
+        "spades_broken": False,
+    },
+    "pagat-3p": {
+        "players": 3,
+        "partnership": False,
+        "nil": False,
+        "double_nil": "never",
+        "blind_bid_min": 6,
+        "blind_made": "double",
+        "first_lead": "two-of-clubs",
+        "overtrick_points": -10,
+        "target": 300,
+    },
+    "dan-brad": {
+        "double_nil_behind": 200,
+        "double_nil_exchange": 0,
+        "minimum_bid": 4,
+        "ten_for_two": True,
+        "first_lead": "lowest-clubs",
+        "double_nil_value": 200,
+        "double_nil_penalty": 100,
+        "sandbag": True,
+        "all_tricks_wins": True,
+    },
+    "network-spades": {
+        "partnership": False,
+        "double_nil": "always",
+        "double_nil_exchange": 0,
+        "all_tricks_bonus": 200,
+        "sandbag": True,
+        "target": 300,
+    },
+    "windswept": {
+        "partnership": False,
+        "double_nil": "always",
+        "nil_exchange": 3,
+        "double_nil_exchange": 3,
+        "zero_bid_is_nil": True,
+        "exact_bid_bonus": 20,
+    },
+    "spaceways": {
+        "partnership": False,
+        "double_nil": "never",
+        "double_nil_exchange": 0,
+        "minimum_bid": 2,
+        "ten_for_200": "at-least",
+    },
+    "winspades": {
+        "jokers": 2,
+        "removed_cards": ["2D", "2H"],
+        "nil": False,
+        "double_nil": "never",
+        "minimum_bid": 4,
+        "big_bid_bonus": 100,
+        "blind_bid_min": 7,
+        "blind_made": "bonus-100",
+        "blind_failed": "normal",
+        "spades_broken": False,
+    },
+}
+
+CALLS: dict[str, tuple[str, int]] = {str(n): ("num", n) for n in range(18)}
+CALLS.update({f"blind-{n}": ("blind", n) for n in range(18)})
+CALLS.update(
+    {
+        "nil": ("nil", 0),
+        "double-nil": ("dnil", 0),
+        "double-blind-nil": ("dbn", 0),
+        "moon": ("moon", 0),
+        "blind-moon": ("bmoon", 0),
+        "pass": ("pass", 0),
+    }
+)
+NILS = ("nil", "dnil", "dbn")
+NIL_NAMES = {"nil": "nil", "dnil": "double nil", "dbn": "double blind nil"}
+NON_SPADE = SUIT_MASKS[HEARTS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[CLUBS]
+
+
+class Table:
+    """Who sits where for one dealer: hands clockwise, sides, bidding order, first lead."""
+
+    __slots__ = (
+        "seats",
+        "index",
+        "dealer",
+        "dummy",
+        "players",
+        "bid_order",
+        "side_of",
+        "sides",
+        "members",
+        "side_index",
+        "left",
+        "consult_order",
+        "sizes",
+    )
+
+    def __init__(self, rules: SpadesRules, dealer: str) -> None:
+        if rules.dummy:
+            dummy_seat = "E" if dealer == "N" else "W"
+            seats = "".join(s for s in "NESW" if s in ("N", "S", dummy_seat))
+        else:
+            seats = rules.seat_letters
+        self.seats = seats
+        self.index = {s: i for i, s in enumerate(seats)}
+        n = len(seats)
+        self.dealer = self.index[dealer]
+        self.dummy = self.index[dummy_seat] if rules.dummy else None
+        left = (self.dealer + 1) % n
+        order = [(left + i) % n for i in range(n)]
+        self.bid_order = tuple(i for i in order if i != self.dummy)
+        self.players = tuple(i for i in range(n) if i != self.dummy)
+        if rules.partnership:
+            self.sides = ("NS", "EW")
+            self.side_of = tuple(0 if s in "NS" else 1 for s in seats)
+        else:
+            self.sides = tuple(seats[i] for i in self.players)
+            self.side_of = tuple(-1 if i == self.dummy else self.sides.index(s) for i, s in
+                                 enumerate(seats))
+        self.side_index = {name: i for i, name in enumerate(self.sides)}
+        self.members = tuple(
+            tuple(i for i in self.bid_order if self.side_of[i] == k) for k in range(len(self.sides))
+        )
+        # The first lead at the dealer's left; the dummy passes it on (RESOLUTIONS["dummy-seat"]).
+        self.left = left if left != self.dummy else (left + 1) % n
+        dealer_side = self.side_of[self.dealer]
+        self.consult_order = tuple(
+            sorted(range(len(self.sides)), key=lambda k: k == dealer_side)
+        )
+        size = rules.hand_size
+        self.sizes = tuple(
+            size + (rules.options["dealer_discards"] if i == self.dealer else 0) for i in range(n)
+        )
+
+
+class SpadesRules:
+    """A compiled Spades rule set: the options plus everything derived from them."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        o = self.options = options
+        self.__dict__.update({k: v for k, v in options.items() if k not in ("options",)})
+        players = o["players"]
+        if o["partnership"] and players != 4:
+            raise RecordError("bad-rules", "partnership play needs 4 players")
+        self.dummy = players == 2 and o["two_player_deal"] == "dummy"
+        self.seat_letters = {4: "NESW", 3: "NES", 2: "NS"}[players]
+        self.hand_size = 17 if (players == 3 or self.dummy) else 13
+        self.total_tricks = self.hand_size
+        hands = 3 if self.dummy else players
+
+        pack = (1 << 52) - 1
+        if o["jokers"] >= 1:
+            pack |= 1 << BIG_JOKER
+        if o["jokers"] == 2:
+            pack |= 1 << LITTLE_JOKER
+        removed = [CARD_IDS[c] for c in o["removed_cards"]]
+        if not removed and o["jokers"] and not o["dealer_discards"] and players == 4:
+            # RESOLUTIONS["one-joker"], RESOLUTIONS["two-jokers-removed"]
+            removed = [CARD_IDS["2C"]] if o["jokers"] == 1 else [CARD_IDS["2H"], CARD_IDS["2D"]]
+        for c in removed:
+            if not pack >> c & 1:
+                raise RecordError("bad-rules", f"removed card {NAMES[c]} is not in the pack")
+            pack &= ~(1 << c)
+        self.pack = pack
+        self.pack_size = pack.bit_count()
+        needed = hands * self.hand_size + o["dealer_discards"]
+        if self.pack_size < needed or (players == 4 and self.pack_size != needed):
+            raise RecordError(
+                "bad-rules",
+                f"a pack of {self.pack_size} cards cannot deal {hands} hands of {self.hand_size}"
+                + (f" and {o['dealer_discards']} discards" if o["dealer_discards"] else ""),
+            )
+        self.exact_deal = self.pack_size == needed
+
+        # Effective suits and trump order: high trumps > big joker > little joker >
+        # (2S when high) > AS ... 2S.
+        suit = list(SUIT_OF)
+        highs = [CARD_IDS[c] for c in o["high_trumps"]]
+        for c in highs:
+            if SUIT_OF[c] == SPADES or not pack >> c & 1:
+                raise RecordError(
+                    "bad-rules", f"high trump {NAMES[c]} must be an off-suit card in the pack"
+                )
+            suit[c] = SPADES
+        self.suit = tuple(suit)
+        masks = [0, 0, 0, 0]
+        for c in range(54):
+            if pack >> c & 1:
+                masks[suit[c]] |= 1 << c
+        self.suit_masks = tuple(masks)
+        spade_order = [c for c in range(13) if not (o["deuce_of_spades_high"] and c == 0)]
+        if o["deuce_of_spades_high"]:
+            spade_order.append(0)
+        trump_order = spade_order + [LITTLE_JOKER, BIG_JOKER] + highs[::-1]
+        self.trump_rank = {c: i for i, c in enumerate(trump_order)}
+        keys = []
+        for led in range(4):
+            row = [0] * 54
+            for c in range(54):
+                if suit[c] == SPADES:
+                    row[c] = 100 + self.trump_rank[c]
+                elif suit[c] == led:
+                    row[c] = RANK_OF[c]
+            keys.append(row)
+        self.keys = tuple(keys)
+        # Trumps of 9 or higher, for the last-trick bonus.
+        nine = self.trump_rank[CARD_IDS["9S"]]
+        self.high_trump = frozenset(c for c, r in self.trump_rank.items() if r >= nine)
+
+        if o["sandbag"] and o["overtrick_points"] != 1:
+            raise RecordError(
+                "bad-rules", "overtricks that cost points leave no sandbagging rule to apply"
+            )
+        if o["bidding"] != "last-bidder" and not o["partnership"]:
+            if o["bidding"] == "consult":
+                raise RecordError("bad-rules", "bidding by consultation needs partnerships")
+        self.tables = {d: Table(self, d) for d in self.seat_letters}
+
+
+BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
+
+
+def _behind(scores: list[int], side: int) -> int:
+    """How far a side is behind the best opposing score (RESOLUTIONS["behind"])."""
+    return max(s for k, s in enumerate(scores) if k != side) - scores[side]
+
+
+class Bidding:
+    """The outcome of the calls: each seat's nil, each side's contract."""
+
+    __slots__ = ("nil", "kind", "bid", "numeric", "leader_bids")
+
+    def __init__(self, seats: int, sides: int) -> None:
+        self.nil: list[str | None] = [None] * seats  # "nil" / "dnil" / "dbn" per seat
+        self.kind: list[str] = ["num"] * sides  # "num", "blind", "moon", "bmoon", "nils"
+        self.bid: list[int] = [0] * sides
+        self.numeric: list[tuple[int, int]] = []  # (seat, value) in call order, for leads
+
+
+def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
+    calls = record.get("calls")
+    if not isinstance(calls, list):
+        raise RecordError("bad-format", "a Spades hand needs its `calls` (the bidding)")
+    o = rules.options
+    nsides = len(table.sides)
+    seats = table.seats
+    scores = [state["score"][s] for s in table.sides]
+    total = rules.total_tricks
+    out = Bidding(len(seats), nsides)
+    made = [False] * nsides  # a side whose bid is already set (blind, consult)
+    seat_bid: list[tuple[str, int] | None] = [None] * len(seats)
+    pos = 0
+
+    def parse(entry: Any, where: int) -> tuple[str | None, str | None, str, int]:
+        if not isinstance(entry, dict) or "call" not in entry:
+            raise RecordError("bad-format", f"call {where + 1} must be {{seat or side, call}}")
+        call = entry["call"]
+        kind = CALLS.get(call if isinstance(call, str) else str(call).lower())
+        if kind is None or isinstance(call, bool):
+            raise RecordError("bad-call", f"{call!r} is not a Spades call")
+        return entry.get("seat"), entry.get("side"), *kind
+
+    def check_eligible(kind: int | str, n: int, side: int, seat: str | None) -> None:
+        behind = _behind(scores, side)
+        if kind == "nil" and not o["nil"]:
+            raise RecordError("bid-not-allowed", "nil is not allowed", seat=seat)
+        if kind == "dnil":
+            if o["double_nil"] == "never":
+                raise RecordError("bid-not-allowed", "double nil is not allowed", seat=seat)
+            if o["double_nil"] == "when-behind" and behind < o["double_nil_behind"]:
+                raise RecordError(
+                    "not-eligible",
+                    f"double nil needs the side behind by {o['double_nil_behind']}",
+                    seat=seat,
+                )
+        elif kind == "dbn":
+            if not o["double_blind_nil"]:
+                raise RecordError("bid-not-allowed", "double blind nil is not allowed", seat=seat)
+            if o["double_blind_nil_behind"] and behind < o["double_blind_nil_behind"]:
+                raise RecordError(
+                    "not-eligible",
+                    f"double blind nil needs the side behind by {o['double_blind_nil_behind']}",
+                    seat=seat,
+                )
+        elif kind in ("blind", "bmoon"):
+            if kind == "bmoon" and not o["blind_moon"]:
+                raise RecordError("bid-not-allowed", "blind moon is not allowed", seat=seat)
+            if kind == "blind":
+                if not o["blind_bid_min"]:
+                    raise RecordError("bid-not-allowed", "blind bids are not allowed", seat=seat)
+                if n < o["blind_bid_min"]:
+                    raise RecordError(
+                        "bid-too-low", f"the lowest blind bid is {o['blind_bid_min']}", seat=seat
+                    )
+                if n > total:
+                    raise RecordError("bid-not-allowed", f"blind-{n} is more tricks than "
+                                      f"there are", seat=seat)
+            if o["blind_bid_behind"] and behind < o["blind_bid_behind"]:
+                raise RecordError(
+                    "not-eligible",
+                    f"blind bids need the side behind by {o['blind_bid_behind']}",
+                    seat=seat,
+                )
+        elif kind == "moon":
+            if not o["moon"]:
+                raise RecordError("bid-not-allowed", "moon is not allowed", seat=seat)
+        elif kind == "num" and n > total:
+            raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
+        elif kind == "pass":
+            raise RecordError("bid-not-allowed", "pass is only a second-round call", seat=seat)
+
+    # Blind side calls come first (RESOLUTIONS["blind-first"]).
+    if rules.partnership:
+        while pos < len(calls):
+            seat, side, kind, n = parse(calls[pos], pos)
+            if side is None or kind not in ("blind", "bmoon"):
+                break
+            k = table.side_index.get(side)
+            if k is None:
+                raise RecordError("bad-seat", f"{side!r} is not a side ({', '.join(table.sides)})")
+            if made[k]:
+                raise RecordError("call-out-of-turn", f"{side} has already bid blind")
+            check_eligible(kind, n, k, None)
+            out.kind[k], out.bid[k] = (kind, n) if kind == "blind" else ("bmoon", total)
+            made[k] = True
+            out.numeric.append((table.members[k][0], out.bid[k]))
+            pos += 1
+
+    def expect_seat(i: int, round_: int) -> tuple[str, int]:
+        nonlocal pos
+        if pos >= len(calls):
+            raise RecordError(
+                "call-out-of-turn", f"the calls stop before {seats[i]}'s call", seat=seats[i]
+            )
+        seat, side, kind, n = parse(calls[pos], pos)
+        if seat != seats[i] or side is not None:
+            who = seat if seat is not None else side
+            raise RecordError(
+                "call-out-of-turn", f"it is {seats[i]}'s turn to call, not {who!r}", seat=seats[i]
+            )
+        pos += 1
+        if kind == "num" and n == 0 and o["zero_bid_is_nil"] and round_ == 1:
+            kind = "nil"
+        return kind, n
+
+    if o["bidding"] == "consult" and rules.partnership:
+        for k in table.consult_order:
+            if made[k]:
+                continue
+            members = table.members[k]
+            while pos < len(calls) and isinstance(calls[pos], dict) and "seat" in calls[pos]:
+                seat, side, kind, n = parse(calls[pos], pos)
+                i = table.index.get(seat, -1)
+                if i not in members or out.nil[i] is not None or kind not in NILS:
+                    raise RecordError(
+                        "call-out-of-turn",
+                        f"before {table.sides[k]}'s side call only its players' nil calls "
+                        f"may come, not {seat!r}: {calls[pos]['call']!r}",
+                        seat=seat if isinstance(seat, str) else None,
+                    )
+                check_eligible(kind, n, k, seat)
+                out.nil[i] = kind
+                pos += 1
+            both_nil = all(out.nil[i] for i in members)
+            if pos < len(calls) and isinstance(calls[pos], dict) and "side" in calls[pos]:
+                seat, side, kind, n = parse(calls[pos], pos)
+                if side != table.sides[k]:
+                    raise RecordError(
+                        "call-out-of-turn", f"it is {table.sides[k]}'s turn to call, not {side!r}"
+                    )
+                if kind not in ("num", "moon"):
+                    raise RecordError(
+                        "bid-not-allowed", "a side call by consultation is a number or moon"
+                    )
+                check_eligible(kind, n, k, None)
+                out.kind[k], out.bid[k] = (kind, n) if kind == "num" else ("moon", total)
+                if both_nil and not (kind == "num" and n == 0):
+                    raise RecordError("bid-not-allowed", f"{side}'s players both bid nil")
+                out.numeric.append((next(i for i in members if not out.nil[i]) if not both_nil
+                                    else members[0], out.bid[k]))
+                pos += 1
+            elif not both_nil:
+                raise RecordError(
+                    "call-out-of-turn", f"{table.sides[k]}'s side call is missing"
+                )
+            if both_nil and out.kind[k] == "num":
+                out.kind[k] = "nils"
+        rounds_order: tuple[int, ...] = ()
+    else:
+        rounds_order = tuple(i for i in table.bid_order if not made[table.side_of[i]])
+        for i in rounds_order:
+            kind, n = expect_seat(i, 1)
+            k = table.side_of[i]
+            check_eligible(kind, n, k, seats[i])
+            if kind in NILS:
+                out.nil[i] = kind
+            elif kind in ("blind", "bmoon"):
+                if rules.partnership:
+                    raise RecordError(
+                        "call-out-of-turn",
+                        "a side bids blind with one side call before every other call",
+                        seat=seats[i],
+                    )
+                seat_bid[i] = (kind, n if kind == "blind" else total)
+            else:
+                seat_bid[i] = (kind, n if kind == "num" else total)
+                out.numeric.append((i, seat_bid[i][1]))
+        _side_bids(rules, table, out, seat_bid, made)
+
+    if o["bidding_rounds"] == 2:
+        if o["bidding"] == "consult" and rules.partnership:
+            for k in table.consult_order:
+                if made[k]:
+                    continue
+                if pos >= len(calls):
+                    raise RecordError("call-out-of-turn", f"{table.sides[k]}'s second call is "
+                                      "missing")
+                seat, side, kind, n = parse(calls[pos], pos)
+                if side != table.sides[k]:
+                    raise RecordError("call-out-of-turn",
+                                      f"it is {table.sides[k]}'s turn to call, not {side!r}")
+                pos += 1
+                _raise_bid(out, k, kind, n, total, None)
+        else:
+            for i in rounds_order:
+                kind, n = expect_seat(i, 2)
+                k = table.side_of[i]
+                if kind != "pass" and (out.nil[i] or out.kind[k] in ("blind", "bmoon")):
+                    raise RecordError(
+                        "bid-not-allowed", "nil bidders and blind sides only pass in the second "
+                        "round", seat=seats[i]
+                    )
+                _raise_bid(out, k, kind, n, total, seats[i])
+                if kind == "num":
+                    out.numeric.append((i, n))
+
+    if pos != len(calls):
+        raise RecordError("call-out-of-turn", f"unexpected call after the bidding: {calls[pos]!r}")
+
+    for k in range(nsides):
+        if out.kind[k] == "num":
+            if o["thirteen_is_moon"] and out.bid[k] == total:
+                out.kind[k] = "moon"
+            elif out.bid[k] < o["minimum_bid"]:
+                # RESOLUTIONS["both-nil-minimum"]: "nils" sides are not "num".
+                raise RecordError(
+                    "bid-too-low",
+                    f"{table.sides[k]} bid {out.bid[k]}, below the minimum of {o['minimum_bid']}",
+                )
+    return out
+
+
+def _raise_bid(out: Bidding, k: int, kind: str, n: int, total: int, seat: str | None) -> None:
+    """A second-round call: pass, or a higher bid for the side (RESOLUTIONS["second-round"])."""
+    if kind == "pass":
+        return
+    if kind != "num":
+        raise RecordError("bid-not-allowed", "the second round takes a number or pass", seat=seat)
+    if out.kind[k] not in ("num", "nils") or n <= out.bid[k]:
+        raise RecordError("bid-too-low", f"a second-round bid must raise the side's {out.bid[k]}",
+                          seat=seat)
+    if n > total:
+        raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
+    out.kind[k], out.bid[k] = "num", n
+
+
+def _side_bids(
+    rules: SpadesRules,
+    table: Table,
+    out: Bidding,
+    seat_bid: list[tuple[str, int] | None],
+    made: list[bool],
+) -> None:
+    """Each side's contract from its players' calls (last-bidder, sum, or individual)."""
+    mode = rules.options["bidding"]
+    total = rules.total_tricks
+    seats = table.seats
+    for k, members in enumerate(table.members):
+        if made[k]:
+            continue
+        bids = [(i, seat_bid[i]) for i in members if seat_bid[i] is not None]
+        if not bids:
+            out.kind[k], out.bid[k] = "nils", 0  # RESOLUTIONS["side-tricks"]
+            continue
+        kinds = [b[0] for _, b in bids]
+        if "blind" in kinds or "bmoon" in kinds:  # individual play: the player's own blind bid
+            out.kind[k], out.bid[k] = bids[0][1]
+            continue
+        if "moon" in kinds:
+            out.kind[k], out.bid[k] = "moon", total
+        elif mode == "sum" or len(bids) == 1:
+            out.bid[k] = sum(b[1] for _, b in bids)
+        else:  # last-bidder: the second partner's bid is the side's, and not below the first's
+            (_, first), (i2, second) = bids
+            if second[1] < first[1]:
+                raise RecordError(
+                    "bid-too-low",
+                    f"{seats[i2]} bid {second[1]}, below the partner's {first[1]}",
+                    seat=seats[i2],
+                )
+            out.bid[k] = second[1]
+        if out.kind[k] == "num" and out.bid[k] > total:
+            raise RecordError("bid-not-allowed", f"{table.sides[k]} bid more tricks than there are")
+
+
+def _read_deal(
+    record: dict, rules: SpadesRules, table: Table
+) -> tuple[list[int], list[list[int]]]:
+    """Each hand's bitmask and its cards in dealt order, or `bad-deal`."""
+    deal = record["deal"]
+    seats = table.seats
+    if not isinstance(deal, dict) or set(deal) != set(seats):
+        raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
+    masks, orders, used = [], [], 0
+    pack = rules.pack
+    for i, seat in enumerate(seats):
+        cards = parse_cards(deal[seat], seat=seat)
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if m.bit_count() != len(cards) or m & used or m & ~pack:
+            seen = used
+            for c in cards:
+                if seen >> c & 1:
+                    raise RecordError("bad-deal", f"{NAMES[c]} is dealt twice", seat=seat,
+                                      card=NAMES[c])
+                if not pack >> c & 1:
+                    raise RecordError("bad-deal", f"{NAMES[c]} is not in the pack", seat=seat,
+                                      card=NAMES[c])
+                seen |= 1 << c
+        if len(cards) != table.sizes[i]:
+            raise RecordError(
+                "bad-deal", f"{seat} was dealt {len(cards)} cards, not {table.sizes[i]}", seat=seat
+            )
+        used |= m
+        masks.append(m)
+        orders.append(cards)
+    if rules.exact_deal and used != pack:
+        raise RecordError("bad-deal", "the deal does not use the whole pack")
+    return masks, orders
+
+
+def _exchange(
+    record: dict, rules: SpadesRules, table: Table, bids: Bidding, hands: list[int]
+) -> None:
+    """Apply the partners' card exchange the nils call for, or `bad-exchange`."""
+    o = rules.options
+    due: dict[tuple[int, int], int] = {}
+    if rules.partnership:
+        for k, members in enumerate(table.members):
+            nils = [bids.nil[i] for i in members if bids.nil[i]]
+            if not nils or "dbn" in nils:
+                continue
+            if len(nils) == 2 and not o["exchange_when_both_nil"]:
+                continue
+            count = o["double_nil_exchange"] if "dnil" in nils else o["nil_exchange"]
+            if count:
+                a, b = members
+                due[(a, b)] = due[(b, a)] = count
+    given = record.get("exchange", [])
+    if not isinstance(given, list):
+        raise RecordError("bad-exchange", "`exchange` must be a list")
+    seen = {}
+    for entry in given:
+        if not isinstance(entry, dict):
+            raise RecordError("bad-exchange", "each exchange is {from, to, cards}")
+        a, b = table.index.get(entry.get("from"), -1), table.index.get(entry.get("to"), -1)
+        if (a, b) not in due or (a, b) in seen:
+            raise RecordError(
+                "bad-exchange",
+                f"no exchange from {entry.get('from')!r} to {entry.get('to')!r} is due",
+                seat=entry.get("from") if isinstance(entry.get("from"), str) else None,
+            )
+        cards = parse_cards(entry.get("cards"), seat=table.seats[a])
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if len(cards) != due[(a, b)] or m.bit_count() != len(cards):
+            raise RecordError(
+                "bad-exchange",
+                f"{table.seats[a]} must pass {due[(a, b)]} different cards",
+                seat=table.seats[a],
+            )
+        for c in cards:
+            if not hands[a] >> c & 1:
+                raise RecordError(
+                    "bad-exchange",
+                    f"{table.seats[a]} passes {NAMES[c]} without holding it",
+                    seat=table.seats[a],
+                    card=NAMES[c],
+                )
+        seen[(a, b)] = m
+    if len(seen) != len(due):
+        missing = next(p for p in due if p not in seen)
+        raise RecordError(
+            "bad-exchange",
+            f"{table.seats[missing[0]]} must pass {due[missing]} cards to {table.seats[missing[1]]}",
+            seat=table.seats[missing[0]],
+        )
+    for (a, b), m in seen.items():  # simultaneous: both sides pass from the hand as dealt
+        hands[a] ^= m
+    for (a, b), m in seen.items():
+        hands[b] |= m
+
+
+def _first_leader(rules: SpadesRules, table: Table, bids: Bidding, hands: list[int]) -> int:
+    lead = rules.options["first_lead"]
+    if lead == "left-of-dealer":
+        return table.left
+    if lead == "highest-bidder":  # RESOLUTIONS["highest-bidder"]
+        best, leader = -1, table.left
+        for seat, value in bids.numeric:
+            if value > best:
+                best, leader = value, seat
+        return leader if leader != table.dummy else (leader + 1) % len(table.seats)
+    clubs = 0
+    for h in hands:
+        clubs |= h & SUIT_MASKS[CLUBS] & rules.suit_masks[CLUBS]
+    lowest = (clubs & -clubs).bit_length() - 1  # RESOLUTIONS["lowest-club-leader"]
+    for i, h in enumerate(hands):
+        if h >> lowest & 1:
+            return i if i != table.dummy else (i + 1) % len(table.seats)
+    return table.left  # no clubs at all in play (not possible with a legal pack)
+
+
+def _replay(
+    record: dict, rules: SpadesRules, table: Table, bids: Bidding
+) -> tuple[list[int], list[tuple[int, int]], bool]:
+    """Replay a full record: tricks per seat, each trick's (winner, winning card), claimed?"""
+    hands, orders = _read_deal(record, rules, table)
+    n = len(hands)
+    o = rules.options
+    seats = table.seats
+    if o["dealer_discards"]:  # RESOLUTIONS["dealer-discard"]
+        d = table.dealer
+        discard = parse_cards(record.get("discard", []), seat=seats[d])
+        dm = 0
+        for c in discard:
+            dm |= 1 << c
+        if len(discard) != o["dealer_discards"] or dm.bit_count() != len(discard) or \
+                dm & ~hands[d]:
+            raise RecordError(
+                "bad-deal",
+                f"the dealer must discard {o['dealer_discards']} of the cards dealt to them",
+                seat=seats[d],
+            )
+        hands[d] ^= dm
+        orders[d] = [c for c in orders[d] if not dm >> c & 1]
+    elif "discard" in record:
+        raise RecordError("bad-format", "`discard` is only for the dealer_discards option")
+    if "exchange" in record or rules.partnership:
+        _exchange(record, rules, table, bids, hands)
+
+    # Seats that play their top card: the dummy and double blind nil bidders.
+    blind = [False] * n
+    if table.dummy is not None:
+        blind[table.dummy] = True
+    for i, kind in enumerate(bids.nil):
+        if kind == "dbn":
+            blind[i] = True
+    next_top = [0] * n
+
+    play = record.get("play")
+    if not isinstance(play, list):
+        raise RecordError("bad-format", "a full record needs `play`, the tricks in order")
+    total = rules.total_tricks
+    if len(play) > total:
+        raise RecordError("too-many-tricks", f"{len(play)} tricks played, the hand has {total}",
+                          trick=total + 1)
+    suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
+    spade_mask = masks[SPADES]
+    broken = not o["spades_broken"]
+    lowest_clubs = o["first_lead"] == "lowest-clubs"
+    ids = CARD_IDS
+    won = [0] * n
+    winners: list[tuple[int, int]] = []
+    leader = _first_leader(rules, table, bids, hands)
+    dummy = table.dummy
+    for t, raw in enumerate(play):
+        try:
+            cs = [ids[x] for x in raw] if type(raw) is list else parse_cards(raw, trick=t + 1)
+        except (KeyError, TypeError):
+            cs = parse_cards(raw, trick=t + 1)
+        if len(cs) != n:
+            raise RecordError("bad-trick", f"trick {t + 1} has {len(cs)} cards, not {n}",
+                              trick=t + 1)
+        s = leader
+        trick_mask = 0
+        for j, c in enumerate(cs):
+            if j:
+                s = s + 1 if s + 1 < n else 0
+            h = hands[s]
+            if not h >> c & 1:
+                raise RecordError(
+                    "card-not-held", f"{seats[s]} does not hold {NAMES[c]}", trick=t + 1,
+                    seat=seats[s], card=NAMES[c],
+                )
+            if blind[s]:
+                top = orders[s][next_top[s]]
+                if c != top:
+                    raise RecordError(
+                        "must-play-top-card",
+                        f"{seats[s]} plays blind and must play its top card {NAMES[top]}",
+                        trick=t + 1, seat=seats[s], card=NAMES[c],
+                    )
+                next_top[s] += 1
+            elif j == 0:
+                ls = suit[c]
+                if ls == SPADES and not broken and h & ~spade_mask and not (lowest_clubs and t == 0):
+                    raise RecordError(
+                        "spades-not-broken",
+                        f"{seats[s]} leads {NAMES[c]} before spades are broken",
+                        trick=t + 1, seat=seats[s], card=NAMES[c],
+                    )
+            elif suit[c] != ls and h & masks[ls]:
+                raise RecordError(
+                    "must-follow-suit",
+                    f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
+                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                )
+            if j == 0 and blind[s]:
+                ls = suit[c]
+            if lowest_clubs and t == 0 and not blind[s]:
+                _check_first_trick(c, h, rules, seats[s])
+            hands[s] = h ^ (1 << c)
+            trick_mask |= 1 << c
+        key = keys[ls]
+        best, bw, bc = -1, leader, cs[0]
+        s = leader
+        for j, c in enumerate(cs):
+            if key[c] > best:
+                best, bw, bc = key[c], s, c
+            s = s + 1 if s + 1 < n else 0
+        if not broken and trick_mask & spade_mask:
+            broken = True
+        won[bw] += 1
+        winners.append((bw, bc))
+        leader = bw if bw != dummy else (bw + 1) % n  # RESOLUTIONS["dummy-seat"]
+
+    claimed = False
+    remaining = total - len(play)
+    claim = record.get("claim")
+    if claim is not None:
+        _claim(record, claim, remaining, won, table, rules)
+        claimed = True
+    elif remaining:
+        raise RecordError(
+            "play-incomplete", f"the play stops after {len(play)} of {total} tricks",
+            trick=len(play) + 1,
+        )
+    return won, winners, claimed
+
+
+def _check_first_trick(c: int, h: int, rules: SpadesRules, seat: str) -> None:
+    """`lowest-clubs`: every player plays their lowest club; without one, a heart or diamond."""
+    clubs = h & rules.suit_masks[CLUBS]
+    if clubs:
+        lowest = (clubs & -clubs).bit_length() - 1
+        if c != lowest:
+            raise RecordError(
+                "must-play-lowest-club", f"{seat} must play their lowest club {NAMES[lowest]}",
+                trick=1, seat=seat, card=NAMES[c],
+            )
+    elif rules.suit[c] == SPADES and h & ~rules.suit_masks[SPADES]:
+        raise RecordError(
+            "spade-on-first-trick", f"{seat} may not play {NAMES[c]} to the first trick",
+            trick=1, seat=seat, card=NAMES[c],
+        )
+
+
+def _claim(
+    record: dict, claim: Any, remaining: int, won: list[int], table: Table, rules: SpadesRules
+) -> None:
+    """Close the record with a claim (RESOLUTIONS["claim"]); updates `won` in place."""
+    if not isinstance(claim, dict) or set(claim) != {"seat", "tricks"}:
+        raise RecordError("bad-claim", "a claim is {seat, tricks}")
+    i = table.index.get(claim["seat"])
+    k = claim["tricks"]
+    if i is None or i == table.dummy:
+        raise RecordError("bad-claim", f"{claim['seat']!r} is not a player at this table")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= remaining:
+        raise RecordError("bad-claim", f"a claim of {k!r} tricks with {remaining} to play",
+                          seat=table.seats[i])
+    rest = remaining - k
+    others = [j for j in table.players if table.side_of[j] != table.side_of[i]]
+    stated = record.get("tricks")
+    if stated is None:
+        if rest and len(others) > 1:
+            raise RecordError(
+                "claim-ambiguous",
+                f"{rest} conceded tricks must be split between {', '.join(table.seats[j] for j in others)}:"
+                " give `tricks`",
+                seat=table.seats[i],
+            )
+        won[i] += k
+        if rest:
+            won[others[0]] += rest
+        return
+    counts = read_counts(stated, table.seats, "tricks")
+    extra = [counts[s] - won[j] for j, s in enumerate(table.seats)]
+    side = table.side_of[i]
+    mine = sum(e for j, e in enumerate(extra) if table.side_of[j] == side)
+    if min(extra) < 0 or mine != k or sum(extra) != remaining:
+        raise RecordError(
+            "tricks-mismatch", "the stated tricks do not agree with the play and the claim",
+            seat=table.seats[i],
+        )
+    won[:] = [counts[s] for s in table.seats]
+
+
+def _last_trick_bonus(
+    side: int, winners: list[tuple[int, int]], table: Table, rules: SpadesRules
+) -> int:
+    """+10 per card of the side's closing run of high trumps (RESOLUTIONS["last-trick-sequence"])."""
+    run: list[int] = []
+    for seat, card in reversed(winners):
+        if table.side_of[seat] != side or card not in rules.high_trump:
+            break
+        run.append(rules.trump_rank[card])
+        if rules.options["last_trick_bonus"] == "last":
+            break
+    k = 0
+    for a, b in zip(run, run[1:], strict=False):  # closing tricks form a run in trump order
+        if abs(a - b) != 1:
+            break
+        k += 1
+    return 10 * (k + 1) if run else 0
+
+
+def _score(
+    rules: SpadesRules,
+    table: Table,
+    bids: Bidding,
+    won: list[int],
+    state: dict,
+    winners: list[tuple[int, int]] | None,
+    claimed: bool,
+) -> dict:
+    o = rules.options
+    seats = table.seats
+    sides = table.sides
+    total = rules.total_tricks
+    score_before, bags_before = state["score"], state["bags"]
+    score: dict[str, int] = {}
+    after_score: dict[str, int] = {}
+    after_bags: dict[str, int] = {}
+    notes: list[str] = []
+    won_game = None
+    for k, name in enumerate(sides):
+        members = table.members[k]
+        points = 0
+        for i in members:
+            kind = bids.nil[i]
+            if kind:
+                ok = won[i] == 0
+                value = {
+                    "nil": (o["nil_value"], o["nil_value"]),
+                    "dnil": (o["double_nil_value"], o["double_nil_penalty"]),
+                    "dbn": (o["double_blind_nil_value"], o["double_blind_nil_value"]),
+                }[kind]
+                delta = value[0] if ok else -value[1]
+                points += delta
+                verb = "made" if ok else f"took {won[i]}: failed"
+                notes.append(f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})")
+        taken = sum(won[i] for i in members)  # RESOLUTIONS["side-tricks"]
+        kind, bid = bids.kind[k], bids.bid[k]
+        bags = 0
+        if kind in ("moon", "bmoon"):
+            value = o["moon_value"] * (2 if kind == "bmoon" else 1)
+            delta = value if taken == total else -value
+            label = "blind moon" if kind == "bmoon" else "moon"
+            notes.append(f"{name} bid {label}, took {taken} ({signed(delta)})")
+            points += delta
+            if taken == total and o["moon_wins_game"]:
+                won_game = name
+        else:
+            delta, bags = _contract(rules, kind, bid, taken, name, notes)
+            points += delta
+            if (
+                o["last_trick_bonus"] != "off"
+                and taken == bid
+                and kind != "nils"  # RESOLUTIONS["exact-bonuses-numeric"]
+            ):
+                if winners is None:
+                    raise RecordError(
+                        "full-record-required",
+                        "the last-trick bonus needs the play: send a full record",
+                    )
+                if claimed:  # RESOLUTIONS["last-trick-claim"]
+                    notes.append(f"{name}: no last-trick bonus after a claim")
+                else:
+                    bonus = _last_trick_bonus(k, winners, table, rules)
+                    if bonus:
+                        points += bonus
+                        notes.append(f"{name} won the last tricks with high trumps (+{bonus})")
+        if o["all_tricks_bonus"] and taken == total:
+            points += o["all_tricks_bonus"]
+            notes.append(f"{name} took all {total} tricks (+{o['all_tricks_bonus']})")
+        if o["all_tricks_wins"] and taken == total:
+            won_game = name
+            notes.append(f"{name} took all {total} tricks and wins the game")
+        bag_total = bags_before[name] + bags  # RESOLUTIONS["bags-always-counted"]
+        if o["sandbag"]:
+            limit = o["sandbag_limit"]
+            while bag_total >= limit:
+                bag_total -= limit
+                points -= o["sandbag_penalty"]
+                notes.append(f"{name} reached {limit} bags (-{o['sandbag_penalty']})")
+        score[name] = points
+        after_score[name] = score_before[name] + points
+        after_bags[name] = bag_total
+    after: dict[str, Any] = {"score": after_score, "bags": after_bags}
+    if won_game is not None:
+        after["won"] = won_game
+    return {"score": score, "after": after, "notes": notes}
+
+
+def _contract(
+    rules: SpadesRules, kind: str, bid: int, taken: int, name: str, notes: list[str]
+) -> tuple[int, int]:
+    """Points and bags for a numeric, blind or nils (bid 0) contract."""
+    o = rules.options
+    blind = kind == "blind"
+    made = taken == bid if (blind and o["blind_bid_exact"]) else taken >= bid
+    label = f"blind {bid}" if blind else str(bid)
+    if made:
+        over = taken - bid
+        if o["small_exact_bids"] and kind == "num" and over == 0 and bid <= 2:
+            base = {0: 100, 1: 60, 2: 40}[bid]  # RESOLUTIONS["small-exact-bids"]
+        else:
+            base = 10 * bid * (2 if (o["ten_for_two"] and bid >= 10) else 1)
+            if o["seven_plus_bonus"] and bid >= 7:
+                base += 10 * (bid - 6)
+            if blind:
+                base = base * 2 if o["blind_made"] == "double" else base + 100
+        points = base + over * o["overtrick_points"]
+        if bid >= 10 and o["ten_for_200"] == "at-least" or (
+            o["ten_for_200"] == "exact" and bid == 10 and taken == 10
+        ):
+            points += 200
+        if o["big_bid_bonus"] and bid >= 10:
+            points += o["big_bid_bonus"]
+        if o["exact_bid_bonus"] and over == 0 and kind != "nils":
+            points += o["exact_bid_bonus"]
+        notes.append(f"{name} bid {label}, took {taken} ({signed(points)})")
+        return points, over
+    short = abs(bid - taken)  # RESOLUTIONS["blind-exact-failure"]
+    points = -10 * (bid if o["set_penalty"] == "bid" else short)
+    if blind:
+        if o["blind_failed"] == "double":
+            points *= 2
+        elif o["blind_failed"] == "penalty-100":
+            points -= 100
+    if bid >= 10 and o["ten_for_200"] == "at-least":
+        points -= 200
+    if o["big_bid_bonus"] and bid >= 10:
+        points -= o["big_bid_bonus"]
+    notes.append(f"{name} bid {label}, took {taken}: set ({signed(points)})")
+    return points, 0
+
+
+class Spades:
+    name = "spades"
+    book = BOOK
+
+    def seats(self, rules: SpadesRules) -> str:
+        return rules.seat_letters
+
+    def initial_state(self, rules: SpadesRules) -> dict:
+        sides = rules.tables[rules.seat_letters[0]].sides
+        return {"score": dict.fromkeys(sides, 0), "bags": dict.fromkeys(sides, 0)}
+
+    def read_state(self, before: Any, rules: SpadesRules) -> dict:
+        sides = rules.tables[rules.seat_letters[0]].sides
+        if not isinstance(before, dict) or not set(before) <= {"score", "bags"}:
+            raise RecordError("bad-state", "`before` holds `score` and `bags` per side")
+        state = self.initial_state(rules)
+        for key in ("score", "bags"):
+            if key in before:
+                value = before[key]
+                if not isinstance(value, dict) or set(value) != set(sides) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+                ):
+                    raise RecordError(
+                        "bad-state", f"`before.{key}` must give an integer for {', '.join(sides)}"
+                    )
+                if key == "bags" and min(value.values()) < 0:
+                    raise RecordError("bad-state", "bags cannot be negative")
+                state[key] = {s: value[s] for s in sides}
+        return state
+
+    def check_hand(self, record: dict, rules: SpadesRules, state: dict) -> dict:
+        dealer = read_dealer(record, rules.seat_letters)
+        table = rules.tables[dealer]
+        bids = _read_calls(record, rules, table, state)
+        if "deal" in record:
+            won, winners, claimed = _replay(record, rules, table, bids)
+            if "tricks" in record and not claimed:
+                stated = read_counts(record["tricks"], table.seats, "tricks")
+                if [stated[s] for s in table.seats] != won:
+                    raise RecordError(
+                        "tricks-mismatch", "the stated tricks differ from the play's"
+                    )
+        else:
+            if "play" in record:
+                raise RecordError("bad-format", "`play` needs the `deal` (a full record)")
+            if "tricks" not in record:
+                raise RecordError("bad-format", "a summary record needs `tricks` per seat")
+            stated = read_counts(record["tricks"], table.seats, "tricks")
+            won = [stated[s] for s in table.seats]
+            if sum(won) != rules.total_tricks:
+                raise RecordError(
+                    "tricks-do-not-sum",
+                    f"the tricks add up to {sum(won)}, not {rules.total_tricks}",
+                )
+            winners, claimed = None, False
+        result = {"tricks": dict(zip(table.seats, won, strict=True))}
+        result.update(_score(rules, table, bids, won, state, winners, claimed))
+        return result
+
+    def next_dealer(self, rules: SpadesRules, dealer: str) -> str:
+        seats = rules.seat_letters
+        return seats[(seats.index(dealer) + 1) % len(seats)]
+
+    def match_end(self, rules: SpadesRules, state: dict) -> tuple[bool, str | None]:
+        if "won" in state:
+            return True, state["won"]
+        scores = state["score"]
+        top = max(scores.values())
+        if top < rules.options["target"]:
+            return False, None
+        leaders = [s for s, v in scores.items() if v == top]
+        if len(leaders) > 1:  # RESOLUTIONS["tie-at-target"]
+            return False, None
+        return True, leaders[0]
+
+    def match_summary(self, rules: SpadesRules, state: dict) -> dict:
+        return {}
+
+
+GAME = Spades()
