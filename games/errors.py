@@ -38,6 +38,8 @@ CODES: dict[str, str] = {
     "tricks-mismatch": "the stated tricks differ from those the replay derives",
     "honours-mismatch": "the stated honours differ from those in the deal",
     "full-record-required": "these rules need the play to score this hand",
+    "revokes-mismatch": "the stated revokes differ from those the replay finds (whist)",
+    "winner-mismatch": "the stated winner differs from the one the tricks give",
 }
 
 

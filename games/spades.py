@@ -375,9 +375,8 @@ class SpadesRules:
             raise RecordError(
                 "bad-rules", "overtricks that cost points leave no sandbagging rule to apply"
             )
-        if o["bidding"] != "last-bidder" and not o["partnership"]:
-            if o["bidding"] == "consult":
-                raise RecordError("bad-rules", "bidding by consultation needs partnerships")
+        if o["bidding"] == "consult" and not o["partnership"]:
+            raise RecordError("bad-rules", "bidding by consultation needs partnerships")
         self.tables = {d: Table(self, d) for d in self.seat_letters}
 
 
@@ -711,7 +710,7 @@ def _exchange(
     o = rules.options
     due: dict[tuple[int, int], int] = {}
     if rules.partnership:
-        for k, members in enumerate(table.members):
+        for members in table.members:
             nils = [bids.nil[i] for i in members if bids.nil[i]]
             if not nils or "dbn" in nils:
                 continue
@@ -758,13 +757,14 @@ def _exchange(
         missing = next(p for p in due if p not in seen)
         raise RecordError(
             "bad-exchange",
-            f"{table.seats[missing[0]]} must pass {due[missing]} cards to {table.seats[missing[1]]}",
+            f"{table.seats[missing[0]]} must pass {due[missing]} cards to "
+            f"{table.seats[missing[1]]}",
             seat=table.seats[missing[0]],
         )
-    for (a, b), m in seen.items():  # simultaneous: both sides pass from the hand as dealt
-        hands[a] ^= m
-    for (a, b), m in seen.items():
-        hands[b] |= m
+    for (giver, _), m in seen.items():  # simultaneous: each passes from the hand as dealt
+        hands[giver] ^= m
+    for (_, taker), m in seen.items():
+        hands[taker] |= m
 
 
 def _first_leader(rules: SpadesRules, table: Table, bids: Bidding, hands: list[int]) -> int:
@@ -870,7 +870,9 @@ def _replay(
                 next_top[s] += 1
             elif j == 0:
                 ls = suit[c]
-                if ls == SPADES and not broken and h & ~spade_mask and not (lowest_clubs and t == 0):
+                if ls == SPADES and not broken and h & ~spade_mask and not (
+                    lowest_clubs and t == 0
+                ):
                     raise RecordError(
                         "spades-not-broken",
                         f"{seats[s]} leads {NAMES[c]} before spades are broken",
@@ -891,7 +893,7 @@ def _replay(
         key = keys[ls]
         best, bw, bc = -1, leader, cs[0]
         s = leader
-        for j, c in enumerate(cs):
+        for c in cs:
             if key[c] > best:
                 best, bw, bc = key[c], s, c
             s = s + 1 if s + 1 < n else 0
@@ -952,8 +954,8 @@ def _claim(
         if rest and len(others) > 1:
             raise RecordError(
                 "claim-ambiguous",
-                f"{rest} conceded tricks must be split between {', '.join(table.seats[j] for j in others)}:"
-                " give `tricks`",
+                f"{rest} conceded tricks must be split between "
+                f"{', '.join(table.seats[j] for j in others)}: give `tricks`",
                 seat=table.seats[i],
             )
         won[i] += k
@@ -975,7 +977,7 @@ def _claim(
 def _last_trick_bonus(
     side: int, winners: list[tuple[int, int]], table: Table, rules: SpadesRules
 ) -> int:
-    """+10 per card of the side's closing run of high trumps (RESOLUTIONS["last-trick-sequence"])."""
+    """+10 a card of the side's closing run of high trumps (RESOLUTIONS["last-trick-sequence"])."""
     run: list[int] = []
     for seat, card in reversed(winners):
         if table.side_of[seat] != side or card not in rules.high_trump:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.cards import CLUBS, NAMES, SPADES, cards_in
+from games.cards import CLUBS, NAMES, SPADES, cards_in, names
 from games.errors import RecordError
 from games.spades import BOOK, GAME, SpadesRules, Table, _read_calls
 
@@ -178,8 +178,10 @@ def _exchange(
             hands[b] |= 1 << c
         for c in give_b:
             hands[a] |= 1 << c
-        out.append({"from": table.seats[a], "to": table.seats[b], "cards": [NAMES[c] for c in give_a]})
-        out.append({"from": table.seats[b], "to": table.seats[a], "cards": [NAMES[c] for c in give_b]})
+        for giver, taker, cards in ((a, b, give_a), (b, a, give_b)):
+            out.append(
+                {"from": table.seats[giver], "to": table.seats[taker], "cards": names(cards)}
+            )
     return out
 
 
