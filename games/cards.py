@@ -48,6 +48,7 @@ def _spellings() -> dict[str, int]:
 
 
 CARD_IDS: dict[str, int] = _spellings()
+CARD_BITS: dict[str, int] = {text: 1 << card for text, card in CARD_IDS.items()}
 
 
 def parse_card(text: object, **where: object) -> int:

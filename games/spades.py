@@ -13,6 +13,7 @@ from typing import Any
 from games.base import read_counts, read_dealer, signed
 from games.cards import (
     BIG_JOKER,
+    CARD_BITS,
     CARD_IDS,
     CLUBS,
     DIAMONDS,
@@ -377,15 +378,24 @@ class SpadesRules:
             )
         if o["bidding"] == "consult" and not o["partnership"]:
             raise RecordError("bad-rules", "bidding by consultation needs partnerships")
+        self.nil_points = {
+            "nil": (o["nil_value"], o["nil_value"]),
+            "dnil": (o["double_nil_value"], o["double_nil_penalty"]),
+            "dbn": (o["double_blind_nil_value"], o["double_blind_nil_value"]),
+        }
+        # No bonus option is on: a made bid is 10 a trick plus the overtricks (see _contract).
+        self.plain = not (
+            o["small_exact_bids"] or o["ten_for_two"] or o["seven_plus_bonus"]
+            or o["ten_for_200"] != "off" or o["big_bid_bonus"] or o["exact_bid_bonus"]
+        )
+        self.zero_is_nil = o["nil"] and o["zero_bid_is_nil"]
+        self.last_trick = o["last_trick_bonus"] != "off"
+        self.sandbag_limit = o["sandbag_limit"] if o["sandbag"] else 0
+        self.track_numeric = o["first_lead"] == "highest-bidder"
         self.tables = {d: Table(self, d) for d in self.seat_letters}
 
 
 BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
-
-
-def _behind(scores: list[int], side: int) -> int:
-    """How far a side is behind the best opposing score (RESOLUTIONS["behind"])."""
-    return max(s for k, s in enumerate(scores) if k != side) - scores[side]
 
 
 class Bidding:
@@ -400,80 +410,119 @@ class Bidding:
         self.numeric: list[tuple[int, int]] = []  # (seat, value) in call order, for leads
 
 
+def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
+    """(seat, side, kind, number) of one call, or `bad-format` / `bad-call`."""
+    if not isinstance(entry, dict) or "call" not in entry:
+        raise RecordError("bad-format", f"call {where + 1} must be {{seat or side, call}}")
+    call = entry["call"]
+    kind = None if isinstance(call, bool) else CALLS.get(
+        call if isinstance(call, str) else str(call)
+    )
+    if kind is None and isinstance(call, str):
+        kind = CALLS.get(call.strip().lower())
+    if kind is None:
+        raise RecordError("bad-call", f"{call!r} is not a Spades call")
+    return entry.get("seat"), entry.get("side"), *kind
+
+
+def _check_call(
+    rules: SpadesRules, table: Table, state: dict, kind: str, n: int, side: int, seat: str | None
+) -> None:
+    """Whether the rules allow this call, at this score, for this side."""
+    o = rules.options
+    if kind == "num":
+        if n > rules.total_tricks:
+            raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
+        return
+    if kind == "nil":
+        if not o["nil"]:
+            raise RecordError("bid-not-allowed", "nil is not allowed", seat=seat)
+        return
+    if kind == "moon":
+        if not o["moon"]:
+            raise RecordError("bid-not-allowed", "moon is not allowed", seat=seat)
+        return
+    if kind == "pass":
+        raise RecordError("bid-not-allowed", "pass is only a second-round call", seat=seat)
+    scores = state["score"]
+    mine = scores[table.sides[side]]
+    behind = max(v for name, v in scores.items() if name != table.sides[side]) - mine
+    # RESOLUTIONS["behind"]: measured against the best opposing score.
+    if kind == "dnil":
+        if o["double_nil"] == "never":
+            raise RecordError("bid-not-allowed", "double nil is not allowed", seat=seat)
+        if o["double_nil"] == "when-behind" and behind < o["double_nil_behind"]:
+            raise RecordError(
+                "not-eligible",
+                f"double nil needs the side behind by {o['double_nil_behind']}",
+                seat=seat,
+            )
+    elif kind == "dbn":
+        if not o["double_blind_nil"]:
+            raise RecordError("bid-not-allowed", "double blind nil is not allowed", seat=seat)
+        if o["double_blind_nil_behind"] and behind < o["double_blind_nil_behind"]:
+            raise RecordError(
+                "not-eligible",
+                f"double blind nil needs the side behind by {o['double_blind_nil_behind']}",
+                seat=seat,
+            )
+    else:  # blind or bmoon
+        if kind == "bmoon" and not o["blind_moon"]:
+            raise RecordError("bid-not-allowed", "blind moon is not allowed", seat=seat)
+        if kind == "blind":
+            if not o["blind_bid_min"]:
+                raise RecordError("bid-not-allowed", "blind bids are not allowed", seat=seat)
+            if n < o["blind_bid_min"]:
+                raise RecordError(
+                    "bid-too-low", f"the lowest blind bid is {o['blind_bid_min']}", seat=seat
+                )
+            if n > rules.total_tricks:
+                raise RecordError(
+                    "bid-not-allowed", f"blind-{n} is more tricks than there are", seat=seat
+                )
+        if o["blind_bid_behind"] and behind < o["blind_bid_behind"]:
+            raise RecordError(
+                "not-eligible",
+                f"blind bids need the side behind by {o['blind_bid_behind']}",
+                seat=seat,
+            )
+
+
+def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
+    """The call at `pos`, which must be `seat`'s."""
+    if pos >= len(calls):
+        raise RecordError("call-out-of-turn", f"the calls stop before {seat}'s call", seat=seat)
+    entry = calls[pos]
+    if type(entry) is dict and entry.get("seat") == seat and len(entry) == 2:
+        kind = CALLS.get(entry.get("call"))  # the fast path: {"seat": ..., "call": "4"}
+        if kind is not None:
+            return kind
+    who, side, kind, n = _parse_call(entry, pos)
+    if who != seat or side is not None:
+        raise RecordError(
+            "call-out-of-turn",
+            f"it is {seat}'s turn to call, not {who if who is not None else side!r}",
+            seat=seat,
+        )
+    return kind, n
+
+
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
     calls = record.get("calls")
-    if not isinstance(calls, list):
+    if type(calls) is not list:
         raise RecordError("bad-format", "a Spades hand needs its `calls` (the bidding)")
     o = rules.options
     nsides = len(table.sides)
     seats = table.seats
-    scores = [state["score"][s] for s in table.sides]
     total = rules.total_tricks
     out = Bidding(len(seats), nsides)
     made = [False] * nsides  # a side whose bid is already set (blind, consult)
     seat_bid: list[tuple[str, int] | None] = [None] * len(seats)
     pos = 0
-
-    def parse(entry: Any, where: int) -> tuple[str | None, str | None, str, int]:
-        if not isinstance(entry, dict) or "call" not in entry:
-            raise RecordError("bad-format", f"call {where + 1} must be {{seat or side, call}}")
-        call = entry["call"]
-        kind = CALLS.get(call if isinstance(call, str) else str(call).lower())
-        if kind is None or isinstance(call, bool):
-            raise RecordError("bad-call", f"{call!r} is not a Spades call")
-        return entry.get("seat"), entry.get("side"), *kind
-
-    def check_eligible(kind: int | str, n: int, side: int, seat: str | None) -> None:
-        behind = _behind(scores, side)
-        if kind == "nil" and not o["nil"]:
-            raise RecordError("bid-not-allowed", "nil is not allowed", seat=seat)
-        if kind == "dnil":
-            if o["double_nil"] == "never":
-                raise RecordError("bid-not-allowed", "double nil is not allowed", seat=seat)
-            if o["double_nil"] == "when-behind" and behind < o["double_nil_behind"]:
-                raise RecordError(
-                    "not-eligible",
-                    f"double nil needs the side behind by {o['double_nil_behind']}",
-                    seat=seat,
-                )
-        elif kind == "dbn":
-            if not o["double_blind_nil"]:
-                raise RecordError("bid-not-allowed", "double blind nil is not allowed", seat=seat)
-            if o["double_blind_nil_behind"] and behind < o["double_blind_nil_behind"]:
-                raise RecordError(
-                    "not-eligible",
-                    f"double blind nil needs the side behind by {o['double_blind_nil_behind']}",
-                    seat=seat,
-                )
-        elif kind in ("blind", "bmoon"):
-            if kind == "bmoon" and not o["blind_moon"]:
-                raise RecordError("bid-not-allowed", "blind moon is not allowed", seat=seat)
-            if kind == "blind":
-                if not o["blind_bid_min"]:
-                    raise RecordError("bid-not-allowed", "blind bids are not allowed", seat=seat)
-                if n < o["blind_bid_min"]:
-                    raise RecordError(
-                        "bid-too-low", f"the lowest blind bid is {o['blind_bid_min']}", seat=seat
-                    )
-                if n > total:
-                    raise RecordError("bid-not-allowed", f"blind-{n} is more tricks than "
-                                      f"there are", seat=seat)
-            if o["blind_bid_behind"] and behind < o["blind_bid_behind"]:
-                raise RecordError(
-                    "not-eligible",
-                    f"blind bids need the side behind by {o['blind_bid_behind']}",
-                    seat=seat,
-                )
-        elif kind == "moon":
-            if not o["moon"]:
-                raise RecordError("bid-not-allowed", "moon is not allowed", seat=seat)
-        elif kind == "num" and n > total:
-            raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
-        elif kind == "pass":
-            raise RecordError("bid-not-allowed", "pass is only a second-round call", seat=seat)
+    parse = _parse_call
 
     # Blind side calls come first (RESOLUTIONS["blind-first"]).
-    if rules.partnership:
+    if rules.partnership and calls and type(calls[0]) is dict and "side" in calls[0]:
         while pos < len(calls):
             seat, side, kind, n = parse(calls[pos], pos)
             if side is None or kind not in ("blind", "bmoon"):
@@ -483,28 +532,11 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 raise RecordError("bad-seat", f"{side!r} is not a side ({', '.join(table.sides)})")
             if made[k]:
                 raise RecordError("call-out-of-turn", f"{side} has already bid blind")
-            check_eligible(kind, n, k, None)
+            _check_call(rules, table, state, kind, n, k, None)
             out.kind[k], out.bid[k] = (kind, n) if kind == "blind" else ("bmoon", total)
             made[k] = True
             out.numeric.append((table.members[k][0], out.bid[k]))
             pos += 1
-
-    def expect_seat(i: int, round_: int) -> tuple[str, int]:
-        nonlocal pos
-        if pos >= len(calls):
-            raise RecordError(
-                "call-out-of-turn", f"the calls stop before {seats[i]}'s call", seat=seats[i]
-            )
-        seat, side, kind, n = parse(calls[pos], pos)
-        if seat != seats[i] or side is not None:
-            who = seat if seat is not None else side
-            raise RecordError(
-                "call-out-of-turn", f"it is {seats[i]}'s turn to call, not {who!r}", seat=seats[i]
-            )
-        pos += 1
-        if kind == "num" and n == 0 and o["zero_bid_is_nil"] and round_ == 1:
-            kind = "nil"
-        return kind, n
 
     if o["bidding"] == "consult" and rules.partnership:
         for k in table.consult_order:
@@ -521,7 +553,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                         f"may come, not {seat!r}: {calls[pos]['call']!r}",
                         seat=seat if isinstance(seat, str) else None,
                     )
-                check_eligible(kind, n, k, seat)
+                _check_call(rules, table, state, kind, n, k, seat)
                 out.nil[i] = kind
                 pos += 1
             both_nil = all(out.nil[i] for i in members)
@@ -535,7 +567,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                     raise RecordError(
                         "bid-not-allowed", "a side call by consultation is a number or moon"
                     )
-                check_eligible(kind, n, k, None)
+                _check_call(rules, table, state, kind, n, k, None)
                 out.kind[k], out.bid[k] = (kind, n) if kind == "num" else ("moon", total)
                 if both_nil and not (kind == "num" and n == 0):
                     raise RecordError("bid-not-allowed", f"{side}'s players both bid nil")
@@ -550,13 +582,37 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 out.kind[k] = "nils"
         rounds_order: tuple[int, ...] = ()
     else:
-        rounds_order = tuple(i for i in table.bid_order if not made[table.side_of[i]])
+        rounds_order = (
+            tuple(i for i in table.bid_order if not made[table.side_of[i]])
+            if pos
+            else table.bid_order
+        )
+        zero_is_nil = rules.zero_is_nil
+        track = rules.track_numeric
+        ncalls = len(calls)
+        nil = out.nil
         for i in rounds_order:
-            kind, n = expect_seat(i, 1)
-            k = table.side_of[i]
-            check_eligible(kind, n, k, seats[i])
+            entry = calls[pos] if pos < ncalls else None
+            kind_n = (
+                CALLS.get(entry.get("call"))
+                if type(entry) is dict and len(entry) == 2 and entry.get("seat") == seats[i]
+                else None
+            )
+            kind, n = kind_n if kind_n is not None else _seat_call(calls, pos, seats[i])
+            pos += 1
+            if kind == "num":
+                if n > total:
+                    _check_call(rules, table, state, kind, n, table.side_of[i], seats[i])
+                if n == 0 and zero_is_nil:
+                    nil[i] = "nil"
+                    continue
+                seat_bid[i] = kind_n
+                if track:
+                    out.numeric.append((i, n))
+                continue
+            _check_call(rules, table, state, kind, n, table.side_of[i], seats[i])
             if kind in NILS:
-                out.nil[i] = kind
+                nil[i] = kind
             elif kind in ("blind", "bmoon"):
                 if rules.partnership:
                     raise RecordError(
@@ -565,9 +621,10 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                         seat=seats[i],
                     )
                 seat_bid[i] = (kind, n if kind == "blind" else total)
-            else:
-                seat_bid[i] = (kind, n if kind == "num" else total)
-                out.numeric.append((i, seat_bid[i][1]))
+            else:  # moon
+                seat_bid[i] = (kind, total)
+                if track:
+                    out.numeric.append((i, total))
         _side_bids(rules, table, out, seat_bid, made)
 
     if o["bidding_rounds"] == 2:
@@ -586,7 +643,8 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 _raise_bid(out, k, kind, n, total, None)
         else:
             for i in rounds_order:
-                kind, n = expect_seat(i, 2)
+                kind, n = _seat_call(calls, pos, seats[i])
+                pos += 1
                 k = table.side_of[i]
                 if kind != "pass" and (out.nil[i] or out.kind[k] in ("blind", "bmoon")):
                     raise RecordError(
@@ -600,11 +658,12 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
     if pos != len(calls):
         raise RecordError("call-out-of-turn", f"unexpected call after the bidding: {calls[pos]!r}")
 
+    thirteen_is_moon, minimum = o["thirteen_is_moon"], o["minimum_bid"]
     for k in range(nsides):
         if out.kind[k] == "num":
-            if o["thirteen_is_moon"] and out.bid[k] == total:
+            if thirteen_is_moon and out.bid[k] == total:
                 out.kind[k] = "moon"
-            elif out.bid[k] < o["minimum_bid"]:
+            elif out.bid[k] < minimum:
                 # RESOLUTIONS["both-nil-minimum"]: "nils" sides are not "num".
                 raise RecordError(
                     "bid-too-low",
@@ -635,72 +694,83 @@ def _side_bids(
     made: list[bool],
 ) -> None:
     """Each side's contract from its players' calls (last-bidder, sum, or individual)."""
-    mode = rules.options["bidding"]
+    sum_mode = rules.options["bidding"] == "sum"
     total = rules.total_tricks
-    seats = table.seats
     for k, members in enumerate(table.members):
         if made[k]:
             continue
-        bids = [(i, seat_bid[i]) for i in members if seat_bid[i] is not None]
-        if not bids:
+        first = second = None
+        for i in members:
+            if seat_bid[i] is not None:
+                if first is None:
+                    first = seat_bid[i]
+                else:
+                    second, i2 = seat_bid[i], i
+        if first is None:
             out.kind[k], out.bid[k] = "nils", 0  # RESOLUTIONS["side-tricks"]
             continue
-        kinds = [b[0] for _, b in bids]
-        if "blind" in kinds or "bmoon" in kinds:  # individual play: the player's own blind bid
-            out.kind[k], out.bid[k] = bids[0][1]
+        if second is None:
+            out.kind[k], out.bid[k] = first if first[0] != "bmoon" else ("bmoon", total)
             continue
-        if "moon" in kinds:
+        if first[0] == "moon" or second[0] == "moon":
             out.kind[k], out.bid[k] = "moon", total
-        elif mode == "sum" or len(bids) == 1:
-            out.bid[k] = sum(b[1] for _, b in bids)
+        elif sum_mode:
+            out.bid[k] = first[1] + second[1]
+            if out.bid[k] > total:
+                raise RecordError(
+                    "bid-not-allowed", f"{table.sides[k]} bid more tricks than there are"
+                )
         else:  # last-bidder: the second partner's bid is the side's, and not below the first's
-            (_, first), (i2, second) = bids
             if second[1] < first[1]:
                 raise RecordError(
                     "bid-too-low",
-                    f"{seats[i2]} bid {second[1]}, below the partner's {first[1]}",
-                    seat=seats[i2],
+                    f"{table.seats[i2]} bid {second[1]}, below the partner's {first[1]}",
+                    seat=table.seats[i2],
                 )
             out.bid[k] = second[1]
-        if out.kind[k] == "num" and out.bid[k] > total:
-            raise RecordError("bid-not-allowed", f"{table.sides[k]} bid more tricks than there are")
 
 
-def _read_deal(
-    record: dict, rules: SpadesRules, table: Table
-) -> tuple[list[int], list[list[int]]]:
-    """Each hand's bitmask and its cards in dealt order, or `bad-deal`."""
+def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
+    """Each hand's bitmask, or `bad-deal` naming the seat and card."""
     deal = record["deal"]
     seats = table.seats
-    if not isinstance(deal, dict) or set(deal) != set(seats):
+    if type(deal) is not dict or len(deal) != len(seats):
         raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
-    masks, orders, used = [], [], 0
+    masks, used = [], 0
     pack = rules.pack
+    bits = CARD_BITS
     for i, seat in enumerate(seats):
-        cards = parse_cards(deal[seat], seat=seat)
-        m = 0
-        for c in cards:
-            m |= 1 << c
-        if m.bit_count() != len(cards) or m & used or m & ~pack:
-            seen = used
-            for c in cards:
-                if seen >> c & 1:
-                    raise RecordError("bad-deal", f"{NAMES[c]} is dealt twice", seat=seat,
-                                      card=NAMES[c])
+        cards = deal.get(seat)
+        try:
+            m = sum(map(bits.__getitem__, cards))  # distinct cards: the sum is their union
+            fast = type(cards) is list and m.bit_count() == len(cards)
+        except (KeyError, TypeError):
+            fast = False
+        if not fast or m & used or m & ~pack:
+            if cards is None:
+                raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
+            m = 0
+            for c in parse_cards(cards, seat=seat):
+                if (m | used) >> c & 1:
+                    raise RecordError(
+                        "bad-deal", f"{NAMES[c]} is dealt twice", seat=seat, card=NAMES[c]
+                    )
                 if not pack >> c & 1:
-                    raise RecordError("bad-deal", f"{NAMES[c]} is not in the pack", seat=seat,
-                                      card=NAMES[c])
-                seen |= 1 << c
-        if len(cards) != table.sizes[i]:
+                    raise RecordError(
+                        "bad-deal", f"{NAMES[c]} is not in the pack", seat=seat, card=NAMES[c]
+                    )
+                m |= 1 << c
+        if m.bit_count() != table.sizes[i]:
             raise RecordError(
-                "bad-deal", f"{seat} was dealt {len(cards)} cards, not {table.sizes[i]}", seat=seat
+                "bad-deal",
+                f"{seat} was dealt {m.bit_count()} cards, not {table.sizes[i]}",
+                seat=seat,
             )
         used |= m
         masks.append(m)
-        orders.append(cards)
     if rules.exact_deal and used != pack:
         raise RecordError("bad-deal", "the deal does not use the whole pack")
-    return masks, orders
+    return masks
 
 
 def _exchange(
@@ -791,7 +861,7 @@ def _replay(
     record: dict, rules: SpadesRules, table: Table, bids: Bidding
 ) -> tuple[list[int], list[tuple[int, int]], bool]:
     """Replay a full record: tricks per seat, each trick's (winner, winning card), claimed?"""
-    hands, orders = _read_deal(record, rules, table)
+    hands = _read_deal(record, rules, table)
     n = len(hands)
     o = rules.options
     seats = table.seats
@@ -809,37 +879,38 @@ def _replay(
                 seat=seats[d],
             )
         hands[d] ^= dm
-        orders[d] = [c for c in orders[d] if not dm >> c & 1]
     elif "discard" in record:
         raise RecordError("bad-format", "`discard` is only for the dealer_discards option")
     if "exchange" in record or rules.partnership:
         _exchange(record, rules, table, bids, hands)
 
-    # Seats that play their top card: the dummy and double blind nil bidders.
-    blind = [False] * n
+    # Seats that play their top card, in dealt order: the dummy and double blind nil bidders.
+    top: dict[int, list[int]] = {}
     if table.dummy is not None:
-        blind[table.dummy] = True
+        top[table.dummy] = []
     for i, kind in enumerate(bids.nil):
         if kind == "dbn":
-            blind[i] = True
-    next_top = [0] * n
+            top[i] = []
+    for i in top:
+        top[i] = [c for c in parse_cards(record["deal"][seats[i]]) if hands[i] >> c & 1][::-1]
 
     play = record.get("play")
-    if not isinstance(play, list):
+    if type(play) is not list:
         raise RecordError("bad-format", "a full record needs `play`, the tricks in order")
     total = rules.total_tricks
     if len(play) > total:
         raise RecordError("too-many-tricks", f"{len(play)} tricks played, the hand has {total}",
                           trick=total + 1)
     suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
-    spade_mask = masks[SPADES]
     broken = not o["spades_broken"]
-    lowest_clubs = o["first_lead"] == "lowest-clubs"
+    non_spade = ~masks[SPADES]
     ids = CARD_IDS
+    nxt = tuple((i + 1) % n for i in range(n))
     won = [0] * n
     winners: list[tuple[int, int]] = []
     leader = _first_leader(rules, table, bids, hands)
     dummy = table.dummy
+    slow_first = o["first_lead"] == "lowest-clubs"
     for t, raw in enumerate(play):
         try:
             cs = [ids[x] for x in raw] if type(raw) is list else parse_cards(raw, trick=t + 1)
@@ -848,60 +919,46 @@ def _replay(
         if len(cs) != n:
             raise RecordError("bad-trick", f"trick {t + 1} has {len(cs)} cards, not {n}",
                               trick=t + 1)
-        s = leader
-        trick_mask = 0
-        for j, c in enumerate(cs):
-            if j:
-                s = s + 1 if s + 1 < n else 0
+        if top or (slow_first and t == 0):
+            bw, bc, best = _trick_slowly(t, cs, leader, hands, top, broken, rules, table)
+        else:
+            s = leader
+            c = cs[0]
             h = hands[s]
-            if not h >> c & 1:
+            bit = 1 << c
+            if not h & bit:
+                _not_held(t, s, c, table)
+            ls = suit[c]
+            if ls == SPADES and not broken and h & non_spade:
                 raise RecordError(
-                    "card-not-held", f"{seats[s]} does not hold {NAMES[c]}", trick=t + 1,
-                    seat=seats[s], card=NAMES[c],
-                )
-            if blind[s]:
-                top = orders[s][next_top[s]]
-                if c != top:
-                    raise RecordError(
-                        "must-play-top-card",
-                        f"{seats[s]} plays blind and must play its top card {NAMES[top]}",
-                        trick=t + 1, seat=seats[s], card=NAMES[c],
-                    )
-                next_top[s] += 1
-            elif j == 0:
-                ls = suit[c]
-                if ls == SPADES and not broken and h & ~spade_mask and not (
-                    lowest_clubs and t == 0
-                ):
-                    raise RecordError(
-                        "spades-not-broken",
-                        f"{seats[s]} leads {NAMES[c]} before spades are broken",
-                        trick=t + 1, seat=seats[s], card=NAMES[c],
-                    )
-            elif suit[c] != ls and h & masks[ls]:
-                raise RecordError(
-                    "must-follow-suit",
-                    f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
+                    "spades-not-broken",
+                    f"{seats[s]} leads {NAMES[c]} before spades are broken",
                     trick=t + 1, seat=seats[s], card=NAMES[c],
                 )
-            if j == 0 and blind[s]:
-                ls = suit[c]
-            if lowest_clubs and t == 0 and not blind[s]:
-                _check_first_trick(c, h, rules, seats[s])
-            hands[s] = h ^ (1 << c)
-            trick_mask |= 1 << c
-        key = keys[ls]
-        best, bw, bc = -1, leader, cs[0]
-        s = leader
-        for c in cs:
-            if key[c] > best:
-                best, bw, bc = key[c], s, c
-            s = s + 1 if s + 1 < n else 0
-        if not broken and trick_mask & spade_mask:
+            hands[s] = h ^ bit
+            key = keys[ls]
+            lmask = masks[ls]
+            best, bw, bc = key[c], s, c
+            for c in cs[1:]:
+                s = nxt[s]
+                h = hands[s]
+                bit = 1 << c
+                if not h & bit:
+                    _not_held(t, s, c, table)
+                if suit[c] != ls and h & lmask:
+                    raise RecordError(
+                        "must-follow-suit",
+                        f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
+                        trick=t + 1, seat=seats[s], card=NAMES[c],
+                    )
+                hands[s] = h ^ bit
+                if key[c] > best:
+                    best, bw, bc = key[c], s, c
+        if best >= 100:  # a trump won the trick, so a spade was played: spades are broken
             broken = True
         won[bw] += 1
         winners.append((bw, bc))
-        leader = bw if bw != dummy else (bw + 1) % n  # RESOLUTIONS["dummy-seat"]
+        leader = bw if bw != dummy else nxt[bw]  # RESOLUTIONS["dummy-seat"]
 
     claimed = False
     remaining = total - len(play)
@@ -915,6 +972,66 @@ def _replay(
             trick=len(play) + 1,
         )
     return won, winners, claimed
+
+
+def _not_held(t: int, s: int, c: int, table: Table) -> None:
+    seat = table.seats[s]
+    raise RecordError(
+        "card-not-held", f"{seat} does not hold {NAMES[c]}", trick=t + 1, seat=seat,
+        card=NAMES[c],
+    )
+
+
+def _trick_slowly(
+    t: int,
+    cs: list[int],
+    leader: int,
+    hands: list[int],
+    top: dict[int, list[int]],
+    broken: bool,
+    rules: SpadesRules,
+    table: Table,
+) -> tuple[int, int, int]:
+    """A trick with a seat playing blind or under the lowest-clubs first-trick rule:
+    (winner, winning card, its key)."""
+    seats, suit, n = table.seats, rules.suit, len(cs)
+    lowest_clubs = t == 0 and rules.options["first_lead"] == "lowest-clubs"
+    s = leader
+    ls = suit[cs[0]]
+    best, bw, bc = -1, s, cs[0]
+    for j, c in enumerate(cs):
+        h = hands[s]
+        if not h >> c & 1:
+            _not_held(t, s, c, table)
+        if s in top:
+            expected = top[s].pop()
+            if c != expected:
+                raise RecordError(
+                    "must-play-top-card",
+                    f"{seats[s]} plays blind and must play its top card {NAMES[expected]}",
+                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                )
+        elif lowest_clubs:
+            _check_first_trick(c, h, rules, seats[s])
+        elif j == 0:
+            if suit[c] == SPADES and not broken and h & ~rules.suit_masks[SPADES]:
+                raise RecordError(
+                    "spades-not-broken",
+                    f"{seats[s]} leads {NAMES[c]} before spades are broken",
+                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                )
+        elif suit[c] != ls and h & rules.suit_masks[ls]:
+            raise RecordError(
+                "must-follow-suit",
+                f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
+                trick=t + 1, seat=seats[s], card=NAMES[c],
+            )
+        hands[s] = h ^ (1 << c)
+        key = rules.keys[ls][c]
+        if key > best:
+            best, bw, bc = key, s, c
+        s = s + 1 if s + 1 < n else 0
+    return bw, bc, best
 
 
 def _check_first_trick(c: int, h: int, rules: SpadesRules, seat: str) -> None:
@@ -1019,16 +1136,13 @@ def _score(
             kind = bids.nil[i]
             if kind:
                 ok = won[i] == 0
-                value = {
-                    "nil": (o["nil_value"], o["nil_value"]),
-                    "dnil": (o["double_nil_value"], o["double_nil_penalty"]),
-                    "dbn": (o["double_blind_nil_value"], o["double_blind_nil_value"]),
-                }[kind]
+                value = rules.nil_points[kind]
                 delta = value[0] if ok else -value[1]
                 points += delta
                 verb = "made" if ok else f"took {won[i]}: failed"
                 notes.append(f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})")
-        taken = sum(won[i] for i in members)  # RESOLUTIONS["side-tricks"]
+        taken = won[members[0]] + won[members[1]] if len(members) == 2 else won[members[0]]
+        # RESOLUTIONS["side-tricks"]: all the side's tricks count for its bid.
         kind, bid = bids.kind[k], bids.bid[k]
         bags = 0
         if kind in ("moon", "bmoon"):
@@ -1043,7 +1157,7 @@ def _score(
             delta, bags = _contract(rules, kind, bid, taken, name, notes)
             points += delta
             if (
-                o["last_trick_bonus"] != "off"
+                rules.last_trick
                 and taken == bid
                 and kind != "nils"  # RESOLUTIONS["exact-bonuses-numeric"]
             ):
@@ -1059,15 +1173,16 @@ def _score(
                     if bonus:
                         points += bonus
                         notes.append(f"{name} won the last tricks with high trumps (+{bonus})")
-        if o["all_tricks_bonus"] and taken == total:
-            points += o["all_tricks_bonus"]
-            notes.append(f"{name} took all {total} tricks (+{o['all_tricks_bonus']})")
-        if o["all_tricks_wins"] and taken == total:
-            won_game = name
-            notes.append(f"{name} took all {total} tricks and wins the game")
+        if taken == total:
+            if o["all_tricks_bonus"]:
+                points += o["all_tricks_bonus"]
+                notes.append(f"{name} took all {total} tricks (+{o['all_tricks_bonus']})")
+            if o["all_tricks_wins"]:
+                won_game = name
+                notes.append(f"{name} took all {total} tricks and wins the game")
         bag_total = bags_before[name] + bags  # RESOLUTIONS["bags-always-counted"]
-        if o["sandbag"]:
-            limit = o["sandbag_limit"]
+        if rules.sandbag_limit and bag_total >= rules.sandbag_limit:
+            limit = rules.sandbag_limit
             while bag_total >= limit:
                 bag_total -= limit
                 points -= o["sandbag_penalty"]
@@ -1086,6 +1201,14 @@ def _contract(
 ) -> tuple[int, int]:
     """Points and bags for a numeric, blind or nils (bid 0) contract."""
     o = rules.options
+    if rules.plain and kind == "num":
+        if taken >= bid:
+            points = 10 * bid + (taken - bid) * o["overtrick_points"]
+            notes.append(f"{name} bid {bid}, took {taken} ({signed(points)})")
+            return points, taken - bid
+        points = -10 * (bid if o["set_penalty"] == "bid" else bid - taken)
+        notes.append(f"{name} bid {bid}, took {taken}: set ({signed(points)})")
+        return points, 0
     blind = kind == "blind"
     made = taken == bid if (blind and o["blind_bid_exact"]) else taken >= bid
     label = f"blind {bid}" if blind else str(bid)
@@ -1172,8 +1295,14 @@ class Spades:
                 raise RecordError("bad-format", "`play` needs the `deal` (a full record)")
             if "tricks" not in record:
                 raise RecordError("bad-format", "a summary record needs `tricks` per seat")
-            stated = read_counts(record["tricks"], table.seats, "tricks")
-            won = [stated[s] for s in table.seats]
+            stated = record["tricks"]
+            try:
+                won = [stated[s] for s in table.seats]
+                if len(stated) != len(won) or any(type(n) is not int or n < 0 for n in won):
+                    raise TypeError
+            except (KeyError, TypeError):
+                stated = read_counts(stated, table.seats, "tricks")
+                won = [stated[s] for s in table.seats]
             if sum(won) != rules.total_tricks:
                 raise RecordError(
                     "tricks-do-not-sum",
