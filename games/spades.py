@@ -71,9 +71,10 @@ RESOLUTIONS = {
     "shortfall penalty then counts the difference.",
     "dealer-discard": "With dealer_discards 2, a full record names the dealer's two discarded "
     "cards in `discard` (a field of this option only).",
-    "claim": "A claim gives the claimer's seat `tricks` of the remaining tricks and the rest "
-    "to the opponents; when the rest would have to be split among several seats, the record "
-    "must state per-seat `tricks`, which must agree with the replay and the claim.",
+    "claim": "A claim gives the claimer's side `tricks` of the remaining tricks (credited to "
+    "the claimer) and the rest to the opponents; when the rest would have to be split among "
+    "several seats, the record must state per-seat `tricks`, which must agree with the replay "
+    "and the claim (the claimer's side gaining exactly the claimed tricks).",
 }
 
 OPTIONS: dict[str, Option] = {
