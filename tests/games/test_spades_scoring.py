@@ -379,3 +379,12 @@ def test_unknown_options_presets_and_values_are_bad_rules():
 def test_rules_with_options_are_echoed_canonically():
     result = check_record(hand("N:2 E:3 S:4 W:6", "N3 E2 S4 W4", rules=opts(target=300)))
     assert result["rules"] == {"preset": "standard", "options": {"target": 300}}
+
+
+def test_every_resolution_is_documented():
+    from pathlib import Path
+
+    from games.spades import RESOLUTIONS
+
+    docs = (Path(__file__).parents[2] / "docs" / "spades.md").read_text()
+    assert [key for key in RESOLUTIONS if f"**{key}**" not in docs] == []
