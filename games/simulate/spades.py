@@ -96,61 +96,113 @@ def _estimate(hand: int, rules: SpadesRules) -> int:
 def _calls(
     rng: random.Random, rules: SpadesRules, table: Table, state: dict, hands: list[int]
 ) -> list[dict]:
-    """Plausible calls; each try is checked by the engine's own bidding rules, numbers last."""
+    """Plausible calls, now and then daring ones (nils, blind bids, moons, raises); each try is
+    checked by the engine's own bidding rules, and plain numbers are the last resort."""
     o = rules.options
-    for attempt in range(30):
-        adventurous = attempt < 20
+    total = rules.total_tricks
+    for attempt in range(40):
+        daring = attempt < 30
         calls: list[dict] = []
         est = {i: _estimate(hands[i], rules) for i in table.players}
-        nil = {}
+        blind_sides: set[int] = set()
+        if rules.partnership and daring:
+            for k, side in enumerate(table.sides):
+                roll = rng.random()
+                if roll < 0.06 and o["blind_bid_min"]:
+                    n = rng.randint(o["blind_bid_min"], min(total, o["blind_bid_min"] + 2))
+                    calls.append({"side": side, "call": f"blind-{n}"})
+                    blind_sides.add(k)
+                elif roll < 0.08 and o["blind_moon"]:
+                    calls.append({"side": side, "call": "blind-moon"})
+                    blind_sides.add(k)
+        special: dict[int, str] = {}
         for i in table.bid_order:
-            roll = rng.random() if adventurous else 1.0
+            roll = rng.random() if daring else 1.0
             if roll < 0.10 and o["nil"] and est[i] <= 2:
-                nil[i] = "nil"
+                special[i] = "nil"
             elif roll < 0.13:
-                nil[i] = rng.choice(["double-nil", "double-blind-nil"])
+                special[i] = rng.choice(["double-nil", "double-blind-nil"])
+            elif roll < 0.15 and o["moon"]:
+                special[i] = "moon"
+            elif roll < 0.17 and not rules.partnership and o["blind_bid_min"]:
+                special[i] = f"blind-{rng.randint(o['blind_bid_min'], o['blind_bid_min'] + 1)}"
         if o["bidding"] == "consult" and rules.partnership:
             for k in table.consult_order:
-                members = table.members[k]
-                for i in members:
-                    if i in nil:
-                        calls.append({"seat": table.seats[i], "call": nil[i]})
-                if all(i in nil for i in members):
+                if k in blind_sides:
                     continue
-                n = sum(est[i] for i in members if i not in nil)
-                n = min(max(n, o["minimum_bid"]), rules.total_tricks)
+                members = table.members[k]
+                nils = [i for i in members if special.get(i, "").endswith("nil")]
+                for i in nils:
+                    calls.append({"seat": table.seats[i], "call": special[i]})
+                if len(nils) == 2:
+                    continue
+                n = sum(est[i] for i in members if i not in nils)
+                n = min(max(n, o["minimum_bid"]), total)
                 calls.append({"side": table.sides[k], "call": str(n)})
         else:
             side_bid: dict[int, int] = {}
             for i in table.bid_order:
                 k = table.side_of[i]
-                if i in nil:
-                    calls.append({"seat": table.seats[i], "call": nil[i]})
+                if k in blind_sides:
+                    continue
+                if i in special:
+                    calls.append({"seat": table.seats[i], "call": special[i]})
                     continue
                 n = est[i]
                 if rules.partnership and o["bidding"] == "last-bidder":
                     n += side_bid.get(k, 0)
                     side_bid[k] = n
-                    partner_nil = any(j in nil for j in table.members[k] if j != i)
-                    if i == table.members[k][-1] or partner_nil:
+                    if i == table.members[k][-1] or any(
+                        j in special for j in table.members[k] if j != i
+                    ):
                         n = max(n, o["minimum_bid"])
                 else:
                     n = max(n, o["minimum_bid"] if not rules.partnership else 0)
                     if rules.partnership and i == table.members[k][-1]:
                         n = max(n, o["minimum_bid"] - side_bid.get(k, 0))
                     side_bid[k] = side_bid.get(k, 0) + n
-                n = min(n, rules.total_tricks)
+                n = min(n, total)
                 if n == 0 and o["zero_bid_is_nil"]:
                     n = 1
                 calls.append({"seat": table.seats[i], "call": str(n)})
-            if o["bidding_rounds"] == 2:
-                calls += [{"seat": table.seats[i], "call": "pass"} for i in table.bid_order]
+        if o["bidding_rounds"] == 2:
+            calls += _second_round(rng, rules, table, state, calls, daring)
         try:
             _read_calls({"calls": calls}, rules, table, state)
             return calls
         except RecordError:
             continue
     raise RuntimeError(f"no legal bidding found for rules {o}")  # pragma: no cover
+
+
+def _second_round(
+    rng: random.Random, rules: SpadesRules, table: Table, state: dict, calls: list, daring: bool
+) -> list[dict]:
+    """Second-round calls: mostly passes, sometimes a raise of the side's bid by one."""
+    if rules.options["bidding"] == "consult" and rules.partnership:
+        return [{"side": table.sides[k], "call": "pass"} for k in table.consult_order
+                if not any(c.get("side") == table.sides[k] and c["call"].startswith("blind")
+                           for c in calls)]
+    try:
+        first = _read_calls({"calls": calls + [
+            {"seat": table.seats[i], "call": "pass"} for i in table.bid_order
+            if not any(c.get("side") == table.sides[table.side_of[i]] for c in calls)
+        ]}, rules, table, state)
+    except RecordError:
+        return []
+    out = []
+    for i in table.bid_order:
+        k = table.side_of[i]
+        if any(c.get("side") == table.sides[k] for c in calls):
+            continue
+        bid = first.bid[k]
+        if (daring and rng.random() < 0.2 and first.nil[i] is None
+                and first.kind[k] in ("num", "nils") and bid < rules.total_tricks):
+            first.bid[k] = bid + 1
+            out.append({"seat": table.seats[i], "call": str(bid + 1)})
+        else:
+            out.append({"seat": table.seats[i], "call": "pass"})
+    return out
 
 
 def _exchange(

@@ -482,3 +482,80 @@ def test_a_random_match_ends_only_when_the_rules_end_it(rules, seed):
     if result["ended"]:
         assert scores[result["winner"]] == max(scores.values()) >= target
         assert list(scores.values()).count(max(scores.values())) == 1
+
+
+# Values each option takes in the combination property (ranges kept to what can be dealt/bid).
+OPTION_VALUES = {
+    "players": [4, 3, 2],
+    "partnership": [True, False],
+    "two_player_deal": ["draw", "dummy"],
+    "jokers": [0, 1, 2],
+    "removed_cards": [[], ["2C"], ["2C", "2H"], ["2D", "2H"]],
+    "dealer_discards": [0, 2],
+    "deuce_of_spades_high": [False, True],
+    "high_trumps": [[], ["2D"], ["2D", "2H"]],
+    "bidding": ["last-bidder", "sum", "consult"],
+    "bidding_rounds": [1, 2],
+    "nil": [True, False],
+    "nil_value": [100, 50],
+    "double_nil": ["never", "always", "when-behind"],
+    "double_nil_exchange": [0, 2, 3],
+    "nil_exchange": [0, 1, 3],
+    "exchange_when_both_nil": [True, False],
+    "zero_bid_is_nil": [False, True],
+    "double_blind_nil": [False, True],
+    "blind_bid_min": [0, 6, 7],
+    "blind_bid_behind": [100, 0],
+    "blind_bid_exact": [False, True],
+    "blind_made": ["double", "bonus-100"],
+    "blind_failed": ["double", "normal", "penalty-100"],
+    "moon": [False, True],
+    "thirteen_is_moon": [False, True],
+    "blind_moon": [False, True],
+    "moon_wins_game": [False, True],
+    "minimum_bid": [0, 2, 4],
+    "first_lead": ["left-of-dealer", "two-of-clubs", "lowest-clubs", "highest-bidder"],
+    "spades_broken": [True, False],
+    "set_penalty": ["bid", "shortfall"],
+    "overtrick_points": [1, -1, -10],
+    "sandbag": [False, True],
+    "ten_for_200": ["off", "at-least", "exact"],
+    "ten_for_two": [False, True],
+    "big_bid_bonus": [0, 100],
+    "exact_bid_bonus": [0, 20],
+    "all_tricks_bonus": [0, 200],
+    "all_tricks_wins": [False, True],
+    "last_trick_bonus": ["off", "last", "sequence"],
+    "seven_plus_bonus": [False, True],
+    "small_exact_bids": [False, True],
+    "target": [500, 300],
+}
+
+
+@st.composite
+def option_sets(draw) -> dict:
+    names = draw(st.sets(st.sampled_from(sorted(OPTION_VALUES)), max_size=12))
+    return {name: draw(st.sampled_from(OPTION_VALUES[name])) for name in sorted(names)}
+
+
+@given(options=option_sets(), seed=seed)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_combination_of_options_either_works_or_is_bad_rules(options, seed):
+    from games.errors import RecordError
+
+    rules = opts(**options)
+    try:
+        BOOK.resolve(rules)
+    except RecordError as error:
+        assert error.code == "bad-rules"
+        return
+    rng = random.Random(seed)
+    before = {"score": None}
+    compiled, _ = BOOK.resolve(rules)
+    sides = compiled.tables[compiled.seat_letters[0]].sides
+    # Sometimes a side is far behind, so that score-dependent bids come into play.
+    scores = {s: rng.choice([0, 0, 250]) for s in sides}
+    before = {"score": scores, "bags": dict.fromkeys(sides, 0)}
+    record = random_hand(rng, rules, before=before)
+    result = check(record)
+    assert result["ok"], (options, result.get("errors"))
