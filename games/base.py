@@ -70,6 +70,20 @@ def expect_list(record: dict, name: str) -> list:
     return value
 
 
+def read_claim(claim: Any, seats: str, remaining: int) -> tuple[str, int]:
+    """The claimer's seat (one of `seats`) and the tricks claimed, or `bad-claim`."""
+    if not isinstance(claim, dict) or set(claim) != {"seat", "tricks"}:
+        raise RecordError("bad-claim", 'a claim is {"seat": ..., "tricks": ...}')
+    seat, n = claim["seat"], claim["tricks"]
+    if not isinstance(seat, str) or len(seat) != 1 or seat not in seats:
+        raise RecordError("bad-claim", f"{seat!r} is not a player at this table")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= remaining:
+        raise RecordError(
+            "bad-claim", f"{seat} claims {n!r} tricks but {remaining} remain", seat=seat
+        )
+    return seat, n
+
+
 def signed(n: Any) -> str:
     """A score change with its sign, as notes write it: +64, -50, 0."""
     return f"+{n}" if n > 0 else str(n)

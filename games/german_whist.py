@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_counts, read_dealer, read_scores, signed
+from games.base import read_claim, read_counts, read_dealer, read_scores, signed
 from games.cards import NAMES, SUIT_MASKS, SUIT_OF, SUITS, parse_card, parse_cards, parse_suit
 from games.errors import RecordError
 from games.rules import Option, RuleBook
@@ -209,16 +209,7 @@ def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int
     played_counted = len(play) if all_count else max(0, len(play) - drawing)
     remaining = rules.counted - played_counted
     if claim is not None:
-        # resolution: claim
-        if not isinstance(claim, dict):
-            raise RecordError("bad-claim", "a claim is {seat, tricks}")
-        seat, n = claim.get("seat"), claim.get("tricks")
-        if not isinstance(seat, str) or seat not in SEATS:
-            raise RecordError("bad-claim", f"claim by {seat!r}: not a seat at the table")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > remaining:
-            raise RecordError(
-                "bad-claim", f"{seat} claims {n!r} tricks but {remaining} remain", seat=seat
-            )
+        seat, n = read_claim(claim, SEATS, remaining)  # resolution: claim
         i = SEATS.index(seat)
         taken[i] += n
         taken[1 - i] += remaining - n

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from games.base import read_counts, read_dealer
+from games.base import read_claim, read_counts, read_dealer
 from games.cards import (
     BIG_JOKER,
     NAMES,
@@ -850,13 +850,7 @@ def _apply_claim(
     stated: dict[str, int] | None,
 ) -> dict[str, int]:
     """RESOLUTIONS["claim"]."""
-    if not isinstance(claim, dict) or set(claim) != {"seat", "tricks"}:
-        raise RecordError("bad-claim", '`claim` must be {"seat", "tricks"}')
-    seat, k = claim["seat"], claim["tricks"]
-    if not isinstance(seat, str) or seat not in SEATS:
-        raise RecordError("bad-claim", f"{seat!r} is not a seat at this table")
-    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= remaining:
-        raise RecordError("bad-claim", f"{seat} claims {k!r} tricks; {remaining} remain", seat=seat)
+    seat, k = read_claim(claim, "".join(SEATS), remaining)
     defenders = tuple(s for s in SEATS if s not in side_seats)
     mine, theirs = (side_seats, defenders) if seat in side_seats else (defenders, side_seats)
     gains = ((mine, k), (theirs, remaining - k))

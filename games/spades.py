@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_counts, read_dealer, signed
+from games.base import read_claim, read_counts, read_dealer, signed
 from games.cards import (
     BIG_JOKER,
     CARD_BITS,
@@ -1056,15 +1056,8 @@ def _claim(
     record: dict, claim: Any, remaining: int, won: list[int], table: Table, rules: SpadesRules
 ) -> None:
     """Close the record with a claim (RESOLUTIONS["claim"]); updates `won` in place."""
-    if not isinstance(claim, dict) or set(claim) != {"seat", "tricks"}:
-        raise RecordError("bad-claim", "a claim is {seat, tricks}")
-    i = table.index.get(claim["seat"])
-    k = claim["tricks"]
-    if i is None or i == table.dummy:
-        raise RecordError("bad-claim", f"{claim['seat']!r} is not a player at this table")
-    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= remaining:
-        raise RecordError("bad-claim", f"a claim of {k!r} tricks with {remaining} to play",
-                          seat=table.seats[i])
+    seat, k = read_claim(claim, "".join(table.seats[j] for j in table.players), remaining)
+    i = table.index[seat]
     rest = remaining - k
     others = [j for j in table.players if table.side_of[j] != table.side_of[i]]
     stated = record.get("tricks")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import next_seat, read_counts, read_dealer, signed
+from games.base import next_seat, read_claim, read_counts, read_dealer, signed
 from games.cards import NAMES, SUIT_MASKS, SUIT_OF, SUITS, parse_card, parse_cards, parse_suit
 from games.errors import RecordError
 from games.rules import Option, RuleBook
@@ -301,17 +301,7 @@ def _not_held(hands: list[int], dealt: list[int], seat: int, card: int, trick: i
 
 
 def _read_claim(claim: Any, remaining: int) -> tuple[str, int]:
-    # resolution: claim
-    if not isinstance(claim, dict):
-        raise RecordError("bad-claim", "a claim is {seat, tricks}")
-    seat, n = claim.get("seat"), claim.get("tricks")
-    if not isinstance(seat, str) or seat not in SEATS:
-        raise RecordError("bad-claim", f"claim by {seat!r}: not a seat at the table")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > remaining:
-        raise RecordError(
-            "bad-claim", f"{seat} claims {n!r} tricks but {remaining} remain", seat=seat
-        )
-    return seat, n
+    return read_claim(claim, SEATS, remaining)  # resolution: claim
 
 
 def _replay(record: dict, dealer: int) -> dict:
