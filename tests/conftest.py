@@ -64,3 +64,30 @@ def chromium_path() -> str:
         "needs the playwright Python package (make venv)",
     )
     return str(CHROMIUM)
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def page(chromium_path, live_server, monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; let Django's ORM run beside it.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+            browser.close()

@@ -6,4 +6,5 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("check/", views.check_hands, name="check-hands"),
 ]
