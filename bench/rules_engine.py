@@ -1,0 +1,357 @@
+"""Rules-engine benchmark: Spades `standard` hands checked through the Python API, as summary
+records, by `manage.py check_hands` end to end, and replayed by OpenSpiel for comparison.
+
+Run from the repository root:
+
+    .venv/bin/python bench/rules_engine.py              # 100,000 hands
+    .venv/bin/python bench/rules_engine.py --quick      # 5,000 hands, a smoke run
+    .venv/bin/python bench/rules_engine.py --hands 20000 --seed 7
+
+Single core (pinned to CPU 0 when the OS allows). In-process figures are the best of
+`--repeat` runs (default 3), timed with time.perf_counter. The hands are generated once with
+games.simulate.spades.random_hand and cached as JSON Lines (see --cache-dir). See
+bench/README.md for what each figure means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TARGETS = {"api-full": 20_000, "api-summary": 100_000, "check_hands": 10_000}
+CHECK_HANDS = ROOT / "games" / "management" / "commands" / "check_hands.py"
+DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "tricktable-bench"
+
+
+def pin_to_one_core() -> str:
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
+# -- the hands -----------------------------------------------------------------------------------
+
+
+def cache_path(cache: Path, hands: int, seed: int) -> Path:
+    """Where the hands for (`hands`, `seed`) are cached; the key also holds a digest of the
+    generator's source, so a changed generator makes new hands."""
+    source = (ROOT / "games" / "simulate" / "spades.py").read_bytes()
+    digest = hashlib.sha1(source).hexdigest()[:10]
+    return cache / f"spades-standard-{hands}-seed{seed}-{digest}.jsonl"
+
+
+def hands_file(cache: Path, hands: int, seed: int) -> Path:
+    """The cached JSONL file of `hands` random full `standard` hands for `seed` (made once)."""
+    path = cache_path(cache, hands, seed)
+    if path.exists():
+        return path
+    from games.simulate.spades import random_hand
+
+    cache.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with tmp.open("w") as out:
+        for _ in range(hands):
+            out.write(json.dumps(random_hand(rng, "standard"), separators=(",", ":")) + "\n")
+    tmp.replace(path)
+    print(f"generated {hands:,} hands in {time.perf_counter() - start:.1f} s -> {path}")
+    return path
+
+
+def head_file(path: Path, hands: int) -> Path:
+    """The first `hands` lines of `path`, as their own file (for the flatness check)."""
+    head = path.with_name(f"{path.stem}-head{hands}.jsonl")
+    if not head.exists():
+        with path.open() as src, head.open("w") as out:
+            for _, line in zip(range(hands), src, strict=False):
+                out.write(line)
+    return head
+
+
+def load(path: Path) -> list[dict]:
+    with path.open() as f:
+        return [json.loads(line) for line in f]
+
+
+# -- measurements ---------------------------------------------------------------------------------
+
+
+def best_of(repeat: int, fn, *args) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def check_all(records: list[dict]) -> None:
+    from games.records import check_record
+
+    for record in records:
+        check_record(record)
+
+
+def assert_all_valid(records: list[dict], what: str) -> None:
+    from games.records import check_record
+
+    bad = [r for r in map(check_record, records) if not r["ok"]]
+    if bad:
+        raise SystemExit(f"{len(bad)} {what} records do not validate, e.g. {bad[0]}")
+
+
+def run_child(argv: list[str], *, discard_output: bool = False) -> tuple[float, float, int, bytes,
+                                                                          bytes]:
+    """Run a command; (wall seconds, its own peak RSS in MiB, exit code, stdout, stderr).
+    With `discard_output` its standard output goes to /dev/null.
+
+    os.wait4 gives this child's own resource usage (RUSAGE_CHILDREN would give the maximum
+    over every child so far)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL if discard_output else subprocess.PIPE,
+    )
+    out = b"" if discard_output else proc.stdout.read()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    for stream in (proc.stdout, proc.stderr):
+        if stream:
+            stream.close()
+    return wall, usage.ru_maxrss / 1024, proc.returncode, out, err
+
+
+def child_api(path: str) -> None:
+    """(subprocess) Stream a file through the API, one line read, parsed and checked at a time;
+    print the time, the process's peak RSS, and tracemalloc's peak over checking 20,000 hands
+    (the engine's own allocations: results are dropped as in check_hands)."""
+    import tracemalloc
+
+    from games.records import check_record
+
+    with open(path) as f:
+        check_record(json.loads(f.readline()))  # imports, rule compilation
+    start = time.perf_counter()
+    hands = ok = 0
+    with open(path) as f:
+        for line in f:
+            ok += check_record(json.loads(line))["ok"]
+            hands += 1
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    tracemalloc.start()
+    with open(path) as f:
+        for _, line in zip(range(20_000), f, strict=False):
+            check_record(json.loads(line))
+    traced_peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(json.dumps({"hands": hands, "ok": ok, "seconds": seconds, "peak_mib": peak,
+                      "traced_peak_mib": traced_peak}))
+
+
+def api_memory(path: Path) -> dict:
+    wall, rss, code, out, err = run_child([sys.executable, __file__, "--child-api", str(path)])
+    if code:
+        raise SystemExit(f"API child failed: {err.decode()[-2000:]}")
+    figures = json.loads(out)
+    figures["child_rss_mib"] = rss
+    return figures
+
+
+def check_hands(path: Path, repeat: int) -> tuple[float, float] | str:
+    """Best wall time and peak RSS of `manage.py check_hands FILE > /dev/null`, or why not."""
+    if not CHECK_HANDS.exists():
+        return "not available"
+    best, peak = float("inf"), 0.0
+    for _ in range(repeat):
+        wall, rss, code, _, err = run_child(
+            [sys.executable, "manage.py", "check_hands", str(path)], discard_output=True
+        )
+        if code:
+            tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
+            return f"failed (exit {code}: {tail[0][:120]})"
+        best, peak = min(best, wall), max(peak, rss)
+    return best, peak
+
+
+def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
+    """OpenSpiel's checked replay of the same hands (those it accepts)."""
+    try:
+        from games.simulate import openspiel as osp
+    except ImportError as error:  # pragma: no cover
+        return f"not available ({error})"
+    if osp.pyspiel is None:
+        return "not available (pip install open_spiel: make openspiel)"
+    game = osp.load_game()
+    accepted: list[int] = []
+    sequences: list[list[int]] = []
+    refused: dict[str, int] = {}
+    for n, record in enumerate(records):
+        # standard's last-bidder calls are not OpenSpiel bids: made legal, scores not compared.
+        actions = osp.actions_from_record(record, bids="legal")
+        try:
+            osp.replay(game, actions)
+        except osp.Rejected as why:
+            refused[why.reason] = refused.get(why.reason, 0) + 1
+            continue
+        accepted.append(n)
+        sequences.append(actions)
+
+    def replay_all() -> None:
+        new = game.new_initial_state
+        for actions in sequences:
+            state = new()
+            apply = state.apply_action_with_legality_check
+            for a in actions:
+                apply(a)
+
+    subset = [records[n] for n in accepted]
+    os_seconds = best_of(repeat, replay_all) if sequences else float("nan")
+    tt_seconds = best_of(repeat, check_all, subset) if subset else float("nan")
+    return {"accepted": len(accepted), "refused": refused, "seconds": os_seconds,
+            "tt_seconds": tt_seconds}
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def row(name: str, hands: int | str, seconds: float | str, peak: float | str = "",
+        target: int | None = None) -> str:
+    rate = hands / seconds if isinstance(seconds, float) and isinstance(hands, int) else None
+    secs = f"{seconds:.3f}" if isinstance(seconds, float) else seconds
+    rate_s = f"{rate:,.0f}" if rate else ""
+    peak_s = (f"{peak:.0f}" if peak >= 10 else f"{peak:.2f}") if isinstance(peak, float) else peak
+    goal = ""
+    if target:
+        goal = f">= {target:,}  " + ("ok" if rate and rate >= target else "MISSED")
+    hands_s = f"{hands:,}" if isinstance(hands, int) else hands
+    return f"{name:<38} {hands_s:>9} {secs:>9} {rate_s:>10} {peak_s:>9}  {goal}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--quick", action="store_true", help="5,000 hands, one run each")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
+    parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--child-api", help=argparse.SUPPRESS)
+    parser.add_argument("--child-generate", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_api:
+        return child_api(args.child_api)
+    if args.child_generate:
+        hands_file(Path(args.child_generate), args.hands, args.seed)
+        return None
+    if args.quick:
+        args.hands, args.repeat = 5_000, 1
+    pinned = pin_to_one_core()
+
+    def progress(text: str) -> None:
+        print(f"... {text}", file=sys.stderr, flush=True)
+
+    # Children first, while this process is small: a child's peak RSS (ru_maxrss) counts the
+    # memory of the process it was forked from until its exec.
+    path = cache_path(args.cache_dir, args.hands, args.seed)
+    if not path.exists():
+        progress(f"generating {args.hands:,} hands (cached for the next runs)")
+        _, _, code, out, err = run_child(
+            [sys.executable, __file__, "--child-generate", str(args.cache_dir),
+             "--hands", str(args.hands), "--seed", str(args.seed)]
+        )
+        if code:
+            raise SystemExit(err.decode())
+        progress(out.decode().strip())
+    small = head_file(path, max(1, args.hands // 10))
+    parent_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows: list[str] = []
+    progress("API streaming in a subprocess (memory)")
+    mem = api_memory(path)
+    mem_small = api_memory(small)
+    if mem["ok"] != mem["hands"]:
+        raise SystemExit(f"only {mem['ok']} of {mem['hands']} hands validated")
+    progress("check_hands")
+    result = check_hands(path, args.repeat)
+    small_result = check_hands(small, args.repeat) if not isinstance(result, str) else result
+
+    progress("loading the hands (json.loads, not timed)")
+    from games.simulate.spades import to_summary
+
+    records = load(path)
+    summaries = [to_summary(r) for r in records]
+    n = len(records)
+    assert_all_valid(records[:2000], "full")
+    assert_all_valid(summaries[:2000], "summary")
+    progress("API, full and summary records")
+    full = best_of(args.repeat, check_all, records)
+    summary = best_of(args.repeat, check_all, summaries)
+
+    rows.append(row("API check_record, full records", n, full, target=TARGETS["api-full"]))
+    rows.append(row("API check_record, summary records", n, summary,
+                    target=TARGETS["api-summary"]))
+    rows.append(row("API stream (read+json.loads+check)", mem["hands"], mem["seconds"],
+                    mem["child_rss_mib"]))
+    rows.append(row("  same, 10x fewer hands", mem_small["hands"], mem_small["seconds"],
+                    mem_small["child_rss_mib"]))
+    rows.append(row("  checking's allocations (tracemalloc)", min(mem["hands"], 20_000), "",
+                    mem["traced_peak_mib"]))
+    if isinstance(result, str):
+        rows.append(f"{'check_hands':<38} {result}")
+    else:
+        rows.append(row("check_hands FILE > /dev/null (wall)", n, result[0], result[1],
+                        target=TARGETS["check_hands"]))
+        rows.append(row("  same, 10x fewer hands", max(1, n // 10), *small_result))
+
+    spiel: dict | str = "skipped (--no-openspiel)"
+    if not args.no_openspiel:
+        progress("OpenSpiel: converting and classifying the hands, then replaying")
+        spiel = openspiel_replay(records, args.repeat)
+    notes: list[str] = []
+    if isinstance(spiel, str):
+        rows.append(f"{'OpenSpiel replay':<38} {spiel}")
+    else:
+        k = spiel["accepted"]
+        rows.append(row("OpenSpiel checked replay (accepted)", k, spiel["seconds"]))
+        rows.append(row("  TrickTable API on the same hands", k, spiel["tt_seconds"]))
+        refused = ", ".join(f"{v:,} {r}" for r, v in sorted(spiel["refused"].items())) or "none"
+        notes.append(f"OpenSpiel refused {n - k:,} of {n:,} hands ({refused}): it never lets a "
+                     "spade be led while the leader holds another suit.")
+        if k:
+            notes.append("TrickTable / OpenSpiel hands/s on the hands both accept: "
+                         f"{spiel['seconds'] / spiel['tt_seconds']:.2f}")
+
+    print(f"TrickTable rules-engine benchmark: {n:,} Spades `standard` hands (seed {args.seed}), "
+          f"Python {sys.version.split()[0]}, {pinned}, best of {args.repeat}")
+    print(f"input: {path} ({path.stat().st_size / 2**20:.1f} MiB)\n")
+    print(f"{'measurement':<38} {'hands':>9} {'seconds':>9} {'hands/s':>10} {'peak MiB':>9}"
+          "  target")
+    print("-" * 100)
+    print("\n".join(rows))
+    print("-" * 100)
+    notes.append(f"peak MiB of a subprocess is its ru_maxrss (os.wait4); the parent was "
+                 f"{parent_rss:.0f} MiB when it spawned them.")
+    for note in notes:
+        print(note)
+    return None
+
+
+if __name__ == "__main__":
+    main()
