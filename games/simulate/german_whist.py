@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.simulate import play_match
+
 SEATS = "NS"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -19,6 +21,14 @@ def _leader_wins(lead: str, follow: str, trump: str) -> bool:
     if follow[1] == lead[1]:
         return RANKS.index(lead[0]) > RANKS.index(follow[0])
     return follow[1] != trump
+
+
+def random_match(rng: random.Random, rules: Any = "standard", *, hands: int = 6) -> dict:
+    """A `match/1` record of `hands` hands in rotation (the rules never end this game's
+    matches: a tournament caps them)."""
+    from games.german_whist import GAME
+
+    return play_match(GAME, random_hand, rng, rules, max_hands=hands)
 
 
 def random_hand(

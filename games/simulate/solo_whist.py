@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from games.cards import BIG_JOKER, NAMES, PACK_52, SUIT_MASKS, SUIT_OF, SUITS, cards_in, parse_cards
+from games.simulate import play_match
 from games.solo_whist import (
     ABUNDANCE,
     DECLAREDS,
@@ -28,6 +29,14 @@ WEIGHTS = {
     "abundance-declared": 0.3,
     "abundance-declared-in-trumps": 0.3,
 }
+
+
+def random_match(rng: random.Random, rules: Any = "phillips", *, hands: int = 8) -> dict:
+    """A `match/1` record of `hands` hands in rotation (the rules never end this game's
+    matches: a tournament caps them)."""
+    from games.solo_whist import GAME
+
+    return play_match(GAME, random_hand, rng, rules, max_hands=hands)
 
 
 def random_hand(

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.cards import CLUBS, NAMES, SPADES, cards_in, names
 from games.errors import RecordError
+from games.simulate import play_match
 from games.spades import BOOK, GAME, SpadesRules, Table, _read_calls
 
 
@@ -58,20 +59,7 @@ def random_hand(
 
 def random_match(rng: random.Random, rules: Any = "standard", *, max_hands: int = 60) -> dict:
     """A `match/1` record played until the rules end it (or `max_hands`)."""
-    compiled, canonical = BOOK.resolve(rules)
-    state = GAME.initial_state(compiled)
-    dealer = rng.choice(compiled.seat_letters)
-    hands = []
-    for _ in range(max_hands):
-        hand = random_hand(rng, canonical, dealer=dealer, before=state)
-        del hand["before"], hand["rules"], hand["game"]
-        result = GAME.check_hand(hand, compiled, state)
-        hands.append(hand)
-        state = result["after"]
-        if GAME.match_end(compiled, state)[0]:
-            break
-        dealer = GAME.next_dealer(compiled, dealer)
-    return {"format": "match/1", "game": "spades", "rules": canonical, "hands": hands}
+    return play_match(GAME, random_hand, rng, rules, max_hands=max_hands)
 
 
 def to_summary(record: dict) -> dict:

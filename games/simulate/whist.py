@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.simulate import play_match
+
 SEATS = "NESW"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -102,28 +104,13 @@ def random_hand(
 
 
 def random_match(rng: random.Random, rules: Any = "short-whist", **hand_options: Any) -> dict:
-    """A complete `match/1` record: hands dealt in rotation until the rules end the match."""
+    """A complete `match/1` record: hands dealt in rotation until the rules end the match
+    (every hand scores at least one point, so a rubber always ends)."""
     from games.whist import GAME
 
-    compiled, _ = GAME.book.resolve(rules)
-    state = GAME.initial_state(compiled)
-    dealer = rng.choice(SEATS)
-    hands = []
-    for _ in range(10_000):  # every hand scores at least one point, so this always ends
-        hand = random_hand(rng, rules, dealer=dealer, **hand_options)
-        del hand["format"], hand["game"], hand["rules"]
-        state = GAME.check_hand(hand, compiled, state)["after"]
-        hands.append(hand)
-        if GAME.match_end(compiled, state)[0]:
-            break
-        dealer = GAME.next_dealer(compiled, dealer)
-    return {
-        "format": "match/1",
-        "game": "whist",
-        "rules": rules,
-        "seats": {"N": "North", "E": "East", "S": "South", "W": "West"},
-        "hands": hands,
-    }
+    record = play_match(GAME, random_hand, rng, rules, max_hands=10_000, **hand_options)
+    record["seats"] = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    return record
 
 
 def to_summary(full: dict) -> dict:
