@@ -63,13 +63,6 @@ def read_scores(value: Any, keys: str | tuple[str, ...], what: str) -> dict[str,
     return {key: value[key] for key in keys}
 
 
-def expect_list(record: dict, name: str) -> list:
-    value = record.get(name)
-    if not isinstance(value, list):
-        raise RecordError("bad-format", f"`{name}` must be a list")
-    return value
-
-
 def read_claim(claim: Any, seats: str, remaining: int) -> tuple[str, int]:
     """The claimer's seat (one of `seats`) and the tricks claimed, or `bad-claim`."""
     if not isinstance(claim, dict) or set(claim) != {"seat", "tricks"}:

@@ -16,7 +16,6 @@ SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 LITTLE_JOKER = 52
 BIG_JOKER = 53
 PACK_52 = (1 << 52) - 1
-ALL_CARDS = (1 << 54) - 1
 
 NAMES: tuple[str, ...] = tuple([r + s for s in SUITS for r in RANKS] + ["LJ", "BJ"])
 SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (SPADES, SPADES)
@@ -75,13 +74,6 @@ def parse_cards(value: object, **where: object) -> list[int]:
         return [parse_card(c, **where) for c in value]
 
 
-def mask_of(cards: Iterable[int]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
 def cards_in(mask: int) -> list[int]:
     """The cards of a bitmask, lowest id first."""
     out = []
@@ -104,7 +96,3 @@ def parse_suit(text: object, **where: object) -> int:
             return SUITS.index(letter)
     raise RecordError("bad-format", f"{text!r} is not a suit (S, H, D, C)", **where)
 
-
-def seats_for(players: int) -> str:
-    """Seat letters, clockwise, for a table of 4, 3 or 2 players."""
-    return {4: "NESW", 3: "NES", 2: "NS"}[players]

@@ -149,7 +149,3 @@ def _cache_key(rules: Any) -> str:
     except (TypeError, ValueError):
         raise RecordError("bad-rules", "rules must be JSON data") from None
 
-
-def same_rules(a: Any, b: Any) -> bool:
-    """Whether two canonical rules values name the same rule set."""
-    return a == b

@@ -16,8 +16,6 @@ from games.cards import (
     CARD_BITS,
     CARD_IDS,
     CLUBS,
-    DIAMONDS,
-    HEARTS,
     LITTLE_JOKER,
     NAMES,
     RANK_OF,
@@ -239,7 +237,6 @@ CALLS.update(
 )
 NILS = ("nil", "dnil", "dbn")
 NIL_NAMES = {"nil": "nil", "dnil": "double nil", "dbn": "double blind nil"}
-NON_SPADE = SUIT_MASKS[HEARTS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[CLUBS]
 
 
 class Table:
@@ -391,7 +388,7 @@ class SpadesRules:
         )
         self.zero_is_nil = o["nil"] and o["zero_bid_is_nil"]
         self.last_trick = o["last_trick_bonus"] != "off"
-        self.sandbag_limit = o["sandbag_limit"] if o["sandbag"] else 0
+        self.bag_limit = o["sandbag_limit"] if o["sandbag"] else 0  # 0: no sandbagging
         self.track_numeric = o["first_lead"] == "highest-bidder"
         self.tables = {d: Table(self, d) for d in self.seat_letters}
 
@@ -402,7 +399,7 @@ BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
 class Bidding:
     """The outcome of the calls: each seat's nil, each side's contract."""
 
-    __slots__ = ("nil", "kind", "bid", "numeric", "leader_bids")
+    __slots__ = ("nil", "kind", "bid", "numeric")
 
     def __init__(self, seats: int, sides: int) -> None:
         self.nil: list[str | None] = [None] * seats  # "nil" / "dnil" / "dbn" per seat
@@ -520,12 +517,10 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
     made = [False] * nsides  # a side whose bid is already set (blind, consult)
     seat_bid: list[tuple[str, int] | None] = [None] * len(seats)
     pos = 0
-    parse = _parse_call
-
     # Blind side calls come first (RESOLUTIONS["blind-first"]).
     if rules.partnership and calls and type(calls[0]) is dict and "side" in calls[0]:
         while pos < len(calls):
-            seat, side, kind, n = parse(calls[pos], pos)
+            seat, side, kind, n = _parse_call(calls[pos], pos)
             if side is None or kind not in ("blind", "bmoon"):
                 break
             k = table.side_index.get(side)
@@ -545,7 +540,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 continue
             members = table.members[k]
             while pos < len(calls) and isinstance(calls[pos], dict) and "seat" in calls[pos]:
-                seat, side, kind, n = parse(calls[pos], pos)
+                seat, side, kind, n = _parse_call(calls[pos], pos)
                 i = table.index.get(seat, -1)
                 if i not in members or out.nil[i] is not None or kind not in NILS:
                     raise RecordError(
@@ -559,7 +554,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 pos += 1
             both_nil = all(out.nil[i] for i in members)
             if pos < len(calls) and isinstance(calls[pos], dict) and "side" in calls[pos]:
-                seat, side, kind, n = parse(calls[pos], pos)
+                seat, side, kind, n = _parse_call(calls[pos], pos)
                 if side != table.sides[k]:
                     raise RecordError(
                         "call-out-of-turn", f"it is {table.sides[k]}'s turn to call, not {side!r}"
@@ -636,7 +631,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 if pos >= len(calls):
                     raise RecordError("call-out-of-turn", f"{table.sides[k]}'s second call is "
                                       "missing")
-                seat, side, kind, n = parse(calls[pos], pos)
+                seat, side, kind, n = _parse_call(calls[pos], pos)
                 if side != table.sides[k]:
                     raise RecordError("call-out-of-turn",
                                       f"it is {table.sides[k]}'s turn to call, not {side!r}")
@@ -1175,8 +1170,8 @@ def _score(
                 won_game = name
                 notes.append(f"{name} took all {total} tricks and wins the game")
         bag_total = bags_before[name] + bags  # RESOLUTIONS["bags-always-counted"]
-        if rules.sandbag_limit and bag_total >= rules.sandbag_limit:
-            limit = rules.sandbag_limit
+        if rules.bag_limit and bag_total >= rules.bag_limit:
+            limit = rules.bag_limit
             while bag_total >= limit:
                 bag_total -= limit
                 points -= o["sandbag_penalty"]
