@@ -21,6 +21,7 @@ from django.core.management.base import CommandError
 
 from games.management.commands.check_hands import check_files
 from games.simulate.spades import random_hand, random_match, to_summary
+from tests.games.generator_file import GeneratorFile
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -208,8 +209,9 @@ def test_bad_rules_option() -> None:
     with pytest.raises(CommandError, match="not valid JSON"):
         call_command("check_hands", "--rules", "{oops", "-", stdin=io.BytesIO(b""))
     with pytest.raises(CommandError, match="no preset"):
-        call_command("check_hands", "--game", "spades", "--rules", "nope", "-",
-                     stdin=io.BytesIO(b""))
+        call_command(
+            "check_hands", "--game", "spades", "--rules", "nope", "-", stdin=io.BytesIO(b"")
+        )
 
 
 def test_output_is_compact_utf8(tmp_path: Path, hands: list[dict]) -> None:
@@ -234,28 +236,14 @@ class Sink(io.RawIOBase):
 
 
 def _command_peak(records: list[bytes], copies: int) -> tuple[int, int]:
-    class File(io.RawIOBase):
-        def __init__(self) -> None:
-            self.pieces = (records[i % len(records)] for i in range(copies))
-            self.pending = b""
-
-        def readable(self) -> bool:
-            return True
-
-        def read(self, size: int = -1) -> bytes:
-            while len(self.pending) < size:
-                piece = next(self.pieces, None)
-                if piece is None:
-                    break
-                self.pending += piece
-            out, self.pending = self.pending[:size], self.pending[size:]
-            return out
-
     sink = Sink()
     stdout = io.TextIOWrapper(io.BufferedWriter(sink), encoding="utf-8")
     tracemalloc.start()
     try:
-        status = check_files(["-"], stdout=stdout, stderr=io.StringIO(), stdin=File())
+        pieces = (records[i % len(records)] for i in range(copies))
+        status = check_files(
+            ["-"], stdout=stdout, stderr=io.StringIO(), stdin=GeneratorFile(pieces)
+        )
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -10,27 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from games.stream import StreamError, iter_records
+from tests.games.generator_file import GeneratorFile
 
 HAND = {"format": "hand/1", "game": "spades", "dealer": "N", "tricks": {"N": 3, "E": 4}}
-
-
-class GeneratorFile:
-    """A read-only binary file fed by a generator of byte strings; counts what was read."""
-
-    def __init__(self, pieces: Iterator[bytes]) -> None:
-        self.pieces = pieces
-        self.pending = b""
-        self.read_bytes = 0
-
-    def read(self, size: int = -1) -> bytes:
-        while len(self.pending) < size:
-            piece = next(self.pieces, None)
-            if piece is None:
-                break
-            self.pending += piece
-        out, self.pending = self.pending[:size], self.pending[size:]
-        self.read_bytes += len(out)
-        return out
 
 
 def records(data: str | bytes, *, chunk_size: int = 1 << 20, text: bool = False):
