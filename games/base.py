@@ -16,8 +16,10 @@ A game module exposes ``GAME``, an object with:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from games.cards import CARD_BITS, NAMES, parse_cards
 from games.errors import RecordError
 
 
@@ -61,6 +63,41 @@ def read_scores(value: Any, keys: str | tuple[str, ...], what: str) -> dict[str,
         if not isinstance(n, int) or isinstance(n, bool):
             raise RecordError("bad-state", f"{what}[{key}] must be an integer, not {n!r}")
     return {key: value[key] for key in keys}
+
+
+def read_hands(deal: dict, seats: str, sizes: Sequence[int], pack: int) -> list[int]:
+    """Each seat's dealt cards as a bitmask, in `seats` order, or `bad-deal` naming the seat
+    and card: a card dealt twice, a card not in `pack`, or a hand that is not `sizes[i]` cards.
+    Checking that `deal` names exactly the right seats is the caller's."""
+    masks, used = [], 0
+    for seat, size in zip(seats, sizes, strict=True):
+        cards = deal.get(seat)
+        try:
+            m = sum(map(CARD_BITS.__getitem__, cards))  # distinct cards: the sum is their union
+            fast = type(cards) is list and m.bit_count() == len(cards)
+        except (KeyError, TypeError):
+            fast = False
+        if not fast or m & used or m & ~pack:
+            if cards is None:
+                raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
+            m = 0
+            for c in parse_cards(cards, seat=seat):
+                if (m | used) >> c & 1:
+                    raise RecordError(
+                        "bad-deal", f"{NAMES[c]} is dealt twice", seat=seat, card=NAMES[c]
+                    )
+                if not pack >> c & 1:
+                    raise RecordError(
+                        "bad-deal", f"{NAMES[c]} is not in the pack", seat=seat, card=NAMES[c]
+                    )
+                m |= 1 << c
+        if m.bit_count() != size:
+            raise RecordError(
+                "bad-deal", f"{seat} was dealt {m.bit_count()} cards, not {size}", seat=seat
+            )
+        used |= m
+        masks.append(m)
+    return masks
 
 
 def read_claim(claim: Any, seats: str, remaining: int) -> tuple[str, int]:

@@ -13,8 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_scores, signed
-from games.cards import NAMES, SUIT_MASKS, SUIT_OF, SUITS, parse_card, parse_cards, parse_suit
+from games.base import read_claim, read_counts, read_dealer, read_hands, read_scores, signed
+from games.cards import (
+    NAMES,
+    PACK_52,
+    SUIT_MASKS,
+    SUIT_OF,
+    SUITS,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 from games.errors import RecordError
 from games.rules import Option, RuleBook
 
@@ -90,41 +99,22 @@ def _read_pack(record: dict, rules: GermanWhistRules) -> tuple[list[int], list[i
         raise RecordError("bad-format", "`deal` must be an object keyed by N and S")
     if set(deal) != set(SEATS):
         raise RecordError("bad-seat", f"`deal` must name exactly N and S, not {', '.join(deal)}")
-    seen = 0
-    hands = []
-
-    def add(card: int, seat: str | None, where: str) -> None:
-        nonlocal seen
-        if card >= PACK:
-            raise RecordError(
-                "bad-deal", "German Whist uses no jokers", seat=seat, card=NAMES[card]
-            )
-        if seen >> card & 1:
-            raise RecordError(
-                "bad-deal", f"{NAMES[card]} appears twice ({where})", seat=seat, card=NAMES[card]
-            )
-        seen |= 1 << card
-
-    for seat in SEATS:
-        cards = parse_cards(deal[seat], seat=seat)
-        if len(cards) != rules.hand_size:
-            raise RecordError(
-                "bad-deal",
-                f"{seat} was dealt {len(cards)} cards, not {rules.hand_size}",
-                seat=seat,
-            )
-        before = seen
-        for card in cards:
-            add(card, seat, f"in {seat}'s hand")
-        hands.append(seen & ~before)
+    hands = read_hands(deal, SEATS, (rules.hand_size,) * 2, PACK_52)
     if record.get("stock") is None:  # resolution: full-record-stock
         raise RecordError("bad-format", "a full record needs the `stock` in order")
     stock = parse_cards(record["stock"])
     size = PACK - 2 * rules.hand_size
     if len(stock) != size:
         raise RecordError("bad-deal", f"the stock has {len(stock)} cards, not {size}")
+    seen = hands[0] | hands[1]
     for card in stock:
-        add(card, None, "in the stock")
+        if card >= PACK:
+            raise RecordError("bad-deal", "German Whist uses no jokers", card=NAMES[card])
+        if seen >> card & 1:
+            raise RecordError(
+                "bad-deal", f"{NAMES[card]} appears twice (in the stock)", card=NAMES[card]
+            )
+        seen |= 1 << card
     return hands, stock
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer
+from games.base import read_claim, read_counts, read_dealer, read_hands
 from games.cards import (
     BIG_JOKER,
     NAMES,
@@ -621,27 +621,7 @@ def _read_deal(deal: Any, rules: SoloRules) -> dict[str, int]:
     if set(deal) != set(SEATS):
         raise RecordError("bad-seat", f"`deal` must name exactly N, E, S, W, not {', '.join(deal)}")
     pack = PACK_52 | (1 << BIG_JOKER) if rules.indicator == "joker" else PACK_52
-    seen = 0
-    hands = {}
-    for seat in SEATS:
-        cards = parse_cards(deal[seat], seat=seat)
-        if len(cards) != 13:
-            raise RecordError("bad-deal", f"{seat} has {len(cards)} cards, not 13", seat=seat)
-        mask = 0
-        for c in cards:
-            bit = 1 << c
-            if not pack & bit:
-                raise RecordError(
-                    "bad-deal", f"{NAMES[c]} is not in the pack in use", seat=seat, card=NAMES[c]
-                )
-            if seen & bit:
-                raise RecordError(
-                    "bad-deal", f"{NAMES[c]} is dealt twice", seat=seat, card=NAMES[c]
-                )
-            seen |= bit
-            mask |= bit
-        hands[seat] = mask
-    return hands
+    return dict(zip(SEATS, read_hands(deal, "".join(SEATS), (13,) * 4, pack), strict=True))
 
 
 def _turned(

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, signed
+from games.base import read_claim, read_counts, read_dealer, read_hands, signed
 from games.cards import (
     BIG_JOKER,
-    CARD_BITS,
     CARD_IDS,
     CLUBS,
     LITTLE_JOKER,
@@ -732,39 +731,8 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
     seats = table.seats
     if type(deal) is not dict or len(deal) != len(seats):
         raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
-    masks, used = [], 0
-    pack = rules.pack
-    bits = CARD_BITS
-    for i, seat in enumerate(seats):
-        cards = deal.get(seat)
-        try:
-            m = sum(map(bits.__getitem__, cards))  # distinct cards: the sum is their union
-            fast = type(cards) is list and m.bit_count() == len(cards)
-        except (KeyError, TypeError):
-            fast = False
-        if not fast or m & used or m & ~pack:
-            if cards is None:
-                raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
-            m = 0
-            for c in parse_cards(cards, seat=seat):
-                if (m | used) >> c & 1:
-                    raise RecordError(
-                        "bad-deal", f"{NAMES[c]} is dealt twice", seat=seat, card=NAMES[c]
-                    )
-                if not pack >> c & 1:
-                    raise RecordError(
-                        "bad-deal", f"{NAMES[c]} is not in the pack", seat=seat, card=NAMES[c]
-                    )
-                m |= 1 << c
-        if m.bit_count() != table.sizes[i]:
-            raise RecordError(
-                "bad-deal",
-                f"{seat} was dealt {m.bit_count()} cards, not {table.sizes[i]}",
-                seat=seat,
-            )
-        used |= m
-        masks.append(m)
-    if rules.exact_deal and used != pack:
+    masks = read_hands(deal, seats, table.sizes, rules.pack)
+    if rules.exact_deal and sum(masks) != rules.pack:
         raise RecordError("bad-deal", "the deal does not use the whole pack")
     return masks
 

@@ -12,8 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import next_seat, read_claim, read_counts, read_dealer, signed
-from games.cards import NAMES, SUIT_MASKS, SUIT_OF, SUITS, parse_card, parse_cards, parse_suit
+from games.base import next_seat, read_claim, read_counts, read_dealer, read_hands, signed
+from games.cards import (
+    NAMES,
+    PACK_52,
+    SUIT_MASKS,
+    SUIT_OF,
+    SUITS,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 from games.errors import RecordError
 from games.rules import Option, RuleBook
 
@@ -261,27 +270,7 @@ def _read_deal(deal: Any) -> list[int]:
         raise RecordError("bad-format", "`deal` must be an object keyed by N, E, S, W")
     if set(deal) != set(SEATS):
         raise RecordError("bad-seat", f"`deal` must name exactly N, E, S, W, not {', '.join(deal)}")
-    seen = 0
-    masks = []
-    for seat in SEATS:
-        cards = parse_cards(deal[seat], seat=seat)
-        if len(cards) != TRICKS:
-            raise RecordError(
-                "bad-deal", f"{seat} was dealt {len(cards)} cards, not {TRICKS}", seat=seat
-            )
-        mask = 0
-        for card in cards:
-            bit = 1 << card
-            if card >= 52:
-                raise RecordError("bad-deal", "whist uses no jokers", seat=seat, card=NAMES[card])
-            if (mask | seen) & bit:
-                raise RecordError(
-                    "bad-deal", f"{NAMES[card]} is dealt twice", seat=seat, card=NAMES[card]
-                )
-            mask |= bit
-        seen |= mask
-        masks.append(mask)
-    return masks
+    return read_hands(deal, SEATS, (TRICKS,) * 4, PACK_52)
 
 
 def _not_held(hands: list[int], dealt: list[int], seat: int, card: int, trick: int) -> RecordError:
