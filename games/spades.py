@@ -300,7 +300,7 @@ class SpadesRules:
 
     def __init__(self, options: dict[str, Any]) -> None:
         o = self.options = options
-        self.__dict__.update({k: v for k, v in options.items() if k not in ("options",)})
+        self.__dict__.update(options)  # each option is also an attribute: rules.partnership
         players = o["players"]
         if o["partnership"] and players != 4:
             raise RecordError("bad-rules", "partnership play needs 4 players")

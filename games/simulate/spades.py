@@ -8,7 +8,7 @@ from typing import Any
 from games.cards import CLUBS, NAMES, SPADES, cards_in, names
 from games.errors import RecordError
 from games.simulate import play_match
-from games.spades import BOOK, GAME, SpadesRules, Table, _read_calls
+from games.spades import BOOK, GAME, SpadesRules, Table, _first_leader, _read_calls
 
 
 def random_hand(
@@ -233,8 +233,6 @@ def _play(
     hands: list[int],
     orders: list[list[int]],
 ) -> tuple[list[list[str]], list[int]]:
-    from games.spades import _first_leader
-
     n = len(hands)
     o = rules.options
     masks = rules.suit_masks
