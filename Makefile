@@ -1,19 +1,25 @@
 # TrickTable developer tasks. `make run` for the embedded default (SQLite, no Redis);
 # `bash .ci/run` for the full suite with PostgreSQL, Redis and a Celery worker.
 SHELL := /bin/bash
-PYTHON ?= $(shell for p in /root/.pyenv/versions/3.12.1/bin/python python3.12 python3; do \
-	command -v $$p >/dev/null 2>&1 && { command -v $$p; break; }; done)
+# The first Python >= 3.12 found: python3.12, python3.13, pyenv's, then python3.
+PYTHON ?= $(shell for p in python3.12 python3.13 \
+	$$(ls -d $$HOME/.pyenv/versions/3.1[23]*/bin/python3 2>/dev/null | sort -V) python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 \
+	&& { command -v $$p; break; }; done)
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate run test lint worker clean
+.PHONY: venv openspiel messages migrate demo run test lint worker clean
 
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
+	@test -x $(PY) || test -n "$(PYTHON)" || { echo "TrickTable needs Python 3.12 or 3.13, \
+	and neither python3.12 nor python3.13 was found: install one (apt-get install python3.12, \
+	or pyenv install 3.12) and run make again." >&2; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
@@ -32,8 +38,13 @@ messages:
 migrate: venv
 	$(PY) manage.py migrate --noinput
 
+demo: migrate
+	$(PY) manage.py demo
+
+# The embedded default: SQLite, tasks in-process; loads the demo club tournaments on first run.
 run: messages migrate
-	$(PY) manage.py runserver 0.0.0.0:8000
+	$(PY) manage.py demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: venv messages
 	$(VENV)/bin/pytest

@@ -1,0 +1,107 @@
+"""What the tournament layer needs to know about a game, asked of the rules engine.
+
+Plain Python over `games`: the canonical rules, the sides at a table and which seats each holds,
+whether entries are teams or players, and how a match's final state turns into points and a
+winner. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.errors import RecordError
+from games.records import get_game
+
+TWO_SIDED = ("swiss", "round-robin")
+
+
+class RulesProblem(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The shape of a table under some rules."""
+
+    seats: str  # seat letters, clockwise
+    sides: tuple[str, ...]  # the scoring sides: "NS"/"EW", or one seat letter each
+
+    @property
+    def partnerships(self) -> bool:
+        return all(len(side) == 2 for side in self.sides)
+
+
+def canonical_rules(game: str, rules: Any) -> Any:
+    """The rules as the engine states them (a preset id, or preset + options)."""
+    try:
+        return get_game(game).book.resolve(rules)[1]
+    except RecordError as error:
+        raise RulesProblem(error.code, error.message) from error
+
+
+def layout(game: str, rules: Any) -> Layout:
+    g = get_game(game)
+    compiled = g.book.resolve(rules)[0]
+    return Layout(seats=g.seats(compiled), sides=tuple(g.initial_state(compiled)["score"]))
+
+
+def entry_kind(game: str, rules: Any, fmt: str) -> str:
+    """ "team" when entries are fixed partnerships, "player" otherwise."""
+    if fmt in TWO_SIDED and layout(game, rules).partnerships:
+        return "team"
+    return "player"
+
+
+def check_format(game: str, rules: Any, fmt: str, table_size: int) -> None:
+    """Whether a format can be played under these rules; raises RulesProblem("bad-format")."""
+    shape = layout(game, rules)
+    if fmt in TWO_SIDED and len(shape.sides) != 2:
+        raise RulesProblem(
+            "bad-format",
+            f"{fmt} pairs two sides per table; these rules have {len(shape.sides)} "
+            "(use the individual movement)",
+        )
+    if fmt == "individual":
+        if shape.partnerships:
+            raise RulesProblem(
+                "bad-format",
+                "these rules play in fixed partnerships: use Swiss, round robin "
+                "or progressive partnerships",
+            )
+        if len(shape.seats) != table_size:
+            raise RulesProblem(
+                "bad-format",
+                f"these rules seat {len(shape.seats)} players, not {table_size}",
+            )
+    if fmt == "progressive" and not (shape.partnerships and len(shape.seats) == 4):
+        raise RulesProblem("bad-format", "progressive play needs partnership rules with four seats")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    points: dict[str, Fraction]  # the game's own points per side
+    places: dict[str, int]  # 1 = best; equal points share a place
+    ended: bool  # the rules ended the match
+
+
+def outcome(game: str, rules: Any, after: dict | None) -> Outcome:
+    """Points, places and whether the rules ended the match, from the state after the last hand
+    (`None` before any hand)."""
+    g = get_game(game)
+    compiled = g.book.resolve(rules)[0]
+    state = after if after is not None else g.initial_state(compiled)
+    summary = g.match_summary(compiled, state)
+    source = summary.get("game_points") or state["score"]
+    points = {side: Fraction(value) for side, value in source.items()}
+    if "won" in state:  # a rule (e.g. a moon) ended the match outright: the winner is first
+        points_rank = {s: (0 if s == state["won"] else 1, -points[s]) for s in points}
+    else:
+        points_rank = {s: (0, -points[s]) for s in points}
+    places = {s: 1 + sum(1 for o in points if points_rank[o] < points_rank[s]) for s in points}
+    ended, _winner = g.match_end(compiled, state)
+    return Outcome(points=points, places=places, ended=ended)

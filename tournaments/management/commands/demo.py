@@ -1,0 +1,34 @@
+"""`python manage.py demo`: create the demo club tournaments (deterministic for --seed)."""
+
+from django.core.management.base import BaseCommand
+
+from tournaments.demo import DEMO_DIRECTOR, build
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a realistic club Spades tournament (16 teams, 5 rounds, 3 played with simulated "
+        "legal hands, one in play) and a Solo Whist evening."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+        parser.add_argument(
+            "--if-empty", action="store_true",
+            help="do nothing when the database already holds a tournament",
+        )
+
+    def handle(self, *args, seed: int, if_empty: bool, **options):
+        if if_empty and Tournament.objects.exists():
+            self.stdout.write("The database already holds tournaments: demo not loaded.")
+            return
+        for tournament in build(seed):
+            self.stdout.write(
+                f"{tournament.name}: {tournament.entries.count()} entries, "
+                f"{tournament.round_set.count()} rounds ({tournament.get_state_display()})"
+            )
+        user, password = DEMO_DIRECTOR
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo loaded. Director sign-in: {user} / {password} (/admin/)")
+        )

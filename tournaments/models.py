@@ -1,0 +1,494 @@
+"""The tournament domain: players, teams, tournaments, entries, rounds, tables, matches, hands and
+their versioned submissions, and the director's audit trail.
+
+Invariants live in the database (check and unique constraints), not only in Python: one current
+version per hand, one confirmed version per hand, one entry per team or player in a tournament,
+an entry is a team or a player (never both), a table number once per round. Workflows that
+write go through `tournaments.services`, one transaction each.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+GAMES = [
+    ("spades", _("Spades")),
+    ("whist", _("Whist")),
+    ("solo-whist", _("Solo Whist")),
+    ("german-whist", _("German Whist")),
+]
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    club_number = models.CharField(
+        _("club number"), max_length=30, blank=True, help_text=_("Optional membership number.")
+    )
+    email = models.EmailField(_("email"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_number"],
+                condition=~Q(club_number=""),
+                name="player_club_number_unique",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A partnership of two players."""
+
+    name = models.CharField(_("name"), max_length=100)
+    first = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("player"))
+    second = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("partner"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(first=F("second")), name="team_two_players"),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.first, self.second)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round-robin", _("Round robin")
+        INDIVIDUAL = "individual", _("Individual movement (tables of 3 or 4)")
+        PROGRESSIVE = "progressive", _("Progressive partnerships")
+
+    class MatchLength(models.TextChoices):
+        TARGET = "target", _("To the rules' target score")
+        HANDS = "hands", _("A fixed number of hands")
+        DIRECTOR = "director", _("Until the director closes the round")
+
+    class State(models.TextChoices):
+        SETUP = "setup", _("Setting up")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class LateEntry(models.TextChoices):
+        ZERO = "zero", _("Missed rounds score nothing")
+        DRAW = "draw", _("Missed rounds score a draw")
+        BYE = "bye", _("Missed rounds score a bye")
+
+    name = models.CharField(_("name"), max_length=150)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    game = models.CharField(_("game"), max_length=20, choices=GAMES)
+    rules = models.JSONField(
+        _("rules"), help_text=_("The preset and house options, as the rules engine states them.")
+    )
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices)
+    double_round_robin = models.BooleanField(_("double round robin"), default=False)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    table_size = models.PositiveSmallIntegerField(
+        _("players per table"), default=4, help_text=_("Individual movements: 3 or 4.")
+    )
+    match_length = models.CharField(
+        _("match length"), max_length=10, choices=MatchLength.choices, default=MatchLength.TARGET
+    )
+    match_hands = models.PositiveSmallIntegerField(
+        _("hands per match"), null=True, blank=True, help_text=_("For a fixed number of hands.")
+    )
+    points_win = models.DecimalField(
+        _("points for a win"), max_digits=5, decimal_places=1, default=Decimal(2)
+    )
+    points_draw = models.DecimalField(
+        _("points for a draw"), max_digits=5, decimal_places=1, default=Decimal(1)
+    )
+    points_loss = models.DecimalField(
+        _("points for a loss"), max_digits=5, decimal_places=1, default=Decimal(0)
+    )
+    points_bye = models.DecimalField(
+        _("points for a bye"), max_digits=5, decimal_places=1, default=Decimal(2)
+    )
+    place_points = models.JSONField(
+        _("points by place"),
+        default=list,
+        blank=True,
+        help_text=_("Tables of 3 or 4: match points for 1st, 2nd, ... place, e.g. [3, 2, 1, 0]."),
+    )
+    tiebreaks = models.JSONField(_("tiebreak order"), default=list, blank=True)
+    late_entry = models.CharField(
+        _("late entries"), max_length=10, choices=LateEntry.choices, default=LateEntry.ZERO
+    )
+    show_provisional = models.BooleanField(_("show unconfirmed hands in standings"), default=False)
+    seed = models.PositiveIntegerField(_("pairing seed"), default=0)
+    state = models.CharField(_("state"), max_length=20, choices=State.choices, default=State.SETUP)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=150, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
+        verbose_name=_("directors"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
+            models.CheckConstraint(
+                condition=Q(table_size__in=[2, 3, 4]), name="tournament_table_size"
+            ),
+            models.CheckConstraint(
+                condition=~Q(match_length="hands") | Q(match_hands__gte=1),
+                name="tournament_fixed_hands_counted",
+            ),
+            models.CheckConstraint(
+                condition=Q(points_win__gte=F("points_draw"), points_draw__gte=F("points_loss")),
+                name="tournament_points_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(game__in=[g for g, _ in GAMES]), name="tournament_game_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(format__in=["swiss", "round-robin", "individual", "progressive"]),
+                name="tournament_format_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["setup", "registration", "running", "finished"]),
+                name="tournament_state_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_team_event(self) -> bool:
+        """Entries are teams (fixed partnerships) rather than single players."""
+        from tournaments import gameplay
+
+        return gameplay.entry_kind(self.game, self.rules, self.format) == "team"
+
+
+class Entry(models.Model):
+    """A team or a player in a tournament."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked-in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, models.PROTECT, null=True, blank=True, related_name="entries")
+    player = models.ForeignKey(
+        Player, models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED
+    )
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(
+        _("first round"), default=1, help_text=_("Late entries join from a later round.")
+    )
+    late_entry = models.CharField(
+        _("late entry policy"), max_length=10, choices=Tournament.LateEntry.choices, blank=True
+    )
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    fixed_table = models.PositiveSmallIntegerField(
+        _("fixed table"),
+        null=True,
+        blank=True,
+        help_text=_("Always seat this entry at this table number (e.g. for access)."),
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(team__isnull=False) & Q(player__isnull=True))
+                | (Q(team__isnull=True) & Q(player__isnull=False)),
+                name="entry_team_or_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "team"],
+                condition=Q(team__isnull=False),
+                name="entry_team_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(player__isnull=False),
+                name="entry_player_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="entry_seed_once",
+            ),
+            models.CheckConstraint(condition=Q(joined_round__gte=1), name="entry_joined_round"),
+            models.CheckConstraint(
+                condition=Q(status__in=["registered", "checked-in", "withdrawn"]),
+                name="entry_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.team.name if self.team_id else self.player.name
+
+    @property
+    def active(self) -> bool:
+        return self.status != self.Status.WITHDRAWN
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in-play", _("In play")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.DRAFT)
+    generated_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    notes = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(state__in=["draft", "published", "in-play", "closed"]),
+                name="round_state_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    """A numbered table in a round; its match is who plays there."""
+
+    round = models.ForeignKey(Round, models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('table')} {self.number}"
+
+
+class Match(models.Model):
+    """The match at a table in a round, or a bye (no table)."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("Not started")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    round = models.ForeignKey(Round, models.CASCADE, related_name="matches")
+    table = models.OneToOneField(Table, models.CASCADE, null=True, blank=True, related_name="match")
+    is_bye = models.BooleanField(_("bye"), default=False)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.PENDING
+    )
+    result = models.JSONField(
+        _("result"),
+        null=True,
+        blank=True,
+        help_text=_("The final state and winner, as computed from the confirmed hands."),
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table__number", "id"]
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_bye=True, table__isnull=True) | Q(is_bye=False, table__isnull=False),
+                name="match_bye_has_no_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "playing", "finished"]), name="match_state_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.round}: {_('bye')}"
+        return f"{self.round}, {self.table}"
+
+
+class Seat(models.Model):
+    """An entry at a match: which side it plays (`NS`, `EW`, or a seat letter) and where it sits.
+
+    A team entry occupies two seats (`seats` = "NS"); an individual one seat; progressive play puts
+    two individual entries on one side.
+    """
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="seats")
+    side = models.CharField(_("side"), max_length=4)
+    seats = models.CharField(_("seats"), max_length=4)
+    match_points = models.DecimalField(max_digits=6, decimal_places=1, null=True, blank=True)
+    points_for = models.CharField(max_length=40, blank=True)
+    points_against = models.CharField(max_length=40, blank=True)
+    outcome = models.CharField(max_length=5, blank=True)  # win, draw, loss, bye
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seats"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "entry"], name="seat_entry_once_per_match"),
+            models.UniqueConstraint(fields=["match", "seats"], name="seat_taken_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} ({self.seats})"
+
+
+class Hand(models.Model):
+    match = models.ForeignKey(Match, models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}, {_('hand')} {self.number}"
+
+
+class HandSubmission(models.Model):
+    """One version of a hand: as sent, as the engine read it, and what it scored.
+
+    Versions are never edited in place (but for their status): a correction, a re-submission
+    after a rejection or a re-score after an earlier correction is a new version, and the one it
+    replaces records `superseded_by`.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        REJECTED = "rejected", _("Rejected")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    class Source(models.TextChoices):
+        TABLE = "table", _("Table scorer")
+        DIRECTOR = "director", _("Director")
+        RESCORE = "rescore", _("Re-scored after a correction")
+        IMPORT = "import", _("Import")
+
+    hand = models.ForeignKey(Hand, models.CASCADE, related_name="versions")
+    version = models.PositiveSmallIntegerField()
+    is_current = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.TABLE)
+    raw = models.JSONField(help_text=_("The JSON exactly as sent."))
+    record = models.JSONField(help_text=_("The canonical hand/1 record, with rules and before."))
+    result = models.JSONField(help_text=_("The rules engine's result."))
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    submitted_side = models.CharField(max_length=4, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_label = models.CharField(max_length=100, blank=True)
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_label = models.CharField(max_length=100, blank=True)
+    decided_side = models.CharField(max_length=4, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    superseded_by = models.OneToOneField(
+        "self", models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+
+    class Meta:
+        ordering = ["hand", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "version"], name="submission_version_once"),
+            models.UniqueConstraint(
+                fields=["hand"], condition=Q(is_current=True), name="submission_one_current"
+            ),
+            models.UniqueConstraint(
+                fields=["hand"],
+                condition=Q(status="confirmed"),
+                name="submission_one_confirmed",
+            ),
+            models.UniqueConstraint(
+                fields=["idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="submission_idempotency_key_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_current=True) | ~Q(status="pending"),
+                name="submission_pending_is_current",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_current=False) | ~Q(status="superseded"),
+                name="submission_superseded_not_current",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "confirmed", "rejected", "superseded"]),
+                name="submission_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} v{self.version} ({self.status})"
+
+
+class AuditEvent(models.Model):
+    """An append-only record of a director's (or the system's) action."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="audit")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(max_length=100, blank=True)
+    action = models.CharField(max_length=40)
+    subject = models.CharField(max_length=100, blank=True)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.subject}"

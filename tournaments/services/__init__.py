@@ -1,0 +1,66 @@
+"""The workflows that write: keyword-only, typed, one transaction each.
+
+Every function takes the acting `Actor` and raises a `ServiceError` (a stable `code`, a message,
+details) for input it refuses, having changed nothing.
+"""
+
+from .actors import SYSTEM, Actor, audit, is_director, require_director
+from .entries import (
+    PlayerSpec,
+    check_in,
+    find_or_create_player,
+    fix_table,
+    register_entry,
+    set_seed,
+    withdraw,
+)
+from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
+from .hands import (
+    Submitted,
+    confirm_hand,
+    correct_hand,
+    current_versions,
+    finish_match,
+    reject_hand,
+    submit_hand,
+)
+from .imports import EntriesPreview, import_entries, parse_entries
+from .rounds import close_round, generate_round, publish_round, swap_entries
+from .tournaments import create_tournament, finish_tournament, open_registration
+
+__all__ = [
+    "SYSTEM",
+    "Actor",
+    "Conflict",
+    "Invalid",
+    "NotAllowed",
+    "NotFound",
+    "PlayerSpec",
+    "ServiceError",
+    "Submitted",
+    "audit",
+    "check_in",
+    "close_round",
+    "confirm_hand",
+    "correct_hand",
+    "create_tournament",
+    "current_versions",
+    "find_or_create_player",
+    "finish_match",
+    "finish_tournament",
+    "fix_table",
+    "generate_round",
+    "is_director",
+    "open_registration",
+    "publish_round",
+    "register_entry",
+    "reject_hand",
+    "require_director",
+    "set_seed",
+    "submit_hand",
+    "swap_entries",
+    "withdraw",
+    "EntriesPreview",
+    "import_entries",
+    "parse_entries",
+]

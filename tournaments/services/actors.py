@@ -1,0 +1,73 @@
+"""Who is acting, and the audit trail of what directors (and the system) did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tournaments.models import AuditEvent, Tournament
+
+from .errors import NotAllowed
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The person (or device) behind a workflow call.
+
+    A director is a user in the tournament's directors (or a superuser). A table scorer acts for
+    one side of one match (`side`), authenticated by a table token or by a director's device.
+    """
+
+    user: Any = None  # a django User or None
+    label: str = ""  # a human label for the audit trail ("table 3 scorer", "Aiko")
+    side: str = ""  # the side a scorer speaks for ("NS", "EW", "N", ...)
+    table: int | None = None  # the Table id a scorer's token is scoped to
+    system: bool = False  # an automatic action (re-score, demo, import)
+
+    @property
+    def name(self) -> str:
+        if self.label:
+            return self.label
+        if self.user is not None:
+            return self.user.get_username()
+        return "system" if self.system else "anonymous"
+
+    def user_or_none(self) -> Any:
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+
+SYSTEM = Actor(system=True, label="system")
+
+
+def is_director(actor: Actor, tournament: Tournament) -> bool:
+    if actor.system:
+        return True
+    user = actor.user_or_none()
+    if user is None:
+        return False
+    return user.is_superuser or tournament.directors.filter(pk=user.pk).exists()
+
+
+def require_director(actor: Actor, tournament: Tournament) -> None:
+    if not is_director(actor, tournament):
+        raise NotAllowed("not-director", "only this tournament's directors may do that")
+
+
+def audit(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    action: str,
+    subject: str = "",
+    reason: str = "",
+    data: dict[str, Any] | None = None,
+) -> AuditEvent:
+    return AuditEvent.objects.create(
+        tournament=tournament,
+        actor=actor.user_or_none(),
+        actor_label=actor.name,
+        action=action,
+        subject=subject,
+        reason=reason,
+        data=data or {},
+    )

@@ -1,0 +1,250 @@
+"""Entries: register (publicly while registration is open, or by a director), check in,
+withdraw, late entries, seeds and fixed tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from tournaments.models import Entry, Player, Round, Team, Tournament
+
+from .actors import Actor, audit, is_director, require_director
+from .errors import Conflict, NotAllowed, ServiceError
+
+MAX_CLUB_NUMBER = Player._meta.get_field("club_number").max_length
+MAX_EMAIL = Player._meta.get_field("email").max_length
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    name: str
+    club_number: str = ""
+    email: str = ""
+
+
+def find_or_create_player(spec: PlayerSpec) -> Player:
+    """The club's player: by club number when given, else by exact name (case-insensitive)."""
+    name = " ".join(spec.name.split())
+    club_number = (spec.club_number or "").strip()
+    email = (spec.email or "").strip()
+    if not name:
+        raise ServiceError("bad-player", "every player needs a name")
+    if len(name) > 100:
+        raise ServiceError("bad-player", "a player's name is at most 100 characters")
+    if len(club_number) > MAX_CLUB_NUMBER:
+        raise ServiceError("bad-player", f"a club number is at most {MAX_CLUB_NUMBER} characters")
+    if len(email) > MAX_EMAIL:
+        raise ServiceError("bad-player", f"an email address is at most {MAX_EMAIL} characters")
+    if club_number:
+        player = Player.objects.filter(club_number=club_number).first()
+        if player is not None:
+            return player
+        try:
+            with transaction.atomic():
+                return Player.objects.create(name=name, club_number=club_number, email=email)
+        except IntegrityError:  # created at the same moment by another registration
+            return Player.objects.get(club_number=club_number)
+    player = (
+        Player.objects.filter(name__iexact=name, club_number="").order_by("id").first()
+        or Player.objects.filter(name__iexact=name).order_by("id").first()
+    )
+    return player or Player.objects.create(name=name, email=email)
+
+
+def _check_seed(seed: object) -> None:
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 1):
+        raise ServiceError("bad-seed", "a seed is a whole number from 1")
+
+
+def _specs(players: Sequence[PlayerSpec | str]) -> list[PlayerSpec]:
+    return [p if isinstance(p, PlayerSpec) else PlayerSpec(name=str(p)) for p in players]
+
+
+def _rounds_published(tournament: Tournament) -> int:
+    return tournament.round_set.exclude(state=Round.State.DRAFT).count()
+
+
+@transaction.atomic
+def register_entry(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    players: Sequence[PlayerSpec | str],
+    name: str = "",
+    seed: int | None = None,
+    late_entry: str = "",
+) -> Entry:
+    """Enter a team (two players) or a player. Anyone may register while registration is open;
+    a director may also before it opens and, as a late entry, once rounds are under way."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    director = is_director(actor, tournament)
+    state = tournament.state
+    if state == Tournament.State.FINISHED:
+        raise Conflict("tournament-finished", "the tournament is over")
+    if not director and state != Tournament.State.REGISTRATION:
+        raise NotAllowed("registration-closed", "registration is not open")
+    if late_entry and late_entry not in Tournament.LateEntry.values:
+        raise ServiceError(
+            "bad-late-entry", f"late entry must be one of {Tournament.LateEntry.values}"
+        )
+    _check_seed(seed)
+    specs = _specs(players)
+    team_event = tournament.is_team_event
+    if len(specs) != (2 if team_event else 1):
+        raise ServiceError(
+            "bad-entry",
+            "a team entry names two players" if team_event else "an entry names one player",
+        )
+    found = [find_or_create_player(spec) for spec in specs]
+    if team_event and found[0].pk == found[1].pk:
+        raise ServiceError("bad-entry", "a team needs two different players")
+    taken = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
+    ids = [p.pk for p in found]
+    clash = taken.filter(
+        Q(player_id__in=ids) | Q(team__first_id__in=ids) | Q(team__second_id__in=ids)
+    ).first()
+    if clash is not None:
+        raise Conflict("already-entered", f"{clash.name} already holds one of these players")
+    if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
+        raise Conflict("seed-taken", f"seed {seed} is taken")
+    published = _rounds_published(tournament)
+    entry = Entry(
+        tournament=tournament,
+        seed=seed,
+        joined_round=published + 1,
+        late_entry=(late_entry or tournament.late_entry) if published else "",
+    )
+    if team_event:
+        team_name = " ".join((name or f"{found[0].name} & {found[1].name}").split())[:100]
+        team = Team.objects.filter(name=team_name).filter(
+            Q(first=found[0], second=found[1]) | Q(first=found[1], second=found[0])
+        ).first() or Team.objects.create(name=team_name, first=found[0], second=found[1])
+        entry.team = team
+    else:
+        entry.player = found[0]
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as error:
+        raise Conflict("already-entered", "already entered, or that seed is taken") from error
+    if published:
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="late-entry",
+            subject=entry.name,
+            data={
+                "entry": entry.pk,
+                "joined_round": entry.joined_round,
+                "policy": entry.late_entry,
+            },
+        )
+    elif director:
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="entry-registered",
+            subject=entry.name,
+            data={"entry": entry.pk},
+        )
+    return entry
+
+
+def _locked_entry(entry: Entry) -> Entry:
+    return Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+
+
+@transaction.atomic
+def check_in(*, entry: Entry, actor: Actor) -> Entry:
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise Conflict("withdrawn", f"{entry.name} has withdrawn")
+    if entry.status != Entry.Status.CHECKED_IN:
+        entry.status = Entry.Status.CHECKED_IN
+        entry.save(update_fields=["status"])
+        audit(
+            tournament=entry.tournament,
+            actor=actor,
+            action="checked-in",
+            subject=entry.name,
+            data={"entry": entry.pk},
+        )
+    return entry
+
+
+@transaction.atomic
+def withdraw(*, entry: Entry, actor: Actor, reason: str = "") -> Entry:
+    """Withdraw an entry from later rounds. Its finished matches still count; it stays in the
+    standings, marked withdrawn. A draft round it sits in must be generated again."""
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    if entry.status == Entry.Status.WITHDRAWN:
+        return entry
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_after_round = _rounds_published(entry.tournament)
+    entry.save(update_fields=["status", "withdrawn_after_round"])
+    in_draft = entry.seats.filter(match__round__state=Round.State.DRAFT).exists()
+    audit(
+        tournament=entry.tournament,
+        actor=actor,
+        action="withdrawn",
+        subject=entry.name,
+        reason=reason,
+        data={"entry": entry.pk, "in_draft_round": in_draft},
+    )
+    from . import notify
+
+    notify.results_changed(entry.tournament)
+    return entry
+
+
+@transaction.atomic
+def set_seed(*, entry: Entry, actor: Actor, seed: int | None) -> Entry:
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    _check_seed(seed)
+    entry.seed = seed
+    try:
+        with transaction.atomic():
+            entry.save(update_fields=["seed"])
+    except IntegrityError as error:
+        raise Conflict("seed-taken", f"seed {seed} is taken") from error
+    audit(
+        tournament=entry.tournament,
+        actor=actor,
+        action="seeded",
+        subject=entry.name,
+        data={"entry": entry.pk, "seed": seed},
+    )
+    return entry
+
+
+@transaction.atomic
+def fix_table(*, entry: Entry, actor: Actor, table: int | None, reason: str = "") -> Entry:
+    """Always seat an entry at one table number (or free it again with None)."""
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    if table is not None and table < 1:
+        raise ServiceError("bad-table", "table numbers start at 1")
+    clash = (
+        Entry.objects.filter(tournament=entry.tournament, fixed_table=table)
+        .exclude(pk=entry.pk)
+        .exclude(status=Entry.Status.WITHDRAWN)
+    )
+    if table is not None and clash.exists():
+        raise Conflict("table-taken", f"table {table} is already fixed for {clash.first().name}")
+    entry.fixed_table = table
+    entry.save(update_fields=["fixed_table"])
+    audit(
+        tournament=entry.tournament,
+        actor=actor,
+        action="table-fixed",
+        subject=entry.name,
+        reason=reason,
+        data={"entry": entry.pk, "table": table},
+    )
+    return entry

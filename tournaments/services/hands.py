@@ -1,0 +1,510 @@
+"""Hands: submit (validated by the rules engine in the context of the match), confirm or reject
+by the other side, correct as director, and finish the match by the tournament's match length.
+
+Every hand is checked as a `hand/1` record with the match's rules and the state the earlier
+hands left (`before`), and the dealer must follow the rotation. A submission carries the
+client's idempotency key: the same key with the same body returns the stored version; with a
+different body it is refused. The match row is locked for the workflow, and the database
+allows one current and one confirmed version per hand, so two scorers racing on one hand
+cannot both win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.errors import RecordError
+from games.records import check_hand, get_game
+from tournaments import gameplay
+from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
+
+from .actors import Actor, audit, is_director, require_director
+from .errors import Conflict, Invalid, NotAllowed, ServiceError
+
+S = HandSubmission.Status
+MAX_KEY = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    submission: HandSubmission
+    created: bool  # False when an idempotent retry returned the stored version
+
+
+def _locked_match(match: Match) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round", "round__tournament", "table")
+        .get(pk=match.pk)
+    )
+
+
+def current_versions(match: Match) -> list[HandSubmission]:
+    """The current version of every hand of the match, in hand order."""
+    return list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .order_by("hand__number")
+    )
+
+
+def _match_sides(match: Match) -> set[str]:
+    return set(match.seats.values_list("side", flat=True))
+
+
+def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
+    """May this actor score at this table? Returns whether they act as director."""
+    if is_director(actor, tournament):
+        return True
+    if actor.table is None or actor.table != match.table_id:
+        raise NotAllowed("wrong-table", "this scorer may only score their own table")
+    return False
+
+
+def _require_open(match: Match) -> None:
+    if match.is_bye:
+        raise Invalid("bye", "a bye has no hands")
+    if match.round.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
+        raise Conflict("round-not-in-play", f"round {match.round.number} is {match.round.state}")
+
+
+def _engine_errors(result: dict) -> Invalid:
+    return Invalid(
+        "invalid-hand", "the rules engine refused the hand", details=result.get("errors", [])
+    )
+
+
+def _state_before(tournament: Tournament, versions: list[HandSubmission], number: int) -> Any:
+    g = get_game(tournament.game)
+    compiled = g.book.resolve(tournament.rules)[0]
+    if number == 1:
+        return g.initial_state(compiled)
+    return versions[number - 2].result["after"]
+
+
+def _evaluate(
+    tournament: Tournament, raw: Any, versions: list[HandSubmission], number: int
+) -> tuple[dict, dict]:
+    """(canonical record, result) for hand `number` after the given earlier versions."""
+    if not isinstance(raw, dict):
+        raise Invalid(
+            "invalid-hand",
+            "a hand is a JSON object",
+            details=[{"code": "bad-format", "message": "a hand is a JSON object"}],
+        )
+    g = get_game(tournament.game)
+    compiled = g.book.resolve(tournament.rules)[0]
+    state = _state_before(tournament, versions, number)
+    if "before" in raw:
+        try:
+            stated = g.read_state(raw["before"], compiled)
+        except RecordError as error:
+            raise _engine_errors({"errors": [error.as_dict()]}) from error
+        if stated != g.read_state(state, compiled):
+            error = RecordError("bad-state", "`before` disagrees with the earlier hands")
+            raise _engine_errors({"errors": [error.as_dict()]})
+    record = {k: v for k, v in raw.items() if k != "before"}
+    record.setdefault("format", "hand/1")
+    record["before"] = state
+    result = check_hand(record, rules=tournament.rules, game=tournament.game)
+    if not result["ok"]:
+        raise _engine_errors(result)
+    if number > 1:
+        expected = g.next_dealer(compiled, versions[number - 2].record["dealer"])
+        if record.get("dealer") != expected:
+            error = RecordError(
+                "wrong-dealer",
+                f"hand {number} is dealt by {expected}, not {record.get('dealer')}",
+                seat=record.get("dealer") if isinstance(record.get("dealer"), str) else None,
+            )
+            raise _engine_errors({"errors": [error.as_dict()]})
+    record["game"] = tournament.game
+    record["rules"] = tournament.rules
+    return record, result
+
+
+def _ended(tournament: Tournament, versions: list[HandSubmission]) -> str | None:
+    """Why the match is complete after these hands: "rules", "hands", or None."""
+    if not versions:
+        return None
+    g = get_game(tournament.game)
+    compiled = g.book.resolve(tournament.rules)[0]
+    if g.match_end(compiled, versions[-1].result["after"])[0]:
+        return "rules"
+    if tournament.match_length == Tournament.MatchLength.HANDS and len(versions) >= (
+        tournament.match_hands or 0
+    ):
+        return "hands"
+    return None
+
+
+def _replace(old: HandSubmission, new: HandSubmission) -> None:
+    """Make `new` the current version in place of `old`."""
+    old.is_current = False
+    if old.status != S.REJECTED:
+        old.status = S.SUPERSEDED
+    old.save(update_fields=["is_current", "status"])
+    new.save()
+    old.superseded_by = new
+    old.save(update_fields=["superseded_by"])
+
+
+def _rescore_after(
+    tournament: Tournament, versions: list[HandSubmission], start: int, actor: Actor
+) -> list[int]:
+    """Re-check hands after `start` (1-based) from the new state; returns the re-scored hands."""
+    rescored = []
+    for index in range(start, len(versions)):
+        old = versions[index]
+        if old.status == S.REJECTED:
+            break
+        if reason := _ended(tournament, versions[:index]):
+            raise Invalid(
+                "later-hand-invalid",
+                f"the match would end ({reason}) before hand {index + 1}; correct that first",
+                details={"hand": index + 1, "errors": [{"code": "match-over"}]},
+            )
+        try:
+            record, result = _evaluate(tournament, old.raw, versions, index + 1)
+        except Invalid as error:
+            raise Invalid(
+                "later-hand-invalid",
+                f"hand {index + 1} is no longer legal after the change; correct it first",
+                details={"hand": index + 1, "errors": error.details},
+            ) from error
+        if result == old.result:
+            continue
+        new = HandSubmission(
+            hand=old.hand,
+            version=old.version + 1,
+            status=old.status,
+            source="rescore",
+            raw=old.raw,
+            record=record,
+            result=result,
+            submitted_side=old.submitted_side,
+            submitted_label=actor.name,
+            decided_label=old.decided_label,
+            decided_side=old.decided_side,
+            decided_at=old.decided_at,
+            reason=f"re-scored after a change to hand {start}",
+        )
+        _replace(old, new)
+        versions[index] = new
+        rescored.append(index + 1)
+    return rescored
+
+
+@transaction.atomic
+def submit_hand(
+    *,
+    match: Match,
+    actor: Actor,
+    record: Any,
+    number: int | None = None,
+    idempotency_key: str | None = None,
+) -> Submitted:
+    """Store a hand that the rules engine accepts, as the next hand of the match (or as a new
+    version of a rejected one). A director's submission is confirmed at once."""
+    match = _locked_match(match)
+    tournament = match.round.tournament
+    director = _require_table(actor, match, tournament)
+    if idempotency_key is not None:
+        if not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= MAX_KEY:
+            raise ServiceError(
+                "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
+            )
+        stored = (
+            HandSubmission.objects.filter(idempotency_key=idempotency_key)
+            .select_related("hand")
+            .first()
+        )
+        if stored is not None:
+            if stored.hand.match_id == match.pk and stored.raw == record:
+                return Submitted(stored, created=False)
+            raise Conflict(
+                "idempotency-key-reused", "this idempotency key was used for a different submission"
+            )
+    _require_open(match)
+    side = actor.side
+    if not director and side not in _match_sides(match):
+        raise ServiceError("bad-side", "say which side is submitting")
+    versions = current_versions(match)
+    count = len(versions)
+    if number is None:
+        number = count + 1
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count + 1:
+        raise ServiceError("bad-hand-number", f"the next hand of this match is {count + 1}")
+    previous = versions[number - 1] if number <= count else None
+    if previous is not None and previous.status != S.REJECTED:
+        if previous.status == S.PENDING:
+            raise Conflict("hand-already-submitted", f"hand {number} is awaiting confirmation")
+        raise Conflict("hand-confirmed", f"hand {number} is confirmed: ask the director")
+    rejected = [v.hand.number for v in versions[: number - 1] if v.status == S.REJECTED]
+    if rejected:
+        raise Conflict("earlier-hand-rejected", f"hand {rejected[0]} was rejected: enter it again")
+    if previous is None and (reason := _ended(tournament, versions)):
+        raise Invalid("match-over", f"the match is complete ({reason})")
+    if previous is None and match.state == Match.State.FINISHED:
+        raise Invalid("match-over", "the match is finished")
+    canonical, result = _evaluate(tournament, record, versions, number)
+    status = S.CONFIRMED if director else S.PENDING
+    submission = HandSubmission(
+        version=1,
+        status=status,
+        source="director" if director else "table",
+        raw=record,
+        record=canonical,
+        result=result,
+        idempotency_key=idempotency_key,
+        submitted_side=side,
+        submitted_by=actor.user_or_none(),
+        submitted_label=actor.name,
+    )
+    if director:
+        submission.decided_by = actor.user_or_none()
+        submission.decided_label = actor.name
+        submission.decided_at = timezone.now()
+    try:
+        with transaction.atomic():
+            if previous is None:
+                submission.hand = Hand.objects.create(match=match, number=number)
+                submission.save()
+            else:
+                submission.hand = previous.hand
+                submission.version = previous.version + 1
+                _replace(previous, submission)
+    except IntegrityError as error:
+        raise Conflict("hand-conflict", f"hand {number} was submitted at the same time") from error
+    if previous is not None:
+        versions[number - 1] = submission
+        _rescore_after(tournament, versions, number, actor)
+    else:
+        versions.append(submission)
+    if match.state == Match.State.PENDING:
+        match.state = Match.State.PLAYING
+        match.save(update_fields=["state"])
+    if match.round.state == Round.State.PUBLISHED:
+        Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
+    from . import notify
+
+    notify.hand_submitted(submission)
+    if director:
+        _finish_if_complete(match, tournament, versions)
+    return Submitted(submission, created=True)
+
+
+def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) -> HandSubmission:
+    match = _locked_match(submission.hand.match)
+    tournament = match.round.tournament
+    director = _require_table(actor, match, tournament)
+    submission = (
+        HandSubmission.objects.select_for_update().select_related("hand").get(pk=submission.pk)
+    )
+    if not submission.is_current or submission.status != S.PENDING:
+        raise Conflict("not-pending", f"this version is {submission.status}, not pending")
+    if not director:
+        if actor.side not in _match_sides(match):
+            raise ServiceError("bad-side", "say which side is answering")
+        if submission.submitted_side and actor.side == submission.submitted_side:
+            raise NotAllowed("own-side", "the other side confirms or rejects a hand")
+    submission.status = status
+    submission.decided_by = actor.user_or_none()
+    submission.decided_label = actor.name
+    submission.decided_side = actor.side
+    submission.decided_at = timezone.now()
+    if reason:
+        submission.reason = reason
+    submission.save(
+        update_fields=[
+            "status",
+            "decided_by",
+            "decided_label",
+            "decided_side",
+            "decided_at",
+            "reason",
+        ]
+    )
+    from . import notify
+
+    if status == S.CONFIRMED:
+        notify.hand_confirmed(submission)
+        _finish_if_complete(match, tournament, current_versions(match))
+    else:
+        notify.hand_rejected(submission)
+    return submission
+
+
+@transaction.atomic
+def confirm_hand(*, submission: HandSubmission, actor: Actor) -> HandSubmission:
+    """The other side (or a director) agrees with a pending hand."""
+    return _decide(submission, actor, S.CONFIRMED, "")
+
+
+@transaction.atomic
+def reject_hand(*, submission: HandSubmission, actor: Actor, reason: str = "") -> HandSubmission:
+    """The other side disputes a pending hand: it goes to the director's queue."""
+    return _decide(submission, actor, S.REJECTED, reason.strip())
+
+
+@transaction.atomic
+def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandSubmission:
+    """A director's new version of a hand (confirmed), with a reason; later hands are re-scored
+    from the new state, and a finished match is settled again."""
+    match = _locked_match(hand.match)
+    tournament = match.round.tournament
+    require_director(actor, tournament)
+    if not reason or not reason.strip():
+        raise ServiceError("reason-required", "a correction needs a reason")
+    versions = current_versions(match)
+    number = hand.number
+    if number > len(versions):
+        raise ServiceError("bad-hand-number", f"the match has {len(versions)} hands")
+    old = versions[number - 1]
+    canonical, result = _evaluate(tournament, record, versions, number)
+    new = HandSubmission(
+        hand=old.hand,
+        version=old.version + 1,
+        status=S.CONFIRMED,
+        source="director",
+        raw=record,
+        record=canonical,
+        result=result,
+        submitted_side=old.submitted_side,
+        submitted_by=actor.user_or_none(),
+        submitted_label=actor.name,
+        decided_by=actor.user_or_none(),
+        decided_label=actor.name,
+        decided_at=timezone.now(),
+        reason=reason.strip(),
+    )
+    try:
+        with transaction.atomic():
+            _replace(old, new)
+    except IntegrityError as error:
+        raise Conflict("hand-conflict", "the hand changed at the same time") from error
+    versions[number - 1] = new
+    rescored = _rescore_after(tournament, versions, number, actor)
+    later = tournament.round_set.filter(number__gt=match.round.number).exists()
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="hand-corrected",
+        subject=f"round {match.round.number} table {match.table.number} hand {number}",
+        reason=reason.strip(),
+        data={
+            "hand": hand.pk,
+            "version": new.version,
+            "rescored": rescored,
+            "after_next_round_paired": later,
+        },
+    )
+    if match.state == Match.State.FINISHED:
+        _settle(match, tournament, versions, match.result.get("ended_by", "director"))
+        from . import notify
+
+        notify.results_changed(tournament)
+    else:
+        _finish_if_complete(match, tournament, versions)
+    from . import notify
+
+    notify.hand_confirmed(new)
+    return new
+
+
+def _finish_if_complete(
+    match: Match, tournament: Tournament, versions: list[HandSubmission]
+) -> None:
+    if match.state == Match.State.FINISHED:
+        return
+    reason = _ended(tournament, versions)
+    if reason and all(v.status == S.CONFIRMED for v in versions):
+        _settle(match, tournament, versions, reason)
+
+
+@transaction.atomic
+def finish_match(*, match: Match, actor: Actor) -> Match:
+    """Finish a match: by its rules or hand count once every hand is confirmed, or — a
+    director's decision — at any point with the complete hands played so far."""
+    match = _locked_match(match)
+    tournament = match.round.tournament
+    if match.is_bye:
+        return match
+    versions = current_versions(match)
+    if any(v.status != S.CONFIRMED for v in versions):
+        raise Invalid(
+            "unconfirmed-hands",
+            "every hand must be confirmed first",
+            details={"hands": [v.hand.number for v in versions if v.status != S.CONFIRMED]},
+        )
+    reason = _ended(tournament, versions)
+    if reason is None:
+        require_director(actor, tournament)
+        reason = "director"
+    else:
+        _require_table(actor, match, tournament)
+    if match.state != Match.State.FINISHED:
+        _settle(match, tournament, versions, reason)
+        if reason == "director":
+            audit(
+                tournament=tournament,
+                actor=actor,
+                action="match-closed",
+                subject=f"round {match.round.number} table {match.table.number}",
+                data={"hands": len(versions)},
+            )
+    return match
+
+
+def _settle(
+    match: Match, tournament: Tournament, versions: list[HandSubmission], ended_by: str
+) -> None:
+    after = versions[-1].result["after"] if versions else None
+    result = gameplay.outcome(tournament.game, tournament.rules, after)
+    seats = list(match.seats.all())
+    sides = sorted({s.side for s in seats})
+    two_sided = len(sides) == 2
+    place_points = [Decimal(p) for p in tournament.place_points]
+    for seat in seats:
+        mine = result.points[seat.side]
+        others = [result.points[s] for s in sides if s != seat.side]
+        place = result.places[seat.side]
+        shared = [s for s in sides if result.places[s] == place]
+        if len(shared) == 1:
+            seat.outcome = "win" if place == 1 else "loss"
+        else:
+            seat.outcome = "draw" if place == 1 else "loss"
+        if two_sided:
+            seat.match_points = {
+                "win": tournament.points_win,
+                "draw": tournament.points_draw,
+                "loss": tournament.points_loss,
+            }[seat.outcome]
+        else:
+            span = place_points[place - 1 : place - 1 + len(shared)]
+            seat.match_points = sum(span, Decimal(0)) / len(span) if span else Decimal(0)
+        seat.points_for = str(mine)
+        seat.points_against = str(sum(others, Fraction(0)) / len(others)) if others else "0"
+        seat.place = place
+    Seat.objects.bulk_update(
+        seats, ["outcome", "match_points", "points_for", "points_against", "place"]
+    )
+    match.state = Match.State.FINISHED
+    match.finished_at = match.finished_at or timezone.now()
+    match.result = {
+        "after": after,
+        "points": {side: str(points) for side, points in result.points.items()},
+        "places": result.places,
+        "hands": len(versions),
+        "ended_by": ended_by,
+    }
+    match.save(update_fields=["state", "finished_at", "result"])
+    from . import notify
+
+    notify.match_finished(match)

@@ -1,0 +1,68 @@
+"""What happens after a workflow commits: events for live pages and the standings recompute.
+
+Each function schedules work with `transaction.on_commit`, so nothing is announced or computed
+for a transaction that rolls back. Listeners (`subscribe`) receive `(kind, payload)` after
+commit; the standings and live-event modules register themselves here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+Listener = Callable[[str, dict[str, Any]], None]
+_listeners: list[Listener] = []
+
+
+def subscribe(listener: Listener) -> Callable[[], None]:
+    """Call `listener(kind, payload)` after every commit that announces something; returns a
+    function that unsubscribes it."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener)
+
+
+def _announce(kind: str, payload: dict[str, Any]) -> None:
+    def run() -> None:
+        for listener in list(_listeners):
+            listener(kind, payload)
+
+    transaction.on_commit(run)
+
+
+def results_changed(tournament: Any) -> None:
+    _announce("results", {"tournament": tournament.pk})
+
+
+def round_published(round_: Any) -> None:
+    _announce("round", {"tournament": round_.tournament_id, "round": round_.number})
+
+
+def hand_submitted(submission: Any) -> None:
+    _announce("hand-submitted", _hand(submission))
+
+
+def hand_confirmed(submission: Any) -> None:
+    _announce("hand-confirmed", _hand(submission))
+    _announce("results", {"tournament": submission.hand.match.round.tournament_id})
+
+
+def hand_rejected(submission: Any) -> None:
+    _announce("hand-rejected", _hand(submission))
+
+
+def match_finished(match: Any) -> None:
+    _announce("match-finished", {"tournament": match.round.tournament_id, "match": match.pk})
+    _announce("results", {"tournament": match.round.tournament_id})
+
+
+def _hand(submission: Any) -> dict[str, Any]:
+    match = submission.hand.match
+    return {
+        "tournament": match.round.tournament_id,
+        "match": match.pk,
+        "hand": submission.hand.number,
+        "version": submission.version,
+        "status": submission.status,
+    }

@@ -1,0 +1,288 @@
+"""Rounds: generate the pairings as a draft, let the director swap and fix, publish, close."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import gameplay
+from tournaments.models import Entry, Match, Round, Seat, Table, Tournament
+
+from . import history as hist
+from .actors import Actor, audit, require_director
+from .errors import Conflict, Invalid, ServiceError
+
+
+def _active_for(tournament: Tournament, number: int, entries: list[Entry]) -> list[Entry]:
+    active = [e for e in entries if e.status != Entry.Status.WITHDRAWN and e.joined_round <= number]
+    if number == 1 and any(e.status == Entry.Status.CHECKED_IN for e in active):
+        # Once check-in has begun, the first round seats those who are here.
+        active = [e for e in active if e.status == Entry.Status.CHECKED_IN]
+    return active
+
+
+def _contenders(tournament: Tournament, number: int, history: hist.History) -> list:
+    from tournaments.pairing import Contender
+
+    rows = hist.standings_rows(tournament, history)
+    rank = {row.entrant: i for i, row in enumerate(rows, 1)}
+    points = {row.entrant: row.values["match_points"] for row in rows}
+    out = []
+    for entry in _active_for(tournament, number, history.entries):
+        past = history.past[entry.pk]
+        out.append(
+            Contender(
+                id=entry.pk,
+                points=points.get(entry.pk, 0),
+                rank=rank[entry.pk],
+                opponents=frozenset(past.opponents),
+                byes=past.byes,
+                first=past.first,
+                partners=frozenset(past.partners),
+                sat_out=past.byes,
+            )
+        )
+    return out
+
+
+def _draw(tournament: Tournament, number: int, history: hist.History):
+    from tournaments import pairing
+
+    seed = tournament.seed * 1000 + number
+    fmt = tournament.format
+    if fmt == Tournament.Format.ROUND_ROBIN:
+        listed = sorted(
+            (
+                e
+                for e in history.entries
+                if e.joined_round == 1
+                and not (e.status == Entry.Status.WITHDRAWN and e.withdrawn_after_round == 0)
+            ),
+            key=lambda e: (e.seed is None, e.seed or 0, e.pk),
+        )
+        ids = [e.pk for e in listed]
+        needed = pairing.round_robin_rounds(len(ids), double=tournament.double_round_robin)
+        if number > needed:
+            raise Invalid(
+                "round-robin-complete", f"the round robin of {len(ids)} has {needed} rounds"
+            )
+        draw = pairing.round_robin(ids, number, double=tournament.double_round_robin)
+        gone = {e.pk for e in listed if e.status == Entry.Status.WITHDRAWN}
+        tables, byes = [], list(draw.byes)
+        for table in draw.tables:
+            here = [i for i in table if i not in gone]
+            if len(here) == 2:
+                tables.append(tuple(here))
+            else:
+                byes.extend(here)
+        return tuple(tables), tuple(byes), draw.notes
+    contenders = _contenders(tournament, number, history)
+    if fmt == Tournament.Format.SWISS:
+        draw = pairing.swiss(contenders, seed=seed)
+    elif fmt == Tournament.Format.INDIVIDUAL:
+        draw = pairing.tables(contenders, size=tournament.table_size, seed=seed)
+    else:
+        draw = pairing.progressive(contenders, seed=seed)
+    return draw.tables, draw.byes, draw.notes
+
+
+def _numbers(tables: tuple, entries: dict[int, Entry]) -> list[int]:
+    """Table numbers in draw order, with any entry's fixed table honoured."""
+    wanted: dict[int, int] = {}
+    for index, table in enumerate(tables):
+        for entry_id in table:
+            fixed = entries[entry_id].fixed_table
+            if fixed is not None and fixed not in wanted.values() and index not in wanted:
+                wanted[index] = fixed
+    free = (n for n in range(1, len(tables) + len(wanted) + 1) if n not in wanted.values())
+    return [wanted[i] if i in wanted else next(free) for i in range(len(tables))]
+
+
+def _seat_table(tournament: Tournament, match: Match, ids: tuple[int, ...]) -> None:
+    shape = gameplay.layout(tournament.game, tournament.rules)
+    fmt = tournament.format
+    if fmt in gameplay.TWO_SIDED:
+        places = [(side, side) for side in shape.sides]
+    elif fmt == Tournament.Format.PROGRESSIVE:
+        places = [
+            (next(side for side in shape.sides if seat in side), seat) for seat in shape.seats
+        ]
+    else:
+        places = [(seat, seat) for seat in shape.seats]
+    Seat.objects.bulk_create(
+        Seat(match=match, entry_id=entry_id, side=side, seats=seats)
+        for entry_id, (side, seats) in zip(ids, places, strict=True)
+    )
+
+
+def bye_points(tournament: Tournament) -> Decimal:
+    return tournament.points_bye
+
+
+@transaction.atomic
+def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = False) -> Round:
+    """The next round's pairings as a draft (or a fresh draft in place of the current one)."""
+    require_director(actor, tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.state == Tournament.State.FINISHED:
+        raise Conflict("tournament-finished", "the tournament is over")
+    latest = tournament.round_set.order_by("-number").first()
+    if latest is not None and latest.state == Round.State.DRAFT:
+        if not regenerate:
+            raise Conflict("draft-exists", f"round {latest.number} is already a draft")
+        number = latest.number
+        latest.delete()
+    elif latest is not None and latest.state != Round.State.CLOSED:
+        raise Conflict("round-open", f"close round {latest.number} before pairing the next")
+    else:
+        number = (latest.number if latest else 0) + 1
+    if number > tournament.rounds:
+        raise Invalid("no-more-rounds", f"the tournament has {tournament.rounds} rounds")
+    history = hist.load(tournament)
+    from tournaments.pairing import PairingError
+
+    try:
+        tables, byes, notes = _draw(tournament, number, history)
+    except PairingError as error:
+        raise Invalid(f"pairing-{error.code}", str(error)) from error
+    entries = {e.pk: e for e in history.entries}
+    round_ = Round.objects.create(tournament=tournament, number=number, notes=list(notes))
+    for table_number, ids in zip(_numbers(tables, entries), tables, strict=True):
+        table = Table.objects.create(round=round_, number=table_number)
+        match = Match.objects.create(round=round_, table=table)
+        _seat_table(tournament, match, ids)
+    points = bye_points(tournament)
+    for entry_id in byes:
+        match = Match.objects.create(
+            round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=timezone.now()
+        )
+        Seat.objects.create(
+            match=match,
+            entry_id=entry_id,
+            side="-",
+            seats="-",
+            match_points=points,
+            outcome="bye",
+            points_for="0",
+            points_against="0",
+        )
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="round-generated",
+        subject=f"round {number}",
+        data={
+            "tables": len(tables),
+            "byes": list(byes),
+            "notes": list(notes),
+            "regenerated": regenerate,
+        },
+    )
+    return round_
+
+
+def _seat_of(round_: Round, entry: Entry) -> Seat:
+    seat = Seat.objects.select_related("match").filter(match__round=round_, entry=entry).first()
+    if seat is None:
+        raise ServiceError("not-in-round", f"{entry.name} is not in round {round_.number}")
+    return seat
+
+
+@transaction.atomic
+def swap_entries(
+    *, round: Round, actor: Actor, first: Entry, second: Entry, reason: str = ""
+) -> Round:
+    """Swap two entries' places in a draft round (tables, sides or byes); recorded."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    require_director(actor, round_.tournament)
+    if round_.state != Round.State.DRAFT:
+        raise Conflict("round-not-draft", "only a draft round can be changed")
+    if first.pk == second.pk:
+        raise ServiceError("bad-swap", "swap two different entries")
+    a, b = _seat_of(round_, first), _seat_of(round_, second)
+    if a.match_id == b.match_id:  # change sides: through a free value, seats are unique
+        (a_side, a_seats), (b_side, b_seats) = (a.side, a.seats), (b.side, b.seats)
+        a.seats = "~"
+        a.save(update_fields=["seats"])
+        b.side, b.seats = a_side, a_seats
+        b.save(update_fields=["side", "seats"])
+        a.side, a.seats = b_side, b_seats
+        a.save(update_fields=["side", "seats"])
+    else:
+        a.entry_id, b.entry_id = second.pk, first.pk
+        a.save(update_fields=["entry"])
+        b.save(update_fields=["entry"])
+    history = hist.load(round_.tournament)
+    rematches = []
+    for seat in Seat.objects.filter(match__round=round_, match__is_bye=False):
+        others = Seat.objects.filter(match=seat.match).exclude(side=seat.side)
+        met = history.past[seat.entry_id].opponents
+        rematches += [(seat.entry_id, o.entry_id) for o in others if o.entry_id in met]
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action="entries-swapped",
+        subject=f"round {round_.number}",
+        reason=reason,
+        data={
+            "entries": [first.pk, second.pk],
+            "rematches": sorted({tuple(sorted(p)) for p in rematches}),
+        },
+    )
+    return round_
+
+
+@transaction.atomic
+def publish_round(*, round: Round, actor: Actor) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    tournament = round_.tournament
+    require_director(actor, tournament)
+    if round_.state != Round.State.DRAFT:
+        raise Conflict("round-not-draft", f"round {round_.number} is already published")
+    round_.state = Round.State.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["state", "published_at"])
+    if tournament.state != Tournament.State.RUNNING:
+        Tournament.objects.filter(pk=tournament.pk).update(state=Tournament.State.RUNNING)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="round-published",
+        subject=f"round {round_.number}",
+    )
+    from . import notify
+
+    notify.round_published(round_)
+    notify.results_changed(tournament)
+    return round_
+
+
+@transaction.atomic
+def close_round(*, round: Round, actor: Actor) -> Round:
+    """Close a round once every match at it is finished."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    require_director(actor, round_.tournament)
+    if round_.state == Round.State.CLOSED:
+        return round_
+    if round_.state == Round.State.DRAFT:
+        raise Conflict("round-not-published", "publish the round first")
+    unfinished = round_.matches.exclude(state=Match.State.FINISHED).select_related("table")
+    if unfinished.exists():
+        tables = ", ".join(str(m.table.number) for m in unfinished)
+        raise Invalid(
+            "matches-unfinished",
+            f"table(s) {tables} have not finished",
+            details={"tables": [m.table.number for m in unfinished]},
+        )
+    round_.state = Round.State.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["state", "closed_at"])
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action="round-closed",
+        subject=f"round {round_.number}",
+    )
+    return round_
