@@ -132,6 +132,13 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Catch-up for standings missed while a worker or Redis was down (`celery -A config worker -B`,
+# or a separate `celery -A config beat`); workers also sweep when they start.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-standings": {"task": "tournaments.sweep_standings", "schedule": 30.0},
+}
+# The queue standings recomputes go to (tests point it at a worker of their own).
+STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
 
 # REST API.
 REST_FRAMEWORK = {

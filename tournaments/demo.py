@@ -82,7 +82,10 @@ def _part_play(matches: list[Match], director: Actor, rng: random.Random) -> Non
 
 
 @transaction.atomic
-def build_spades(seed: int = 2026, *, start: datetime | None = None) -> Tournament:
+def build_spades(seed: int = 2026, *, start: datetime | None = None, teams: int = 16,
+                 played: int = 3) -> Tournament:
+    """The Spades Swiss: `teams` teams, five rounds, `played` of them closed and the next in
+    play."""
     rng = random.Random(seed)
     director = director_actor()
     start = start or timezone.now().replace(hour=18, minute=30, second=0, microsecond=0)
@@ -92,21 +95,23 @@ def build_spades(seed: int = 2026, *, start: datetime | None = None) -> Tourname
         venue="Koenji Community Hall",
     )
     services.open_registration(tournament=tournament, actor=director)
-    names = _names(rng, 32)
-    for index, team in enumerate(TEAMS):
+    names = _names(rng, 2 * teams)
+    for index, team in enumerate(TEAMS[:teams]):
         services.register_entry(tournament=tournament, actor=director, name=team,
                                 players=[PlayerSpec(names[2 * index]),
                                          PlayerSpec(names[2 * index + 1])])
     for entry in tournament.entries.all():
         services.check_in(entry=entry, actor=director)
-    for _ in range(3):
+    for _ in range(played):
         _play_round(tournament, director, rng)
     _play_round(tournament, director, rng, finish=False)
     return tournament
 
 
 @transaction.atomic
-def build_solo_whist(seed: int = 2026, *, start: datetime | None = None) -> Tournament:
+def build_solo_whist(seed: int = 2026, *, start: datetime | None = None, players: int = 12,
+                     rounds: int = 3) -> Tournament:
+    """The Solo Whist evening: `players` players at tables of four, every round played."""
     rng = random.Random(seed + 1)
     director = director_actor()
     start = start or (timezone.now() - timedelta(days=7)).replace(
@@ -114,14 +119,14 @@ def build_solo_whist(seed: int = 2026, *, start: datetime | None = None) -> Tour
     )
     tournament = services.create_tournament(
         actor=director, name="Solo Whist Evening", game="solo-whist", rules="phillips",
-        format="individual", rounds=3, match_length="hands", match_hands=8,
+        format="individual", rounds=rounds, match_length="hands", match_hands=8,
         place_points=[3, 2, 1, 0], seed=seed, starts_at=start, venue="Koenji Community Hall",
     )
     services.open_registration(tournament=tournament, actor=director)
-    for name in _names(rng, 12):
+    for name in _names(rng, players):
         services.register_entry(tournament=tournament, actor=director,
                                 players=[PlayerSpec(name)])
-    for _ in range(3):
+    for _ in range(rounds):
         _play_round(tournament, director, rng)
     services.finish_tournament(tournament=tournament, actor=director)
     return tournament

@@ -144,6 +144,11 @@ class Tournament(models.Model):
         related_name="directed_tournaments",
         verbose_name=_("directors"),
     )
+    results_version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text=_("Counts changes to results; a standings snapshot records the count it saw."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -154,7 +159,8 @@ class Tournament(models.Model):
                 condition=Q(table_size__in=[2, 3, 4]), name="tournament_table_size"
             ),
             models.CheckConstraint(
-                condition=~Q(match_length="hands") | Q(match_hands__gte=1),
+                condition=~Q(match_length="hands")
+                | Q(match_hands__isnull=False, match_hands__gte=1),
                 name="tournament_fixed_hands_counted",
             ),
             models.CheckConstraint(
@@ -356,7 +362,7 @@ class Seat(models.Model):
     """
 
     match = models.ForeignKey(Match, models.CASCADE, related_name="seats")
-    entry = models.ForeignKey(Entry, models.PROTECT, related_name="seats")
+    entry = models.ForeignKey(Entry, models.RESTRICT, related_name="seats")
     side = models.CharField(_("side"), max_length=4)
     seats = models.CharField(_("seats"), max_length=4)
     match_points = models.DecimalField(max_digits=6, decimal_places=1, null=True, blank=True)
@@ -492,3 +498,59 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.subject}"
+
+
+class StandingsSnapshot(models.Model):
+    """The standings as computed once: immutable, numbered per tournament.
+
+    `inputs_version` is the tournament's `results_version` the computation saw; a snapshot is
+    stale while the tournament's count is ahead of it.
+    """
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    inputs_version = models.PositiveBigIntegerField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+    payload = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament", "-version"]
+        get_latest_by = "version"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="snapshot_version_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "inputs_version"], name="snapshot_inputs_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} standings v{self.version}"
+
+
+class Rating(models.Model):
+    """A player's club rating in one game (OpenSkill), over every tournament."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=20, choices=GAMES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+    history = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("One point per rated match: [played at, match id, mu, sigma, ordinal]."),
+    )
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "-ordinal", "-games", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_once_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.game}): {self.ordinal:.1f}"

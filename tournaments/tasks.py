@@ -1,6 +1,22 @@
-"""Celery tasks: thin wrappers around services and the rules engine."""
+"""Celery tasks: thin wrappers around services and the rules engine.
+
+Standings and ratings tasks are idempotent (a recompute writes nothing new when nothing changed),
+acknowledged late (a worker killed mid-task leaves the message for the next one) and retried
+with backoff when the database is unreachable.
+"""
 
 from celery import shared_task
+from celery.signals import worker_ready
+from django.db import DatabaseError
+
+RETRY = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError, ConnectionError),
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "max_retries": 8,
+}
 
 
 @shared_task(name="tournaments.check_records")
@@ -12,3 +28,36 @@ def check_records(records: list[dict]) -> list[dict]:
     from games.records import check_record
 
     return [check_record(record) for record in records]
+
+
+@shared_task(name="tournaments.recompute_standings", **RETRY)
+def recompute_standings(tournament_id: int) -> int | None:
+    """Write a standings snapshot if results changed; returns its version (None: up to date)."""
+    from tournaments.services import standings
+
+    standings.claim(tournament_id)
+    snapshot = standings.recompute(tournament_id=tournament_id)
+    return snapshot.version if snapshot else None
+
+
+@shared_task(name="tournaments.sweep_standings", **RETRY)
+def sweep_standings() -> list[int]:
+    """Catch up every tournament whose snapshot is behind its results (periodic, and when a
+    worker starts): what was missed while the worker or Redis was down."""
+    from tournaments.services import standings
+
+    return standings.sweep()
+
+
+@shared_task(name="tournaments.recompute_ratings", **RETRY)
+def recompute_ratings(game: str) -> int:
+    """Rate every finished match of a game from scratch; returns the players rated."""
+    from tournaments.services import ratings
+
+    ratings.claim(game)
+    return ratings.recompute(game=game)
+
+
+@worker_ready.connect
+def _catch_up(sender=None, **kwargs) -> None:  # pragma: no cover - runs in the worker
+    sweep_standings.delay()

@@ -46,10 +46,12 @@ def _locked_match(match: Match) -> Match:
 
 
 def current_versions(match: Match) -> list[HandSubmission]:
-    """The current version of every hand of the match, in hand order."""
+    """The current version of every hand of the match, in hand order (the large `raw` and
+    `record` are loaded only when used)."""
     return list(
         HandSubmission.objects.filter(hand__match=match, is_current=True)
         .select_related("hand")
+        .defer("raw", "record")
         .order_by("hand__number")
     )
 

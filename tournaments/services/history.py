@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
+from tournaments import gameplay
 from tournaments.models import Entry, Round, Seat, Tournament
 
 
@@ -48,7 +49,9 @@ def load(tournament: Tournament, *, provisional: bool = False) -> History:
     from tournaments.standings import Result
 
     entries = list(
-        Entry.objects.filter(tournament=tournament).select_related("team", "player").order_by("id")
+        Entry.objects.filter(tournament=tournament)
+        .select_related("team__first", "team__second", "player")
+        .order_by("id")
     )
     seats = list(
         Seat.objects.filter(match__round__tournament=tournament)
@@ -60,6 +63,7 @@ def load(tournament: Tournament, *, provisional: bool = False) -> History:
     for seat in seats:
         by_match[seat.match_id].append(seat)
     past: dict[int, Past] = {e.pk: Past() for e in entries}
+    first_side = gameplay.layout(tournament.game, tournament.rules).sides[0]
     results = []
     for match_seats in by_match.values():
         match = match_seats[0].match
@@ -72,7 +76,9 @@ def load(tournament: Tournament, *, provisional: bool = False) -> History:
             mine.opponents.update(others)
             mine.partners.update(mates)
             if not match.is_bye and len({s.side for s in match_seats}) == 2:
-                mine.first += 1 if seat.side == match_seats[0].side else -1
+                # The layout's first side is the draw's first (NS before EW): not the
+                # alphabetical order the seats are read in.
+                mine.first += 1 if seat.side == first_side else -1
             if seat.outcome:
                 results.append(
                     Result(

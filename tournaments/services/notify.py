@@ -32,7 +32,15 @@ def _announce(kind: str, payload: dict[str, Any]) -> None:
 
 
 def results_changed(tournament: Any) -> None:
-    _announce("results", {"tournament": tournament.pk})
+    """Results changed: count it now (in the transaction), recompute after commit."""
+    _results(tournament.pk)
+
+
+def _results(tournament_id: int) -> None:
+    from .standings import bump
+
+    bump(tournament_id)
+    _announce("results", {"tournament": tournament_id})
 
 
 def round_published(round_: Any) -> None:
@@ -45,7 +53,7 @@ def hand_submitted(submission: Any) -> None:
 
 def hand_confirmed(submission: Any) -> None:
     _announce("hand-confirmed", _hand(submission))
-    _announce("results", {"tournament": submission.hand.match.round.tournament_id})
+    _results(submission.hand.match.round.tournament_id)
 
 
 def hand_rejected(submission: Any) -> None:
@@ -54,7 +62,7 @@ def hand_rejected(submission: Any) -> None:
 
 def match_finished(match: Any) -> None:
     _announce("match-finished", {"tournament": match.round.tournament_id, "match": match.pk})
-    _announce("results", {"tournament": match.round.tournament_id})
+    _results(match.round.tournament_id)
 
 
 def _hand(submission: Any) -> dict[str, Any]:

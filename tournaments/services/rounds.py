@@ -70,7 +70,7 @@ def _draw(tournament: Tournament, number: int, history: hist.History):
             )
         draw = pairing.round_robin(ids, number, double=tournament.double_round_robin)
         gone = {e.pk for e in listed if e.status == Entry.Status.WITHDRAWN}
-        tables, byes = [], list(draw.byes)
+        tables, byes = [], [i for i in draw.byes if i not in gone]
         for table in draw.tables:
             here = [i for i in table if i not in gone]
             if len(here) == 2:

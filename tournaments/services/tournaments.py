@@ -3,6 +3,7 @@ finished."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -11,10 +12,29 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tournaments import gameplay
-from tournaments.models import Round, Tournament
+from tournaments.models import GAMES, Round, Tournament
 
 from .actors import Actor, audit, require_director
 from .errors import Conflict, Invalid, ServiceError
+
+MAX_NAME = Tournament._meta.get_field("name").max_length
+MAX_VENUE = Tournament._meta.get_field("venue").max_length
+MAX_SLUG = Tournament._meta.get_field("slug").max_length
+MAX_ROUNDS = 32767  # a PositiveSmallIntegerField
+MAX_SEED = 2**31 - 1  # a PositiveIntegerField
+SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+MAX_POINTS = Decimal("9999.9")  # DecimalField(max_digits=5, decimal_places=1)
+
+
+def _points_ok(value: Any) -> bool:
+    """A number the points columns hold (five digits, one of them after the point)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        return False
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        return False
+    return number.is_finite() and abs(number) <= MAX_POINTS
 
 
 def _check_tiebreaks(names: Any) -> list[str]:
@@ -71,18 +91,35 @@ def create_tournament(
 ) -> Tournament:
     """A tournament in setup, with its rules checked by the rules engine; the acting user (if
     any) becomes its first director."""
-    if not name or not name.strip():
+    if not isinstance(name, str) or not name.strip():
         raise ServiceError("bad-name", "a tournament needs a name")
+    if len(name.strip()) > MAX_NAME:
+        raise ServiceError("bad-name", f"a tournament's name is at most {MAX_NAME} characters")
+    if len(venue or "") > MAX_VENUE:
+        raise ServiceError("bad-venue", f"a venue is at most {MAX_VENUE} characters")
+    if slug:
+        if not isinstance(slug, str) or len(slug) > MAX_SLUG or not SLUG.fullmatch(slug):
+            raise ServiceError("bad-slug", f"a slug is 1 to {MAX_SLUG} of a-z, 0-9, '-' and '_'")
+        if Tournament.objects.filter(slug=slug).exists():
+            raise Conflict("slug-taken", f"the slug {slug!r} is taken")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise ServiceError("bad-seed", f"the pairing seed is a whole number from 0 to {MAX_SEED}")
+    if game not in {g for g, _ in GAMES}:
+        raise ServiceError("bad-game", f"game must be one of {[g for g, _ in GAMES]}")
     if format not in Tournament.Format.values:
         raise ServiceError("bad-format", f"format must be one of {Tournament.Format.values}")
     if match_length not in Tournament.MatchLength.values:
         raise ServiceError(
             "bad-match-length", f"match length must be one of {Tournament.MatchLength.values}"
         )
-    if match_length == Tournament.MatchLength.HANDS and not (match_hands and match_hands > 0):
+    if match_length == Tournament.MatchLength.HANDS and not (
+        isinstance(match_hands, int)
+        and not isinstance(match_hands, bool)
+        and 1 <= match_hands <= MAX_ROUNDS
+    ):
         raise ServiceError("bad-match-length", "a fixed-length match needs its number of hands")
-    if not isinstance(rounds, int) or rounds < 1:
-        raise ServiceError("bad-rounds", "a tournament has at least one round")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ServiceError("bad-rounds", f"a tournament has 1 to {MAX_ROUNDS} rounds")
     if late_entry not in Tournament.LateEntry.values:
         raise ServiceError(
             "bad-late-entry", f"late entry must be one of {Tournament.LateEntry.values}"
@@ -94,6 +131,17 @@ def create_tournament(
         gameplay.check_format(game, canonical, format, size)
     except gameplay.RulesProblem as problem:
         raise ServiceError(problem.code, problem.message) from problem
+    if size != len(shape.seats):
+        raise ServiceError(
+            "bad-format", f"these rules seat {len(shape.seats)} players at a table, not {size}"
+        )
+    if place_points is not None and not isinstance(place_points, list | tuple):
+        raise ServiceError("bad-points", "points by place are a list of numbers")
+    points = [points_win, points_draw, points_loss, points_bye, *(place_points or [])]
+    if not all(_points_ok(p) for p in points if p is not None):
+        raise ServiceError(
+            "bad-points", f"points are numbers between -{MAX_POINTS} and {MAX_POINTS}"
+        )
     if not (points_win >= points_draw >= points_loss):
         raise ServiceError("bad-points", "points must be win ≥ draw ≥ loss")
     if place_points is None:
@@ -117,7 +165,7 @@ def create_tournament(
         points_win=points_win,
         points_draw=points_draw,
         points_loss=points_loss,
-        points_bye=points_win if points_bye is None else points_bye,
+        points_bye=_bye_points(format, points_bye, points_win, points_draw, place_points),
         place_points=[str(Decimal(str(p))) for p in place_points],
         tiebreaks=chain,
         late_entry=late_entry,
@@ -130,6 +178,20 @@ def create_tournament(
         tournament.directors.add(actor.user)
     audit(tournament=tournament, actor=actor, action="tournament-created", subject=tournament.slug)
     return tournament
+
+
+def _bye_points(fmt: str, given: Decimal | None, win: Decimal, draw: Decimal,
+                place_points: list) -> Decimal:
+    """A bye scores a win in a two-sided event by default; a sit-out from tables scores the
+    average place (individual) or a draw (progressive), so sitting out neither wins nor loses."""
+    if given is not None:
+        return given
+    if fmt == Tournament.Format.INDIVIDUAL:
+        mean = sum((Decimal(str(p)) for p in place_points), Decimal(0)) / len(place_points)
+        return mean.quantize(Decimal("0.1"))
+    if fmt == Tournament.Format.PROGRESSIVE:
+        return draw
+    return win
 
 
 def _locked(tournament: Tournament) -> Tournament:

@@ -24,6 +24,7 @@ class Command(BaseCommand):
             self.stdout.write("The database already holds tournaments: demo not loaded.")
             return
         for tournament in build(seed):
+            tournament.refresh_from_db()
             self.stdout.write(
                 f"{tournament.name}: {tournament.entries.count()} entries, "
                 f"{tournament.round_set.count()} rounds ({tournament.get_state_display()})"

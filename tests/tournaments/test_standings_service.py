@@ -1,0 +1,152 @@
+"""Standings snapshots: written after results change, immutable and versioned, marked stale
+while behind, computed by a real Celery worker, and caught up when a stopped worker returns."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tournaments import live, services
+from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
+from tournaments.services import standings
+
+from ..workers import Worker
+from .builders import HAND_1, HAND_2, make_director, make_match, scorer
+
+
+def play(match, records=(HAND_1,)) -> None:
+    for record in records:
+        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
+                                       record=record).submission
+        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+
+
+@pytest.mark.django_db
+def test_a_confirmed_hand_counts_as_a_change_to_results(django_capture_on_commit_callbacks):
+    match = make_match(make_director())
+    tournament = match.round.tournament
+    start = Tournament.objects.get(pk=tournament.pk).results_version
+    with django_capture_on_commit_callbacks(execute=False):
+        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
+                                       record=HAND_1).submission
+    assert Tournament.objects.get(pk=tournament.pk).results_version == start
+    with django_capture_on_commit_callbacks(execute=False):
+        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    assert Tournament.objects.get(pk=tournament.pk).results_version == start + 1
+
+
+@pytest.mark.django_db
+def test_in_process_the_snapshot_follows_each_commit(settings, django_capture_on_commit_callbacks):
+    settings.REDIS_URL = None
+    match = make_match(make_director(), rules={"preset": "standard", "options": {"target": 100}})
+    heard = []
+    stop = live.listen(lambda tid, event: heard.append(event))
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match, (HAND_1, HAND_2))
+    finally:
+        stop()
+    snapshot = StandingsSnapshot.objects.get()
+    rows = {row["name"]: row for row in snapshot.payload["rows"]}
+    assert rows["Chika & Dan"]["rank"] == 1 and rows["Chika & Dan"]["values"]["match_points"] == 2
+    assert rows["Aiko & Ben"]["values"]["points_for"] == 121
+    assert {"event": "standings", "version": 1} in heard
+    assert not standings.latest(tournament=match.round.tournament).stale
+
+
+@pytest.mark.django_db
+def test_a_recompute_with_nothing_new_writes_nothing():
+    match = make_match(make_director())
+    standings.bump(match.round.tournament_id)
+    first = standings.recompute(tournament_id=match.round.tournament_id)
+    assert first.version == 1
+    assert standings.recompute(tournament_id=match.round.tournament_id) is None
+    standings.bump(match.round.tournament_id)
+    assert standings.recompute(tournament_id=match.round.tournament_id).version == 2
+    assert StandingsSnapshot.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_latest_snapshot_says_how_old_and_whether_stale():
+    match = make_match(make_director())
+    tournament = match.round.tournament
+    standings.bump(tournament.pk)
+    standings.recompute(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    fresh = standings.latest(tournament=tournament)
+    assert fresh.snapshot.version == 1 and not fresh.stale and fresh.age >= 0
+    standings.bump(tournament.pk)
+    tournament.refresh_from_db()
+    behind = standings.latest(tournament=tournament)
+    assert behind.snapshot.version == 1 and behind.stale
+
+
+@pytest.mark.django_db
+def test_the_sweep_catches_up_every_stale_tournament():
+    first, second = make_match(make_director("a")), make_match(make_director("b"))
+    for match in (first, second):
+        standings.bump(match.round.tournament_id)
+    assert sorted(standings.stale_tournaments()) == sorted(
+        [first.round.tournament_id, second.round.tournament_id]
+    )
+    standings.sweep()
+    assert standings.stale_tournaments() == []
+
+
+@pytest.fixture
+def worker(celery_worker_available, settings):
+    own = Worker()
+    settings.STANDINGS_QUEUE = own.queue
+    yield own
+    own.stop()
+
+
+def wait_for_snapshot(tournament_id: int, version: int, timeout: float) -> float | None:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if StandingsSnapshot.objects.filter(tournament_id=tournament_id,
+                                            version__gte=version).exists():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    return None
+
+
+@pytest.mark.celery
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_writes_the_snapshot_within_a_second_of_confirmation(postgres_db, worker):
+    worker.start()
+    match = make_match(make_director())
+    tid = match.round.tournament_id
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
+                                   record=HAND_1).submission
+    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    latency = wait_for_snapshot(tid, 1, timeout=10)
+    assert latency is not None, "no snapshot from the worker"
+    assert latency < 1.0, f"snapshot took {latency:.2f} s"
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
+                                   record=HAND_2).submission
+    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    assert wait_for_snapshot(tid, 2, timeout=10) is not None
+
+
+@pytest.mark.celery
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_the_worker_stopped_results_are_kept_and_standings_catch_up_on_its_return(
+    postgres_db, worker
+):
+    match = make_match(make_director(), rules={"preset": "standard", "options": {"target": 100}})
+    tournament = match.round.tournament
+    play(match, (HAND_1, HAND_2))  # no worker is consuming the queue
+    assert HandSubmission.objects.filter(status="confirmed").count() == 2
+    tournament.refresh_from_db()
+    waiting = standings.latest(tournament=tournament)
+    assert waiting.snapshot is None and waiting.stale
+    worker.start()  # nothing else is done: the queued recompute (or the start-up sweep) runs
+    assert wait_for_snapshot(tournament.pk, 1, timeout=20) is not None
+    tournament.refresh_from_db()
+    caught_up = standings.latest(tournament=tournament)
+    assert not caught_up.stale
+    assert caught_up.snapshot.payload["rows"][0]["values"]["points_for"] == 130

@@ -1,0 +1,489 @@
+"""Bulk entry: a CSV or XLSX file of teams or players, previewed row by row and imported in one
+transaction (all rows or none).
+
+The file has a header row; the columns are matched case-insensitively, in English or Japanese:
+
+    team / チーム              the team's name (team events; optional)
+    player1 / プレイヤー1      first player (team events)
+    player2 / プレイヤー2      second player (team events)
+    player / プレイヤー        the player (individual events; `player1` is accepted too)
+    club1, club2, club         membership numbers (会員番号1, 会員番号2, 会員番号)
+    seed / シード              a positive whole number, optional
+
+Other columns are ignored. Cells are text: stripped, runs of spaces collapsed. CSV must be UTF-8
+(a byte-order mark is allowed); XLSX is read with openpyxl in read-only mode. At most
+`MAX_ROWS` rows and `MAX_BYTES` bytes.
+
+`parse_entries` only reads the file; `import_entries` also checks every row against the
+tournament by registering it through `register_entry` (as a director), and keeps the entries
+only when no row has an error and it is not a dry run. Every problem has a stable code.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.models import Player, Tournament
+
+from .actors import Actor, audit, require_director
+from .entries import PlayerSpec, register_entry
+from .errors import ServiceError
+
+MAX_ROWS = 2000
+MAX_BYTES = 2 * 1024 * 1024
+MAX_NAME = 100
+MAX_CLUB = Player._meta.get_field("club_number").max_length
+MAX_BLANK_ROWS = 5 * MAX_ROWS  # a sheet padded with empty rows is read this far, no further
+
+#: Every error code, file-level or row-level, with what it means. Stable.
+ERROR_CODES: dict[str, str] = {
+    "bad-file": "the file is not a readable UTF-8 CSV or XLSX file",
+    "too-large": f"the file is larger than {MAX_BYTES} bytes",
+    "too-many-rows": f"the file has more than {MAX_ROWS} entry rows",
+    "bad-header": "the header row lacks a needed column, or names a column twice",
+    "no-rows": "the file has a header but no entry rows",
+    "missing-player": "a player's name is empty",
+    "same-player": "a team names the same player twice",
+    "duplicate-in-file": "a player, team name or seed appears in more than one row",
+    "bad-seed": "the seed is not a positive whole number",
+    "too-long": f"a name is over {MAX_NAME} characters or a club number over {MAX_CLUB}",
+    "club-without-player": "a club number is given for an empty player cell",
+}
+
+# Header names, compared after NFKC normalisation, case folding and removing white space.
+HEADERS: dict[str, tuple[str, ...]] = {
+    "team": ("team", "teamname", "チーム", "チーム名"),
+    "player1": ("player1", "プレイヤー1", "プレーヤー1", "選手1"),
+    "player2": ("player2", "プレイヤー2", "プレーヤー2", "選手2"),
+    "player": ("player", "name", "プレイヤー", "プレーヤー", "選手", "名前"),
+    "club1": ("club1", "clubnumber1", "会員番号1"),
+    "club2": ("club2", "clubnumber2", "会員番号2"),
+    "club": ("club", "clubnumber", "会員番号"),
+    "seed": ("seed", "シード"),
+}
+_ALIASES = {alias: column for column, aliases in HEADERS.items() for alias in aliases}
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    """One problem: a stable `code`, a message, and the row (None: the whole file) and column."""
+
+    code: str
+    message: str
+    row: int | None = None
+    column: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "row": self.row, "column": self.column}
+
+
+@dataclass(slots=True)
+class EntryRow:
+    """One entry row of the file. `row` is its row number in the file (the header is row 1 when
+    it is the first row)."""
+
+    row: int
+    players: tuple[PlayerSpec, ...]
+    team: str = ""
+    seed: int | None = None
+    errors: list[RowError] = field(default_factory=list)
+    entry: int | None = None  # the Entry id, once imported (None in a dry run)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def name(self) -> str:
+        if self.team:
+            return self.team
+        return " & ".join(p.name for p in self.players if p.name)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "team": self.team,
+            "players": [{"name": p.name, "club_number": p.club_number} for p in self.players],
+            "seed": self.seed,
+            "entry": self.entry,
+            "errors": [e.as_dict() for e in self.errors],
+        }
+
+
+@dataclass(slots=True)
+class EntriesPreview:
+    """What a file holds and what is wrong with it. `imported` says whether entries were
+    written (never in a dry run, never when any row has an error)."""
+
+    filename: str
+    team_event: bool
+    rows: list[EntryRow] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)  # about the whole file
+    dry_run: bool = False
+    imported: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and all(row.ok for row in self.rows)
+
+    @property
+    def error_rows(self) -> list[int]:
+        return [row.row for row in self.rows if row.errors]
+
+    @property
+    def all_errors(self) -> list[RowError]:
+        return [*self.errors, *(e for row in self.rows for e in row.errors)]
+
+    @property
+    def created(self) -> list[int]:
+        return [row.entry for row in self.rows if row.entry is not None]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "filename": self.filename,
+            "team_event": self.team_event,
+            "ok": self.ok,
+            "dry_run": self.dry_run,
+            "imported": self.imported,
+            "errors": [e.as_dict() for e in self.errors],
+            "rows": [row.as_dict() for row in self.rows],
+        }
+
+
+class _FileProblem(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# -- reading the file ----------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    """A cell as clean text: stripped, runs of white space collapsed to one space."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        text = "TRUE" if value else "FALSE"
+    elif isinstance(value, float) and value.is_integer():
+        text = str(int(value))  # a number typed in a spreadsheet: 12.0 -> "12"
+    elif isinstance(value, datetime | date | time):
+        text = value.isoformat()
+    else:
+        text = str(value)
+    return " ".join(text.split())
+
+
+def _kind(data: bytes, filename: str) -> str:
+    name = filename.lower().rsplit("/", 1)[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name else ""
+    if ext in ("xlsx", "xlsm"):
+        return "xlsx"
+    if ext in ("csv", "txt", "tsv"):
+        return "csv"
+    if not ext:
+        return "xlsx" if data.startswith(b"PK\x03\x04") else "csv"
+    raise _FileProblem("bad-file", f"a .{ext} file cannot be read: use CSV (UTF-8) or XLSX")
+
+
+def _csv_rows(data: bytes) -> Iterator[list[str]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _FileProblem(
+            "bad-file", f"the CSV file is not UTF-8 (byte {error.start}): save it as CSV UTF-8"
+        ) from error
+    if "\x00" in text:
+        raise _FileProblem("bad-file", "the CSV file holds NUL characters: is it a CSV file?")
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if "\t" in first and "," not in first else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        yield from reader
+    except csv.Error as error:
+        raise _FileProblem("bad-file", f"the CSV file cannot be read: {error}") from error
+
+
+def _xlsx_rows(data: bytes) -> Iterator[tuple[Any, ...]]:
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as error:  # a damaged file: openpyxl and zipfile raise a zoo of errors
+        raise _FileProblem("bad-file", "the file is not a readable XLSX workbook") from error
+    try:
+        if not book.worksheets:
+            raise _FileProblem("bad-file", "the workbook has no sheet")
+        rows = book.worksheets[0].iter_rows(values_only=True)
+        while True:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            except Exception as error:
+                raise _FileProblem(
+                    "bad-file", "the workbook's first sheet cannot be read"
+                ) from error
+            yield row
+    finally:
+        book.close()
+
+
+def _rows(data: bytes, filename: str) -> Iterable[Iterable[Any]]:
+    if len(data) > MAX_BYTES:
+        raise _FileProblem("too-large", f"the file is over {MAX_BYTES // (1024 * 1024)} MiB")
+    if not data.strip():
+        raise _FileProblem("bad-file", "the file is empty")
+    return _xlsx_rows(data) if _kind(data, filename) == "xlsx" else _csv_rows(data)
+
+
+def _header_key(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _columns(header: list[str], team_event: bool) -> dict[str, int]:
+    """Which cell holds which column, or a bad-header problem."""
+    found: dict[str, int] = {}
+    for index, text in enumerate(header):
+        column = _ALIASES.get(_header_key(text))
+        if column is None:
+            continue
+        if column in found:
+            raise _FileProblem("bad-header", f"the column {column!r} appears twice in the header")
+        found[column] = index
+    if team_event:
+        missing = [c for c in ("player1", "player2") if c not in found]
+        if missing:
+            raise _FileProblem(
+                "bad-header",
+                "a team event's file needs the columns player1 and player2 "
+                "(プレイヤー1, プレイヤー2); missing: " + ", ".join(missing),
+            )
+    else:
+        if "player" not in found and "player1" in found:
+            found["player"] = found.pop("player1")
+            if "club" not in found and "club1" in found:
+                found["club"] = found.pop("club1")
+        if "player" not in found:
+            raise _FileProblem(
+                "bad-header", "an individual event's file needs the column player (プレイヤー)"
+            )
+    return found
+
+
+# -- reading the rows ----------------------------------------------------------------------------
+
+
+def _normal(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip()
+
+
+def _player_key(spec: PlayerSpec) -> str:
+    if spec.club_number:
+        return "club:" + spec.club_number
+    return "name:" + spec.name.casefold()
+
+
+def _parse_row(number: int, cells: list[str], columns: dict[str, int], team_event: bool):
+    def get(column: str) -> str:
+        index = columns.get(column)
+        return cells[index] if index is not None and index < len(cells) else ""
+
+    errors: list[RowError] = []
+    slots = (("player1", "club1"), ("player2", "club2")) if team_event else (("player", "club"),)
+    players = []
+    for name_column, club_column in slots:
+        name, club = get(name_column), _normal(get(club_column))
+        if not name:
+            errors.append(
+                RowError(
+                    "club-without-player" if club else "missing-player",
+                    f"{name_column} is empty" + (f" (club number {club})" if club else ""),
+                    number,
+                    name_column,
+                )
+            )
+        elif len(name) > MAX_NAME:
+            errors.append(
+                RowError(
+                    "too-long", f"{name_column} is over {MAX_NAME} characters", number, name_column
+                )
+            )
+        if len(club) > MAX_CLUB:
+            errors.append(
+                RowError(
+                    "too-long", f"{club_column} is over {MAX_CLUB} characters", number, club_column
+                )
+            )
+        players.append(PlayerSpec(name=name, club_number=club))
+    team = get("team") if team_event else ""
+    if len(team) > MAX_NAME:
+        errors.append(RowError("too-long", f"team is over {MAX_NAME} characters", number, "team"))
+    seed: int | None = None
+    seed_text = _normal(get("seed"))
+    if seed_text:
+        if seed_text.isascii() and seed_text.isdigit() and 1 <= int(seed_text) <= 1_000_000:
+            seed = int(seed_text)
+        else:
+            errors.append(
+                RowError(
+                    "bad-seed", f"seed {seed_text!r} is not a positive whole number", number, "seed"
+                )
+            )
+    if (
+        team_event
+        and all(p.name for p in players)
+        and _player_key(players[0]) == _player_key(players[1])
+    ):
+        errors.append(
+            RowError("same-player", "a team needs two different players", number, "player2")
+        )
+    return EntryRow(row=number, players=tuple(players), team=team, seed=seed, errors=errors)
+
+
+def _duplicates(rows: list[EntryRow]) -> None:
+    """Mark every later row that repeats a player, a team name or a seed of an earlier row."""
+    players: dict[str, int] = {}
+    teams: dict[str, int] = {}
+    seeds: dict[int, int] = {}
+    for row in rows:
+        for index, spec in enumerate(row.players):
+            if not spec.name:
+                continue
+            key = _player_key(spec)
+            column = ("player1", "player2")[index] if len(row.players) == 2 else "player"
+            if key in players and players[key] != row.row:
+                row.errors.append(
+                    RowError(
+                        "duplicate-in-file",
+                        f"{spec.name} is already in row {players[key]}",
+                        row.row,
+                        column,
+                    )
+                )
+            players.setdefault(key, row.row)
+        if row.team:
+            key = row.team.casefold()
+            if key in teams:
+                row.errors.append(
+                    RowError(
+                        "duplicate-in-file",
+                        f"the team name {row.team!r} is already in row {teams[key]}",
+                        row.row,
+                        "team",
+                    )
+                )
+            teams.setdefault(key, row.row)
+        if row.seed is not None:
+            if row.seed in seeds:
+                row.errors.append(
+                    RowError(
+                        "duplicate-in-file",
+                        f"seed {row.seed} is already in row {seeds[row.seed]}",
+                        row.row,
+                        "seed",
+                    )
+                )
+            seeds.setdefault(row.seed, row.row)
+
+
+def parse_entries(data: bytes, *, filename: str, team_event: bool) -> EntriesPreview:
+    """Read a CSV or XLSX file of entries into a preview; never raises for a bad file (the
+    preview's `errors` say what is wrong with the file, each row's `errors` with the row)."""
+    preview = EntriesPreview(filename=filename, team_event=team_event)
+    rows: Iterable[Iterable[Any]] | None = None
+    try:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise _FileProblem("bad-file", "the file's content must be bytes")
+        data = bytes(data)
+        columns: dict[str, int] | None = None
+        blank = 0
+        rows = _rows(data, filename)
+        for number, raw in enumerate(rows, 1):
+            cells = [_cell(value) for value in raw]
+            if not any(cells):
+                blank += 1
+                if blank > MAX_BLANK_ROWS:
+                    break
+                continue
+            if columns is None:
+                columns = _columns(cells, team_event)
+                continue
+            if len(preview.rows) >= MAX_ROWS:
+                raise _FileProblem("too-many-rows", f"the file has more than {MAX_ROWS} rows")
+            preview.rows.append(_parse_row(number, cells, columns, team_event))
+        if columns is None:
+            raise _FileProblem("bad-file", "the file has no header row")
+        if not preview.rows:
+            raise _FileProblem("no-rows", "the file has a header but no entries")
+    except _FileProblem as problem:
+        preview.rows = []
+        preview.errors.append(RowError(problem.code, problem.message))
+        return preview
+    finally:
+        if rows is not None and hasattr(rows, "close"):
+            rows.close()
+    _duplicates(preview.rows)
+    return preview
+
+
+# -- importing -----------------------------------------------------------------------------------
+
+
+class _Undo(Exception):
+    """Raised inside the import's transaction to roll it back."""
+
+
+def import_entries(
+    *, tournament: Tournament, actor: Actor, data: bytes, filename: str, dry_run: bool = False
+) -> EntriesPreview:
+    """Register every row of the file as an entry, in one transaction: all or nothing.
+
+    Each row goes through `register_entry` as the acting director, so a row is refused for the
+    same reasons a single registration would be (its `ServiceError` becomes the row's error). If
+    any row has an error, or this is a dry run, nothing is written and the preview says which
+    rows failed; otherwise `imported` is true and each row names its new entry."""
+    require_director(actor, tournament)
+    preview = parse_entries(data, filename=filename, team_event=tournament.is_team_event)
+    preview.dry_run = dry_run
+    if not preview.ok:
+        return preview
+    try:
+        with transaction.atomic():
+            for row in preview.rows:
+                try:
+                    entry = register_entry(
+                        tournament=tournament,
+                        actor=actor,
+                        players=list(row.players),
+                        name=row.team,
+                        seed=row.seed,
+                    )
+                except ServiceError as error:
+                    row.errors.append(RowError(error.code, error.message, row.row))
+                else:
+                    row.entry = entry.pk
+            if not preview.ok or dry_run:
+                raise _Undo
+            audit(
+                tournament=tournament,
+                actor=actor,
+                action="entries-imported",
+                subject=filename[:100],
+                data={"rows": len(preview.rows), "entries": preview.created},
+            )
+    except _Undo:
+        for row in preview.rows:
+            row.entry = None
+        return preview
+    preview.imported = True
+    return preview

@@ -1,0 +1,96 @@
+"""Club ratings: OpenSkill per player per game over every finished match, recomputed from
+scratch (deterministic, and cheap at club scale), by Celery when a match finishes."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from django.conf import settings
+from django.db import transaction
+
+from tournaments import live
+from tournaments.models import Match, Rating
+
+log = logging.getLogger(__name__)
+PENDING_KEY = "tricktable:ratings-pending:{}"
+
+
+def rated_games(game: str) -> list:
+    """Every finished match of a game, as the ratings engine reads it."""
+    from tournaments.ratings import RatedGame
+
+    matches = (
+        Match.objects.filter(round__tournament__game=game, state=Match.State.FINISHED,
+                             is_bye=False)
+        .select_related("round")
+        .prefetch_related("seats__entry__team", "seats__entry__player")
+        .order_by("finished_at", "id")
+    )
+    out = []
+    for match in matches:
+        sides: dict[str, list[int]] = defaultdict(list)
+        places: dict[str, int] = {}
+        for seat in match.seats.all():
+            entry = seat.entry
+            if entry.team_id:
+                sides[seat.side] += [entry.team.first_id, entry.team.second_id]
+            else:
+                sides[seat.side].append(entry.player_id)
+            places[seat.side] = seat.place or 1
+        order = sorted(sides)
+        if len(order) < 2:
+            continue
+        out.append(
+            RatedGame(
+                id=match.pk,
+                played_at=match.finished_at,
+                sides=tuple(tuple(sides[s]) for s in order),
+                places=tuple(places[s] for s in order),
+                tournament=match.round.tournament_id,
+            )
+        )
+    return out
+
+
+@transaction.atomic
+def recompute(*, game: str) -> int:
+    """Rate every finished match of `game` from scratch and store the ratings; returns the
+    number of players rated."""
+    from tournaments.ratings import rate
+
+    ratings = rate(rated_games(game))
+    Rating.objects.filter(game=game).delete()
+    Rating.objects.bulk_create(
+        Rating(
+            player_id=r.player, game=game, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal,
+            games=r.games, wins=r.wins, draws=r.draws, last_played=r.last_played,
+            history=[[p.played_at.isoformat(), p.game, p.mu, p.sigma, p.ordinal]
+                     for p in r.history],
+        )
+        for r in ratings.values()
+    )
+    return len(ratings)
+
+
+def schedule(game: str) -> None:
+    """Re-rate a game soon; never raises (a missed update is caught by the next one or by
+    `manage.py recompute_ratings`)."""
+    if not settings.REDIS_URL:
+        recompute(game=game)
+        return
+    try:
+        if live.redis_client().set(PENDING_KEY.format(game), "1", nx=True, ex=30):
+            from tournaments.tasks import recompute_ratings
+
+            recompute_ratings.delay(game)
+    except Exception as error:
+        log.warning("ratings update not scheduled for %s (%s)", game, error)
+
+
+def claim(game: str) -> None:
+    if settings.REDIS_URL:
+        try:
+            live.redis_client().delete(PENDING_KEY.format(game))
+        except Exception as error:
+            log.warning("could not clear the ratings mark for %s (%s)", game, error)

@@ -1,0 +1,163 @@
+"""Standings as immutable, versioned snapshots, computed from finished matches.
+
+A change to results bumps the tournament's `results_version` in the same transaction. After
+commit a recompute is scheduled: on a Celery worker when Redis is configured (a burst of
+changes is coalesced into one task by a short-lived Redis key), in-process otherwise. The
+recompute is idempotent: it writes a snapshot only if none exists yet for the results version it
+read (compare-and-set under the tournament's row lock), and announces "standings version N".
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tournaments import live
+from tournaments.models import Entry, StandingsSnapshot, Tournament
+
+from . import history as hist
+
+log = logging.getLogger(__name__)
+PENDING_KEY = "tricktable:standings-pending:{}"
+PENDING_SECONDS = 30
+
+
+def bump(tournament_id: int) -> None:
+    """Count a change to results (inside the workflow's transaction)."""
+    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    return value
+
+
+def _entry_json(entry: Entry) -> dict:
+    if entry.team_id:
+        players = [entry.team.first.name, entry.team.second.name]
+    else:
+        players = [entry.player.name]
+    return {"entry": entry.pk, "name": entry.name, "players": players,
+            "withdrawn": entry.status == Entry.Status.WITHDRAWN}
+
+
+def compute_payload(tournament: Tournament) -> dict:
+    history = hist.load(tournament)
+    rows = hist.standings_rows(tournament, history)
+    entries = {e.pk: e for e in history.entries}
+    closed = tournament.round_set.filter(state="closed").count()
+    return {
+        "tournament": tournament.slug,
+        "tiebreaks": list(tournament.tiebreaks),
+        "rounds_closed": closed,
+        "rows": [
+            {
+                "rank": row.rank,
+                "tied": row.tied,
+                **_entry_json(entries[row.entrant]),
+                "values": {name: _value(v) for name, v in row.values.items()},
+            }
+            for row in rows
+        ],
+    }
+
+
+def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Write a snapshot for the current results, unless one exists already (then None)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    inputs = tournament.results_version
+    latest = StandingsSnapshot.objects.filter(tournament_id=tournament_id).first()
+    if latest is not None and latest.inputs_version >= inputs:
+        return None
+    payload = compute_payload(tournament)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        latest = StandingsSnapshot.objects.filter(tournament_id=tournament_id).first()
+        if latest is not None and latest.inputs_version >= inputs:
+            return None  # another recompute won the race with the same (or newer) inputs
+        version = (latest.version if latest else 0) + 1
+        snapshot = StandingsSnapshot.objects.create(
+            tournament_id=tournament_id, version=version, inputs_version=inputs,
+            payload=payload,
+        )
+        transaction.on_commit(lambda: live.publish(
+            tournament_id, {"event": "standings", "version": version}
+        ))
+    return snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Latest:
+    snapshot: StandingsSnapshot | None
+    stale: bool          # results changed since it was computed
+    age: float | None    # seconds since it was computed
+
+
+def latest(*, tournament: Tournament) -> Latest:
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+    if snapshot is None:
+        return Latest(None, tournament.results_version > 0, None)
+    age = (timezone.now() - snapshot.computed_at).total_seconds()
+    return Latest(snapshot, snapshot.inputs_version < tournament.results_version, age)
+
+
+def schedule(tournament_id: int) -> None:
+    """Have the standings recomputed soon (after commit). Never raises: with the worker or
+    Redis down the results are stored, the snapshot is marked stale, and the sweep catches up.
+    """
+    if not settings.REDIS_URL:
+        recompute(tournament_id=tournament_id)
+        return
+    try:
+        key = PENDING_KEY.format(tournament_id)
+        if live.redis_client().set(key, "1", nx=True, ex=PENDING_SECONDS):
+            from tournaments.tasks import recompute_standings
+
+            recompute_standings.apply_async(args=[tournament_id], queue=standings_queue())
+    except Exception as error:
+        log.warning("standings recompute not scheduled for %s (%s)", tournament_id, error)
+
+
+def standings_queue() -> str:
+    return getattr(settings, "STANDINGS_QUEUE", None) or "celery"
+
+
+def claim(tournament_id: int) -> None:
+    """A recompute task starts: later changes must schedule a fresh task."""
+    if settings.REDIS_URL:
+        try:
+            live.redis_client().delete(PENDING_KEY.format(tournament_id))
+        except Exception as error:
+            log.warning("could not clear the pending mark for %s (%s)", tournament_id, error)
+
+
+def stale_tournaments() -> list[int]:
+    """Tournaments whose latest snapshot is behind their results."""
+    out = []
+    for tid, version in Tournament.objects.filter(results_version__gt=0).values_list(
+        "pk", "results_version"
+    ):
+        latest = StandingsSnapshot.objects.filter(tournament_id=tid).values_list(
+            "inputs_version", flat=True
+        ).first()
+        if latest is None or latest < version:
+            out.append(tid)
+    return out
+
+
+def sweep() -> list[int]:
+    """Recompute every stale tournament now; returns their ids."""
+    done = stale_tournaments()
+    for tid in done:
+        recompute(tournament_id=tid)
+    return done
