@@ -1,0 +1,102 @@
+"""Individual movements: tables of 3 or 4 individuals (Solo Whist, cutthroat and 3-player
+Spades).
+
+1. Sit-outs (when the count is not a multiple of the size): those who sat out least, and among
+   them the lowest ranked (so nobody sits out twice while someone has not).
+2. The rest are partitioned into tables at least cost, criteria highest first: repeated meetings
+   (pairs at the same table who met before, as opponents or partners), then the band (strong
+   players together: s·Σp² − (Σp)² over standings positions p). See `seating`.
+3. Seat order at a table is standings order; table 1 holds the best-ranked player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import seating
+from .types import (
+    Contender,
+    Draw,
+    PairingError,
+    check_contenders,
+    check_seed,
+    is_int,
+    sit_outs,
+)
+
+__all__ = ["tables"]
+
+MAX_NOTES = 10
+
+
+def meetings(players: list[Contender]) -> list[set[int]]:
+    """For players numbered 0 … m−1 (their order in `players`): whom each has met."""
+    index = {c.id: i for i, c in enumerate(players)}
+    out: list[set[int]] = [set() for _ in players]
+    for i, c in enumerate(players):
+        for other in c.opponents | c.partners:
+            j = index.get(other)
+            if j is not None:
+                out[i].add(j)
+                out[j].add(i)
+    return out
+
+
+def repeat_notes(pairs: list[tuple[int, int]], what: str) -> list[str]:
+    notes = [f"{what}: {a} & {b}" for a, b in pairs[:MAX_NOTES]]
+    if len(pairs) > MAX_NOTES:
+        notes.append(f"{what}: {len(pairs) - MAX_NOTES} more")
+    return notes
+
+
+def check_size(size: object) -> int:
+    if not is_int(size) or size not in (3, 4):
+        raise PairingError("bad-size", f"the table size must be 3 or 4, not {size!r}")
+    return size  # type: ignore[return-value]
+
+
+def tables(contenders: Sequence[Contender], *, size: int, seed: int) -> Draw:
+    """One round of individual tables of `size` (3 or 4). Deterministic for a given field and seed,
+    whatever the order of `contenders`. Raises PairingError on bad input."""
+    seed = check_seed(seed)
+    size = check_size(size)
+    field = check_contenders(contenders, minimum=size)
+    out = sit_outs(field, len(field) % size)
+    gone = {c.id for c in out}
+    players = [c for c in field if c.id not in gone]  # standings order
+    seen = meetings(players)
+    unit = seating.REPEAT_UNIT
+
+    if size == 4:
+
+        def cost(t: tuple[int, ...]) -> int:
+            a, b, c, d = t
+            ma, mb, mc = seen[a], seen[b], seen[c]
+            r = (b in ma) + (c in ma) + (d in ma) + (c in mb) + (d in mb) + (d in mc)
+            total = a + b + c + d
+            return r * unit + 4 * (a * a + b * b + c * c + d * d) - total * total
+
+    else:
+
+        def cost(t: tuple[int, ...]) -> int:
+            a, b, c = t
+            ma = seen[a]
+            r = (b in ma) + (c in ma) + (c in seen[b])
+            total = a + b + c
+            return r * unit + 3 * (a * a + b * b + c * c) - total * total
+
+    groups = seating.solve(len(players), size, cost, seed=seed, seen=seen)
+    groups = sorted(tuple(sorted(g)) for g in groups)  # seats in standings order; table 1 first
+    repeated = [
+        (players[a].id, players[b].id)
+        for g in groups
+        for i, a in enumerate(g)
+        for b in g[i + 1 :]
+        if b in seen[a]
+    ]
+    return Draw(
+        tables=tuple(tuple(players[p].id for p in g) for g in groups),
+        byes=tuple(c.id for c in sorted(out, key=lambda c: c.rank)),
+        repeats=len(repeated),
+        notes=tuple(repeat_notes(repeated, "repeat meeting")),
+    )
