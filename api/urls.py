@@ -1,7 +1,13 @@
 """REST API, version 1: /api/v1/..."""
 
-from django.urls import path
+from importlib.util import find_spec
+
+from django.http import JsonResponse
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from . import views as v
 
 app_name = "api"
 
@@ -9,4 +15,67 @@ urlpatterns = [
     path("v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("v1/docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("v1/redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # tournaments
+    path("v1/tournaments", v.TournamentList.as_view(), name="tournaments"),
+    path("v1/tournaments/<slug:slug>", v.TournamentDetail.as_view(), name="tournament"),
+    path("v1/tournaments/<slug:slug>/open-registration", v.OpenRegistration.as_view(),
+         name="tournament-open-registration"),
+    path("v1/tournaments/<slug:slug>/finish", v.FinishTournament.as_view(),
+         name="tournament-finish"),
+    path("v1/tournaments/<slug:slug>/audit", v.AuditList.as_view(), name="tournament-audit"),
+    # entries
+    path("v1/tournaments/<slug:slug>/entries", v.EntryList.as_view(), name="entries"),
+    path("v1/tournaments/<slug:slug>/entries/import", v.EntryImport.as_view(),
+         name="entries-import"),
+    path("v1/entries/<int:pk>", v.EntryDetail.as_view(), name="entry"),
+    path("v1/entries/<int:pk>/check-in", v.EntryCheckIn.as_view(), name="entry-check-in"),
+    path("v1/entries/<int:pk>/withdraw", v.EntryWithdraw.as_view(), name="entry-withdraw"),
+    path("v1/entries/<int:pk>/seed", v.EntrySeed.as_view(), name="entry-seed"),
+    # rounds
+    path("v1/tournaments/<slug:slug>/rounds", v.RoundList.as_view(), name="rounds"),
+    path("v1/tournaments/<slug:slug>/rounds/generate", v.RoundGenerate.as_view(),
+         name="rounds-generate"),
+    path("v1/rounds/<int:pk>", v.RoundDetail.as_view(), name="round"),
+    path("v1/rounds/<int:pk>/swap", v.RoundSwap.as_view(), name="round-swap"),
+    path("v1/rounds/<int:pk>/publish", v.RoundPublish.as_view(), name="round-publish"),
+    path("v1/rounds/<int:pk>/close", v.RoundClose.as_view(), name="round-close"),
+    # tables and matches
+    path("v1/tables/<int:pk>", v.TableDetail.as_view(), name="table"),
+    path("v1/tables/<int:pk>/tokens", v.TableTokens.as_view(), name="table-tokens"),
+    path("v1/tables/<int:pk>/tokens/<int:token>", v.TableTokenRevoke.as_view(),
+         name="table-token"),
+    path("v1/matches", v.MatchList.as_view(), name="matches"),
+    path("v1/matches/<int:pk>", v.MatchDetail.as_view(), name="match"),
+    path("v1/matches/<int:pk>/finish", v.MatchFinish.as_view(), name="match-finish"),
+    # hands
+    path("v1/matches/<int:pk>/hands", v.MatchHands.as_view(), name="hands"),
+    path("v1/matches/<int:pk>/hands/<int:number>/versions", v.HandVersions.as_view(),
+         name="hand-versions"),
+    path("v1/matches/<int:pk>/hands/<int:number>/confirm", v.HandConfirm.as_view(),
+         name="hand-confirm"),
+    path("v1/matches/<int:pk>/hands/<int:number>/reject", v.HandReject.as_view(),
+         name="hand-reject"),
+    path("v1/matches/<int:pk>/hands/<int:number>/correct", v.HandCorrect.as_view(),
+         name="hand-correct"),
+    path("v1/hands/check", v.HandCheck.as_view(), name="hands-check"),
+    # players and leaderboards
+    path("v1/players", v.PlayerList.as_view(), name="players"),
+    path("v1/players/<int:pk>", v.PlayerDetail.as_view(), name="player"),
+    path("v1/leaderboards/<str:game>", v.Leaderboard.as_view(), name="leaderboard"),
+    # directors' API tokens
+    path("v1/auth/tokens", v.ApiTokens.as_view(), name="api-tokens"),
+    path("v1/auth/tokens/<int:pk>", v.ApiTokenRevoke.as_view(), name="api-token"),
 ]
+
+if find_spec("api.live_urls") is not None:  # live standings and events (another module)
+    urlpatterns.append(path("v1/", include("api.live_urls")))
+
+
+@csrf_exempt
+def not_found(request, *args, **kwargs) -> JsonResponse:
+    """Any other /api/v1/ address: 404 in the API's error shape (not Django's HTML page)."""
+    body = {"code": "not-found", "message": "no such API address", "details": None}
+    return JsonResponse(body, status=404)
+
+
+urlpatterns.append(re_path(r"^v1/", not_found))

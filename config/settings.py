@@ -137,13 +137,44 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "sweep-standings": {"task": "tournaments.sweep_standings", "schedule": 30.0},
 }
+# Cache (standings ETags and bodies, throttles): Redis when REDIS_URL is set, so every web
+# process and worker shares it; local memory in the embedded default (one process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tricktable",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The queue standings recomputes go to (tests point it at a worker of their own).
 STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
 
 # REST API.
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.ApiTokenAuthentication",
+        "api.authentication.TableTokenAuthentication",
+        "api.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrSignedIn"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.LimitedJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.ScopedThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "hand-submit": "120/minute",
+        "tokens": "30/minute",
+        "login": "10/minute",
+        "import": "20/minute",
+        "check": "600/minute",
+    },
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "TrickTable API",
@@ -155,6 +186,22 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # OpenAPI 3.1: its schemas are JSON Schema 2020-12, like the embedded hand/1 schema.
+    "OAS_VERSION": "3.1.0",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_record_schemas",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "GameEnum": "api.enums.GAME",
+        "TournamentStateEnum": "api.enums.TOURNAMENT_STATE",
+        "RoundStateEnum": "api.enums.ROUND_STATE",
+        "MatchStateEnum": "api.enums.MATCH_STATE",
+        "EntryStatusEnum": "api.enums.ENTRY_STATUS",
+        "HandStatusEnum": "api.enums.HAND_STATUS",
+        "LateEntryEnum": "api.enums.LATE_ENTRY",
+    },
 }
 
 # Production (DEBUG off): HTTPS only, secure cookies, HSTS. Behind a proxy that terminates TLS,

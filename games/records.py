@@ -26,9 +26,9 @@ _games: dict[str, Any] = {}
 
 def get_game(name: Any) -> Any:
     """The game object for a record's `game` (imported on first use)."""
-    game = _games.get(name)
+    game = _games.get(name) if isinstance(name, str) else None
     if game is None:
-        if name not in GAME_MODULES:
+        if not isinstance(name, str) or name not in GAME_MODULES:
             raise RecordError(
                 "bad-format",
                 f"game must be one of {', '.join(GAME_MODULES)}, not {name!r}",

@@ -6,7 +6,7 @@ from config.celery import app
 from tournaments.tasks import check_records
 
 
-def test_task_registered():
+def test_task_registered(db):  # importing the tasks runs Django's model checks (database)
     app.loader.import_default_modules()
     assert "tournaments.check_records" in app.tasks
 

@@ -1,0 +1,75 @@
+"""API authentication: directors' API tokens (`Authorization: Token <secret>`) and table
+scorers' tokens (`Authorization: Table <secret>`), beside Django's session.
+
+A table token authenticates no user: `request.user` stays anonymous and `request.auth` is the
+`TableToken`, which `api.views.actor_for` turns into `Actor(table=<table id>, side=...)`.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from .models import ApiToken, TableToken, TokenState, hash_secret
+
+
+def _credentials(request, keyword: str) -> str | None:
+    header = authentication.get_authorization_header(request).split()
+    if not header or header[0].lower() != keyword.lower().encode():
+        return None
+    if len(header) != 2:
+        raise exceptions.AuthenticationFailed(
+            f"the {keyword} header is '{keyword} <secret>'", code="bad-token"
+        )
+    try:
+        return header[1].decode("ascii")
+    except UnicodeError as error:
+        raise exceptions.AuthenticationFailed("the token is not ASCII", code="bad-token") from error
+
+
+def _check(token) -> None:
+    if token is None:
+        raise exceptions.AuthenticationFailed("unknown token", code="bad-token")
+    state = token.state
+    if state == TokenState.REVOKED:
+        raise exceptions.AuthenticationFailed("this token was revoked", code="token-revoked")
+    if state == TokenState.EXPIRED:
+        raise exceptions.AuthenticationFailed("this token has expired", code="token-expired")
+    type(token).objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
+
+    def authenticate(self, request):
+        secret = _credentials(request, self.keyword)
+        if secret is None:
+            return None
+        token = ApiToken.objects.select_related("user").filter(key_hash=hash_secret(secret)).first()
+        _check(token)
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("this user is inactive", code="user-inactive")
+        return token.user, token
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class TableTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Table"
+
+    def authenticate(self, request):
+        secret = _credentials(request, self.keyword)
+        if secret is None:
+            return None
+        token = TableToken.by_secret(secret)
+        _check(token)
+        return AnonymousUser(), token
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """Django's session (with CSRF checks for writes)."""

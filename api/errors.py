@@ -1,0 +1,107 @@
+"""One error shape for the whole API: `{"code": ..., "message": ..., "details": ...}`.
+
+`exception_handler` (REST_FRAMEWORK["EXCEPTION_HANDLER"]) maps the services' `ServiceError`
+(its own status), DRF's exceptions (validation 400, authentication 401, permission 403, 404, 405,
+406, 415, throttling 429, parse errors 400) and oversized bodies (413) to that shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from tournaments.services import ServiceError
+
+
+class ApiError(exceptions.APIException):
+    """An API-level refusal with a stable code (not from a service)."""
+
+    def __init__(self, code: str, message: str, *, status_code: int = 400, details: Any = None):
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.message = message
+        self.details = details
+
+
+class TooLarge(ApiError):
+    def __init__(self, limit: int):
+        super().__init__(
+            "too-large",
+            f"the request body is larger than {limit} bytes",
+            status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            details={"limit": limit},
+        )
+
+
+def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"code": code, "message": message, "details": details}
+
+
+DEFAULT_CODES = {
+    exceptions.ParseError: "parse-error",
+    exceptions.NotAuthenticated: "not-authenticated",
+    exceptions.AuthenticationFailed: "authentication-failed",
+    exceptions.PermissionDenied: "permission-denied",
+    exceptions.NotFound: "not-found",
+    exceptions.MethodNotAllowed: "method-not-allowed",
+    exceptions.NotAcceptable: "not-acceptable",
+    exceptions.UnsupportedMediaType: "unsupported-media-type",
+    exceptions.Throttled: "throttled",
+}
+
+
+def _code(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    if isinstance(codes, str) and codes not in {
+        "error", "invalid", "not_authenticated", "authentication_failed", "permission_denied",
+        "not_found", "method_not_allowed", "not_acceptable", "unsupported_media_type",
+        "throttled", "parse_error",
+    }:
+        return codes
+    for cls in type(exc).__mro__:
+        if cls in DEFAULT_CODES:
+            return DEFAULT_CODES[cls]
+    return "error"
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    headers: dict[str, str] = {}
+    if isinstance(exc, ServiceError):
+        set_rollback()
+        data = exc.as_dict()
+        return Response(body(data["code"], data["message"], data.get("details")), exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        exc = TooLarge(getattr(exc, "limit", 0) or 0)
+    elif isinstance(exc, TooManyFieldsSent):
+        exc = ApiError("too-many-fields", str(exc))
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a real server error: let Django report it
+    set_rollback()
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+    if isinstance(exc, ApiError):
+        return Response(
+            body(exc.error_code, exc.message, exc.details), exc.status_code, headers=headers
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        details = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        return Response(
+            body("invalid", "the request is not valid", details), exc.status_code, headers=headers
+        )
+    details = None
+    if isinstance(exc, exceptions.Throttled):
+        details = {"wait": exc.wait}
+    return Response(body(_code(exc), str(exc.detail), details), exc.status_code, headers=headers)

@@ -1,0 +1,249 @@
+"""Live standings: `GET …/tournaments/{slug}/standings` (cached, ETag, 304 without SQL) and
+`GET …/tournaments/{slug}/events` (server-sent events with heartbeats and Last-Event-ID resume).
+
+Public, no authentication; plain Django views (not DRF) because they are the hottest paths of a
+big event. See docs/live.md for the cache and invalidation design.
+
+Standings cache (the `default` cache: Redis when REDIS_URL is set, so shared by all processes):
+- `live:standings:gen:{slug}`   an integer generation, bumped by `tournaments.live.invalidate`
+  (every announcement, every results change, every tournament save/delete);
+- `live:standings:state:{slug}` {gen, tid, etag, last_modified, computed_at, token}: what a
+  304 needs, valid while its `gen` equals the current generation;
+- `live:standings:body:{token}` the serialized JSON body (all but `age_seconds`, which is
+  appended per request), also kept in a small per-process LRU.
+A poll reads state and generation with one MGET: a 304 and a cached 200 cost no SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import OrderedDict
+from datetime import UTC, datetime
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.http import http_date, parse_http_date_safe
+from django.views.decorators.http import require_GET
+
+from tournaments import live
+from tournaments.models import StandingsSnapshot, Tournament
+
+BODY_LRU = 256
+_bodies: OrderedDict[str, bytes] = OrderedDict()
+CACHE_CONTROL = "public, no-cache"
+
+
+def not_found(slug: str) -> JsonResponse:
+    return JsonResponse(
+        {"code": "not-found", "message": f"no tournament {slug!r}", "details": None}, status=404
+    )
+
+
+def etag_of(tournament_id: int, version: int, stale: bool) -> str:
+    return f'"{tournament_id}-{version}-{int(stale)}"'
+
+
+# --- standings ----------------------------------------------------------------------------
+
+def _remember(token: str, body: bytes) -> None:
+    _bodies[token] = body
+    _bodies.move_to_end(token)
+    while len(_bodies) > BODY_LRU:
+        _bodies.popitem(last=False)
+
+
+def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
+    """Read the tournament and its latest snapshot; cache and return (state, body prefix)."""
+    tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if tid is None:
+        return None
+    # Record tournament -> slug before reading what the state is built from: an invalidation
+    # committed after our read will find it and bump the generation we read next.
+    live_ttl = live.STATE_TTL
+    cache.set(live.slug_key(tid), slug, live_ttl + 60)
+    gen = cache.get(live.gen_key(slug)) or 0
+    results_version = Tournament.objects.filter(pk=tid).values_list(
+        "results_version", flat=True).first()
+    if results_version is None:
+        return None
+    snapshot = StandingsSnapshot.objects.filter(tournament_id=tid).first()
+    if snapshot is None:
+        version, stale, computed = 0, results_version > 0, None
+        payload: dict[str, Any] = {"tournament": slug, "rows": []}
+    else:
+        version, computed = snapshot.version, snapshot.computed_at
+        stale = snapshot.inputs_version < results_version
+        payload = dict(snapshot.payload)
+    payload.update(version=version, stale=stale,
+                   computed_at=computed.isoformat() if computed else None)
+    body = json.dumps(payload, separators=(",", ":"))[:-1] + ',"age_seconds":'
+    state = {
+        "gen": gen,
+        "tid": tid,
+        "etag": etag_of(tid, version, stale),
+        "computed_at": computed.timestamp() if computed else None,
+        "token": uuid.uuid4().hex,
+    }
+    encoded = body.encode()
+    cache.set_many({f"live:standings:body:{state['token']}": encoded,
+                    live.state_key(slug): state}, live_ttl)
+    _remember(state["token"], encoded)
+    return state, encoded
+
+
+def _conditional(request: HttpRequest, state: dict[str, Any]) -> bool:
+    """True when the client's copy is current (If-None-Match, else If-Modified-Since)."""
+    match = request.headers.get("If-None-Match")
+    if match is not None:
+        tags = {tag.strip().removeprefix("W/") for tag in match.split(",")}
+        return state["etag"] in tags or "*" in tags
+    since = request.headers.get("If-Modified-Since")
+    if since and state["computed_at"] is not None:
+        when = parse_http_date_safe(since)
+        return when is not None and int(state["computed_at"]) <= when
+    return False
+
+
+def _headers(response: HttpResponse, state: dict[str, Any]) -> HttpResponse:
+    response["ETag"] = state["etag"]
+    response["Cache-Control"] = CACHE_CONTROL
+    if state["computed_at"] is not None:
+        response["Last-Modified"] = http_date(state["computed_at"])
+    return response
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`."""
+    state_key, gen_key = live.state_key(slug), live.gen_key(slug)
+    found = cache.get_many([state_key, gen_key])
+    state = found.get(state_key)
+    body = None
+    if state is not None and state["gen"] == (found.get(gen_key) or 0):
+        if _conditional(request, state):
+            return _headers(HttpResponse(status=304), state)
+        body = _bodies.get(state["token"])
+        if body is None:
+            body = cache.get(f"live:standings:body:{state['token']}")
+            if body is not None:
+                _remember(state["token"], body)
+    if body is None:
+        built = _build(slug)
+        if built is None:
+            return not_found(slug)
+        state, body = built
+        if _conditional(request, state):
+            return _headers(HttpResponse(status=304), state)
+    if state["computed_at"] is None:
+        age = b"null"
+    else:
+        age = b"%.3f" % max(0.0, datetime.now(UTC).timestamp() - state["computed_at"])
+    response = HttpResponse(body + age + b"}", content_type="application/json")
+    return _headers(response, state)
+
+
+# --- server-sent events -------------------------------------------------------------------
+
+def heartbeat_seconds() -> float:
+    return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
+
+
+def retry_ms() -> int:
+    return int(getattr(settings, "LIVE_RETRY_MS", 3000))
+
+
+def frame(event_id: str, event: dict[str, Any]) -> bytes:
+    """One SSE message: id, event (the announcement's kind), data (its JSON)."""
+    kind = str(event.get("event", "message")).replace("\n", " ")
+    data = json.dumps(event, separators=(",", ":"))
+    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n".encode()
+
+
+HEARTBEAT = b": heartbeat\n\n"
+
+
+def _tournament_id(slug: str) -> int | None:
+    state = cache.get(live.state_key(slug))
+    if state is not None:
+        return state["tid"]
+    tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if not connection.in_atomic_block:
+        connection.close()  # a long-lived stream must not hold a database connection
+    return tid
+
+
+async def stream(tournament_id: int, after: str | None, *, heartbeat: float | None = None,
+                 limit: int | None = None):
+    """The SSE byte stream: `retry:`, missed events after `after` (Last-Event-ID), then each
+    new announcement, with a heartbeat comment after `heartbeat` quiet seconds. `limit` stops
+    after that many messages (tests)."""
+    heartbeat = heartbeat_seconds() if heartbeat is None else heartbeat
+    # Subscribe and fix the resume point before the first byte: once a client has read
+    # `retry:`, everything announced later reaches it.
+    sub = await live.subscribe(tournament_id)
+    sent = 0
+    try:
+        newest = await live.atail(tournament_id) if after is None else None
+        yield f"retry: {retry_ms()}\n\n".encode()
+        if after is None:
+            if newest is not None:
+                sub.seen(newest)
+                yield f"id: {newest}\n\n".encode()  # resume point for the first reconnect
+        else:
+            sub.seen(after)
+            for event_id, event in await live.ahistory(tournament_id, after):
+                if not sub.seen(event_id):
+                    yield frame(event_id, event)
+                    sent += 1
+                    if limit is not None and sent >= limit:
+                        return
+        while limit is None or sent < limit:
+            item = await sub.next(heartbeat)
+            if item is None:
+                yield HEARTBEAT
+                continue
+            yield frame(*item)
+            sent += 1
+    finally:
+        sub.close()
+
+
+async def events(request: HttpRequest, slug: str) -> HttpResponse:
+    """Server-sent events for a tournament. Under ASGI a long-lived stream; under WSGI (the dev
+    server) a short response (missed events and `retry:`) that EventSource reconnects to."""
+    if request.method != "GET":
+        return JsonResponse({"code": "method-not-allowed", "message": "use GET",
+                             "details": None}, status=405)
+    tid = await sync_to_async(_tournament_id)(slug)
+    if tid is None:
+        return not_found(slug)
+    after = live.valid_id(request.headers.get("Last-Event-ID")
+                          or request.GET.get("lastEventId"))
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(await sync_to_async(_short_stream)(tid, after),
+                            content_type="text/event-stream", headers=headers)
+    return StreamingHttpResponse(stream(tid, after), content_type="text/event-stream",
+                                 headers=headers)
+
+
+def _short_stream(tid: int, after: str | None) -> bytes:
+    """WSGI fallback: what was missed, a resume id, and when to come back."""
+    out = [f"retry: {max(retry_ms(), 5000)}\n\n".encode()]
+    if after is None:
+        newest = live.tail(tid)
+        if newest is not None:
+            out.append(f"id: {newest}\n\n".encode())
+    else:
+        out.extend(frame(event_id, event) for event_id, event in live.history(tid, after))
+    out.append(HEARTBEAT)
+    return b"".join(out)
+
+
+

@@ -1,0 +1,38 @@
+"""JSON parsing with a size limit: a body over the limit is refused with 413 `too-large`
+without being read in full (DRF reads JSON from the stream, so Django's
+DATA_UPLOAD_MAX_MEMORY_SIZE does not apply)."""
+
+from __future__ import annotations
+
+from rest_framework.parsers import JSONParser
+
+from .errors import TooLarge
+
+JSON_LIMIT = 1024 * 1024  # any JSON request body
+HAND_LIMIT = 64 * 1024  # a hand submission, correction or check
+
+
+class LimitedJSONParser(JSONParser):
+    limit = JSON_LIMIT
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        request = (parser_context or {}).get("request")
+        if request is not None:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > self.limit:
+                raise TooLarge(self.limit)
+        if stream is not None:
+            data = stream.read(self.limit + 1)
+            if len(data) > self.limit:
+                raise TooLarge(self.limit)
+            import io
+
+            stream = io.BytesIO(data)
+        return super().parse(stream, media_type, parser_context)
+
+
+class HandJSONParser(LimitedJSONParser):
+    limit = HAND_LIMIT

@@ -1,0 +1,134 @@
+"""OpenAPI details: the error shape on every 4xx response, the authentication schemes, and the
+`hand/1` JSON Schema (from `games.schema`) as components the hand endpoints refer to."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+
+from games.schema import load_schema
+
+HAND_RECORD_REF = "#/components/schemas/HandRecord"  # a hand/1 or a match/1 record
+HAND_REF = "#/components/schemas/HandRecordsHand"  # a hand/1 record
+CHECK_RESULT_REF = "#/components/schemas/CheckResult"
+
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid input (`invalid` with the field errors in `details`, `parse-error`, or a "
+    "service's code)",
+    "401": "Not authenticated, or a bad, expired (`token-expired`) or revoked "
+    "(`token-revoked`) token",
+    "403": "Not allowed (`not-director`, `wrong-table`, `own-side`, `scorer-not-allowed`, ...)",
+    "404": "Not found",
+    "405": "Method not allowed",
+    "406": "Not acceptable",
+    "409": "Conflict with the current state (a race, a reused idempotency key, a wrong state)",
+    "413": "The request body is too large (`too-large`)",
+    "415": "Unsupported media type",
+    "422": "Well-formed but refused by the domain (e.g. `invalid-hand`, with the rules engine's "
+    "errors in `details`)",
+    "429": "Throttled (`throttled`; `details.wait` seconds)",
+}
+READ_ERRORS = ("400", "401", "403", "404", "406", "429")
+WRITE_ERRORS = ("400", "401", "403", "404", "406", "409", "413", "415", "422", "429")
+
+
+class ApiAutoSchema(AutoSchema):
+    """Every operation documents the error responses it may give, with the `Error` shape."""
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        from .serializers import ErrorSerializer
+
+        codes = READ_ERRORS if self.method in ("GET", "HEAD", "OPTIONS") else WRITE_ERRORS
+        for code in codes:
+            if code not in responses:
+                responses[code] = self._get_response_for_code(
+                    OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]),
+                    code,
+                    direction=direction,
+                )
+        return responses
+
+
+class ApiTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "api.authentication.ApiTokenAuthentication"
+    name = "apiToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "A director's API token: `Authorization: Token <secret>` "
+            "(POST /api/v1/auth/tokens).",
+        }
+
+
+class TableTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "api.authentication.TableTokenAuthentication"
+    name = "tableToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "A table scorer's token: `Authorization: Table <secret>`, scoped to "
+            "one table (from the QR code's URL fragment `#token=`).",
+        }
+
+
+class SessionScheme(OpenApiAuthenticationExtension):
+    target_class = "api.authentication.SessionAuthentication"
+    name = "cookieAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "cookie", "name": "sessionid"}
+
+
+def _pascal(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def _component_schemas(name: str, prefix: str) -> dict[str, Any]:
+    """A JSON Schema file's `$defs` as components `<prefix><Name>`, its refs rewritten."""
+    schema = load_schema(name)
+    defs = schema.pop("$defs", {})
+    for key in ("$schema", "$id"):
+        schema.pop(key, None)
+    out = {}
+    renamed = {f'"#/$defs/{k}"': f'"#/components/schemas/{prefix}{_pascal(k)}"' for k in defs}
+
+    def rewrite(node: Any) -> Any:
+        text = json.dumps(node)
+        for old, new in renamed.items():
+            text = text.replace(old, new)
+        return json.loads(text)
+
+    for key, value in defs.items():
+        out[f"{prefix}{_pascal(key)}"] = rewrite(value)
+    out[prefix.rstrip("_") or name] = rewrite(schema)
+    return out
+
+
+def add_record_schemas(result: dict, generator, request, public) -> dict:
+    """Postprocessing hook: the `hand-records` and `results` JSON Schemas as components."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(_component_schemas("hand-records", "HandRecords"))
+    schemas.update(_component_schemas("results", "Results"))
+    schemas["HandRecord"] = {
+        "description": "A `hand/1` or a `match/1` record (see the hand-records format).",
+        "oneOf": [
+            {"$ref": "#/components/schemas/HandRecordsHand"},
+            {"$ref": "#/components/schemas/HandRecordsMatch"},
+        ],
+    }
+    schemas["CheckResult"] = {
+        "description": "The rules engine's result, as is (`ok`, and the score or `errors`).",
+        "$ref": "#/components/schemas/Results",
+    }
+    return result

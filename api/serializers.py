@@ -1,0 +1,546 @@
+"""Request and response shapes. Request serializers only parse and validate the input; the
+services decide. Response serializers are read-only views of the models."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import (
+    GAMES,
+    AuditEvent,
+    Entry,
+    HandSubmission,
+    Match,
+    Player,
+    Rating,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+
+from .models import ApiToken, TableToken
+from .schema import CHECK_RESULT_REF, HAND_RECORD_REF, HAND_REF
+
+# -- shared ---------------------------------------------------------------------------------------
+
+
+@extend_schema_field({})
+class AnyField(serializers.JSONField):
+    """Any JSON value, null included."""
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of the API."""
+
+    code = serializers.CharField(help_text="A stable error code, e.g. `invalid-hand`.")
+    message = serializers.CharField(help_text="A human-readable message.")
+    details = AnyField(help_text="Structured context (or null): field errors, the rules "
+                       "engine's errors.")
+
+    class Meta:
+        ref_name = "Error"
+
+
+@extend_schema_field({"$ref": HAND_REF})
+class HandField(serializers.JSONField):
+    """A `hand/1` record (the JSON as the scorer sends it)."""
+
+
+@extend_schema_field({"$ref": HAND_RECORD_REF})
+class RecordField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"$ref": CHECK_RESULT_REF})
+class CheckResultField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class ObjectField(serializers.JSONField):
+    pass
+
+
+# -- players and ratings --------------------------------------------------------------------------
+
+
+class PlayerBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club_number"]
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    player = PlayerBriefSerializer(read_only=True)
+    win_rate = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rating
+        fields = [
+            "player", "game", "ordinal", "mu", "sigma", "games", "wins", "draws", "win_rate",
+            "last_played",
+        ]
+
+    def get_win_rate(self, rating: Rating) -> float | None:
+        return round(rating.wins / rating.games, 4) if rating.games else None
+
+
+class RatingHistoryPointSerializer(serializers.Serializer):
+    played_at = serializers.CharField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class PlayerRatingSerializer(RatingSerializer):
+    history = serializers.SerializerMethodField()
+
+    class Meta(RatingSerializer.Meta):
+        fields = [f for f in RatingSerializer.Meta.fields if f != "player"] + ["history"]
+
+    @extend_schema_field(RatingHistoryPointSerializer(many=True))
+    def get_history(self, rating: Rating) -> list[dict]:
+        out = []
+        for point in rating.history or []:
+            if isinstance(point, list | tuple) and len(point) >= 5:
+                out.append(
+                    {"played_at": point[0], "match": point[1], "mu": point[2],
+                     "sigma": point[3], "ordinal": point[4]}
+                )
+        return out
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club_number", "created_at"]
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    ratings = PlayerRatingSerializer(many=True, read_only=True)
+
+    class Meta(PlayerSerializer.Meta):
+        fields = PlayerSerializer.Meta.fields + ["ratings"]
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": True}],
+     "description": "A preset name (e.g. `standard`) or the rules object the engine accepts."}
+)
+class RulesField(serializers.JSONField):
+    pass
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    rules = RulesField(read_only=True)
+    place_points = serializers.ListField(child=serializers.CharField(), read_only=True)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "slug", "name", "game", "rules", "format", "double_round_robin", "rounds",
+            "table_size", "match_length", "match_hands", "points_win", "points_draw",
+            "points_loss", "points_bye", "place_points", "tiebreaks", "late_entry",
+            "show_provisional", "seed", "state", "starts_at", "venue", "results_version",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=150)
+    slug = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    game = serializers.ChoiceField(choices=GAMES)
+    rules = RulesField(help_text="A preset name or the rules with house options.")
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(min_value=1, max_value=32767)
+    match_length = serializers.ChoiceField(
+        choices=Tournament.MatchLength.choices, default=Tournament.MatchLength.TARGET
+    )
+    match_hands = serializers.IntegerField(
+        min_value=1, max_value=32767, required=False, allow_null=True, default=None
+    )
+    table_size = serializers.IntegerField(
+        min_value=2, max_value=4, required=False, allow_null=True, default=None
+    )
+    double_round_robin = serializers.BooleanField(default=False)
+    points_win = serializers.DecimalField(max_digits=5, decimal_places=1, required=False)
+    points_draw = serializers.DecimalField(max_digits=5, decimal_places=1, required=False)
+    points_loss = serializers.DecimalField(max_digits=5, decimal_places=1, required=False)
+    points_bye = serializers.DecimalField(
+        max_digits=5, decimal_places=1, required=False, allow_null=True
+    )
+    place_points = serializers.ListField(
+        child=serializers.DecimalField(max_digits=5, decimal_places=1),
+        required=False, allow_null=True, max_length=4,
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, allow_null=True,
+        max_length=20,
+    )
+    late_entry = serializers.ChoiceField(
+        choices=Tournament.LateEntry.choices, default=Tournament.LateEntry.ZERO
+    )
+    show_provisional = serializers.BooleanField(default=False)
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    venue = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+
+
+# -- entries --------------------------------------------------------------------------------------
+
+
+class PlayerSpecSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    club_number = serializers.CharField(
+        max_length=30, required=False, allow_blank=True, default=""
+    )
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    name = serializers.CharField(read_only=True)
+    kind = serializers.SerializerMethodField()
+    team = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+    late_entry = serializers.CharField(
+        read_only=True, help_text="A late entry's policy (zero, draw, bye), or empty."
+    )
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "tournament", "name", "kind", "team", "players", "status", "seed",
+            "joined_round", "late_entry", "withdrawn_after_round", "fixed_table",
+            "registered_at",
+        ]
+        read_only_fields = fields
+
+    def get_kind(self, entry: Entry) -> str:
+        return "team" if entry.team_id else "player"
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True,
+         "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}
+    )
+    def get_team(self, entry: Entry) -> dict | None:
+        return {"id": entry.team_id, "name": entry.team.name} if entry.team_id else None
+
+    @extend_schema_field(PlayerBriefSerializer(many=True))
+    def get_players(self, entry: Entry) -> list[dict]:
+        players = entry.team.players if entry.team_id else (entry.player,)
+        return PlayerBriefSerializer(players, many=True).data
+
+
+class RegisterSerializer(serializers.Serializer):
+    players = PlayerSpecSerializer(many=True, min_length=1, max_length=2)
+    name = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, default="",
+        help_text="A team's name (team events; default: the players' names).",
+    )
+    seed = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
+                                    allow_null=True, default=None)
+    late_entry = serializers.ChoiceField(
+        choices=Tournament.LateEntry.choices, required=False, allow_blank=True, default=""
+    )
+
+
+class ImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A CSV (UTF-8) or XLSX file with a header row.")
+    dry_run = serializers.BooleanField(default=False)
+
+
+class RowErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    row = serializers.IntegerField(allow_null=True)
+    column = serializers.CharField(allow_blank=True)
+
+
+class ImportRowSerializer(serializers.Serializer):
+    row = serializers.IntegerField()
+    team = serializers.CharField(allow_blank=True)
+    players = PlayerBriefSerializer(many=True)
+    seed = serializers.IntegerField(allow_null=True)
+    entry = serializers.IntegerField(allow_null=True)
+    errors = RowErrorSerializer(many=True)
+
+
+class ImportPreviewSerializer(serializers.Serializer):
+    filename = serializers.CharField()
+    team_event = serializers.BooleanField()
+    ok = serializers.BooleanField()
+    dry_run = serializers.BooleanField()
+    imported = serializers.BooleanField()
+    errors = RowErrorSerializer(many=True)
+    rows = ImportRowSerializer(many=True)
+
+
+class SeedSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=1, max_value=2**31 - 1, allow_null=True)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+# -- rounds, tables, matches ----------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry_id", read_only=True)
+    name = serializers.CharField(source="entry.name", read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = [
+            "entry", "name", "side", "seats", "match_points", "points_for", "points_against",
+            "outcome", "place",
+        ]
+        read_only_fields = fields
+
+
+class TableBriefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = ["id", "number"]
+
+
+class MatchBriefSerializer(serializers.ModelSerializer):
+    table = TableBriefSerializer(read_only=True, allow_null=True)
+    seats = SeatSerializer(many=True, read_only=True)
+    result = ObjectField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "table", "is_bye", "state", "result", "finished_at", "seats"]
+        read_only_fields = fields
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    notes = serializers.ListField(child=serializers.JSONField(), read_only=True)
+    matches = MatchBriefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = [
+            "id", "tournament", "number", "state", "generated_at", "published_at", "closed_at",
+            "notes", "matches",
+        ]
+        read_only_fields = fields
+
+
+class GenerateSerializer(serializers.Serializer):
+    regenerate = serializers.BooleanField(
+        default=False, help_text="Replace the current draft with a fresh one."
+    )
+
+
+class SwapSerializer(serializers.Serializer):
+    first = serializers.IntegerField(min_value=1, help_text="An entry id.")
+    second = serializers.IntegerField(min_value=1, help_text="Another entry id.")
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+class HandVersionSerializer(serializers.ModelSerializer):
+    number = serializers.IntegerField(source="hand.number", read_only=True)
+    raw = ObjectField(read_only=True)
+    record = ObjectField(read_only=True)
+    result = CheckResultField(read_only=True)
+
+    class Meta:
+        model = HandSubmission
+        fields = [
+            "id", "number", "version", "is_current", "status", "source", "raw", "record",
+            "result", "submitted_side", "submitted_label", "submitted_at", "decided_label",
+            "decided_side", "decided_at", "reason",
+        ]
+        read_only_fields = fields
+
+
+class HandSummarySerializer(serializers.ModelSerializer):
+    """A hand's current version without the records (match detail)."""
+
+    number = serializers.IntegerField(source="hand.number", read_only=True)
+    result = CheckResultField(read_only=True)
+
+    class Meta:
+        model = HandSubmission
+        fields = [
+            "id", "number", "version", "status", "source", "result", "submitted_side",
+            "submitted_at", "decided_side", "decided_at", "reason",
+        ]
+        read_only_fields = fields
+
+
+class MatchSerializer(MatchBriefSerializer):
+    tournament = serializers.CharField(source="round.tournament.slug", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    round_id = serializers.IntegerField(read_only=True)
+
+    class Meta(MatchBriefSerializer.Meta):
+        fields = ["id", "tournament", "round", "round_id"] + MatchBriefSerializer.Meta.fields[1:]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    hands = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = MatchSerializer.Meta.fields + ["hands"]
+
+    @extend_schema_field(HandSummarySerializer(many=True))
+    def get_hands(self, match: Match) -> list[dict]:
+        from tournaments.services import current_versions
+
+        return HandSummarySerializer(current_versions(match), many=True).data
+
+
+class TableSerializer(serializers.ModelSerializer):
+    tournament = serializers.CharField(source="round.tournament.slug", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    match = MatchBriefSerializer(read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "number", "tournament", "round", "match"]
+
+
+# -- hands ----------------------------------------------------------------------------------------
+
+
+def _hand_object(value):
+    """A hand is a JSON object; its `game` and `rules` (if stated) are read by the engine."""
+    if not isinstance(value, dict):
+        raise serializers.ValidationError("a hand record is a JSON object")
+    if "game" in value and not isinstance(value["game"], str):
+        raise serializers.ValidationError("`game` is a string")
+    return value
+
+
+class SubmitSerializer(serializers.Serializer):
+    record = HandField(
+        help_text="The hand/1 record (`format` and `before` may be left out).",
+        validators=[_hand_object],
+    )
+    number = serializers.IntegerField(
+        min_value=1, max_value=32767, required=False, allow_null=True, default=None,
+        help_text="The hand's number (default: the next hand).",
+    )
+    side = serializers.CharField(
+        max_length=4, required=False, allow_blank=True, default="",
+        help_text="The side submitting (a table scorer must say: NS, EW, N, ...).",
+    )
+    idempotency_key = serializers.CharField(
+        min_length=8, max_length=100, required=False, allow_null=True, default=None,
+        help_text="Or the `Idempotency-Key` header: a retry with it returns the stored version.",
+    )
+
+
+class DecideSerializer(serializers.Serializer):
+    side = serializers.CharField(
+        max_length=4, required=False, allow_blank=True, default="",
+        help_text="The side answering (a table scorer must say; not the submitting side).",
+    )
+    version = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None,
+        help_text="The version answered (default: the current one); a stale one is a 409.",
+    )
+
+
+class RejectSerializer(DecideSerializer):
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
+class CorrectSerializer(serializers.Serializer):
+    record = HandField(validators=[_hand_object])
+    reason = serializers.CharField(max_length=1000)
+
+
+class CheckRequestSerializer(serializers.Serializer):
+    """Only for the schema: the request body is the record itself."""
+
+
+# -- audit, tokens --------------------------------------------------------------------------------
+
+
+class AuditEventSerializer(serializers.ModelSerializer):
+    data = ObjectField(read_only=True)
+
+    class Meta:
+        model = AuditEvent
+        fields = ["id", "at", "actor_label", "action", "subject", "reason", "data"]
+        read_only_fields = fields
+
+
+class TableTokenCreateSerializer(serializers.Serializer):
+    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    expires_in = serializers.IntegerField(
+        min_value=60, max_value=7 * 24 * 3600, default=12 * 3600,
+        help_text="Seconds until the token expires (default 12 hours).",
+    )
+
+
+class TableTokenSerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table_id", read_only=True)
+    state = serializers.CharField(read_only=True)
+    created_by = serializers.CharField(
+        source="created_by.get_username", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = TableToken
+        fields = [
+            "id", "table", "label", "state", "created_at", "expires_at", "revoked_at",
+            "last_used_at", "created_by",
+        ]
+        read_only_fields = fields
+
+
+class TableTokenSecretSerializer(TableTokenSerializer):
+    secret = serializers.CharField(read_only=True, help_text="Shown once; stored hashed.")
+    url = serializers.CharField(
+        read_only=True, help_text="The scoring page with the secret in the fragment (QR code)."
+    )
+
+    class Meta(TableTokenSerializer.Meta):
+        fields = TableTokenSerializer.Meta.fields + ["secret", "url"]
+
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150, required=False, help_text="Not needed when signed in by session."
+    )
+    password = serializers.CharField(
+        max_length=4096, required=False, style={"input_type": "password"}
+    )
+    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    expires_in = serializers.IntegerField(
+        min_value=60, max_value=366 * 24 * 3600, required=False, allow_null=True, default=None,
+        help_text="Seconds until the token expires (default: never).",
+    )
+
+
+class ApiTokenSerializer(serializers.ModelSerializer):
+    state = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "label", "state", "created_at", "expires_at", "revoked_at", "last_used_at"]
+        read_only_fields = fields
+
+
+class ApiTokenSecretSerializer(ApiTokenSerializer):
+    secret = serializers.CharField(read_only=True, help_text="Shown once; stored hashed.")
+
+    class Meta(ApiTokenSerializer.Meta):
+        fields = ApiTokenSerializer.Meta.fields + ["secret"]

@@ -1,0 +1,786 @@
+"""The REST API's views: thin over `tournaments.services`. A view parses and validates its input
+with a serializer, builds the `Actor`, calls one service and serialises the result; a service's
+refusal (`ServiceError`) becomes the one error shape in `api.errors`."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from games.records import check_record
+from tournaments import services
+from tournaments.models import (
+    GAMES,
+    AuditEvent,
+    Entry,
+    Hand,
+    HandSubmission,
+    Match,
+    Player,
+    Rating,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.services import Actor
+from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
+
+from . import filters
+from . import serializers as s
+from .errors import ApiError, TooLarge
+from .models import ApiToken, TableToken, hash_secret, new_secret
+from .parsers import HandJSONParser
+from .permissions import ReadOnlyOrSignedIn, ScorerOrSignedIn, SignedIn
+from .schema import CHECK_RESULT_REF, HAND_RECORD_REF
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def actor_for(request, side: str = "") -> Actor:
+    """The acting person: a table scorer (by token), a signed-in user, or the public."""
+    token = request.auth
+    if isinstance(token, TableToken):
+        return Actor(table=token.table_id, side=side, label=token.label or "table scorer")
+    if request.user and request.user.is_authenticated:
+        return Actor(user=request.user, side=side)
+    return Actor(label="public", side=side)
+
+
+def valid(serializer_class, request, **kwargs) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def tournament_of(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def directs(request, tournament: Tournament) -> bool:
+    return services.is_director(actor_for(request), tournament)
+
+
+SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The tournament's slug.")
+
+
+def ID(name: str = "id", what: str = "") -> OpenApiParameter:  # noqa: N802
+    return OpenApiParameter(name, int, OpenApiParameter.PATH, description=what)
+
+
+class ApiView(generics.GenericAPIView):
+    permission_classes = [ReadOnlyOrSignedIn]
+
+
+class ActionView(ApiView):
+    """A POST that calls one service on one object and returns it."""
+
+    filter_backends: list = []
+    pagination_class = None
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentList(generics.ListAPIView, ApiView):
+    queryset = Tournament.objects.all()
+    serializer_class = s.TournamentSerializer
+    filterset_class = filters.TournamentFilter
+
+    @extend_schema(
+        summary="Create a tournament (you become its director)",
+        request=s.TournamentCreateSerializer,
+        responses={201: s.TournamentSerializer},
+    )
+    def post(self, request):
+        data = valid(s.TournamentCreateSerializer, request)
+        options = {k: v for k, v in data.items() if v is not None or k in ("starts_at",)}
+        tournament = services.create_tournament(actor=actor_for(request), **options)
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["tournaments"], parameters=[SLUG])
+class TournamentDetail(generics.RetrieveAPIView, ApiView):
+    queryset = Tournament.objects.all()
+    serializer_class = s.TournamentSerializer
+    lookup_field = "slug"
+
+
+def _tournament_action(service, summary: str):
+    @extend_schema(
+        tags=["tournaments"], parameters=[SLUG], summary=summary, request=None,
+        responses={200: s.TournamentSerializer},
+    )
+    class View(ActionView):
+        serializer_class = s.TournamentSerializer
+
+        def post(self, request, slug: str):
+            tournament = service(tournament=tournament_of(slug), actor=actor_for(request))
+            return Response(s.TournamentSerializer(tournament).data)
+
+    View.__name__ = View.__qualname__ = f"Tournament{service.__name__.title().replace('_', '')}"
+    return View
+
+
+OpenRegistration = _tournament_action(services.open_registration, "Open registration")
+FinishTournament = _tournament_action(services.finish_tournament, "Finish the tournament")
+
+
+@extend_schema(tags=["tournaments"], parameters=[SLUG], summary="The director's audit trail")
+class AuditList(generics.ListAPIView, ApiView):
+    permission_classes = [SignedIn]
+    serializer_class = s.AuditEventSerializer
+    filterset_class = filters.AuditFilter
+    queryset = AuditEvent.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return AuditEvent.objects.none()
+        tournament = tournament_of(self.kwargs["slug"])
+        services.require_director(actor_for(self.request), tournament)
+        return tournament.audit.all()
+
+
+# -- entries --------------------------------------------------------------------------------------
+
+ENTRIES = Entry.objects.select_related("tournament", "team__first", "team__second", "player")
+
+
+@extend_schema(tags=["entries"], parameters=[SLUG])
+class EntryList(generics.ListAPIView, ApiView):
+    permission_classes = [AllowAny]
+    serializer_class = s.EntrySerializer
+    filterset_class = filters.EntryFilter
+    queryset = Entry.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        return ENTRIES.filter(tournament=tournament_of(self.kwargs["slug"])).order_by("id")
+
+    @extend_schema(
+        summary="Register an entry (anyone while registration is open; directors any time)",
+        request=s.RegisterSerializer,
+        responses={201: s.EntrySerializer},
+    )
+    def post(self, request, slug: str):
+        data = valid(s.RegisterSerializer, request)
+        players = [services.PlayerSpec(**p) for p in data["players"]]
+        entry = services.register_entry(
+            tournament=tournament_of(slug),
+            actor=actor_for(request),
+            players=players,
+            name=data["name"],
+            seed=data["seed"],
+            late_entry=data["late_entry"],
+        )
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["entries"],
+    parameters=[SLUG],
+    summary="Import entries from a CSV or XLSX file (all rows or none; `dry_run` previews)",
+    request={"multipart/form-data": s.ImportSerializer},
+    responses={200: s.ImportPreviewSerializer},
+)
+class EntryImport(ActionView):
+    parser_classes = [MultiPartParser, FormParser]
+    serializer_class = s.ImportSerializer
+    throttle_scope = "import"
+
+    def post(self, request, slug: str):
+        tournament = tournament_of(slug)
+        data = valid(s.ImportSerializer, request)
+        upload = data["file"]
+        if upload.size is not None and upload.size > IMPORT_MAX_BYTES:
+            raise TooLarge(IMPORT_MAX_BYTES)
+        content = upload.read(IMPORT_MAX_BYTES + 1)
+        if len(content) > IMPORT_MAX_BYTES:
+            raise TooLarge(IMPORT_MAX_BYTES)
+        preview = services.import_entries(
+            tournament=tournament,
+            actor=actor_for(request),
+            data=content,
+            filename=upload.name or "entries.csv",
+            dry_run=data["dry_run"],
+        )
+        return Response(preview.as_dict())
+
+
+@extend_schema(tags=["entries"], parameters=[ID(what="The entry's id.")])
+class EntryDetail(generics.RetrieveAPIView, ApiView):
+    queryset = ENTRIES
+    serializer_class = s.EntrySerializer
+
+
+def _entry_action(name: str, summary: str, request_serializer, call):
+    @extend_schema(
+        tags=["entries"], parameters=[ID(what="The entry's id.")], summary=summary,
+        request=request_serializer, responses={200: s.EntrySerializer},
+    )
+    class View(ActionView):
+        serializer_class = s.EntrySerializer
+
+        def post(self, request, pk: int):
+            entry = get_object_or_404(Entry, pk=pk)
+            data = valid(request_serializer, request) if request_serializer else {}
+            entry = call(entry=entry, actor=actor_for(request), **data)
+            return Response(s.EntrySerializer(ENTRIES.get(pk=entry.pk)).data)
+
+    View.__name__ = View.__qualname__ = name
+    return View
+
+
+EntryCheckIn = _entry_action("EntryCheckIn", "Check an entry in", None, services.check_in)
+EntryWithdraw = _entry_action(
+    "EntryWithdraw", "Withdraw an entry from later rounds", s.ReasonSerializer, services.withdraw
+)
+EntrySeed = _entry_action("EntrySeed", "Set (or clear) an entry's seed", s.SeedSerializer,
+                          services.set_seed)
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+
+
+def rounds_visible(request, queryset: QuerySet, tournament: Tournament | None = None) -> QuerySet:
+    """Draft pairings are for the directors' eyes only."""
+    if tournament is not None and directs(request, tournament):
+        return queryset
+    if request.user and request.user.is_superuser:
+        return queryset
+    return queryset.exclude(state=Round.State.DRAFT)
+
+
+ROUNDS = Round.objects.select_related("tournament").prefetch_related(
+    Prefetch(
+        "matches",
+        Match.objects.select_related("table").prefetch_related(
+            Prefetch("seats", Seat.objects.select_related(
+                "entry__team", "entry__player").order_by("seats"))
+        ),
+    )
+)
+
+
+@extend_schema(tags=["rounds"], parameters=[SLUG])
+class RoundList(generics.ListAPIView, ApiView):
+    serializer_class = s.RoundSerializer
+    filterset_class = filters.RoundFilter
+    queryset = Round.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        tournament = tournament_of(self.kwargs["slug"])
+        return rounds_visible(self.request, ROUNDS.filter(tournament=tournament), tournament)
+
+
+@extend_schema(
+    tags=["rounds"], parameters=[SLUG],
+    summary="Generate the next round's pairings as a draft (or `regenerate` the draft)",
+    request=s.GenerateSerializer, responses={201: s.RoundSerializer},
+)
+class RoundGenerate(ActionView):
+    serializer_class = s.GenerateSerializer
+
+    def post(self, request, slug: str):
+        data = valid(s.GenerateSerializer, request)
+        round_ = services.generate_round(
+            tournament=tournament_of(slug), actor=actor_for(request), regenerate=data["regenerate"]
+        )
+        return Response(s.RoundSerializer(ROUNDS.get(pk=round_.pk)).data, status=201)
+
+
+@extend_schema(tags=["rounds"], parameters=[ID(what="The round's id.")])
+class RoundDetail(generics.RetrieveAPIView, ApiView):
+    serializer_class = s.RoundSerializer
+    queryset = ROUNDS
+
+    def get_object(self):
+        round_ = super().get_object()
+        if round_.state == Round.State.DRAFT and not directs(self.request, round_.tournament):
+            raise ApiError("not-found", "No Round matches the given query.", status_code=404)
+        return round_
+
+
+def _round_action(name: str, summary: str, request_serializer, call):
+    @extend_schema(
+        tags=["rounds"], parameters=[ID(what="The round's id.")], summary=summary,
+        request=request_serializer, responses={200: s.RoundSerializer},
+    )
+    class View(ActionView):
+        serializer_class = s.RoundSerializer
+
+        def post(self, request, pk: int):
+            round_ = get_object_or_404(Round, pk=pk)
+            data = valid(request_serializer, request) if request_serializer else {}
+            call(round_, request, data)
+            return Response(s.RoundSerializer(ROUNDS.get(pk=round_.pk)).data)
+
+    View.__name__ = View.__qualname__ = name
+    return View
+
+
+def _swap(round_: Round, request, data: dict) -> None:
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament_id=round_.tournament_id,
+                                      pk__in=[data["first"], data["second"]])
+    }
+    missing = [n for n in (data["first"], data["second"]) if n not in entries]
+    if missing:
+        raise ApiError("unknown-entry", f"no entry {missing[0]} in this tournament",
+                       details={"entries": missing})
+    services.swap_entries(
+        round=round_, actor=actor_for(request), first=entries[data["first"]],
+        second=entries[data["second"]], reason=data["reason"],
+    )
+
+
+RoundSwap = _round_action(
+    "RoundSwap", "Swap two entries in a draft round", s.SwapSerializer, _swap
+)
+RoundPublish = _round_action(
+    "RoundPublish", "Publish a draft round", None,
+    lambda r, request, data: services.publish_round(round=r, actor=actor_for(request)),
+)
+RoundClose = _round_action(
+    "RoundClose", "Close a round (every match finished)", None,
+    lambda r, request, data: services.close_round(round=r, actor=actor_for(request)),
+)
+
+
+# -- matches and tables ---------------------------------------------------------------------------
+
+MATCHES = Match.objects.select_related("round__tournament", "table").prefetch_related(
+    Prefetch("seats", Seat.objects.select_related("entry__team", "entry__player").order_by("seats"))
+)
+
+
+def match_visible(request, match: Match) -> Match:
+    if match.round.state == Round.State.DRAFT and not directs(request, match.round.tournament):
+        raise ApiError("not-found", "No Match matches the given query.", status_code=404)
+    return match
+
+
+@extend_schema(tags=["matches"])
+class MatchList(generics.ListAPIView, ApiView):
+    serializer_class = s.MatchSerializer
+    filterset_class = filters.MatchFilter
+    queryset = MATCHES.exclude(round__state=Round.State.DRAFT)
+
+
+@extend_schema(tags=["matches"], parameters=[ID(what="The match's id.")])
+class MatchDetail(generics.RetrieveAPIView, ApiView):
+    serializer_class = s.MatchDetailSerializer
+    queryset = MATCHES
+
+    def get_object(self):
+        return match_visible(self.request, super().get_object())
+
+
+@extend_schema(
+    tags=["matches"], parameters=[ID(what="The match's id.")],
+    summary="Finish a match (by its rules or length; a director may close it early)",
+    request=None, responses={200: s.MatchDetailSerializer},
+)
+class MatchFinish(ActionView):
+    permission_classes = [ScorerOrSignedIn]
+    serializer_class = s.MatchDetailSerializer
+
+    def post(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        services.finish_match(match=match, actor=actor_for(request))
+        return Response(s.MatchDetailSerializer(MATCHES.get(pk=pk)).data)
+
+
+@extend_schema(tags=["tables"], parameters=[ID(what="The table's id.")])
+class TableDetail(generics.RetrieveAPIView, ApiView):
+    serializer_class = s.TableSerializer
+    queryset = Table.objects.select_related("round__tournament", "match").prefetch_related(
+        Prefetch("match__seats", Seat.objects.select_related("entry__team", "entry__player"))
+    )
+
+    def get_object(self):
+        table = super().get_object()
+        if table.round.state == Round.State.DRAFT and not directs(
+            self.request, table.round.tournament
+        ):
+            raise ApiError("not-found", "No Table matches the given query.", status_code=404)
+        return table
+
+
+# -- hands ----------------------------------------------------------------------------------------
+
+
+def _current(match: Match, number: int) -> HandSubmission:
+    hand = get_object_or_404(Hand, match=match, number=number)
+    version = hand.versions.filter(is_current=True).select_related("hand").first()
+    if version is None:  # pragma: no cover - the database keeps one current version
+        raise ApiError("not-found", "the hand has no current version", status_code=404)
+    return version
+
+
+def idempotency_key(request, data: dict) -> str:
+    header = request.headers.get("Idempotency-Key")
+    given = data.get("idempotency_key")
+    if header is not None and given is not None and header != given:
+        raise ApiError("idempotency-key-mismatch",
+                       "the Idempotency-Key header and the body's idempotency_key differ")
+    key = header if header is not None else given
+    if not key:
+        raise ApiError("idempotency-key-required",
+                       "send an Idempotency-Key header (or idempotency_key): 8 to 100 characters")
+    return key
+
+
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="A client-made key (8 to 100 characters), unique per submission: a retry with "
+    "it returns the stored version (200). Or the body's `idempotency_key`.",
+)
+MATCH = ID("id", "The match's id.")
+NUMBER = ID("number", "The hand's number in the match (from 1).")
+
+
+class MatchHands(ApiView):
+    permission_classes = [ScorerOrSignedIn]
+    parser_classes = [HandJSONParser]
+    serializer_class = s.HandVersionSerializer
+    pagination_class = None
+    filter_backends: list = []
+    throttle_scope = "hand-submit"
+
+    def get_throttles(self):
+        return [] if self.request.method == "GET" else super().get_throttles()
+
+    @extend_schema(tags=["hands"], parameters=[MATCH],
+                   summary="The current version of every hand of the match",
+                   responses={200: s.HandVersionSerializer(many=True)})
+    def get(self, request, pk: int):
+        match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
+        versions = (
+            HandSubmission.objects.filter(hand__match=match, is_current=True)
+            .select_related("hand").order_by("hand__number")
+        )
+        return Response(s.HandVersionSerializer(versions, many=True).data)
+
+    @extend_schema(
+        tags=["hands"], parameters=[MATCH, IDEMPOTENCY],
+        summary="Submit a hand (idempotent by key; a director's hand is confirmed at once)",
+        request=s.SubmitSerializer,
+        responses={
+            201: OpenApiResponse(s.HandVersionSerializer, description="Stored"),
+            200: OpenApiResponse(s.HandVersionSerializer,
+                                 description="A retry: the version stored the first time"),
+        },
+    )
+    def post(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        data = valid(s.SubmitSerializer, request)
+        key = idempotency_key(request, data)
+        submitted = services.submit_hand(
+            match=match,
+            actor=actor_for(request, data["side"]),
+            record=data["record"],
+            number=data["number"],
+            idempotency_key=key,
+        )
+        code = status.HTTP_201_CREATED if submitted.created else status.HTTP_200_OK
+        return Response(s.HandVersionSerializer(submitted.submission).data, status=code)
+
+
+@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
+               summary="Every version of a hand, oldest first",
+               responses={200: s.HandVersionSerializer(many=True)})
+class HandVersions(ApiView):
+    serializer_class = s.HandVersionSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get(self, request, pk: int, number: int):
+        match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
+        hand = get_object_or_404(Hand, match=match, number=number)
+        versions = hand.versions.select_related("hand").order_by("version")
+        return Response(s.HandVersionSerializer(versions, many=True).data)
+
+
+class _Decide(ActionView):
+    permission_classes = [ScorerOrSignedIn]
+    serializer_class = s.HandVersionSerializer
+    request_serializer: Any = s.DecideSerializer
+
+    def decide(self, submission: HandSubmission, actor: Actor, data: dict) -> HandSubmission:
+        raise NotImplementedError
+
+    def post(self, request, pk: int, number: int):
+        match = get_object_or_404(Match, pk=pk)
+        data = valid(self.request_serializer, request)
+        current = _current(match, number)
+        if data["version"] is not None and data["version"] != current.version:
+            raise services.Conflict(
+                "stale-version", f"hand {number} is now at version {current.version}",
+                details={"current": current.version},
+            )
+        decided = self.decide(current, actor_for(request, data["side"]), data)
+        return Response(s.HandVersionSerializer(decided).data)
+
+
+@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
+               summary="Confirm a pending hand (the other side, or a director)",
+               request=s.DecideSerializer, responses={200: s.HandVersionSerializer})
+class HandConfirm(_Decide):
+    def decide(self, submission, actor, data):
+        return services.confirm_hand(submission=submission, actor=actor)
+
+
+@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
+               summary="Reject a pending hand with a reason (it goes to the director's queue)",
+               request=s.RejectSerializer, responses={200: s.HandVersionSerializer})
+class HandReject(_Decide):
+    request_serializer = s.RejectSerializer
+
+    def decide(self, submission, actor, data):
+        return services.reject_hand(submission=submission, actor=actor, reason=data["reason"])
+
+
+@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
+               summary="Correct a hand (director, with a reason): a new confirmed version",
+               request=s.CorrectSerializer, responses={201: s.HandVersionSerializer})
+class HandCorrect(ActionView):
+    parser_classes = [HandJSONParser]
+    serializer_class = s.HandVersionSerializer
+
+    def post(self, request, pk: int, number: int):
+        match = get_object_or_404(Match, pk=pk)
+        data = valid(s.CorrectSerializer, request)
+        hand = get_object_or_404(Hand, match=match, number=number)
+        new = services.correct_hand(
+            hand=hand, actor=actor_for(request), record=data["record"], reason=data["reason"]
+        )
+        return Response(s.HandVersionSerializer(new).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["hands"],
+    summary="Check a hand/1 or match/1 record: validate and score it, store nothing",
+    description="200 with the rules engine's result as is: `ok: true` and the score, or "
+    "`ok: false` and `errors` for an illegal record. 400 when the body is not a JSON object.",
+    request={"application/json": {"$ref": HAND_RECORD_REF}},
+    responses={200: OpenApiResponse({"$ref": CHECK_RESULT_REF}, description="The result")},
+)
+class HandCheck(ActionView):
+    permission_classes = [AllowAny]
+    parser_classes = [HandJSONParser]
+    throttle_scope = "check"
+    serializer_class = s.CheckRequestSerializer
+
+    def post(self, request):
+        record = request.data
+        if not isinstance(record, dict):
+            raise ApiError("not-an-object", "the body must be a JSON object (a hand/1 or "
+                           "match/1 record)")
+        try:
+            result = check_record(dict(record))
+        except (TypeError, ValueError, LookupError, AttributeError) as error:
+            # The engine refuses what it can read; a value of an unexpected JSON type (e.g. a
+            # list for `game`) can slip past it: still an illegal record, not a server error.
+            result = {
+                "ok": False,
+                "errors": [{"code": "bad-format", "message": f"unreadable record ({error})"}],
+            }
+        return Response(result)
+
+
+# -- table tokens ---------------------------------------------------------------------------------
+
+
+def _director_table(request, pk: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
+    services.require_director(actor_for(request), table.round.tournament)
+    return table
+
+
+TABLE = ID("id", "The table's id.")
+
+
+@extend_schema(tags=["tables"], parameters=[TABLE])
+class TableTokens(ApiView):
+    permission_classes = [SignedIn]
+    serializer_class = s.TableTokenSerializer
+    pagination_class = None
+    filter_backends: list = []
+    throttle_scope = "tokens"
+
+    def get_throttles(self):
+        return [] if self.request.method == "GET" else super().get_throttles()
+
+    @extend_schema(summary="The table's tokens (directors)",
+                   responses={200: s.TableTokenSerializer(many=True)})
+    def get(self, request, pk: int):
+        table = _director_table(request, pk)
+        tokens = table.tokens.select_related("created_by")
+        return Response(s.TableTokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        summary="Create a scorer's token for the table (the secret is shown once)",
+        request=s.TableTokenCreateSerializer, responses={201: s.TableTokenSecretSerializer},
+    )
+    def post(self, request, pk: int):
+        table = _director_table(request, pk)
+        data = valid(s.TableTokenCreateSerializer, request)
+        secret = new_secret()
+        with transaction.atomic():
+            token = TableToken.objects.create(
+                table=table,
+                key_hash=hash_secret(secret),
+                label=data["label"] or f"table {table.number} scorer",
+                created_by=request.user,
+                expires_at=timezone.now() + timedelta(seconds=data["expires_in"]),
+            )
+            services.audit(
+                tournament=table.round.tournament, actor=actor_for(request),
+                action="table-token-created",
+                subject=f"round {table.round.number} table {table.number}",
+                data={"token": token.pk, "table": table.pk},
+            )
+        out = s.TableTokenSerializer(token).data
+        out["secret"] = secret
+        out["url"] = f"/t/{table.pk}#token={secret}"
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["tables"], parameters=[TABLE, ID("token", "The token's id.")],
+               summary="Revoke a table token (directors)",
+               responses={200: s.TableTokenSerializer})
+class TableTokenRevoke(ApiView):
+    permission_classes = [SignedIn]
+    serializer_class = s.TableTokenSerializer
+
+    def delete(self, request, pk: int, token: int):
+        table = _director_table(request, pk)
+        found = get_object_or_404(TableToken, pk=token, table=table)
+        with transaction.atomic():
+            found.revoke()
+            services.audit(
+                tournament=table.round.tournament, actor=actor_for(request),
+                action="table-token-revoked",
+                subject=f"round {table.round.number} table {table.number}",
+                data={"token": found.pk, "table": table.pk},
+            )
+        return Response(s.TableTokenSerializer(found).data)
+
+
+# -- API tokens (directors) -----------------------------------------------------------------------
+
+
+@extend_schema(tags=["auth"])
+class ApiTokens(ApiView):
+    permission_classes = [AllowAny]
+    serializer_class = s.ApiTokenSerializer
+    pagination_class = None
+    filter_backends: list = []
+    throttle_scope = "login"
+
+    def get_throttles(self):
+        return [] if self.request.method == "GET" else super().get_throttles()
+
+    def get_permissions(self):
+        return [SignedIn()] if self.request.method == "GET" else [AllowAny()]
+
+    @extend_schema(summary="Your API tokens", responses={200: s.ApiTokenSerializer(many=True)})
+    def get(self, request):
+        tokens = ApiToken.objects.filter(user=request.user)
+        return Response(s.ApiTokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        summary="Create an API token (with username and password, or signed in)",
+        request=s.LoginSerializer, responses={201: s.ApiTokenSecretSerializer},
+    )
+    def post(self, request):
+        data = valid(s.LoginSerializer, request)
+        if isinstance(request.auth, TableToken):
+            self.permission_denied(request, "a table token cannot make API tokens",
+                                   code="scorer-not-allowed")
+        user = request.user if request.user and request.user.is_authenticated else None
+        if user is None:
+            if not data.get("username") or not data.get("password"):
+                raise ApiError("bad-credentials", "give a username and a password",
+                               status_code=401)
+            user = authenticate(request._request, username=data["username"],
+                                password=data["password"])
+            if user is None:
+                raise ApiError("bad-credentials", "wrong username or password", status_code=401)
+        secret = new_secret()
+        expires = data["expires_in"]
+        token = ApiToken.objects.create(
+            user=user, key_hash=hash_secret(secret), label=data["label"],
+            expires_at=timezone.now() + timedelta(seconds=expires) if expires else None,
+        )
+        out = s.ApiTokenSerializer(token).data
+        out["secret"] = secret
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["auth"], parameters=[ID(what="The token's id.")],
+               summary="Revoke one of your API tokens", responses={200: s.ApiTokenSerializer})
+class ApiTokenRevoke(ApiView):
+    permission_classes = [SignedIn]
+    serializer_class = s.ApiTokenSerializer
+
+    def delete(self, request, pk: int):
+        token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+        token.revoke()
+        return Response(s.ApiTokenSerializer(token).data)
+
+
+# -- players and leaderboards ---------------------------------------------------------------------
+
+
+@extend_schema(tags=["players"])
+class PlayerList(generics.ListAPIView, ApiView):
+    queryset = Player.objects.all()
+    serializer_class = s.PlayerSerializer
+    filterset_class = filters.PlayerFilter
+
+
+@extend_schema(tags=["players"], parameters=[ID(what="The player's id.")])
+class PlayerDetail(generics.RetrieveAPIView, ApiView):
+    queryset = Player.objects.prefetch_related("ratings")
+    serializer_class = s.PlayerDetailSerializer
+
+
+@extend_schema(
+    tags=["players"],
+    parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH,
+                                 enum=[g for g, _ in GAMES], description="The game.")],
+    summary="The club leaderboard of a game (by rating ordinal)",
+)
+class Leaderboard(generics.ListAPIView, ApiView):
+    serializer_class = s.RatingSerializer
+    filterset_class = filters.RatingFilter
+    queryset = Rating.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return Rating.objects.none()
+        game = self.kwargs["game"]
+        if game not in {g for g, _ in GAMES}:
+            raise ApiError("unknown-game", f"no game {game!r}", status_code=404)
+        return (
+            Rating.objects.filter(game=game).select_related("player")
+            .order_by("-ordinal", "-games", "player_id")
+        )

@@ -1,0 +1,401 @@
+"""API benchmark: live standings GET (200 and 304) with wrk against uvicorn on PostgreSQL + Redis,
+hand submission throughput, and how many SSE listeners one uvicorn process holds.
+
+Run from the repository root (PostgreSQL and Redis running locally, `wrk` installed:
+`apt-get install -y wrk`):
+
+    .venv/bin/python bench/api.py             # 20 s per wrk run, 1,000 SSE listeners
+    .venv/bin/python bench/api.py --quick     # 5 s per wrk run, a smoke run
+
+What it does:
+1. (re)creates the database `tricktable_bench` (--database), migrates it and loads
+   `manage.py demo` with REDIS_URL unset, so the standings snapshots are written in-process;
+2. starts uvicorn (`--workers 2 --no-access-log`, DEBUG off) with REDIS_URL set and runs
+   `wrk -t2 -c64 --latency` on `GET /api/v1/tournaments/{slug}/standings`, then the same with a
+   Lua script sending the current `If-None-Match` (every answer a 304);
+3. submits hands by calling the services in N threads against PostgreSQL (the API's table-token
+   submission endpoint is not used: it is not part of this module) — each thread its own match,
+   submit + confirm (the confirmation enqueues the standings recompute on Redis);
+4. starts one uvicorn process (one worker), opens --listeners SSE connections from asyncio,
+   publishes one announcement and counts how many listeners receive it, and how fast.
+wrk and uvicorn share this machine's cores: the figures are for everything on one box.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import resource
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PY = sys.executable
+PG = "postgres://postgres@127.0.0.1:5432"
+TARGETS = {
+    "get_rps": 1500, "get_p99_ms": 50, "listeners": 1000, "submissions": 300,
+}
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def server_env(args, **extra) -> dict:
+    return dict(
+        os.environ, DATABASE_URL=f"{PG}/{args.database}", REDIS_URL=args.redis,
+        DJANGO_SETTINGS_MODULE=args.settings, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50),
+        SECURE_SSL_REDIRECT="0", LOG_LEVEL="WARNING", **extra,
+    )
+
+
+def prepare_database(args) -> str:
+    """Create, migrate and load the bench database; returns a slug with a snapshot."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        exists = conn.execute("select 1 from pg_database where datname = %s",
+                              [args.database]).fetchone()
+        if exists and args.fresh:
+            conn.execute(f'drop database "{args.database}" with (force)')
+            exists = None
+        if not exists:
+            conn.execute(f'create database "{args.database}"')
+    env = dict(os.environ, DATABASE_URL=f"{PG}/{args.database}")
+    env.pop("REDIS_URL", None)  # load in-process: the demo's snapshots are written at once
+    subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
+                   check=True)
+    subprocess.run([PY, "manage.py", "demo", "--if-empty"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    with psycopg.connect(f"{PG}/{args.database}") as conn:
+        row = conn.execute(
+            "select t.slug, count(*) from tournaments_tournament t join "
+            "tournaments_standingssnapshot s on s.tournament_id = t.id group by t.slug "
+            "order by 2 desc limit 1").fetchone()
+    if row is None:
+        raise SystemExit("the demo wrote no standings snapshot")
+    return row[0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Uvicorn:
+    def __init__(self, args, workers: int) -> None:
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - the server's log, kept
+            prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False)
+        self.process = subprocess.Popen(
+            [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.port), "--workers", str(workers), "--no-access-log",
+             "--log-level", "warning", "--backlog", "4096"],
+            cwd=ROOT, env=server_env(args), stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.1)
+        raise SystemExit(f"uvicorn did not start; see {self.log.name}")
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def to_ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url: str, seconds: int, connections: int, script: str | None = None) -> dict:
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
+    if script:
+        command += ["-s", script]
+    out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
+    p99 = to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": int(bad.group(1)) if bad else 0,
+            "errors": errors.group(1) if errors else "", "raw": out}
+
+
+# --- hand submissions through the services --------------------------------------------------
+
+def setup_django(args) -> None:
+    os.environ.update(DATABASE_URL=f"{PG}/{args.database}", REDIS_URL=args.redis,
+                      DJANGO_SETTINGS_MODULE=args.settings, LOG_LEVEL="ERROR")
+    import django
+
+    django.setup()
+
+
+def submissions(args) -> dict:
+    import random
+    import uuid
+
+    from django.db import connection
+
+    from tests.tournaments.builders import make_director, make_match
+    from tournaments import services
+    from tournaments.simulate import next_hand, scorers
+
+    director = make_director(f"bench-{uuid.uuid4().hex[:8]}")
+    matches = [make_match(director, match_length="director") for _ in range(args.threads)]
+    per_thread = args.hands // args.threads
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(args.threads + 1)
+    create_lock = threading.Lock()
+    busy = [0.0] * args.threads
+
+    def run(n: int) -> None:
+        rng = random.Random(n)
+        match = matches[n]
+        ns, ew = scorers(match)
+        barrier.wait()
+        try:
+            for _ in range(per_thread):
+                record = next_hand(match, rng, summary=True)
+                start = time.perf_counter()
+                try:
+                    submitted = services.submit_hand(match=match, actor=ns, record=record,
+                                                     idempotency_key=uuid.uuid4().hex)
+                except services.Invalid as error:
+                    if error.code != "match-over":
+                        raise
+                    with create_lock:  # slugs are chosen by counting: one at a time
+                        match = make_match(director, match_length="director")  # a fresh table
+                    ns, ew = scorers(match)
+                    submitted = services.submit_hand(
+                        match=match, actor=ns, record=next_hand(match, rng, summary=True),
+                        idempotency_key=uuid.uuid4().hex)
+                services.confirm_hand(submission=submitted.submission, actor=ew)
+                busy[n] += time.perf_counter() - start
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(args.threads)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    if errors:
+        raise errors[0]
+    total = per_thread * args.threads
+    return {"total": total, "wall_rate": total / wall,
+            "service_rate": total / (sum(busy) / args.threads)}
+
+
+# --- SSE listeners ------------------------------------------------------------------------
+
+async def listeners(port: int, path: str, count: int, publish) -> dict:
+    connected = 0
+    received: list[float] = []
+    ready = asyncio.Event()
+    heard = asyncio.Event()
+    published_at = [0.0]
+
+    async def one() -> None:
+        nonlocal connected
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+                     .encode())
+        await writer.drain()
+        try:
+            buffer = b""
+            while b"retry:" not in buffer:
+                chunk = await reader.read(4096)
+                if not chunk:
+                    return
+                buffer += chunk
+            connected += 1
+            if connected == count:
+                ready.set()
+            buffer = b""
+            while b"event: bench" not in buffer:
+                chunk = await reader.read(4096)
+                if not chunk:
+                    return
+                buffer += chunk
+            received.append(time.perf_counter() - published_at[0])
+            if len(received) == count:
+                heard.set()
+            await heard.wait()
+        finally:
+            writer.close()
+
+    tasks = []
+    start = time.perf_counter()
+    for _ in range(count):
+        tasks.append(asyncio.create_task(one()))
+        await asyncio.sleep(0.001)  # do not flood the listen backlog
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(ready.wait(), 60)
+    connect_time = time.perf_counter() - start
+    published_at[0] = time.perf_counter()
+    await asyncio.to_thread(publish)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(heard.wait(), 10)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"connected": connected, "received": len(received),
+            "all_in": max(received) if received else None,
+            "p50": sorted(received)[len(received) // 2] if received else None,
+            "connect_time": connect_time}
+
+
+# --- report -------------------------------------------------------------------------------
+
+def row(figure: str, value: str, target: str, ok: bool | None) -> str:
+    verdict = "-" if ok is None else ("pass" if ok else "FAIL")
+    return f"| {figure:<44} | {value:>22} | {target:<24} | {verdict:<4} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="5 s wrk runs, 200 hands")
+    parser.add_argument("--seconds", type=int, default=20, help="seconds per wrk run")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--listeners", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=8, help="submission threads")
+    parser.add_argument("--hands", type=int, default=800, help="hands submitted in all")
+    parser.add_argument("--database", default="tricktable_bench")
+    parser.add_argument("--fresh", action="store_true", help="drop and recreate the database")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL")
+                        or "redis://127.0.0.1:6379/12")
+    parser.add_argument("--settings", default="tests.live.settings",
+                        help="Django settings for the server (default mounts the live routes)")
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.hands = 5, 200
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: apt-get install -y wrk")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # uvicorn inherits it
+
+    cores = os.cpu_count()
+    log(f"preparing {args.database}")
+    slug = prepare_database(args)
+    path = f"/api/v1/tournaments/{slug}/standings"
+    results = []
+
+    server = Uvicorn(args, workers=2)
+    try:
+        status, headers, body = fetch(server.url(path))
+        if status != 200:
+            raise SystemExit(f"GET {path}: {status} {body[:200]!r}")
+        etag = headers["ETag"]
+        assert fetch(server.url(path), {"If-None-Match": etag})[0] == 304
+        log(f"wrk GET {path} ({len(body)} bytes), {args.seconds} s")
+        wrk(server.url(path), 2, args.connections)  # warm both workers' caches
+        get = wrk(server.url(path), args.seconds, args.connections)
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+            script.write(f"wrk.headers[\"If-None-Match\"] = '{etag}'\n")
+        log("wrk GET with If-None-Match")
+        not_modified = wrk(server.url(path), args.seconds, args.connections, script.name)
+        os.unlink(script.name)
+    finally:
+        server.stop()
+    results += [
+        row(f"standings GET 200, req/s ({args.connections} conns)", f"{get['rps']:,.0f}",
+            f">= {TARGETS['get_rps']:,} on 2 cores", get["rps"] >= TARGETS["get_rps"]),
+        row("standings GET 200, p50 / p99 latency", f"{get['p50']:.1f} / {get['p99']:.1f} ms",
+            f"p99 <= {TARGETS['get_p99_ms']} ms", get["p99"] <= TARGETS["get_p99_ms"]),
+        row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}",
+            "more than the 200s", not_modified["rps"] > get["rps"]),
+        row("standings GET 304, p50 / p99 latency",
+            f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
+            f"p99 <= {TARGETS['get_p99_ms']} ms", not_modified["p99"] <= TARGETS["get_p99_ms"]),
+    ]
+    for name, run in (("200", get), ("304", not_modified)):
+        if run["non2xx"] or run["errors"]:
+            log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
+
+    setup_django(args)
+    log(f"submitting {args.hands} hands in {args.threads} threads (services, PostgreSQL)")
+    sub = submissions(args)
+    results += [
+        row(f"hand submit+confirm, {args.threads} threads, /s", f"{sub['wall_rate']:,.0f}",
+            f">= {TARGETS['submissions']}/s", sub["wall_rate"] >= TARGETS["submissions"]),
+        row("  (service calls only, record generation out)", f"{sub['service_rate']:,.0f}",
+            "", None),
+    ]
+
+    from tournaments import live
+    from tournaments.models import Tournament
+
+    tid = Tournament.objects.get(slug=slug).pk
+    server = Uvicorn(args, workers=1)
+    try:
+        log(f"opening {args.listeners} SSE listeners on one uvicorn process")
+        sse = asyncio.run(listeners(
+            server.port, f"/api/v1/tournaments/{slug}/events", args.listeners,
+            lambda: live.publish(tid, {"event": "bench", "tournament": tid}),
+        ))
+    finally:
+        server.stop()
+    delivered = f"{sse['received']:,} of {sse['connected']:,}"
+    results += [
+        row("SSE listeners on one process: event received", delivered,
+            f">= {TARGETS['listeners']:,}", sse["received"] >= TARGETS["listeners"]),
+        row("  time for all to receive it (p50)",
+            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)", "", None),
+        row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
+    ]
+    print(f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
+          f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
+          f"{args.connections} connections)")
+    print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
+    print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
+    for line in results:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Tournaments, entries, rounds and the audit trail over the API, with their permissions."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.models import AuditEvent, Entry, Round, Tournament
+
+from .conftest import assert_error
+
+pytestmark = pytest.mark.django_db
+
+NEW = {"name": "Club night", "game": "spades", "rules": "standard", "format": "swiss",
+       "rounds": 3}
+
+
+@pytest.fixture
+def tournament(td) -> dict:
+    response = td.post("/api/v1/tournaments", NEW, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def open_with_teams(td, anon, slug: str, n: int = 4) -> list[dict]:
+    assert td.post(f"/api/v1/tournaments/{slug}/open-registration").status_code == 200
+    out = []
+    for i in range(1, n + 1):
+        body = {"players": [{"name": f"P{i}a"}, {"name": f"P{i}b"}], "name": f"Team {i}"}
+        response = anon.post(f"/api/v1/tournaments/{slug}/entries", body, format="json")
+        assert response.status_code == 201, response.content
+        out.append(response.json())
+    return out
+
+
+def test_a_signed_in_user_creates_a_tournament_and_becomes_its_director(td, director, tournament):
+    assert tournament["state"] == "setup" and tournament["game"] == "spades"
+    created = Tournament.objects.get(slug=tournament["slug"])
+    assert list(created.directors.all()) == [director.user]
+
+
+def test_anyone_lists_and_reads_tournaments_with_filters(anon, tournament):
+    body = anon.get("/api/v1/tournaments?game=spades").json()
+    assert body["count"] == 1 and body["results"][0]["slug"] == tournament["slug"]
+    assert anon.get("/api/v1/tournaments?game=whist").json()["count"] == 0
+    assert anon.get(f"/api/v1/tournaments/{tournament['slug']}").json()["name"] == "Club night"
+
+
+def test_an_anonymous_client_cannot_create_or_change_a_tournament(anon, tournament):
+    assert_error(anon.post("/api/v1/tournaments", NEW, format="json"), 401, "not-authenticated")
+    slug = tournament["slug"]
+    assert_error(anon.post(f"/api/v1/tournaments/{slug}/open-registration"), 401)
+
+
+def test_a_director_of_one_tournament_cannot_change_another(other_td, tournament):
+    slug = tournament["slug"]
+    assert_error(other_td.post(f"/api/v1/tournaments/{slug}/open-registration"), 403,
+                 "not-director")
+    assert_error(other_td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"),
+                 403, "not-director")
+    assert_error(other_td.get(f"/api/v1/tournaments/{slug}/audit"), 403, "not-director")
+
+
+def test_bad_input_is_400_with_field_errors(td):
+    body = assert_error(td.post("/api/v1/tournaments", {**NEW, "rounds": 0, "game": "chess"},
+                                format="json"), 400, "invalid")
+    assert set(body["details"]) == {"rounds", "game"}
+    assert_error(td.post("/api/v1/tournaments", {**NEW, "rules": {"preset": "nope"}},
+                         format="json"), 400)
+    assert_error(td.post("/api/v1/tournaments", [1], format="json"), 400, "invalid")
+
+
+def test_unknown_things_are_404_and_wrong_methods_405(anon):
+    assert_error(anon.get("/api/v1/tournaments/nope"), 404, "not-found")
+    assert_error(anon.get("/api/v1/rounds/999"), 404, "not-found")
+    assert_error(anon.delete("/api/v1/hands/check"), 405, "method-not-allowed")
+
+
+def test_a_taken_slug_is_409(td, tournament):
+    response = td.post("/api/v1/tournaments", {**NEW, "slug": tournament["slug"]}, format="json")
+    assert_error(response, 409, "slug-taken")
+
+
+def test_public_registration_only_while_open(td, anon, tournament):
+    slug = tournament["slug"]
+    body = {"players": [{"name": "A"}, {"name": "B"}]}
+    assert_error(anon.post(f"/api/v1/tournaments/{slug}/entries", body, format="json"), 403,
+                 "registration-closed")
+    entries = open_with_teams(td, anon, slug, 2)
+    assert entries[0]["kind"] == "team" and [p["name"] for p in entries[0]["players"]] == [
+        "P1a", "P1b"]
+    again = anon.post(f"/api/v1/tournaments/{slug}/entries",
+                      {"players": [{"name": "P1a"}, {"name": "Z"}]}, format="json")
+    assert_error(again, 409, "already-entered")
+
+
+def test_entries_check_in_withdraw_seed_and_filter_by_status(td, anon, other_td, tournament):
+    slug = tournament["slug"]
+    first, second = open_with_teams(td, anon, slug, 2)
+    assert_error(other_td.post(f"/api/v1/entries/{first['id']}/check-in"), 403, "not-director")
+    assert_error(anon.post(f"/api/v1/entries/{first['id']}/check-in"), 401)
+    assert td.post(f"/api/v1/entries/{first['id']}/check-in").json()["status"] == "checked-in"
+    response = td.post(f"/api/v1/entries/{second['id']}/withdraw", {"reason": "ill"},
+                       format="json")
+    assert response.json()["status"] == "withdrawn"
+    assert td.post(f"/api/v1/entries/{first['id']}/seed", {"seed": 1},
+                   format="json").json()["seed"] == 1
+    listed = anon.get(f"/api/v1/tournaments/{slug}/entries?status=checked-in").json()
+    assert [e["id"] for e in listed["results"]] == [first["id"]]
+    assert anon.get(f"/api/v1/entries/{second['id']}").json()["status"] == "withdrawn"
+
+
+def test_bulk_import_previews_row_errors_and_imports_all_or_nothing(td, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    slug = tournament["slug"]
+    url = f"/api/v1/tournaments/{slug}/entries/import"
+    bad = b"team,player1,player2\nA,Ann,Bob\nB,Cid,\n"
+    response = td.post(url, {"file": SimpleUploadedFile("e.csv", bad), "dry_run": "true"},
+                       format="multipart")
+    assert response.status_code == 200, response.content
+    preview = response.json()
+    assert preview["ok"] is False and preview["rows"][1]["errors"][0]["code"] == "missing-player"
+    good = b"team,player1,player2\nA,Ann,Bob\nB,Cid,Dee\n"
+    dry = td.post(url, {"file": SimpleUploadedFile("e.csv", good), "dry_run": "true"},
+                  format="multipart").json()
+    assert dry["ok"] and not dry["imported"] and not Entry.objects.exists()
+    done = td.post(url, {"file": SimpleUploadedFile("e.csv", good)}, format="multipart").json()
+    assert done["imported"] and Entry.objects.count() == 2
+
+
+def test_bulk_import_needs_a_director_and_a_file(td, other_td, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    url = f"/api/v1/tournaments/{tournament['slug']}/entries/import"
+    upload = SimpleUploadedFile("e.csv", b"team,player1,player2\nA,Ann,Bob\n")
+    assert_error(other_td.post(url, {"file": upload}, format="multipart"), 403, "not-director")
+    body = assert_error(td.post(url, {}, format="multipart"), 400, "invalid")
+    assert "file" in body["details"]
+
+
+def test_an_oversized_import_file_is_413(td, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournaments.services.imports import MAX_BYTES
+
+    url = f"/api/v1/tournaments/{tournament['slug']}/entries/import"
+    upload = SimpleUploadedFile("e.csv", b"x" * (MAX_BYTES + 1))
+    assert_error(td.post(url, {"file": upload}, format="multipart"), 413, "too-large")
+
+
+def test_a_round_is_generated_as_a_hidden_draft_swapped_published_and_listed(td, anon, tournament):
+    slug = tournament["slug"]
+    teams = open_with_teams(td, anon, slug)
+    response = td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json")
+    assert response.status_code == 201, response.content
+    draft = response.json()
+    assert draft["state"] == "draft" and len(draft["matches"]) == 2
+    assert anon.get(f"/api/v1/tournaments/{slug}/rounds").json()["count"] == 0
+    assert_error(anon.get(f"/api/v1/rounds/{draft['id']}"), 404)
+    assert_error(td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"), 409,
+                 "draft-exists")
+    again = td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {"regenerate": True},
+                    format="json")
+    assert again.status_code == 201
+    round_id = again.json()["id"]
+    swap = td.post(f"/api/v1/rounds/{round_id}/swap",
+                   {"first": teams[0]["id"], "second": teams[3]["id"], "reason": "travel"},
+                   format="json")
+    assert swap.status_code == 200, swap.content
+    assert_error(td.post(f"/api/v1/rounds/{round_id}/swap",
+                         {"first": teams[0]["id"], "second": 99999}, format="json"),
+                 400, "unknown-entry")
+    published = td.post(f"/api/v1/rounds/{round_id}/publish")
+    assert published.json()["state"] == "published"
+    listed = anon.get(f"/api/v1/tournaments/{slug}/rounds").json()["results"]
+    assert [r["number"] for r in listed] == [1]
+    match = listed[0]["matches"][0]
+    assert {s["side"] for s in match["seats"]} == {"NS", "EW"} and match["table"]["number"]
+    matches = anon.get(f"/api/v1/matches?tournament={slug}&round=1&state=pending").json()
+    assert matches["count"] == 2
+    assert_error(td.post(f"/api/v1/rounds/{round_id}/close"), 422, "matches-unfinished")
+    assert Round.objects.get(pk=round_id).state == "published"
+
+
+def test_finishing_a_tournament_with_open_rounds_is_422(td, tournament):
+    assert_error(td.post(f"/api/v1/tournaments/{tournament['slug']}/finish"), 422, "no-rounds")
+
+
+def test_the_audit_trail_is_for_directors(td, anon, tournament):
+    slug = tournament["slug"]
+    td.post(f"/api/v1/tournaments/{slug}/open-registration")
+    body = td.get(f"/api/v1/tournaments/{slug}/audit").json()
+    assert [e["action"] for e in body["results"]] == ["registration-opened", "tournament-created"]
+    assert td.get(f"/api/v1/tournaments/{slug}/audit?action=tournament-created").json()[
+        "count"] == 1
+    assert_error(anon.get(f"/api/v1/tournaments/{slug}/audit"), 401, "not-authenticated")
+    assert AuditEvent.objects.count() == 2
+
+
+def test_pagination_pages_and_bounds(anon, td):
+    for i in range(3):
+        td.post("/api/v1/tournaments", {**NEW, "name": f"T{i}"}, format="json")
+    body = anon.get("/api/v1/tournaments?page_size=2").json()
+    assert body["count"] == 3 and len(body["results"]) == 2 and body["next"]
+    assert_error(anon.get("/api/v1/tournaments?page=9"), 404, "not-found")

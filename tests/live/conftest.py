@@ -1,0 +1,32 @@
+"""Fixtures for the live standings tests: a cache namespace of each test's own (tournament slugs
+repeat between tests, the cache outlives them) and the in-process mode (no Redis)."""
+
+from __future__ import annotations
+
+import copy
+import uuid
+
+import pytest
+
+from tournaments import live
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings):
+    """Keep each test's cache keys apart (Redis in CI, local memory otherwise)."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
+    if "LocMemCache" in caches["default"]["BACKEND"]:
+        caches["default"]["LOCATION"] = caches["default"]["KEY_PREFIX"]
+    settings.CACHES = caches
+
+
+@pytest.fixture
+def in_process(settings):
+    """No Redis: tasks run in-process, the event log is a deque, the cache local memory."""
+    settings.REDIS_URL = None
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": f"live-{uuid.uuid4().hex}"}}
+    live._local_log.clear()
+    yield
+    live._local_log.clear()
