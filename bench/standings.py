@@ -1,0 +1,233 @@
+"""Standings benchmark: a full recompute by the pure engine (tournaments.standings.compute) on a
+synthetic Swiss event, with the quality bar's target (1,000 entrants x 9 rounds <= 50 ms).
+
+Run from the repository root:
+
+    .venv/bin/python bench/standings.py              # 1,000 x 9 (target), 256 x 9, 10,000 x 14
+    .venv/bin/python bench/standings.py --quick      # fewer runs each, a smoke run
+    .venv/bin/python bench/standings.py --json       # the figures as one JSON object
+
+One thread (--pin pins it to one CPU; by default the OS picks the least busy core, which on a
+shared 2-core machine gives steadier figures). Each figure is the best and the median of several
+runs of one full recompute (every registered metric, the default chain), timed with
+time.perf_counter after a gc.collect(); building the synthetic event is not timed.
+
+The event is deterministic for a given --seed: naive Swiss pairings (sorted by match points,
+the first unpaired opponent not met yet), a bye to the lowest entrant without one, Spades-like
+scores, 2/1/0 match points, 1% late entrants (+1, so that there are byes; they miss rounds 1-2,
+credited 1 match point each) and 1% withdrawals after round 5.
+
+More measurements (the service with the database, confirm-to-snapshot with a worker) are added
+to MEASUREMENTS below: each is a function (args) -> list[Measurement].
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from itertools import islice
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tournaments.standings import (  # noqa: E402  (needs ROOT on sys.path)
+    DEFAULT_TIEBREAKS,
+    METRICS,
+    Entrant,
+    Result,
+    compute,
+)
+
+ENGINE_TARGET_SECONDS = 0.050  # product.md, Quality bars: 1,000 teams x 9 rounds
+
+
+def pin_to_one_core() -> str:
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
+@dataclass
+class Measurement:
+    name: str
+    size: str  # e.g. "1,000 x 9"
+    best: float | None  # wall seconds, the best run
+    median: float | None  # wall seconds
+    runs: int
+    target: float | None = None  # seconds, judged on `best`; None: reported for growth only
+    note: str = ""
+    cpu_best: float | None = None  # this process's CPU seconds, the best run
+    cpu_share: float | None = None  # CPU / wall over all runs: well below 1 = a busy machine
+
+    @property
+    def status(self) -> str:
+        if self.target is None:
+            return ""
+        if self.best is None:
+            return "NOT MEASURED"
+        return "ok" if self.best <= self.target else "MISSED"
+
+
+# -- the synthetic event --------------------------------------------------------------------------
+
+
+def synthetic_swiss(entrants: int, rounds: int, seed: int) -> tuple[list[Entrant], list[Result]]:
+    """A finished Swiss event of `entrants` teams over `rounds` rounds (see the module doc)."""
+    rng = random.Random(seed)
+    late = set(rng.sample(range(entrants), entrants // 100 + 1)) if rounds > 2 else set()
+    gone = set(rng.sample(sorted(set(range(entrants)) - late), entrants // 100)) \
+        if rounds > 5 else set()
+    people = [
+        Entrant(id=10_000 + k, order=k + 1, seed=k + 1 if k < entrants // 10 else None,
+                withdrawn=k in gone, missed=(1, 2) if k in late else (),
+                missed_points=Fraction(1) if k in late else Fraction(0))
+        for k in range(entrants)
+    ]
+    score = {e.id: (2 if e.missed else 0) for e in people}
+    met: dict[int, set[int]] = {e.id: set() for e in people}
+    had_bye: set[int] = set()
+    results: list[Result] = []
+    match = 0
+    for rnd in range(1, rounds + 1):
+        active = [e.id for e, k in zip(people, range(entrants), strict=True)
+                  if not (k in late and rnd <= 2) and not (k in gone and rnd > 5)]
+        rng.shuffle(active)
+        active.sort(key=lambda i: -score[i])
+        if len(active) % 2:
+            bye = next((i for i in reversed(active) if i not in had_bye), active[-1])
+            active.remove(bye)
+            had_bye.add(bye)
+            match += 1
+            score[bye] += 2
+            results.append(Result(rnd, match, bye, (), "bye", Fraction(2), Fraction(0),
+                                  Fraction(0)))
+        used: set[int] = set()
+        for k, a in enumerate(active):
+            if a in used:
+                continue
+            free = (x for x in islice(active, k + 1, None) if x not in used)
+            first = b = next(free)  # there is one: an even number is left to pair
+            while b in met[a]:  # the first one not met yet, or else the first one
+                b = next(free, first)
+                if b is first:
+                    break
+            used.update((a, b))
+            met[a].add(b)
+            met[b].add(a)
+            match += 1
+            pa, pb = rng.randrange(-10, 60) * 10, rng.randrange(-10, 60) * 10
+            if pa == pb:
+                oa = ob = "draw"
+            else:
+                oa, ob = ("win", "loss") if pa > pb else ("loss", "win")
+            mp = {"win": 2, "draw": 1, "loss": 0}
+            score[a] += mp[oa]
+            score[b] += mp[ob]
+            results.append(Result(rnd, match, a, (b,), oa, Fraction(mp[oa]), Fraction(pa),
+                                  Fraction(pb)))
+            results.append(Result(rnd, match, b, (a,), ob, Fraction(mp[ob]), Fraction(pb),
+                                  Fraction(pa)))
+    return people, results
+
+
+def time_runs(fn: Callable[[], object], runs: int) -> dict[str, float]:
+    """Wall best and median, CPU best and the CPU share of `runs` calls of fn."""
+    fn()  # warm up (imports, first-call costs)
+    walls, cpus = [], []
+    for _ in range(runs):
+        gc.collect()
+        cpu, start = time.process_time(), time.perf_counter()
+        fn()
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return {"best": min(walls), "median": statistics.median(walls), "cpu_best": min(cpus),
+            "cpu_share": sum(cpus) / sum(walls)}
+
+
+# -- measurements ---------------------------------------------------------------------------------
+
+
+def engine_recompute(args: argparse.Namespace) -> list[Measurement]:
+    """The pure engine: compute() over every result, every registered metric, default chain."""
+    sizes = [(1_000, 9, ENGINE_TARGET_SECONDS, 5 if args.quick else 21),
+             (256, 9, None, 5 if args.quick else 21),
+             (10_000, 14, None, 1 if args.quick else 5)]
+    out = []
+    for entrants, rounds, target, runs in sizes:
+        people, results = synthetic_swiss(entrants, rounds, args.seed)
+        timing = time_runs(
+            lambda p=people, r=results: compute(p, r, tiebreaks=DEFAULT_TIEBREAKS), runs
+        )
+        out.append(Measurement(
+            "engine full recompute", f"{entrants:,} x {rounds}", runs=runs, target=target,
+            note=f"{len(results):,} results, {len(METRICS)} metrics", **timing,
+        ))
+    return out
+
+
+#: Every measurement, in report order. To be added here: the whole service (load from the
+#: database, compute, write the snapshot; target 1 s) and confirm-to-snapshot with a worker
+#: running (target 1 s).
+MEASUREMENTS: list[Callable[[argparse.Namespace], list[Measurement]]] = [
+    engine_recompute,
+]
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer runs per figure")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--pin", action="store_true", help="pin the process to one CPU")
+    args = parser.parse_args()
+    pinned = pin_to_one_core() if args.pin else "not pinned"
+    load_before = os.getloadavg()[0]
+    measured: list[Measurement] = []
+    for measure in MEASUREMENTS:
+        measured.extend(measure(args))
+    load = (load_before, os.getloadavg()[0])
+    cores = os.cpu_count()
+    if args.json:
+        print(json.dumps({
+            "python": sys.version.split()[0], "cores": cores, "pinned": pinned,
+            "seed": args.seed, "load_average_1min": load,
+            "measurements": [asdict(m) | {"status": m.status} for m in measured],
+        }, indent=2))
+        return
+
+    def ms(seconds: float | None) -> str:
+        return f"{seconds * 1000:.1f}" if seconds is not None else "-"
+
+    print(f"TrickTable standings benchmark: Python {sys.version.split()[0]}, {cores} cores, "
+          f"{pinned}, seed {args.seed}, 1-min load average {load[0]:.2f} -> {load[1]:.2f}")
+    print(f"{'measurement':<22} {'size':>11} {'best ms':>8} {'median':>8} {'cpu ms':>8} "
+          f"{'cpu/wall':>8} {'runs':>4}  {'target':<15} note")
+    print("-" * 110)
+    for m in measured:
+        target = f"<= {m.target * 1000:.0f} ms {m.status}" if m.target is not None else ""
+        share = f"{m.cpu_share:.2f}" if m.cpu_share is not None else "-"
+        print(f"{m.name:<22} {m.size:>11} {ms(m.best):>8} {ms(m.median):>8} "
+              f"{ms(m.cpu_best):>8} {share:>8} {m.runs:>4}  {target:<15} {m.note}")
+    print("-" * 110)
+    print("best/median: wall time of one recompute; cpu ms: this process's CPU time in its best "
+          "run; cpu/wall well below 1 means other processes held the CPU (figures inflated).")
+
+
+if __name__ == "__main__":
+    main()
