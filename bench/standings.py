@@ -178,11 +178,41 @@ def engine_recompute(args: argparse.Namespace) -> list[Measurement]:
     return out
 
 
-#: Every measurement, in report order. To be added here: the whole service (load from the
-#: database, compute, write the snapshot; target 1 s) and confirm-to-snapshot with a worker
-#: running (target 1 s).
+#: Every measurement, in report order.
+def _in_own_process(which: str, args: argparse.Namespace) -> list[Measurement]:
+    """Run a database measurement of bench/standings_db.py in a fresh process."""
+    if args.engine_only:
+        return []
+    import subprocess
+
+    command = [sys.executable, "-m", "bench.standings_db", which, "--seed", str(args.seed),
+               "--database-url", args.database_url]
+    if args.redis_url:
+        command += ["--redis-url", args.redis_url]
+    if args.quick:
+        command.append("--quick")
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return [Measurement(f"{which} (failed)", "1,000 x 9", None, None, 0, target=1.0,
+                            note=done.stderr.strip().splitlines()[-1][:80])]
+    return [Measurement(**m) for m in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def service_recompute(args: argparse.Namespace) -> list[Measurement]:
+    """The whole service on PostgreSQL: load, compute, write the snapshot (target 1 s)."""
+    return _in_own_process("service", args)
+
+
+def confirm_to_snapshot(args: argparse.Namespace) -> list[Measurement]:
+    """A confirmed hand until a real worker's new snapshot is in the database (target 1 s)."""
+    return _in_own_process("confirm", args)
+
+
 MEASUREMENTS: list[Callable[[argparse.Namespace], list[Measurement]]] = [
     engine_recompute,
+    service_recompute,
+    confirm_to_snapshot,
 ]
 
 
@@ -195,7 +225,21 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pin", action="store_true", help="pin the process to one CPU")
+    parser.add_argument("--engine-only", action="store_true",
+                        help="only the pure engine (no database, no worker)")
+    parser.add_argument("--database-url", default=None,
+                        help="PostgreSQL for the service figures (default: a bench database "
+                        "on 127.0.0.1)")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for confirm -> snapshot (default: $REDIS_URL, else "
+                        "redis://127.0.0.1:6379/13)")
     args = parser.parse_args()
+    if args.database_url is None:
+        from bench.standings_db import DEFAULT_DB
+
+        args.database_url = DEFAULT_DB
+    if args.redis_url is None:
+        args.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/13"
     pinned = pin_to_one_core() if args.pin else "not pinned"
     load_before = os.getloadavg()[0]
     measured: list[Measurement] = []

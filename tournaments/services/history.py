@@ -6,13 +6,17 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from fractions import Fraction
 
 from tournaments import gameplay
 from tournaments.models import Entry, Round, Seat, Tournament
 
 
+@lru_cache(maxsize=4096)
 def fraction(value: Decimal | str | int | None) -> Fraction:
+    """An exact Fraction from a stored number ("9/2", Decimal("1.5"), 2); blank is 0. Cached:
+    results repeat the same few values."""
     if value in (None, ""):
         return Fraction(0)
     return Fraction(str(value))
@@ -44,7 +48,11 @@ def late_points(tournament: Tournament, entry: Entry) -> Fraction:
     return Fraction(0)
 
 
-def load(tournament: Tournament, *, provisional: bool = False) -> History:
+SEAT_FIELDS = ("match_id", "entry_id", "side", "outcome", "match_points", "points_for",
+               "points_against", "place", "match__is_bye", "match__round__number")
+
+
+def load(tournament: Tournament) -> History:
     """Every entry with its finished results in published rounds (drafts never count)."""
     from tournaments.standings import Result
 
@@ -53,45 +61,48 @@ def load(tournament: Tournament, *, provisional: bool = False) -> History:
         .select_related("team__first", "team__second", "player")
         .order_by("id")
     )
-    seats = list(
+    rows = (
         Seat.objects.filter(match__round__tournament=tournament)
         .exclude(match__round__state=Round.State.DRAFT)
-        .select_related("match", "match__round")
         .order_by("match__round__number", "match_id", "seats")
+        .values_list(*SEAT_FIELDS)
     )
-    by_match: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        by_match[seat.match_id].append(seat)
+    by_match: dict[int, list[tuple]] = defaultdict(list)
+    for row in rows:
+        by_match[row[0]].append(row)
     past: dict[int, Past] = {e.pk: Past() for e in entries}
     first_side = gameplay.layout(tournament.game, tournament.rules).sides[0]
     results = []
-    for match_seats in by_match.values():
-        match = match_seats[0].match
-        for seat in match_seats:
-            mine = past[seat.entry_id]
-            if match.is_bye:
+    for match_id, seats in by_match.items():
+        is_bye, number = seats[0][8], seats[0][9]
+        two_sided = not is_bye and len({seat[2] for seat in seats}) == 2
+        for entry_id, side, outcome, points, points_for, against, place in (
+            seat[1:8] for seat in seats
+        ):
+            mine = past[entry_id]
+            if is_bye:
                 mine.byes += 1
-            others = [s.entry_id for s in match_seats if s.side != seat.side]
-            mates = [s.entry_id for s in match_seats if s.side == seat.side and s is not seat]
+            others = sorted(s[1] for s in seats if s[2] != side)
+            mates = sorted(s[1] for s in seats if s[2] == side and s[1] != entry_id)
             mine.opponents.update(others)
             mine.partners.update(mates)
-            if not match.is_bye and len({s.side for s in match_seats}) == 2:
+            if two_sided:
                 # The layout's first side is the draw's first (NS before EW): not the
                 # alphabetical order the seats are read in.
-                mine.first += 1 if seat.side == first_side else -1
-            if seat.outcome:
+                mine.first += 1 if side == first_side else -1
+            if outcome:
                 results.append(
                     Result(
-                        round=match.round.number,
-                        match=match.pk,
-                        entrant=seat.entry_id,
-                        opponents=tuple(sorted(others)),
-                        outcome=seat.outcome,
-                        match_points=fraction(seat.match_points),
-                        points_for=fraction(seat.points_for),
-                        points_against=fraction(seat.points_against),
-                        place=seat.place,
-                        partners=tuple(sorted(mates)),
+                        round=number,
+                        match=match_id,
+                        entrant=entry_id,
+                        opponents=tuple(others),
+                        outcome=outcome,
+                        match_points=fraction(points),
+                        points_for=fraction(points_for),
+                        points_against=fraction(against),
+                        place=place,
+                        partners=tuple(mates),
                     )
                 )
     return History(entries=entries, results=results, past=past)
