@@ -8,9 +8,9 @@
 The event is `synthetic_swiss` from bench/standings.py, written with bulk inserts (teams,
 entries, nine closed rounds, matches and seats with their outcomes) into a database of its own
 (`--database-url`, default postgres://postgres@127.0.0.1:5432/tricktable_bench_standings, created
-if missing). Each measurement runs in a process of its own (`python -m bench.standings_db service|confirm`,
-which bench/standings.py starts), because Django's settings (database, Redis, queue) are fixed
-once it is set up.
+if missing). Each measurement runs in a process of its own (`python -m bench.standings_db
+service|confirm`, which bench/standings.py starts), because Django's settings (database, Redis,
+queue) are fixed once it is set up.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def build_event(entrants: int, rounds: int, seed: int):
             by_match.setdefault(result.match, []).append(result)
         tables, matches = [], []
         counters: dict[int, int] = {}
-        for number, group in sorted(by_match.items()):
+        for _, group in sorted(by_match.items()):
             rnd = round_objs[group[0].round]
             if group[0].outcome == "bye":
                 matches.append(Match(round=rnd, is_bye=True, state="finished"))

@@ -15,7 +15,7 @@ from .metrics import (
     register_metric,
     unregister_metric,
 )
-from .types import OUTCOMES, Column, Entrant, Result, Row, StandingsError
+from .types import OUTCOMES, Column, Entrant, Result, Row, StandingsError, Values
 
 __all__ = [
     "DEFAULT_CHAINS",
@@ -29,6 +29,7 @@ __all__ = [
     "Result",
     "Row",
     "StandingsError",
+    "Values",
     "compute",
     "register_metric",
     "unregister_metric",

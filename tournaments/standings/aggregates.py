@@ -139,9 +139,9 @@ class Aggregates:
         """Check and add up `results`, points scaled by the given denominators; _Rescale when a
         value's denominator does not divide its quantity's.
 
-        The loop does only what must be done per result; checks that can be made afterwards
-        over whole lists at C speed (duplicates, types of match ids and rounds, outcomes,
-        opponents present in the match) are, and `_diagnose` then finds the culprit."""
+        The loop does only what must be done per result. The checks that can wait (duplicate
+        results, types of match ids and rounds, outcomes, opponents seated in the match) are
+        made afterwards over whole lists; when one fails, `_diagnose` finds the culprit."""
         index_get = self.index.get
         n = self.n
         per: list[list[tuple]] = [[] for _ in range(n)]

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from .aggregates import Aggregates
 from .metrics import BUILT_IN, METRICS, Metric
-from .types import Column, Entrant, Result, Row, StandingsError
+from .types import Column, Entrant, Result, Row, StandingsError, Values
 
 
 def validate_tiebreaks(names: Sequence[str]) -> tuple[str, ...]:
@@ -58,7 +58,7 @@ def _public(metric: Metric, col: Column, memo: dict[int, dict]) -> list:
     columns repeat values (match points, Buchholz) and share them (points for and against)."""
     values, den = col.values, col.denominator
     if metric.integer:
-        if den != 1 or not all(type(v) is int for v in values):
+        if metric.name not in BUILT_IN and (den != 1 or not all(type(v) is int for v in values)):
             raise StandingsError("bad-metric", f"{metric.name} is a count but gave non-ints")
         return list(values)
     made = memo.setdefault(den, {})
@@ -167,6 +167,7 @@ def compute(
         (e.seed is None, e.seed or 0, e.order, e.id) for e in ents
     ]
     names = [m.name for m in metrics]
+    positions = MappingProxyType({name: k for k, name in enumerate(names)})
     by_entrant = list(zip(*[public[name] for name in names], strict=True))
     rows: list[Row] = []
     position = 0
@@ -176,7 +177,6 @@ def compute(
         rank = position + 1
         tied = len(g) > 1
         for i in g:
-            values = MappingProxyType(dict(zip(names, by_entrant[i], strict=True)))
-            rows.append(Row(rank, ents[i].id, values, tied))
+            rows.append(Row(rank, ents[i].id, Values(positions, by_entrant[i]), tied))
         position += len(g)
     return rows

@@ -50,6 +50,29 @@ class Row:
     tied: bool  # shares its rank with another row
 
 
+class Values(Mapping):
+    """A row's metric values by name: a read-only mapping over a tuple, the names' positions
+    shared by every row of one computation (cheaper than a dict per row)."""
+
+    __slots__ = ("_positions", "_values")
+
+    def __init__(self, positions: Mapping[str, int], values: Sequence[Fraction | int]) -> None:
+        self._positions = positions
+        self._values = values
+
+    def __getitem__(self, name: str) -> Fraction | int:
+        return self._values[self._positions[name]]
+
+    def __iter__(self):
+        return iter(self._positions)
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __repr__(self) -> str:
+        return f"Values({dict(self)!r})"
+
+
 class StandingsError(ValueError):
     """Bad input to the engine. `code` is stable: "unknown-metric", "duplicate-metric",
     "empty-chain", "bad-chain", "bad-input", "bad-metric", "metric-exists"."""
