@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
 from tournaments import gameplay
 from tournaments.models import Entry, Round, Seat, Tournament
