@@ -150,3 +150,32 @@ def test_with_the_worker_stopped_results_are_kept_and_standings_catch_up_on_its_
     caught_up = standings.latest(tournament=tournament)
     assert not caught_up.stale
     assert caught_up.snapshot.payload["rows"][0]["values"]["points_for"] == 130
+
+
+@pytest.mark.django_db
+def test_provisional_scores_show_unconfirmed_hands_marked_and_unranked(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.REDIS_URL = None
+    match = make_match(make_director())
+    tournament = match.round.tournament
+    tournament.show_provisional = True
+    tournament.save(update_fields=["show_provisional"])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
+    payload = StandingsSnapshot.objects.get().payload
+    [live_match] = payload["provisional"]
+    assert live_match["hands"] == 1 and live_match["confirmed"] is False
+    assert {side: v["points"] for side, v in live_match["sides"].items()} == {"NS": 60, "EW": 70}
+    assert all(row["values"]["played"] == 0 for row in payload["rows"])
+
+
+@pytest.mark.django_db
+def test_without_the_option_the_standings_carry_no_provisional_scores(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.REDIS_URL = None
+    match = make_match(make_director())
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match, (HAND_1,))
+    assert StandingsSnapshot.objects.get().payload["provisional"] is None

@@ -246,3 +246,21 @@ def test_only_a_director_opens_registration(director, stranger):
     assert caught.value.code == "not-director"
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.SETUP
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "rules", "fmt", "chain"),
+    [
+        ("spades", "standard", "swiss", "swiss"),
+        ("spades", "standard", "round-robin", "round_robin"),
+        ("solo-whist", "phillips", "individual", "tables"),
+        ("spades", "standard", "progressive", "progressive"),
+    ],
+)
+def test_each_format_gets_the_standings_engines_chain_for_it_by_default(game, rules, fmt, chain):
+    from tournaments.standings import DEFAULT_CHAINS
+
+    made = services.create_tournament(actor=services.SYSTEM, name=f"{fmt} night", game=game,
+                                      rules=rules, format=fmt, rounds=3)
+    assert made.tiebreaks == list(DEFAULT_CHAINS[chain])

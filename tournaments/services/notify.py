@@ -49,6 +49,9 @@ def round_published(round_: Any) -> None:
 
 def hand_submitted(submission: Any) -> None:
     _announce("hand-submitted", _hand(submission))
+    tournament = submission.hand.match.round.tournament
+    if tournament.show_provisional:  # the standings show running scores of unconfirmed hands
+        _results(tournament.pk)
 
 
 def hand_confirmed(submission: Any) -> None:

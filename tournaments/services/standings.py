@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import live
+from tournaments import gameplay, live
 from tournaments.models import Entry, StandingsSnapshot, Tournament
 
 from . import history as hist
@@ -58,6 +58,7 @@ def compute_payload(tournament: Tournament) -> dict:
         "tournament": tournament.slug,
         "tiebreaks": list(tournament.tiebreaks),
         "rounds_closed": closed,
+        "provisional": provisional(tournament) if tournament.show_provisional else None,
         "rows": [
             {
                 "rank": row.rank,
@@ -68,6 +69,41 @@ def compute_payload(tournament: Tournament) -> dict:
             for row in rows
         ],
     }
+
+
+def provisional(tournament: Tournament) -> list[dict]:
+    """Matches still in play with their running score from the hands entered so far (pending
+    ones included), for a tournament that shows provisional results; never ranked."""
+    from tournaments.models import HandSubmission, Match
+
+    out = []
+    matches = (
+        Match.objects.filter(round__tournament=tournament, state=Match.State.PLAYING)
+        .select_related("round", "table")
+        .prefetch_related("seats__entry__team", "seats__entry__player")
+        .order_by("round__number", "table__number")
+    )
+    for match in matches:
+        versions = list(
+            HandSubmission.objects.filter(hand__match=match, is_current=True)
+            .exclude(status=HandSubmission.Status.REJECTED)
+            .order_by("hand__number")
+            .only("status", "result", "hand__number")
+        )
+        after = versions[-1].result["after"] if versions else None
+        result = gameplay.outcome(tournament.game, tournament.rules, after)
+        sides: dict[str, dict] = {}
+        for seat in match.seats.all():
+            side = sides.setdefault(seat.side, {"entries": [], "points": _value(
+                result.points[seat.side])})
+            side["entries"].append(seat.entry_id)
+        out.append({
+            "match": match.pk, "round": match.round.number, "table": match.table.number,
+            "hands": len(versions),
+            "confirmed": all(v.status == HandSubmission.Status.CONFIRMED for v in versions),
+            "sides": sides,
+        })
+    return out
 
 
 def recompute(*, tournament_id: int) -> StandingsSnapshot | None:

@@ -48,10 +48,14 @@ def _check_tiebreaks(names: Any) -> list[str]:
         raise ServiceError("bad-tiebreaks", str(error)) from error
 
 
-def default_tiebreaks() -> list[str]:
-    from tournaments.standings import DEFAULT_TIEBREAKS
+CHAIN_FOR_FORMAT = {"round-robin": "round_robin", "individual": "tables"}
 
-    return list(DEFAULT_TIEBREAKS)
+
+def default_tiebreaks(fmt: str = "swiss") -> list[str]:
+    """The standings engine's suggested chain for a format (docs/standings.md says why)."""
+    from tournaments.standings import DEFAULT_CHAINS, DEFAULT_TIEBREAKS
+
+    return list(DEFAULT_CHAINS.get(CHAIN_FOR_FORMAT.get(fmt, fmt), DEFAULT_TIEBREAKS))
 
 
 def _unique_slug(name: str) -> str:
@@ -150,7 +154,7 @@ def create_tournament(
         len(place_points) != size or not all(isinstance(p, int | float) for p in place_points)
     ):
         raise ServiceError("bad-points", f"give points for each of the {size} places")
-    chain = _check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks()
+    chain = _check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks(format)
     tournament = Tournament.objects.create(
         name=name.strip(),
         slug=slug or _unique_slug(name),
