@@ -13,8 +13,10 @@ from .models import (
     HandSubmission,
     Match,
     Player,
+    Rating,
     Round,
     Seat,
+    StandingsSnapshot,
     Table,
     Team,
     Tournament,
@@ -138,3 +140,36 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "version", "inputs_version", "computed_at"]
+    list_filter = ["tournament"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["player", "game", "ordinal", "mu", "sigma", "games", "wins", "last_played"]
+    list_filter = ["game"]
+    search_fields = ["player__name"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "match", "side", "outcome", "match_points", "place"]
+    list_filter = ["outcome", "match__round__tournament"]
+    search_fields = ["entry__team__name", "entry__player__name"]
+    autocomplete_fields = ["entry"]

@@ -526,6 +526,11 @@ class StandingsSnapshot(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament} standings v{self.version}"
 
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("a standings snapshot is immutable: write a new version")
+        super().save(*args, **kwargs)
+
 
 class Rating(models.Model):
     """A player's club rating in one game (OpenSkill), over every tournament."""
