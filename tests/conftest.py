@@ -57,6 +57,18 @@ def celery_worker_available():
 
 
 @pytest.fixture
+def worker(celery_worker_available, settings):
+    """A real Celery worker of this test's own (tests/workers.py), not yet started; standings
+    recomputes go to its private queue."""
+    from tests.workers import Worker
+
+    own = Worker()
+    settings.STANDINGS_QUEUE = own.queue
+    yield own
+    own.stop()
+
+
+@pytest.fixture
 def chromium_path() -> str:
     require(CHROMIUM.exists(), f"needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
     require(

@@ -18,15 +18,7 @@ from tournaments import services
 from tournaments.models import Tournament
 
 from ..tournaments.builders import HAND_1, make_director, make_match, scorer
-from ..workers import ROOT, Worker, database_url
-
-
-@pytest.fixture
-def worker(celery_worker_available, settings):
-    own = Worker()
-    settings.STANDINGS_QUEUE = own.queue
-    yield own
-    own.stop()
+from ..workers import ROOT, database_url
 
 
 def free_port() -> int:

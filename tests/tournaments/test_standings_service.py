@@ -11,7 +11,6 @@ from tournaments import live, services
 from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
 from tournaments.services import standings
 
-from ..workers import Worker
 from .builders import HAND_1, HAND_2, make_director, make_match, scorer
 
 
@@ -92,14 +91,6 @@ def test_the_sweep_catches_up_every_stale_tournament():
     )
     standings.sweep()
     assert standings.stale_tournaments() == []
-
-
-@pytest.fixture
-def worker(celery_worker_available, settings):
-    own = Worker()
-    settings.STANDINGS_QUEUE = own.queue
-    yield own
-    own.stop()
 
 
 def wait_for_snapshot(tournament_id: int, version: int, timeout: float) -> float | None:

@@ -3,16 +3,15 @@ scratch (deterministic, and cheap at club scale), by Celery when a match finishe
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 
 from django.conf import settings
 from django.db import transaction
 
-from tournaments import live
 from tournaments.models import Match, Rating
 
-log = logging.getLogger(__name__)
+from . import coalesce
+
 PENDING_KEY = "tricktable:ratings-pending:{}"
 
 
@@ -79,18 +78,11 @@ def schedule(game: str) -> None:
     if not settings.REDIS_URL:
         recompute(game=game)
         return
-    try:
-        if live.redis_client().set(PENDING_KEY.format(game), "1", nx=True, ex=30):
-            from tournaments.tasks import recompute_ratings
+    from tournaments.tasks import recompute_ratings
 
-            recompute_ratings.delay(game)
-    except Exception as error:
-        log.warning("ratings update not scheduled for %s (%s)", game, error)
+    coalesce.send_once(PENDING_KEY.format(game), lambda: recompute_ratings.delay(game))
 
 
 def claim(game: str) -> None:
     if settings.REDIS_URL:
-        try:
-            live.redis_client().delete(PENDING_KEY.format(game))
-        except Exception as error:
-            log.warning("could not clear the ratings mark for %s (%s)", game, error)
+        coalesce.release(PENDING_KEY.format(game))

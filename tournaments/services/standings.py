@@ -9,7 +9,6 @@ read (compare-and-set under the tournament's row lock), and announces "standings
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,9 +21,9 @@ from django.utils import timezone
 from tournaments import gameplay, live
 from tournaments.models import Entry, StandingsSnapshot, Tournament
 
+from . import coalesce
 from . import history as hist
 
-log = logging.getLogger(__name__)
 PENDING_KEY = "tricktable:standings-pending:{}"
 PENDING_SECONDS = 30
 
@@ -154,14 +153,13 @@ def schedule(tournament_id: int) -> None:
     if not settings.REDIS_URL:
         recompute(tournament_id=tournament_id)
         return
-    try:
-        key = PENDING_KEY.format(tournament_id)
-        if live.redis_client().set(key, "1", nx=True, ex=PENDING_SECONDS):
-            from tournaments.tasks import recompute_standings
+    from tournaments.tasks import recompute_standings
 
-            recompute_standings.apply_async(args=[tournament_id], queue=standings_queue())
-    except Exception as error:
-        log.warning("standings recompute not scheduled for %s (%s)", tournament_id, error)
+    coalesce.send_once(
+        PENDING_KEY.format(tournament_id),
+        lambda: recompute_standings.apply_async(args=[tournament_id], queue=standings_queue()),
+        seconds=PENDING_SECONDS,
+    )
 
 
 def standings_queue() -> str:
@@ -171,10 +169,7 @@ def standings_queue() -> str:
 def claim(tournament_id: int) -> None:
     """A recompute task starts: later changes must schedule a fresh task."""
     if settings.REDIS_URL:
-        try:
-            live.redis_client().delete(PENDING_KEY.format(tournament_id))
-        except Exception as error:
-            log.warning("could not clear the pending mark for %s (%s)", tournament_id, error)
+        coalesce.release(PENDING_KEY.format(tournament_id))
 
 
 def stale_tournaments() -> list[int]:
