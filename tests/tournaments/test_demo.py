@@ -44,8 +44,9 @@ def test_the_same_seed_builds_the_same_tournaments_and_another_seed_does_not():
     assert first != other
 
 
-def test_the_demo_command_builds_the_club_evening_once(capsys,
+def test_the_demo_command_builds_the_club_evening_once(capsys, settings,
                                                       django_capture_on_commit_callbacks):
+    settings.REDIS_URL = None  # the embedded default: snapshots and ratings in-process
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", "--if-empty")
     spades = Tournament.objects.get(game="spades")
