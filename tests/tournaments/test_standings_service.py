@@ -170,3 +170,24 @@ def test_without_the_option_the_standings_carry_no_provisional_scores(
     with django_capture_on_commit_callbacks(execute=True):
         play(match, (HAND_1,))
     assert StandingsSnapshot.objects.get().payload["provisional"] is None
+
+
+@pytest.mark.django_db
+def test_a_burst_of_changes_sends_one_recompute_task_until_it_starts(settings, monkeypatch):
+    from tests.conftest import require
+    from tournaments.tasks import recompute_standings
+
+    require(bool(settings.REDIS_URL), "needs Redis: REDIS_URL is not set")
+    match = make_match(make_director())
+    tid = match.round.tournament_id
+    standings.claim(tid)  # no mark left over from another run
+    sent = []
+    monkeypatch.setattr(recompute_standings, "apply_async",
+                        lambda *args, **kwargs: sent.append(kwargs["args"]))
+    for _ in range(20):
+        standings.schedule(tid)
+    assert sent == [[tid]]
+    standings.claim(tid)  # the task starts: the next change needs a new task
+    standings.schedule(tid)
+    assert sent == [[tid], [tid]]
+    standings.claim(tid)
