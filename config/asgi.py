@@ -1,4 +1,8 @@
-"""ASGI entry point (for uvicorn: uvicorn config.asgi:application)."""
+"""ASGI entry point (for uvicorn: uvicorn config.asgi:application).
+
+A current, cached standings poll is answered before Django (`api/fastpath.py`); every other
+request goes to Django's ASGI handler.
+"""
 
 import os
 
@@ -6,4 +10,12 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from api import fastpath  # noqa: E402  (needs the apps loaded)
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and await fastpath.serve(scope, send):
+        return
+    await django_application(scope, receive, send)
