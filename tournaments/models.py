@@ -194,6 +194,10 @@ class Tournament(models.Model):
 class Entry(models.Model):
     """A team or a player in a tournament."""
 
+    # Default orderings name foreign keys by their column (`tournament_id`), never the related
+    # model: ordering by the relation follows its ordering too, adding a join per level to
+    # every query (a seat's query sorted by the tournament's date).
+
     class Status(models.TextChoices):
         REGISTERED = "registered", _("Registered")
         CHECKED_IN = "checked-in", _("Checked in")
@@ -224,7 +228,7 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["tournament", "id"]
+        ordering = ["tournament_id", "id"]
         verbose_name_plural = _("entries")
         constraints = [
             models.CheckConstraint(
@@ -282,7 +286,7 @@ class Round(models.Model):
     notes = models.JSONField(default=list, blank=True)
 
     class Meta:
-        ordering = ["tournament", "number"]
+        ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
@@ -303,7 +307,7 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("table"))
 
     class Meta:
-        ordering = ["round", "number"]
+        ordering = ["round_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
@@ -336,7 +340,7 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["round", "table__number", "id"]
+        ordering = ["round_id", "id"]
         verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(
@@ -372,7 +376,7 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["match", "seats"]
+        ordering = ["match_id", "seats"]
         constraints = [
             models.UniqueConstraint(fields=["match", "entry"], name="seat_entry_once_per_match"),
             models.UniqueConstraint(fields=["match", "seats"], name="seat_taken_once"),
@@ -388,7 +392,7 @@ class Hand(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "number"]
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="hand_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
@@ -445,7 +449,7 @@ class HandSubmission(models.Model):
     )
 
     class Meta:
-        ordering = ["hand", "version"]
+        ordering = ["hand_id", "version"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "version"], name="submission_version_once"),
             models.UniqueConstraint(
@@ -514,7 +518,7 @@ class StandingsSnapshot(models.Model):
     payload = models.JSONField()
 
     class Meta:
-        ordering = ["tournament", "-version"]
+        ordering = ["tournament_id", "-version"]
         get_latest_by = "version"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "version"], name="snapshot_version_once"),
