@@ -30,3 +30,18 @@ def in_process(settings):
     live._local_log.clear()
     yield
     live._local_log.clear()
+
+
+@pytest.fixture
+def tournament():
+    """A tournament with one match set up and its first standings snapshot written."""
+    from tournaments.services import standings
+
+    from ..tournaments.builders import make_director, make_match
+
+    match = make_match(make_director())
+    tournament = match.round.tournament
+    standings.bump(tournament.pk)
+    standings.recompute(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament

@@ -10,21 +10,8 @@ from asgiref.sync import async_to_sync
 
 from api import fastpath
 from tournaments import live
-from tournaments.services import standings
-
-from ..tournaments.builders import make_director, make_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tournament():
-    match = make_match(make_director())
-    tournament = match.round.tournament
-    standings.bump(tournament.pk)
-    standings.recompute(tournament_id=tournament.pk)
-    tournament.refresh_from_db()
-    return tournament
 
 
 def get(path: str, **headers: str) -> tuple[bool, list[dict]]:

@@ -13,16 +13,6 @@ from ..tournaments.builders import make_director, make_match
 pytestmark = [pytest.mark.urls("tests.live.urls"), pytest.mark.django_db]
 
 
-@pytest.fixture
-def tournament():
-    match = make_match(make_director())
-    tournament = match.round.tournament
-    standings.bump(tournament.pk)
-    standings.recompute(tournament_id=tournament.pk)
-    tournament.refresh_from_db()
-    return tournament
-
-
 def url(tournament) -> str:
     return f"/api/v1/tournaments/{tournament.slug}/standings"
 
