@@ -135,7 +135,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Catch-up for standings missed while a worker or Redis was down (`celery -A config worker -B`,
 # or a separate `celery -A config beat`); workers also sweep when they start.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-standings": {"task": "tournaments.sweep_standings", "schedule": 30.0},
+    "sweep-standings": {
+        "task": "tournaments.sweep_standings",
+        "schedule": 30.0,
+        "options": {"queue": env("STANDINGS_QUEUE", default="celery")},
+    },
 }
 # Cache (standings ETags and bodies, throttles): Redis when REDIS_URL is set, so every web
 # process and worker shares it; local memory in the embedded default (one process).

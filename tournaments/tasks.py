@@ -59,5 +59,7 @@ def recompute_ratings(game: str) -> int:
 
 
 @worker_ready.connect
-def _catch_up(sender=None, **kwargs) -> None:  # pragma: no cover - runs in the worker
-    sweep_standings.delay()
+def _catch_up(sender=None, **kwargs) -> None:
+    from tournaments.services.standings import standings_queue
+
+    sweep_standings.apply_async(queue=standings_queue())

@@ -191,3 +191,13 @@ def test_a_burst_of_changes_sends_one_recompute_task_until_it_starts(settings, m
     standings.schedule(tid)
     assert sent == [[tid], [tid]]
     standings.claim(tid)
+
+
+def test_a_starting_worker_sends_its_catch_up_sweep_to_the_standings_queue(settings, monkeypatch):
+    from tournaments import tasks
+
+    settings.STANDINGS_QUEUE = "standings-elsewhere"
+    sent = []
+    monkeypatch.setattr(tasks.sweep_standings, "apply_async", lambda **kw: sent.append(kw))
+    tasks._catch_up()
+    assert sent == [{"queue": "standings-elsewhere"}]
