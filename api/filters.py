@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import django_filters
 
-from tournaments.models import AuditEvent, Entry, Match, Player, Rating, Round, Tournament
+from tournaments.models import (
+    AuditEvent,
+    Entry,
+    HandSubmission,
+    Match,
+    Player,
+    Rating,
+    Round,
+    Tournament,
+)
 
 
 class TournamentFilter(django_filters.FilterSet):
@@ -58,3 +67,14 @@ class AuditFilter(django_filters.FilterSet):
     class Meta:
         model = AuditEvent
         fields = ["action"]
+
+
+class QueueFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(
+        choices=[("pending", "pending"), ("rejected", "rejected")],
+        help_text="only hands awaiting confirmation, or only disputed ones",
+    )
+
+    class Meta:
+        model = HandSubmission
+        fields = ["status"]

@@ -383,6 +383,18 @@ class HandSummarySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class QueueItemSerializer(HandSummarySerializer):
+    """A hand in the director's queue: awaiting confirmation, or disputed."""
+
+    match = serializers.IntegerField(source="hand.match_id", read_only=True)
+    round = serializers.IntegerField(source="hand.match.round.number", read_only=True)
+    table = serializers.IntegerField(source="hand.match.table.number", read_only=True)
+
+    class Meta(HandSummarySerializer.Meta):
+        fields = ["match", "round", "table", *HandSummarySerializer.Meta.fields]
+        read_only_fields = fields
+
+
 class MatchSerializer(MatchBriefSerializer):
     tournament = serializers.CharField(source="round.tournament.slug", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)

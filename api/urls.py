@@ -23,6 +23,7 @@ urlpatterns = [
     path("v1/tournaments/<slug:slug>/finish", v.FinishTournament.as_view(),
          name="tournament-finish"),
     path("v1/tournaments/<slug:slug>/audit", v.AuditList.as_view(), name="tournament-audit"),
+    path("v1/tournaments/<slug:slug>/queue", v.ResultQueue.as_view(), name="tournament-queue"),
     # entries
     path("v1/tournaments/<slug:slug>/entries", v.EntryList.as_view(), name="entries"),
     path("v1/tournaments/<slug:slug>/entries/import", v.EntryImport.as_view(),

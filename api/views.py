@@ -153,6 +153,33 @@ class AuditList(generics.ListAPIView, ApiView):
         return tournament.audit.all()
 
 
+@extend_schema(tags=["tournaments"], parameters=[SLUG],
+               summary="The director's result queue: hands awaiting confirmation or disputed")
+class ResultQueue(generics.ListAPIView, ApiView):
+    """The current version of every hand in a round in play that is pending or rejected, the
+    oldest first: what the director chases or settles (with a correction)."""
+
+    permission_classes = [SignedIn]
+    serializer_class = s.QueueItemSerializer
+    filterset_class = filters.QueueFilter
+    queryset = HandSubmission.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return HandSubmission.objects.none()
+        tournament = tournament_of(self.kwargs["slug"])
+        services.require_director(actor_for(self.request), tournament)
+        return (
+            HandSubmission.objects.filter(
+                hand__match__round__tournament=tournament, is_current=True,
+                status__in=[HandSubmission.Status.PENDING, HandSubmission.Status.REJECTED],
+            )
+            .select_related("hand__match__round", "hand__match__table")
+            .defer("raw", "record")
+            .order_by("submitted_at", "id")
+        )
+
+
 # -- entries --------------------------------------------------------------------------------------
 
 ENTRIES = Entry.objects.select_related("tournament", "team__first", "team__second", "player")
