@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.rules_engine import pin_to_one_core  # noqa: E402
 from tournaments.standings import (  # noqa: E402  (needs ROOT on sys.path)
     DEFAULT_TIEBREAKS,
     METRICS,
@@ -50,14 +51,6 @@ from tournaments.standings import (  # noqa: E402  (needs ROOT on sys.path)
 )
 
 ENGINE_TARGET_SECONDS = 0.050  # product.md, Quality bars: 1,000 teams x 9 rounds
-
-
-def pin_to_one_core() -> str:
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
 
 
 @dataclass

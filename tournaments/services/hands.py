@@ -24,6 +24,7 @@ from games.records import check_hand, get_game
 from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
+from . import notify
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
@@ -294,8 +295,6 @@ def submit_hand(
         match.save(update_fields=["state"])
     if match.round.state == Round.State.PUBLISHED:
         Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
-    from . import notify
-
     notify.hand_submitted(submission)
     if director:
         _finish_if_complete(match, tournament, versions)
@@ -333,8 +332,6 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
             "reason",
         ]
     )
-    from . import notify
-
     if status == S.CONFIRMED:
         notify.hand_confirmed(submission)
         _finish_if_complete(match, tournament, current_versions(match))
@@ -407,15 +404,10 @@ def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandS
             "after_next_round_paired": later,
         },
     )
-    if match.state == Match.State.FINISHED:
+    if match.state == Match.State.FINISHED:  # settling again announces the new results
         _settle(match, tournament, versions, match.result.get("ended_by", "director"))
-        from . import notify
-
-        notify.results_changed(tournament)
     else:
         _finish_if_complete(match, tournament, versions)
-    from . import notify
-
     notify.hand_confirmed(new)
     return new
 
@@ -507,6 +499,4 @@ def _settle(
         "ended_by": ended_by,
     }
     match.save(update_fields=["state", "finished_at", "result"])
-    from . import notify
-
     notify.match_finished(match)

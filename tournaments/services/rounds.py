@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -117,10 +115,6 @@ def _seat_table(tournament: Tournament, match: Match, ids: tuple[int, ...]) -> N
     )
 
 
-def bye_points(tournament: Tournament) -> Decimal:
-    return tournament.points_bye
-
-
 @transaction.atomic
 def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = False) -> Round:
     """The next round's pairings as a draft (or a fresh draft in place of the current one)."""
@@ -153,7 +147,7 @@ def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = F
         table = Table.objects.create(round=round_, number=table_number)
         match = Match.objects.create(round=round_, table=table)
         _seat_table(tournament, match, ids)
-    points = bye_points(tournament)
+    points = tournament.points_bye
     for entry_id in byes:
         match = Match.objects.create(
             round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=timezone.now()
