@@ -2,7 +2,9 @@
 
 from django.contrib import admin
 
-from .models import ApiToken, TableToken
+from tournaments.models import TableToken
+
+from .models import ApiToken
 
 
 @admin.register(ApiToken)

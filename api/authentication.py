@@ -11,7 +11,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 
-from .models import ApiToken, TableToken, TokenState, hash_secret
+from tournaments.models import TableToken
+
+from .models import ApiToken, TokenState, hash_secret
 
 
 def _credentials(request, keyword: str) -> str | None:

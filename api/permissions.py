@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from .models import TableToken
+from tournaments.models import TableToken
 
 
 def is_scorer(request) -> bool:

@@ -18,10 +18,11 @@ from tournaments.models import (
     Round,
     Seat,
     Table,
+    TableToken,
     Tournament,
 )
 
-from .models import ApiToken, TableToken
+from .models import ApiToken
 from .schema import CHECK_RESULT_REF, HAND_RECORD_REF, HAND_REF
 
 # -- shared ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from .models import TableToken
+from tournaments.models import TableToken
 
 
 class ScopedThrottle(ScopedRateThrottle):

@@ -32,6 +32,7 @@ from tournaments.models import (
     Round,
     Seat,
     Table,
+    TableToken,
     Tournament,
 )
 from tournaments.services import Actor
@@ -40,7 +41,7 @@ from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
 from . import filters
 from . import serializers as s
 from .errors import ApiError, TooLarge
-from .models import ApiToken, TableToken, hash_secret, new_secret
+from .models import ApiToken, hash_secret, new_secret
 from .parsers import HandJSONParser
 from .permissions import ReadOnlyOrSignedIn, ScorerOrSignedIn, SignedIn
 from .schema import CHECK_RESULT_REF, HAND_RECORD_REF
@@ -669,24 +670,13 @@ class TableTokens(ApiView):
     def post(self, request, pk: int):
         table = _director_table(request, pk)
         data = valid(s.TableTokenCreateSerializer, request)
-        secret = new_secret()
-        with transaction.atomic():
-            token = TableToken.objects.create(
-                table=table,
-                key_hash=hash_secret(secret),
-                label=data["label"] or f"table {table.number} scorer",
-                created_by=request.user,
-                expires_at=timezone.now() + timedelta(seconds=data["expires_in"]),
-            )
-            services.audit(
-                tournament=table.round.tournament, actor=actor_for(request),
-                action="table-token-created",
-                subject=f"round {table.round.number} table {table.number}",
-                data={"token": token.pk, "table": table.pk},
-            )
+        token, secret = services.issue_table_token(
+            table=table, actor=actor_for(request), label=data["label"],
+            lifetime=timedelta(seconds=data["expires_in"]),
+        )
         out = s.TableTokenSerializer(token).data
         out["secret"] = secret
-        out["url"] = f"/t/{table.pk}#token={secret}"
+        out["url"] = request.build_absolute_uri(services.scoring_path(table, secret))
         return Response(out, status=status.HTTP_201_CREATED)
 
 
@@ -700,14 +690,7 @@ class TableTokenRevoke(ApiView):
     def delete(self, request, pk: int, token: int):
         table = _director_table(request, pk)
         found = get_object_or_404(TableToken, pk=token, table=table)
-        with transaction.atomic():
-            found.revoke()
-            services.audit(
-                tournament=table.round.tournament, actor=actor_for(request),
-                action="table-token-revoked",
-                subject=f"round {table.round.number} table {table.number}",
-                data={"token": found.pk, "table": table.pk},
-            )
+        services.revoke_table_token(token=found, actor=actor_for(request))
         return Response(s.TableTokenSerializer(found).data)
 
 

@@ -58,6 +58,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournaments:director-home"
+LOGOUT_REDIRECT_URL = "tournaments:home"
 
 TEMPLATES = [
     {
@@ -105,6 +108,7 @@ USE_TZ = True
 # Static files, served by whitenoise.
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

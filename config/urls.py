@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -1,10 +1,12 @@
-from django.urls import path
-
-from . import views
+from tournaments.views import checker, director, exports, public, scoring
 
 app_name = "tournaments"
 
+# Each page module lists its own routes (see tournaments/views/__init__.py).
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("check/", views.check_hands, name="check-hands"),
+    *public.urlpatterns,
+    *scoring.urlpatterns,
+    *director.urlpatterns,
+    *exports.urlpatterns,
+    *checker.urlpatterns,
 ]

@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from api.models import ApiToken, TableToken, hash_secret, new_secret
+from api.models import ApiToken, hash_secret, new_secret
 from tests.tournaments.builders import make_director, make_match
-from tournaments.models import Match
+from tournaments.models import Match, TableToken
 from tournaments.services import Actor
 
 

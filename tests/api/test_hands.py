@@ -9,9 +9,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from api.models import TableToken
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
-from tournaments.models import Hand, HandSubmission
+from tournaments.models import Hand, HandSubmission, TableToken
 
 from .conftest import assert_error, client_with, table_token
 

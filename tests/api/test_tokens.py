@@ -8,8 +8,9 @@ import hashlib
 import pytest
 from django.contrib.auth import get_user_model
 
-from api.models import ApiToken, TableToken
+from api.models import ApiToken
 from tests.tournaments.builders import HAND_1
+from tournaments.models import TableToken
 
 from .conftest import assert_error, client_with
 
@@ -22,7 +23,7 @@ def test_a_director_creates_a_table_token_shown_once_and_stored_hashed(td, match
     assert response.status_code == 201, response.content
     body = response.json()
     secret = body["secret"]
-    assert body["url"] == f"/t/{match.table_id}#token={secret}"
+    assert body["url"] == f"http://testserver/table/{match.table_id}/#token={secret}"
     assert body["state"] == "active" and body["expires_at"]
     stored = TableToken.objects.get(pk=body["id"])
     assert stored.key_hash == hashlib.sha256(secret.encode()).hexdigest()

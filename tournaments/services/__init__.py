@@ -25,6 +25,12 @@ from .hands import (
     submit_hand,
 )
 from .imports import EntriesPreview, import_entries, parse_entries
+from .table_access import (
+    issue_round_tokens,
+    issue_table_token,
+    revoke_table_token,
+    scoring_path,
+)
 from .rounds import close_round, generate_round, publish_round, swap_entries
 from .tournaments import create_tournament, finish_tournament, open_registration
 
@@ -51,10 +57,14 @@ __all__ = [
     "fix_table",
     "generate_round",
     "is_director",
+    "issue_round_tokens",
+    "issue_table_token",
     "open_registration",
     "publish_round",
     "register_entry",
     "reject_hand",
+    "revoke_table_token",
+    "scoring_path",
     "require_director",
     "set_seed",
     "submit_hand",

@@ -1,12 +1,10 @@
+"""The hand-record checker page: validates and scores records, stores nothing."""
+
 from django.shortcuts import render
+from django.urls import path
 
 from tournaments.checker import DEMO_GAMES, check_text, demo_records
 from tournaments.forms import CheckHandsForm
-
-
-def home(request):
-    """Public home page: what TrickTable is and which games it runs."""
-    return render(request, "home.html")
 
 
 def check_hands(request):
@@ -27,3 +25,8 @@ def check_hands(request):
         {"form": form, "report": report, "demo_games": DEMO_GAMES},
         status=status,
     )
+
+
+urlpatterns = [
+    path("check/", check_hands, name="check-hands"),
+]

@@ -1,0 +1,3 @@
+"""exports pages (see tournaments/views/__init__.py)."""
+
+urlpatterns: list = []
