@@ -1,4 +1,4 @@
-from tournaments.views import checker, director, exports, public, scoring
+from tournaments.views import checker, director, exports, imports, printing, public, scoring
 
 app_name = "tournaments"
 
@@ -8,5 +8,7 @@ urlpatterns = [
     *scoring.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,
+    *printing.urlpatterns,
+    *imports.urlpatterns,
     *checker.urlpatterns,
 ]

@@ -3,6 +3,8 @@
 - `public`: club home, tournaments, pairings, standings, matches, players, leaderboards, projector
 - `scoring`: the table scoring page (phone-first; a table token from the card's QR code)
 - `director`: the director's dashboard (setup, entries, rounds, result queue, corrections)
-- `exports`: downloads, printing (table cards, score sheets) and imports
+- `exports`: downloads (standings, results, hand records, the tournament archive)
+- `printing`: table cards and score sheets with QR codes
+- `imports`: entries (with a preview) and hand records in bulk (a background job)
 - `checker`: the hand-record checker
 """

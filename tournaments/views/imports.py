@@ -1,0 +1,3 @@
+"""imports pages (see tournaments/views/__init__.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""printing pages (see tournaments/views/__init__.py)."""
+
+urlpatterns: list = []
