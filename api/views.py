@@ -8,7 +8,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone

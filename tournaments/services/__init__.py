@@ -25,13 +25,13 @@ from .hands import (
     submit_hand,
 )
 from .imports import EntriesPreview, import_entries, parse_entries
+from .rounds import close_round, generate_round, publish_round, swap_entries
 from .table_access import (
     issue_round_tokens,
     issue_table_token,
     revoke_table_token,
     scoring_path,
 )
-from .rounds import close_round, generate_round, publish_round, swap_entries
 from .tournaments import create_tournament, finish_tournament, open_registration
 
 __all__ = [
