@@ -290,6 +290,14 @@ class SeedSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=1, max_value=2**31 - 1, allow_null=True)
 
 
+class FixTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField(
+        min_value=1, max_value=32767, allow_null=True,
+        help_text="The table number the entry always sits at (null frees it again).",
+    )
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+
+
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 

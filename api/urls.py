@@ -32,6 +32,7 @@ urlpatterns = [
     path("v1/entries/<int:pk>/check-in", v.EntryCheckIn.as_view(), name="entry-check-in"),
     path("v1/entries/<int:pk>/withdraw", v.EntryWithdraw.as_view(), name="entry-withdraw"),
     path("v1/entries/<int:pk>/seed", v.EntrySeed.as_view(), name="entry-seed"),
+    path("v1/entries/<int:pk>/fix-table", v.EntryFixTable.as_view(), name="entry-fix-table"),
     # rounds
     path("v1/tournaments/<slug:slug>/rounds", v.RoundList.as_view(), name="rounds"),
     path("v1/tournaments/<slug:slug>/rounds/generate", v.RoundGenerate.as_view(),

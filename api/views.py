@@ -277,6 +277,10 @@ EntryWithdraw = _entry_action(
 )
 EntrySeed = _entry_action("EntrySeed", "Set (or clear) an entry's seed", s.SeedSerializer,
                           services.set_seed)
+EntryFixTable = _entry_action(
+    "EntryFixTable", "Always seat an entry at one table (e.g. for access), or free it",
+    s.FixTableSerializer, services.fix_table,
+)
 
 
 # -- rounds ---------------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ loop (per web process): one Redis pub/sub connection (a pattern subscription to 
 tournament's channel) feeds any number of `Subscription` queues.
 
 The standings ETag cache (see `api/live.py`) is invalidated here, in whichever process makes the
-change: every announcement, every results change (`notify` "results"), and every save or delete
-of a tournament bump the tournament's cache generation (`invalidate`).
+change: every announcement but the hand events (which change nothing there by themselves), every
+results change (`notify` "results"), and every save or delete of a tournament bump the
+tournament's cache generation (`invalidate`).
 """
 
 from __future__ import annotations
@@ -78,9 +79,15 @@ def redis_client() -> Any:
     return _redis
 
 
+# Events that never change the standings response by themselves (a confirmation is announced
+# after its "results" change, which refreshes the cache): no cache round trips for them.
+_STANDINGS_NEUTRAL = frozenset({"hand-submitted", "hand-confirmed", "hand-rejected"})
+
+
 def publish(tournament_id: int, event: dict[str, Any]) -> bool:
     """Announce an event; True when it reached Redis (or no Redis is configured)."""
-    invalidate(tournament_id)  # first: a client reacting to the event must not read old cache
+    if event.get("event") not in _STANDINGS_NEUTRAL:
+        invalidate(tournament_id)  # first: a client reacting to the event must not read old cache
     for listener in list(_listeners):
         listener(tournament_id, event)
     if not settings.REDIS_URL:

@@ -109,6 +109,23 @@ def test_entries_check_in_withdraw_seed_and_filter_by_status(td, anon, other_td,
     assert anon.get(f"/api/v1/entries/{second['id']}").json()["status"] == "withdrawn"
 
 
+def test_fix_table_seats_an_entry_at_one_table_and_refuses_a_taken_table(td, other_td,
+                                                                        tournament, anon):
+    slug = tournament["slug"]
+    first, second = open_with_teams(td, anon, slug, 2)
+    url = f"/api/v1/entries/{first['id']}/fix-table"
+    assert_error(other_td.post(url, {"table": 3}, format="json"), 403, "not-director")
+    assert_error(anon.post(url, {"table": 3}, format="json"), 401)
+    fixed = td.post(url, {"table": 3, "reason": "wheelchair access"}, format="json")
+    assert fixed.status_code == 200 and fixed.json()["fixed_table"] == 3
+    taken = td.post(f"/api/v1/entries/{second['id']}/fix-table", {"table": 3}, format="json")
+    assert_error(taken, 409, "table-taken")
+    assert anon.get(f"/api/v1/entries/{second['id']}").json()["fixed_table"] is None
+    assert_error(td.post(url, {"table": 0}, format="json"), 400)
+    freed = td.post(url, {"table": None}, format="json")
+    assert freed.json()["fixed_table"] is None
+
+
 def test_bulk_import_previews_row_errors_and_imports_all_or_nothing(td, tournament):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

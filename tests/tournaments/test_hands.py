@@ -278,7 +278,7 @@ def test_announcements_happen_after_commit_only(match, django_capture_on_commit_
         assert heard == ["hand-submitted"]
         with django_capture_on_commit_callbacks(execute=True):
             services.confirm_hand(submission=version, actor=scorer(match, "EW"))
-        assert heard == ["hand-submitted", "hand-confirmed", "results"]
+        assert heard == ["hand-submitted", "results", "hand-confirmed"]  # cache fresh first
     finally:
         stop()
 

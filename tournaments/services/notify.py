@@ -28,7 +28,24 @@ def _announce(kind: str, payload: dict[str, Any]) -> None:
         for listener in list(_listeners):
             listener(kind, payload)
 
+    run.announces = (kind, payload.get("tournament"))  # type: ignore[attr-defined]
     transaction.on_commit(run)
+
+
+def _pending(kind: str, tournament_id: int) -> bool:
+    """Is `kind` for this tournament already announced inside the current atomic block?
+
+    Django keeps (savepoint ids, callback) pairs until commit and drops those of a savepoint
+    that rolls back, so this never goes stale. Requiring the callback's savepoints to include
+    every savepoint open now confines the match to this block (in a test, several workflows
+    share one outer transaction, each in its own savepoint)."""
+    connection = transaction.get_connection()
+    open_now = set(connection.savepoint_ids)
+    return any(
+        getattr(entry[1], "announces", None) == (kind, tournament_id) and open_now <= entry[0]
+        for entry in getattr(connection, "run_on_commit", ())
+        if isinstance(entry, tuple) and len(entry) == 3
+    )
 
 
 def results_changed(tournament: Any) -> None:
@@ -37,8 +54,12 @@ def results_changed(tournament: Any) -> None:
 
 
 def _results(tournament_id: int) -> None:
+    """Count one change to results per transaction: confirming the hand that finishes a match
+    is one change, not two."""
     from .standings import bump
 
+    if _pending("results", tournament_id):
+        return
     bump(tournament_id)
     _announce("results", {"tournament": tournament_id})
 
@@ -55,8 +76,9 @@ def hand_submitted(submission: Any) -> None:
 
 
 def hand_confirmed(submission: Any) -> None:
-    _announce("hand-confirmed", _hand(submission))
+    # Results first: its listener refreshes the standings cache before anyone hears the hand.
     _results(submission.hand.match.round.tournament_id)
+    _announce("hand-confirmed", _hand(submission))
 
 
 def hand_rejected(submission: Any) -> None:
