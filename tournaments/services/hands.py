@@ -274,15 +274,14 @@ def submit_hand(
         submission.decided_by = actor.user_or_none()
         submission.decided_label = actor.name
         submission.decided_at = timezone.now()
-    try:
-        with transaction.atomic():
-            if previous is None:
-                submission.hand = Hand.objects.create(match=match, number=number)
-                submission.save()
-            else:
-                submission.hand = previous.hand
-                submission.version = previous.version + 1
-                _replace(previous, submission)
+    try:  # no savepoint: a clash aborts the whole workflow, which raises and rolls back
+        if previous is None:
+            submission.hand = Hand.objects.create(match=match, number=number)
+            submission.save()
+        else:
+            submission.hand = previous.hand
+            submission.version = previous.version + 1
+            _replace(previous, submission)
     except IntegrityError as error:
         raise Conflict("hand-conflict", f"hand {number} was submitted at the same time") from error
     if previous is not None:
