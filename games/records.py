@@ -11,6 +11,7 @@ A match result carries the result of every hand (``hands``), the final ``after``
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import Any
 
 from games.errors import RecordError
@@ -22,6 +23,16 @@ GAME_MODULES = {
     "german-whist": "games.german_whist",
 }
 _games: dict[str, Any] = {}
+log = logging.getLogger(__name__)
+#: What a field of the wrong shape can raise deep in a game's checks. The engine refuses such a
+#: record as `bad-format` rather than fail; the fuzz tests (tests/games/test_fuzz.py) hunt these
+#: down so that each gets its own precise error, and the log names any that remain.
+SHAPE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def _unreadable(error: Exception) -> RecordError:
+    log.warning("record refused for its shape (%s: %s)", type(error).__name__, error)
+    return RecordError("bad-format", "a field of the record has the wrong shape")
 
 
 def get_game(name: Any) -> Any:
@@ -59,6 +70,8 @@ def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> di
         return result
     except RecordError as error:
         return _failure(g, r, error)
+    except SHAPE_ERRORS as error:
+        return _failure(g, r, _unreadable(error))
 
 
 def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> dict:
@@ -112,7 +125,9 @@ def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> d
         out["winner"] = winner
         out.update(g.match_summary(rules_obj, state))
         return out
-    except RecordError as error:
+    except (RecordError, *SHAPE_ERRORS) as error:
+        if not isinstance(error, RecordError):
+            error = _unreadable(error)
         failure = _failure(g, r, error)
         failure["format"] = "match/1"
         if hands:

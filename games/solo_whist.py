@@ -363,7 +363,7 @@ class Auction:
                 f"call {index}: the auction is over; {seat}'s {call!r} comes after its end",
                 seat=seat,
             )
-        if call not in CALLS:
+        if not isinstance(call, str) or call not in CALLS:
             raise RecordError("bad-call", f"{call!r} is not a solo whist call", seat=seat)
         if seat != self.turn:
             raise RecordError(
@@ -462,7 +462,7 @@ class Auction:
 
 
 def _normal_call(text: Any) -> Any:
-    if text in CALLS or not isinstance(text, str):
+    if not isinstance(text, str) or text in CALLS:
         return text
     return text.strip().lower().replace("è", "e").replace("_", "-").replace(" ", "-")
 

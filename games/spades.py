@@ -491,7 +491,8 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
         raise RecordError("call-out-of-turn", f"the calls stop before {seat}'s call", seat=seat)
     entry = calls[pos]
     if type(entry) is dict and entry.get("seat") == seat and len(entry) == 2:
-        kind = CALLS.get(entry.get("call"))  # the fast path: {"seat": ..., "call": "4"}
+        call = entry.get("call")  # the fast path: {"seat": ..., "call": "4"}
+        kind = CALLS.get(call) if type(call) is str else None
         if kind is not None:
             return kind
     who, side, kind, n = _parse_call(entry, pos)
@@ -589,8 +590,9 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
         for i in rounds_order:
             entry = calls[pos] if pos < ncalls else None
             kind_n = (
-                CALLS.get(entry.get("call"))
+                CALLS.get(call)
                 if type(entry) is dict and len(entry) == 2 and entry.get("seat") == seats[i]
+                and type(call := entry.get("call")) is str
                 else None
             )
             kind, n = kind_n if kind_n is not None else _seat_call(calls, pos, seats[i])
@@ -761,7 +763,9 @@ def _exchange(
     for entry in given:
         if not isinstance(entry, dict):
             raise RecordError("bad-exchange", "each exchange is {from, to, cards}")
-        a, b = table.index.get(entry.get("from"), -1), table.index.get(entry.get("to"), -1)
+        giver, taker = entry.get("from"), entry.get("to")
+        a = table.index.get(giver, -1) if isinstance(giver, str) else -1
+        b = table.index.get(taker, -1) if isinstance(taker, str) else -1
         if (a, b) not in due or (a, b) in seen:
             raise RecordError(
                 "bad-exchange",
