@@ -83,10 +83,15 @@ def _card_like(item: Any) -> bool:
                               "3", "2", "B", "R", "L"})
 
 
+#: Where every card appears once: the deal, the play and the stock. (A card named elsewhere,
+#: such as the turned card, is a second mention of a dealt card, not a second card.)
+ONCE_ONLY = ("deal", "play", "stock")
+
+
 def with_duplicate_card(record: dict, rng: random.Random) -> dict | None:
-    """The record with one card replaced by another card it already holds elsewhere: an
-    impossible deal or play (None when the record names fewer than two distinct cards)."""
-    spots = cards_in(record)
+    """The record with one dealt, played or stock card replaced by another card the record
+    deals or plays elsewhere: an impossible deal or play (None when there is no such pair)."""
+    spots = [p for p in cards_in(record) if p[0] in ONCE_ONLY]
     distinct = {_at(record, p) for p in spots}
     if len(distinct) < 2:
         return None

@@ -63,7 +63,7 @@ def test_a_card_named_twice_is_always_refused(game_preset, seed, pick):
     bent = with_duplicate_card(record, random.Random(pick))
     assert bent is not None
     answer = check(bent)
-    assert answer["ok"] is False, bent
+    assert answer["ok"] is False, (game_preset, seed, pick)
 
 
 @FUZZ
