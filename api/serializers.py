@@ -196,6 +196,20 @@ class TournamentCreateSerializer(serializers.Serializer):
     venue = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
 
 
+class TournamentUpdateSerializer(TournamentCreateSerializer):
+    """The setup fields a director may change (send only those that change). The game, rules,
+    format, table size and match length are fixed once a round is published; the number of
+    rounds may grow."""
+
+    slug = None
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("partial", True)
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
 # -- entries --------------------------------------------------------------------------------------
 
 

@@ -116,6 +116,20 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
     queryset = Tournament.objects.all()
     serializer_class = s.TournamentSerializer
     lookup_field = "slug"
+    permission_classes = [ReadOnlyOrSignedIn]
+
+    @extend_schema(
+        summary="Change the tournament's setup (its directors)",
+        request=s.TournamentUpdateSerializer, responses={200: s.TournamentSerializer},
+    )
+    def patch(self, request, slug: str):
+        changes = valid(s.TournamentUpdateSerializer, request)
+        if not changes:
+            raise ApiError("no-changes", "send at least one field to change")
+        tournament = services.update_tournament(
+            tournament=tournament_of(slug), actor=actor_for(request), changes=dict(changes)
+        )
+        return Response(s.TournamentSerializer(tournament).data)
 
 
 def _tournament_action(service, summary: str):

@@ -220,3 +220,26 @@ def test_pagination_pages_and_bounds(anon, td):
     body = anon.get("/api/v1/tournaments?page_size=2").json()
     assert body["count"] == 3 and len(body["results"]) == 2 and body["next"]
     assert_error(anon.get("/api/v1/tournaments?page=9"), 404, "not-found")
+
+
+def test_directors_change_the_setup_and_nobody_else_can(td, other_td, anon, tournament):
+    slug = tournament["slug"]
+    url = f"/api/v1/tournaments/{slug}"
+    assert_error(anon.patch(url, {"rounds": 6}, format="json"), 401)
+    assert_error(other_td.patch(url, {"rounds": 6}, format="json"), 403, "not-director")
+    changed = td.patch(url, {"rounds": 6, "venue": "Club room", "points_draw": "1.5",
+                             "points_win": "3"}, format="json")
+    assert changed.status_code == 200, changed.content
+    body = changed.json()
+    assert (body["rounds"], body["venue"], body["points_draw"]) == (6, "Club room", "1.5")
+    assert anon.get(url).json()["rounds"] == 6
+
+
+def test_a_refused_setup_change_changes_nothing(td, tournament):
+    url = f"/api/v1/tournaments/{tournament['slug']}"
+    before = td.get(url).json()
+    assert_error(td.patch(url, {"rounds": 0}, format="json"), 400)
+    assert_error(td.patch(url, {"points_win": "0", "points_loss": "1"}, format="json"), 422,
+                 "bad-points")
+    assert_error(td.patch(url, {}, format="json"), 400, "no-changes")
+    assert td.get(url).json() == before

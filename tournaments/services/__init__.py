@@ -26,6 +26,7 @@ from .hands import (
 )
 from .imports import EntriesPreview, import_entries, parse_entries
 from .rounds import close_round, generate_round, publish_round, swap_entries
+from .setup import update_tournament
 from .table_access import (
     issue_round_tokens,
     issue_table_token,
@@ -69,6 +70,7 @@ __all__ = [
     "set_seed",
     "submit_hand",
     "swap_entries",
+    "update_tournament",
     "withdraw",
     "EntriesPreview",
     "import_entries",
