@@ -1,15 +1,579 @@
-"""The director's pages (see tournaments/views/__init__.py): signed-in directors only."""
+"""The director's pages (see tournaments/views/__init__.py): signed-in directors only.
 
+Every page of a tournament checks that the signed-in user directs it (a superuser directs all);
+anyone else gets 403. Every POST is one service call: its refusal (`ServiceError`) is shown as a
+message or against the form, its success as a message, then the browser is redirected (PRG).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
-from django.urls import path
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.forms import BooleanField
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import services
+from tournaments.director_forms import (
+    GAME_NAMES,
+    CorrectionForm,
+    FixTableForm,
+    RegisterEntryForm,
+    RulesForm,
+    SeedForm,
+    SetupForm,
+    SwapForm,
+    WithdrawForm,
+    record_for_editing,
+)
+from tournaments.models import Entry, HandSubmission, Round, Tournament
+from tournaments.selectors import director as select
+from tournaments.services import Actor, ServiceError
+from tournaments.services.setup import update_tournament
+from tournaments.services.standings import latest
+
+AUDIT_PAGE = 50
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def director_page(view: Callable) -> Callable:
+    """A page of one tournament, for its directors: the view gets (request, tournament, actor)."""
+
+    @login_required
+    @wraps(view)
+    def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug)
+        actor = Actor(user=request.user)
+        if not services.is_director(actor, tournament):
+            raise PermissionDenied(_("Only this tournament's directors may see this page."))
+        return view(request, tournament, actor, *args, **kwargs)
+
+    return page
+
+
+def run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:
+    """Call one service; show its success or its refusal as a message. Returns the result, or
+    None when the service refused."""
+    try:
+        result = call()
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return None
+    messages.success(request, success)
+    return result
+
+
+def refuse(form: Any, error: ServiceError) -> None:
+    """Show a service's refusal against a form (with the engine's details when it gives them)."""
+    form.add_error(None, error.message)
+    if isinstance(error.details, list):
+        for item in error.details:
+            if isinstance(item, dict) and item.get("message"):
+                form.add_error(None, f"{item.get('code', '')}: {item['message']}")
+
+
+def dashboard(tournament: Tournament) -> HttpResponse:
+    return redirect("tournaments:director-dashboard", slug=tournament.slug)
+
+
+def _reverse_or(name: str, fallback: str, **kwargs: Any) -> str:
+    try:
+        return reverse(f"tournaments:{name}", kwargs=kwargs)
+    except NoReverseMatch:
+        return fallback
+
+
+def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
+    """Where the director goes next: printing, imports, exports (other page modules own those
+    routes, so they are written out) and the public pages."""
+    slug = tournament.slug
+    export = f"/t/{slug}/export/"
+    return {
+        "cards": (f"/director/{slug}/print/round/{round_.number}/cards/"
+                  if round_ and round_.state != Round.State.DRAFT else ""),
+        "import_entries": f"/director/{slug}/import/entries/",
+        "import_hands": f"/director/{slug}/import/hands/",
+        "exports": [
+            ("CSV", f"{export}standings.csv"),
+            ("XLSX", f"{export}standings.xlsx"),
+            ("PDF", f"{export}standings.pdf"),
+        ],
+        "archive": f"{export}archive.json",
+        "public": _reverse_or("public-tournament", f"/t/{slug}/", slug=slug),
+        "standings": _reverse_or("public-standings", f"/t/{slug}/standings/", slug=slug),
+    }
+
+
+def _context(tournament: Tournament, section: str, **extra: Any) -> dict[str, Any]:
+    return {"tournament": tournament, "section": section,
+            "game_name": GAME_NAMES.get(tournament.game, tournament.game), **extra}
+
+
+def _initial_from_post(post: Any) -> dict[str, Any]:
+    """A posted setup form as the initial values of a fresh one (for a reload of the rule
+    options: the other fields keep what was typed, and no error is shown yet)."""
+    initial = {key: post.get(key) for key in post if key not in ("csrfmiddlewaretoken", "reload")}
+    if post.get("options_for") != f"{post.get('game')}:{post.get('preset')}":
+        initial = {k: v for k, v in initial.items() if not k.startswith("opt_")}
+    return initial
+
+
+def _options(initial: dict[str, Any]) -> dict[str, Any]:
+    """House options in a reloaded form's initial values, keyed by option name."""
+    return {k[4:]: v for k, v in initial.items() if k.startswith("opt_")}
+
+
+def _setup_form(request: HttpRequest, tournament: Tournament | None,
+                locked: bool = False) -> tuple[SetupForm, bool]:
+    """(form, reloaded): a POST asking for new rule options (the no-JavaScript step, or a
+    game/preset changed since the options were shown) comes back unbound with them."""
+    post = request.POST
+    if request.method == "POST" and not locked and (
+        "reload" in post
+        or post.get("options_for") != f"{post.get('game')}:{post.get('preset')}"
+    ):
+        initial = _initial_from_post(post)
+        form = SetupForm(tournament=tournament, initial=initial,
+                         game=post.get("game", "spades"), preset=post.get("preset", ""))
+        kept = _options(initial)
+        for name, value in kept.items():
+            form.initial[f"opt_{name}"] = value
+        for name, field in form.fields.items():  # an unticked box is absent from a POST
+            fresh_option = name.startswith("opt_") and not kept
+            if isinstance(field, BooleanField) and name not in post and not fresh_option:
+                form.initial[name] = False
+        return form, True
+    if request.method == "POST":
+        return SetupForm(post, tournament=tournament, locked=locked), False
+    return SetupForm(tournament=tournament, locked=locked), False
+
+
+# -- home: my tournaments, and a new one ----------------------------------------------------------
 
 
 @login_required
-def director_home(request):
-    return render(request, "tournaments/director/home.html", {})
+@require_http_methods(["GET", "POST"])
+def director_home(request: HttpRequest) -> HttpResponse:
+    """The tournaments I direct (a superuser: all), and the form for a new one."""
+    form, reloaded = _setup_form(request, None)
+    if request.method == "POST" and not reloaded and form.is_valid():
+        try:
+            tournament = services.create_tournament(
+                actor=Actor(user=request.user), **form.values()
+            )
+        except ServiceError as error:
+            refuse(form, error)
+        else:
+            messages.success(request, _("Tournament created. Open registration when ready."))
+            return dashboard(tournament)
+    status = 400 if request.method == "POST" and not reloaded else 200
+    return render(
+        request,
+        "tournaments/director/home.html",
+        {"tournaments": select.directed_tournaments(request.user), "form": form,
+         "reloaded": reloaded},
+        status=status,
+    )
+
+
+@login_required
+def director_rules_options(request: HttpRequest) -> HttpResponse:
+    """The preset list and house options of a game and preset (director.js swaps them in)."""
+    game = request.GET.get("game", "spades")
+    if game not in GAME_NAMES:
+        raise Http404("no such game")
+    form = RulesForm(game=game, preset=request.GET.get("preset", ""))
+    return render(request, "tournaments/director/_rules_fields.html", {"form": form})
+
+
+# -- a tournament's dashboard ---------------------------------------------------------------------
+
+
+@director_page
+def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor):
+    round_ = select.current_round(tournament)
+    rows, byes = select.tables(round_) if round_ else ([], [])
+    standings = latest(tournament=tournament)
+    return render(
+        request,
+        "tournaments/director/dashboard.html",
+        _context(
+            tournament, "dashboard",
+            round=round_, rows=rows, byes=byes,
+            progress=select.progress(rows),
+            rounds=select.rounds(tournament),
+            counts=select.entry_counts(tournament),
+            queue=list(select.result_queue(tournament)[:50]),
+            standings=standings,
+            links=links(tournament, round_),
+            can_generate=_can_generate(tournament, round_),
+        ),
+    )
+
+
+def _can_generate(tournament: Tournament, round_: Round | None) -> bool:
+    if tournament.state == Tournament.State.FINISHED:
+        return False
+    if round_ is None:
+        return True
+    return round_.state == Round.State.CLOSED and round_.number < tournament.rounds
+
+
+@director_page
+@require_POST
+def director_open_registration(request: HttpRequest, tournament: Tournament, actor: Actor):
+    run(request, lambda: services.open_registration(tournament=tournament, actor=actor),
+        _("Registration is open."))
+    return dashboard(tournament)
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """Close the event, after a confirmation page (it cannot be undone)."""
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, _("Tick the box to confirm."))
+            return redirect("tournaments:director-finish", slug=tournament.slug)
+        run(request, lambda: services.finish_tournament(tournament=tournament, actor=actor),
+            _("The tournament is finished. Its results are final."))
+        return dashboard(tournament)
+    open_rounds = tournament.round_set.exclude(state=Round.State.CLOSED)
+    return render(request, "tournaments/director/finish.html",
+                  _context(tournament, "dashboard", open_rounds=list(open_rounds)))
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """Edit the setup; what shapes the hands and the draw is read-only once a round is
+    published (services.setup says why)."""
+    locked = tournament.round_set.exclude(state=Round.State.DRAFT).exists()
+    finished = tournament.state == Tournament.State.FINISHED
+    form, reloaded = _setup_form(request, tournament, locked=locked)
+    if request.method == "POST" and not reloaded and form.is_valid():
+        try:
+            update_tournament(tournament=tournament, actor=actor, changes=form.values())
+        except ServiceError as error:
+            refuse(form, error)
+        else:
+            messages.success(request, _("Setup saved."))
+            return redirect("tournaments:director-setup", slug=tournament.slug)
+    status = 400 if request.method == "POST" and not reloaded else 200
+    return render(
+        request, "tournaments/director/setup.html",
+        _context(tournament, "setup", form=form, locked=locked, finished=finished,
+                 reloaded=reloaded),
+        status=status,
+    )
+
+
+# -- entries --------------------------------------------------------------------------------------
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """Every entry with check-in, withdraw, seed and fixed table; and an entry registered by
+    the director (a late entry once rounds are published)."""
+    team = tournament.is_team_event
+    form = RegisterEntryForm(request.POST or None, team=team)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = services.register_entry(
+                tournament=tournament, actor=actor, players=form.players(),
+                name=data.get("name", ""), seed=data.get("seed"),
+                late_entry=data.get("late_entry", ""),
+            )
+        except ServiceError as error:
+            refuse(form, error)
+        else:
+            messages.success(request, _("%(name)s is entered.") % {"name": entry.name})
+            return redirect("tournaments:director-entries", slug=tournament.slug)
+    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    return render(
+        request, "tournaments/director/entries.html",
+        _context(tournament, "entries", form=form, entries=select.entries(tournament),
+                 counts=select.entry_counts(tournament), team=team, published=published),
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@director_page
+@require_POST
+def director_entry_action(request: HttpRequest, tournament: Tournament, actor: Actor,
+                          entry_id: int, action: str):
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    name = entry.name
+    if action == "check-in":
+        run(request, lambda: services.check_in(entry=entry, actor=actor),
+            _("%(name)s is checked in.") % {"name": name})
+    elif action == "withdraw":
+        form = WithdrawForm(request.POST)
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        run(request, lambda: services.withdraw(entry=entry, actor=actor, reason=reason),
+            _("%(name)s is withdrawn.") % {"name": name})
+    elif action == "seed":
+        form = SeedForm(request.POST)
+        if form.is_valid():
+            seed = form.cleaned_data["seed"]
+            run(request, lambda: services.set_seed(entry=entry, actor=actor, seed=seed),
+                _("Seed of %(name)s saved.") % {"name": name})
+        else:
+            messages.error(request, _("A seed is a whole number from 1."))
+    elif action == "table":
+        form = FixTableForm(request.POST)
+        if form.is_valid():
+            table, reason = form.cleaned_data["table"], form.cleaned_data["reason"]
+            run(request,
+                lambda: services.fix_table(entry=entry, actor=actor, table=table, reason=reason),
+                _("Table of %(name)s saved.") % {"name": name})
+        else:
+            messages.error(request, _("A table number is a whole number from 1."))
+    else:
+        raise Http404("no such action")
+    return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
+                    f"#entry-{entry.pk}")
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("tournament"),
+                             tournament=tournament, number=number)
+
+
+def _to_round(round_: Round) -> HttpResponse:
+    return redirect("tournaments:director-round", slug=round_.tournament.slug,
+                    number=round_.number)
+
+
+@director_page
+@require_POST
+def director_round_generate(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """Pair the next round as a draft (or draw the current draft again)."""
+    regenerate = request.POST.get("regenerate") == "1"
+    round_ = run(
+        request,
+        lambda: services.generate_round(tournament=tournament, actor=actor,
+                                        regenerate=regenerate),
+        _("Draft pairings ready: review them, then publish."),
+    )
+    return _to_round(round_) if round_ else dashboard(tournament)
+
+
+@director_page
+def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+    """A round's tables: a draft to review (swap entries, see rematches, publish) or a round in
+    play with each table's progress."""
+    round_ = _round(tournament, number)
+    rows, byes = select.tables(round_)
+    draft = round_.state == Round.State.DRAFT
+    seated = [seat.entry for row in [*rows, *byes] for side in row.sides for seat in side.seats]
+    return render(
+        request, "tournaments/director/round.html",
+        _context(
+            tournament, "rounds", round=round_, rows=rows, byes=byes, draft=draft,
+            progress=select.progress(rows),
+            rematches=select.rematches(round_) if draft else [],
+            swap_form=SwapForm(entries=sorted(seated, key=lambda e: e.name)) if draft else None,
+            links=links(tournament, round_),
+            is_latest=not tournament.round_set.filter(number__gt=number).exists(),
+        ),
+    )
+
+
+@director_page
+@require_POST
+def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Actor,
+                        number: int):
+    round_ = _round(tournament, number)
+    form = SwapForm(request.POST, entries=list(tournament.entries.all()))
+    if not form.is_valid():
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+        return _to_round(round_)
+    first = tournament.entries.get(pk=form.cleaned_data["first"])
+    second = tournament.entries.get(pk=form.cleaned_data["second"])
+    done = run(
+        request,
+        lambda: services.swap_entries(round=round_, actor=actor, first=first, second=second,
+                                      reason=form.cleaned_data["reason"]),
+        _("%(first)s and %(second)s swapped places.") % {"first": first.name,
+                                                        "second": second.name},
+    )
+    if done is not None:
+        for pair in select.rematches(round_):
+            messages.warning(request, _("Rematch: %(a)s and %(b)s have met before.")
+                             % {"a": pair[0], "b": pair[1]})
+    return _to_round(round_)
+
+
+@director_page
+@require_POST
+def director_round_publish(request: HttpRequest, tournament: Tournament, actor: Actor,
+                           number: int):
+    round_ = _round(tournament, number)
+    run(request, lambda: services.publish_round(round=round_, actor=actor),
+        _("Round %(n)s is published: the tables can start.") % {"n": number})
+    return _to_round(round_)
+
+
+@director_page
+@require_POST
+def director_round_close(request: HttpRequest, tournament: Tournament, actor: Actor,
+                         number: int):
+    round_ = _round(tournament, number)
+    run(request, lambda: services.close_round(round=round_, actor=actor),
+        _("Round %(n)s is closed.") % {"n": number})
+    return _to_round(round_)
+
+
+# -- matches and hands ----------------------------------------------------------------------------
+
+
+def _match(tournament: Tournament, match_id: int):
+    match = select.match_detail(tournament, match_id)
+    if match is None:
+        raise Http404("no such match")
+    return match
+
+
+@director_page
+def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int):
+    match = _match(tournament, match_id)
+    return render(
+        request, "tournaments/director/match.html",
+        _context(tournament, "rounds", match=match, sides=select.match_sides(match),
+                 hands=select.hand_rows(match)),
+    )
+
+
+@director_page
+@require_POST
+def director_match_finish(request: HttpRequest, tournament: Tournament, actor: Actor,
+                          match_id: int):
+    """End a match with the complete hands played so far (a director's decision)."""
+    match = _match(tournament, match_id)
+    run(request, lambda: services.finish_match(match=match, actor=actor),
+        _("The match is finished."))
+    return redirect("tournaments:director-match", slug=tournament.slug, match_id=match.pk)
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int,
+                  number: int):
+    """A hand's versions (the newest first, none ever edited) and a correction: a new
+    confirmed version with a reason, later hands re-scored by the service."""
+    match = _match(tournament, match_id)
+    versions = select.hand_versions(match, number)
+    if not versions:
+        raise Http404("no such hand")
+    current = next((v for v in versions if v.is_current), versions[0])
+    if request.method == "POST":
+        form = CorrectionForm(request.POST)
+        if form.is_valid():
+            try:
+                services.correct_hand(hand=current.hand, actor=actor,
+                                      record=form.cleaned_data["record"],
+                                      reason=form.cleaned_data["reason"])
+            except ServiceError as error:
+                refuse(form, error)
+            else:
+                messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
+                return redirect("tournaments:director-hand", slug=tournament.slug,
+                                match_id=match.pk, number=number)
+    else:
+        form = CorrectionForm(initial={"record": record_for_editing(current.record)})
+    later = tournament.round_set.filter(number__gt=match.round.number).exists()
+    flagged = select.corrections(tournament, current.hand_id)
+    for version in versions:
+        version.pretty = json.dumps(version.raw, indent=2, ensure_ascii=False)
+        event = flagged.get(version.version)
+        version.flagged = bool(event and event.data.get("after_next_round_paired"))
+    return render(
+        request, "tournaments/director/hand.html",
+        _context(
+            tournament, "rounds", match=match, number=number, versions=versions,
+            current=current, form=form, later_round=later, sides=select.match_sides(match),
+        ),
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@director_page
+@require_POST
+def director_hand_confirm(request: HttpRequest, tournament: Tournament, actor: Actor,
+                          match_id: int, number: int):
+    """Confirm a pending hand as director (e.g. when the other side has left the table)."""
+    match = _match(tournament, match_id)
+    submission = get_object_or_404(HandSubmission, hand__match=match, hand__number=number,
+                                   is_current=True)
+    run(request, lambda: services.confirm_hand(submission=submission, actor=actor),
+        _("Hand %(n)s confirmed.") % {"n": number})
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("tournaments:director-hand", args=[tournament.slug, match.pk, number])
+    return redirect(target)
+
+
+# -- the audit trail ------------------------------------------------------------------------------
+
+
+def _compact(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True) if data else ""
+
+
+@director_page
+def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor):
+    page = Paginator(select.audit_trail(tournament), AUDIT_PAGE).get_page(request.GET.get("page"))
+    for event in page:
+        event.pretty = _compact(event.data)
+    return render(request, "tournaments/director/audit.html",
+                  _context(tournament, "audit", page=page))
 
 
 urlpatterns = [
     path("director/", director_home, name="director-home"),
+    path("director/new/options/", director_rules_options, name="director-rules-options"),
+    path("director/<slug:slug>/", director_dashboard, name="director-dashboard"),
+    path("director/<slug:slug>/open/", director_open_registration,
+         name="director-open-registration"),
+    path("director/<slug:slug>/finish/", director_finish, name="director-finish"),
+    path("director/<slug:slug>/setup/", director_setup, name="director-setup"),
+    path("director/<slug:slug>/entries/", director_entries, name="director-entries"),
+    path("director/<slug:slug>/entries/<int:entry_id>/<str:action>/", director_entry_action,
+         name="director-entry-action"),
+    path("director/<slug:slug>/rounds/generate/", director_round_generate,
+         name="director-round-generate"),
+    path("director/<slug:slug>/rounds/<int:number>/", director_round, name="director-round"),
+    path("director/<slug:slug>/rounds/<int:number>/swap/", director_round_swap,
+         name="director-round-swap"),
+    path("director/<slug:slug>/rounds/<int:number>/publish/", director_round_publish,
+         name="director-round-publish"),
+    path("director/<slug:slug>/rounds/<int:number>/close/", director_round_close,
+         name="director-round-close"),
+    path("director/<slug:slug>/matches/<int:match_id>/", director_match, name="director-match"),
+    path("director/<slug:slug>/matches/<int:match_id>/finish/", director_match_finish,
+         name="director-match-finish"),
+    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/", director_hand,
+         name="director-hand"),
+    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/confirm/",
+         director_hand_confirm, name="director-hand-confirm"),
+    path("director/<slug:slug>/audit/", director_audit, name="director-audit"),
 ]
