@@ -1,17 +1,594 @@
 """The table scoring page: opened from the QR code on a table card; the table token travels in
-the URL fragment and the page talks to the REST API with it."""
+the URL fragment and the page talks to the REST API with it.
 
-from django.shortcuts import get_object_or_404, render
-from django.urls import path
+The server renders who sits where, the hands so far (with the engine's running totals), what is
+awaiting confirmation and the form for the next hand; `static/js/scoring.js` keeps the token on
+the phone, checks a hand with `POST /api/v1/hands/check`, submits it (queued while offline) and
+confirms or rejects hands. Three routes: the page, the hands fragment the script refreshes after
+each action, and a token probe (is this code valid for this table?).
+"""
 
-from tournaments.models import Table
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games.base import next_seat
+from games.records import get_game
+from tournaments.models import Round, Table, TableToken, TokenState
+from tournaments.selectors import scoring as selectors
+from tournaments.services import Actor, is_director
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = "AKQJT98765432"
+# The form data only the templates need (the choices they render), not the script.
+TEMPLATE_ONLY = {"seat_calls", "nil_calls", "side_calls", "side_blinds", "raises", "bids"}
 
 
-def table(request, table_id: int):
-    found = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
-    return render(request, "tournaments/scoring/table.html", {"table": found})
+# -- access ---------------------------------------------------------------------------------------
+
+
+def _is_director(request: HttpRequest, table: Table) -> bool:
+    return request.user.is_authenticated and is_director(
+        Actor(user=request.user), table.round.tournament
+    )
+
+
+def _visible_table(request: HttpRequest, table_id: int) -> tuple[Table, bool]:
+    """The table (and whether the visitor directs its tournament); a draft round's tables are
+    for the directors' eyes only, as in the API."""
+    table = selectors.table_for_scoring(table_id)
+    director = _is_director(request, table)
+    if table.round.state == Round.State.DRAFT and not director:
+        raise Http404("no such table")
+    return table, director
+
+
+# -- labels (translated here so the script shows Django's translations) ---------------------------
+
+
+def suit_labels() -> dict[str, str]:
+    return {
+        "S": _("♠ Spades"),
+        "H": _("♥ Hearts"),
+        "D": _("♦ Diamonds"),
+        "C": _("♣ Clubs"),
+    }
+
+
+def call_label(call: str) -> str:
+    """A Spades call as the club says it (Japanese card terms follow the club's notes)."""
+    if call.isdigit():
+        return call
+    if call.startswith("blind-") and call[6:].isdigit():
+        # Translators: a Spades blind bid, e.g. "Blind 7" (ブラインド7).
+        return _("Blind %(tricks)s") % {"tricks": call[6:]}
+    labels = {
+        # Translators: Spades bid, ニル in the club's notes.
+        "nil": _("Nil"),
+        # Translators: Spades bid, ダブル・ニル in the club's notes.
+        "double-nil": _("Double nil (blind nil)"),
+        # Translators: Spades bid, ダブル・ブラインド・ニル in the club's notes.
+        "double-blind-nil": _("Double blind nil"),
+        # Translators: Spades bid, ムーン in the club's notes.
+        "moon": _("Moon"),
+        # Translators: Spades bid, ブラインド・ムーン in the club's notes.
+        "blind-moon": _("Blind moon"),
+        "pass": pgettext("call", "Pass"),
+    }
+    return labels.get(call, call)
+
+
+def solo_labels() -> dict[str, str]:
+    """Solo Whist contracts (the club's notes: プロポーズ, ソロ, ミゼール, アバンダンス ...)."""
+    return {
+        # Translators: Solo Whist, プロポーズ&アクセプト in the club's notes.
+        "prop": _("Proposal and acceptance"),
+        # Translators: Solo Whist, アクセプト in the club's notes.
+        "cop": _("Acceptance"),
+        # Translators: Solo Whist, ソロ in the club's notes.
+        "solo": _("Solo"),
+        # Translators: Solo Whist, ミゼール in the club's notes.
+        "misere": _("Misère"),
+        # Translators: Solo Whist, アバンダンス in the club's notes.
+        "abundance": _("Abundance"),
+        # Translators: Solo Whist, アバンダンス・イン・トランプ in the club's notes.
+        "abundance-in-trumps": _("Abundance in trumps"),
+        # Translators: Solo Whist, ミゼール・ウベルト in the club's notes.
+        "misere-ouverte": _("Misère ouverte (open misère)"),
+        # Translators: Solo Whist, アバンダンス・デクラレ in the club's notes.
+        "abundance-declared": _("Abundance declared"),
+        "abundance-declared-in-trumps": _("Abundance declared in trumps"),
+        "pass": pgettext("call", "Pass"),
+    }
+
+
+def status_labels() -> dict[str, str]:
+    return {
+        "pending": _("Awaiting confirmation"),
+        "confirmed": _("Confirmed"),
+        "rejected": _("Rejected"),
+        "superseded": _("Superseded"),
+    }
+
+
+def script_strings() -> dict[str, Any]:
+    """Every string the script shows, translated for this request (placeholders %(name)s)."""
+    return {
+        "tokenMissing": _(
+            "To enter scores, scan the QR code on this table's card with this phone's camera."
+        ),
+        "tokenOk": _("This phone scores for this table."),
+        "tokenChecking": _("Checking the scoring code…"),
+        "tokenExpired": _("This scoring code has expired: ask the director for a new table card."),
+        "tokenRevoked": _(
+            "This scoring code was withdrawn: ask the director for a new table card."
+        ),
+        "tokenUnknown": _("This scoring code is not valid: scan the table card again."),
+        "tokenOtherTable": _(
+            "This scoring code belongs to another table: scan the card on this table."
+        ),
+        "tokenOffline": _("Offline: the scoring code will be checked when the connection is back."),
+        "directorScoring": _("You are signed in as a director: hands you enter are confirmed."),
+        "forgotten": _("The scoring code was removed from this phone."),
+        "chooseSide": _("Say who is entering this hand."),
+        "chooseBid": _("Choose %(who)s's bid."),
+        "chooseContract": _("Choose the contract."),
+        "chooseDeclarer": _("Choose the declarer."),
+        "choosePartner": _("Choose the accepting partner (a different player)."),
+        "chooseOvercalled": _("Choose who bid the abundance that was overcalled."),
+        "chooseTrump": _("Choose the trump suit."),
+        "chooseTurned": _("Choose the turned card."),
+        "choosePenalty": _("Choose the revoke penalty."),
+        "chooseHonours": _("Say who held the trump honours."),
+        "badNumber": _("Enter a whole number of tricks for %(who)s."),
+        "pasteRecord": _("Paste a hand record (JSON) first."),
+        "notJson": _("That is not valid JSON: %(error)s"),
+        "notHand": _('Paste one hand: a JSON object with "format": "hand/1".'),
+        "wrongDealer": _("Hand %(number)s is dealt by %(dealer)s, not %(given)s."),
+        "checking": _("Asking the rules engine…"),
+        "checkOk": _("The rules engine accepts this hand."),
+        "checkBad": _("The rules engine refuses this hand:"),
+        "checkOffline": _(
+            "The server cannot be reached to check the hand. You can still submit: it will be "
+            "queued on this phone and checked when it is sent."
+        ),
+        "changed": _("The hand changed: check it again before submitting."),
+        "score": _("Score for this hand"),
+        "totals": _("Totals after this hand"),
+        "tricks": _("Tricks"),
+        "games": _("Games won"),
+        "gamePoints": _("Game points"),
+        "notes": _("How it scored"),
+        "contract": _("Contract"),
+        "winner": _("Winner"),
+        "thrownIn": _("Thrown in: no score."),
+        "submitting": _("Submitting hand %(number)s…"),
+        "stored": _("Hand %(number)s is stored and awaits confirmation by the other side."),
+        "storedConfirmed": _("Hand %(number)s is stored and confirmed."),
+        "retried": _("Hand %(number)s had already been stored: nothing was sent twice."),
+        "queued": _(
+            "No connection: hand %(number)s is queued on this phone and will be sent "
+            "automatically."
+        ),
+        "queueWaiting": _("Waiting to be sent: hand %(number)s (queued at %(time)s)."),
+        "queueRetry": _("Retrying in %(seconds)s s."),
+        "queueSent": _("Queued hand %(number)s was sent and stored."),
+        "queueRefused": _("Queued hand %(number)s was not accepted:"),
+        "queueBlocks": _(
+            "The next hand can be entered once the queued hand has been sent."
+        ),
+        "refused": _("Hand %(number)s was not stored:"),
+        "confirmed": _("Hand %(number)s is confirmed."),
+        "rejected": _("Hand %(number)s is rejected; it goes to the director."),
+        "decideFailed": _("Hand %(number)s could not be answered:"),
+        "noConnection": _("No connection: try again when you are back online."),
+        "updated": _("The hands were updated."),
+        "total": _("Total %(sum)s of %(total)s"),
+        "enterHand": _("Enter hand %(number)s"),
+        "enterAgain": _("Enter hand %(number)s again"),
+        "dealerIs": _("Dealer: %(dealer)s"),
+        "bidOrder": _("bids %(position)s."),
+        "dummy": _("Dummy"),
+        "sides": {side: "/".join(side) for side in ("NS", "EW")},
+        "calls": {c: call_label(c) for c in ("nil", "double-nil", "double-blind-nil", "moon",
+                                             "blind-moon", "pass")},
+        "solo": solo_labels(),
+        "suits": suit_labels(),
+        "codes": error_labels(),
+    }
+
+
+def error_labels() -> dict[str, str]:
+    """Translations for the engine's and the API's stable error codes the scorers meet most;
+    any other code shows the engine's own (English) message."""
+    return {
+        "tricks-do-not-sum": _("The tricks do not add up to the tricks in the hand."),
+        "bid-not-allowed": _("That bid is not allowed under these rules."),
+        "not-eligible": _("That bid needs the side to be further behind."),
+        "bid-too-low": _("That bid is too low."),
+        "call-out-of-turn": _("The bids are not in turn."),
+        "wrong-dealer": _("That is not the dealer of this hand."),
+        "match-over": _("The match is already complete."),
+        "bad-trump": _("The trump suit is missing or not allowed for this contract."),
+        "bad-turned": _("The turned card is missing or not possible."),
+        "hand-already-submitted": _("This hand was already entered and awaits confirmation."),
+        "hand-confirmed": _("This hand is already confirmed: ask the director to correct it."),
+        "earlier-hand-rejected": _("An earlier hand was rejected: enter that one again first."),
+        "own-side": _("The other side confirms or rejects a hand."),
+        "wrong-table": _("This scoring code is for another table."),
+        "bad-side": _("Say which side is answering."),
+        "not-pending": _("This hand is no longer awaiting confirmation."),
+        "stale-version": _("This hand changed meanwhile: look at it again."),
+        "round-not-in-play": _("This round is not in play."),
+        "token-expired": _("This scoring code has expired: ask the director for a new card."),
+        "token-revoked": _("This scoring code was withdrawn: ask the director for a new card."),
+        "bad-token": _("This scoring code is not valid."),
+        "idempotency-key-reused": _("This submission was already used for a different hand."),
+        "throttled": _("Too many requests: wait a moment."),
+    }
+
+
+# -- the game's form data -------------------------------------------------------------------------
+
+
+def _order_from_left(seats: str, dealer: str) -> list[str]:
+    """Seats clockwise from the dealer's left (the order of the calls)."""
+    order, seat = [], dealer
+    for _n in range(len(seats)):
+        seat = next_seat(seats, seat)
+        order.append(seat)
+    return order
+
+
+def _spades_layouts(compiled: Any) -> dict[str, dict[str, Any]]:
+    """For each possible dealer: the seats in play (with any dummy), the bidding order, the
+    sides and their members, and which side bids first by consultation — from the engine."""
+    out = {}
+    for dealer, table in compiled.tables.items():
+        letters = table.seats
+        out[dealer] = {
+            "seats": list(letters),
+            "order": [letters[i] for i in table.bid_order],
+            "dummy": letters[table.dummy] if table.dummy is not None else None,
+            "sides": list(table.sides),
+            "members": {
+                table.sides[k]: [letters[i] for i in members]
+                for k, members in enumerate(table.members)
+            },
+            "sideOf": {
+                letters[i]: table.sides[k] for i, k in enumerate(table.side_of) if k >= 0
+            },
+            "consult": [table.sides[k] for k in table.consult_order],
+        }
+    return out
+
+
+def _plain_layouts(seats: str, sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Whist, Solo Whist, German Whist: calls (if any) go clockwise from the dealer's left."""
+    out = {}
+    for dealer in seats:
+        order = _order_from_left(seats, dealer)
+        out[dealer] = {
+            "seats": list(seats),
+            "order": order,
+            "dummy": None,
+            "sides": list(sides),
+            "members": {side: [s for s in seats if s in side] for side in sides},
+            "sideOf": {s: next(side for side in sides if s in side) for s in seats},
+            "consult": list(sides),
+        }
+    return out
+
+
+def spades_form(compiled: Any) -> dict[str, Any]:
+    """The calls a Spades scorer may pick under these rules, and the tricks in a hand."""
+    o = compiled.options
+    total = compiled.total_tricks
+    numbers = [str(n) for n in range(total + 1)]
+    specials = []
+    if o["nil"]:
+        specials.append("nil")
+    if o["double_nil"] != "never":
+        specials.append("double-nil")
+    if o["double_blind_nil"]:
+        specials.append("double-blind-nil")
+    seat_calls = numbers + specials + (["moon"] if o["moon"] else [])
+    blinds = [f"blind-{n}" for n in range(o["blind_bid_min"], total + 1)] if o[
+        "blind_bid_min"] else []
+    if o["blind_moon"]:
+        blinds.append("blind-moon")
+    partnership = compiled.partnership
+    if not partnership:
+        seat_calls += blinds
+    return {
+        "total": total,
+        "partnership": partnership,
+        "consult": partnership and o["bidding"] == "consult",
+        "second_round": o["bidding_rounds"] == 2,
+        "seat_calls": [(c, call_label(c)) for c in seat_calls],
+        "nil_calls": [(c, call_label(c)) for c in specials],
+        "side_calls": [(c, call_label(c)) for c in numbers + (["moon"] if o["moon"] else [])],
+        "side_blinds": [(c, call_label(c)) for c in blinds] if partnership else [],
+        "raises": [(str(n), str(n)) for n in range(1, total + 1)],
+        "double_nil_behind": o["double_nil_behind"] if o["double_nil"] == "when-behind" else 0,
+        "blind_behind": o["blind_bid_behind"] if blinds else 0,
+    }
+
+
+def solo_form(compiled: Any) -> dict[str, Any]:
+    labels = solo_labels()
+    bids = [bid for bid in sorted(compiled.rank, key=compiled.rank.get) if bid != "cop"]
+    return {
+        "bids": [(bid, labels[bid]) for bid in bids],
+        "names_trump": [bid for bid in bids if compiled.names_trump(bid)],
+        "turned": compiled.indicator != "rotation",
+        "indicator": compiled.indicator,
+    }
+
+
+def form_data(game: str, compiled: Any) -> dict[str, Any]:
+    if game == "spades":
+        return spades_form(compiled)
+    if game == "solo-whist":
+        return solo_form(compiled)
+    if game == "whist":
+        return {"honours": compiled.honours, "revoke_penalty": compiled.revoke_penalty,
+                "total": 13}
+    return {"total": compiled.counted}
+
+
+def _option_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if isinstance(value, list | tuple):
+        return " ".join(map(str, value)) or "—"
+    return str(value)
+
+
+# -- the hands list -------------------------------------------------------------------------------
+
+
+def number_text(value: Any) -> str:
+    """A score as people read it: +60, −50, 0, and exact fractions as mixed numbers (1 1/2)."""
+    if value in ("", None):
+        return ""
+    try:
+        amount = Fraction(value)
+    except (TypeError, ValueError):
+        return str(value)
+    sign = "−" if amount < 0 else ""
+    amount = abs(amount)
+    whole, part = divmod(amount.numerator, amount.denominator)
+    if part == 0:
+        return f"{sign}{whole}"
+    fraction = f"{part}/{amount.denominator}"
+    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
+
+
+def signed_text(value: Any) -> str:
+    text = number_text(value)
+    return f"+{text}" if text and text[0] not in "−0" else text
+
+
+def _facts(game: str, record: dict, result: dict) -> str:
+    """One line of what was bid or played in a hand (the table's own facts)."""
+    suits = {s: SUIT_SYMBOLS[s] for s in SUITS}
+    if game == "spades":
+        parts = []
+        for call in record.get("calls") or []:
+            if not isinstance(call, dict):
+                continue
+            who = call.get("seat") or "/".join(str(call.get("side", "")))
+            parts.append(f"{who} {call_label(str(call.get('call', '')))}")
+        return " · ".join(parts)
+    if game == "solo-whist":
+        contract = result.get("contract")
+        if not contract:
+            return _("Thrown in")
+        who = contract["declarer"] + (f"+{contract['partner']}" if contract.get("partner") else "")
+        trump = suits.get(contract.get("trump") or "", "")
+        return f"{who}: {solo_labels().get(contract['bid'], contract['bid'])} {trump}".strip()
+    if game == "whist":
+        trump = suits.get(result.get("trump") or "", "")
+        return _("Trumps %(suit)s") % {"suit": trump} if trump else ""
+    return ""
+
+
+def _tricks(result: dict) -> str:
+    """The tricks each seat (or side) took, as the engine read them."""
+    tricks = result.get("tricks") or {}
+    return " · ".join(f"{who} {n}" for who, n in tricks.items())
+
+
+def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
+    """Each hand as the list shows it: the engine's score and running total per side (numbers
+    written, never computed, here), what was bid, and who may still answer it."""
+    game = view.tournament.game
+    labels = status_labels()
+    rows = []
+    for row in view.hands:
+        rows.append({
+            "row": row,
+            "facts": _facts(game, row.record, row.result),
+            "tricks": _tricks(row.result),
+            "cells": [
+                {"side": side.label, "score": signed_text(score), "total": number_text(total)}
+                for side, score, total in zip(view.sides, row.scores, row.totals, strict=True)
+            ],
+            "status_label": labels.get(row.status, row.status),
+            "notes": row.result.get("notes") or [],
+            "submitted_label": "/".join(row.submitted_side),
+            "answerers": [(side, "/".join(side)) for side in row.answerers],
+            "games": (row.result.get("after") or {}).get("games"),
+        })
+    return rows
+
+
+def _fragment_context(view: selectors.ScoringView) -> dict[str, Any]:
+    """The hands fragment's context: the page includes it and the script fetches it again."""
+    nxt = view.next
+    match = view.match
+    result = match.result if match is not None else None
+    rows = hand_rows(view)
+    return {
+        "signature": _signature(view),
+        "view": view,
+        "rows": rows,
+        "pending_rows": [r for r in rows if r["row"].pending],
+        "colspan": 3 + len(view.sides),
+        "next": nxt,
+        "next_json": nxt.as_json() if nxt is not None else {"number": None, "blocked": "no-match"},
+        "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
+        "final": [
+            {"label": side.label, "entries": side.entries,
+             "points": number_text((result or {}).get("points", {}).get(side.side, "")),
+             "place": (result or {}).get("places", {}).get(side.side)}
+            for side in view.sides
+        ] if result else [],
+    }
+
+
+def _signature(view: selectors.ScoringView) -> str:
+    """What the fragment shows, in short: the script swaps the list in only when it changed."""
+    match = view.match
+    if match is None:
+        return "no-match"
+    hands = ",".join(f"{row.number}.{row.version}.{row.status}" for row in view.hands)
+    return f"{match.state}:{match.round.state}:{hands}"
+
+
+# -- views ----------------------------------------------------------------------------------------
+
+
+def _config(view: selectors.ScoringView, director: bool) -> dict[str, Any]:
+    """What the script needs: the match, its rules, the seats by dealer, the API's addresses."""
+    tournament = view.tournament
+    match = view.match
+    g = get_game(tournament.game)
+    compiled = g.book.resolve(tournament.rules)[0]
+    sides = tuple(side.side for side in view.sides)
+    layouts = (
+        _spades_layouts(compiled)
+        if tournament.game == "spades"
+        else _plain_layouts(view.seats, sides)
+    )
+    hands_url = reverse("api:hands", args=[match.pk]) if match is not None else ""
+    return {
+        "table": view.table.pk,
+        "match": match.pk if match is not None else None,
+        "game": tournament.game,
+        "rules": tournament.rules,
+        "seats": view.seats,
+        "sides": list(sides),
+        "names": view.seat_names,
+        "layouts": layouts,
+        "form": {k: v for k, v in form_data(tournament.game, compiled).items()
+                 if k not in TEMPLATE_ONLY},
+        "director": director,
+        "api": {
+            "check": reverse("api:hands-check"),
+            "hands": hands_url,
+            "hand": hands_url + "/",
+            "token": reverse("tournaments:scoring-token", args=[view.table.pk]),
+            "fragment": reverse("tournaments:scoring-hands", args=[view.table.pk]),
+        },
+    }
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The scoring page of one table (public data; scoring needs the card's token)."""
+    found, director = _visible_table(request, table_id)
+    view = selectors.scoring_view(found)
+    tournament = view.tournament
+    context: dict[str, Any] = {
+        "table": found,
+        "tournament": tournament,
+        "round": found.round,
+        "view": view,
+        "director": director,
+        "game_name": tournament.get_game_display(),
+        **_fragment_context(view),
+    }
+    if view.match is not None:
+        compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
+        options = getattr(compiled, "options", {})
+        context.update({
+            "config": _config(view, director),
+            "strings": script_strings(),
+            "form": form_data(tournament.game, compiled),
+            "options": [(name, _option_value(value)) for name, value in options.items()],
+            "suits": list(suit_labels().items()),
+            "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
+            "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
+            "compass": _compass(view),
+            "dummy_seats": _dummy_seats(tournament.game, compiled),
+        })
+    response = render(request, "tournaments/scoring/table.html", context)
+    response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
+    return response
+
+
+def _compass(view: selectors.ScoringView) -> list[dict[str, str]]:
+    sides = {letter: side for side in view.sides for letter in side.seats}
+    return [
+        {"seat": s, "name": view.seat_names.get(s, ""),
+         "side": sides[s].label if s in sides else ""}
+        for s in view.seats
+    ]
+
+
+def _dummy_seats(game: str, compiled: Any) -> list[str]:
+    """Seats that only a dummy occupies (2-player dummy Spades): E or W by dealer."""
+    if game != "spades":
+        return []
+    return sorted({t.seats[t.dummy] for t in compiled.tables.values() if t.dummy is not None})
+
+
+@never_cache
+@require_GET
+def hands(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The hands list, what awaits confirmation and the next hand (the script swaps it in)."""
+    found, _director = _visible_table(request, table_id)
+    view = selectors.scoring_view(found)
+    return render(request, "tournaments/scoring/_hands.html", _fragment_context(view))
+
+
+@never_cache
+@require_GET
+def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
+    """Whether the `Authorization: Table <secret>` header holds a live token for this table.
+
+    The API tells a valid token from an invalid one but not which table it serves; the page
+    asks here so that a card from the next table is caught before a hand is entered."""
+    found, _director = _visible_table(request, table_id)
+    header = request.headers.get("Authorization", "")
+    keyword, _space, secret = header.partition(" ")
+    if keyword.lower() != "table" or not secret.strip():
+        return JsonResponse({"state": "missing"})
+    token = TableToken.by_secret(secret.strip())
+    if token is None:
+        return JsonResponse({"state": "unknown"})
+    if token.table_id != found.pk:
+        return JsonResponse({"state": "other-table"})
+    state = token.state
+    body: dict[str, Any] = {"state": str(state)}
+    if state == TokenState.ACTIVE and token.expires_at is not None:
+        body["expires_at"] = token.expires_at.isoformat()
+    return JsonResponse(body)
 
 
 urlpatterns = [
     path("table/<int:table_id>/", table, name="scoring-table"),
+    path("table/<int:table_id>/hands/", hands, name="scoring-hands"),
+    path("table/<int:table_id>/token/", token_status, name="scoring-token"),
 ]
