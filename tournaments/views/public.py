@@ -1,14 +1,315 @@
-"""Public pages: anyone may read them."""
+"""Public pages: anyone may read them (drafts only for the tournament's directors).
 
-from django.shortcuts import render
-from django.urls import path
+The club home, game leaderboards, a tournament with its rules in words and the registration
+form, each round's pairings, live standings (with a fragment the page's script swaps in), a
+match hand by hand, a player's record and ratings, and the projector view for the room.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.errors import RecordError
+from tournaments import live, rules_words, services
+from tournaments.models import GAMES, Player, Round, Tournament
+from tournaments.selectors import public as selectors
+from tournaments.services import Actor, PlayerSpec, ServiceError
+
+GAME_NAMES = dict(GAMES)
+PUBLIC = Actor(label="public")
 
 
-def home(request):
-    """Public home page: what TrickTable is and which games it runs."""
-    return render(request, "home.html")
+def home(request: HttpRequest) -> HttpResponse:
+    """The club home: tournaments running, open and past; the games and their leaderboards."""
+    return render(request, "home.html", {"groups": selectors.club_tournaments()})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    """The club's OpenSkill ratings in one game, best ordinal first."""
+    if game not in GAME_NAMES:
+        raise Http404("no such game")
+    return render(request, "tournaments/public/leaderboard.html", {
+        "game": game,
+        "game_name": GAME_NAMES[game],
+        "rows": selectors.leaderboard(game),
+        "games": selectors.rated_games(),
+    })
+
+
+# --- a tournament ---------------------------------------------------------------------------
+
+
+def _tournament(slug: str) -> Tournament:
+    tournament = selectors.tournament_by_slug(slug)
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
+    return services.is_director(Actor(user=request.user), tournament)
+
+
+class RegistrationForm(forms.Form):
+    """A team (two players, an optional team name) or one player, as the event takes them."""
+
+    team_name = forms.CharField(label=_("Team name (optional)"), max_length=100, required=False)
+    player_1 = forms.CharField(label=_("Player"), max_length=100)
+    club_number_1 = forms.CharField(
+        label=_("Club number (optional)"), max_length=30, required=False
+    )
+    player_2 = forms.CharField(label=_("Partner"), max_length=100)
+    club_number_2 = forms.CharField(
+        label=_("Partner's club number (optional)"), max_length=30, required=False
+    )
+
+    def __init__(self, *args, team: bool, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.team = team
+        if not team:
+            for name in ("team_name", "player_2", "club_number_2"):
+                del self.fields[name]
+            self.fields["player_1"].label = _("Your name")
+            self.fields["club_number_1"].label = _("Club number (optional)")
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("autocomplete", "off")
+        self.fields["player_1"].widget.attrs["autocomplete"] = "name"
+
+    def _post_clean(self) -> None:
+        """Point each field with an error at its messages, for screen readers."""
+        super()._post_clean()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update({
+                    "aria-invalid": "true",
+                    "aria-describedby": f"{self[name].auto_id}-errors",
+                })
+
+    def players(self) -> list[PlayerSpec]:
+        data = self.cleaned_data
+        specs = [PlayerSpec(data["player_1"], club_number=data.get("club_number_1", ""))]
+        if self.team:
+            specs.append(PlayerSpec(data["player_2"], club_number=data.get("club_number_2", "")))
+        return specs
+
+
+# Messages for the registration refusals people meet, by the service's stable code (the
+# service's own message, in English, is the fallback).
+REGISTRATION_ERRORS = {
+    "registration-closed": _("Registration is not open for this tournament."),
+    "tournament-finished": _("This tournament is over."),
+    "already-entered": _("One of these players is already entered in this tournament."),
+    "bad-entry": _("Name two different players for a team, one player otherwise."),
+    "bad-player": _("Every player needs a name of at most 100 characters."),
+}
+
+
+def _registration_error(error: ServiceError) -> str:
+    return str(REGISTRATION_ERRORS.get(error.code, error.message))
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament: its facts, the rules in words, entries, rounds, and the registration
+    form while registration is open (a POST registers through the entries service)."""
+    tournament = _tournament(slug)
+    team = tournament.is_team_event
+    status = 200
+    form = None
+    if request.method == "POST":
+        form = RegistrationForm(request.POST, team=team)
+        if form.is_valid():
+            try:
+                entry = services.register_entry(
+                    tournament=tournament, actor=PUBLIC, players=form.players(),
+                    name=form.cleaned_data.get("team_name", ""),
+                )
+            except ServiceError as error:
+                form.add_error(None, _registration_error(error))
+                status = error.status
+            else:
+                messages.success(request, _("%(name)s is entered. See you at the table!")
+                                 % {"name": entry.name})
+                return redirect(reverse("tournaments:public-tournament", args=[slug])
+                                + "#entries")
+        else:
+            status = 400
+    elif tournament.state == Tournament.State.REGISTRATION:
+        form = RegistrationForm(team=team)
+    director = _is_director(request, tournament)
+    return render(request, "tournaments/public/tournament.html", {
+        "tournament": tournament,
+        "rules": _rules_words(tournament),
+        "preset": _preset(tournament),
+        "entries": selectors.entries(tournament),
+        "rounds": selectors.visible_rounds(tournament, director=director),
+        "form": form,
+        "team": team,
+        "director": director,
+    }, status=status)
+
+
+def _preset(tournament: Tournament) -> str:
+    rules = tournament.rules
+    preset = rules if isinstance(rules, str) else rules.get("preset", "")
+    return rules_words.preset_name(tournament.game, preset)
+
+
+def _rules_words(tournament: Tournament) -> list[str]:
+    try:
+        return rules_words.describe(tournament.game, tournament.rules)
+    except RecordError:  # a house preset no longer registered: say what is stored
+        return [str(tournament.rules)]
+
+
+@require_GET
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's pairings: tables, who plays whom where, each match's state and score, byes.
+    A draft is the directors' alone."""
+    tournament = _tournament(slug)
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    director = _is_director(request, tournament)
+    if round_ is None or (round_.state == Round.State.DRAFT and not director):
+        raise Http404("no such round")
+    return render(request, "tournaments/public/round.html", {
+        "tournament": tournament,
+        "view": selectors.round_view(round_),
+        "rounds": selectors.visible_rounds(tournament, director=director),
+    })
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+def _events_url(tournament: Tournament) -> str:
+    """The SSE stream with a resume point taken now: events published between this render and
+    the browser's connection are replayed rather than missed."""
+    try:
+        after = live.tail(tournament.pk)
+    except Exception:  # Redis down: the page still renders, the script falls back to polling
+        after = None
+    try:
+        stream = reverse("api:live-events", args=[tournament.slug])
+    except NoReverseMatch:  # no live routes mounted: the script polls the fragment
+        return ""
+    return f"{stream}?lastEventId={after or '0-0'}"
+
+
+def _standings_context(tournament: Tournament) -> dict:
+    return {"tournament": tournament, "standings": selectors.standings_view(tournament)}
+
+
+@require_GET
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings, server-rendered from the latest snapshot; live.js keeps them current."""
+    tournament = _tournament(slug)
+    return render(request, "tournaments/public/standings.html", {
+        **_standings_context(tournament),
+        "events_url": _events_url(tournament),
+        "rounds": selectors.visible_rounds(tournament, director=_is_director(request, tournament)),
+    })
+
+
+@require_GET
+def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings table alone, for live.js to swap in."""
+    tournament = _tournament(slug)
+    response = render(request, "tournaments/public/_standings.html",
+                      _standings_context(tournament))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+# --- a match, a player ----------------------------------------------------------------------
+
+
+@require_GET
+def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match hand by hand: bids, tricks, scores and running totals, each hand's status, and
+    the play trick by trick when the full record is stored."""
+    tournament = _tournament(slug)
+    match = selectors.match_in(tournament, match_id)
+    director = _is_director(request, tournament)
+    if match is None or (match.round.state == Round.State.DRAFT and not director):
+        raise Http404("no such match")
+    return render(request, "tournaments/public/match.html", {
+        "tournament": tournament,
+        "view": selectors.match_view(match),
+        "rounds": selectors.visible_rounds(tournament, director=director),
+    })
+
+
+@require_GET
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's tournaments with place and points, and their rating in each game."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("no such player")
+    return render(request, "tournaments/public/player.html", {
+        "player": player,
+        "events": selectors.player_events(player),
+        "ratings": selectors.player_ratings(player),
+    })
+
+
+# --- the projector --------------------------------------------------------------------------
+
+
+def _projector_context(tournament: Tournament) -> dict:
+    round_ = selectors.current_round(tournament)
+    return {
+        **_standings_context(tournament),
+        "view": selectors.round_view(round_) if round_ else None,
+    }
+
+
+@require_GET
+def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room's screen: the current round's pairings and the standings in large type, paged
+    by projector.js and kept current by live.js."""
+    tournament = _tournament(slug)
+    return render(request, "tournaments/public/projector.html", {
+        **_projector_context(tournament),
+        "events_url": _events_url(tournament),
+        "rows": _positive(request.GET.get("rows")),
+        "seconds": _positive(request.GET.get("seconds")),
+    })
+
+
+@require_GET
+def projector_fragment(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    response = render(request, "tournaments/public/_projector.html",
+                      _projector_context(tournament))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _positive(value: str | None) -> int | None:
+    """A whole number from 1 to 200 from the query string, else None (the script decides)."""
+    if value and value.isdigit() and 0 < int(value) <= 200:
+        return int(value)
+    return None
 
 
 urlpatterns = [
     path("", home, name="home"),
+    path("leaderboards/<str:game>/", leaderboard, name="public-leaderboard"),
+    path("players/<int:player_id>/", player_page, name="public-player"),
+    path("t/<slug:slug>/", tournament_page, name="public-tournament"),
+    path("t/<slug:slug>/rounds/<int:number>/", round_page, name="public-round"),
+    path("t/<slug:slug>/standings/", standings_page, name="public-standings"),
+    path("t/<slug:slug>/standings/fragment/", standings_fragment,
+         name="public-standings-fragment"),
+    path("t/<slug:slug>/matches/<int:match_id>/", match_page, name="public-match"),
+    path("t/<slug:slug>/projector/", projector_page, name="public-projector"),
+    path("t/<slug:slug>/projector/fragment/", projector_fragment,
+         name="public-projector-fragment"),
 ]
