@@ -178,6 +178,10 @@ def _tournament_id(slug: str) -> int | None:
     return tid
 
 
+#: The id before any event: resuming from it replays the whole log.
+LOG_START = "0-0"
+
+
 async def stream(tournament_id: int, after: str | None, *, heartbeat: float | None = None,
                  limit: int | None = None):
     """The SSE byte stream: `retry:`, missed events after `after` (Last-Event-ID), then each
@@ -192,9 +196,11 @@ async def stream(tournament_id: int, after: str | None, *, heartbeat: float | No
         newest = await live.atail(tournament_id) if after is None else None
         yield f"retry: {retry_ms()}\n\n".encode()
         if after is None:
+            # A resume point for the first reconnect; with an empty log, its very beginning,
+            # so whatever is announced before the reconnect is replayed.
             if newest is not None:
                 sub.seen(newest)
-                yield f"id: {newest}\n\n".encode()  # resume point for the first reconnect
+            yield f"id: {newest or LOG_START}\n\n".encode()
         else:
             sub.seen(after)
             for event_id, event in await live.ahistory(tournament_id, after):
@@ -237,9 +243,7 @@ def _short_stream(tid: int, after: str | None) -> bytes:
     """WSGI fallback: what was missed, a resume id, and when to come back."""
     out = [f"retry: {max(retry_ms(), 5000)}\n\n".encode()]
     if after is None:
-        newest = live.tail(tid)
-        if newest is not None:
-            out.append(f"id: {newest}\n\n".encode())
+        out.append(f"id: {live.tail(tid) or LOG_START}\n\n".encode())
     else:
         out.extend(frame(event_id, event) for event_id, event in live.history(tid, after))
     out.append(HEARTBEAT)

@@ -159,6 +159,8 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The queue standings recomputes go to (tests point it at a worker of their own).
 STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
+# Hand-record import jobs (a big file is minutes of work): their own queue if you like.
+IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
 
 # REST API.
 REST_FRAMEWORK = {
@@ -228,4 +230,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    # WeasyPrint logs each rendering step at INFO: one PDF would fill the server log.
+    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }

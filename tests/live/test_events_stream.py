@@ -48,8 +48,9 @@ def test_an_announcement_arrives_as_an_sse_message(tournament):
         assert response["Cache-Control"] == "no-cache"
         content = response.streaming_content
         try:
-            (hello,) = await read(content, 1)
+            hello, resume = await read(content, 2)
             assert hello == {"retry": "3000"}
+            assert resume == {"id": "0-0"}  # an empty log: a reconnect replays from its start
             live.publish(tournament.pk, {"event": "standings", "version": 7})
             live.publish(tournament.pk, {"event": "round", "tournament": tournament.pk,
                                          "round": 2})
@@ -72,7 +73,7 @@ def test_another_tournament_is_not_heard(tournament):
         response = await AsyncClient().get(events_url(tournament))
         content = response.streaming_content
         try:
-            await read(content, 1)
+            await read(content, 2)
             live.publish(other.pk, {"event": "standings", "version": 1})
             live.publish(tournament.pk, {"event": "standings", "version": 2})
             return await read(content, 1)
@@ -90,11 +91,11 @@ def test_heartbeats_keep_a_quiet_stream_open(tournament, settings):
         response = await AsyncClient().get(events_url(tournament))
         content = response.streaming_content
         try:
-            return await read(content, 3, timeout=2)
+            return await read(content, 4, timeout=2)
         finally:
             await content.aclose()
 
-    hello, first, second = async_to_sync(run)()
+    hello, resume, first, second = async_to_sync(run)()
     assert first == second == {"comment": "heartbeat"}
 
 
@@ -190,7 +191,7 @@ def test_a_confirmed_hand_is_announced_end_to_end(tournament, django_capture_on_
         response = await AsyncClient().get(events_url(tournament))
         content = response.streaming_content
         try:
-            await read(content, 1)
+            await read(content, 2)
 
             def confirm():
                 with django_capture_on_commit_callbacks(execute=True):
