@@ -637,3 +637,78 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.game}): {self.ordinal:.1f}"
+
+
+class ImportJob(models.Model):
+    """A file of hand records imported in the background, line by line, with its progress.
+
+    The upload is kept (`content`) so a worker can run the job later, or again after a crash:
+    each line's idempotency key comes from the file's hash and the line number, so a second run
+    stores nothing twice. The counters always add up (`processed` = stored + duplicates +
+    failed) and `errors` lists the lines that were not imported.
+    """
+
+    class Kind(models.TextChoices):
+        HANDS = "hands", _("Hand records")
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="import_jobs")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HANDS)
+    filename = models.CharField(_("file"), max_length=255, blank=True)
+    file_hash = models.CharField(max_length=64, help_text=_("SHA-256 of the uploaded bytes."))
+    content = models.TextField(help_text=_("The uploaded file, as UTF-8 text."))
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.QUEUED
+    )
+    total = models.PositiveIntegerField(_("lines"), default=0)
+    processed = models.PositiveIntegerField(_("processed"), default=0)
+    stored = models.PositiveIntegerField(_("stored"), default=0)
+    duplicates = models.PositiveIntegerField(_("duplicates"), default=0)
+    failed = models.PositiveIntegerField(_("failed"), default=0)
+    errors = models.JSONField(
+        default=list, blank=True, help_text=_("The lines not imported: {line, code, message}.")
+    )
+    message = models.TextField(blank=True, help_text=_("Why the whole job failed."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("import job")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["queued", "running", "done", "failed"]),
+                name="import_job_state_known",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=["hands"]), name="import_job_kind_known"),
+            models.CheckConstraint(
+                condition=Q(processed__lte=F("total")), name="import_job_processed_le_total"
+            ),
+            models.CheckConstraint(
+                condition=Q(processed=F("stored") + F("duplicates") + F("failed")),
+                name="import_job_counts_add_up",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.filename or self.kind} ({self.state})"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (self.State.DONE, self.State.FAILED)
+
+    @property
+    def percent(self) -> int:
+        """How far the job is, 0–100 (a finished job is at 100 whatever its counts)."""
+        if self.finished:
+            return 100
+        return 100 * self.processed // self.total if self.total else 0

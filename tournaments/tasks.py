@@ -63,3 +63,24 @@ def _catch_up(sender=None, **kwargs) -> None:
     from tournaments.services.standings import standings_queue
 
     sweep_standings.apply_async(queue=standings_queue())
+
+
+@shared_task(name="tournaments.import_hands", bind=True, **RETRY)
+def import_hands(self, job_id: int) -> dict | None:
+    """Run a hand import job (services.hand_imports); returns its counts. A retry after a
+    database outage runs the job again from its first line, which the per-line idempotency keys
+    make safe; when the retries run out the job is marked failed."""
+    from tournaments.services import hand_imports
+
+    try:
+        job = hand_imports.run_hand_import(job_id)
+    except Exception as error:
+        if self.request.retries >= self.max_retries or not isinstance(
+            error, RETRY["autoretry_for"]
+        ):
+            hand_imports.give_up(job_id, error)
+        raise
+    if job is None:
+        return None
+    return {"state": job.state, "processed": job.processed, "stored": job.stored,
+            "duplicates": job.duplicates, "failed": job.failed}

@@ -1,3 +1,141 @@
-"""printing pages (see tournaments/views/__init__.py)."""
+"""Printing pages (see tournaments/views/__init__.py): table cards with the scorers' QR codes and
+paper score sheets, as printable HTML and as PDF. For the tournament's directors only.
 
-urlpatterns: list = []
+Printing cards issues a fresh scorer's token per table, so it is a POST; the page that shows the
+secrets is never cached. Score sheets carry no secret and are plain GETs.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import path
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import printing, services
+from tournaments.models import Round, TableToken, Tournament, hash_secret
+from tournaments.services import Actor
+
+PAPER_SIZES = ("a4", "a6")
+
+
+def _directed(request: HttpRequest, slug: str) -> tuple[Tournament, Actor]:
+    """The tournament, if the signed-in user directs it (403 otherwise)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    actor = Actor(user=request.user)
+    if not services.is_director(actor, tournament):
+        raise PermissionDenied(_("Only this tournament's directors may print its cards."))
+    return tournament, actor
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("tournament"),
+                             tournament=tournament, number=number)
+
+
+def _paper(value: str | None) -> str:
+    return value if value in PAPER_SIZES else "a4"
+
+
+def _wants_pdf(request: HttpRequest) -> bool:
+    return request.GET.get("format") == "pdf" or request.POST.get("format") == "pdf"
+
+
+def _pdf(request: HttpRequest, html: str, filename: str) -> HttpResponse:
+    data = printing.render_pdf(html, base_url=request.build_absolute_uri("/"))
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """GET: what the cards will show, and the button that prints them. POST: issue one new
+    scorer's token per table and render the cards (HTML, or PDF with format=pdf)."""
+    tournament, actor = _directed(request, slug)
+    round_ = _round(tournament, number)
+    tables = printing.round_tables(round_)
+    paper = _paper(request.POST.get("paper") or request.GET.get("paper"))
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        "byes": printing.round_byes(round_),
+        "paper": paper,
+        "paper_sizes": [("a4", _("A4, two cards a page")), ("a6", _("A6, one card a page"))],
+    }
+    if request.method == "GET":
+        return render(request, "tournaments/printing/cards_confirm.html", context)
+    try:
+        secrets = services.issue_round_tokens(round=round_, actor=actor)
+    except services.ServiceError as error:
+        context["error"] = error.message
+        return render(
+            request, "tournaments/printing/cards_confirm.html", context, status=error.status
+        )
+    expiry = dict(
+        TableToken.objects.filter(
+            key_hash__in=[hash_secret(secret) for secret in secrets.values()]
+        ).values_list("table_id", "expires_at")
+    )
+    for card in tables:
+        secret = secrets.get(card.match.table_id)
+        if secret is None:  # a table added since the list was read: it prints next time
+            continue
+        card.url = request.build_absolute_uri(services.scoring_path(card.match.table, secret))
+        card.qr = printing.qr_svg(
+            card.url, title=_("QR code: score table %(table)s") % {"table": card.number}
+        )
+        card.expires_at = expiry.get(card.match.table_id)
+    context["pdf"] = _wants_pdf(request)
+    if context["pdf"]:
+        html = render_to_string("tournaments/printing/cards.html", context, request=request)
+        response = _pdf(request, html, f"{tournament.slug}-round-{round_.number}-cards.pdf")
+    else:
+        response = render(request, "tournaments/printing/cards.html", context)
+    add_never_cache_headers(response)  # the page holds every table's secret
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Paper score sheets, one per table of the round, with a row per hand (HTML or PDF)."""
+    tournament, _actor = _directed(request, slug)
+    round_ = _round(tournament, number)
+    try:
+        rows = int(request.GET["rows"]) if request.GET.get("rows") else None
+    except ValueError:
+        rows = None
+    layout = printing.sheet_layout(tournament, rows)
+    tables = printing.round_tables(round_)
+    first = tables[0].dealer.seat if tables and tables[0].dealer else None
+    rotation = printing.dealers(tournament, first, layout.rows) if first else []
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        "layout": layout,
+        "hand_rows": [
+            (hand, rotation[hand - 1] if rotation else "") for hand in range(1, layout.rows + 1)
+        ],
+        "pdf": _wants_pdf(request),
+    }
+    if context["pdf"]:
+        html = render_to_string("tournaments/printing/sheets.html", context, request=request)
+        return _pdf(request, html, f"{tournament.slug}-round-{round_.number}-sheets.pdf")
+    return render(request, "tournaments/printing/sheets.html", context)
+
+
+urlpatterns = [
+    path("director/<slug:slug>/print/round/<int:number>/cards/", cards, name="printing-cards"),
+    path("director/<slug:slug>/print/round/<int:number>/sheets/", sheets,
+         name="printing-sheets"),
+]

@@ -1,0 +1,389 @@
+"""Printing: table cards (a fresh scorer's token per table, as a QR code of the table's own
+scoring URL) and paper score sheets, for the tournament's directors only, as HTML and PDF."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+import segno
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tournaments import printing, services
+from tournaments.models import AuditEvent, Table, TableToken, Tournament, hash_secret
+from tournaments.services import Actor
+
+pytestmark = pytest.mark.django_db
+
+GAMES = {
+    "spades": {"rules": "standard", "format": "swiss", "teams": 4},
+    "whist": {"rules": "short-whist", "format": "swiss", "teams": 4},
+    "solo-whist": {"rules": "phillips", "format": "individual", "players": 8, "table_size": 4},
+    "german-whist": {"rules": "standard", "format": "swiss", "players": 4},
+}
+
+
+def make_round(game: str = "spades", *, username: str = "td", **options) -> Tournament:
+    """A tournament of `game` with round 1 generated and published; returns the tournament."""
+    spec = {**GAMES[game], **options}
+    teams, players = spec.pop("teams", 0), spec.pop("players", 0)
+    user = get_user_model().objects.create_user(username, password="x")
+    director = Actor(user=user)
+    tournament = services.create_tournament(actor=director, name=f"{game} night", game=game,
+                                            rounds=3, **spec)
+    services.open_registration(tournament=tournament, actor=director)
+    for n in range(1, teams + 1):
+        services.register_entry(tournament=tournament, actor=director,
+                                players=[f"North {n}", f"South {n}"], name=f"Team {n}")
+    for n in range(1, players + 1):
+        services.register_entry(tournament=tournament, actor=director, players=[f"Player {n}"])
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_, actor=director)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def cards_url(tournament: Tournament, number: int = 1) -> str:
+    return reverse("tournaments:printing-cards", args=[tournament.slug, number])
+
+
+def sheets_url(tournament: Tournament, number: int = 1) -> str:
+    return reverse("tournaments:printing-sheets", args=[tournament.slug, number])
+
+
+def signed_in(client, tournament: Tournament):
+    client.force_login(tournament.directors.get())
+    return client
+
+
+def qr_modules(svg: str) -> tuple[int, set[tuple[int, int]]]:
+    """(the picture's size in modules, the dark modules as (row, column)) read back from the
+    SVG path segno draws: `M x y` moves, `m dx dy` moves by, `h n` draws n dark modules."""
+    size = int(re.search(r'viewBox="0 0 (\d+) \1"', svg).group(1))
+    path = re.search(r'<path stroke="#000" d="([^"]+)"', svg).group(1)
+    dark: set[tuple[int, int]] = set()
+    x = y = 0.0
+    for command, numbers in re.findall(r"([Mmh])([-\d. ]+)", path):
+        values = [float(v) for v in numbers.split()]
+        if command == "M":
+            x, y = values
+        elif command == "m":
+            x, y = x + values[0], y + values[1]
+        else:
+            dark.update((int(y - 0.5), int(x) + i) for i in range(int(values[0])))
+            x += values[0]
+    return size, dark
+
+
+def expected_modules(url: str) -> tuple[int, set[tuple[int, int]]]:
+    """What a level-M QR code of `url` with a 4-module quiet zone must show (segno's matrix)."""
+    code = segno.make(url, error="m", boost_error=False, micro=False)
+    matrix = code.matrix
+    dark = {
+        (r + 4, c + 4) for r, row in enumerate(matrix) for c, value in enumerate(row) if value
+    }
+    return len(matrix) + 8, dark
+
+
+# -- tournaments/printing.py -------------------------------------------------------------------
+
+
+def test_the_qr_svg_draws_segnos_level_m_matrix_of_the_url_with_a_quiet_zone():
+    url = "https://club.example/table/12/#token=" + "x" * 43
+    svg = printing.qr_svg(url, title="Table 12")
+
+    assert qr_modules(svg) == expected_modules(url)
+    assert segno.make(url, error="m", boost_error=False).error == "M"
+    assert svg.startswith('<svg role="img" ') and "<title>Table 12</title>" in svg
+    assert '<path fill="#fff"' in svg  # the quiet zone is white, not transparent
+    assert svg.replace(' role="img"', "") == segno.make(
+        url, error="m", boost_error=False, micro=False
+    ).svg_inline(**printing.qr_svg_options("Table 12"))
+
+
+def test_a_short_url_keeps_level_m_instead_of_segnos_boosted_level():
+    boosted = segno.make("https://x.example/t/1/#token=a")  # segno alone would raise the level
+    assert boosted.error != "M"
+    assert printing.qr_code("https://x.example/t/1/#token=a").error == "M"
+
+
+def test_the_first_dealer_moves_round_by_round_and_sheets_follow_the_rules_rotation():
+    assert [printing.first_dealer("NESW", n) for n in (1, 2, 3, 4, 5)] == list("NESWN")
+    assert [printing.first_dealer("NS", n) for n in (1, 2, 3)] == list("NSN")
+    tournament = Tournament(game="spades", rules="standard")
+    assert printing.dealers(tournament, "W", 5) == list("WNESW")
+
+
+def test_only_static_files_are_read_for_a_pdf_never_another_address():
+    assert printing.static_file("http://testserver/static/css/print.css").name == "print.css"
+    assert printing.static_file("http://testserver/static/../config/settings.py") is None
+    assert printing.static_file("http://testserver/admin/") is None
+    assert printing.static_file("http://169.254.169.254/latest/meta-data") is None
+
+
+# -- table cards ---------------------------------------------------------------------------------
+
+
+def test_the_printing_pages_are_for_the_tournaments_directors_only(client):
+    tournament = make_round()
+    assert client.get(cards_url(tournament)).status_code == 302  # to the sign-in page
+    assert client.post(cards_url(tournament)).status_code == 302
+    assert client.get(sheets_url(tournament)).status_code == 302
+    client.force_login(get_user_model().objects.create_user("other"))
+    assert client.get(cards_url(tournament)).status_code == 403
+    assert client.post(cards_url(tournament)).status_code == 403
+    assert client.get(sheets_url(tournament)).status_code == 403
+    assert TableToken.objects.count() == 0
+    signed_in(client, tournament)
+    assert client.get(cards_url(tournament, 7)).status_code == 404
+
+
+def test_showing_the_cards_page_issues_no_token(client):
+    tournament = make_round()
+    signed_in(client, tournament)
+
+    page = client.get(cards_url(tournament))
+    pdf = client.get(cards_url(tournament) + "?format=pdf")
+
+    assert page.status_code == 200 and pdf.status_code == 200
+    html = page.content.decode()
+    assert "Print table cards (issues new scorer tokens)" in html
+    assert 'method="post"' in html and "Team 1" in html and "North 1" in html
+    assert pdf["Content-Type"].startswith("text/html")  # a GET never prints secrets
+    assert TableToken.objects.count() == 0
+
+
+def cards_by_table(html: str) -> dict[int, tuple[str, str]]:
+    """{table number: (scoring URL, QR svg)} read from the printed cards."""
+    out = {}
+    for article in re.findall(r'<article class="card".*?</article>', html, re.S):
+        number = int(re.search(r'id="card-(\d+)"', article).group(1))
+        url = re.search(r'<p class="qr-url">([^<]+)</p>', article).group(1)
+        svg = re.search(r"<svg.*?</svg>", article, re.S).group(0)
+        out[number] = (url.replace("&amp;", "&"), svg)
+    return out
+
+
+def test_printing_issues_one_token_per_table_and_each_qr_code_scores_only_its_table(client):
+    tournament = make_round(teams=8)  # four tables
+    tables = {t.number: t for t in Table.objects.filter(round__tournament=tournament)}
+    signed_in(client, tournament)
+
+    response = client.post(cards_url(tournament), {"paper": "a4", "format": "html"})
+
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert TableToken.objects.count() == len(tables) == 4
+    cards = cards_by_table(response.content.decode())
+    assert sorted(cards) == sorted(tables)
+    for number, (url, svg) in cards.items():
+        parts = urlsplit(url)
+        assert (parts.scheme, parts.netloc) == ("http", "testserver")  # absolute
+        assert parts.path == reverse("tournaments:scoring-table", args=[tables[number].pk])
+        secret = parts.fragment.removeprefix("token=")
+        assert secret and secret not in parts.path + parts.query  # only in the fragment
+        token = TableToken.by_secret(secret)
+        assert token.table_id == tables[number].pk and token.state == "active"
+        assert token.key_hash == hash_secret(secret) and secret not in token.key_hash
+        assert qr_modules(svg) == expected_modules(url)
+    assert AuditEvent.objects.filter(action="table-token-created").count() == 4
+
+
+def test_printing_again_issues_new_tokens_and_the_earlier_cards_keep_working(client):
+    tournament = make_round()
+    signed_in(client, tournament)
+    first = cards_by_table(client.post(cards_url(tournament)).content.decode())
+    second = cards_by_table(client.post(cards_url(tournament)).content.decode())
+
+    assert TableToken.objects.count() == 4
+    for number in first:
+        assert first[number][0] != second[number][0]
+        old = urlsplit(first[number][0]).fragment.removeprefix("token=")
+        assert TableToken.by_secret(old).state == "active"
+
+
+def test_cards_show_who_sits_where_and_the_first_dealer(client):
+    tournament = make_round()
+    signed_in(client, tournament)
+    html = client.post(cards_url(tournament), {"paper": "a6"}).content.decode()
+
+    assert 'class="cards paper-a6"' in html and "size: A6" in html
+    table = Table.objects.filter(round__tournament=tournament).order_by("number").first()
+    ns = table.match.seats.get(side="NS").entry.team
+    article = re.search(r'<article class="card".*?</article>', html, re.S).group(0)
+    assert re.search(rf"North <span[^>]*>\(N\)</span></th>\s*<td>{ns.first.name}</td>", article)
+    assert re.search(rf"South <span[^>]*>\(S\)</span></th>\s*<td>{ns.second.name}</td>", article)
+    assert "First dealer: North (" in article  # round 1: North deals first
+
+
+def test_the_cards_as_pdf_are_a_pdf_and_issue_the_tokens(client):
+    tournament = make_round()
+    signed_in(client, tournament)
+
+    response = client.post(cards_url(tournament), {"paper": "a4", "format": "pdf"})
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+    assert "attachment" in response["Content-Disposition"]
+    assert "no-store" in response["Cache-Control"]
+    assert TableToken.objects.count() == 2
+
+
+MM = 96 / 25.4  # CSS pixels per millimetre
+
+
+@pytest.mark.parametrize(("paper", "pages", "size"), [("a4", 2, (210, 297)), ("a6", 4, (105, 148))])
+def test_the_cards_lay_out_two_to_an_a4_page_or_one_to_an_a6_page(client, paper, pages, size):
+    tournament = make_round(teams=8)  # four tables
+    signed_in(client, tournament)
+    html = client.post(cards_url(tournament), {"paper": paper}).content.decode()
+
+    document = printing.render_document(html, base_url="http://testserver/")
+
+    assert len(document.pages) == pages
+    width, height = document.pages[0].width / MM, document.pages[0].height / MM
+    assert (round(width), round(height)) == size
+
+
+def test_a_page_rendered_to_pdf_fetches_nothing_but_static_files(monkeypatch):
+    import urllib.request
+
+    opened = []
+
+    def no_network(self, url, *args, **kwargs):
+        opened.append(url)
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(urllib.request.OpenerDirector, "open", no_network)
+    html = ('<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
+            '<img src="http://169.254.169.254/x.png" alt=""><p class="qr-url">x</p></body></html>')
+    document = printing.render_document(html, base_url="http://testserver/")
+    assert len(document.pages) == 1
+    assert opened == []
+
+
+# -- score sheets --------------------------------------------------------------------------------
+
+
+def header_cells(html: str) -> list[str]:
+    thead = re.search(r'<table class="grid">.*?<thead>(.*?)</thead>', html, re.S).group(1)
+    return [re.sub(r"<[^>]+>", " ", cell).split()[0] for cell in
+            re.findall(r"<th[^>]*>(.*?)</th>", thead, re.S)]
+
+
+@pytest.mark.parametrize(
+    ("game", "needed"),
+    [
+        ("spades", ["Hand", "Dealer", "NS", "EW", "Bid", "Nil", "Tricks", "Bags", "Score",
+                    "Total"]),
+        ("whist", ["Hand", "Dealer", "NS", "EW", "Tricks", "Honours", "Score", "Total"]),
+        ("solo-whist", ["Hand", "Dealer", "Contract", "Declarer", "Tricks", "N", "E", "S", "W",
+                        "Settlement", "Total"]),
+        ("german-whist", ["Hand", "Dealer", "N", "S", "Tricks", "Score", "Total"]),
+    ],
+)
+def test_each_games_score_sheet_has_the_columns_its_scorers_need(client, game, needed):
+    tournament = make_round(game)
+    signed_in(client, tournament)
+
+    response = client.get(sheets_url(tournament))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    tables = Table.objects.filter(round__tournament=tournament).count()
+    assert html.count('<table class="grid">') == tables >= 1
+    assert set(needed) <= set(header_cells(html))
+    assert TableToken.objects.count() == 0  # a sheet carries no secret
+
+
+def test_a_fixed_length_match_gets_a_row_per_hand_with_the_dealer_printed(client):
+    tournament = make_round(match_length="hands", match_hands=12)
+    signed_in(client, tournament)
+
+    html = client.get(sheets_url(tournament)).content.decode()
+    grid = re.search(r'<table class="grid">.*?</table>', html, re.S).group(0)
+    rows = re.findall(r'<tr>\s*<th scope="row">(\d+)</th>\s*<td>([NESW])</td>', grid)
+
+    assert [int(hand) for hand, _ in rows] == list(range(1, 13))
+    assert "".join(dealer for _, dealer in rows) == "NESWNESWNESW"
+    fewer = client.get(sheets_url(tournament) + "?rows=3").content.decode()
+    assert len(re.findall(r'<th scope="row">\d+</th>\s*<td>[NESW]</td>',
+                          re.search(r'<table class="grid">.*?</table>', fewer, re.S)
+                          .group(0))) == 3
+
+
+def test_each_tables_score_sheet_is_its_own_landscape_page(client):
+    tournament = make_round(teams=6)  # three tables
+    signed_in(client, tournament)
+    html = client.get(sheets_url(tournament)).content.decode()
+
+    document = printing.render_document(html, base_url="http://testserver/")
+
+    assert len(document.pages) == 3
+    width, height = document.pages[0].width / MM, document.pages[0].height / MM
+    assert (round(width), round(height)) == (297, 210)
+
+
+def test_the_score_sheets_as_pdf_are_a_pdf(client):
+    tournament = make_round("solo-whist")
+    signed_in(client, tournament)
+
+    response = client.get(sheets_url(tournament) + "?format=pdf")
+
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+
+
+# -- in a real browser ---------------------------------------------------------------------------
+
+
+def browser_sign_in(page, live_server, user) -> None:
+    """Give the browser a signed-in session of `user` (made by Django's test client)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_printing_cards_in_a_browser_meets_the_accessibility_basics_and_prints_two_a_page(
+    page, live_server, accessibility, screenshot
+):
+    tournament = make_round(teams=8)
+    browser_sign_in(page, live_server, tournament.directors.get())
+    page.goto(live_server.url + cards_url(tournament))
+    assert accessibility(page) == []
+    screenshot(page, "printing-cards-confirm")
+    assert TableToken.objects.count() == 0
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Print table cards (issues new scorer tokens)").click()
+
+    assert TableToken.objects.count() == 4
+    assert page.locator("article.card svg.qr").count() == 4
+    assert accessibility(page) == []
+    screenshot(page, "printing-cards")
+    pdf = page.pdf(prefer_css_page_size=True)  # Chromium's own print of the page
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 2
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_score_sheets_in_a_browser_meet_the_accessibility_basics(
+    page, live_server, accessibility, screenshot
+):
+    tournament = make_round("whist")
+    browser_sign_in(page, live_server, tournament.directors.get())
+    page.goto(live_server.url + sheets_url(tournament))
+    assert accessibility(page) == []
+    screenshot(page, "printing-sheets")

@@ -1,0 +1,275 @@
+"""What goes on paper: table cards (who sits where, the first dealer, and a QR code that opens
+the table's scoring page with its token) and score sheets (the backup when phones fail), as
+printable HTML and as PDF.
+
+Reads only: issuing the tokens a card prints is the caller's business
+(`services.issue_round_tokens`, a write the page does on POST).
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import segno
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import gameplay
+from tournaments.models import Entry, Match, Round, Seat, Tournament
+
+#: QR codes are printed at error correction level M (15% of the code may be lost to a crease or a
+#: coffee ring) with the standard quiet zone of four modules around them.
+QR_ERROR = "m"
+QR_BORDER = 4
+
+#: Score sheet rows when the match runs to a target score or until the director closes the round
+#: (a fixed number of hands prints exactly that many). Enough for a long evening's match.
+TARGET_ROWS = {"spades": 16, "whist": 16, "solo-whist": 16, "german-whist": 10}
+MAX_ROWS = 60
+
+SEAT_NAMES = {
+    "N": _("North"),
+    "E": _("East"),
+    "S": _("South"),
+    "W": _("West"),
+}
+
+
+def qr_svg(url: str, *, title: str = "") -> str:
+    """The QR code of `url` as inline SVG (no XML declaration, sized by CSS through its
+    viewBox), error correction M exactly (segno would otherwise raise the level when the code
+    has room: the level is part of what a card promises), with a white quiet zone. `role=img`
+    makes its <title> the picture's accessible name."""
+    return qr_code(url).svg_inline(**qr_svg_options(title)).replace("<svg ", '<svg role="img" ', 1)
+
+
+def qr_code(url: str) -> segno.QRCode:
+    return segno.make(url, error=QR_ERROR, boost_error=False, micro=False)
+
+
+def qr_svg_options(title: str = "") -> dict:
+    """The options `qr_svg` renders with (tests render segno's code with the same ones)."""
+    return {
+        "border": QR_BORDER,
+        "omitsize": True,
+        "dark": "#000",
+        "light": "#fff",
+        "svgclass": "qr",
+        "lineclass": None,
+        "title": title or None,
+    }
+
+
+# -- who sits where ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One seat at a table: its letter, who sits there and the entry they play for."""
+
+    seat: str
+    player: str
+    entry: str
+    side: str
+
+    @property
+    def seat_name(self) -> str:
+        return str(SEAT_NAMES.get(self.seat, self.seat))
+
+
+@dataclass(slots=True)
+class TableCard:
+    """A table of a round as printed: its seats, sides and the first dealer; `url` is the
+    scoring page's absolute address with a fresh token (cards only)."""
+
+    match: Match
+    number: int
+    seats: list[SeatLine]
+    sides: list[tuple[str, str]]  # (side, the entries playing it)
+    dealer: SeatLine | None
+    url: str = ""
+    qr: str = ""
+    expires_at: datetime | None = None
+
+
+def first_dealer(seats: str, round_number: int) -> str:
+    """The seat that deals the first hand: North in round 1, then the next seat clockwise each
+    round, so the deal does not always start with the same entry. The rules allow any first
+    dealer; the card states this one so every table starts the same way."""
+    return seats[(round_number - 1) % len(seats)]
+
+
+def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
+    """Each seat letter with its player. A team holding two seats (`NS`) puts its first player
+    in the first seat and the partner in the second."""
+    found: dict[str, SeatLine] = {}
+    for seat in seats:
+        entry: Entry = seat.entry
+        letters = [letter for letter in seat.seats if letter in layout.seats] or list(seat.seats)
+        if entry.team_id:
+            players = [entry.team.first.name, entry.team.second.name]
+        else:
+            players = [entry.player.name] * len(letters)
+        for letter, player in zip(letters, players, strict=False):
+            found[letter] = SeatLine(letter, player, entry.name, seat.side)
+    return [found.get(letter, SeatLine(letter, "", "", "")) for letter in layout.seats]
+
+
+def _sides(seats: list[Seat], layout: gameplay.Layout) -> list[tuple[str, str]]:
+    names: dict[str, list[str]] = {side: [] for side in layout.sides}
+    for seat in seats:
+        names.setdefault(seat.side, []).append(seat.entry.name)
+    return [(side, " & ".join(entries)) for side, entries in names.items()]
+
+
+def round_tables(round_: Round) -> list[TableCard]:
+    """The round's tables (byes left out), in table order, with their seats: four queries."""
+    tournament = round_.tournament
+    layout = gameplay.layout(tournament.game, tournament.rules)
+    matches = (
+        Match.objects.filter(round=round_, is_bye=False)
+        .select_related("table")
+        .prefetch_related(
+            "seats__entry__player", "seats__entry__team__first", "seats__entry__team__second"
+        )
+        .order_by("table__number")
+    )
+    dealer_seat = first_dealer(layout.seats, round_.number)
+    cards = []
+    for match in matches:
+        seats = list(match.seats.all())
+        lines = _seat_lines(seats, layout)
+        dealer = next((line for line in lines if line.seat == dealer_seat), None)
+        cards.append(
+            TableCard(
+                match=match,
+                number=match.table.number,
+                seats=lines,
+                sides=_sides(seats, layout),
+                dealer=dealer,
+            )
+        )
+    return cards
+
+
+def round_byes(round_: Round) -> list[str]:
+    """The entries with a bye in the round (named on the printing page, never printed)."""
+    seats = Seat.objects.filter(match__round=round_, match__is_bye=True).select_related(
+        "entry__player", "entry__team"
+    )
+    return sorted(seat.entry.name for seat in seats)
+
+
+# -- score sheets --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """The grid of a paper score sheet: columns for the hand as a whole (`leading`), then a
+    group of columns per side (`per_side`), and how many hand rows."""
+
+    leading: tuple[str, ...]
+    per_side: tuple[str, ...]
+    rows: int
+
+    @property
+    def columns(self) -> int:
+        return len(self.leading)
+
+
+def _labels(*labels) -> tuple[str, ...]:
+    return tuple(str(label) for label in labels)
+
+
+def sheet_layout(tournament: Tournament, rows: int | None = None) -> SheetLayout:
+    """The columns each game's scorer needs on paper, and enough rows for the match length."""
+    game = tournament.game
+    if game == "spades":
+        leading = _labels(_("Hand"), _("Dealer"))
+        per_side = _labels(_("Bid"), _("Nil"), _("Tricks"), _("Bags"), _("Score"), _("Total"))
+    elif game == "whist":
+        leading = _labels(_("Hand"), _("Dealer"))
+        per_side = _labels(_("Tricks"), _("Honours"), _("Score"), _("Total"))
+    elif game == "solo-whist":
+        leading = _labels(_("Hand"), _("Dealer"), _("Contract"), _("Declarer"), _("Tricks"))
+        per_side = _labels(_("Settlement"), _("Total"))
+    else:  # german-whist: each hand is a whole game
+        leading = _labels(_("Hand"), _("Dealer"))
+        per_side = _labels(_("Tricks"), _("Score"), _("Total"))
+    return SheetLayout(leading=leading, per_side=per_side, rows=sheet_rows(tournament, rows))
+
+
+def dealers(tournament: Tournament, first: str, count: int) -> list[str]:
+    """Who deals hands 1 … count, by the rules' rotation from `first` (pre-printed on the
+    sheet so the table never argues about whose deal it is)."""
+    from games.records import get_game
+
+    game = get_game(tournament.game)
+    compiled = game.book.resolve(tournament.rules)[0]
+    out = [first]
+    while len(out) < count:
+        out.append(game.next_dealer(compiled, out[-1]))
+    return out[:count]
+
+
+def sheet_rows(tournament: Tournament, wanted: int | None = None) -> int:
+    """Rows to print: as asked (1–60), else the fixed number of hands, else a game's default."""
+    if wanted is not None:
+        return max(1, min(MAX_ROWS, wanted))
+    if tournament.match_length == Tournament.MatchLength.HANDS and tournament.match_hands:
+        return min(MAX_ROWS, tournament.match_hands)
+    return TARGET_ROWS.get(tournament.game, 16)
+
+
+# -- PDF -----------------------------------------------------------------------------------------
+
+
+def render_pdf(html: str, *, base_url: str) -> bytes:
+    """The page as PDF (WeasyPrint, print media)."""
+    return render_document(html, base_url=base_url).write_pdf()
+
+
+def render_document(html: str, *, base_url: str):
+    """The page laid out by WeasyPrint (its pages, before writing the PDF). Stylesheets and
+    images come from the static files on disk; nothing is fetched over the network. WeasyPrint
+    is imported here, not at start-up: it is slow to load and only the PDF downloads need it."""
+    from weasyprint import HTML
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)  # a line per step
+
+    class StaticFetcher(URLFetcher):
+        """Serve `/static/...` from the static files; refuse every other URL (a page rendered
+        to PDF must never make the server fetch an address)."""
+
+        def fetch(self, url, headers=None):
+            path = static_file(url)
+            if path is None:
+                raise ValueError(f"not a static file: {url}")
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": kind})
+
+    return HTML(string=html, base_url=base_url, url_fetcher=StaticFetcher()).render()
+
+
+def static_file(url: str) -> Path | None:
+    """The file on disk behind a static URL, or None."""
+    prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+    path = unquote(urlsplit(url).path)
+    if not path.startswith(prefix) or ".." in path.split("/"):
+        return None
+    name = path[len(prefix):]
+    try:
+        if staticfiles_storage.exists(name):
+            return Path(staticfiles_storage.path(name))
+    except (NotImplementedError, ValueError, OSError):  # a remote storage, or no STATIC_ROOT
+        pass
+    found = finders.find(name)
+    return Path(found) if found else None
