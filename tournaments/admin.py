@@ -11,6 +11,7 @@ from .models import (
     Entry,
     Hand,
     HandSubmission,
+    ImportJob,
     Match,
     Player,
     Rating,
@@ -173,3 +174,19 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["outcome", "match__round__tournament"]
     search_fields = ["entry__team__name", "entry__player__name"]
     autocomplete_fields = ["entry"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Hand-record imports: read-only (a job is started from the director's import page)."""
+
+    list_display = ["id", "tournament", "filename", "state", "total", "stored", "duplicates",
+                    "failed", "created_at"]
+    list_filter = ["state", "tournament"]
+    exclude = ["content"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -644,3 +644,17 @@ def test_round_match_and_hand_pages_refuse_another_director(client, scored, othe
     assert [client.get(url(tournament, p)).status_code for p in pages] == [403] * len(pages)
     assert [client.post(url(tournament, p)).status_code for p in posts] == [403] * len(posts)
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
+
+
+def test_every_link_on_the_dashboard_leads_somewhere(as_td, td):
+    tournament = make(td, teams=4)
+    actor = Actor(user=td)
+    services.publish_round(round=services.generate_round(tournament=tournament, actor=actor),
+                           actor=actor)
+    page = as_td.get(url(tournament)).content.decode()
+    hrefs = sorted(set(re.findall(r'href="(/(?:director|t)/[^"#]*)"', page)))
+    assert any("/print/" in h for h in hrefs) and any("/export/" in h for h in hrefs)
+    assert any("/import/" in h for h in hrefs)
+    for href in hrefs:
+        response = as_td.get(href)
+        assert response.status_code == 200, (href, response.status_code)

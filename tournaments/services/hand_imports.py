@@ -354,12 +354,9 @@ def _import_line(
     try:
         with transaction.atomic():
             submitted = submit_hand(
-                match=match, actor=actor, record=record, number=hand, idempotency_key=key
+                match=match, actor=actor, record=record, number=hand, idempotency_key=key,
+                source=HandSubmission.Source.IMPORT,
             )
-            if submitted.created:
-                HandSubmission.objects.filter(pk=submitted.submission.pk).update(
-                    source=HandSubmission.Source.IMPORT
-                )
     except ServiceError as error:
         raise _service_error(error) from error
     except (IntegrityError, DataError) as error:

@@ -212,9 +212,11 @@ def submit_hand(
     record: Any,
     number: int | None = None,
     idempotency_key: str | None = None,
+    source: str | None = None,
 ) -> Submitted:
     """Store a hand that the rules engine accepts, as the next hand of the match (or as a new
-    version of a rejected one). A director's submission is confirmed at once."""
+    version of a rejected one). A director's submission is confirmed at once. `source` says
+    where the hand came from when that is not the actor (an import)."""
     match = _locked_match(match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
@@ -261,7 +263,7 @@ def submit_hand(
     submission = HandSubmission(
         version=1,
         status=status,
-        source="director" if director else "table",
+        source=source or ("director" if director else "table"),
         raw=record,
         record=canonical,
         result=result,

@@ -19,7 +19,7 @@ from django.core.paginator import Paginator
 from django.forms import BooleanField
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -88,31 +88,31 @@ def dashboard(tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:director-dashboard", slug=tournament.slug)
 
 
-def _reverse_or(name: str, fallback: str, **kwargs: Any) -> str:
-    try:
-        return reverse(f"tournaments:{name}", kwargs=kwargs)
-    except NoReverseMatch:
-        return fallback
+def _url(name: str, **kwargs: Any) -> str:
+    return reverse(f"tournaments:{name}", kwargs=kwargs)
 
 
 def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
-    """Where the director goes next: printing, imports, exports (other page modules own those
-    routes, so they are written out) and the public pages."""
+    """Where the director goes next: printing, imports, exports and the public pages."""
     slug = tournament.slug
-    export = f"/t/{slug}/export/"
+    printable = round_ is not None and round_.state != Round.State.DRAFT
+    at = {"slug": slug, "number": round_.number} if printable else {}
+
+    def export(subject: str) -> list[tuple[str, str]]:
+        return [(fmt.upper(), _url("export-table", slug=slug, subject=subject, fmt=fmt))
+                for fmt in ("csv", "xlsx", "pdf")]
+
     return {
-        "cards": (f"/director/{slug}/print/round/{round_.number}/cards/"
-                  if round_ and round_.state != Round.State.DRAFT else ""),
-        "import_entries": f"/director/{slug}/import/entries/",
-        "import_hands": f"/director/{slug}/import/hands/",
-        "exports": [
-            ("CSV", f"{export}standings.csv"),
-            ("XLSX", f"{export}standings.xlsx"),
-            ("PDF", f"{export}standings.pdf"),
-        ],
-        "archive": f"{export}archive.json",
-        "public": _reverse_or("public-tournament", f"/t/{slug}/", slug=slug),
-        "standings": _reverse_or("public-standings", f"/t/{slug}/standings/", slug=slug),
+        "cards": _url("printing-cards", **at) if printable else "",
+        "sheets": _url("printing-sheets", **at) if printable else "",
+        "import_entries": _url("imports-entries", slug=slug),
+        "import_hands": _url("imports-hands", slug=slug),
+        "exports": export("standings"),
+        "results": export("results"),
+        "hands": _url("export-hands", slug=slug),
+        "archive": _url("export-archive", slug=slug),
+        "public": _url("public-tournament", slug=slug),
+        "standings": _url("public-standings", slug=slug),
     }
 
 
