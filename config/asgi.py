@@ -1,7 +1,7 @@
 """ASGI entry point (for uvicorn: uvicorn config.asgi:application).
 
-A current, cached standings poll is answered before Django (`api/fastpath.py`); every other
-request goes to Django's ASGI handler.
+A current, cached standings poll and a tournament's events stream are answered before Django
+(`api/fastpath.py`); every other request goes to Django's ASGI handler.
 """
 
 import os
@@ -16,6 +16,6 @@ from api import fastpath  # noqa: E402  (needs the apps loaded)
 
 
 async def application(scope, receive, send):
-    if scope["type"] == "http" and await fastpath.serve(scope, send):
+    if scope["type"] == "http" and await fastpath.serve(scope, send, receive):
         return
     await django_application(scope, receive, send)

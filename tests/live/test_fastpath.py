@@ -71,3 +71,68 @@ def test_after_a_change_the_poll_goes_back_to_django(client, tournament):
 )
 def test_other_paths_go_to_django(path):
     assert get(path) == (False, [])
+
+
+def stream_events(path: str, publish, query: bytes = b"", frames: int = 3) -> list[dict]:
+    """Open the events stream through the fast path, publish, read `frames` body messages, then
+    disconnect; returns everything sent."""
+    import asyncio
+
+    sent: list[dict] = []
+    got = asyncio.Event()
+    leave = asyncio.Event()
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+        if sum(1 for m in sent if m["type"] == "http.response.body") >= frames:
+            got.set()
+
+    async def receive() -> dict:
+        await leave.wait()
+        return {"type": "http.disconnect"}
+
+    async def run() -> bool:
+        scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
+                 "headers": []}
+        task = asyncio.ensure_future(fastpath.serve(scope, send, receive))
+        await asyncio.sleep(0.05)
+        if task.done():
+            return task.result()
+        await asyncio.to_thread(publish)
+        await asyncio.wait_for(got.wait(), 5)
+        leave.set()
+        return await asyncio.wait_for(task, 5)
+
+    answered = async_to_sync(run)()
+    return answered, sent
+
+
+def test_the_events_stream_is_served_before_django_and_ends_when_the_client_leaves(
+    in_process, tournament
+):
+    path = f"/api/v1/tournaments/{tournament.slug}/events"
+    answered, sent = stream_events(
+        path, lambda: live.publish(tournament.pk, {"event": "standings", "version": 9})
+    )
+    assert answered
+    assert sent[0]["status"] == 200
+    assert dict(sent[0]["headers"])[b"content-type"] == b"text/event-stream"
+    bodies = b"".join(m.get("body", b"") for m in sent[1:])
+    assert bodies.startswith(b"retry: ") and b"event: standings" in bodies
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+def test_the_fast_events_stream_replays_from_the_last_event_id(in_process, tournament):
+    live.publish(tournament.pk, {"event": "round", "round": 1})
+    first = live.tail(tournament.pk)
+    live.publish(tournament.pk, {"event": "round", "round": 2})
+    path = f"/api/v1/tournaments/{tournament.slug}/events"
+    answered, sent = stream_events(path, lambda: None,
+                                   query=f"lastEventId={first}".encode(), frames=2)
+    bodies = b"".join(m.get("body", b"") for m in sent[1:])
+    assert answered and b'"round":2' in bodies and b'"round":1' not in bodies
+
+
+def test_an_unknown_tournament_s_events_go_to_django_for_the_404(in_process, db):
+    answered, sent = stream_events("/api/v1/tournaments/nobody/events", lambda: None)
+    assert not answered and sent == []
