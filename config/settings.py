@@ -10,6 +10,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.cache import redis_cache
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env(
@@ -51,6 +53,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "api.middleware.ApiErrorsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -148,13 +151,7 @@ CELERY_BEAT_SCHEDULE = {
 # Cache (standings ETags and bodies, throttles): Redis when REDIS_URL is set, so every web
 # process and worker shares it; local memory in the embedded default (one process).
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "tricktable",
-        }
-    }
+    CACHES = {"default": redis_cache(REDIS_URL)}  # a Redis outage misses, never fails
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The queue standings recomputes go to (tests point it at a worker of their own).

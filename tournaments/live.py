@@ -155,7 +155,11 @@ def history(tournament_id: int, after: str | None = None) -> list[tuple[str, dic
         mark = id_key(after)
         return [(i, e) for i, e in events if id_key(i) > mark]
     start = f"({after}" if after else "-"
-    return _decode_entries(redis_client().xrange(log_key(tournament_id), min=start, max="+"))
+    try:
+        return _decode_entries(redis_client().xrange(log_key(tournament_id), min=start, max="+"))
+    except Exception as error:  # Redis away: nothing to replay; pages fall back to polling
+        log.warning("live: event log unavailable (%s)", error)
+        return []
 
 
 def tail(tournament_id: int) -> str | None:
@@ -164,7 +168,11 @@ def tail(tournament_id: int) -> str | None:
         with _local_lock:
             events = _local_log.get(tournament_id)
             return events[-1][0] if events else None
-    newest = redis_client().xrevrange(log_key(tournament_id), count=1)
+    try:
+        newest = redis_client().xrevrange(log_key(tournament_id), count=1)
+    except Exception as error:  # Redis away: no resume point to give
+        log.warning("live: event log unavailable (%s)", error)
+        return None
     return _decode_entries(newest)[0][0] if newest else None
 
 
@@ -172,14 +180,22 @@ async def ahistory(tournament_id: int, after: str | None = None) -> list[tuple[s
     if not settings.REDIS_URL:
         return history(tournament_id, after)
     start = f"({after}" if after else "-"
-    client = _hub().redis()
-    return _decode_entries(await client.xrange(log_key(tournament_id), min=start, max="+"))
+    try:
+        client = _hub().redis()
+        return _decode_entries(await client.xrange(log_key(tournament_id), min=start, max="+"))
+    except Exception as error:
+        log.warning("live: event log unavailable (%s)", error)
+        return []
 
 
 async def atail(tournament_id: int) -> str | None:
     if not settings.REDIS_URL:
         return tail(tournament_id)
-    newest = await _hub().redis().xrevrange(log_key(tournament_id), count=1)
+    try:
+        newest = await _hub().redis().xrevrange(log_key(tournament_id), count=1)
+    except Exception as error:
+        log.warning("live: event log unavailable (%s)", error)
+        return None
     return _decode_entries(newest)[0][0] if newest else None
 
 

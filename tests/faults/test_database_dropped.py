@@ -75,10 +75,6 @@ def test_a_submission_cut_off_from_the_database_stores_nothing_and_its_retry_sto
     assert Hand.objects.count() == 1 and version.idempotency_key == "dropped-0001"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: api.errors.exception_handler returns None for django.db errors (OperationalError, "
-    "InterfaceError), so a lost database connection is Django's HTML 500 page, not the API's "
-    "one error shape"))
 def test_a_submission_cut_off_from_the_database_gets_the_api_error_shape(postgres_db, drop_once):
     match = make_match(make_director())
     client = scorer_client(match)

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import pytest
 from django.test import override_settings
 
+from config.cache import redis_cache
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import live, services
 from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
@@ -30,8 +31,7 @@ def redis_down() -> Iterator[None]:
     Celery producer — points at a dead port until the block ends."""
     from config.celery import app
 
-    dead_cache = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                              "LOCATION": DEAD, "KEY_PREFIX": "tricktable"}}
+    dead_cache = {"default": redis_cache(DEAD)}  # the deployment's cache, its Redis gone
     with override_settings(REDIS_URL=DEAD, CACHES=dead_cache), pytest.MonkeyPatch.context() as mp:
         mp.setattr(live, "_redis", None)
         mp.setattr(live, "_publish_script", None)
@@ -100,9 +100,6 @@ def test_with_redis_down_a_change_is_marked_stale_and_the_next_change_after_it_c
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: the hand-submit throttle (api/throttles.py) reads the Redis cache unguarded, so with "
-    "Redis down every submission is a 500 and the hand is not stored"))
 def test_with_redis_down_the_api_still_accepts_and_confirms_hands():
     match = make_match(make_director())
     client = scorer_client(match)
@@ -116,9 +113,6 @@ def test_with_redis_down_the_api_still_accepts_and_confirms_hands():
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: GET …/standings (api/live.py standings()) reads the Redis cache unguarded, so with "
-    "Redis down it is a 500 instead of the stored snapshot marked stale"))
 def test_with_redis_down_the_standings_endpoint_serves_the_stored_snapshot_marked_stale():
     match = make_match(make_director(), rules=TARGET_100)
     tid = match.round.tournament_id
@@ -135,10 +129,6 @@ def test_with_redis_down_the_standings_endpoint_serves_the_stored_snapshot_marke
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: GET …/events (api/live.py _tournament_id and _short_stream) reads the Redis cache and "
-    "the Redis event log unguarded, so with Redis down it is a 500 (an EventSource then stops "
-    "reconnecting) instead of a short stream telling the page to retry"))
 def test_with_redis_down_the_live_events_endpoint_tells_the_page_to_retry():
     match = make_match(make_director())
     client = scorer_client(match)
