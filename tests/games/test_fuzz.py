@@ -2,6 +2,7 @@
 with a result or a refusal with coded errors, never an exception; an impossible deal (a card twice)
 is always refused. The long run of the same properties, with atheris too, is bench/fuzz.py."""
 
+import os
 import random
 
 import pytest
@@ -29,7 +30,9 @@ JSON = st.recursive(
     max_leaves=20,
 )
 CARDISH = st.sampled_from(["AS", "10H", "TD", "BJ", "XX", "1S", "AS ", "as", "", "ZZZ", "0C"])
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# bench/fuzz.py runs these same properties with many more examples.
+FUZZ = settings(max_examples=int(os.environ.get("TRICKTABLE_FUZZ_EXAMPLES", "150")),
+                deadline=None, suppress_health_check=[HealthCheck.too_slow])
 preset = st.sampled_from(PRESETS)
 
 
