@@ -46,3 +46,12 @@ class ScorerOrSignedIn(BasePermission):
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or is_scorer(request) or is_user(request)
+
+
+class Scorer(BasePermission):
+    """A table scorer's token (and nothing else)."""
+
+    message = "this needs a table token: Authorization: Table <secret>"
+
+    def has_permission(self, request, view) -> bool:
+        return is_scorer(request)

@@ -525,6 +525,19 @@ class TableTokenCreateSerializer(serializers.Serializer):
     )
 
 
+class TableTokenSelfSerializer(serializers.Serializer):
+    """What a scorer's token is for: which table, match, round and tournament, until when."""
+
+    table = serializers.IntegerField(source="table_id")
+    table_number = serializers.IntegerField(source="table.number")
+    match = serializers.IntegerField(source="table.match.pk", allow_null=True, default=None)
+    round = serializers.IntegerField(source="table.round.number")
+    tournament = serializers.CharField(source="table.round.tournament.slug")
+    label = serializers.CharField()
+    state = serializers.CharField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+
+
 class TableTokenSerializer(serializers.ModelSerializer):
     table = serializers.IntegerField(source="table_id", read_only=True)
     state = serializers.CharField(read_only=True)

@@ -66,6 +66,7 @@ urlpatterns = [
     path("v1/leaderboards/<str:game>", v.Leaderboard.as_view(), name="leaderboard"),
     # directors' API tokens
     path("v1/auth/tokens", v.ApiTokens.as_view(), name="api-tokens"),
+    path("v1/auth/table-token", v.TableTokenSelf.as_view(), name="table-token-self"),
     path("v1/auth/tokens/<int:pk>", v.ApiTokenRevoke.as_view(), name="api-token"),
 ]
 

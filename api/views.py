@@ -42,7 +42,7 @@ from . import serializers as s
 from .errors import ApiError, TooLarge
 from .models import ApiToken, hash_secret, new_secret
 from .parsers import HandJSONParser
-from .permissions import ReadOnlyOrSignedIn, ScorerOrSignedIn, SignedIn
+from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn
 from .schema import CHECK_RESULT_REF, HAND_RECORD_REF
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -709,6 +709,19 @@ class TableTokenRevoke(ApiView):
         found = get_object_or_404(TableToken, pk=token, table=table)
         services.revoke_table_token(token=found, actor=actor_for(request))
         return Response(s.TableTokenSerializer(found).data)
+
+
+@extend_schema(tags=["auth"], summary="The table token this request carries: its table and "
+               "match (scorers; a card scanned at the wrong table is caught before scoring)",
+               responses={200: s.TableTokenSelfSerializer})
+class TableTokenSelf(ApiView):
+    permission_classes = [Scorer]
+    serializer_class = s.TableTokenSelfSerializer
+
+    def get(self, request):
+        token = TableToken.objects.select_related(
+            "table__round__tournament", "table__match").get(pk=request.auth.pk)
+        return Response(s.TableTokenSelfSerializer(token).data)
 
 
 # -- API tokens (directors) -----------------------------------------------------------------------
