@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 
 from games.base import next_seat
 from games.records import get_game
+from tournaments.director_forms import option_label
 from tournaments.models import Round, Table, TableToken, TokenState
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
@@ -526,7 +527,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "config": _config(view, director),
             "strings": script_strings(),
             "form": form_data(tournament.game, compiled),
-            "options": [(name, _option_value(value)) for name, value in options.items()],
+            "options": [(str(option_label(name)), _option_value(value))
+                        for name, value in options.items()],
             "suits": list(suit_labels().items()),
             "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
             "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
