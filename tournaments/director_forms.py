@@ -18,6 +18,7 @@ from django.utils.translation import pgettext_lazy
 from games.errors import RecordError
 from games.records import get_game
 from tournaments.models import GAMES, Entry, Tournament
+from tournaments.rules_words import PRESET_NAMES
 from tournaments.services.tournaments import default_tiebreaks
 
 #: Labels of the rule options (the names are the public record format's; labels are for people).
@@ -180,7 +181,9 @@ class RulesForm(DirectorForm):
         self.preset = data.get("preset") or preset
         if self.preset not in book.presets:
             self.preset = next(iter(book.presets))
-        self.fields["preset"].choices = [(p, p) for p in book.presets]
+        names = PRESET_NAMES.get(self.game, {})
+        self.fields["preset"].choices = [(p, f"{names[p]} ({p})" if p in names else p)
+                                         for p in book.presets]
         self.initial["game"], self.initial["preset"] = self.game, self.preset
         self.preset_values = book.preset_options(self.preset)
         chosen = {**self.preset_values, **(options or {})}

@@ -609,3 +609,61 @@ PRESET_NAMES: dict[str, dict[str, Any]] = {
     },
     "german-whist": {"standard": gettext_lazy("Standard")},
 }
+
+
+# -- calls and contracts as the club says them (pages and the scoring page) ------------------
+
+def call_label(call: str) -> str:
+    """A Spades call as the club says it (Japanese card terms follow the club's notes)."""
+    if call.isdigit():
+        return call
+    if call.startswith("blind-") and call[6:].isdigit():
+        # Translators: a Spades blind bid, e.g. "Blind 7" (ブラインド7).
+        return _("Blind %(tricks)s") % {"tricks": call[6:]}
+    labels = {
+        # Translators: Spades bid, ニル in the club's notes.
+        "nil": _("Nil"),
+        # Translators: Spades bid, ダブル・ニル in the club's notes.
+        "double-nil": _("Double nil (blind nil)"),
+        # Translators: Spades bid, ダブル・ブラインド・ニル in the club's notes.
+        "double-blind-nil": _("Double blind nil"),
+        # Translators: Spades bid, ムーン in the club's notes.
+        "moon": _("Moon"),
+        # Translators: Spades bid, ブラインド・ムーン in the club's notes.
+        "blind-moon": _("Blind moon"),
+        "pass": pgettext("call", "Pass"),
+    }
+    return labels.get(call, call)
+
+
+def solo_labels() -> dict[str, str]:
+    """Solo Whist contracts (the club's notes: プロポーズ, ソロ, ミゼール, アバンダンス ...)."""
+    return {
+        # Translators: Solo Whist, プロポーズ&アクセプト in the club's notes.
+        "prop": _("Proposal and acceptance"),
+        # Translators: Solo Whist, アクセプト in the club's notes.
+        "cop": _("Acceptance"),
+        # Translators: Solo Whist, ソロ in the club's notes.
+        "solo": _("Solo"),
+        # Translators: Solo Whist, ミゼール in the club's notes.
+        "misere": _("Misère"),
+        # Translators: Solo Whist, アバンダンス in the club's notes.
+        "abundance": _("Abundance"),
+        # Translators: Solo Whist, アバンダンス・イン・トランプ in the club's notes.
+        "abundance-in-trumps": _("Abundance in trumps"),
+        # Translators: Solo Whist, ミゼール・ウベルト in the club's notes.
+        "misere-ouverte": _("Misère ouverte (open misère)"),
+        # Translators: Solo Whist, アバンダンス・デクラレ in the club's notes.
+        "abundance-declared": _("Abundance declared"),
+        "abundance-declared-in-trumps": _("Abundance declared in trumps"),
+        "pass": pgettext("call", "Pass"),
+    }
+
+
+def call_word(game: str | None, call: object) -> str:
+    """A call of a hand record in the reader's language: Spades bids, Solo Whist contracts;
+    anything else (a number, another game's call) as written."""
+    text = str(call)
+    if game == "solo-whist":
+        return solo_labels().get(text, text)
+    return call_label(text)

@@ -36,6 +36,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
 )
+from tournaments.rules_words import call_word
 from tournaments.rules_words import card as card_label
 from tournaments.services import standings as standings_service
 
@@ -529,7 +530,7 @@ def _calls(record: dict) -> list[tuple[str, str]]:
     out = []
     for call in record.get("calls") or []:
         who = call.get("seat") or call.get("side") or "?"
-        out.append((who, str(call.get("call", ""))))
+        out.append((who, call_word(record.get("game"), call.get("call", ""))))
     return out
 
 

@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -25,6 +24,7 @@ from games.base import next_seat
 from games.records import get_game
 from tournaments.director_forms import option_label
 from tournaments.models import Round, Table, TableToken, TokenState
+from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
 
@@ -63,53 +63,6 @@ def suit_labels() -> dict[str, str]:
         "H": _("♥ Hearts"),
         "D": _("♦ Diamonds"),
         "C": _("♣ Clubs"),
-    }
-
-
-def call_label(call: str) -> str:
-    """A Spades call as the club says it (Japanese card terms follow the club's notes)."""
-    if call.isdigit():
-        return call
-    if call.startswith("blind-") and call[6:].isdigit():
-        # Translators: a Spades blind bid, e.g. "Blind 7" (ブラインド7).
-        return _("Blind %(tricks)s") % {"tricks": call[6:]}
-    labels = {
-        # Translators: Spades bid, ニル in the club's notes.
-        "nil": _("Nil"),
-        # Translators: Spades bid, ダブル・ニル in the club's notes.
-        "double-nil": _("Double nil (blind nil)"),
-        # Translators: Spades bid, ダブル・ブラインド・ニル in the club's notes.
-        "double-blind-nil": _("Double blind nil"),
-        # Translators: Spades bid, ムーン in the club's notes.
-        "moon": _("Moon"),
-        # Translators: Spades bid, ブラインド・ムーン in the club's notes.
-        "blind-moon": _("Blind moon"),
-        "pass": pgettext("call", "Pass"),
-    }
-    return labels.get(call, call)
-
-
-def solo_labels() -> dict[str, str]:
-    """Solo Whist contracts (the club's notes: プロポーズ, ソロ, ミゼール, アバンダンス ...)."""
-    return {
-        # Translators: Solo Whist, プロポーズ&アクセプト in the club's notes.
-        "prop": _("Proposal and acceptance"),
-        # Translators: Solo Whist, アクセプト in the club's notes.
-        "cop": _("Acceptance"),
-        # Translators: Solo Whist, ソロ in the club's notes.
-        "solo": _("Solo"),
-        # Translators: Solo Whist, ミゼール in the club's notes.
-        "misere": _("Misère"),
-        # Translators: Solo Whist, アバンダンス in the club's notes.
-        "abundance": _("Abundance"),
-        # Translators: Solo Whist, アバンダンス・イン・トランプ in the club's notes.
-        "abundance-in-trumps": _("Abundance in trumps"),
-        # Translators: Solo Whist, ミゼール・ウベルト in the club's notes.
-        "misere-ouverte": _("Misère ouverte (open misère)"),
-        # Translators: Solo Whist, アバンダンス・デクラレ in the club's notes.
-        "abundance-declared": _("Abundance declared"),
-        "abundance-declared-in-trumps": _("Abundance declared in trumps"),
-        "pass": pgettext("call", "Pass"),
     }
 
 
