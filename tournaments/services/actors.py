@@ -53,6 +53,13 @@ def require_director(actor: Actor, tournament: Tournament) -> None:
         raise NotAllowed("not-director", "only this tournament's directors may do that")
 
 
+def _fit(text: str, field: str) -> str:
+    """Shorten a label to its column (the full story is in the event's data): a long subject,
+    e.g. every setup field changed at once, must not fail the workflow it records."""
+    limit = AuditEvent._meta.get_field(field).max_length
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def audit(
     *,
     tournament: Tournament,
@@ -65,9 +72,9 @@ def audit(
     return AuditEvent.objects.create(
         tournament=tournament,
         actor=actor.user_or_none(),
-        actor_label=actor.name,
+        actor_label=_fit(actor.name, "actor_label"),
         action=action,
-        subject=subject,
+        subject=_fit(subject, "subject"),
         reason=reason,
         data=data or {},
     )
