@@ -27,6 +27,17 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """Each test starts in English: a request in Japanese leaves the thread's language behind,
+    and a later test calling an export directly would print Japanese headings."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def postgres_db(db):
     """The test database, which must be PostgreSQL."""
@@ -137,3 +148,16 @@ def accessibility():
 
 
 A11Y_SCRIPT = (Path(__file__).parent / "a11y.js").read_text(encoding="utf-8")
+
+
+def sign_in_browser(page, live_server, user) -> None:
+    """Give the browser a signed-in session of `user` (made by Django's test client)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )

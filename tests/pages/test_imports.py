@@ -15,6 +15,7 @@ from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.conftest import sign_in_browser
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
 from tournaments import services
 from tournaments.models import Entry, HandSubmission, ImportJob, Tournament
@@ -341,19 +342,6 @@ def test_a_job_is_shown_only_in_its_own_tournament(client, match, post_hands):
 # -- in a real browser ---------------------------------------------------------------------------
 
 
-def browser_sign_in(page, live_server, user) -> None:
-    """Give the browser a signed-in session of `user` (made by Django's test client)."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-    )
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_job_page_moves_its_progress_bar_and_shows_the_errors_when_done(
@@ -368,7 +356,7 @@ def test_the_job_page_moves_its_progress_bar_and_shows_the_errors_when_done(
         tournament=tournament, actor=Actor(user=user),
         data=hand_lines(HAND_1, "{broken", HAND_2), filename="night.jsonl",
     )
-    browser_sign_in(page, live_server, user)
+    sign_in_browser(page, live_server, user)
     page.goto(live_server.url + reverse("tournaments:imports-job", args=[tournament.slug, job.pk]))
     bar = page.locator("progress#job-progress")
     assert bar.get_attribute("value") == "0"
@@ -398,7 +386,7 @@ def test_the_entries_preview_in_a_browser_meets_the_accessibility_basics(
     page, live_server, accessibility, screenshot, tmp_path
 ):
     tournament = open_tournament()
-    browser_sign_in(page, live_server, tournament.directors.get())
+    sign_in_browser(page, live_server, tournament.directors.get())
     page.goto(live_server.url + entries_url(tournament))
     assert accessibility(page) == []
     bad = tmp_path / "entries.csv"

@@ -11,6 +11,7 @@ import segno
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from tests.conftest import sign_in_browser
 from tournaments import printing, services
 from tournaments.models import AuditEvent, Table, TableToken, Tournament, hash_secret
 from tournaments.services import Actor
@@ -341,26 +342,13 @@ def test_the_score_sheets_as_pdf_are_a_pdf(client):
 # -- in a real browser ---------------------------------------------------------------------------
 
 
-def browser_sign_in(page, live_server, user) -> None:
-    """Give the browser a signed-in session of `user` (made by Django's test client)."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-    )
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_printing_cards_in_a_browser_meets_the_accessibility_basics_and_prints_two_a_page(
     page, live_server, accessibility, screenshot
 ):
     tournament = make_round(teams=8)
-    browser_sign_in(page, live_server, tournament.directors.get())
+    sign_in_browser(page, live_server, tournament.directors.get())
     page.goto(live_server.url + cards_url(tournament))
     assert accessibility(page) == []
     screenshot(page, "printing-cards-confirm")
@@ -383,7 +371,7 @@ def test_score_sheets_in_a_browser_meet_the_accessibility_basics(
     page, live_server, accessibility, screenshot
 ):
     tournament = make_round("whist")
-    browser_sign_in(page, live_server, tournament.directors.get())
+    sign_in_browser(page, live_server, tournament.directors.get())
     page.goto(live_server.url + sheets_url(tournament))
     assert accessibility(page) == []
     screenshot(page, "printing-sheets")

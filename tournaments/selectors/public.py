@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from games.cards import CARD_IDS, NAMES, RANK_OF
 from games.records import get_game
 from tournaments import gameplay
+from tournaments.labels import metric_label
 from tournaments.models import (
     GAMES,
     Entry,
@@ -43,28 +44,6 @@ from tournaments.services import standings as standings_service
 GAME_NAMES = dict(GAMES)
 S = HandSubmission.Status
 
-# Standings columns people read, by metric name (a metric the club registers itself shows its
-# own name).
-METRIC_LABELS = {
-    "played": _("Played"),
-    "won": _("Won"),
-    "drawn": _("Drawn"),
-    "lost": _("Lost"),
-    "byes": _("Byes"),
-    "wins": _("Wins"),
-    "match_points": _("Match points"),
-    "points_for": _("Points for"),
-    "points_against": _("Points against"),
-    "point_difference": _("Point difference"),
-    "average_points": _("Average points"),
-    "progressive_score": _("Progressive score"),
-    "placings": _("Placings"),
-    "buchholz": _("Buchholz"),
-    "buchholz_cut1": _("Buchholz cut 1"),
-    "median_buchholz": _("Median Buchholz"),
-    "sonneborn_berger": _("Sonneborn-Berger"),
-    "head_to_head": _("Head to head"),
-}
 VULGAR = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
 
 
@@ -375,7 +354,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
     if "match_points" not in chain:
         chain.insert(0, "match_points")
     names = [*SUMMARY_COLUMNS, *[n for n in chain if n not in SUMMARY_COLUMNS]]
-    columns = [Column(n, str(METRIC_LABELS.get(n, n.replace("_", " ")))) for n in names]
+    columns = [Column(n, metric_label(n)) for n in names]
     provisional = _provisional(payload.get("provisional"))
     playing = {}
     for item in payload.get("provisional") or []:
