@@ -87,7 +87,8 @@ class SeatLine:
 @dataclass(slots=True)
 class TableCard:
     """A table of a round as printed: its seats, sides and the first dealer; `url` is the
-    scoring page's absolute address with a fresh token (cards only)."""
+    scoring page's absolute address with a fresh token on a card, the match's public page on
+    a score sheet (no token: a sheet is printed by a GET)."""
 
     match: Match
     number: int

@@ -375,3 +375,16 @@ def test_score_sheets_in_a_browser_meet_the_accessibility_basics(
     page.goto(live_server.url + sheets_url(tournament))
     assert accessibility(page) == []
     screenshot(page, "printing-sheets")
+
+
+def test_each_score_sheet_carries_the_qr_code_of_its_match_s_public_page(client):
+    tournament = make_round(teams=6)
+    signed_in(client, tournament)
+    html = client.get(sheets_url(tournament)).content.decode()
+    tables = Table.objects.filter(round__tournament=tournament, match__is_bye=False)
+    assert tables.count() == 3
+    for table in tables.select_related("match"):
+        url = "http://testserver" + reverse("tournaments:public-match",
+                                            args=[tournament.slug, table.match.pk])
+        assert printing.qr_svg(url, title=str(table.number)) in html
+    assert "#token=" not in html and not TableToken.objects.exists()

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -116,6 +116,10 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows = None
     layout = printing.sheet_layout(tournament, rows)
     tables = printing.round_tables(round_)
+    for card in tables:  # the match's public page: anyone checks the scores entered so far
+        card.url = request.build_absolute_uri(
+            reverse("tournaments:public-match", args=[tournament.slug, card.match.pk]))
+        card.qr = printing.qr_svg(card.url, title=str(card.number))
     first = tables[0].dealer.seat if tables and tables[0].dealer else None
     rotation = printing.dealers(tournament, first, layout.rows) if first else []
     context = {
