@@ -1,0 +1,337 @@
+"""Fixtures for the hostile-input tests: a match in play with every kind of caller, a snapshot
+of the whole database state to prove that a refused request changed nothing, and the check
+that an answer is the API's one error shape (never a 500, never an HTML page); and a club
+evening whose team, player, tournament and venue names are markup (`build_evening`).
+
+Every client here is built with `raise_request_exception=False`, so a server error comes back
+as the 500 response a real caller would see instead of an exception inside the test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+from rest_framework.test import APIClient
+
+from api.models import ApiToken, hash_secret, new_secret
+from tests.tournaments.builders import HAND_1, make_director, make_match
+from tournaments import services, simulate
+from tournaments.models import (
+    Entry,
+    HandSubmission,
+    Match,
+    Player,
+    Round,
+    Seat,
+    Table,
+    TableToken,
+    Team,
+    Tournament,
+)
+from tournaments.services import Actor, PlayerSpec
+
+#: The apps whose rows a refused request must leave alone (auth: users and their tokens' owners).
+STATE_APPS = ("tournaments", "api", "auth")
+HANDS = "/api/v1/matches/{match}/hands"
+
+
+@pytest.fixture(autouse=True)
+def _generous_throttles(settings):
+    """Hostile tests send many requests a minute: lift the rates (the throttles have their own
+    tests in tests/api) and start each test with an empty throttle cache."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {scope: "100000/minute" for scope in rates},
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.REDIS_URL = None
+    cache.clear()
+    yield
+    cache.clear()
+
+
+# -- clients --------------------------------------------------------------------------------------
+
+
+def client(header: str | None = None) -> APIClient:
+    """An API client that gets a server error back as a response (as a real caller would)."""
+    made = APIClient(raise_request_exception=False)
+    if header is not None:
+        made.credentials(HTTP_AUTHORIZATION=header)
+    return made
+
+
+def api_token(user, **fields) -> tuple[ApiToken, str]:
+    secret = new_secret()
+    return ApiToken.objects.create(user=user, key_hash=hash_secret(secret), **fields), secret
+
+
+def table_token(table: Table, **fields) -> tuple[TableToken, str]:
+    secret = new_secret()
+    fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
+    token = TableToken.objects.create(table=table, key_hash=hash_secret(secret), **fields)
+    return token, secret
+
+
+# -- the state a refusal must not change -----------------------------------------------------------
+
+
+def state() -> dict[str, Any]:
+    """Everything a refused request could have touched: the row count of every model of the
+    tournaments, api and auth apps, every tournament's `results_version`, and each hand
+    version's, match's and entry's status."""
+    counts = {
+        model._meta.label: model.objects.count()
+        for label in STATE_APPS
+        for model in apps.get_app_config(label).get_models()
+    }
+    return {
+        "counts": counts,
+        "results_version": dict(Tournament.objects.values_list("pk", "results_version")),
+        "versions": sorted(HandSubmission.objects.values_list("pk", "status", "is_current")),
+        "matches": sorted(Match.objects.values_list("pk", "state")),
+        "entries": sorted(Entry.objects.values_list("pk", "status", "seed", "fixed_table")),
+        "tournaments": sorted(
+            Tournament.objects.values_list("pk", "name", "state", "rounds", "venue")
+        ),
+    }
+
+
+@contextmanager
+def unchanged() -> Iterator[None]:
+    """The block's requests leave the database exactly as it was."""
+    before = state()
+    yield
+    after = state()
+    assert after == before, _difference(before, after)
+
+
+def _difference(before: dict, after: dict) -> str:
+    changed = [key for key in before if before[key] != after[key]]
+    lines = [f"state changed in {changed}"]
+    for key in changed:
+        if isinstance(before[key], dict):
+            lines += [f"  {k}: {before[key].get(k)} -> {after[key].get(k)}"
+                      for k in sorted(set(before[key]) | set(after[key]), key=str)
+                      if before[key].get(k) != after[key].get(k)]
+        else:
+            lines.append(f"  {before[key]} -> {after[key]}")
+    return "\n".join(lines)
+
+
+# -- answers --------------------------------------------------------------------------------------
+
+
+def refused(response, status: int | tuple[int, ...], code: str | set[str] | None = None) -> dict:
+    """The API's one error shape: JSON `{code, message, details}`, the status (one of them) and
+    the stable code (one of them); never a server error or an HTML page."""
+    statuses = (status,) if isinstance(status, int) else status
+    text = response.content[:300]
+    assert response.status_code < 500, f"a server error: {response.status_code} {text!r}"
+    assert response.status_code in statuses, f"{response.status_code} {text!r}"
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    body = response.json()
+    assert isinstance(body, dict) and set(body) == {"code", "message", "details"}, body
+    assert isinstance(body["code"], str) and isinstance(body["message"], str), body
+    codes = {code} if isinstance(code, str) else code
+    if codes is not None:
+        assert body["code"] in codes, body
+    return body
+
+
+def post_json(who: APIClient, path: str, body: Any, **headers):
+    """POST a JSON value, or bytes sent exactly as they are."""
+    data = body if isinstance(body, bytes) else json.dumps(body)
+    return who.post(path, data=data, content_type="application/json", **headers)
+
+
+def submit(who: APIClient, match: Match, record: Any = HAND_1, *, key: str | None = "hostile-key-1",
+           side: str = "NS", **extra):
+    body = {"record": record, "side": side, **extra}
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
+    return post_json(who, HANDS.format(match=match.pk), body, **headers)
+
+
+# -- a match in play -------------------------------------------------------------------------------
+
+
+@dataclass
+class Play:
+    """A published Spades match at table 1 (NS v EW teams) and a second match at table 2 of
+    the same round, with the callers: the director (API token), the two tables' scorers
+    (table tokens), a director of another tournament, and the public."""
+
+    director: Actor
+    match: Match
+    other_match: Match
+    td: APIClient
+    scorer: APIClient
+    other_scorer: APIClient
+    other_td: APIClient
+    anon: APIClient
+    director_secret: str
+    scorer_secret: str
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.match.round.tournament
+
+    @property
+    def slug(self) -> str:
+        return self.tournament.slug
+
+    def hand_url(self, number: int, action: str, match: Match | None = None) -> str:
+        return f"/api/v1/matches/{(match or self.match).pk}/hands/{number}/{action}"
+
+
+def second_match(match: Match) -> Match:
+    """Table 2 of the same round, between two more teams."""
+    table = Table.objects.create(round=match.round, number=2)
+    other = Match.objects.create(round=match.round, table=table)
+    tournament = match.round.tournament
+    for side, names in (("NS", ("Eri", "Fumi")), ("EW", ("Gen", "Hana"))):
+        team = Team.objects.create(
+            name=f"{names[0]} & {names[1]}",
+            first=Player.objects.create(name=names[0]),
+            second=Player.objects.create(name=names[1]),
+        )
+        entry = Entry.objects.create(tournament=tournament, team=team)
+        Seat.objects.create(match=other, entry=entry, side=side, seats=side)
+    return other
+
+
+@pytest.fixture
+def play(db) -> Play:
+    director = make_director("hostile-td")
+    match = make_match(director)
+    other = second_match(match)
+    _, director_secret = api_token(director.user)
+    _, scorer_secret = table_token(match.table)
+    _, other_secret = table_token(other.table)
+    _, stranger_secret = api_token(make_director("other-td").user)
+    return Play(
+        director=director,
+        match=match,
+        other_match=other,
+        td=client(f"Token {director_secret}"),
+        scorer=client(f"Table {scorer_secret}"),
+        other_scorer=client(f"Table {other_secret}"),
+        other_td=client(f"Token {stranger_secret}"),
+        anon=client(),
+        director_secret=director_secret,
+        scorer_secret=scorer_secret,
+    )
+
+
+@pytest.fixture
+def pending(play) -> Play:
+    """The same, with hand 1 submitted by NS and awaiting EW's confirmation."""
+    response = submit(play.scorer, play.match, key="pending-hand-1")
+    assert response.status_code == 201, response.content
+    return play
+
+
+# -- names that are markup (test_markup_in_names.py, test_markup_in_the_browser.py) -------------
+# A club evening whose names are markup: teams, players, the tournament and its venue named like
+# HTML and script, registered through the public registration page and the API as a stranger
+# would. Round 1 is played (a hand a match) and closed, so there are standings, results and
+# ratings; round 2 is in play with a hand awaiting confirmation at each table, so the scoring
+# pages, the director's queue and the printing pages have something to show.
+
+TEAM_PAGE = "<script>alert(1)</script>"  # registered on the public page
+PLAYER_PAGE = '"><img src=x onerror=alert(1)>'
+TEAM_API = "<img src=x onerror=alert(2)>"  # registered over the API
+PLAYER_API = "</script><script>alert(3)</script>"  # tries to leave a <script> block
+PLAYER_SVG = "<svg onload=alert(4)>"
+TOURNAMENT = "<b onmouseover=alert(5)>Club</b> night"
+VENUE = "<iframe src=javascript:alert(6)></iframe>"
+
+TEAMS = (TEAM_PAGE, TEAM_API)
+PLAYERS = (PLAYER_PAGE, PLAYER_API, PLAYER_SVG)
+ALL = (*TEAMS, *PLAYERS, TOURNAMENT, VENUE)
+#: What would run if any name reached a page unescaped.
+ACTIVE = ("<script>alert", "<img src=x", "<svg onload", "<iframe", "<b onmouseover")
+
+
+@dataclass(frozen=True)
+class Evening:
+    tournament_id: int
+    director_id: int
+    slug: str
+    round_1: list[int]  # match ids
+    round_2: list[int]
+    players: dict[str, int]  # name -> player id
+
+    @property
+    def tournament(self) -> Tournament:
+        return Tournament.objects.get(pk=self.tournament_id)
+
+
+def escaped(name: str) -> str:
+    """The name as Django's autoescape writes it in HTML."""
+    return str(escape(name))
+
+
+def in_json_script(name: str) -> str:
+    """The name inside a `json_script` block: JSON, with < > & as \\u escapes."""
+    text = json.dumps(name)[1:-1]
+    return text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
+
+
+def build_evening() -> Evening:
+    """The tournament, registered and played as described above (Spades, Swiss, 2 rounds of
+    one-hand matches)."""
+    user = get_user_model().objects.create_user("markup-td", password="x")
+    director = Actor(user=user, label="td")
+    tournament = services.create_tournament(
+        actor=director, name=TOURNAMENT, venue=VENUE, game="spades", rules="standard",
+        format="swiss", rounds=2, match_length="hands", match_hands=1,
+    )
+    services.open_registration(tournament=tournament, actor=director)
+    page = Client().post(f"/t/{tournament.slug}/", {
+        "team_name": TEAM_PAGE, "player_1": PLAYER_PAGE, "player_2": "Aiko",
+    })
+    assert page.status_code == 302, page.content[:500]
+    secret = new_secret()
+    ApiToken.objects.create(user=user, key_hash=hash_secret(secret))
+    api = Client(HTTP_AUTHORIZATION=f"Token {secret}").post(
+        f"/api/v1/tournaments/{tournament.slug}/entries",
+        data=json.dumps({"name": TEAM_API, "players": [{"name": PLAYER_API},
+                                                        {"name": PLAYER_SVG}]}),
+        content_type="application/json")
+    assert api.status_code == 201, api.content
+    for n, names in enumerate((("Ben", "Chika"), ("Dan", "Eri")), 1):
+        services.register_entry(tournament=tournament, actor=director, name=f"Plain {n}",
+                                players=[PlayerSpec(p) for p in names])
+    rng = random.Random(7)
+    round_1 = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_1, actor=director)
+    first = list(Match.objects.filter(round=round_1, is_bye=False).order_by("table__number"))
+    for match in first:
+        simulate.play_match(match, rng, director=director, hands=1)
+    services.close_round(round=round_1, actor=director)
+    round_2 = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_2, actor=director)
+    second = list(Match.objects.filter(round=round_2, is_bye=False).order_by("table__number"))
+    for match in second:
+        simulate.play_hand(match, rng, confirm=False)
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    return Evening(
+        tournament_id=tournament.pk, director_id=user.pk, slug=tournament.slug,
+        round_1=[m.pk for m in first], round_2=[m.pk for m in second],
+        players={p.name: p.pk for p in Player.objects.filter(name__in=PLAYERS)},
+    )
