@@ -4,6 +4,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE does not apply)."""
 
 from __future__ import annotations
 
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from .errors import TooLarge
@@ -31,7 +32,10 @@ class LimitedJSONParser(JSONParser):
             import io
 
             stream = io.BytesIO(data)
-        return super().parse(stream, media_type, parser_context)
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:  # nesting deeper than Python's parser goes (about 1,000 levels)
+            raise ParseError("JSON parse error - nested too deeply") from None
 
 
 class HandJSONParser(LimitedJSONParser):

@@ -370,8 +370,9 @@ class GenerateSerializer(serializers.Serializer):
 
 
 class SwapSerializer(serializers.Serializer):
-    first = serializers.IntegerField(min_value=1, help_text="An entry id.")
-    second = serializers.IntegerField(min_value=1, help_text="Another entry id.")
+    first = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="An entry id.")
+    second = serializers.IntegerField(min_value=1, max_value=2**63 - 1,
+                                      help_text="Another entry id.")
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
 

@@ -76,9 +76,9 @@ if find_spec("api.live_urls") is not None:  # live standings and events (another
 
 @csrf_exempt
 def not_found(request, *args, **kwargs) -> JsonResponse:
-    """Any other /api/v1/ address: 404 in the API's error shape (not Django's HTML page)."""
+    """Any other /api/ address: 404 in the API's error shape (not Django's HTML page)."""
     body = {"code": "not-found", "message": "no such API address", "details": None}
     return JsonResponse(body, status=404)
 
 
-urlpatterns.append(re_path(r"^v1/", not_found))
+urlpatterns.append(re_path(r"", not_found))  # any other /api/ address, v1 or not

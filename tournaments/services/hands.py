@@ -91,6 +91,23 @@ def _state_before(tournament: Tournament, versions: list[HandSubmission], number
     return versions[number - 2].result["after"]
 
 
+def _has_nul(value: Any) -> bool:
+    """Does any string (or key) in the record hold a NUL character? PostgreSQL's JSON cannot
+    store one. Iterative: a deeply nested record cannot exhaust the stack."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def _evaluate(
     tournament: Tournament, raw: Any, versions: list[HandSubmission], number: int
 ) -> tuple[dict, dict]:
@@ -100,6 +117,12 @@ def _evaluate(
             "invalid-hand",
             "a hand is a JSON object",
             details=[{"code": "bad-format", "message": "a hand is a JSON object"}],
+        )
+    if _has_nul(raw):
+        raise Invalid(
+            "invalid-hand",
+            "a hand may not contain NUL characters",
+            details=[{"code": "bad-format", "message": "a string holds a NUL character"}],
         )
     g = get_game(tournament.game)
     compiled = g.book.resolve(tournament.rules)[0]
