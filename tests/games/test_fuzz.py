@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.canonical import canonical_hand, hand_fields
 from games.fuzzing import (
     PRESETS,
     broken_contract,
@@ -102,3 +103,28 @@ def test_a_shape_the_checks_did_not_foresee_is_refused_as_bad_format(monkeypatch
     monkeypatch.setattr(game, "check_hand", explode)
     answer = check(legal_hand(1, "spades", "standard"))
     assert answer["ok"] is False and answer["errors"][0]["code"] == "bad-format"
+
+
+@FUZZ
+@given(game_preset=preset, seed=st.integers(0, 2**32), summary=st.booleans(),
+       junk=st.dictionaries(st.text(min_size=1, max_size=8).filter(lambda k: k not in
+                                                                     hand_fields()), JSON,
+                            max_size=3))
+def test_the_canonical_form_of_an_accepted_record_scores_the_same_and_drops_only_junk(
+    game_preset, seed, summary, junk
+):
+    import importlib
+
+    from games.fuzzing import SIMULATORS
+
+    record = legal_hand(seed, *game_preset)
+    if summary:
+        record = {**importlib.import_module(SIMULATORS[game_preset[0]]).to_summary(record),
+                  "game": game_preset[0], "rules": game_preset[1]}
+    lowered = {**record, **junk}
+    if "deal" in lowered:
+        lowered["deal"] = {s: [c.lower() for c in cards] for s, cards in lowered["deal"].items()}
+    canonical = canonical_hand(lowered)
+    assert check_record(canonical) == check_record(record)
+    assert set(canonical) == set(record)
+    assert canonical_hand(canonical) == canonical

@@ -387,9 +387,6 @@ def test_an_unknown_field_inside_a_hand_record_is_kept_as_sent_in_raw(play):
     assert HandSubmission.objects.get().raw == record
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the stored `record` (said to be canonical, and "
-                   "exported in hands.jsonl and match/1) keeps unknown fields and the cards' "
-                   "input spellings; hand-records.md: output is always canonical")
 def test_the_exported_record_of_a_hand_is_canonical_without_unknown_fields(play):
     from django.test import Client
 

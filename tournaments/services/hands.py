@@ -19,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.canonical import canonical_hand
 from games.errors import RecordError
 from games.records import check_hand, get_game
 from tournaments import gameplay
@@ -135,7 +136,8 @@ def _evaluate(
         if stated != g.read_state(state, compiled):
             error = RecordError("bad-state", "`before` disagrees with the earlier hands")
             raise _engine_errors({"errors": [error.as_dict()]})
-    record = {k: v for k, v in raw.items() if k != "before"}
+    # What is stored (and exported) is canonical: the format's fields, cards spelt AS, TH.
+    record = canonical_hand({k: v for k, v in raw.items() if k != "before"})
     record.setdefault("format", "hand/1")
     record["before"] = state
     result = check_hand(record, rules=tournament.rules, game=tournament.game)
