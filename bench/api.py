@@ -257,7 +257,8 @@ def submissions(args) -> dict:
         except Exception:
             for proc in procs:
                 proc.kill()
-            raise SystemExit("a submitting process did not get ready (see its error above)") from None
+            raise SystemExit("a submitting process did not get ready (see its error above)"
+                             ) from None
     go.set()
     reports = [out.get(timeout=600) for _ in procs]
     for proc in procs:
