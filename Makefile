@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run test lint worker clean
+.PHONY: venv openspiel messages migrate demo run test lint worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -54,6 +54,11 @@ lint: venv
 
 worker: venv
 	$(VENV)/bin/celery -A config worker -l info
+
+# Every benchmark, one table of figures against the quality bars (docs/benchmarks.md);
+# QUICK=1 for smoke sizes. Needs PostgreSQL and Redis running locally, and wrk for the API.
+bench: venv
+	$(PY) bench/all.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles

@@ -44,6 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import report  # noqa: E402
+
 PY = sys.executable
 PG = "postgres://postgres@127.0.0.1:5432"
 TARGETS = {
@@ -394,6 +396,18 @@ def main() -> None:
             f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
             f"p99 <= {TARGETS['get_p99_ms']} ms", not_modified["p99"] <= TARGETS["get_p99_ms"]),
     ]
+    cmd = "bench/api.py"
+    report.figure(bar=f"standings GET 200, req/s at {args.connections} connections",
+                  value=get["rps"], unit="req/s", target=f">= {TARGETS['get_rps']:,}",
+                  ok=get["rps"] >= TARGETS["get_rps"], command=cmd)
+    report.figure(bar="standings GET 200, p99 latency", value=get["p99"], unit="ms",
+                  target=f"<= {TARGETS['get_p99_ms']} ms",
+                  ok=get["p99"] <= TARGETS["get_p99_ms"], command=cmd)
+    report.figure(bar="standings GET 304, req/s", value=not_modified["rps"], unit="req/s",
+                  target="more than the 200s", ok=not_modified["rps"] > get["rps"], command=cmd)
+    report.figure(bar="standings GET 304, p99 latency", value=not_modified["p99"], unit="ms",
+                  target=f"<= {TARGETS['get_p99_ms']} ms",
+                  ok=not_modified["p99"] <= TARGETS["get_p99_ms"], command=cmd)
     for name, run in (("200", get), ("304", not_modified)):
         if run["non2xx"] or run["errors"]:
             log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
@@ -406,6 +420,11 @@ def main() -> None:
             f">= {TARGETS['submissions']}/s", sub["submit_rate"] >= TARGETS["submissions"]),
         row("  then confirmations/s", f"{sub['confirm_rate']:,.0f}", "", None),
     ]
+    report.figure(bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
+                  value=sub["submit_rate"], unit="/s", target=f">= {TARGETS['submissions']}",
+                  ok=sub["submit_rate"] >= TARGETS["submissions"], command=cmd)
+    report.figure(bar="hand confirmations/s (same processes)", value=sub["confirm_rate"],
+                  unit="/s", command=cmd)
 
     from tournaments import live
     from tournaments.models import Tournament
@@ -421,6 +440,9 @@ def main() -> None:
     finally:
         server.stop()
     delivered = f"{sse['received']:,} of {sse['connected']:,}"
+    report.figure(bar="SSE listeners on one process that received the event",
+                  value=sse["received"], unit="", target=f">= {TARGETS['listeners']:,}",
+                  ok=sse["received"] >= TARGETS["listeners"], command=cmd)
     results += [
         row("SSE listeners on one process: event received", delivered,
             f">= {TARGETS['listeners']:,}", sse["received"] >= TARGETS["listeners"]),

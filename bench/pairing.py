@@ -97,6 +97,28 @@ def round_robin_row(n: int, rounds: int | None) -> dict:
     }
 
 
+#: The rows bench/all.py's table shows, by their name here, and the figure's name there.
+REPORTED = {
+    "Swiss 1,000": "Pairing: Swiss round of 1,000 entrants (engine), worst round",
+    "tables of 4, 256": "Pairing: tables of 4 for 256 players, worst round",
+    "tables of 3, 255": "Pairing: tables of 3 for 255 players, worst round",
+    "progressive 256": "Pairing: progressive partnerships for 256, worst round",
+    "round robin 1,000": "Pairing: round robin of 1,000, worst round",
+}
+
+
+def emit(rows: list[dict]) -> None:
+    """The figures for bench/all.py's table (bench/report.py; nothing unless it asks)."""
+    from bench import report
+
+    for row in rows:
+        if row["name"] in REPORTED:
+            shown = (f"{report.format_value(row['worst_s'], 's')} ({row['rounds']} rounds, "
+                     f"{row['repeats']} repeats)")
+            report.figure(bar=REPORTED[row["name"]], value=row["worst_s"], unit="s",
+                          target=row["target"], ok=row["pass"], shown=shown)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
@@ -146,6 +168,7 @@ def main() -> None:
         "seed": seed,
         "quick": args.quick,
     }
+    emit(rows)
     if args.json:
         print(json.dumps({"machine": machine, "rows": rows}, indent=2))
         return

@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
 import openskill  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
+from bench import report  # noqa: E402
 from tournaments.ratings import RatedGame, leaderboard, rate  # noqa: E402
 
 SHAPES = {"2v2": (2, 2), "1v1": (2, 1), "4-player": (4, 1)}  # (sides, players per side)
@@ -94,6 +95,8 @@ def main() -> None:
 
     def line(what: str, n: int, seconds: float) -> None:
         print(f"| {what:<46} | {n:>7,} | {seconds:>7.3f} | {n / seconds:>8,.0f} |", flush=True)
+        if what.startswith("rate("):  # for the record in bench/all.py's table (no bar)
+            report.figure(bar=f"Ratings: {what}, games/s", value=n / seconds, unit="games/s")
 
     model = PlackettLuce()
     four = [[model.rating(), model.rating()], [model.rating(), model.rating()]]

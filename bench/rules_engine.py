@@ -245,6 +245,35 @@ def row(name: str, hands: int | str, seconds: float | str, peak: float | str = "
     return f"{name:<38} {hands_s:>9} {secs:>9} {rate_s:>10} {peak_s:>9}  {goal}"
 
 
+def emit(n: int, full: float, summary: float, mem: dict, mem_small: dict,
+         check: tuple[float, float] | str, spiel: dict | str) -> None:
+    """The figures for bench/all.py's table (bench/report.py; nothing unless it asks)."""
+    from bench import report
+
+    for bar, seconds, target in (("full records", full, TARGETS["api-full"]),
+                                 ("summary records", summary, TARGETS["api-summary"])):
+        rate = n / seconds
+        report.figure(bar=f"Rules engine: {bar}, hands/s on one core", value=rate,
+                      unit="hands/s", target=f">= {target:,}", ok=rate >= target)
+    big, small = mem["child_rss_mib"], mem_small["child_rss_mib"]
+    report.figure(  # flat: the peak for N hands within 10% (+1 MiB) of the peak for N/10
+        bar="Rules engine: memory flat in the number of records (streaming)", value=big,
+        unit="MiB", shown=f"{big:.0f} / {small:.0f} MiB ({mem['hands']:,} / "
+        f"{mem_small['hands']:,} hands)", target="same peak RSS for N and N/10",
+        ok=big <= small * 1.1 + 1)
+    if isinstance(check, str):
+        report.error(bar="Rules engine: check_hands end to end, hands/s", why=check)
+    else:
+        rate = n / check[0]
+        report.figure(bar="Rules engine: check_hands end to end, hands/s", value=rate,
+                      unit="hands/s", target=f">= {TARGETS['check_hands']:,}",
+                      ok=rate >= TARGETS["check_hands"])
+    if isinstance(spiel, dict) and spiel["accepted"]:
+        report.figure(bar="Rules engine vs OpenSpiel's C++ replay (same hands)",
+                      value=spiel["seconds"] / spiel["tt_seconds"], unit="x",
+                      shown=f"{spiel['seconds'] / spiel['tt_seconds']:.2f} x OpenSpiel")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
@@ -338,6 +367,7 @@ def main() -> None:
             notes.append("TrickTable / OpenSpiel hands/s on the hands both accept: "
                          f"{spiel['seconds'] / spiel['tt_seconds']:.2f}")
 
+    emit(n, full, summary, mem, mem_small, result, spiel)
     print(f"TrickTable rules-engine benchmark: {n:,} Spades `standard` hands (seed {args.seed}), "
           f"Python {sys.version.split()[0]}, {pinned}, best of {args.repeat}")
     print(f"input: {path} ({path.stat().st_size / 2**20:.1f} MiB)\n")
