@@ -331,8 +331,10 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
     match = _locked_match(submission.hand.match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
-    submission = (
-        HandSubmission.objects.select_for_update().select_related("hand").get(pk=submission.pk)
+    submission = (  # the match and round come along: the announcement after commit reads them
+        HandSubmission.objects.select_for_update(of=("self",))
+        .select_related("hand__match__round")
+        .get(pk=submission.pk)
     )
     if not submission.is_current or submission.status != S.PENDING:
         raise Conflict("not-pending", f"this version is {submission.status}, not pending")

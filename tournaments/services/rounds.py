@@ -98,21 +98,42 @@ def _numbers(tables: tuple, entries: dict[int, Entry]) -> list[int]:
     return [wanted[i] if i in wanted else next(free) for i in range(len(tables))]
 
 
-def _seat_table(tournament: Tournament, match: Match, ids: tuple[int, ...]) -> None:
+def _places(tournament: Tournament) -> list[tuple[str, str]]:
+    """(side, seats) of each place at a table, in the order the draw lists its entries."""
     shape = gameplay.layout(tournament.game, tournament.rules)
     fmt = tournament.format
     if fmt in gameplay.TWO_SIDED:
-        places = [(side, side) for side in shape.sides]
-    elif fmt == Tournament.Format.PROGRESSIVE:
-        places = [
-            (next(side for side in shape.sides if seat in side), seat) for seat in shape.seats
-        ]
-    else:
-        places = [(seat, seat) for seat in shape.seats]
-    Seat.objects.bulk_create(
-        Seat(match=match, entry_id=entry_id, side=side, seats=seats)
-        for entry_id, (side, seats) in zip(ids, places, strict=True)
+        return [(side, side) for side in shape.sides]
+    if fmt == Tournament.Format.PROGRESSIVE:
+        return [(next(side for side in shape.sides if seat in side), seat) for seat in shape.seats]
+    return [(seat, seat) for seat in shape.seats]
+
+
+def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tuple,
+                entries: dict[int, Entry]) -> None:
+    """Tables, matches and seats in a few bulk inserts (a thousand tables one row at a time
+    cost most of a round's pairing time)."""
+    numbered = list(zip(_numbers(tables, entries), tables, strict=True))
+    table_rows = Table.objects.bulk_create(Table(round=round_, number=n) for n, _ in numbered)
+    matches = Match.objects.bulk_create(Match(round=round_, table=table) for table in table_rows)
+    places = _places(tournament)
+    seats = [
+        Seat(match=match, entry_id=entry_id, side=side, seats=where)
+        for match, (_, ids) in zip(matches, numbered, strict=True)
+        for entry_id, (side, where) in zip(ids, places, strict=True)
+    ]
+    now = timezone.now()
+    bye_matches = Match.objects.bulk_create(
+        Match(round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=now)
+        for _ in byes
     )
+    seats += [
+        Seat(match=match, entry_id=entry_id, side="-", seats="-",
+             match_points=tournament.points_bye, outcome="bye", points_for="0",
+             points_against="0")
+        for match, entry_id in zip(bye_matches, byes, strict=True)
+    ]
+    Seat.objects.bulk_create(seats)
 
 
 @transaction.atomic
@@ -143,25 +164,7 @@ def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = F
         raise Invalid(f"pairing-{error.code}", str(error)) from error
     entries = {e.pk: e for e in history.entries}
     round_ = Round.objects.create(tournament=tournament, number=number, notes=list(notes))
-    for table_number, ids in zip(_numbers(tables, entries), tables, strict=True):
-        table = Table.objects.create(round=round_, number=table_number)
-        match = Match.objects.create(round=round_, table=table)
-        _seat_table(tournament, match, ids)
-    points = tournament.points_bye
-    for entry_id in byes:
-        match = Match.objects.create(
-            round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=timezone.now()
-        )
-        Seat.objects.create(
-            match=match,
-            entry_id=entry_id,
-            side="-",
-            seats="-",
-            match_points=points,
-            outcome="bye",
-            points_for="0",
-            points_against="0",
-        )
+    _write_draw(tournament, round_, tables, byes, entries)
     audit(
         tournament=tournament,
         actor=actor,
