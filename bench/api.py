@@ -133,15 +133,17 @@ class Uvicorn:
 
 
 def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+    """(status, headers by lower-case name, body)."""
     import urllib.error
     import urllib.request
 
     request = urllib.request.Request(url, headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
+            headers = {k.lower(): v for k, v in response.headers.items()}
+            return response.status, headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
 def to_ms(text: str) -> float:
@@ -373,7 +375,7 @@ def main() -> None:
         status, headers, body = fetch(server.url(path))
         if status != 200:
             raise SystemExit(f"GET {path}: {status} {body[:200]!r}")
-        etag = headers["ETag"]
+        etag = headers["etag"]
         assert fetch(server.url(path), {"If-None-Match": etag})[0] == 304
         log(f"wrk GET {path} ({len(body)} bytes), {args.seconds} s")
         wrk(server.url(path), 2, args.connections)  # warm both workers' caches
