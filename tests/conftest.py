@@ -39,6 +39,17 @@ def english_by_default():
 
 
 @pytest.fixture
+def in_process_tasks(settings):
+    """No Redis for this test: a results change writes its standings snapshot and ratings at
+    once, as on the club laptop (page tests; the worker path has its own tests)."""
+    import uuid
+
+    settings.REDIS_URL = None
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": f"in-process-{uuid.uuid4().hex}"}}
+
+
+@pytest.fixture
 def postgres_db(db):
     """The test database, which must be PostgreSQL."""
     from django.db import connection

@@ -282,7 +282,7 @@ class Club:
 
 
 @pytest.fixture
-def club(db, django_capture_on_commit_callbacks) -> Club:
+def club(db, django_capture_on_commit_callbacks, in_process_tasks) -> Club:
     """A small Spades Swiss from the demo builder: one round closed, the second in play (with a
     pending and a disputed hand), standings computed; the client is the signed-in director."""
     with django_capture_on_commit_callbacks(execute=True):

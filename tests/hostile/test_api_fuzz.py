@@ -41,9 +41,10 @@ def bounded() -> settings:
 
 
 @pytest.fixture(autouse=True)
-def _keep_the_test_connection():
+def _keep_the_test_connection(pinned):
     """Requests go through the bare WSGI handler, whose request signals would close the test's
-    database connection (as in tests/api/test_schemathesis.py)."""
+    database connection (as in tests/api/test_schemathesis.py). After `pinned`: Django's test
+    client, which builds it, connects the signals again when its requests end."""
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     yield

@@ -1,14 +1,8 @@
-"""The pages are tested in-process (no Redis): a results change writes its standings snapshot
-and ratings at once, as on the club laptop. The worker path has its own tests (tests/live,
-tests/tournaments, tests/faults)."""
-
-import uuid
+"""The pages are tested in-process (no Redis): see `in_process_tasks` in tests/conftest.py."""
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def in_process(settings):
-    settings.REDIS_URL = None
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"pages-{uuid.uuid4().hex}"}}
+def in_process(in_process_tasks):
+    return in_process_tasks
