@@ -2,7 +2,8 @@
 //
 // - The table token arrives in the URL fragment (#token=...) from the card's QR code. It is kept
 //   in localStorage for this table only and removed from the address bar at once.
-// - A hand is entered as the game's facts (or pasted as a full hand/1 record), checked by the
+// - A hand is entered as the game's facts (or pasted as a full hand/1 record, or tapped card by
+//   card: the deal, then every trick), checked by the
 //   rules engine (POST /api/v1/hands/check) and then submitted with an idempotency key made once
 //   per hand. The page never computes a score: every number shown comes from the engine.
 // - A submission that cannot reach the server (offline, time-out, 5xx) waits in a queue in
@@ -250,6 +251,7 @@ function resetForm() {
   preview.className = 'preview';
   $('#form-error').textContent = '';
   showMode();
+  if (words) resetCards();
 }
 
 // -- the game's facts -----------------------------------------------------------------------------
@@ -451,9 +453,12 @@ function mode() {
 }
 
 function showMode() {
-  const full = mode() === 'full';
-  $('#facts-mode').hidden = full;
-  $('#full-mode').hidden = !full;
+  const chosen = mode();
+  form.dataset.mode = chosen;
+  $('#facts-mode').hidden = chosen === 'full';
+  $('#full-mode').hidden = chosen !== 'full';
+  const panel = $('#cards-mode');
+  if (panel) panel.hidden = chosen !== 'cards';
 }
 
 function arrange() {
@@ -475,8 +480,10 @@ function updateSums() {
   }
 }
 
-/** The record as the table submits it: the dealer and the facts (or the pasted record). */
-function buildRecord() {
+/** The record as the table submits it: the dealer and the facts, the pasted record, or the facts
+ * with the deal and play tapped card by card. */
+function buildRecord({ partial = false } = {}) {
+  if (mode() === 'cards') return cardsRecord({ partial });
   if (mode() === 'full') {
     const text = $('#full-record').value.trim();
     if (!text) throw new FormError(T.pasteRecord, '#full-record');
@@ -610,6 +617,242 @@ function checkedOffline(record, fingerprint) {
   preview.className = 'preview offline';
   preview.replaceChildren(element('p', { textContent: T.checkOffline }));
   checked = { record, fingerprint, unchecked: true };
+}
+
+// -- card by card: the deal and the play tapped on a 52-card grid ---------------------------------
+//
+// The page only records which cards each seat held and the order they were played; whether a
+// card could legally be played, who won a trick and what it scores is the engine's to say.
+
+const RANKS = [...'AKQJT98765432'];
+const SUITS = [...'SHDC'];
+const SUIT_MARKS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const words = $('#card-words');
+const cards = {
+  deal: {},      // seat -> cards tapped for it, in the order tapped
+  play: [],      // every card played, in order; cut into tricks of four
+  seat: null,    // whose cards are being tapped; null once the play begins
+};
+
+function cardWord(name) { return words ? words.dataset[name] || '' : ''; }
+
+function cardName(card) {
+  const rank = $(`[data-rank="${card[0]}"]`, words);
+  const suit = $(`[data-suit="${card[1]}"]`, words);
+  return fmt(cardWord('card'), { rank: rank ? rank.textContent : card[0], suit: suit ? suit.textContent : card[1] });
+}
+
+function cardLabel(card) {
+  return `${card[0] === 'T' ? '10' : card[0]}${SUIT_MARKS[card[1]]}`;
+}
+
+/** The seats from the dealer's left round to the dealer: the order of dealing and of trick 1. */
+function seatsFromDealer() {
+  const seats = [...config.seats];
+  const at = seats.indexOf(currentDealer());
+  return at < 0 ? seats : [...seats.slice(at + 1), ...seats.slice(0, at + 1)];
+}
+
+function holderOf(card) {
+  return Object.keys(cards.deal).find(seat => cards.deal[seat].includes(card)) || null;
+}
+
+const dealtCount = () => Object.values(cards.deal).reduce((sum, held) => sum + held.length, 0);
+
+/** With three seats complete, the fourth holds what is left: nobody taps 13 cards for nothing. */
+function fillLastSeat() {
+  const order = seatsFromDealer();
+  const open = order.filter(seat => (cards.deal[seat] || []).length < 13);
+  if (open.length !== 1) return;
+  const [last] = open;
+  cards.deal[last] = SUITS.flatMap(suit => RANKS.map(rank => rank + suit))
+    .filter(card => !holderOf(card) || holderOf(card) === last);
+}
+
+function dealComplete() {
+  return seatsFromDealer().every(seat => (cards.deal[seat] || []).length === 13);
+}
+
+function tapCard(card) {
+  if (cards.seat) {
+    const held = cards.deal[cards.seat] || (cards.deal[cards.seat] = []);
+    const holder = holderOf(card);
+    if (holder && holder !== cards.seat) return;
+    if (held.includes(card)) held.splice(held.indexOf(card), 1);
+    else if (held.length < 13) held.push(card);
+    if (held.length === 13) {
+      fillLastSeat();
+      const following = seatsFromDealer().find(seat => (cards.deal[seat] || []).length < 13);
+      cards.seat = following || null;
+      say(following ? fmt(cardWord('dealSeat'), { seat: following, count: (cards.deal[following] || []).length })
+        : cardWord('dealDone'));
+    }
+  } else {
+    if (cards.play.includes(card) || cards.play.length >= 52) return;
+    cards.play.push(card);
+    say(fmt(cardWord('played'), { card: cardName(card) }));
+  }
+  renderCards();
+  invalidate();
+}
+
+function undoCard() {
+  const card = cards.play.pop();
+  if (card) say(fmt(cardWord('undone'), { card: cardName(card) }));
+  renderCards();
+  invalidate();
+}
+
+function chooseDealSeat(seat) {
+  cards.seat = seat;
+  if (!cards.deal[seat]) cards.deal[seat] = [];
+  renderCards();
+}
+
+function cardButton(card) {
+  const button = element('button', { type: 'button', className: `playing-card suit-${card[1]}` });
+  button.dataset.card = card;
+  button.setAttribute('aria-label', cardName(card));
+  const face = element('span', { textContent: cardLabel(card) });
+  face.setAttribute('aria-hidden', 'true');
+  button.append(face);
+  return button;
+}
+
+function buildGrid() {
+  const grid = $('#card-grid');
+  if (!grid || grid.childElementCount) return;
+  for (const suit of SUITS) {
+    const row = element('div', { className: 'card-row' });
+    row.setAttribute('role', 'group');
+    row.setAttribute('aria-label', $(`[data-suit="${suit}"]`, words).textContent);
+    row.append(...RANKS.map(rank => cardButton(rank + suit)));
+    grid.append(row);
+  }
+}
+
+function renderCards() {
+  if (!words) return;
+  buildGrid();
+  const dealing = Boolean(cards.seat);
+  $('#cards-mode').dataset.phase = dealing ? 'deal' : 'play';
+  for (const button of $$('#card-grid .playing-card')) {
+    const card = button.dataset.card;
+    const holder = holderOf(card);
+    const badge = holder && !dealing ? ` ${holder}` : '';
+    $('span', button).textContent = cardLabel(card) + badge;
+    if (dealing) {
+      const mine = holder === cards.seat;
+      button.setAttribute('aria-pressed', String(mine));
+      button.disabled = Boolean(holder) && !mine;
+      button.classList.toggle('taken', Boolean(holder) && !mine);
+      button.classList.remove('played');
+    } else {
+      const played = cards.play.includes(card);
+      button.removeAttribute('aria-pressed');
+      button.disabled = played;
+      button.classList.toggle('played', played);
+      button.classList.remove('taken');
+    }
+  }
+  for (const button of $$('[data-seat-cards]', form)) {
+    const seat = button.dataset.seatCards;
+    $('[data-deal-count]', button).textContent = String((cards.deal[seat] || []).length);
+    if (seat === cards.seat) button.setAttribute('aria-current', 'step');
+    else button.removeAttribute('aria-current');
+  }
+  const dealStatus = $('#deal-status');
+  if (dealing) {
+    dealStatus.textContent = fmt(cardWord('dealSeat'), { seat: cards.seat, count: (cards.deal[cards.seat] || []).length });
+  } else {
+    dealStatus.textContent = dealComplete() ? cardWord('dealDone') : cardWord('needDeal');
+  }
+  const number = Math.floor(cards.play.length / 4) + 1;
+  const position = cards.play.length % 4 + 1;
+  const playStatus = $('#play-status');
+  if (dealing) playStatus.textContent = cardWord('needDeal');
+  else if (cards.play.length >= 52) playStatus.textContent = cardWord('playDone');
+  else if (cards.play.length === 0) playStatus.textContent = fmt(cardWord('trickLead'), { number, seat: seatsFromDealer()[0] });
+  else playStatus.textContent = fmt(cardWord('trickNext'), { number, card: position });
+  $('#undo-card').disabled = dealing || !cards.play.length;
+  $('#to-play').hidden = !dealing || !dealComplete();
+  const list = $('#played-list');
+  const tricks = [];
+  for (let at = 0; at < cards.play.length; at += 4) tricks.push(cards.play.slice(at, at + 4));
+  list.replaceChildren(...(tricks.length ? tricks.map((trick, index) => element('li', {},
+    [element('span', { className: 'trick-number', textContent: `${fmt(cardWord('trick'), { number: index + 1 })}: ` }),
+      trick.map(card => `${holderOf(card) || '?'} ${cardLabel(card)}`).join(' · ')]))
+    : [element('li', { className: 'muted', textContent: cardWord('noPlay') })]));
+  const turned = $('#cards-turned');
+  if (turned) {
+    const dealer = cards.deal[currentDealer()] || [];
+    const keep = turned.value;
+    const options = dealer.map(card => element('option', { value: card, textContent: cardName(card) }));
+    turned.replaceChildren(turned.options[0], ...options);
+    turned.value = dealer.includes(keep) ? keep : '';
+  }
+  showCardsRecord();
+}
+
+function showCardsRecord() {
+  const shown = $('#cards-record');
+  if (!shown || !next || !next.number) return;
+  let text;
+  try { text = JSON.stringify(checkBody(cardsRecord({ partial: true })), null, 1); } catch (error) {
+    text = error instanceof FormError ? error.message : '';
+  }
+  shown.textContent = text;
+}
+
+function resetCards() {
+  cards.deal = {};
+  cards.play = [];
+  cards.seat = seatsFromDealer()[0];
+  renderCards();
+}
+
+/** The facts the summary form collects that a full record still needs (calls, the turned card). */
+function cardFacts(dealer) {
+  if (config.game === 'whist') {
+    const facts = {};
+    const turned = value('#cards-turned');
+    if (turned) facts.turned = turned;
+    const penalty = picked('penalty');
+    if (penalty) facts.penalty = penalty;
+    return facts;
+  }
+  const facts = games[config.game].facts(dealer);
+  delete facts.tricks;
+  return facts;
+}
+
+function cardsRecord({ partial = false } = {}) {
+  const dealer = currentDealer();
+  const record = { dealer, ...cardFacts(dealer) };
+  if (!partial) {
+    if (!dealComplete()) throw new FormError(cardWord('needDeal'), '#card-grid .playing-card:not([disabled])');
+    if (!cards.play.length) throw new FormError(cardWord('needPlay'), '#card-grid .playing-card:not([disabled])');
+    if (config.game === 'whist' && !record.turned) throw new FormError(cardWord('needTurned'), '#cards-turned');
+  }
+  record.deal = Object.fromEntries([...config.seats].map(seat => [seat, [...(cards.deal[seat] || [])]]));
+  const play = [];
+  for (let at = 0; at < cards.play.length; at += 4) play.push(cards.play.slice(at, at + 4));
+  record.play = play;
+  return record;
+}
+
+function wireCards() {
+  if (!words) return;
+  $('#card-grid').addEventListener('click', event => {
+    const button = event.target.closest('.playing-card');
+    if (button && !button.disabled) tapCard(button.dataset.card);
+  });
+  $('#undo-card').addEventListener('click', undoCard);
+  $('#to-play').addEventListener('click', () => { cards.seat = null; renderCards(); say(cardWord('dealDone')); });
+  for (const button of $$('[data-seat-cards]', form)) {
+    button.addEventListener('click', () => chooseDealSeat(button.dataset.seatCards));
+  }
+  resetCards();
 }
 
 // -- submitting, and the offline queue ------------------------------------------------------------
@@ -876,6 +1119,7 @@ function start() {
     }
     arrange();
     invalidate();
+    if (words && mode() === 'cards') renderCards();
   });
   checkButton.addEventListener('click', checkHand);
   submitButton.addEventListener('click', submitHand);
@@ -898,6 +1142,7 @@ function start() {
     if (document.visibilityState === 'visible' && navigator.onLine) refresh({ quiet: true });
   }, POLL);
   showMode();
+  wireCards();
   decorateFragment();
   renderQueue();
   checkToken();
