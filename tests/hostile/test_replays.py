@@ -8,8 +8,6 @@ tests/faults/test_races.py."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.tournaments.builders import HAND_1, HAND_2, spades_hand
