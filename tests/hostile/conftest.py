@@ -21,7 +21,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
@@ -335,3 +335,21 @@ def build_evening() -> Evening:
         round_1=[m.pk for m in first], round_2=[m.pk for m in second],
         players={p.name: p.pk for p in Player.objects.filter(name__in=PLAYERS)},
     )
+
+
+@contextmanager
+def built_once(django_db_blocker, build):
+    """What `build()` makes, outside the tests' transactions (the standings and ratings are
+    computed in-process after each commit, so they are there), for a module's tests; every
+    tournament, team, player, rating and user removed afterwards."""
+    from tournaments.models import Player, Rating, Team, Tournament
+
+    with django_db_blocker.unblock(), override_settings(REDIS_URL=None):
+        try:
+            yield build()
+        finally:
+            Tournament.objects.all().delete()
+            Team.objects.all().delete()
+            Player.objects.all().delete()
+            Rating.objects.all().delete()
+            get_user_model().objects.all().delete()

@@ -19,13 +19,15 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client, override_settings
+from django.test import Client
 from openpyxl import load_workbook
 
 from api.models import ApiToken, hash_secret, new_secret
 from tournaments import services, simulate
-from tournaments.models import Match, Player, Rating, Team, Tournament
+from tournaments.models import Match, Team, Tournament
 from tournaments.services import Actor, PlayerSpec
+
+from .conftest import built_once
 
 pytestmark = pytest.mark.django_db
 
@@ -51,15 +53,8 @@ TOURNAMENT = "=1+1 Club"
 def slug(django_db_setup, django_db_blocker) -> Iterator[str]:
     """A Spades Swiss of ten teams so named (players too), round 1 played and closed; built
     once outside the tests' transactions (the standings snapshot is computed on commit)."""
-    with django_db_blocker.unblock(), override_settings(REDIS_URL=None):
-        try:
-            yield build()
-        finally:
-            Tournament.objects.all().delete()
-            Team.objects.all().delete()
-            Player.objects.all().delete()
-            Rating.objects.all().delete()
-            get_user_model().objects.all().delete()
+    with built_once(django_db_blocker, build) as built:
+        yield built
 
 
 def build() -> str:

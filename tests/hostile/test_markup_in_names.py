@@ -18,11 +18,11 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client, override_settings
+from django.test import Client
 from openpyxl import load_workbook
 
 from tests.conftest import require
-from tournaments.models import Match, Player, Rating, Team, Tournament
+from tournaments.models import Match, Tournament
 
 from .conftest import (
     ACTIVE,
@@ -38,6 +38,7 @@ from .conftest import (
     VENUE,
     Evening,
     build_evening,
+    built_once,
     escaped,
     in_json_script,
 )
@@ -49,15 +50,8 @@ pytestmark = pytest.mark.django_db
 def evening(django_db_setup, django_db_blocker) -> Iterator[Evening]:
     """The evening, built once for the module outside the tests' transactions (so the
     standings and ratings computed after each commit are there), removed afterwards."""
-    with django_db_blocker.unblock(), override_settings(REDIS_URL=None):
-        try:
-            yield build_evening()
-        finally:
-            Tournament.objects.all().delete()
-            Team.objects.all().delete()
-            Player.objects.all().delete()
-            Rating.objects.all().delete()
-            get_user_model().objects.all().delete()
+    with built_once(django_db_blocker, build_evening) as built:
+        yield built
 
 
 def director(evening: Evening) -> Client:
