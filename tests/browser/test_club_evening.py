@@ -238,6 +238,8 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     assert points[at_table_1["NS"]] == "2" and points[at_table_1["EW"]] == "0", points
     assert spectator.locator("#standings-live").inner_text() != before
     assert spectator.evaluate("window.__marker") == 1  # the same page: no reload
+    # it came over the event stream, not the 15-second polling fallback
+    expect(spectator.locator("[data-live-events]")).to_have_attribute("data-live-mode", "sse")
     visited(spectator, screenshot, accessibility, "standings-after")
 
     # -- the spectator switches to Japanese ---------------------------------------------------
