@@ -22,11 +22,9 @@ def own_cache(settings):
 
 
 @pytest.fixture
-def in_process(settings):
-    """No Redis: tasks run in-process, the event log is a deque, the cache local memory."""
-    settings.REDIS_URL = None
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"live-{uuid.uuid4().hex}"}}
+def in_process(in_process_tasks):
+    """No Redis (tests/conftest.py's `in_process_tasks`), and the in-process event log, a
+    deque, emptied before and after."""
     live._local_log.clear()
     yield
     live._local_log.clear()
