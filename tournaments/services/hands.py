@@ -25,7 +25,7 @@ from games.records import check_hand, get_game
 from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
-from . import notify
+from . import match_rows, notify
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
@@ -40,26 +40,17 @@ class Submitted:
 
 
 def _locked_match(match: Match) -> Match:
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round", "round__tournament", "table")
-        .get(pk=match.pk)
-    )
+    return match_rows.locked_match(match.pk)
 
 
 def current_versions(match: Match) -> list[HandSubmission]:
     """The current version of every hand of the match, in hand order (the large `raw` and
     `record` are loaded only when used)."""
-    return list(
-        HandSubmission.objects.filter(hand__match=match, is_current=True)
-        .select_related("hand")
-        .defer("raw", "record")
-        .order_by("hand__number")
-    )
+    return match_rows.match_hands(match).versions
 
 
-def _match_sides(match: Match) -> set[str]:
-    return set(match.seats.values_list("side", flat=True))
+def _match_sides(match: Match) -> frozenset[str]:
+    return match_rows.match_hands(match).sides
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
@@ -245,27 +236,25 @@ def submit_hand(
     match = _locked_match(match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
-    if idempotency_key is not None:
-        if not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= MAX_KEY:
-            raise ServiceError(
-                "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
-            )
-        stored = (
-            HandSubmission.objects.filter(idempotency_key=idempotency_key)
-            .select_related("hand")
-            .first()
+    if idempotency_key is not None and (
+        not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= MAX_KEY
+    ):
+        raise ServiceError(
+            "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
         )
-        if stored is not None:
-            if stored.hand.match_id == match.pk and stored.raw == record:
-                return Submitted(stored, created=False)
-            raise Conflict(
-                "idempotency-key-reused", "this idempotency key was used for a different submission"
-            )
+    hands = match_rows.match_hands(match, idempotency_key)
+    if hands.stored_id is not None:
+        stored = HandSubmission.objects.select_related("hand").get(pk=hands.stored_id)
+        if stored.hand.match_id == match.pk and stored.raw == record:
+            return Submitted(stored, created=False)
+        raise Conflict(
+            "idempotency-key-reused", "this idempotency key was used for a different submission"
+        )
     _require_open(match)
     side = actor.side
-    if not director and side not in _match_sides(match):
+    if not director and side not in hands.sides:
         raise ServiceError("bad-side", "say which side is submitting")
-    versions = current_versions(match)
+    versions = hands.versions
     count = len(versions)
     if number is None:
         number = count + 1
@@ -303,8 +292,10 @@ def submit_hand(
         submission.decided_at = timezone.now()
     try:  # no savepoint: a clash aborts the whole workflow, which raises and rolls back
         if previous is None:
-            submission.hand = Hand.objects.create(match=match, number=number)
-            submission.save()
+            hand = Hand(match=match, number=number)
+            match_rows.insert(hand)
+            submission.hand = hand
+            match_rows.insert(submission)
         else:
             submission.hand = previous.hand
             submission.version = previous.version + 1

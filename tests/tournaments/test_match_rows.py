@@ -1,0 +1,107 @@
+"""The plain-SQL reads and inserts of the hand workflows return and store exactly what the ORM
+would: same field values, same related objects, same deferred fields."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
+from tournaments import services
+from tournaments.models import Hand, HandSubmission, Match
+from tournaments.services import match_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def values(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.fixture
+def match() -> Match:
+    return make_match(make_director(), match_length="director")
+
+
+def test_locked_match_loads_what_the_orm_loads(match):
+    loaded = match_rows.locked_match(match.pk)
+    orm = Match.objects.select_related("round__tournament", "table").get(pk=match.pk)
+    assert values(loaded) == values(orm)
+    assert values(loaded.round) == values(orm.round)
+    assert values(loaded.round.tournament) == values(orm.round.tournament)
+    assert values(loaded.table) == values(orm.table)
+    assert not loaded._state.adding and loaded._state.db == "default"
+
+
+def test_locked_match_of_an_unknown_match_raises_does_not_exist():
+    with pytest.raises(Match.DoesNotExist):
+        match_rows.locked_match(10**9)
+
+
+def test_a_match_without_hands_has_no_versions_but_its_sides(match):
+    hands = match_rows.match_hands(match, "no-such-key")
+    assert hands.versions == [] and hands.sides == {"NS", "EW"} and hands.stored_id is None
+
+
+def test_match_hands_loads_the_current_versions_as_the_orm_does(match):
+    ns, ew = scorer(match, "NS"), scorer(match, "EW")
+    first = services.submit_hand(match=match, actor=ns, record=HAND_1, idempotency_key="k-first1")
+    services.reject_hand(submission=first.submission, actor=ew, reason="tricks")
+    services.submit_hand(match=match, actor=ns, record=HAND_1, number=1)  # version 2
+    services.confirm_hand(submission=match_rows.match_hands(match).versions[0], actor=ew)
+    services.submit_hand(match=match, actor=ew, record=HAND_2)
+
+    hands = match_rows.match_hands(match, "k-first1")
+    orm = list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .order_by("hand__number")
+    )
+    assert [v.pk for v in hands.versions] == [v.pk for v in orm] and len(orm) == 2
+    assert [v.version for v in hands.versions] == [2, 1]
+    assert hands.stored_id == first.submission.pk  # the superseded version still holds the key
+    with CaptureQueriesContext(connection) as queries:
+        # every field but the two large ones is loaded, and the last hand's record
+        for loaded, expected in zip(hands.versions, orm, strict=True):
+            for field in HandSubmission._meta.concrete_fields:
+                if field.name not in ("raw", "record"):
+                    assert getattr(loaded, field.attname) == getattr(expected, field.attname)
+            assert values(loaded.hand) == values(expected.hand)
+        assert hands.versions[-1].record == orm[-1].record
+    assert [q["sql"] for q in queries] == []
+    # the rest load on first use, and are the same
+    assert hands.versions[0].record == orm[0].record
+    assert hands.versions[0].raw == orm[0].raw
+
+
+def test_insert_stores_the_row_save_would(match):
+    user = make_director("td-2").user
+
+    def new(hand: Hand, key: str) -> HandSubmission:
+        return HandSubmission(
+            hand=hand,
+            version=1,
+            raw={"dealer": "N", "note": "日本語"},
+            record={"format": "hand/1"},
+            result={"ok": True, "score": {"NS": "12.5"}},
+            idempotency_key=key,
+            submitted_by=user,
+            submitted_label="N",
+        )
+
+    kept = Hand(match=match, number=1)
+    match_rows.insert(kept)
+    assert kept.pk and not kept._state.adding and kept.created_at is not None
+    inserted = new(kept, "insert-1")
+    match_rows.insert(inserted)
+    saved = new(Hand.objects.create(match=match, number=2), "insert-2")
+    saved.save()
+
+    ignore = {"id", "hand_id", "idempotency_key", "submitted_at"}
+    stored = values(HandSubmission.objects.get(pk=inserted.pk))
+    assert {k: v for k, v in stored.items() if k not in ignore} == {
+        k: v for k, v in values(HandSubmission.objects.get(pk=saved.pk)).items() if k not in ignore
+    }
+    assert stored["hand_id"] == kept.pk and stored["submitted_at"] is not None
+    assert stored["idempotency_key"] == "insert-1"
