@@ -203,6 +203,13 @@ def _planned_hands(match, rng, count: int) -> list[dict]:
     return records
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process on this machine has used, from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
     """One process: plan its tables' hands, then (on the signal) submit them all, then confirm
     them all, through the services; reports wall-clock start/end of each phase."""
@@ -226,10 +233,15 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
         records = _planned_hands(match, rng, min(12, hands - planned))
         work.append((match, ns, ew, records))
         planned += len(records)
+    from django.db import connection
+
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
     ready.put(n)
     go.wait()
     submitted = []
     start = time.time()
+    cpu = (time.process_time(), _cpu_seconds(backend))
     for step in range(max(len(w[3]) for w in work)):  # the tables take turns, as in a room
         for match, ns, _ew, records in work:
             if step < len(records):
@@ -237,10 +249,11 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
                     match=match, actor=ns, record=records[step],
                     idempotency_key=uuid.uuid4().hex).submission)
     middle = time.time()
+    cpu = (time.process_time() - cpu[0], _cpu_seconds(backend) - cpu[1])
     confirmers = {w[0].pk: w[2] for w in work}
     for submission in submitted:
         services.confirm_hand(submission=submission, actor=confirmers[submission.hand.match_id])
-    out.put((n, len(submitted), start, middle, time.time()))
+    out.put((n, len(submitted), start, middle, time.time(), cpu))
 
 
 def submissions(args) -> dict:
@@ -273,7 +286,10 @@ def submissions(args) -> dict:
     submit_wall = max(r[3] for r in reports) - min(r[2] for r in reports)
     confirm_wall = max(r[4] for r in reports) - min(r[3] for r in reports)
     return {"total": total, "submit_rate": total / submit_wall,
-            "confirm_rate": total / confirm_wall}
+            "confirm_rate": total / confirm_wall,
+            # CPU per submission: the submitting processes, and their PostgreSQL backends
+            "python_ms": 1000 * sum(r[5][0] for r in reports) / total,
+            "postgres_ms": 1000 * sum(r[5][1] for r in reports) / total}
 
 
 # --- SSE listeners ------------------------------------------------------------------------
@@ -421,6 +437,8 @@ def main() -> None:
         row(f"hand submissions/s, {args.processes} processes", f"{sub['submit_rate']:,.0f}",
             f">= {TARGETS['submissions']}/s", sub["submit_rate"] >= TARGETS["submissions"]),
         row("  then confirmations/s", f"{sub['confirm_rate']:,.0f}", "", None),
+        row("  CPU a submission: Python / PostgreSQL",
+            f"{sub['python_ms']:.1f} / {sub['postgres_ms']:.1f} ms", "", None),
     ]
     report.figure(bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
                   value=sub["submit_rate"], unit="/s", target=f">= {TARGETS['submissions']}",
