@@ -9,10 +9,12 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -534,16 +536,22 @@ class MatchHands(ApiView):
         },
     )
     def post(self, request, pk: int):
-        match = get_object_or_404(Match, pk=pk)
-        data = valid(s.SubmitSerializer, request)
+        try:
+            data = valid(s.SubmitSerializer, request)
+        except APIException:  # an unknown match is a 404 whatever the body
+            get_object_or_404(Match.objects.only("pk"), pk=pk)
+            raise
         key = idempotency_key(request, data)
-        submitted = services.submit_hand(
-            match=match,
-            actor=actor_for(request, data["side"]),
-            record=data["record"],
-            number=data["number"],
-            idempotency_key=key,
-        )
+        try:  # the workflow loads (and locks) the match itself
+            submitted = services.submit_hand(
+                match=Match(pk=pk),
+                actor=actor_for(request, data["side"]),
+                record=data["record"],
+                number=data["number"],
+                idempotency_key=key,
+            )
+        except Match.DoesNotExist as error:
+            raise Http404 from error
         code = status.HTTP_201_CREATED if submitted.created else status.HTTP_200_OK
         return Response(s.HandVersionSerializer(submitted.submission).data, status=code)
 

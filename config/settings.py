@@ -88,6 +88,14 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# PostgreSQL through a pool of connections per process (psycopg_pool), as Django advises under
+# ASGI: otherwise every request opens a connection of its own. DATABASE_POOL=0 turns it off.
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_POOL", True):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN", 2),
+        "max_size": env.int("DATABASE_POOL_MAX", 8),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -368,7 +368,11 @@ class SecretToken(models.Model):
 
     @classmethod
     def by_secret(cls, secret: str):
-        return cls.objects.filter(key_hash=hash_secret(secret)).first()
+        """The token with this secret, or None (the hash is unique: no ordering needed)."""
+        try:
+            return cls.objects.get(key_hash=hash_secret(secret))
+        except cls.DoesNotExist:
+            return None
 
 
 

@@ -34,9 +34,10 @@ def test_locked_match_loads_what_the_orm_loads(match):
     assert not loaded._state.adding and loaded._state.db == "default"
 
 
-def test_locked_match_of_an_unknown_match_raises_does_not_exist():
+@pytest.mark.parametrize("match_id", [10**9, 2**63, -(2**63) - 1])
+def test_locked_match_of_an_unknown_match_raises_does_not_exist(match_id):
     with pytest.raises(Match.DoesNotExist):
-        match_rows.locked_match(10**9)
+        match_rows.locked_match(match_id)
 
 
 def test_a_match_without_hands_has_no_versions_but_its_sides(match):

@@ -99,6 +99,9 @@ def _match_sql(lock: bool) -> str:
 
 def locked_match(match_id: int) -> Match:
     """The match, locked until the transaction ends, with its round, tournament and table."""
+    low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
+    if not isinstance(match_id, int) or not low <= match_id <= high:
+        raise Match.DoesNotExist(f"no match {match_id}")
     lock = connection.features.has_select_for_update
     with connection.cursor() as cursor:
         cursor.execute(_match_sql(lock), [match_id])
