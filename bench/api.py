@@ -292,6 +292,73 @@ def submissions(args) -> dict:
             "postgres_ms": 1000 * sum(r[5][1] for r in reports) / total}
 
 
+# --- hand submissions over HTTP -------------------------------------------------------------
+
+def prepare_tables(count: int, hands: int) -> list[tuple[int, str, list[dict]]]:
+    """`count` matches in play, each with a scorer's table token and its planned hands:
+    [(match id, token secret, records)]."""
+    import random
+    import uuid
+
+    from tests.tournaments.builders import make_director, make_match
+    from tournaments import services
+
+    rng = random.Random(7)
+    director = make_director(f"bench-http-{uuid.uuid4().hex[:8]}")
+    tables = []
+    for n in range(count):
+        match = make_match(director, match_length="director")
+        _token, secret = services.issue_table_token(table=match.table, actor=director)
+        share = hands // count + (n < hands % count)
+        tables.append((match.pk, secret, _planned_hands(match, rng, share)))
+    return tables
+
+
+async def http_submissions(port: int, tables: list[tuple[int, str, list[dict]]]) -> dict:
+    """Every table at once, each on its own keep-alive connection, submits its hands one after
+    another as a scorer's phone would (POST with the table token and an idempotency key)."""
+    import json
+    import uuid
+
+    latencies: list[float] = []
+    failures: list[str] = []
+
+    async def table(match_id: int, secret: str, records: list[dict]) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            for record in records:
+                body = json.dumps({"record": record, "side": "NS"}).encode()
+                head = (f"POST /api/v1/matches/{match_id}/hands HTTP/1.1\r\n"
+                        "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        f"Authorization: Table {secret}\r\n"
+                        f"Idempotency-Key: {uuid.uuid4().hex}\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n")
+                sent = time.perf_counter()
+                writer.write(head.encode() + body)
+                await writer.drain()
+                status = int((await reader.readline()).split()[1])
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                answer = await reader.readexactly(length)
+                latencies.append(time.perf_counter() - sent)
+                if status != 201:
+                    failures.append(f"{status} {answer[:200]!r}")
+                    return
+        finally:
+            writer.close()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(table(*t) for t in tables))
+    wall = time.perf_counter() - start
+    latencies.sort()
+    return {"total": len(latencies) - len(failures), "rate": (len(latencies) - len(failures)) / wall,
+            "p50": 1000 * latencies[len(latencies) // 2],
+            "p99": 1000 * latencies[int(len(latencies) * 0.99)], "failures": failures}
+
+
 # --- SSE listeners ------------------------------------------------------------------------
 
 async def listeners(port: int, path: str, count: int, publish) -> dict:
@@ -370,8 +437,8 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the database")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL")
                         or "redis://127.0.0.1:6379/12")
-    parser.add_argument("--settings", default="tests.live.settings",
-                        help="Django settings for the server (default mounts the live routes)")
+    parser.add_argument("--settings", default="config.settings",
+                        help="Django settings for the server")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.hands = 5, 200

@@ -34,7 +34,7 @@ def server(postgres_db, settings):
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tricktable-uvicorn-{port}.log")
     log = open(path, "wb")  # noqa: SIM115 - the server writes to it until teardown
     env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=settings.REDIS_URL,
-               DJANGO_SETTINGS_MODULE="tests.live.settings")
+               DJANGO_SETTINGS_MODULE="config.settings")
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
          "--host", "127.0.0.1", "--no-access-log"],

@@ -14,7 +14,7 @@ from tournaments import live
 
 from ..tournaments.builders import make_director, make_match
 
-pytestmark = [pytest.mark.urls("tests.live.urls"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

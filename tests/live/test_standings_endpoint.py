@@ -10,7 +10,7 @@ from tournaments.services import notify, standings
 
 from ..tournaments.builders import make_director, make_match
 
-pytestmark = [pytest.mark.urls("tests.live.urls"), pytest.mark.django_db]
+pytestmark = pytest.mark.django_db
 
 
 def url(tournament) -> str:
