@@ -60,8 +60,9 @@ def default_tiebreaks(fmt: str = "swiss") -> list[str]:
 
 def _unique_slug(name: str) -> str:
     base = slugify(name, allow_unicode=False)[:60] or "tournament"
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in taken:  # one query, however many events share the name
         n += 1
         slug = f"{base}-{n}"
     return slug
