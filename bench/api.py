@@ -18,7 +18,10 @@ What it does:
    every hand is submitted (validated, stored, announced on Redis), then every hand confirmed
    (which also enqueues the standings recompute); each phase's rate is over all processes' wall
    clock;
-4. starts one uvicorn process (one worker), opens --listeners SSE connections from asyncio,
+4. the same over HTTP: --tables tables, each on its own keep-alive connection with its table
+   token, post their hands one after another to uvicorn (2 workers) as scorers' phones would;
+   reported, not a bar: the bar is the workflow's own rate (3.);
+5. starts one uvicorn process (one worker), opens --listeners SSE connections from asyncio,
    publishes one announcement and counts how many listeners receive it, and how fast.
 wrk and uvicorn share this machine's cores: the figures are for everything on one box.
 """
@@ -354,7 +357,8 @@ async def http_submissions(port: int, tables: list[tuple[int, str, list[dict]]])
     await asyncio.gather(*(table(*t) for t in tables))
     wall = time.perf_counter() - start
     latencies.sort()
-    return {"total": len(latencies) - len(failures), "rate": (len(latencies) - len(failures)) / wall,
+    stored = len(latencies) - len(failures)
+    return {"total": stored, "rate": stored / wall,
             "p50": 1000 * latencies[len(latencies) // 2],
             "p99": 1000 * latencies[int(len(latencies) * 0.99)], "failures": failures}
 
@@ -433,6 +437,8 @@ def main() -> None:
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
     parser.add_argument("--hands", type=int, default=800, help="hands submitted in all")
+    parser.add_argument("--tables", type=int, default=64,
+                        help="tables submitting over HTTP at once")
     parser.add_argument("--database", default="tricktable_bench")
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the database")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL")
@@ -512,6 +518,23 @@ def main() -> None:
                   ok=sub["submit_rate"] >= TARGETS["submissions"], command=cmd)
     report.figure(bar="hand confirmations/s (same processes)", value=sub["confirm_rate"],
                   unit="/s", command=cmd)
+
+    log(f"submitting {args.hands} hands over HTTP from {args.tables} tables at once")
+    tables = prepare_tables(args.tables, args.hands)
+    server = Uvicorn(args, workers=2)
+    try:
+        web = asyncio.run(http_submissions(server.port, tables))
+    finally:
+        server.stop()
+    if web["failures"]:
+        log(f"HTTP submissions refused: {len(web['failures'])}, first {web['failures'][0]}")
+    results += [
+        row(f"  over HTTP, {args.tables} tables at once", f"{web['rate']:,.0f}/s", "", None),
+        row("  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms", "",
+            None),
+    ]
+    report.figure(bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+                  value=web["rate"], unit="/s", command=cmd)
 
     from tournaments import live
     from tournaments.models import Tournament
