@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 #: The standings engine's metrics (tournaments.standings.METRICS) as column headings. A metric
 #: registered later without a heading here is shown by its name.
@@ -12,7 +13,8 @@ METRIC_LABELS = {
     "drawn": _("Drawn"),
     "lost": _("Lost"),
     "byes": _("Byes"),
-    "wins": _("Wins"),
+    # Beside "Won" (byes count): said apart in Japanese, where both would be 勝ち.
+    "wins": pgettext_lazy("standings column: matches won, byes not counted", "Wins"),
     "match_points": _("Match points"),
     "points_for": _("Points for"),
     "points_against": _("Points against"),

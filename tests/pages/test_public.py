@@ -545,7 +545,7 @@ def test_the_projector_shows_the_current_round_and_the_standings_without_chrome(
     response = get(client, reverse("tournaments:public-projector", args=[slug]))
     assert response.status_code == 200
     html = text(response)
-    assert '<main class="projector">' in html
+    assert re.search(r'<main [^>]*class="projector">', html)
     assert "API documentation" not in html  # no footer
     assert 'data-paginate="pairings"' in html and 'data-paginate="standings"' in html
     assert "Round 2" in html
@@ -586,3 +586,16 @@ def test_pages_render_in_japanese(client, club, how):
         assert '<html lang="ja">' in html, url
         for word in words:
             assert word in html, (url, word)
+
+
+def test_every_page_opens_with_a_link_past_the_header_to_the_content(client, club):
+    """Keyboard and screen-reader users skip the site header: the first link of the page goes
+    to the main content, which can take the focus."""
+    for path in (reverse("tournaments:home"), reverse("tournaments:public-tournament",
+                                                      args=[club.spades.slug])):
+        html = client.get(path).content.decode()
+        first_link = re.search(r"<a [^>]*>", html).group(0)
+        assert 'class="skip"' in first_link and 'href="#main"' in first_link
+        assert re.search(r'<main id="main" tabindex="-1"', html)
+    japanese = client.get(reverse("tournaments:home"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "本文へ移動" in japanese
