@@ -96,7 +96,7 @@ async def _tournament_id(slug: str) -> int | None:
         state = gen = None
     if isinstance(state, dict) and state.get("gen") == (gen or 0):
         return state["tid"]
-    return await sync_to_async(views._tournament_id)(slug)
+    return await sync_to_async(views._tournament_id)(slug, cached=False)
 
 
 async def _events(scope: dict, receive: Any, send: Any, slug: str) -> bool:

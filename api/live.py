@@ -168,10 +168,16 @@ def frame(event_id: str, event: dict[str, Any]) -> bytes:
 HEARTBEAT = b": heartbeat\n\n"
 
 
-def _tournament_id(slug: str) -> int | None:
-    state = cache.get(live.state_key(slug))
-    if state is not None:
-        return state["tid"]
+def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
+    """The slug's tournament: from the standings state when it is current, else (or when the
+    caller has just found it stale: `cached=False`) from the database. A stale state may name
+    the tournament that had the slug before a rename."""
+    if cached:
+        state_key, gen_key = live.state_key(slug), live.gen_key(slug)
+        found = cache.get_many([state_key, gen_key])
+        state = found.get(state_key)
+        if isinstance(state, dict) and state.get("gen") == (found.get(gen_key) or 0):
+            return state["tid"]
     tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if not connection.in_atomic_block:
         connection.close()  # a long-lived stream must not hold a database connection

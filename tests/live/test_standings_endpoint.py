@@ -125,6 +125,27 @@ def test_a_renamed_slug_is_not_served_from_the_old_cache(
     assert client.get(url(tournament)).status_code == 200
 
 
+def test_a_slug_taken_over_after_a_rename_names_the_new_tournament(
+    client, tournament, django_capture_on_commit_callbacks
+):
+    """The events stream finds its tournament by slug: after a rename, a second tournament
+    with the old slug is the one found, not the one the old cache entry names."""
+    from api.live import _tournament_id
+
+    old_slug = tournament.slug
+    assert client.get(url(tournament)).status_code == 200  # caches the state under the slug
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.slug = "renamed-night"
+        tournament.save()
+    newcomer = make_match(make_director("td-new")).round.tournament
+    with django_capture_on_commit_callbacks(execute=True):
+        newcomer.slug = old_slug
+        newcomer.save()
+    assert _tournament_id(old_slug) == newcomer.pk
+    assert _tournament_id(old_slug, cached=False) == newcomer.pk
+    assert _tournament_id("renamed-night") == tournament.pk
+
+
 def test_writes_are_refused(client, tournament):
     assert client.post(url(tournament)).status_code == 405
     assert Tournament.objects.filter(pk=tournament.pk).exists()
