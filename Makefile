@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run test lint worker bench clean
+.PHONY: venv openspiel messages migrate demo run serve director-password test lint worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -45,6 +45,16 @@ demo: migrate
 run: messages migrate
 	$(PY) manage.py demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The evening server for a real club evening: production mode on every interface (phones on the
+# club's Wi-Fi), uvicorn, the club's own database and secret key in club/ (see README).
+PORT ?= 8000
+serve: venv messages
+	TRICKTABLE_SERVER=evening PORT=$(PORT) $(PY) manage.py serve
+
+# A new random password for the evening server's director account, shown once.
+director-password: venv
+	TRICKTABLE_SERVER=evening $(PY) manage.py director_password
 
 test: venv messages
 	$(VENV)/bin/pytest

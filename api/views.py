@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from games.records import check_record
-from tournaments import services
+from tournaments import links, services
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -701,7 +701,7 @@ class TableTokens(ApiView):
         )
         out = s.TableTokenSerializer(token).data
         out["secret"] = secret
-        out["url"] = request.build_absolute_uri(services.scoring_path(table, secret))
+        out["url"] = links.phone_url(request, services.scoring_path(table, secret))
         return Response(out, status=status.HTTP_201_CREATED)
 
 

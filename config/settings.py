@@ -1,34 +1,76 @@
 """TrickTable settings, read from the environment (django-environ).
 
 Embedded default: SQLite file, no Redis (Celery tasks run in-process).
+Evening server (`make serve`, TRICKTABLE_SERVER=evening): production mode over plain HTTP on the
+club's network, the club's own SQLite database in `club/`, its secret key kept beside it.
 Big event: DATABASE_URL=postgres://..., REDIS_URL=redis://..., Celery workers, an ASGI server.
 """
 
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config import evening
 from config.cache import redis_cache
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-env = environ.Env(
-    DEBUG=(bool, True),
-    ALLOWED_HOSTS=(list, ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]),
-)
+env = environ.Env()
 # Optional .env file at the project root (not committed).
 if (BASE_DIR / ".env").is_file():
     env.read_env(BASE_DIR / ".env")
 
+# The evening server: what `make serve` runs for a club evening (config/evening.py).
+EVENING_SERVER = evening.is_evening_server()
+# The club's own folder: its database, secret key and backups (not in git).
+CLUB_DIR = Path(env("CLUB_DIR", default=str(BASE_DIR / "club")))
+PORT = env.int("PORT", default=8000)
+
 DEV_SECRET_KEY = "django-insecure-dev-only-change-me-in-production"
-SECRET_KEY = env("SECRET_KEY", default=DEV_SECRET_KEY)
-DEBUG = env("DEBUG")
+DEBUG = env.bool("DEBUG", default=not EVENING_SERVER)
+SECRET_KEY = env("SECRET_KEY", default="") or (
+    evening.secret_key(CLUB_DIR) if EVENING_SERVER else DEV_SECRET_KEY
+)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY (50+ random characters)")
-ALLOWED_HOSTS = env("ALLOWED_HOSTS")
+
+LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+# The evening server answers on the laptop's own network addresses: phones use those.
+LAN_ADDRESSES = evening.lan_addresses() if EVENING_SERVER else []
+if EVENING_SERVER:
+    ALLOWED_HOSTS = [*LOCAL_HOSTS, *LAN_ADDRESSES, socket.gethostname(),
+                     f"{socket.gethostname()}.local", *env.list("ALLOWED_HOSTS", default=[])]
+else:
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[*LOCAL_HOSTS, "0.0.0.0"])
+
+# The address phones use: what table cards, score sheets and every "open this on your phone" QR
+# code carry (tournaments/links.py). Unset: the evening server's first LAN address; elsewhere the
+# address the browser used.
+PUBLIC_URL = env(
+    "PUBLIC_URL",
+    default=f"http://{LAN_ADDRESSES[0]}:{PORT}" if LAN_ADDRESSES else "",
+).rstrip("/")
+# Secure cookies, HSTS and the HTTPS redirect follow the site's scheme: on for an HTTPS
+# deployment (a PUBLIC_URL starting https://, or production without a PUBLIC_URL, behind TLS),
+# off on plain HTTP (the evening server on the club's Wi-Fi, or PUBLIC_URL=http://...).
+HTTPS = env.bool(
+    "HTTPS",
+    default=PUBLIC_URL.startswith("https://")
+    or (not PUBLIC_URL and not DEBUG and not EVENING_SERVER),
+)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+if PUBLIC_URL:
+    _public = urlsplit(PUBLIC_URL)
+    if _public.scheme not in ("http", "https") or not _public.hostname:
+        raise ImproperlyConfigured(f"PUBLIC_URL must be http://host[:port] or https://..., "
+                                   f"not {PUBLIC_URL!r}")
+    CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
+    if _public.hostname not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_public.hostname)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -85,8 +127,12 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 # Database: DATABASE_URL, default an SQLite file next to manage.py.
+# The evening server keeps the club's own database in CLUB_DIR, apart from the demo's.
+DEFAULT_SQLITE = CLUB_DIR / "tricktable.sqlite3" if EVENING_SERVER else BASE_DIR / "db.sqlite3"
+if EVENING_SERVER:
+    CLUB_DIR.mkdir(parents=True, exist_ok=True)
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{DEFAULT_SQLITE}"),
 }
 # PostgreSQL through a pool of connections per process (psycopg_pool), as Django advises under
 # ASGI: otherwise every request opens a connection of its own. DATABASE_POOL=0 turns it off.
@@ -112,7 +158,8 @@ LANGUAGES = [
     ("ja", _("Japanese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = env("TIME_ZONE", default="UTC")
+# The club's clock: the evening server defaults to the laptop's own time zone.
+TIME_ZONE = env("TIME_ZONE", default=evening.machine_time_zone() if EVENING_SERVER else "UTC")
 USE_I18N = True
 USE_TZ = True
 
@@ -219,9 +266,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Production (DEBUG off): HTTPS only, secure cookies, HSTS. Behind a proxy that terminates TLS,
-# it must set X-Forwarded-Proto.
-if not DEBUG:
+# An HTTPS site (see HTTPS above): redirect to HTTPS, secure cookies, HSTS. Behind a proxy that
+# terminates TLS, it must set X-Forwarded-Proto. On plain HTTP none of these: a browser drops a
+# secure cookie sent over http://, and signing in would fail with "CSRF cookie not set".
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True

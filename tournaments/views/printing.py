@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import printing, services
+from tournaments import links, printing, services
 from tournaments.models import Round, TableToken, Tournament, hash_secret
 from tournaments.services import Actor
 
@@ -69,6 +69,8 @@ def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "byes": printing.round_byes(round_),
         "paper": paper,
         "paper_sizes": [("a4", _("A4, two cards a page")), ("a6", _("A6, one card a page"))],
+        "phone_base": links.phone_url(request, "/"),
+        "unreachable": links.unreachable_from_phones(request),
     }
     if request.method == "GET":
         return render(request, "tournaments/printing/cards_confirm.html", context)
@@ -88,7 +90,7 @@ def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         secret = secrets.get(card.match.table_id)
         if secret is None:  # a table added since the list was read: it prints next time
             continue
-        card.url = request.build_absolute_uri(services.scoring_path(card.match.table, secret))
+        card.url = links.phone_url(request, services.scoring_path(card.match.table, secret))
         card.qr = printing.qr_svg(
             card.url, title=_("QR code: score table %(table)s") % {"table": card.number}
         )
@@ -117,8 +119,8 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     layout = printing.sheet_layout(tournament, rows)
     tables = printing.round_tables(round_)
     for card in tables:  # the match's public page: anyone checks the scores entered so far
-        card.url = request.build_absolute_uri(
-            reverse("tournaments:public-match", args=[tournament.slug, card.match.pk]))
+        card.url = links.phone_url(
+            request, reverse("tournaments:public-match", args=[tournament.slug, card.match.pk]))
         card.qr = printing.qr_svg(card.url, title=str(card.number))
     first = tables[0].dealer.seat if tables and tables[0].dealer else None
     rotation = printing.dealers(tournament, first, layout.rows) if first else []
@@ -131,6 +133,8 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             (hand, rotation[hand - 1] if rotation else "") for hand in range(1, layout.rows + 1)
         ],
         "pdf": _wants_pdf(request),
+        "phone_base": links.phone_url(request, "/"),
+        "unreachable": links.unreachable_from_phones(request),
     }
     if context["pdf"]:
         html = render_to_string("tournaments/printing/sheets.html", context, request=request)

@@ -1,0 +1,32 @@
+"""Addresses that phones open: table cards, score sheets and any "open this on your phone" QR
+code carry these. One rule: the site's PUBLIC_URL when it is set (the evening server sets it to
+the laptop's LAN address), else the address the browser used."""
+
+from __future__ import annotations
+
+from ipaddress import ip_address
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def phone_url(request: HttpRequest, path: str) -> str:
+    """The absolute address of `path` (starting with /) for a phone at a table."""
+    base = settings.PUBLIC_URL
+    if base:
+        return base + path
+    return request.build_absolute_uri(path)
+
+
+def unreachable_from_phones(request: HttpRequest) -> bool:
+    """True when the links printed now would point at this machine's loopback (no PUBLIC_URL,
+    and the browser came through localhost): no phone could open them."""
+    if settings.PUBLIC_URL:
+        return False
+    host = request.get_host().rsplit(":", 1)[0].strip("[]")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ip_address(host).is_loopback or ip_address(host).is_unspecified
+    except ValueError:
+        return False

@@ -1,0 +1,112 @@
+"""`python manage.py serve` (`make serve`): the evening server. Production mode on the club's own
+network: every interface, uvicorn (the event stream works), DEBUG off, the club's own database,
+static files by whitenoise, the director's account made on first start. See README, "Running an
+evening at the club"."""
+
+from __future__ import annotations
+
+import io
+import socket
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from tournaments.demo import DEMO_DIRECTOR
+from tournaments.management.evening import run_as_evening_server
+from tournaments.services import club
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve a club evening on this machine's network: phones at the tables reach it at the "
+        "address printed on start. Production mode over plain HTTP, the club's own database."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="0.0.0.0",
+                            help="address to listen on (default 0.0.0.0: every interface)")
+        parser.add_argument("--port", type=int, default=None,
+                            help="port (default $PORT, else 8000)")
+        parser.add_argument("--workers", type=int, default=None,
+                            help="server processes (default 1; 2 with REDIS_URL set)")
+        parser.add_argument("--access-log", action="store_true",
+                            help="log every request (off by default)")
+
+    def handle(self, *args: Any, host: str, port: int | None, workers: int | None,
+               access_log: bool, **options: Any) -> None:
+        run_as_evening_server(port=port)
+        port = settings.PORT
+        self.check_port_free(host, port)
+        call_command("migrate", interactive=False, verbosity=0)
+        if isinstance(staticfiles_storage, ManifestFilesMixin):
+            call_command("collectstatic", interactive=False, verbosity=0)
+        self.announce(port)
+        # One process keeps the live hub and in-process tasks together; with Redis the
+        # processes share events, standings and the task queue.
+        processes = workers or (2 if settings.REDIS_URL else 1)
+        if processes > 1 and not settings.REDIS_URL:
+            raise CommandError("more than one server process needs REDIS_URL (the processes "
+                               "share live events and tasks through Redis)")
+        import uvicorn
+
+        uvicorn.run(
+            "config.asgi:application", host=host, port=port, workers=processes,
+            lifespan="off", proxy_headers=False, server_header=False,
+            access_log=access_log, log_level="info" if access_log else "warning",
+            timeout_graceful_shutdown=5,
+        )
+
+    def check_port_free(self, host: str, port: int) -> None:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError as error:
+                raise CommandError(
+                    f"port {port} is taken ({error.strerror}): is TrickTable already running? "
+                    f"Use another port: PORT={port + 1} make serve"
+                ) from error
+
+    def announce(self, port: int) -> None:
+        out = self.stdout
+        credentials = club.ensure_director()
+        for username in club.demo_password_accounts(known=DEMO_DIRECTOR):
+            credentials = club.reset_director_password(username=username)
+            out.write(self.style.WARNING(
+                f"The account {username!r} had the demo's published password: it has a new one."))
+        out.write(self.style.SUCCESS("TrickTable evening server"))
+        database = settings.DATABASES["default"]
+        out.write(f"  Database:   {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}")
+        out.write(f"  Time zone:  {settings.TIME_ZONE}")
+        backups = getattr(settings, "BACKUP_DIR", None)
+        if backups:
+            out.write(f"  Backups:    {backups}")
+        out.write(f"  On this laptop: http://127.0.0.1:{port}/")
+        if settings.PUBLIC_URL:
+            out.write(self.style.SUCCESS(f"  Phones:     {settings.PUBLIC_URL}/"))
+            others = [a for a in settings.LAN_ADDRESSES if a not in settings.PUBLIC_URL]
+            for address in others:
+                out.write(f"              http://{address}:{port}/")
+        else:
+            out.write(self.style.ERROR(
+                "  Phones cannot reach this laptop: it has no network address but loopback. "
+                "Join the club's Wi-Fi (or set PUBLIC_URL) and start again before you print "
+                "table cards."))
+        if credentials is not None:
+            out.write(self.style.WARNING(
+                f"  Director sign-in: {credentials.username} / {credentials.password}  "
+                "(shown once: write it down; new one: make director-password)"))
+        if settings.PUBLIC_URL:
+            director = reverse("tournaments:director-home")
+            url = f"{settings.PUBLIC_URL}{reverse('login')}?next={director}"
+            out.write(f"  Scan to open the director's page on your phone: {url}")
+            code = io.StringIO()
+            segno.make(url, error="M").terminal(out=code, compact=True)
+            out.write(code.getvalue(), ending="")
+        out.write("  Stop with Ctrl+C.")
+        out.flush()
