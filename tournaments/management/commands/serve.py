@@ -5,12 +5,16 @@ evening at the club"."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import os
 import socket
+from pathlib import Path
 from typing import Any
 
 import segno
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
@@ -43,8 +47,7 @@ class Command(BaseCommand):
         port = settings.PORT
         self.check_port_free(host, port)
         call_command("migrate", interactive=False, verbosity=0)
-        if isinstance(staticfiles_storage, ManifestFilesMixin):
-            call_command("collectstatic", interactive=False, verbosity=0)
+        self.collect_static()
         self.announce(port)
         # One process keeps the live hub and in-process tasks together; with Redis the
         # processes share events, standings and the task queue.
@@ -60,6 +63,25 @@ class Command(BaseCommand):
             access_log=access_log, log_level="info" if access_log else "warning",
             timeout_graceful_shutdown=5,
         )
+
+    def collect_static(self) -> None:
+        """Collect (hash and compress) the static files when they changed since the last start:
+        a minute's work on a laptop, so not on every start."""
+        if not isinstance(staticfiles_storage, ManifestFilesMixin):
+            return
+        sources = hashlib.sha256()
+        for finder in finders.get_finders():
+            for path, storage in finder.list(["CVS", ".*", "*~"]):
+                info = os.stat(storage.path(path))
+                sources.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        stamp = Path(settings.STATIC_ROOT) / ".sources"
+        fingerprint = sources.hexdigest()
+        manifest = Path(settings.STATIC_ROOT) / staticfiles_storage.manifest_name
+        if manifest.is_file() and stamp.is_file() and stamp.read_text() == fingerprint:
+            return
+        self.stdout.write("Preparing the static files (once after each update)...")
+        call_command("collectstatic", interactive=False, verbosity=0)
+        stamp.write_text(fingerprint)
 
     def check_port_free(self, host: str, port: int) -> None:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:

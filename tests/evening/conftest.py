@@ -1,0 +1,185 @@
+"""The evening server (`manage.py serve`) as a club runs it: a real process, its own folder
+(database, secret key), and the room's network simulated by a network namespace of this test
+run's own — the laptop inside it, reached from outside through its LAN address, as a phone on
+the club's Wi-Fi reaches it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+# Settings the tests' own environment may carry that the club laptop does not have.
+NOT_ON_THE_LAPTOP = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+                     "PUBLIC_URL", "HTTPS", "TIME_ZONE", "TRICKTABLE_SERVER", "PORT",
+                     "DJANGO_SETTINGS_MODULE", "STANDINGS_QUEUE", "IMPORTS_QUEUE")
+
+
+@dataclass
+class Lan:
+    """A network namespace with one interface: the laptop's side of the club's Wi-Fi."""
+
+    namespace: str
+    address: str  # the laptop's LAN address, inside the namespace
+    host_address: str  # this side's address on the same link
+
+    def run(self, *argv: str) -> list[str]:
+        return ["ip", "netns", "exec", self.namespace, *argv]
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
+
+
+@pytest.fixture(scope="session")
+def lan() -> Iterator[Lan]:
+    """The laptop on a LAN of its own: skipped, with the reason, where this machine cannot make
+    network namespaces (needs root and iproute2)."""
+    require(shutil.which("ip") is not None, "needs iproute2's `ip` for a test LAN")
+    require(os.geteuid() == 0, "needs root to make a network namespace for a test LAN")
+    tag = f"{os.getpid() % 100000}"
+    namespace, outside, inside = f"tt-lan-{tag}", f"ttl{tag}a", f"ttl{tag}b"
+    octet = os.getpid() % 250 + 1
+    # 198.18.0.0/15 is set aside for network tests (RFC 2544): no real network uses it.
+    host_address, address = f"198.18.{octet}.1", f"198.18.{octet}.2"
+    try:
+        _ip("netns", "add", namespace)
+    except subprocess.CalledProcessError as error:
+        require(False, f"cannot make a network namespace here: {error.stderr.decode().strip()}")
+    try:
+        _ip("link", "add", outside, "type", "veth", "peer", "name", inside)
+        _ip("link", "set", inside, "netns", namespace)
+        _ip("addr", "add", f"{host_address}/30", "dev", outside)
+        _ip("link", "set", outside, "up")
+        _ip("-n", namespace, "addr", "add", f"{address}/30", "dev", inside)
+        _ip("-n", namespace, "link", "set", inside, "up")
+        _ip("-n", namespace, "link", "set", "lo", "up")
+        yield Lan(namespace=namespace, address=address, host_address=host_address)
+    finally:
+        subprocess.run(["ip", "link", "del", outside], capture_output=True, timeout=10)
+        subprocess.run(["ip", "netns", "del", namespace], capture_output=True, timeout=10)
+
+
+@dataclass
+class EveningServer:
+    process: subprocess.Popen
+    club: Path
+    port: int
+    output: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.output)
+
+    @property
+    def public_url(self) -> str:
+        found = re.search(r"Phones:\s+(\S+?)/?$", self.text, re.M)
+        assert found, self.text
+        return found.group(1)
+
+    @property
+    def credentials(self) -> tuple[str, str]:
+        found = re.search(r"Director sign-in: (\S+) / (\S+)", self.text)
+        assert found, self.text
+        return found.group(1), found.group(2)
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        rest = self.process.stdout.read() if self.process.stdout else ""
+        self.output.extend(rest.splitlines())
+        return self.text
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def laptop_environment(club: Path, **extra: str) -> dict[str, str]:
+    environment = {k: v for k, v in os.environ.items() if k not in NOT_ON_THE_LAPTOP}
+    environment.update(CLUB_DIR=str(club), PYTHONUNBUFFERED="1", **extra)
+    return environment
+
+
+def wait_until_up(url: str, server: EveningServer, *, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"the evening server stopped:\n{server.stop()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    pytest.fail(f"the evening server did not answer at {url}:\n{server.stop()}")
+
+
+def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer:
+    """`manage.py serve` as `make serve` runs it, reading what it prints until it serves."""
+    process = subprocess.Popen(
+        [*argv, sys.executable, "manage.py", "serve", "--port", str(port)],
+        cwd=ROOT, env=laptop_environment(club, **extra), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+    )
+    server = EveningServer(process=process, club=club, port=port)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            pytest.fail(f"the evening server stopped before serving:\n{server.stop()}")
+        server.output.append(line.rstrip("\n"))
+        if "Stop with Ctrl+C." in line:
+            return server
+    server.stop()
+    pytest.fail(f"the evening server did not start:\n{server.text}")
+
+
+@pytest.fixture(scope="module")
+def evening_server(lan, tmp_path_factory) -> Iterator[EveningServer]:
+    """`manage.py serve` on the laptop of the test LAN, with a fresh club folder; reached from
+    here at its LAN address only."""
+    club = tmp_path_factory.mktemp("club")
+    server = start(lan.run(), club, free_port())
+    try:
+        wait_until_up(f"{server.public_url}/", server)
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def offline_laptop() -> Iterator[Lan]:
+    """A namespace with loopback only: a laptop on no network at all."""
+    require(shutil.which("ip") is not None, "needs iproute2's `ip` for a test network")
+    require(os.geteuid() == 0, "needs root to make a network namespace")
+    namespace = f"tt-off-{os.getpid() % 100000}"
+    try:
+        _ip("netns", "add", namespace)
+    except subprocess.CalledProcessError as error:
+        require(False, f"cannot make a network namespace here: {error.stderr.decode().strip()}")
+    try:
+        _ip("-n", namespace, "link", "set", "lo", "up")
+        yield Lan(namespace=namespace, address="127.0.0.1", host_address="")
+    finally:
+        subprocess.run(["ip", "netns", "del", namespace], capture_output=True, timeout=10)

@@ -1,0 +1,173 @@
+"""`make serve` on a club laptop: production mode over plain HTTP on the club's network, the
+club's own database and key, a director account nobody else knows, phones reaching it at the
+LAN address that table cards carry."""
+
+from __future__ import annotations
+
+import stat
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from email.message import Message
+
+import pytest
+
+from tests.evening.conftest import ROOT, free_port, laptop_environment, start, wait_until_up
+
+
+def fetch(url: str) -> tuple[int, Message, str]:
+    request = urllib.request.Request(url, headers={"Accept-Language": "en"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode()
+
+
+def test_phones_reach_it_at_the_laptops_lan_address(evening_server, lan):
+    assert evening_server.public_url == f"http://{lan.address}:{evening_server.port}"
+    status, headers, body = fetch(f"{evening_server.public_url}/")
+    assert status == 200
+    assert "TrickTable" in body
+    assert headers.get("Server") is None
+
+
+def test_it_runs_in_production_mode_over_plain_http(evening_server):
+    status, headers, _ = fetch(f"{evening_server.public_url}/accounts/login/")
+    assert status == 200  # no redirect to https://
+    cookies = headers.get_all("Set-Cookie") or []
+    assert cookies and all("secure" not in cookie.lower() for cookie in cookies)
+    assert headers.get("Strict-Transport-Security") is None
+    status, _, body = fetch(f"{evening_server.public_url}/no-such-page/")
+    assert status == 404
+    assert "URLconf" not in body and "Traceback" not in body  # DEBUG is off
+
+
+def test_static_files_are_served_with_no_collectstatic_step(evening_server):
+    status, headers, body = fetch(f"{evening_server.public_url}/static/css/public.css")
+    assert status == 200
+    assert "text/css" in headers.get("Content-Type", "")
+    assert body.strip()
+
+
+def test_the_first_start_makes_the_director_with_a_password_shown_once(evening_server):
+    username, password = evening_server.credentials
+    assert username == "director"
+    assert password != "tricktable" and len(password) >= 12
+    assert evening_server.text.count(password) == 1
+
+
+def test_the_secret_key_is_made_on_first_start_and_kept_in_the_club_folder(evening_server):
+    key = evening_server.club / "secret_key"
+    assert len(key.read_text().strip()) >= 50
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    tracked = subprocess.run(["git", "ls-files", "club"], cwd=ROOT, capture_output=True,
+                             text=True)
+    assert tracked.stdout == ""  # the club's folder stays out of git (.gitignore)
+
+
+def in_namespace(laptop, club, code: str) -> str:
+    done = subprocess.run(
+        laptop.run(sys.executable, "-c", code), cwd=ROOT, capture_output=True, text=True,
+        timeout=60, env=laptop_environment(club),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def authenticates(club, username: str, password: str) -> bool:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c",
+         "from django.contrib.auth import authenticate;"
+         f"print(authenticate(username={username!r}, password={password!r}) is not None)"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env=laptop_environment(club, TRICKTABLE_SERVER="evening"),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_a_laptop_on_no_network_says_phones_cannot_reach_it(offline_laptop, tmp_path):
+    port = free_port()
+    server = start(offline_laptop.run(), tmp_path, port)
+    try:
+        assert "Phones cannot reach this laptop" in server.text
+        assert "Phones:" not in server.text
+        code = (
+            "import time, urllib.request\n"
+            "for _ in range(100):\n"
+            "    try:\n"
+            f"        print(urllib.request.urlopen('http://127.0.0.1:{port}/').status); break\n"
+            "    except OSError:\n"
+            "        time.sleep(0.3)\n"
+        )
+        assert in_namespace(offline_laptop, tmp_path, code).strip() == "200"
+    finally:
+        server.stop()
+
+
+def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_password(
+    offline_laptop, tmp_path
+):
+    first = start(offline_laptop.run(), tmp_path, free_port())
+    first.stop()
+    username, password = first.credentials
+    key = (tmp_path / "secret_key").read_text()
+    second = start(offline_laptop.run(), tmp_path, free_port())
+    second.stop()
+    assert "Director sign-in" not in second.text  # shown once, on the first start only
+    assert (tmp_path / "secret_key").read_text() == key
+    assert authenticates(tmp_path, username, password)
+
+    reset = subprocess.run(
+        [sys.executable, "manage.py", "director_password"], cwd=ROOT, capture_output=True,
+        text=True, timeout=60, env=laptop_environment(tmp_path),
+    )
+    assert reset.returncode == 0, reset.stderr
+    new_password = reset.stdout.split("director / ")[1].split()[0]
+    assert new_password != password
+    assert authenticates(tmp_path, username, new_password)
+    assert not authenticates(tmp_path, username, password)
+
+
+def test_the_demos_published_password_is_refused_on_the_evening_server(
+    offline_laptop, tmp_path
+):
+    created = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c",
+         "from django.core.management import call_command; call_command('migrate', verbosity=0);"
+         "from django.contrib.auth import get_user_model;"
+         "get_user_model().objects.create_superuser('director', password='tricktable')"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env=laptop_environment(tmp_path, TRICKTABLE_SERVER="evening"),
+    )
+    assert created.returncode == 0, created.stderr
+    server = start(offline_laptop.run(), tmp_path, free_port())
+    server.stop()
+    assert "had the demo's published password" in server.text
+    assert not authenticates(tmp_path, "director", "tricktable")
+    assert authenticates(tmp_path, "director", server.credentials[1])
+
+
+def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
+    port = free_port()
+    server = start(offline_laptop.run(), tmp_path, port)
+    try:
+        done = subprocess.run(
+            offline_laptop.run(sys.executable, "manage.py", "serve", "--port", str(port)),
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+            env=laptop_environment(tmp_path),
+        )
+        assert done.returncode != 0
+        assert f"port {port} is taken" in done.stderr
+        assert f"PORT={port + 1} make serve" in done.stderr
+    finally:
+        server.stop()
+
+
+def test_wait_until_up_reports_a_dead_server(offline_laptop, tmp_path):
+    server = start(offline_laptop.run(), tmp_path, free_port())
+    server.stop()
+    with pytest.raises(pytest.fail.Exception, match="stopped"):
+        wait_until_up("http://127.0.0.1:9/", server, seconds=5)
