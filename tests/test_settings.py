@@ -29,3 +29,60 @@ def test_production_refuses_to_start_with_the_development_secret_key():
     done = manage("check", DEBUG="0", ALLOWED_HOSTS="club.example.org")
     assert done.returncode != 0
     assert "set SECRET_KEY" in done.stderr
+
+
+def settings_of(*names: str, **env: str) -> dict[str, str]:
+    """The named settings as the configuration given by `env` sets them."""
+    code = ("from django.conf import settings;"
+            f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]")
+    environment = {"DATABASE_URL": "", "REDIS_URL": "", "PUBLIC_URL": "", "ALLOWED_HOSTS": "",
+                   "TRICKTABLE_SERVER": "", "HTTPS": "", "TIME_ZONE": "", **env}
+    done = manage("shell", "-v", "0", "-c", code,
+                  **{k: v for k, v in environment.items() if v})
+    assert done.returncode == 0, done.stderr
+    return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
+
+
+SECURITY = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
+            "SECURE_HSTS_SECONDS")
+
+
+def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
+    found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE",
+                        TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path), TZ="Asia/Tokyo")
+    assert found["DEBUG"] == "False" and found["HTTPS"] == "False"
+    assert all(found[name] in ("False", "0") for name in SECURITY)
+    assert str(tmp_path / "tricktable.sqlite3") in found["DATABASES"]  # the club's own database
+    assert found["TIME_ZONE"] == "'Asia/Tokyo'"  # the laptop's clock
+
+
+def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():
+    found = settings_of("HTTPS", *SECURITY, "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
+                        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
+                        PUBLIC_URL="http://192.168.1.20:8000")
+    assert found["HTTPS"] == "False"
+    assert all(found[name] in ("False", "0") for name in SECURITY)
+    assert "'192.168.1.20'" in found["ALLOWED_HOSTS"]
+    assert "'http://192.168.1.20:8000'" in found["CSRF_TRUSTED_ORIGINS"]
+
+
+def test_an_https_public_url_turns_on_secure_cookies_hsts_and_the_redirect():
+    found = settings_of("HTTPS", *SECURITY, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
+                        PUBLIC_URL="https://club.example.org")
+    assert found["HTTPS"] == "True"
+    assert found["SESSION_COOKIE_SECURE"] == found["CSRF_COOKIE_SECURE"] == "True"
+    assert found["SECURE_SSL_REDIRECT"] == "True"
+    assert int(found["SECURE_HSTS_SECONDS"]) > 0
+
+
+def test_an_https_public_url_passes_the_deploy_check():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
+                  SECRET_KEY=secrets.token_urlsafe(60), PUBLIC_URL="https://club.example.org")
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_a_public_url_that_is_not_a_web_address_is_refused():
+    done = manage("check", PUBLIC_URL="club.example.org")
+    assert done.returncode != 0
+    assert "PUBLIC_URL must be" in done.stderr

@@ -388,3 +388,70 @@ def test_each_score_sheet_carries_the_qr_code_of_its_match_s_public_page(client)
                                             args=[tournament.slug, table.match.pk])
         assert printing.qr_svg(url, title=str(table.number)) in html
     assert "#token=" not in html and not TableToken.objects.exists()
+
+
+LAN = "http://192.168.1.20:8000"
+
+
+def test_cards_carry_the_public_url_even_when_printed_from_the_laptops_own_browser(
+    client, settings
+):
+    settings.PUBLIC_URL = LAN
+    tournament = make_round(teams=4)
+    signed_in(client, tournament)
+
+    page = client.get(cards_url(tournament), HTTP_HOST="127.0.0.1:8000").content.decode()
+    response = client.post(cards_url(tournament), {"paper": "a4", "format": "html"},
+                           HTTP_HOST="localhost:8000")
+
+    assert f"{LAN}/" in page and 'role="alert"' not in page
+    cards = cards_by_table(response.content.decode())
+    assert cards
+    for url, svg in cards.values():
+        assert url.startswith(f"{LAN}/table/")
+        assert qr_modules(svg) == expected_modules(url)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000"])
+def test_printing_at_a_loopback_address_without_a_public_url_says_phones_cannot_open_it(
+    client, settings, host
+):
+    settings.PUBLIC_URL = ""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+    tournament = make_round(teams=4)
+    signed_in(client, tournament)
+
+    cards = client.get(cards_url(tournament), HTTP_HOST=host).content.decode()
+    sheets = client.get(sheets_url(tournament), HTTP_HOST=host).content.decode()
+
+    # said before anything is printed: above the cards' print buttons
+    assert cards.index("Phones cannot open these codes.") < cards.index('class="print-form"')
+    assert "Phones cannot open these codes." in sheets
+    assert 'role="alert"' in cards and 'role="alert"' in sheets
+
+
+def test_printing_at_the_lan_address_without_a_public_url_uses_that_address(client, settings):
+    settings.PUBLIC_URL = ""
+    settings.ALLOWED_HOSTS = ["192.168.1.20"]
+    tournament = make_round(teams=4)
+    signed_in(client, tournament)
+
+    page = client.get(cards_url(tournament), HTTP_HOST="192.168.1.20:8000").content.decode()
+    response = client.post(cards_url(tournament), {"format": "html"},
+                           HTTP_HOST="192.168.1.20:8000")
+
+    assert "Phones cannot open these codes." not in page
+    assert all(url.startswith(f"{LAN}/table/")
+               for url, _ in cards_by_table(response.content.decode()).values())
+
+
+def test_a_score_sheets_qr_code_opens_the_match_at_the_public_url(client, settings):
+    settings.PUBLIC_URL = LAN
+    tournament = make_round(teams=4)
+    signed_in(client, tournament)
+
+    html = client.get(sheets_url(tournament), HTTP_HOST="127.0.0.1:8000").content.decode()
+
+    for table in Table.objects.filter(round__tournament=tournament).select_related("match"):
+        url = LAN + reverse("tournaments:public-match", args=[tournament.slug, table.match.pk])
+        assert printing.qr_svg(url, title=str(table.number)) in html
