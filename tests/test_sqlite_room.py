@@ -1,14 +1,20 @@
 """SQLite holds a room: 40 tables submitting and confirming at once over HTTP, against uvicorn
 in production mode on an SQLite file of its own (WAL, IMMEDIATE transactions, a busy timeout:
-config/settings.py), store every hand exactly once with no "database is locked".
+config/settings.py), store every hand exactly once with no "database is locked"; the backups
+the server writes meanwhile (every second here) restore into an empty database.
 
-The test needs no service: it builds its own SQLite database and server whatever database the
-rest of the suite runs on."""
+The tests need no service: they build their own SQLite database and server whatever database
+the rest of the suite runs on."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import subprocess
+import sys
 from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -18,15 +24,27 @@ TABLES = 40
 HANDS = 4
 
 
+@dataclass
+class Evening:
+    built: room.Room
+    played: room.Played
+    database: Path
+    backups: Path
+    log: str
+
+
 @pytest.fixture(scope="module")
-def evening(tmp_path_factory):
-    """The evening server on its SQLite file, with the room built in it."""
+def evening(tmp_path_factory) -> Evening:
+    """The evening server on its SQLite file with the room built in it, played once."""
     folder = tmp_path_factory.mktemp("sqlite-room")
     database = folder / "club.sqlite3"
-    env = servers.production_env(DATABASE_URL=f"sqlite:///{database}", LOG_LEVEL="WARNING")
+    env = servers.production_env(DATABASE_URL=f"sqlite:///{database}", LOG_LEVEL="WARNING",
+                                 BACKUP_DIR=str(folder / "backups"), BACKUP_INTERVAL="1")
     built = room.prepare(env, tables=TABLES, hands=HANDS)
     with servers.uvicorn(env, workers=1) as server:
-        yield server, built, database
+        played = room.play(server.url, built, retry_every=2)
+        log = server.log()
+    return Evening(built, played, database, folder / "backups", log)
 
 
 def stored(database) -> dict[str, list]:
@@ -41,10 +59,8 @@ def stored(database) -> dict[str, list]:
 
 
 def test_forty_tables_submitting_and_confirming_at_once_store_every_hand_once(evening):
-    server, built, database = evening
+    built, played, database = evening.built, evening.played, evening.database
     assert len(built.tables) == TABLES
-
-    played = room.play(server.url, built, retry_every=2)
 
     assert played.problems == []
     assert not [code for code in played.statuses if code >= 500]
@@ -62,6 +78,31 @@ def test_forty_tables_submitting_and_confirming_at_once_store_every_hand_once(ev
     assert {status for _m, _n, status, _k, _c in versions} == {"confirmed"}
     assert all(current for *_, current in versions)
     assert len({key for *_, key, _c in versions}) == built.hands
-    log = server.log()
-    assert "database is locked" not in log
-    assert "Traceback" not in log
+    assert "database is locked" not in evening.log
+    assert "Traceback" not in evening.log
+
+
+def test_the_backups_written_while_hands_arrived_restore_into_an_empty_database(
+        evening, tmp_path):
+    files = sorted((evening.backups / evening.built.slug).glob("*.json"))
+    assert files, "the server wrote no backup while hands arrived"
+    newest = json.loads(files[-1].read_text("utf-8"))
+    in_backup = {(v["idempotency_key"], v["status"]) for h in newest["hands"]
+                 for v in h["versions"]}
+    assert in_backup
+    env = servers.production_env(DATABASE_URL=f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                   cwd=servers.ROOT, env=env, check=True)
+
+    done = subprocess.run([sys.executable, "manage.py", "restore_backup", str(evening.backups)],
+                          cwd=servers.ROOT, env=env, capture_output=True, text=True)
+
+    assert done.returncode == 0, done.stderr
+    assert f"Restored {evening.built.slug!r}" in done.stdout
+    with sqlite3.connect(tmp_path / "new.sqlite3") as db:
+        restored = set(db.execute(
+            "select idempotency_key, status from tournaments_handsubmission").fetchall())
+    assert restored == in_backup
+    # What the backup holds is what the evening's database held: every hand it names is there.
+    keys = {k for *_, k, _c in stored(evening.database)["versions"]}
+    assert {key for key, _ in in_backup} <= keys
