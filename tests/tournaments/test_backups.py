@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from tournaments import demo, simulate
-from tournaments.models import HandSubmission, Match, Round, Tournament
+from tournaments.models import Hand, HandSubmission, Match, Round, Tournament
 from tournaments.services import backups
 
 pytestmark = pytest.mark.django_db
@@ -182,3 +182,21 @@ def test_restoring_skips_a_tournament_the_database_still_holds(backup_dir, commi
     assert f"{tournament.slug}: skipped" in err.getvalue()
     assert "tournament-exists" in err.getvalue()
     assert Tournament.objects.filter(slug=tournament.slug).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_outside_any_transaction_reads_in_a_snapshot_of_its_own(backup_dir):
+    from django.db import connection
+
+    tournament = demo.build_spades(seed=7, teams=4, played=1)  # commits: after-commit work runs
+    mode = getattr(connection, "transaction_mode", None)
+    assert not connection.in_atomic_block
+
+    path = backups.write_backup(tournament_id=tournament.pk, reason="now")
+
+    document = json.loads(path.read_text("utf-8"))
+    assert document["tournament"]["slug"] == tournament.slug
+    assert len(document["hands"]) == Hand.objects.filter(
+        match__round__tournament=tournament).count()
+    assert getattr(connection, "transaction_mode", None) == mode  # SQLite: IMMEDIATE again
+    assert any(n.endswith("-round-1-closed.json") for n in files(backup_dir, tournament))
