@@ -90,6 +90,10 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             "hand submissions/s (4 processes, PostgreSQL)",
             "SSE listeners on one process that received the event",
         )),
+        Bench("sqlite_room", ["bench/sqlite_room.py"], bars=(
+            "SQLite: hand submissions/s over HTTP (40 tables at once, uvicorn 1 worker)",
+            "SQLite: hands submitted and confirmed/s over HTTP (same tables)",
+        )),
         Bench("scale", ["bench/scale.py", "--pg", pg, "--database-prefix", f"{prefix}scale_",
                         "--redis-url", redis], needs=("postgres", "redis"), bars=(
             "Scale: Swiss round through the service (generate_round), worst round",

@@ -179,31 +179,11 @@ def setup_django(args) -> None:
 
 
 def _planned_hands(match, rng, count: int) -> list[dict]:
-    """Legal summary records for the match's next hands, planned with the rules engine alone
-    (dealer by rotation, state carried forward) so record generation stays out of the timing;
-    stops where the rules end the match."""
-    from games.records import check_hand, get_game
-    from tournaments.simulate import simulator
+    """Legal summary records for the match's next hands, planned by the rules engine alone so
+    record generation stays out of the timing (tests/room.py)."""
+    from tests.room import planned_hands
 
-    tournament = match.round.tournament
-    g = get_game(tournament.game)
-    compiled = g.book.resolve(tournament.rules)[0]
-    sim = simulator(tournament.game)
-    dealer, before, records = rng.choice(g.seats(compiled)), None, []
-    while len(records) < count:
-        record = sim.to_summary(sim.random_hand(rng, tournament.rules, dealer=dealer,
-                                                before=before))
-        for key in ("format", "game", "rules", "before"):
-            record.pop(key, None)
-        state = before if before is not None else g.initial_state(compiled)
-        result = check_hand({**record, "format": "hand/1", "before": state},
-                            rules=tournament.rules, game=tournament.game)
-        assert result["ok"], result
-        records.append(record)
-        before, dealer = result["after"], g.next_dealer(compiled, dealer)
-        if g.match_end(compiled, before)[0]:
-            break
-    return records
+    return planned_hands(match, rng, count)
 
 
 def _cpu_seconds(pid: int) -> float:

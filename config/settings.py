@@ -142,6 +142,23 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "max_size": env.int("DATABASE_POOL_MAX", 8),
         "timeout": 10,
     }
+# SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
+# readers carry on while a hand is written; every transaction takes the write lock when it begins
+# (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is
+# locked" when its read lock cannot be upgraded; synchronous=NORMAL is durable across a crash of
+# the server in WAL mode (a power cut may lose the last commits, never corrupt the file).
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,  # seconds a writer waits for the lock (SQLite's busy timeout)
+    })
+# Backups of every tournament's archive (docs/exports.md): into BACKUP_DIR/<slug>/ when a round
+# is closed and at most every BACKUP_INTERVAL seconds while hands arrive, keeping the newest
+# BACKUP_KEEP files per tournament. Unset (the default): no automatic backups.
+BACKUP_DIR = env("BACKUP_DIR", default=None) or None
+BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

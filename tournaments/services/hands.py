@@ -25,7 +25,7 @@ from games.records import check_hand, get_game
 from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
-from . import match_rows, notify
+from . import backups, match_rows, notify
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
@@ -313,6 +313,7 @@ def submit_hand(
     if match.round.state == Round.State.PUBLISHED:
         Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
     notify.hand_submitted(submission)
+    backups.hands_arrived(tournament_id=tournament.pk)
     if director:
         _finish_if_complete(match, tournament, versions)
     return Submitted(submission, created=True)
@@ -353,6 +354,7 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
     )
     if status == S.CONFIRMED:
         notify.hand_confirmed(submission)
+        backups.hands_arrived(tournament_id=tournament.pk)
         _finish_if_complete(match, tournament, current_versions(match))
     else:
         notify.hand_rejected(submission)
@@ -428,6 +430,7 @@ def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandS
     else:
         _finish_if_complete(match, tournament, versions)
     notify.hand_confirmed(new)
+    backups.hands_arrived(tournament_id=tournament.pk)
     return new
 
 

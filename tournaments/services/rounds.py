@@ -8,6 +8,7 @@ from django.utils import timezone
 from tournaments import gameplay
 from tournaments.models import Entry, Match, Round, Seat, Table, Tournament
 
+from . import backups
 from . import history as hist
 from .actors import Actor, audit, require_director
 from .errors import Conflict, Invalid, ServiceError
@@ -282,4 +283,5 @@ def close_round(*, round: Round, actor: Actor) -> Round:
         action="round-closed",
         subject=f"round {round_.number}",
     )
+    backups.round_closed(tournament_id=round_.tournament_id, number=round_.number)
     return round_
