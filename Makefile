@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run serve director-password test lint worker bench clean
+.PHONY: venv openspiel messages migrate demo run serve restore director-password test lint worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -51,6 +51,11 @@ run: messages migrate
 PORT ?= 8000
 serve: venv messages
 	TRICKTABLE_SERVER=evening PORT=$(PORT) $(PY) manage.py serve
+
+# After the laptop died: every tournament back from its newest backup into the club's database
+# (club/backups/ by default; FROM=path/to/backups for another folder, file or tournament).
+restore: venv
+	TRICKTABLE_SERVER=evening $(PY) manage.py restore_backup --migrate $(FROM)
 
 # A new random password for the evening server's director account, shown once.
 director-password: venv

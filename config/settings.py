@@ -156,7 +156,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 # Backups of every tournament's archive (docs/exports.md): into BACKUP_DIR/<slug>/ when a round
 # is closed and at most every BACKUP_INTERVAL seconds while hands arrive, keeping the newest
 # BACKUP_KEEP files per tournament. Unset (the default): no automatic backups.
-BACKUP_DIR = env("BACKUP_DIR", default=None) or None
+# The evening server keeps them in the club's folder.
+BACKUP_DIR = env("BACKUP_DIR", default=str(CLUB_DIR / "backups") if EVENING_SERVER else "") or None
 BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -48,8 +48,9 @@ SECURITY = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT"
 
 
 def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
-    found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE",
+    found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE", "BACKUP_DIR",
                         TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path), TZ="Asia/Tokyo")
+    assert found["BACKUP_DIR"] == repr(str(tmp_path / "backups"))
     assert found["DEBUG"] == "False" and found["HTTPS"] == "False"
     assert all(found[name] in ("False", "0") for name in SECURITY)
     assert str(tmp_path / "tricktable.sqlite3") in found["DATABASES"]  # the club's own database

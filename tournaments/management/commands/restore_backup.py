@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.exports import archive
@@ -39,10 +40,13 @@ class Command(BaseCommand):
             help="the backups folder (default: BACKUP_DIR, else ./backups), one tournament's "
             "folder, or one backup file",
         )
+        parser.add_argument("--migrate", action="store_true",
+                            help="first create or update the database's tables (a new laptop)")
         parser.add_argument("--list", action="store_true",
                             help="only show which file would be restored for each tournament")
 
-    def handle(self, *args: Any, path: str | None, list: bool, **options: Any) -> None:
+    def handle(self, *args: Any, path: str | None, list: bool, migrate: bool,
+               **options: Any) -> None:
         where = Path(path) if path else default_folder()
         try:
             chosen = backups.newest_backups(path=where)
@@ -54,6 +58,8 @@ class Command(BaseCommand):
             for candidate in chosen:
                 self.stdout.write(f"{candidate.slug}: {candidate.path}")
             return
+        if migrate:
+            call_command("migrate", interactive=False, verbosity=0)
         reader = ImportCommand(stdout=self.stdout, stderr=self.stderr)
         failed = []
         for candidate in chosen:
