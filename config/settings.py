@@ -29,6 +29,7 @@ if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY (50+ random characters)")
 ALLOWED_HOSTS = env("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
