@@ -1,5 +1,6 @@
 """The error pages in real Chromium with DEBUG off, as on the evening server: a mistyped address,
-a server error, a form sent with its cookies gone, and a draft round's public page, on a phone
+a server error, a form sent with its cookies gone, another director's page and a draft round's
+public page, on a phone
 and a wide screen, in English and Japanese. Each passes the accessibility basics, leads back
 home, and leaves a screenshot."""
 
@@ -21,6 +22,7 @@ HEADINGS = {
     "404": {"en": "Page not found", "ja": "ページが見つかりません"},
     "500": {"en": "Something went wrong on our side", "ja": "サーバー側で問題が発生しました"},
     "csrf": {"en": "Your form expired", "ja": "フォームの有効期限が切れました"},
+    "403": {"en": "You cannot open this page", "ja": "このページは開けません"},
 }
 
 
@@ -113,3 +115,16 @@ def test_a_draft_round_says_its_pairings_are_not_published(page, live_server, ev
         assert "Team 1" not in tab.content()
         screenshot(tab, f"error-draft-round-{lang}-{size}")
         assert accessibility(tab) == [], (lang, size)
+
+
+def test_another_directors_page(page, live_server, evening, club, screenshot, accessibility):
+    from tests.conftest import sign_in_browser
+
+    other = get_user_model().objects.create_user("ben")
+    for lang, size, tab in _pages(page):
+        sign_in_browser(tab, live_server, other)
+        response = tab.goto(f"{live_server.url}/director/{club['running'].slug}/")
+        assert response.status == 403
+        _check(tab, "403", lang, size, screenshot, accessibility)
+        expect(tab.locator(".ways-back a[href='/director/']")).to_be_visible()
+        expect(tab.locator(".ways-back a[href^='/accounts/login/?next=']")).to_be_visible()

@@ -120,8 +120,7 @@ def _render(request: HttpRequest, template: str, status: int, **context) -> Http
             "back_url": _back_url(request),
             "director_url": reverse("tournaments:director-home") if signed_in else "",
             "signed_in": signed_in,
-            "login_url": "" if signed_in else (
-                f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}"),
+            "login_url": f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}",
             **context,
         }
         html = loader.render_to_string(template, context, request)
