@@ -63,6 +63,7 @@ HTTPS = env.bool(
     or (not PUBLIC_URL and not DEBUG and not EVENING_SERVER),
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"
 if PUBLIC_URL:
     _public = urlsplit(PUBLIC_URL)
     if _public.scheme not in ("http", "https") or not _public.hostname:

@@ -10,3 +10,9 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("", include("tournaments.urls")),
 ]
+
+# Error pages in the site's design (JSON under /api/): tournaments/views/errors.py.
+handler400 = "tournaments.views.errors.bad_request"
+handler403 = "tournaments.views.errors.permission_denied"
+handler404 = "tournaments.views.errors.page_not_found"
+handler500 = "tournaments.views.errors.server_error"

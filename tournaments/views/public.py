@@ -172,17 +172,30 @@ def _rules_words(tournament: Tournament) -> list[str]:
 @require_GET
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairings: tables, who plays whom where, each match's state and score, byes.
-    A draft is the directors' alone."""
+    A draft is the directors' alone: anyone else reads that the pairings are not published yet,
+    as for a round of the schedule not paired yet (the two look alike: a draft shows nothing)."""
     tournament = _tournament(slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     director = _is_director(request, tournament)
     if round_ is None or (round_.state == Round.State.DRAFT and not director):
-        raise Http404("no such round")
+        if round_ is None and not _still_to_come(tournament, number):
+            raise Http404("no such round")
+        return render(request, "tournaments/public/round_unpublished.html", {
+            "tournament": tournament,
+            "number": number,
+            "rounds": selectors.visible_rounds(tournament, director=director),
+        }, status=404)
     return render(request, "tournaments/public/round.html", {
         "tournament": tournament,
         "view": selectors.round_view(round_),
         "rounds": selectors.visible_rounds(tournament, director=director),
     })
+
+
+def _still_to_come(tournament: Tournament, number: int) -> bool:
+    """A round of the schedule not paired yet: the tournament is not over and the number is
+    within its rounds."""
+    return tournament.state != Tournament.State.FINISHED and 1 <= number <= tournament.rounds
 
 
 # --- standings ------------------------------------------------------------------------------
