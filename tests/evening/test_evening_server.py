@@ -171,3 +171,38 @@ def test_wait_until_up_reports_a_dead_server(offline_laptop, tmp_path):
     server.stop()
     with pytest.raises(pytest.fail.Exception, match="stopped"):
         wait_until_up("http://127.0.0.1:9/", server, seconds=5)
+
+
+def send(url: str, *, method: str = "GET", data: bytes | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Accept-Language": "ja", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_no_answer_of_the_evening_server_to_a_bad_request_is_a_technical_page(evening_server):
+    from tests.pages.test_error_pages import TECHNICAL
+
+    site = evening_server.public_url
+    form = b"username=director&password=guess"
+    requests = [
+        ("a mistyped address", 404, f"{site}/standings/", {}),
+        ("an unknown tournament", 404, f"{site}/t/no-such-evening/", {}),
+        ("an unknown round", 404, f"{site}/t/no-such-evening/rounds/3/", {}),
+        ("a sign-in without its form's token", 403, f"{site}/accounts/login/",
+         {"method": "POST", "data": form}),
+        ("another site's host name", 400, f"{site}/",
+         {"headers": {"Host": "evil.example"}}),
+        ("a director's page, signed out", 200, f"{site}/director/", {}),  # the sign-in page
+    ]
+    for what, status, url, options in requests:
+        got, html = send(url, **options)
+        assert got == status, what
+        assert [marker for marker in TECHNICAL if marker in html] == [], what
+        assert '<html lang="ja">' in html and 'href="/"' in html, what
+    status, body = send(f"{site}/api/v1/no-such-thing/")
+    assert status == 404 and body.startswith("{")  # the API answers in its JSON error shape
