@@ -32,6 +32,13 @@ def test_a_director_creates_a_table_token_shown_once_and_stored_hashed(td, match
     assert [t["id"] for t in listed] == [body["id"]] and "secret" not in listed[0]
 
 
+def test_a_new_table_tokens_url_is_at_the_public_url_phones_use(td, match, settings):
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+    response = td.post(f"/api/v1/tables/{match.table_id}/tokens", {"label": "T1"}, format="json")
+    body = response.json()
+    assert body["url"] == f"http://192.168.1.20:8000/table/{match.table_id}/#token={body['secret']}"
+
+
 def test_the_new_token_scores_at_its_table(td, match):
     secret = td.post(f"/api/v1/tables/{match.table_id}/tokens", {}, format="json").json()[
         "secret"]
