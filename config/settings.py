@@ -162,6 +162,9 @@ BACKUP_DIR = env("BACKUP_DIR", default=str(CLUB_DIR / "backups") if EVENING_SERV
 BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Hand submissions read and write their rows in plain SQL (tournaments/services/match_rows.py,
+# measured faster); false: through the ORM. tournaments/checks.py says when it must be false.
+HAND_ROWS_SQL = env.bool("HAND_ROWS_SQL", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

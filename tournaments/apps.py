@@ -23,6 +23,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tournaments import checks  # noqa: F401 - registers the system checks
         from tournaments.services import notify
 
         notify.subscribe(_after_commit)

@@ -15,6 +15,12 @@ from tournaments.services import match_rows
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def plain_sql(settings):
+    """These prove the plain-SQL path, whatever HAND_ROWS_SQL the environment sets."""
+    settings.HAND_ROWS_SQL = True
+
+
 def values(instance) -> dict:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 

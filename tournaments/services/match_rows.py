@@ -9,6 +9,11 @@ two inserts whose SQL is built once per process from the models' metadata; rows 
 instances through the fields' own database converters and values are prepared by the fields'
 own `get_db_prep_save`, so what is loaded and stored is what the ORM would load and store
 (`tests/tournaments/test_match_rows.py` compares them). PostgreSQL and SQLite (no row locks).
+
+Fenced: `tournaments/checks.py` stops start-up where this would go behind Django's back (a save
+signal receiver on Hand or HandSubmission, a database router or a second database, another
+Django major version). `HAND_ROWS_SQL=false` takes the ORM path instead, which does the same
+through querysets and `save()`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, models
 
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Table, Tournament
@@ -102,6 +108,10 @@ def locked_match(match_id: int) -> Match:
     low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
     if not isinstance(match_id, int) or not low <= match_id <= high:
         raise Match.DoesNotExist(f"no match {match_id}")
+    if not settings.HAND_ROWS_SQL:
+        of = ("self",) if connection.features.has_select_for_update_of else ()
+        return (Match.objects.select_for_update(of=of)
+                .select_related("round__tournament", "table").get(pk=match_id))
     lock = connection.features.has_select_for_update
     with connection.cursor() as cursor:
         cursor.execute(_match_sql(lock), [match_id])
@@ -156,6 +166,8 @@ class MatchHands:
 def match_hands(match: Match, idempotency_key: str | None = None) -> MatchHands:
     """The match's current versions (each with its hand; `raw` and every record but the last
     load on first use), its sides, and the submission stored under `idempotency_key`."""
+    if not settings.HAND_ROWS_SQL:
+        return _match_hands_orm(match, idempotency_key)
     with connection.cursor() as cursor:
         cursor.execute(_hands_sql(), [match.pk, idempotency_key, match.pk])
         rows = cursor.fetchall()
@@ -173,6 +185,20 @@ def match_hands(match: Match, idempotency_key: str | None = None) -> MatchHands:
         versions.append(submission)
     sides = frozenset(rows[0][0].split(",")) if rows[0][0] else frozenset()
     return MatchHands(versions, sides, rows[0][1])
+
+
+def _match_hands_orm(match: Match, idempotency_key: str | None) -> MatchHands:
+    versions = list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand").defer("raw", "record").order_by("hand__number")
+    )
+    sides = frozenset(Seat.objects.filter(match=match).values_list("side", flat=True))
+    stored = (
+        HandSubmission.objects.filter(idempotency_key=idempotency_key)
+        .values_list("id", flat=True).first()
+        if idempotency_key is not None else None
+    )
+    return MatchHands(versions, sides, stored)
 
 
 @cache
@@ -193,6 +219,9 @@ def insert(instance: models.Model) -> None:
     """Store a new row as `instance.save()` would: the fields' `pre_save` (auto_now_add) and
     database preparation, and the new primary key set on the instance. For the models the
     hand workflows create on every submission; nothing listens for their save signals."""
+    if not settings.HAND_ROWS_SQL:
+        instance.save(force_insert=True)
+        return
     sql, fields = _insert_sql(type(instance))
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
     with connection.cursor() as cursor:
