@@ -272,6 +272,8 @@ function updateEntry() {
   const entry = $('#entry');
   next = upcoming();
   const open = canScore && next && next.number;
+  const line = $('#next-line');  // the server's "next" is behind while hands wait on the phone
+  if (line) line.hidden = Boolean(next && (next.predicted || next.blocked === 'queued'));
   entry.hidden = !open;
   const dealer = open ? currentDealer() : (next && next.dealer);
   for (const seat of $$('.compass [data-seat]')) {
@@ -1083,8 +1085,7 @@ function renderQueue() {
         element('strong', { textContent: fmt(T.queuedHand, { number: item.number, dealer }) }),
         element('span', {
           className: 'queued-when',
-          textContent: fmt(T.queueWaiting, {
-            number: item.number,
+          textContent: fmt(T.queuedAt, {
             time: new Date(item.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
           }),
         }),
@@ -1313,11 +1314,12 @@ function start() {
   root.dataset.ready = 'true';
 }
 
-/** HTTPS only (browsers allow no service worker over plain HTTP): the worker that lets this page
- * reload without a connection. */
+/** HTTPS only: the worker that lets this page reload without a connection. The server offers it
+ * (config.offlineApp) only where the site runs over HTTPS, and browsers allow a service worker
+ * only in a secure context: never over the club's plain HTTP. */
 function offlineApp() {
   const app = config.offlineApp;
-  if (!app || !window.isSecureContext || location.protocol !== 'https:' || !('serviceWorker' in navigator)) return;
+  if (!app || !window.isSecureContext || !('serviceWorker' in navigator)) return;
   navigator.serviceWorker.register(app.worker, { scope: app.scope }).catch(() => { /* the page works without it */ });
 }
 

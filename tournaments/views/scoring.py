@@ -146,7 +146,7 @@ def script_strings() -> dict[str, Any]:
         "queuedBehind": _(
             "Hand %(number)s is queued on this phone: it is sent after the hands queued before it."
         ),
-        "queueWaiting": _("Waiting to be sent: hand %(number)s (queued at %(time)s)."),
+        "queuedAt": _("Queued at %(time)s"),
         "queueRetry": _("Retrying in %(seconds)s s."),
         "queueSent": _("Queued hand %(number)s was sent and stored."),
         "queueRefused": _("Queued hand %(number)s was not accepted:"),
