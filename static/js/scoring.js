@@ -1320,7 +1320,15 @@ function start() {
 function offlineApp() {
   const app = config.offlineApp;
   if (!app || !window.isSecureContext || !('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.register(app.worker, { scope: app.scope }).catch(() => { /* the page works without it */ });
+  const controlled = Boolean(navigator.serviceWorker.controller);  // this load went through it
+  navigator.serviceWorker.register(app.worker, { scope: app.scope })
+    .then(() => navigator.serviceWorker.ready)
+    // the worker keeps this page at once, not only from its next load (the address only: the
+    // scoring code left it when the page opened)
+    .then(registration => {
+      if (registration.active && !controlled) registration.active.postMessage({ keep: location.pathname + location.search });
+    })
+    .catch(() => { /* the page works without it */ });
 }
 
 start();

@@ -191,3 +191,63 @@ def enter_spades_any_language(page) -> None:
         page.locator(f"[data-bid-seat='{call['seat']}']").select_option(call["call"])
     for seat, tricks in HAND_1["tricks"].items():
         page.locator(f"input[data-kind='tricks'][data-key='{seat}']").fill(str(tricks))
+
+
+CACHED = """async () => {
+    const found = [];
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            const response = await cache.match(request);
+            found.push([new URL(request.url).pathname, await response.text()]);
+        }
+    }
+    return found;
+}"""
+
+
+def test_over_https_a_service_worker_lets_the_page_reload_offline(
+    page, live_server, settings
+):
+    """The worker needs a secure context: the live server's http://localhost is one, and
+    PUBLIC_URL says the site runs over HTTPS, so the page offers its worker."""
+    settings.PUBLIC_URL = "https://club.example"
+    director = make_director("td")
+    match = make_match(director)
+    _, secret = services.issue_table_token(table=match.table, actor=director)
+    url = live_server.url.replace("127.0.0.1", "localhost") + services.scoring_path(
+        match.table, secret)
+    open_card(page, url)
+    assert page.evaluate("window.isSecureContext")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page_path = f"/table/{match.table_id}/"
+    for _ in range(50):  # the worker keeps the page it did not see load
+        if any(path == page_path for path, _body in page.evaluate(CACHED)):
+            break
+        page.wait_for_timeout(100)
+    kept = page.evaluate(CACHED)
+    assert sorted(path for path, _body in kept) == sorted(
+        [page_path, "/static/css/scoring.css", "/static/js/scoring.js"])
+    # nothing of the API, the hands fragment, the token probe or the scoring code
+    assert all(secret not in body for _path, body in kept)
+    (html,) = [body for path, body in kept if path == page_path]
+    rendered = int(re.search(r'"renderedAt": (\d+)', html).group(1))
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
+    again = page.evaluate("JSON.parse(document.getElementById('scoring-config').textContent)"
+                          ".renderedAt")
+    assert again == rendered  # the kept copy, not a new rendering
+    expect(page.locator("#offline-banner")).to_have_text(OFFLINE_EN)
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    enter_spades(page, HAND_1)
+    page.get_by_role("button", name="Check the score").click()
+    page.get_by_role("button", name="Submit the hand").click()
+    expect(page.locator("#queued-hands li")).to_have_count(1)
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    assert HandSubmission.objects.filter(hand__match=match).count() == 1
+    assert all(not path.startswith("/api/") and "hands" not in path and "token" not in path
+               for path, _body in page.evaluate(CACHED))

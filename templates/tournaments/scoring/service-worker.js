@@ -41,15 +41,29 @@ self.addEventListener('fetch', event => {
   }
 });
 
+// The page asks to be kept as soon as the worker runs (its first load came before the worker).
+self.addEventListener('message', event => {
+  const wanted = event.data && typeof event.data.keep === 'string' ? event.data.keep : '';
+  const url = new URL(wanted, self.location.origin);
+  if (url.origin !== self.location.origin || !PAGE.test(url.pathname)) return;
+  url.hash = '';
+  event.waitUntil(caches.open(CACHE)
+    .then(cache => fetch(url.href, { credentials: 'same-origin' }).then(response => keep(cache, url.href, response)))
+    .catch(() => null));
+});
+
+async function keep(cache, url, response) {
+  if (response.ok && response.type === 'basic' && !response.redirected) {
+    await cache.put(url, response.clone());
+  }
+  return response;
+}
+
 /** The page from the network (kept for later), or the kept copy when there is no network. */
 async function page(request) {
   const cache = await caches.open(CACHE);
   try {
-    const response = await fetch(request);
-    if (response.ok && response.type === 'basic' && !response.redirected) {
-      await cache.put(request.url, response.clone());
-    }
-    return response;
+    return await keep(cache, request.url, await fetch(request));
   } catch (error) {
     const kept = await cache.match(request.url, { ignoreVary: true })
       || await cache.match(request.url, { ignoreVary: true, ignoreSearch: true });
