@@ -1199,7 +1199,8 @@ function refreshSoon() {
 }
 
 /** Listen to the tournament's events. The browser reconnects a dropped stream by itself (with
- * Last-Event-ID); a stream it gives up on is opened again here, waiting longer each time. */
+ * Last-Event-ID); a stream it gives up on is opened again here, waiting longer each time.
+ * #scoring's data-stream says "open" or "waiting" (to be opened again). */
 function listen() {
   clearTimeout(streamTimer);
   streamTimer = null;
@@ -1218,6 +1219,7 @@ function listen() {
   }
   source.addEventListener('open', () => {
     streamDelay = 0;
+    root.dataset.stream = 'open';
     reachable(true);
     // a new stream may have missed events while none was open: catch up once
     if (first && Date.now() - lastRefresh > 2000) refreshSoon();
@@ -1229,6 +1231,7 @@ function listen() {
     stream = null;
     streamDelay = streamDelay ? Math.min(streamDelay * 2, LONGEST_RETRY) : FIRST_RETRY;
     streamTimer = setTimeout(listen, streamDelay);
+    root.dataset.stream = 'waiting';
   });
 }
 

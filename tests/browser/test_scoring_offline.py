@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_scoring import UUID, stored_queue
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
+from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import Hand, HandSubmission
 
@@ -251,3 +251,35 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
     assert all(not path.startswith("/api/") and "hands" not in path and "token" not in path
                for path, _body in page.evaluate(CACHED))
+
+
+def test_a_stream_the_browser_gives_up_on_is_opened_again_and_the_list_follows(
+    page, live_server, live_in_process
+):
+    """An error answer makes the browser close an event stream for good; the page opens it
+    again after a wait, and a hand entered on another phone then shows without a reload."""
+    director = make_director("td")
+    match = make_match(director)
+    events = re.compile(r"/api/v1/tournaments/[^/]+/events")
+    refused = []
+
+    def refuse_twice(route) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            route.fulfill(status=503, body="")
+        else:
+            route.continue_()
+
+    page.route(events, refuse_twice)
+    open_card(page, card_url(live_server, match, director))
+    root = page.locator("#scoring")
+    expect(root).to_have_attribute("data-stream", "waiting")
+    # opened again after 2 s, refused again, then after 4 s more it gets through
+    expect(root).to_have_attribute("data-stream", "open", timeout=15000)
+    assert len(refused) == 2
+
+    page.evaluate("window.__sameDocument = true")
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
+        "data-status", "pending", timeout=15000)
+    assert page.evaluate("window.__sameDocument") is True  # no reload
