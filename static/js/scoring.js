@@ -7,21 +7,31 @@
 //   rules engine (POST /api/v1/hands/check) and then submitted with an idempotency key made once
 //   per hand. The page never computes a score: every number shown comes from the engine.
 // - A submission that cannot reach the server (offline, time-out, 5xx) waits in a queue in
-//   localStorage and is sent again, always with the same key, when the phone is back online and
-//   with backoff; a refusal (4xx with a code) is shown and not retried.
-// - Confirm and reject call the API; after every action the server-rendered hands fragment
-//   (/table/<id>/hands/) is fetched again.
+//   localStorage (per table) and is sent again, always with the same key, when the phone is back
+//   online and with backoff; a refusal (4xx with a code) is shown and not retried. The queue
+//   outlives the page: reopened from the card, the page shows every queued hand and sends each
+//   once. While a hand waits, the next one can be entered (its number and dealer follow from the
+//   queued hand; the engine checks it when it is sent).
+// - The page never needs a reload: confirm and reject call the API; after every action, every
+//   event of the tournament's stream about this match (hand submitted, confirmed, rejected...)
+//   and every 30 s the server-rendered hands fragment (/table/<id>/hands/) is fetched again. The
+//   stream reconnects by itself, with backoff. The newest fragment is kept on the phone so that a
+//   page the service worker brings back offline (HTTPS only) shows what the phone last saw.
+// - Without a connection a banner says plainly that hands are kept on the phone.
+// See docs/scoring-offline.md.
 // Every string shown comes translated from the template (#scoring-strings).
 
 const root = document.getElementById('scoring');
 const config = readJSON('scoring-config');
 const T = readJSON('scoring-strings');
-let next = readJSON('scoring-next');
+let serverNext = readJSON('scoring-next');  // the next hand as the server last said
+let next = serverNext;                       // the next hand to enter here (after any queued)
 
 const PREFIX = `tricktable:table:${config.table}:`;
 const FIRST_RETRY = 2000;
 const LONGEST_RETRY = 60000;
 const POLL = 30000;
+const LIVE_EVENTS = ['hand-submitted', 'hand-confirmed', 'hand-rejected', 'match-finished', 'round'];
 
 const $ = (selector, scope = document) => scope.querySelector(selector);
 const $$ = (selector, scope = document) => [...scope.querySelectorAll(selector)];
@@ -148,16 +158,44 @@ async function request(url, { method = 'GET', body, headers = {}, auth = true, t
   if (csrf) sent['X-CSRFToken'] = csrf;
   if (auth && token && tokenUsable) sent.Authorization = `Table ${token}`;
   try {
-    const response = await fetch(url, {
-      method, headers: sent, credentials: 'same-origin', cache: 'no-store', signal: controller.signal,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let response;
+    try {
+      response = await fetch(url, {
+        method, headers: sent, credentials: 'same-origin', cache: 'no-store', signal: controller.signal,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      reachable(false);
+      throw error;
+    }
+    reachable(true);
     let data = null;
     try { data = await response.json(); } catch { data = null; }
     return { status: response.status, ok: response.ok, data };
   } finally {
     clearTimeout(timer);
   }
+}
+
+// -- the connection -------------------------------------------------------------------------------
+
+let connected = navigator.onLine !== false;
+
+/** What the last request found: the server answered, or nothing did. */
+function reachable(value) {
+  if (connected === value) return;
+  connected = value;
+  showConnection();
+  if (value) {
+    retryDelay = 0;
+    if (loadQueue().length) flushQueue();
+  }
+}
+
+function showConnection() {
+  const offline = !connected || navigator.onLine === false;
+  $('#offline-banner').hidden = !offline;
+  root.classList.toggle('offline', offline);
 }
 
 function say(text) {
@@ -216,9 +254,26 @@ function queuedHere() {
   return loadQueue().filter(item => item.match === config.match);
 }
 
+/** The hand to enter next: the server's, or, while hands wait in the queue, the one after the
+ * last queued hand (dealt by the next dealer; the engine checks it when it is sent). After a
+ * queued hand entered again (a rejected one) the page waits: what follows is the server's to say. */
+function upcoming() {
+  const queued = queuedHere();
+  if (!queued.length) return serverNext;
+  const last = queued[queued.length - 1];
+  if (serverNext && serverNext.number && serverNext.number > last.number) return serverNext;
+  const dealer = last.dealer && config.nextDealer ? config.nextDealer[last.dealer] : null;
+  if (last.reentry || !dealer) return { number: null, dealer: null, blocked: 'queued' };
+  return { number: last.number + 1, dealer, dealerFixed: true, before: null, blocked: '',
+           reentry: false, predicted: true };
+}
+
 function updateEntry() {
   const entry = $('#entry');
-  const open = canScore && next && next.number && !queuedHere().length;
+  next = upcoming();
+  const open = canScore && next && next.number;
+  const line = $('#next-line');  // the server's "next" is behind while hands wait on the phone
+  if (line) line.hidden = Boolean(next && (next.predicted || next.blocked === 'queued'));
   entry.hidden = !open;
   const dealer = open ? currentDealer() : (next && next.dealer);
   for (const seat of $$('.compass [data-seat]')) {
@@ -594,6 +649,11 @@ async function checkHand() {
   const fingerprint = JSON.stringify(record);
   checked = null;
   submitButton.disabled = true;
+  if (next.predicted) {  // the score before it is not known until the queued hands are stored
+    checkedOffline(record, fingerprint, T.checkLater);
+    submitButton.disabled = false;
+    return;
+  }
   preview.className = 'preview';
   preview.replaceChildren(element('p', { textContent: T.checking }));
   try {
@@ -613,9 +673,9 @@ async function checkHand() {
   submitButton.disabled = !checked;
 }
 
-function checkedOffline(record, fingerprint) {
+function checkedOffline(record, fingerprint, text = T.checkOffline) {
   preview.className = 'preview offline';
-  preview.replaceChildren(element('p', { textContent: T.checkOffline }));
+  preview.replaceChildren(element('p', { textContent: text }));
   checked = { record, fingerprint, unchecked: true };
 }
 
@@ -931,18 +991,23 @@ async function submitHand() {
   }
   const item = {
     url: config.api.hands, match: config.match, number: next.number, record: checked.record,
+    dealer: checked.record.dealer || currentDealer(), reentry: Boolean(next.reentry),
     side, key: handKey(), at: new Date().toISOString(),
   };
   submitButton.disabled = true;
   checkButton.disabled = true;
-  setOutcome('', fmt(T.submitting, { number: item.number }));
-  const result = await send(item);
+  const behind = queuedHere().length > 0;  // hands queued before it go first, in order
+  if (!behind) setOutcome('', fmt(T.submitting, { number: item.number }));
+  const result = behind ? { kind: 'retry' } : await send(item);
   checkButton.disabled = false;
   if (result.kind === 'retry') {
     enqueue(item);
-    setOutcome('queued', fmt(T.queued, { number: item.number }));
-    say(fmt(T.queued, { number: item.number }));
-    scheduleRetry();
+    resetForm();  // the hand is safe in the queue: the form moves on to the next one
+    const text = fmt(behind ? T.queuedBehind : T.queued, { number: item.number });
+    setOutcome('queued', text);
+    say(text);
+    if (behind && connected) flushQueue();
+    else scheduleRetry();
     updateEntry();
     return;
   }
@@ -960,6 +1025,7 @@ async function submitHand() {
 }
 
 let flushing = false;
+let sendingKey = null;
 let retryTimer = null;
 let retryDelay = 0;
 
@@ -980,7 +1046,10 @@ async function flushQueue() {
     for (;;) {
       const [item] = loadQueue();
       if (!item) { retryDelay = 0; break; }
+      sendingKey = item.key;
+      renderQueue();
       const result = await send(item);
+      sendingKey = null;
       if (result.kind === 'retry') { scheduleRetry(); break; }
       saveQueue(loadQueue().filter(queued => queued.key !== item.key));
       changed = true;
@@ -990,31 +1059,45 @@ async function flushQueue() {
         const text = fmt(T.queueSent, { number: item.number });
         setOutcome('ok', text);
         say(text);
-        if (item.match === config.match) resetForm();
       } else {
         refused(item, result.response, T.queueRefused);
       }
     }
   } finally {
     flushing = false;
+    sendingKey = null;
     renderQueue();
     if (changed) await refresh();
     updateEntry();
   }
 }
 
+/** Each queued hand with its state (kept on this phone, or being sent), then when the next try is. */
 function renderQueue() {
   const queue = loadQueue();
   const panel = $('#queue');
   panel.hidden = !queue.length;
-  const lines = queue.map(item => element('p', {
-    textContent: fmt(T.queueWaiting, {
-      number: item.number,
-      time: new Date(item.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-    }),
+  $('#queued-hands').replaceChildren(...queue.map(item => {
+    const sending = item.key === sendingKey;
+    const dealer = item.dealer || (item.record && item.record.dealer) || '—';
+    const row = element('li', { className: `queued-hand${sending ? ' sending' : ''}` }, [
+      element('span', { className: 'queued-what' }, [
+        element('strong', { textContent: fmt(T.queuedHand, { number: item.number, dealer }) }),
+        element('span', {
+          className: 'queued-when',
+          textContent: fmt(T.queuedAt, {
+            time: new Date(item.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+          }),
+        }),
+      ]),
+      element('span', { className: `badge ${sending ? 'badge-sending' : 'badge-queued'}`, textContent: sending ? T.sending : T.keptHere }),
+    ]);
+    row.dataset.queuedHand = String(item.number);
+    return row;
   }));
-  if (queue.length && retryTimer) lines.push(element('p', { textContent: fmt(T.queueRetry, { seconds: Math.round(retryDelay / 1000) }) }));
-  if (queue.length) lines.push(element('p', { textContent: T.queueBlocks }));
+  const lines = [];
+  if (queue.length && retryTimer && connected) lines.push(element('p', { textContent: fmt(T.queueRetry, { seconds: Math.round(retryDelay / 1000) }) }));
+  if (queue.length && next && next.blocked === 'queued') lines.push(element('p', { textContent: T.queueBlocks }));
   $('#queue-status').replaceChildren(...lines);
 }
 
@@ -1062,26 +1145,94 @@ function decorateFragment() {
 // -- the hands list, fetched again after every action ---------------------------------------------
 
 const region = $('#hands-region');
+let lastRefresh = 0;
 
 async function refresh({ quiet = false } = {}) {
   let response;
   try {
     response = await fetch(config.api.fragment, { cache: 'no-store', credentials: 'same-origin' });
   } catch {
+    reachable(false);
     return false;
   }
+  reachable(true);
+  lastRefresh = Date.now();
   if (!response.ok) return false;
   const html = await response.text();
+  const at = Date.parse(response.headers.get('Date') || '') || Date.now();
+  store.set('fragment', { match: config.match, at, html });
+  return show(html, { quiet });
+}
+
+/** Swap a hands fragment in (unless it shows what is shown, or a quiet update would take the
+ * focus from someone answering a hand). */
+function show(html, { quiet = false } = {}) {
   const signature = (/data-signature="([^"]*)"/.exec(html) || [])[1];
   const shown = $('[data-signature]', region);
   if (signature && shown && shown.dataset.signature === signature) return false;
   if (quiet && region.contains(document.activeElement) && document.activeElement !== region) return false;
   region.innerHTML = html;
-  next = readJSON('scoring-next');
+  serverNext = readJSON('scoring-next');
   decorateFragment();
   updateEntry();
+  renderQueue();
   if (quiet) say(T.updated);
   return true;
+}
+
+/** A page older than what the phone last saw (the service worker's copy, offline) shows that. */
+function restoreFragment() {
+  const kept = store.get('fragment');
+  if (kept && kept.match === config.match && kept.at > config.renderedAt && kept.html) show(kept.html);
+}
+
+// -- the tournament's event stream: the list follows the other phones without a reload ------------
+
+let stream = null;
+let streamTimer = null;
+let streamDelay = 0;
+let refreshTimer = null;
+
+function refreshSoon() {
+  if (refreshTimer) return;
+  refreshTimer = setTimeout(() => { refreshTimer = null; refresh({ quiet: true }); }, 200);
+}
+
+/** Listen to the tournament's events. The browser reconnects a dropped stream by itself (with
+ * Last-Event-ID); a stream it gives up on is opened again here, waiting longer each time.
+ * #scoring's data-stream says "open" or "waiting" (to be opened again). */
+function listen() {
+  clearTimeout(streamTimer);
+  streamTimer = null;
+  if (!config.api.events || typeof window.EventSource !== 'function') return;
+  if (stream) stream.close();
+  const source = new EventSource(config.api.events);
+  stream = source;
+  let first = true;
+  for (const name of LIVE_EVENTS) {
+    source.addEventListener(name, event => {
+      let data = null;
+      try { data = JSON.parse(event.data); } catch { data = null; }
+      if (data && data.match && data.match !== config.match) return;
+      refreshSoon();
+    });
+  }
+  source.addEventListener('open', () => {
+    streamDelay = 0;
+    root.dataset.stream = 'open';
+    reachable(true);
+    // a new stream may have missed events while none was open: catch up once
+    if (first && Date.now() - lastRefresh > 2000) refreshSoon();
+    first = false;
+  });
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.CLOSED || stream !== source) return;
+    source.close();
+    stream = null;
+    streamDelay = streamDelay ? Math.min(streamDelay * 2, LONGEST_RETRY) : FIRST_RETRY;
+    streamTimer = setTimeout(listen, streamDelay);
+    root.dataset.stream = 'waiting';
+  });
 }
 
 // -- wiring ---------------------------------------------------------------------------------------
@@ -1131,24 +1282,56 @@ function start() {
   });
   region.addEventListener('submit', event => event.preventDefault());
   window.addEventListener('online', () => {
+    showConnection();
     retryDelay = 0;
     flushQueue();
     if (token && !$('#access').classList.contains('bad')) checkToken();
+    refresh({ quiet: true });
+    if (!stream) listen();
+  });
+  window.addEventListener('offline', () => {
+    connected = false;
+    showConnection();
+    renderQueue();
   });
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') refresh({ quiet: true });
+    if (document.visibilityState === 'visible') {
+      refresh({ quiet: true });
+      if (!stream) listen();
+    }
   });
   setInterval(() => {
     if (document.visibilityState === 'visible' && navigator.onLine) refresh({ quiet: true });
   }, POLL);
   showMode();
   wireCards();
+  restoreFragment();
   decorateFragment();
+  showConnection();
+  updateEntry();
   renderQueue();
   checkToken();
   if (loadQueue().length) flushQueue();
-  updateEntry();
+  listen();
+  offlineApp();
   root.dataset.ready = 'true';
+}
+
+/** HTTPS only: the worker that lets this page reload without a connection. The server offers it
+ * (config.offlineApp) only where the site runs over HTTPS, and browsers allow a service worker
+ * only in a secure context: never over the club's plain HTTP. */
+function offlineApp() {
+  const app = config.offlineApp;
+  if (!app || !window.isSecureContext || !('serviceWorker' in navigator)) return;
+  const controlled = Boolean(navigator.serviceWorker.controller);  // this load went through it
+  navigator.serviceWorker.register(app.worker, { scope: app.scope })
+    .then(() => navigator.serviceWorker.ready)
+    // the worker keeps this page at once, not only from its next load (the address only: the
+    // scoring code left it when the page opened)
+    .then(registration => {
+      if (registration.active && !controlled) registration.active.postMessage({ keep: location.pathname + location.search });
+    })
+    .catch(() => { /* the page works without it */ });
 }
 
 start();

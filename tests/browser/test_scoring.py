@@ -186,8 +186,11 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     page.get_by_role("button", name="Submit the hand").click()
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
     expect(page.locator("#queue")).to_be_visible()
-    expect(page.locator("#queue-status")).to_contain_text("Waiting to be sent: hand 1")
-    expect(page.locator("#entry")).to_be_hidden()  # the next hand waits for this one
+    expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
+    # the next hand follows the queued one (its dealer from the rotation), no waiting
+    expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
+    expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
+    expect(page.locator("#offline-banner")).to_be_visible()
     (queued,) = stored_queue(page, match)
     assert queued["number"] == 1 and queued["record"] == HAND_1 and UUID.match(queued["key"])
     assert not HandSubmission.objects.exists()
@@ -239,7 +242,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
 
     page.route(hands_url, lambda route: route.abort("internetdisconnected"))
     page.reload()
-    expect(page.locator("#queue-status")).to_contain_text("Waiting to be sent: hand 1")
+    expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
     page.unroute(hands_url)
     page.get_by_role("button", name="Try sending now").click()
     expect(page.locator("#submit-status")).to_contain_text("Queued hand 1 was sent and stored.")

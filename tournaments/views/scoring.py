@@ -5,17 +5,26 @@ The server renders who sits where, the hands so far (with the engine's running t
 awaiting confirmation and the form for the next hand; `static/js/scoring.js` keeps the token on
 the phone, checks a hand with `POST /api/v1/hands/check`, submits it (queued while offline) and
 confirms or rejects hands. Three routes: the page, the hands fragment the script refreshes after
-each action, and a token probe (is this code valid for this table?).
+each action, and a token probe (is this code valid for this table?). Where the site runs over
+HTTPS, two more: the table's web app manifest and the service worker that lets the page reload
+offline (docs/scoring-offline.md).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.urls import path, reverse
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -134,7 +143,10 @@ def script_strings() -> dict[str, Any]:
             "No connection: hand %(number)s is queued on this phone and will be sent "
             "automatically."
         ),
-        "queueWaiting": _("Waiting to be sent: hand %(number)s (queued at %(time)s)."),
+        "queuedBehind": _(
+            "Hand %(number)s is queued on this phone: it is sent after the hands queued before it."
+        ),
+        "queuedAt": _("Queued at %(time)s"),
         "queueRetry": _("Retrying in %(seconds)s s."),
         "queueSent": _("Queued hand %(number)s was sent and stored."),
         "queueRefused": _("Queued hand %(number)s was not accepted:"),
@@ -146,6 +158,15 @@ def script_strings() -> dict[str, Any]:
         "rejected": _("Hand %(number)s is rejected; it goes to the director."),
         "decideFailed": _("Hand %(number)s could not be answered:"),
         "noConnection": _("No connection: try again when you are back online."),
+        "offline": _(
+            "No connection: hands are kept on this phone and sent when the Wi-Fi returns."
+        ),
+        "keptHere": _("Kept on this phone"),
+        "sending": _("Sending…"),
+        "queuedHand": _("Hand %(number)s, dealt by %(dealer)s"),
+        "checkLater": _(
+            "The rules engine checks this hand when it is sent, after the hands queued before it."
+        ),
         "updated": _("The hands were updated."),
         "total": _("Total %(sum)s of %(total)s"),
         "enterHand": _("Enter hand %(number)s"),
@@ -424,7 +445,7 @@ def _signature(view: selectors.ScoringView) -> str:
 # -- views ----------------------------------------------------------------------------------------
 
 
-def _config(view: selectors.ScoringView, director: bool) -> dict[str, Any]:
+def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> dict[str, Any]:
     """What the script needs: the match, its rules, the seats by dealer, the API's addresses."""
     tournament = view.tournament
     match = view.match
@@ -437,6 +458,10 @@ def _config(view: selectors.ScoringView, director: bool) -> dict[str, Any]:
         else _plain_layouts(view.seats, sides)
     )
     hands_url = reverse("api:hands", args=[match.pk]) if match is not None else ""
+    try:
+        events_url = reverse("api:live-events", args=[tournament.slug])
+    except NoReverseMatch:  # the live module is not installed: the page polls
+        events_url = ""
     return {
         "table": view.table.pk,
         "match": match.pk if match is not None else None,
@@ -449,13 +474,18 @@ def _config(view: selectors.ScoringView, director: bool) -> dict[str, Any]:
         "form": {k: v for k, v in form_data(tournament.game, compiled).items()
                  if k not in TEMPLATE_ONLY},
         "director": director,
+        # The dealer after each dealer: a phone that queues a hand offline goes on to the next.
+        "nextDealer": {seat: g.next_dealer(compiled, seat) for seat in view.seats},
+        "renderedAt": int(time.time() * 1000),
         "api": {
             "check": reverse("api:hands-check"),
             "hands": hands_url,
             "hand": hands_url + "/",
             "token": reverse("tournaments:scoring-token", args=[view.table.pk]),
             "fragment": reverse("tournaments:scoring-hands", args=[view.table.pk]),
+            "events": events_url,
         },
+        "offlineApp": _offline_app(view.table.pk) if offline else None,
     }
 
 
@@ -464,7 +494,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     found, director = _visible_table(request, table_id)
     view = selectors.scoring_view(found)
     tournament = view.tournament
+    offline = offline_app_served(request)
     context: dict[str, Any] = {
+        "offline_app": _offline_app(found.pk) if offline and view.match is not None else None,
         "table": found,
         "tournament": tournament,
         "round": found.round,
@@ -477,7 +509,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
         options = getattr(compiled, "options", {})
         context.update({
-            "config": _config(view, director),
+            "config": _config(view, director, offline=offline),
             "strings": script_strings(),
             "form": form_data(tournament.game, compiled),
             "options": [(str(option_label(name)), _option_value(value))
@@ -542,8 +574,79 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
     return JsonResponse(body)
 
 
+# -- the offline app (HTTPS only): a manifest and a service worker --------------------------------
+
+# What the service worker keeps for an offline reload besides the page itself (never the API).
+WORKER_ASSETS = ("css/scoring.css", "js/scoring.js")
+WORKER_SCOPE = "/table/"
+
+
+def offline_app_served(request: HttpRequest) -> bool:
+    """Whether the page offers a manifest and a service worker: browsers allow a service worker
+    only in a secure context, so only where the site runs over HTTPS (this request, or the
+    public address the evening's cards carry)."""
+    public_url = str(getattr(settings, "PUBLIC_URL", "") or "")
+    return request.is_secure() or public_url.startswith("https://")
+
+
+def _offline_app(table_id: int) -> dict[str, str]:
+    return {
+        "manifest": reverse("tournaments:scoring-manifest", args=[table_id]),
+        "worker": reverse("tournaments:scoring-worker"),
+        "scope": WORKER_SCOPE,
+    }
+
+
+@require_GET
+def manifest(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The table's web app manifest: the scoring page, opened like an app from the home screen."""
+    if not offline_app_served(request):
+        raise Http404("the offline app needs HTTPS")
+    found, _director = _visible_table(request, table_id)
+    start = reverse("tournaments:scoring-table", args=[found.pk])
+    label = _("Table %(number)s") % {"number": found.number}
+    body = {
+        "name": f"{label} — {found.round.tournament.name}",
+        "short_name": label,
+        "start_url": start,
+        "scope": start,
+        "display": "standalone",
+        "background_color": "#f6f7f9",
+        "theme_color": "#0b6e4f",
+        "lang": get_language(),
+        "icons": [],
+    }
+    response = JsonResponse(body, content_type="application/manifest+json",
+                            json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The scoring pages' service worker (plain JS, rendered with the static files' addresses):
+    it keeps the page and its assets so a scoring page reloads offline; never an API answer."""
+    if not offline_app_served(request):
+        raise Http404("the offline app needs HTTPS")
+    assets = [static(name) for name in WORKER_ASSETS]
+    body = render_to_string("tournaments/scoring/service-worker.js", {
+        "assets": json.dumps(assets),
+        "static_prefix": json.dumps(static("")),
+        "scope": json.dumps(WORKER_SCOPE),
+    })
+    # A new worker (and cache) whenever its code or the assets' addresses change.
+    version = hashlib.sha256(body.encode()).hexdigest()[:12]
+    response = HttpResponse(body.replace("__VERSION__", version),
+                            content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = WORKER_SCOPE
+    return response
+
+
 urlpatterns = [
+    path("table/service-worker.js", service_worker, name="scoring-worker"),
     path("table/<int:table_id>/", table, name="scoring-table"),
+    path("table/<int:table_id>/manifest.webmanifest", manifest, name="scoring-manifest"),
     path("table/<int:table_id>/hands/", hands, name="scoring-hands"),
     path("table/<int:table_id>/token/", token_status, name="scoring-token"),
 ]
