@@ -96,6 +96,16 @@ RESOLUTIONS: dict[str, str] = {
         "with the turned suit as trumps, the named suit from trick 2. The contract's `trump` "
         "reports the named suit."
     ),
+    "abundance-trumps-named": (
+        "abundance_trumps_named=after-opening-lead applies to plain abundance: the eldest leads "
+        "to the first trick before trumps are known, then the declarer names them and the whole "
+        "first trick (the opening lead included) is played with them. The record is the same as "
+        "after the auction: the named suit in `trump` (a record cannot show when it was named), "
+        "so the play and the settlement are those of after-auction; the notes say when trumps "
+        "were named. It contradicts abundance_first_trick=turned-suit (trick 1 with the turned "
+        "suit): that combination is `bad-rules`. In abundance declared with trumps the declarer "
+        "leads, so names trumps before the lead as usual."
+    ),
     "trump-field": (
         "`trump` is required exactly when the declarer names a suit (abundance, and abundance "
         "declared with trumps); present anywhere else (including a thrown-in hand) it is "
@@ -248,6 +258,12 @@ OPTIONS = {
             help="trumps for the first trick of an abundance",
         ),
         Option(
+            "abundance_trumps_named",
+            "after-auction",
+            choices=("after-auction", "after-opening-lead"),
+            help="when the abundance declarer names trumps",
+        ),
+        Option(
             "declared_with_trumps",
             "off",
             choices=("off", "replaces", "ranks-above"),
@@ -274,6 +290,7 @@ class SoloRules:
     indicator: str
     after_prop: str
     turned_first: bool
+    trumps_after_lead: bool
     declared_with_trumps: str
 
     def names_trump(self, bid: str) -> bool:
@@ -293,6 +310,14 @@ def compile_rules(options: dict[str, Any]) -> SoloRules:
     if not options["prop_and_cop"]:
         order.remove(PROP)
         order.remove(COP)
+    turned_first = options["abundance_first_trick"] == "turned-suit"
+    trumps_after_lead = options["abundance_trumps_named"] == "after-opening-lead"
+    if turned_first and trumps_after_lead:  # RESOLUTIONS["abundance-trumps-named"]
+        raise RecordError(
+            "bad-rules",
+            "abundance_trumps_named after-opening-lead plays the whole first trick with the "
+            "named trumps; abundance_first_trick turned-suit plays it with the turned suit",
+        )
     table = TABLES[options["table"]]
     values = {
         bid: (base, over if options["overtricks"] else None) for bid, (base, over) in table.items()
@@ -303,7 +328,8 @@ def compile_rules(options: dict[str, Any]) -> SoloRules:
         values=values,
         indicator=options["trump_indicator"],
         after_prop=options["after_unaccepted_prop"],
-        turned_first=options["abundance_first_trick"] == "turned-suit",
+        turned_first=turned_first,
+        trumps_after_lead=trumps_after_lead,
         declared_with_trumps=options["declared_with_trumps"],
     )
 
@@ -868,7 +894,10 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
     who = f"{c.declarer} and {c.partner}" if c.partner else c.declarer
     name = BID_NAMES[c.bid]
     if c.trump is not None and c.bid in (ABUNDANCE, DECLARED, DECLARED_T):
-        name += f" ({SUITS[c.trump]} trumps)"
+        if c.bid == ABUNDANCE and rules.trumps_after_lead:  # RESOLUTIONS["abundance-trumps-named"]
+            name += f" ({SUITS[c.trump]} trumps, named after the opening lead)"
+        else:
+            name += f" ({SUITS[c.trump]} trumps)"
     if c.bid in MISERES:
         made = side == 0
         note = f"{who} {name}: took {_plural(side, 'trick')} ({'made' if made else 'failed'})"
