@@ -370,16 +370,23 @@ class Auction:
 
     def legal(self) -> list[str]:
         """Every call the seat to call may make now (empty when the auction is over)."""
-        if self.over:
+        turn = self.turn
+        if self.over or turn is None:
             return []
         out = []
         for call in ("pass",) + BID_ORDER:
             try:
-                self._check(self.turn, call)
+                self._check(turn, call)
             except RecordError:
                 continue
             out.append(call)
         return out
+
+    def declared(self) -> tuple[str, str]:
+        """(bid, declarer) once the auction has ended with a contract (not thrown in)."""
+        if self.bid is None or self.bidder is None or self.thrown_in:
+            raise AssertionError("the auction ended without a contract")
+        return self.bid, self.bidder
 
     # -- checking and applying --
     def call(self, seat: str, call: str, index: int | None = None) -> None:
@@ -458,7 +465,7 @@ class Auction:
                 return
             holders: set[str] = set()
         else:
-            holders = {self.bidder, self.acceptor} - {None}
+            holders = {s for s in (self.bidder, self.acceptor) if s is not None}
             if all(self._done(s) for s in SEATS if s not in holders):
                 if self.bid == PROP and self.acceptor is None:
                     if self.second_used or (
@@ -607,7 +614,7 @@ class SoloWhist:
 
         turned = _turned(record, rules, state, hands, dealer)
         contract = _contract(record, rules, auction, _turned_suit(state, turned))
-        if full:
+        if hands is not None:
             tricks = _replay(record, rules, contract, hands, turned, dealer)
         else:
             for name in ("play", "claim"):
@@ -700,7 +707,7 @@ def _turned_suit(state: dict, turned: int | None) -> int:
 
 
 def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int) -> Contract:
-    bid = auction.bid
+    bid, declarer = auction.declared()
     raw = record.get("trump")
     named = None
     if rules.names_trump(bid):
@@ -708,7 +715,7 @@ def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int
             raise RecordError(
                 "bad-trump",
                 f"{BID_NAMES[bid]}: the declarer's `trump` is missing",
-                seat=auction.bidder,
+                seat=declarer,
             )
         try:
             named = parse_suit(raw)
@@ -723,7 +730,7 @@ def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int
     else:
         trump = None
     first = turned_suit if bid == ABUNDANCE and rules.turned_first else trump
-    return Contract(bid, auction.bidder, auction.acceptor, trump, first)
+    return Contract(bid, declarer, auction.acceptor, trump, first)
 
 
 def _check_thrown_in(
@@ -775,7 +782,7 @@ def _replay(
     hands = dict(hands)
     eff = list(range(54))
     suit_masks = list(SUIT_MASKS)
-    if rules.indicator == "joker":
+    if rules.indicator == "joker" and turned is not None:  # the leftover card: never None
         eff[BIG_JOKER] = turned
         suit_masks[SUIT_OF[turned]] |= 1 << BIG_JOKER
     won = dict.fromkeys(SEATS, 0)
@@ -788,7 +795,7 @@ def _replay(
             )
         trump = c.first_trump if number == 1 else c.trump
         seat = leader
-        led = best = best_seat = None
+        led, best, best_seat = -1, -1, seat  # set by the lead
         for card in cards:
             if not hands[seat] >> card & 1:
                 raise RecordError(
@@ -800,7 +807,7 @@ def _replay(
                 )
             e = eff[card]
             suit = SUIT_OF[e]
-            if led is None:
+            if led < 0:
                 led, best, best_seat = suit, e, seat
             else:
                 if suit != led and hands[seat] & suit_masks[led]:

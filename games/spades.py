@@ -280,6 +280,7 @@ class Table:
         order = [(left + i) % n for i in range(n)]
         self.bid_order = tuple(i for i in order if i != self.dummy)
         self.players = tuple(i for i in range(n) if i != self.dummy)
+        self.sides: tuple[str, ...]
         if rules.partnership:
             self.sides = ("NS", "EW")
             self.side_of = tuple(0 if s in "NS" else 1 for s in seats)
@@ -309,6 +310,7 @@ class SpadesRules:
     def __init__(self, options: dict[str, Any]) -> None:
         o = self.options = options
         self.__dict__.update(options)  # each option is also an attribute: rules.partnership
+        self.partnership: bool = o["partnership"]  # the one the engine reads as an attribute
         players = o["players"]
         if o["partnership"] and players != 4:
             raise RecordError("bad-rules", "partnership play needs 4 players")
@@ -504,9 +506,9 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
     entry = calls[pos]
     if type(entry) is dict and entry.get("seat") == seat and len(entry) == 2:
         call = entry.get("call")  # the fast path: {"seat": ..., "call": "4"}
-        kind = CALLS.get(call) if type(call) is str else None
-        if kind is not None:
-            return kind
+        known = CALLS.get(call) if type(call) is str else None
+        if known is not None:
+            return known
     who, side, kind, n = _parse_call(entry, pos)
     if who != seat or side is not None:
         raise RecordError(
