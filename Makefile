@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run serve restore director-password test lint worker bench clean
+.PHONY: venv openspiel messages migrate demo run serve restore director-password test lint typecheck worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -66,6 +66,9 @@ test: venv messages
 
 lint: venv
 	$(VENV)/bin/ruff check .
+
+typecheck: venv
+	$(VENV)/bin/mypy
 
 worker: venv
 	$(VENV)/bin/celery -A config worker -l info

@@ -71,9 +71,10 @@ def read_hands(deal: dict, seats: str, sizes: Sequence[int], pack: int) -> list[
     Checking that `deal` names exactly the right seats is the caller's."""
     masks, used = [], 0
     for seat, size in zip(seats, sizes, strict=True):
-        cards = deal.get(seat)
+        cards: Any = deal.get(seat)
         try:
-            m = sum(map(CARD_BITS.__getitem__, cards))  # distinct cards: the sum is their union
+            # distinct cards: the sum is their union
+            m: int = sum(map(CARD_BITS.__getitem__, cards))
             fast = type(cards) is list and m.bit_count() == len(cards)
         except (KeyError, TypeError):
             fast = False

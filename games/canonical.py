@@ -10,6 +10,7 @@ cannot read is left as it was (the engine would have refused such a record).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -39,7 +40,7 @@ def _card(value: Any) -> Any:
         return value
 
 
-def _each(value: Any, rewrite) -> Any:
+def _each(value: Any, rewrite: Callable[[Any], Any]) -> Any:
     return [rewrite(item) for item in value] if isinstance(value, list) else value
 
 

@@ -7,8 +7,9 @@ A card is an int: ``suit * 13 + (rank - 2)`` with suits S=0, H=1, D=2, C=3 and r
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Unpack
 
-from games.errors import RecordError
+from games.errors import RecordError, Where
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -50,7 +51,7 @@ CARD_IDS: dict[str, int] = _spellings()
 CARD_BITS: dict[str, int] = {text: 1 << card for text, card in CARD_IDS.items()}
 
 
-def parse_card(text: object, **where: object) -> int:
+def parse_card(text: object, **where: Unpack[Where]) -> int:
     """The card a string names, or a `bad-card` error."""
     card = CARD_IDS.get(text) if isinstance(text, str) else None
     if card is None:
@@ -61,7 +62,7 @@ def parse_card(text: object, **where: object) -> int:
     return card
 
 
-def parse_cards(value: object, **where: object) -> list[int]:
+def parse_cards(value: object, **where: Unpack[Where]) -> list[int]:
     """A list of cards: a JSON list of card strings, or one string of cards split by spaces."""
     if isinstance(value, str):
         value = value.replace(",", " ").split()
@@ -88,7 +89,7 @@ def names(cards: Iterable[int]) -> list[str]:
     return [NAMES[c] for c in cards]
 
 
-def parse_suit(text: object, **where: object) -> int:
+def parse_suit(text: object, **where: Unpack[Where]) -> int:
     """A suit letter or symbol (S, h, ♦ ...), or a `bad-format` error."""
     if isinstance(text, str):
         letter = _SYMBOLS.get(text, text.upper())

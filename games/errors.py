@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 # Every code the engine emits, with what it means. Codes are part of the public format:
 # never rename one; add new ones here (tests check that nothing outside this list is raised).
 CODES: dict[str, str] = {
@@ -41,6 +43,14 @@ CODES: dict[str, str] = {
     "revokes-mismatch": "the stated revokes differ from those the replay finds (whist)",
     "winner-mismatch": "the stated winner differs from the one the tricks give",
 }
+
+
+class Where(TypedDict, total=False):
+    """Where an error is: the keyword arguments a parser passes on to `RecordError`."""
+
+    trick: int
+    seat: str
+    card: str
 
 
 class RecordError(Exception):

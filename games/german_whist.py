@@ -199,8 +199,8 @@ def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int
     played_counted = len(play) if all_count else max(0, len(play) - drawing)
     remaining = rules.counted - played_counted
     if claim is not None:
-        seat, n = read_claim(claim, SEATS, remaining)  # resolution: claim
-        i = SEATS.index(seat)
+        claimer, n = read_claim(claim, SEATS, remaining)  # resolution: claim
+        i = SEATS.index(claimer)
         taken[i] += n
         taken[1 - i] += remaining - n
     elif len(play) < TOTAL_TRICKS:

@@ -35,8 +35,8 @@ class Option:
         if self.cards:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise self._bad(value, "a list of cards")
-            ids = [CARD_IDS.get(v) for v in value]
-            if None in ids or len(set(ids)) != len(ids):
+            ids = [CARD_IDS[v] for v in value if v in CARD_IDS]
+            if len(ids) != len(value) or len(set(ids)) != len(ids):
                 raise self._bad(value, "a list of distinct cards")
             return tuple(NAMES[c] for c in ids)
         if isinstance(self.default, bool):

@@ -96,6 +96,16 @@ RESOLUTIONS: dict[str, str] = {
         "with the turned suit as trumps, the named suit from trick 2. The contract's `trump` "
         "reports the named suit."
     ),
+    "abundance-trumps-named": (
+        "abundance_trumps_named=after-opening-lead applies to plain abundance: the eldest leads "
+        "to the first trick before trumps are known, then the declarer names them and the whole "
+        "first trick (the opening lead included) is played with them. The record is the same as "
+        "after the auction: the named suit in `trump` (a record cannot show when it was named), "
+        "so the play and the settlement are those of after-auction; the notes say when trumps "
+        "were named. It contradicts abundance_first_trick=turned-suit (trick 1 with the turned "
+        "suit): that combination is `bad-rules`. In abundance declared with trumps the declarer "
+        "leads, so names trumps before the lead as usual."
+    ),
     "trump-field": (
         "`trump` is required exactly when the declarer names a suit (abundance, and abundance "
         "declared with trumps); present anywhere else (including a thrown-in hand) it is "
@@ -248,6 +258,12 @@ OPTIONS = {
             help="trumps for the first trick of an abundance",
         ),
         Option(
+            "abundance_trumps_named",
+            "after-auction",
+            choices=("after-auction", "after-opening-lead"),
+            help="when the abundance declarer names trumps",
+        ),
+        Option(
             "declared_with_trumps",
             "off",
             choices=("off", "replaces", "ranks-above"),
@@ -274,6 +290,7 @@ class SoloRules:
     indicator: str
     after_prop: str
     turned_first: bool
+    trumps_after_lead: bool
     declared_with_trumps: str
 
     def names_trump(self, bid: str) -> bool:
@@ -293,6 +310,14 @@ def compile_rules(options: dict[str, Any]) -> SoloRules:
     if not options["prop_and_cop"]:
         order.remove(PROP)
         order.remove(COP)
+    turned_first = options["abundance_first_trick"] == "turned-suit"
+    trumps_after_lead = options["abundance_trumps_named"] == "after-opening-lead"
+    if turned_first and trumps_after_lead:  # RESOLUTIONS["abundance-trumps-named"]
+        raise RecordError(
+            "bad-rules",
+            "abundance_trumps_named after-opening-lead plays the whole first trick with the "
+            "named trumps; abundance_first_trick turned-suit plays it with the turned suit",
+        )
     table = TABLES[options["table"]]
     values = {
         bid: (base, over if options["overtricks"] else None) for bid, (base, over) in table.items()
@@ -303,7 +328,8 @@ def compile_rules(options: dict[str, Any]) -> SoloRules:
         values=values,
         indicator=options["trump_indicator"],
         after_prop=options["after_unaccepted_prop"],
-        turned_first=options["abundance_first_trick"] == "turned-suit",
+        turned_first=turned_first,
+        trumps_after_lead=trumps_after_lead,
         declared_with_trumps=options["declared_with_trumps"],
     )
 
@@ -344,16 +370,23 @@ class Auction:
 
     def legal(self) -> list[str]:
         """Every call the seat to call may make now (empty when the auction is over)."""
-        if self.over:
+        turn = self.turn
+        if self.over or turn is None:
             return []
         out = []
         for call in ("pass",) + BID_ORDER:
             try:
-                self._check(self.turn, call)
+                self._check(turn, call)
             except RecordError:
                 continue
             out.append(call)
         return out
+
+    def declared(self) -> tuple[str, str]:
+        """(bid, declarer) once the auction has ended with a contract (not thrown in)."""
+        if self.bid is None or self.bidder is None or self.thrown_in:
+            raise AssertionError("the auction ended without a contract")
+        return self.bid, self.bidder
 
     # -- checking and applying --
     def call(self, seat: str, call: str, index: int | None = None) -> None:
@@ -432,7 +465,7 @@ class Auction:
                 return
             holders: set[str] = set()
         else:
-            holders = {self.bidder, self.acceptor} - {None}
+            holders = {s for s in (self.bidder, self.acceptor) if s is not None}
             if all(self._done(s) for s in SEATS if s not in holders):
                 if self.bid == PROP and self.acceptor is None:
                     if self.second_used or (
@@ -581,7 +614,7 @@ class SoloWhist:
 
         turned = _turned(record, rules, state, hands, dealer)
         contract = _contract(record, rules, auction, _turned_suit(state, turned))
-        if full:
+        if hands is not None:
             tricks = _replay(record, rules, contract, hands, turned, dealer)
         else:
             for name in ("play", "claim"):
@@ -674,7 +707,7 @@ def _turned_suit(state: dict, turned: int | None) -> int:
 
 
 def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int) -> Contract:
-    bid = auction.bid
+    bid, declarer = auction.declared()
     raw = record.get("trump")
     named = None
     if rules.names_trump(bid):
@@ -682,7 +715,7 @@ def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int
             raise RecordError(
                 "bad-trump",
                 f"{BID_NAMES[bid]}: the declarer's `trump` is missing",
-                seat=auction.bidder,
+                seat=declarer,
             )
         try:
             named = parse_suit(raw)
@@ -697,7 +730,7 @@ def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int
     else:
         trump = None
     first = turned_suit if bid == ABUNDANCE and rules.turned_first else trump
-    return Contract(bid, auction.bidder, auction.acceptor, trump, first)
+    return Contract(bid, declarer, auction.acceptor, trump, first)
 
 
 def _check_thrown_in(
@@ -749,7 +782,7 @@ def _replay(
     hands = dict(hands)
     eff = list(range(54))
     suit_masks = list(SUIT_MASKS)
-    if rules.indicator == "joker":
+    if rules.indicator == "joker" and turned is not None:  # the leftover card: never None
         eff[BIG_JOKER] = turned
         suit_masks[SUIT_OF[turned]] |= 1 << BIG_JOKER
     won = dict.fromkeys(SEATS, 0)
@@ -762,7 +795,7 @@ def _replay(
             )
         trump = c.first_trump if number == 1 else c.trump
         seat = leader
-        led = best = best_seat = None
+        led, best, best_seat = -1, -1, seat  # set by the lead
         for card in cards:
             if not hands[seat] >> card & 1:
                 raise RecordError(
@@ -774,7 +807,7 @@ def _replay(
                 )
             e = eff[card]
             suit = SUIT_OF[e]
-            if led is None:
+            if led < 0:
                 led, best, best_seat = suit, e, seat
             else:
                 if suit != led and hands[seat] & suit_masks[led]:
@@ -868,7 +901,10 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
     who = f"{c.declarer} and {c.partner}" if c.partner else c.declarer
     name = BID_NAMES[c.bid]
     if c.trump is not None and c.bid in (ABUNDANCE, DECLARED, DECLARED_T):
-        name += f" ({SUITS[c.trump]} trumps)"
+        if c.bid == ABUNDANCE and rules.trumps_after_lead:  # RESOLUTIONS["abundance-trumps-named"]
+            name += f" ({SUITS[c.trump]} trumps, named after the opening lead)"
+        else:
+            name += f" ({SUITS[c.trump]} trumps)"
     if c.bid in MISERES:
         made = side == 0
         note = f"{who} {name}: took {_plural(side, 'trick')} ({'made' if made else 'failed'})"

@@ -39,9 +39,10 @@ RESOLUTIONS = {
     "two-jokers-removed": "With two jokers and no `removed_cards`, 2H and 2D are removed "
     "(the seed's example); `removed_cards` or `dealer_discards` chooses otherwise.",
     "dummy-seat": "In 2-player dummy spades the players sit N and S and the dummy sits at the "
-    "dealer's left: E when N deals, W when S deals. The dummy bids nothing and scores nothing; "
-    "when the lead would fall to the dummy (a trick it won, or the first lead at the dealer's "
-    "left), the player on the dummy's left leads.",
+    "dealer's left (`dummy_seat: left`: E when N deals, W when S deals) or right (`right`: W "
+    "when N deals, E when S deals). The dummy bids nothing and scores nothing; when the lead "
+    "would fall to the dummy (a trick it won, or the first lead at the dealer's left), the "
+    "player on the dummy's left leads.",
     "behind": "A side (or individual player) is behind by X when the best opposing score "
     "minus its own is at least X. 0 points needed means any score.",
     "lowest-club-leader": "Where 2C is out of play (removed or undealt), the holder of the "
@@ -60,8 +61,11 @@ RESOLUTIONS = {
     "the normal score only for numeric bids, not for a side's bid of 0 that comes from nils.",
     "exact-bonuses-numeric": "exact_bid_bonus and the last-trick bonus need a numeric or blind "
     "bid made exactly; a bid of 0 that comes from nils earns neither.",
-    "last-trick-sequence": "`sequence`: +10 for each of the last k tricks (k >= 1) the side won "
-    "with trumps of 9 or higher that form a run in trump order; `last` is k = 1.",
+    "last-trick-sequence": "[spec] `sequence`: a sequence is a matter of which cards, not of the "
+    "order they were played in. The bonus is +10 x k for the largest k >= 2 such that the side "
+    "won each of the last k tricks with a trump of 9 or higher and those k winning trumps, taken "
+    "as a set, are consecutive in trump rank (Q, A, K won in that order: +30). No such k: no "
+    "bonus (the variant asks for two or more tricks). `last` is +10 for the last trick alone.",
     "last-trick-claim": "The last-trick bonus is not awarded when a claim ends the play: the "
     "winning trumps are unknown.",
     "blind-exact-failure": "With blind_bid_exact, taking more than the blind bid fails it; the "
@@ -80,6 +84,7 @@ OPTIONS: dict[str, Option] = {
         Option("players", 4, choices=(4, 3, 2)),
         Option("partnership", True),
         Option("two_player_deal", "draw", choices=("draw", "dummy")),
+        Option("dummy_seat", "left", choices=("left", "right")),
         Option("jokers", 0, choices=(0, 1, 2)),
         Option("removed_cards", (), cards=True),
         Option("dealer_discards", 0, choices=(0, 2)),
@@ -258,8 +263,11 @@ class Table:
     )
 
     def __init__(self, rules: SpadesRules, dealer: str) -> None:
-        if rules.dummy:
-            dummy_seat = "E" if dealer == "N" else "W"
+        dummy_seat = ""
+        if rules.dummy:  # RESOLUTIONS["dummy-seat"]: at the dealer's left (E of N) or right
+            on_left = rules.options["dummy_seat"] == "left"
+            dummy_seat = ("E" if dealer == "N" else "W") if on_left else (
+                "W" if dealer == "N" else "E")
             seats = "".join(s for s in "NESW" if s in ("N", "S", dummy_seat))
         else:
             seats = rules.seat_letters
@@ -267,11 +275,12 @@ class Table:
         self.index = {s: i for i, s in enumerate(seats)}
         n = len(seats)
         self.dealer = self.index[dealer]
-        self.dummy = self.index[dummy_seat] if rules.dummy else None
+        self.dummy: int | None = self.index[dummy_seat] if rules.dummy else None
         left = (self.dealer + 1) % n
         order = [(left + i) % n for i in range(n)]
         self.bid_order = tuple(i for i in order if i != self.dummy)
         self.players = tuple(i for i in range(n) if i != self.dummy)
+        self.sides: tuple[str, ...]
         if rules.partnership:
             self.sides = ("NS", "EW")
             self.side_of = tuple(0 if s in "NS" else 1 for s in seats)
@@ -301,6 +310,7 @@ class SpadesRules:
     def __init__(self, options: dict[str, Any]) -> None:
         o = self.options = options
         self.__dict__.update(options)  # each option is also an attribute: rules.partnership
+        self.partnership: bool = o["partnership"]  # the one the engine reads as an attribute
         players = o["players"]
         if o["partnership"] and players != 4:
             raise RecordError("bad-rules", "partnership play needs 4 players")
@@ -372,6 +382,10 @@ class SpadesRules:
         if o["sandbag"] and o["overtrick_points"] != 1:
             raise RecordError(
                 "bad-rules", "overtricks that cost points leave no sandbagging rule to apply"
+            )
+        if o["dummy_seat"] != "left" and not self.dummy:
+            raise RecordError(
+                "bad-rules", "dummy_seat applies only with two_player_deal: dummy (2 players)"
             )
         if o["bidding"] == "consult" and not o["partnership"]:
             raise RecordError("bad-rules", "bidding by consultation needs partnerships")
@@ -492,9 +506,9 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
     entry = calls[pos]
     if type(entry) is dict and entry.get("seat") == seat and len(entry) == 2:
         call = entry.get("call")  # the fast path: {"seat": ..., "call": "4"}
-        kind = CALLS.get(call) if type(call) is str else None
-        if kind is not None:
-            return kind
+        known = CALLS.get(call) if type(call) is str else None
+        if known is not None:
+            return known
     who, side, kind, n = _parse_call(entry, pos)
     if who != seat or side is not None:
         raise RecordError(
@@ -1055,20 +1069,37 @@ def _claim(
 def _last_trick_bonus(
     side: int, winners: list[tuple[int, int]], table: Table, rules: SpadesRules
 ) -> int:
-    """+10 a card of the side's closing run of high trumps (RESOLUTIONS["last-trick-sequence"])."""
-    run: list[int] = []
+    """The last-trick bonus of `side` (RESOLUTIONS["last-trick-sequence"])."""
+    closing = closing_high_trumps(side, winners, table, rules)
+    if rules.options["last_trick_bonus"] == "last":
+        return 10 if closing else 0
+    return 10 * sequence_length([rules.trump_rank[c] for c in closing])
+
+
+def closing_high_trumps(
+    side: int, winners: list[tuple[int, int]], table: Table, rules: SpadesRules
+) -> list[int]:
+    """The trumps of 9 or higher with which `side` won the closing tricks, the last first."""
+    closing: list[int] = []
     for seat, card in reversed(winners):
         if table.side_of[seat] != side or card not in rules.high_trump:
             break
-        run.append(rules.trump_rank[card])
-        if rules.options["last_trick_bonus"] == "last":
-            break
-    k = 0
-    for a, b in zip(run, run[1:], strict=False):  # closing tricks form a run in trump order
-        if abs(a - b) != 1:
-            break
-        k += 1
-    return 10 * (k + 1) if run else 0
+        closing.append(card)
+    return closing
+
+
+def sequence_length(ranks: list[int]) -> int:
+    """The largest k >= 2 such that the first k trump ranks (the last k tricks, the last trick
+    first), taken as a set, are consecutive; 0 when there is none. The order the ranks come in
+    does not matter, only which they are (RESOLUTIONS["last-trick-sequence"]): Q, A, K won
+    in that order (ranks K, A, Q, the last first) is 3."""
+    best = 0
+    low = high = ranks[0] if ranks else 0
+    for k, rank in enumerate(ranks[1:], start=2):
+        low, high = min(low, rank), max(high, rank)
+        if high - low == k - 1:  # k distinct cards (each trick its own) spanning k ranks
+            best = k
+    return best
 
 
 def _score(

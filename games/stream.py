@@ -41,6 +41,13 @@ __all__ = ["CHUNK_SIZE", "StreamError", "iter_records"]
 CHUNK_SIZE = 1 << 20  # characters (text input) or bytes (binary input) per read
 _WS = re.compile(r"[ \t\n\r]*")
 _NOT_WS = re.compile(r"[^ \t\n\r]")
+
+
+def _after_ws(text: str, pos: int) -> int:
+    """The first position at or after `pos` that is not JSON whitespace (or the end)."""
+    match = _WS.match(text, pos)
+    return pos if match is None else match.end()  # the pattern matches everywhere
+
 # A decoding failure this close to the end of the buffer may only mean the value is cut short.
 _TAIL = 64
 # The first lines decide the layout; a first line longer than this is not read as JSON Lines.
@@ -207,7 +214,7 @@ class _Scan:
     ) -> Iterator[tuple[int, Any]]:
         """A line that is not one value: several values, or an error (reported; go on)."""
         if isinstance(error, json.JSONDecodeError) and error.msg == "Extra data":
-            pos = _WS.match(line, 0).end()
+            pos = _after_ws(line, 0)
             raw = self.decoder.raw_decode
             values = []
             while pos < len(line):
@@ -217,7 +224,7 @@ class _Scan:
                     error = inner
                     break
                 values.append(value)
-                pos = _WS.match(line, pos).end()
+                pos = _after_ws(line, pos)
             else:
                 for value in values:
                     if type(value) is list:
@@ -236,7 +243,6 @@ class _Scan:
     def _stream(self, text: str) -> Iterator[tuple[int, Any]]:
         source = self.source
         raw = self.decoder.raw_decode
-        ws = _WS.match
         buf = text
         pos = 0  # where scanning resumes in buf
         base = 0  # the file offset of buf[0]
@@ -269,7 +275,7 @@ class _Scan:
             return True
 
         while True:
-            pos = ws(buf, pos).end()
+            pos = _after_ws(buf, pos)
             if pos == len(buf):
                 if fill():
                     continue

@@ -202,6 +202,7 @@ def _read_trump(record: dict) -> tuple[int, int | None]:
                 card=NAMES[turned_id],
             )
         suit = SUIT_OF[turned_id]
+    assert suit is not None  # `trump` or `turned` was given (checked above)
     return suit, turned_id
 
 
@@ -361,8 +362,8 @@ def _replay(record: dict, dealer: int) -> dict:
     remaining = TRICKS - len(play)
     claim = record.get("claim")
     if claim is not None:
-        seat, n = _read_claim(claim, remaining)
-        side = SEATS.index(seat) & 1
+        claimer, n = _read_claim(claim, remaining)
+        side = SEATS.index(claimer) & 1
         taken[side] += n
         taken[1 - side] += remaining - n
     elif remaining:
@@ -585,9 +586,9 @@ class Whist:
                 )
             else:
                 honours = None
-            stated = _read_revokes(record.get("revokes"))
+            stated_revokes = _read_revokes(record.get("revokes"))
             counts: dict[str, int] = {}
-            for entry in stated:
+            for entry in stated_revokes:
                 counts[entry["seat"]] = counts.get(entry["seat"], 0) + entry["count"]
             penalty = _read_penalty(record, any(counts.values()))
             revokes = [(seat, counts[seat], None) for seat in SEATS if counts.get(seat)]
@@ -634,8 +635,8 @@ def _agree_revokes(stated: list[dict], found: list[tuple[int, int]]) -> None:
                 seat=entry["seat"],
             )
     have: dict[str, int] = {}
-    for seat, _ in found:
-        have[SEATS[seat]] = have.get(SEATS[seat], 0) + 1
+    for index, _ in found:
+        have[SEATS[index]] = have.get(SEATS[index], 0) + 1
     for seat in SEATS:
         if want.get(seat, 0) != have.get(seat, 0):
             found_at = [t for s, t in found if SEATS[s] == seat]

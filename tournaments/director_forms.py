@@ -27,6 +27,7 @@ OPTION_LABELS = {
     "players": _("Players at a table"),
     "partnership": _("Fixed partnerships"),
     "two_player_deal": _("Two-player deal"),
+    "dummy_seat": _("Dummy's seat (left or right of the dealer)"),
     "jokers": _("Jokers"),
     "removed_cards": _("Cards removed before the deal"),
     "dealer_discards": _("Extra cards the dealer discards"),
@@ -90,6 +91,7 @@ OPTION_LABELS = {
     "after_unaccepted_prop": _("After an unaccepted prop"),
     "trump_indicator": _("Trump indicator"),
     "abundance_first_trick": _("Trumps for the first trick of an abundance"),
+    "abundance_trumps_named": _("When the abundance declarer names trumps"),
     "declared_with_trumps": _("Abundance declared with trumps"),
     # German Whist
     "counted_tricks": _("Tricks counted"),

@@ -114,6 +114,12 @@ def _spades_table(o: dict[str, Any], compiled: Any) -> list[str]:
             "always plays its top card without following suit; it bids and scores nothing, and "
             "when it wins a trick the player on its left leads."
         ))
+        if o["dummy_seat"] == "left":
+            out.append(_("The dummy sits at the dealer's left: it plays after the dealer and "
+                         "before the other player, who bids and leads first."))
+        else:
+            out.append(_("The dummy sits at the dealer's right: it plays after the other "
+                         "player, who bids and leads first, and before the dealer."))
     pack = compiled.pack
     removed = [n for i, n in enumerate(NAMES[:52]) if not pack >> i & 1]
     jokers = o["jokers"]
@@ -382,8 +388,9 @@ def _spades_scoring(o: dict[str, Any]) -> list[str]:
         out.append(_("A bid made exactly with the last trick won by a trump of 9 or higher "
                      "wins 10 more."))
     elif o["last_trick_bonus"] == "sequence":
-        out.append(_("A bid made exactly wins 10 for each of the last tricks won by a run of "
-                     "trumps of 9 or higher."))
+        out.append(_("A bid made exactly wins 10 for each of the last two or more tricks won "
+                     "with trumps of 9 or higher that form a run in rank, in whatever order "
+                     "they were played (Q, A, K: 30)."))
     if o["seven_plus_bonus"]:
         out.append(_("A bid of 7 or more made wins 10 more for each trick bid above 6."))
     if o["small_exact_bids"]:
@@ -523,6 +530,9 @@ def _declared(o: dict[str, Any]) -> str:
 
 
 def _abundance(o: dict[str, Any]) -> str:
+    if o["abundance_trumps_named"] == "after-opening-lead":
+        return _("Abundance: 9 tricks or more; the declarer names trumps once the opening lead "
+                 "is on the table, and the whole first trick is played with them.")
     if o["abundance_first_trick"] == "turned-suit":
         return _("Abundance: 9 tricks or more; the declarer names trumps, which apply from the "
                  "second trick (the first is played with the turned suit as trumps).")

@@ -69,16 +69,17 @@ def random_hand(
 
     auction = Auction(compiled, dealer)
     calls = []
-    while not auction.over:
+    while not auction.over and auction.turn is not None:
+        seat = auction.turn
         legal = auction.legal()
         call = rng.choices(legal, [WEIGHTS[c] for c in legal])[0]
-        calls.append({"seat": auction.turn, "call": call})
-        auction.call(auction.turn, call)
+        calls.append({"seat": seat, "call": call})
+        auction.call(seat, call)
     record["calls"] = calls
     if auction.thrown_in:
         return record
 
-    bid = auction.bid
+    bid, declarer = auction.declared()
     trump: int | None = None
     if compiled.names_trump(bid):
         trump = rng.randrange(4)
@@ -86,7 +87,7 @@ def random_hand(
     elif bid in ("prop", "solo", "abundance-in-trumps"):
         trump = turned_suit
     first_trump = turned_suit if bid == ABUNDANCE and compiled.turned_first else trump
-    leader = auction.bidder if bid in DECLAREDS else SEATS[(SEATS.index(dealer) + 1) % 4]
+    leader = declarer if bid in DECLAREDS else SEATS[(SEATS.index(dealer) + 1) % 4]
     record["play"], record["tricks"] = _play(
         rng, compiled, hands, turned, leader, trump, first_trump
     )
@@ -126,25 +127,26 @@ def _play(
     first_trump: int | None,
 ) -> tuple[list[list[str]], dict[str, int]]:
     hands = dict(hands)
-    joker = rules.indicator == "joker"
+    joker_as = turned if rules.indicator == "joker" else None  # the card the joker plays as
     suit_masks = list(SUIT_MASKS)
-    if joker:
-        suit_masks[SUIT_OF[turned]] |= 1 << BIG_JOKER
+    if joker_as is not None:
+        suit_masks[SUIT_OF[joker_as]] |= 1 << BIG_JOKER
 
     def eff(card: int) -> int:
-        return turned if joker and card == BIG_JOKER else card
+        return joker_as if joker_as is not None and card == BIG_JOKER else card
 
     won = dict.fromkeys(SEATS, 0)
     play = []
     for number in range(1, 14):
         t = first_trump if number == 1 else trump
-        seat, trick, led, best, best_seat = leader, [], None, None, None
+        trick: list[str] = []
+        seat, led, best, best_seat = leader, -1, -1, leader  # led, best: set by the lead
         for _ in range(4):
             hand = hands[seat]
-            follow = hand & suit_masks[led] if led is not None else 0
+            follow = hand & suit_masks[led] if led >= 0 else 0
             card = rng.choice(cards_in(follow or hand))
             e = eff(card)
-            if led is None:
+            if led < 0:
                 led, best, best_seat = SUIT_OF[e], e, seat
             elif (SUIT_OF[e] == SUIT_OF[best] and e > best) or (
                 SUIT_OF[e] == t and SUIT_OF[best] != t

@@ -270,7 +270,7 @@ def _play(
             hands[s] ^= 1 << c
             trick.append(c)
             s = (s + 1) % n
-        key = rules.keys[led]
+        key = rules.keys[rules.suit[trick[0]]]  # the suit led
         best = max(range(n), key=lambda j: key[trick[j]])
         winner = (leader + best) % n
         if any(rules.suit[c] == SPADES for c in trick):

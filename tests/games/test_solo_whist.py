@@ -858,6 +858,7 @@ RULE_SETS = [
     rules(trump_indicator="rotation", after_unaccepted_prop="solo-only", misere_below_solo=True),
     rules(trump_indicator="second-pack", prop_and_cop=False, declared_with_trumps="replaces"),
     rules(after_unaccepted_prop="eldest-only", abundance_first_trick="turned-suit"),
+    rules(abundance_trumps_named="after-opening-lead", trump_indicator="rotation"),
 ]
 SEEDS = st.integers(0, 2**32 - 1)
 RULES = st.sampled_from(RULE_SETS)

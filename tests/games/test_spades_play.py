@@ -21,6 +21,7 @@ DRAW = opts(players=2, partnership=False)
 VARIANTS = [
     *PRESETS,
     DUMMY,
+    opts(players=2, partnership=False, two_player_deal="dummy", dummy_seat="right"),
     DRAW,
     opts("windswept", jokers=2),
     opts("windswept", jokers=1),
@@ -489,6 +490,7 @@ OPTION_VALUES = {
     "players": [4, 3, 2],
     "partnership": [True, False],
     "two_player_deal": ["draw", "dummy"],
+    "dummy_seat": ["left", "right"],
     "jokers": [0, 1, 2],
     "removed_cards": [[], ["2C"], ["2C", "2H"], ["2D", "2H"]],
     "dealer_discards": [0, 2],

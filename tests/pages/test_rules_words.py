@@ -180,6 +180,7 @@ def alternatives(option) -> list:
 # Options that only matter beside another: changed on top of the setting that brings them in.
 ENABLERS = {
     ("spades", "two_player_deal"): {"players": 2, "partnership": False},
+    ("spades", "dummy_seat"): {"players": 2, "partnership": False, "two_player_deal": "dummy"},
     ("spades", "dealer_discards"): {"jokers": 2},
     ("spades", "double_blind_nil_value"): {"double_blind_nil": True},
     ("spades", "double_blind_nil_behind"): {"double_blind_nil": True},
@@ -288,3 +289,22 @@ def test_the_words_follow_the_active_language():
 def test_cards_and_values_are_printed_as_on_a_score_sheet():
     assert [card("TH"), card("2C"), card("AS")] == ["10♥", "2♣", "A♠"]
     assert [amount(3), amount(Fraction(3, 2)), amount(Fraction(-1, 4))] == ["3", "1 1/2", "-1/4"]
+
+
+def test_issue_19_options_read_in_english_and_japanese():
+    two = {"players": 2, "partnership": False, "two_player_deal": "dummy"}
+    cases = [
+        ("spades", {**two, "dummy_seat": "left"}, "The dummy sits at the dealer's left"),
+        ("spades", {**two, "dummy_seat": "right"}, "The dummy sits at the dealer's right"),
+        ("spades", {"last_trick_bonus": "sequence"}, "in whatever order they were played"),
+        ("solo-whist", {"abundance_trumps_named": "after-opening-lead"},
+         "names trumps once the opening lead is on the table"),
+    ]
+    for game, options, phrase in cases:
+        preset = "phillips" if game == "solo-whist" else "standard"
+        rules = {"preset": preset, "options": options}
+        english = [s for s in describe(game, rules) if phrase in s]
+        assert len(english) == 1, (game, options)
+        with translation.override("ja"):
+            japanese = describe(game, rules)
+        assert english[0] not in japanese, f"untranslated: {english[0]}"

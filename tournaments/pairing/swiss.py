@@ -173,7 +173,7 @@ class _Field:
         cap2 = cap * cap
         bye_base = rematch_free + self.pair_full
         bye_cost = self.bye_cost
-        out = []
+        out: list[tuple[int, int, int]] = []
         append = out.append
         for i, j in edges:
             if j == n:
@@ -326,7 +326,7 @@ def swiss(contenders: Sequence[Contender], *, seed: int) -> Draw:
 
 def _draw(fld: _Field, partner: dict[int, int]) -> Draw:
     field, n = fld.field, fld.n
-    tables: list[tuple[int, int]] = []
+    tables: list[tuple[Contender, Contender]] = []
     byes: list[int] = []
     notes: list[str] = []
     repeats = 0

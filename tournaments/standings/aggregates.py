@@ -46,9 +46,11 @@ def _bad(message: str) -> StandingsError:
     return StandingsError("bad-input", message)
 
 
-def _check_number(value: object, what: str) -> None:
-    if type(value) not in _NUMBER:
+def _check_number(value: object, what: str) -> int | Fraction:
+    """`value` itself when it is an int or a Fraction (bool and other numbers: `bad-results`)."""
+    if not isinstance(value, int | Fraction) or type(value) not in _NUMBER:
         raise _bad(f"{what} must be an int or a Fraction, not {type(value).__name__} {value!r}")
+    return value
 
 
 class _Rescale(Exception):
@@ -59,7 +61,7 @@ def _scaled(value: object, den: int, r: Result, what: str) -> int:
     """`value` * `den` as an exact int (the general path), or _Rescale."""
     if type(value) is int:
         return value * den
-    _check_number(value, f"entrant {r.entrant}, match {r.match}: {what}")
+    value = _check_number(value, f"entrant {r.entrant}, match {r.match}: {what}")
     d = value.denominator
     if den % d:
         raise _Rescale
@@ -177,18 +179,18 @@ class Aggregates:
                 opps = self._opponents(r)
                 opp_counts.add(len(opps))
             v = r.match_points
-            if slots and type(v) is Fraction and v._denominator == 1:
-                m = v._numerator * mp_den
+            if slots and type(v) is Fraction and v.denominator == 1:
+                m = v.numerator * mp_den
             else:
                 m = _scaled(v, mp_den, r, "match_points")
             v = r.points_for
-            if slots and type(v) is Fraction and v._denominator == 1:
-                f = v._numerator * pf_den
+            if slots and type(v) is Fraction and v.denominator == 1:
+                f = v.numerator * pf_den
             else:
                 f = _scaled(v, pf_den, r, "points_for")
             v = r.points_against
-            if slots and type(v) is Fraction and v._denominator == 1:
-                a = v._numerator * pa_den
+            if slots and type(v) is Fraction and v.denominator == 1:
+                a = v.numerator * pa_den
             else:
                 a = _scaled(v, pa_den, r, "points_against")
             per[i].append((match, rnd, outcome, m, opps, place, f, a))
@@ -222,9 +224,9 @@ class Aggregates:
             pfs[i] = sum(map(_PF, mine))
             pas[i] = sum(map(_PA, mine))
             for rec in mine:  # every opponent has a result in the same match
-                seated = tables[rec[0]][1]
+                at_table = tables[rec[0]][1]
                 for o in rec[4]:
-                    if o not in seated:
+                    if o not in at_table:
                         self._diagnose(results)
         for i, e in enumerate(self.entrants):
             if e.missed:

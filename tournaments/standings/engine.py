@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from .aggregates import Aggregates
 from .metrics import BUILT_IN, METRICS, Metric
@@ -77,7 +78,7 @@ def _public(metric: Metric, col: Column, memo: dict[int, dict]) -> list:
     return out
 
 
-def _split(group: list[int], key) -> list[list[int]]:
+def _split(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
     """`group` sorted by `key`, cut into runs of equal keys."""
     group.sort(key=key)
     runs = [[group[0]]]
@@ -106,7 +107,7 @@ def compute(
     raw: dict[str, Sequence] = {}  # sortable values of the field-wide metrics
     public: dict[str, list] = {}
     for m in metrics:
-        if not m.chain_aware:
+        if m.compute is not None:  # a field-wide metric (not chain-aware)
             col = _column(m, m.compute(agg), n)
             raw[m.name] = col.values
             public[m.name] = _public(m, col, memo)
@@ -118,12 +119,14 @@ def compute(
         refined: list[list[int]] = []
         exposed = public[m.name]
         alone = m.alone if m.integer else Fraction(m.alone)
+        compute_group = m.compute_group
+        assert compute_group is not None  # only chain-aware metrics come here
         for g in groups:
             if len(g) == 1:
                 exposed[g[0]] = alone
                 refined.append(g)
                 continue
-            col = _column(m, m.compute_group(agg, g), len(g))
+            col = _column(m, compute_group(agg, g), len(g))
             for i, v in zip(g, _public(m, col, memo), strict=True):
                 exposed[i] = v
             if m.higher_is_better:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from types import MappingProxyType
+from typing import TypeVar
 
 from .aggregates import Aggregates
 from .types import Column, StandingsError
@@ -79,13 +80,19 @@ def unregister_metric(name: str) -> None:
     del _REGISTRY[name]
 
 
+_Fn = TypeVar("_Fn", bound=Callable[..., Column | Sequence])
+
+
 def _builtin(name: str, higher_is_better: bool, *, integer: bool = False, group: bool = False,
-             description: str = ""):
-    def decorate(fn):
-        kind = {"compute_group": fn} if group else {"compute": fn}
-        alone = {"alone": Fraction(0)} if group and not integer else {}
-        register_metric(Metric(name, higher_is_better, integer=integer,
-                               description=description, **kind, **alone))
+             description: str = "") -> Callable[[_Fn], _Fn]:
+    def decorate(fn: _Fn) -> _Fn:
+        register_metric(Metric(
+            name, higher_is_better,
+            compute=None if group else fn,
+            compute_group=fn if group else None,
+            integer=integer, description=description,
+            alone=Fraction(0) if group and not integer else 0,
+        ))
         _BUILT_IN.add(name)
         return fn
 

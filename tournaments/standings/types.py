@@ -3,7 +3,7 @@ error it raises (StandingsError) and the Column a metric returns. Plain Python, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -63,7 +63,7 @@ class Values(Mapping):
     def __getitem__(self, name: str) -> Fraction | int:
         return self._values[self._positions[name]]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._positions)
 
     def __len__(self) -> int:

@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.errors import RecordError
 from games.records import GAME_MODULES, check_record, get_game
-from games.stream import iter_records
+from games.stream import StreamError, iter_records
 
 BATCH = 1000  # result lines written at once
 
@@ -157,10 +157,12 @@ def check_files(
             problem(name, f"cannot open: {error.strerror or error}")
             continue
         line = 0
+
+        def report(error: StreamError, name: str = name) -> None:
+            problem(name, str(error))
+
         try:
-            for line, record in iter_records(
-                file, on_error=lambda error, name=name: problem(name, str(error))
-            ):
+            for line, record in iter_records(file, on_error=report):
                 try:
                     result = check(record, rules=rules, game=game)
                 except Exception as error:  # an engine bug: say where, go on
