@@ -10,8 +10,21 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+# Hypothesis sizes. A property test that pins its own `max_examples` runs that many everywhere;
+# the others run Hypothesis's full default (100 examples) in CI (CI=true, .ci/run) and 25 in a
+# local `make test`. HYPOTHESIS_PROFILE=ci gives the CI sizes locally. No deadline: under
+# pytest-xdist the tests share the cores with each other and with Chromium, and a slow example
+# is not a wrong one (the benchmarks in bench/ measure speed).
+hypothesis_settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("dev", max_examples=25, deadline=None)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE")
+    or ("ci" if os.environ.get("CI", "").lower() in {"1", "true", "yes"} else "dev")
+)
 
 
 def services_required() -> bool:
@@ -25,6 +38,44 @@ def require(condition: bool, reason: str) -> None:
     if services_required():
         pytest.fail(f"service required in this run but missing: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_of_this_worker():
+    """Under pytest-xdist (`make test`) each worker keeps its cache keys under a prefix of its
+    own, so one worker's throttle counters (anonymous callers share 127.0.0.1) and cleared
+    cache never touch another's."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    default = settings.CACHES["default"]
+    if not worker:
+        yield
+        return
+    prefix = f"{default.get('KEY_PREFIX') or 'tricktable'}-{worker}"
+    own = {**default, "KEY_PREFIX": prefix}
+    if "LocMemCache" in default["BACKEND"]:
+        own["LOCATION"] = prefix
+    with override_settings(CACHES={**settings.CACHES, "default": own}):
+        yield
+
+
+def clear_cache() -> None:
+    """Empty this run's cache (throttle counters, cached pages). On Redis only the keys under
+    the cache's prefix go: Django's `cache.clear()` would FLUSHDB the database the Celery broker
+    shares (REDIS_URL), dropping the queues and bindings of workers other tests are using."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    config = settings.CACHES["default"]
+    if "redis" not in config["BACKEND"].lower():
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=f"{config.get('KEY_PREFIX', '')}:*", count=1000))
+    if keys:
+        client.delete(*keys)
 
 
 @pytest.fixture(autouse=True)

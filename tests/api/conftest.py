@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.models import ApiToken, hash_secret, new_secret
+from tests.conftest import clear_cache
 from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Match, TableToken
 from tournaments.services import Actor
@@ -23,9 +23,9 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
-    cache.clear()
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
 
 
 def api_token(user, **fields) -> str:

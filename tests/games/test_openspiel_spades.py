@@ -32,17 +32,20 @@ except ImportError:  # OpenSpiel is an optional extra: `make openspiel`
     pyspiel = None
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _openspiel():
-    """Skip without OpenSpiel locally; in CI (which installs it) its absence is a failure."""
+    """Skip without OpenSpiel locally; in CI (which installs it) its absence is a failure.
+    Module-scoped, so it runs before the module-scoped `game` (which also asks for it): a
+    function-scoped check would come after `game` had already failed to load OpenSpiel."""
     require(pyspiel is not None, "needs OpenSpiel: make openspiel")
+
 
 OPENSPIEL_GAMES = 10_000  # compared in test_openspiel_games_...
 TRICKTABLE_HANDS = 6_000  # offered to OpenSpiel in test_tricktable_hands_...
 
 
 @pytest.fixture(scope="module")
-def game():
+def game(_openspiel):
     return osp.load_game()
 
 

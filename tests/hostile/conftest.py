@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client, override_settings
 from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from api.models import ApiToken, hash_secret, new_secret
+from tests.conftest import clear_cache
 from tests.tournaments.builders import HAND_1, make_director, make_match
 from tournaments import services, simulate
 from tournaments.models import (
@@ -59,9 +59,9 @@ def _generous_throttles(settings):
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.REDIS_URL = None
-    cache.clear()
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
 
 
 # -- clients --------------------------------------------------------------------------------------
