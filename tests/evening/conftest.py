@@ -45,6 +45,20 @@ def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
 
 
+def free_link() -> tuple[str, str]:
+    """Two addresses of a /30 in 198.18.0.0/15 — set aside for network tests (RFC 2544), so no
+    real network uses it — that no other test run (another xdist worker, another checkout)
+    holds on this machine."""
+    taken = subprocess.run(["ip", "-o", "-4", "addr"], capture_output=True, text=True).stdout
+    start = os.getpid() % 16000
+    for step in range(16000):
+        block = (start + step) % 16000
+        base, first = f"198.18.{block // 64}", block % 64 * 4
+        if f" {base}.{first + 1}/" not in taken:
+            return f"{base}.{first + 1}", f"{base}.{first + 2}"
+    raise RuntimeError("no free /30 left in 198.18.0.0/16")
+
+
 @pytest.fixture(scope="session")
 def lan() -> Iterator[Lan]:
     """The laptop on a LAN of its own: skipped, with the reason, where this machine cannot make
@@ -53,9 +67,7 @@ def lan() -> Iterator[Lan]:
     require(os.geteuid() == 0, "needs root to make a network namespace for a test LAN")
     tag = f"{os.getpid() % 100000}"
     namespace, outside, inside = f"tt-lan-{tag}", f"ttl{tag}a", f"ttl{tag}b"
-    octet = os.getpid() % 250 + 1
-    # 198.18.0.0/15 is set aside for network tests (RFC 2544): no real network uses it.
-    host_address, address = f"198.18.{octet}.1", f"198.18.{octet}.2"
+    host_address, address = free_link()
     try:
         _ip("netns", "add", namespace)
     except subprocess.CalledProcessError as error:

@@ -12,6 +12,11 @@ import socket
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # Windows: one server at a time
+    fcntl = None  # type: ignore[assignment]
+
 import segno
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -74,14 +79,18 @@ class Command(BaseCommand):
             for path, storage in finder.list(["CVS", ".*", "*~"]):
                 info = os.stat(storage.path(path))
                 sources.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
-        stamp = Path(settings.STATIC_ROOT) / ".sources"
-        fingerprint = sources.hexdigest()
-        manifest = Path(settings.STATIC_ROOT) / staticfiles_storage.manifest_name
-        if manifest.is_file() and stamp.is_file() and stamp.read_text() == fingerprint:
-            return
-        self.stdout.write("Preparing the static files (once after each update)...")
-        call_command("collectstatic", interactive=False, verbosity=0)
-        stamp.write_text(fingerprint)
+        root = Path(settings.STATIC_ROOT)
+        root.mkdir(parents=True, exist_ok=True)
+        stamp, fingerprint = root / ".sources", sources.hexdigest()
+        manifest = root / staticfiles_storage.manifest_name
+        with open(root / ".lock", "w") as lock:
+            if fcntl is not None:  # two servers starting at once collect one after the other
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            if manifest.is_file() and stamp.is_file() and stamp.read_text() == fingerprint:
+                return
+            self.stdout.write("Preparing the static files (once after each update)...")
+            call_command("collectstatic", interactive=False, verbosity=0)
+            stamp.write_text(fingerprint)
 
     def check_port_free(self, host: str, port: int) -> None:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
