@@ -7,17 +7,11 @@ answers it itself (else the comparison would hold trivially) or must leave it to
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterator
 
 import pytest
-from asgiref.sync import async_to_sync
-from django.core.handlers.asgi import ASGIHandler
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 
-from api import fastpath
+from .asgi import Apps, request, transaction_kept
 
 pytestmark = pytest.mark.django_db
 
@@ -26,14 +20,9 @@ MOMENT = {"content-length"}
 
 
 @pytest.fixture(autouse=True)
-def keep_the_test_transaction() -> Iterator[None]:
-    """Django's handler closes "old" connections around each request: inside the test's
-    transaction that would end it (the test client disconnects the same receivers)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
+def _kept():
+    with transaction_kept():
+        yield
 
 
 @pytest.fixture
@@ -44,54 +33,6 @@ def https_site(settings):
     settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = True
     settings.SECURE_HSTS_SECONDS = 31_536_000
     settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = settings.SECURE_HSTS_PRELOAD = True
-
-
-class Apps:
-    """Django's handler alone, and the fast path in front of it (config/asgi.py's order)."""
-
-    def __init__(self) -> None:
-        self.django = ASGIHandler()  # after the test's settings: middleware reads them here
-        self.answered: list[bool] = []
-
-    async def fast(self, scope, receive, send) -> None:
-        served = await fastpath.serve(scope, send, receive)
-        self.answered.append(served)
-        if not served:
-            await self.django(scope, receive, send)
-
-
-def request(app, method: str, path: str, headers: dict[str, str], scheme: str = "http"):
-    """One request through an ASGI app: (status, headers, body)."""
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": scheme, "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "client": ("127.0.0.1", 50123), "server": ("testserver", 80),
-        "headers": [(name.lower().encode(), value.encode()) for name, value in headers.items()],
-    }
-    sent: list[dict] = []
-
-    async def run() -> None:
-        delivered = False
-
-        async def receive() -> dict:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await asyncio.Event().wait()  # the client stays until the answer is complete
-
-        async def send(message: dict) -> None:
-            sent.append(message)
-
-        await app(scope, receive, send)
-
-    async_to_sync(run)()
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    names = [name.decode().lower() for name, _ in start["headers"]]
-    assert len(names) == len(set(names)), f"a header sent twice: {names}"
-    headers = {name.decode().lower(): value.decode() for name, value in start["headers"]}
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return start["status"], headers, body
 
 
 def compare(django, fast, method: str) -> None:
