@@ -81,3 +81,31 @@ def test_api_calls_after_a_database_restart_are_answered_not_503(pg, pooled):
     assert restart_database(pg, pooled) >= 2
     answers = loads(client, path)
     assert [status for status, _ in answers] == [200] * LOADS, answers
+
+
+def test_a_page_whose_connection_dies_under_it_gets_the_friendly_500_page_and_the_next_is_served(
+        pg, pooled):
+    """The request in flight at the cut is the one that is lost: it gets the site's own 500 page
+    (in the reader's language, never Django's bare "Server Error (500)"), and the reader's
+    reload is served."""
+    tournament = make_match(make_director()).round.tournament
+    client = Client(raise_request_exception=False)
+    path = f"/t/{tournament.slug}/"
+    warm(client, path, pooled)
+    cut: list[int] = []
+
+    def cut_first_query(execute, sql, params, many, context):
+        if not cut:
+            cut.append(context["connection"].connection.info.backend_pid)
+            pg.terminate(cut[0])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(cut_first_query):
+        lost = client.get(path, HTTP_ACCEPT_LANGUAGE="ja")
+    connection.close()
+    assert cut, "the connection was not cut"
+    assert lost.status_code == 500
+    page = lost.content.decode()
+    assert lost["Content-Language"] == "ja" and "TrickTable" in page
+    assert "Server Error (500)" not in page and "<h1" in page and 'lang="ja"' in page
+    assert loads(client, path) == [(200, "text/html; charset=utf-8")] * LOADS
