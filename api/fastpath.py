@@ -108,7 +108,9 @@ class _Rules:
         middleware = set(settings.MIDDLEWARE)
         i18n_patterns, _ = is_language_prefix_patterns_used(settings.ROOT_URLCONF)
         # Anything the fast path cannot reproduce: Django answers every request.
-        self.enabled = middleware <= KNOWN_MIDDLEWARE and not i18n_patterns
+        # (CommonMiddleware refuses DISALLOWED_USER_AGENTS: a check this module does not make.)
+        self.enabled = (middleware <= KNOWN_MIDDLEWARE and not i18n_patterns
+                        and not settings.DISALLOWED_USER_AGENTS)
         self.allowed_hosts = list(settings.ALLOWED_HOSTS)
         if settings.DEBUG and not self.allowed_hosts:
             self.allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]

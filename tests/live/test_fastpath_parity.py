@@ -139,3 +139,14 @@ def test_with_a_middleware_it_does_not_know_the_fast_path_stands_aside(settings,
     request(apps.django, "GET", path, {"Host": "testserver"})
     request(apps.fast, "GET", path, {"Host": "testserver"})
     assert apps.answered == [False]
+
+
+def test_with_user_agents_refused_the_fast_path_stands_aside(settings, tournament):
+    import re
+
+    settings.DISALLOWED_USER_AGENTS = [re.compile(r"^BadBot")]
+    apps = Apps()
+    path = f"/api/v1/tournaments/{tournament.slug}/standings"
+    request(apps.django, "GET", path, {"Host": "testserver"})
+    status, _, _ = request(apps.fast, "GET", path, {"Host": "testserver", "User-Agent": "BadBot"})
+    assert apps.answered == [False] and status == 403
