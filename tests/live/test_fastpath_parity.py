@@ -150,3 +150,15 @@ def test_with_user_agents_refused_the_fast_path_stands_aside(settings, tournamen
     request(apps.django, "GET", path, {"Host": "testserver"})
     status, _, _ = request(apps.fast, "GET", path, {"Host": "testserver", "User-Agent": "BadBot"})
     assert apps.answered == [False] and status == 403
+
+
+@pytest.mark.parametrize("extra", [{}, {"Accept-Language": "ja"}], ids=["en", "ja"])
+def test_the_events_stream_starts_with_the_headers_django_sends(in_process, tournament, extra):
+    """The fast path's stream against the view's (each read for half a second, then cut)."""
+    apps = Apps()
+    path = f"/api/v1/tournaments/{tournament.slug}/events"
+    headers = {"Host": "testserver", **extra}
+    status, django, _ = request(apps.django, "GET", path, headers, timeout=0.5)
+    fast_status, fast, _ = request(apps.fast, "GET", path, headers, timeout=0.5)
+    assert apps.answered == []  # cut while the fast path streamed (Django's would be [False])
+    assert (fast_status, fast) == (status, django) and status == 200
