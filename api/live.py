@@ -29,7 +29,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.http import http_date, parse_http_date_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
 
 from tournaments import live
 from tournaments.models import StandingsSnapshot, Tournament
@@ -97,17 +97,39 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
     return state, encoded
 
 
-def _conditional(request: HttpRequest, state: dict[str, Any]) -> bool:
-    """True when the client's copy is current (If-None-Match, else If-Modified-Since)."""
-    match = request.headers.get("If-None-Match")
-    if match is not None:
-        tags = {tag.strip().removeprefix("W/") for tag in match.split(",")}
+def fresh(state: dict[str, Any], if_none_match: str | None,
+          if_modified_since: str | None) -> bool:
+    """True when the client's copy is current (If-None-Match, else If-Modified-Since): the one
+    rule of the view and the ASGI fast path (api/fastpath.py)."""
+    if if_none_match is not None:
+        tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
         return state["etag"] in tags or "*" in tags
-    since = request.headers.get("If-Modified-Since")
-    if since and state["computed_at"] is not None:
-        when = parse_http_date_safe(since)
+    if if_modified_since and state["computed_at"] is not None:
+        when = parse_http_date_safe(if_modified_since)
         return when is not None and int(state["computed_at"]) <= when
     return False
+
+
+def _conditional(request: HttpRequest, state: dict[str, Any]) -> bool:
+    return fresh(state, request.headers.get("If-None-Match"),
+                 request.headers.get("If-Modified-Since"))
+
+
+def not_modified(state: dict[str, Any]) -> HttpResponse:
+    """304: the validators, no body and no Content-Type (it would describe an empty HTML page,
+    not the client's JSON)."""
+    response = HttpResponse(status=304)
+    del response["Content-Type"]
+    return _headers(response, state)
+
+
+def method_not_allowed(*allowed: str) -> JsonResponse:
+    """405 in the API's error shape, with Allow (HEAD and OPTIONS included)."""
+    response = JsonResponse({"code": "method-not-allowed",
+                             "message": f"use {' or '.join(allowed)}", "details": None},
+                            status=405)
+    response["Allow"] = ", ".join(allowed)
+    return response
 
 
 def _headers(response: HttpResponse, state: dict[str, Any]) -> HttpResponse:
@@ -118,16 +140,19 @@ def _headers(response: HttpResponse, state: dict[str, Any]) -> HttpResponse:
     return response
 
 
-@require_GET
+@csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`."""
+    """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`.
+    GET and HEAD (the same headers, the server drops the body)."""
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed("GET", "HEAD")
     state_key, gen_key = live.state_key(slug), live.gen_key(slug)
     found = cache.get_many([state_key, gen_key])
     state = found.get(state_key)
     body = None
     if state is not None and state["gen"] == (found.get(gen_key) or 0):
         if _conditional(request, state):
-            return _headers(HttpResponse(status=304), state)
+            return not_modified(state)
         body = _bodies.get(state["token"])
         if body is None:
             body = cache.get(f"live:standings:body:{state['token']}")
@@ -139,7 +164,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             return not_found(slug)
         state, body = built
         if _conditional(request, state):
-            return _headers(HttpResponse(status=304), state)
+            return not_modified(state)
     if state["computed_at"] is None:
         age = b"null"
     else:
@@ -226,12 +251,13 @@ async def stream(tournament_id: int, after: str | None, *, heartbeat: float | No
         sub.close()
 
 
+@csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
 async def events(request: HttpRequest, slug: str) -> HttpResponse:
     """Server-sent events for a tournament. Under ASGI a long-lived stream; under WSGI (the dev
-    server) a short response (missed events and `retry:`) that EventSource reconnects to."""
+    server) a short response (missed events and `retry:`) that EventSource reconnects to.
+    GET only: a HEAD would open a stream nobody reads."""
     if request.method != "GET":
-        return JsonResponse({"code": "method-not-allowed", "message": "use GET",
-                             "details": None}, status=405)
+        return method_not_allowed("GET")
     tid = await sync_to_async(_tournament_id)(slug)
     if tid is None:
         return not_found(slug)

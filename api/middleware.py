@@ -1,5 +1,7 @@
 """The API's error shape for what no view handled: under /api/ an uncaught exception is JSON,
-never Django's HTML page.
+never Django's HTML page; so is any error answer without a JSON body (a 405 from one of Django's
+method decorators, a HEAD's or OPTIONS' refusal, an error a middleware inside this one returns):
+it is given the shape, with its status and headers (Allow, Retry-After...).
 
 A lost or refused database connection is 503 `database-unavailable` with `Retry-After: 1` (the
 workflow rolled back, so a retry with the same idempotency key is safe); anything else is 500
@@ -9,12 +11,22 @@ workflow rolled back, so a retry with the same idempotency key is safe); anythin
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 log = logging.getLogger("django.request")
 PREFIX = "/api/"
+
+#: The stable code of an error status with no JSON answer of its own (api/errors.py's names).
+CODES = {
+    400: "bad-request", 401: "not-authenticated", 403: "permission-denied", 404: "not-found",
+    405: "method-not-allowed", 406: "not-acceptable", 413: "too-large",
+    415: "unsupported-media-type", 429: "throttled",
+}
+#: Headers an error answer keeps when it is given the shape.
+KEPT = ("Allow", "Retry-After", "WWW-Authenticate", "Vary")
 
 
 def body(code: str, message: str) -> dict:
@@ -27,7 +39,11 @@ class ApiErrorsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
-        return self.get_response(request)
+        response = self.get_response(request)
+        if (request.path.startswith(PREFIX) and response.status_code >= 400
+                and not response.get("Content-Type", "").startswith("application/json")):
+            return shaped(response)
+        return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> JsonResponse | None:
         if not request.path.startswith(PREFIX):
@@ -41,3 +57,21 @@ class ApiErrorsMiddleware:
         log.error("server error: %s %s", request.method, request.path, exc_info=exc)
         return JsonResponse(body("server-error", "the server failed; the error is logged"),
                             status=500)
+
+
+def shaped(response: HttpResponse) -> JsonResponse:
+    """An error answer without a JSON body, in the API's shape: same status, same Allow..."""
+    status = response.status_code
+    code = CODES.get(status, "server-error" if status >= 500 else "error")
+    try:
+        message = HTTPStatus(status).phrase.lower()
+    except ValueError:
+        message = "the request failed"
+    if status == 405 and response.has_header("Allow"):
+        message = f"use {response['Allow']}"
+    answer = JsonResponse(body(code, message), status=status)
+    for name in KEPT:
+        if response.has_header(name):
+            answer[name] = response[name]
+    answer.cookies = response.cookies
+    return answer

@@ -10,11 +10,15 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from . import views as v
 
 app_name = "api"
+PAGE = ["get", "head"]
 
 urlpatterns = [
     path("v1/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("v1/docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("v1/redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # The docs pages are HTML templates: GET and HEAD only (their OPTIONS was a 500).
+    path("v1/docs/", SpectacularSwaggerView.as_view(url_name="api:schema", http_method_names=PAGE),
+         name="docs"),
+    path("v1/redoc/", SpectacularRedocView.as_view(url_name="api:schema", http_method_names=PAGE),
+         name="redoc"),
     # tournaments
     path("v1/tournaments", v.TournamentList.as_view(), name="tournaments"),
     path("v1/tournaments/<slug:slug>", v.TournamentDetail.as_view(), name="tournament"),

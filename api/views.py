@@ -743,11 +743,11 @@ class ApiTokens(ApiView):
     filter_backends: list = []
     throttle_scope = "login"
 
-    def get_throttles(self):
-        return [] if self.request.method == "GET" else super().get_throttles()
+    def get_throttles(self):  # reading (GET, HEAD): not a sign-in attempt
+        return [] if self.request.method in ("GET", "HEAD") else super().get_throttles()
 
     def get_permissions(self):
-        return [SignedIn()] if self.request.method == "GET" else [AllowAny()]
+        return [SignedIn()] if self.request.method in ("GET", "HEAD") else [AllowAny()]
 
     @extend_schema(summary="Your API tokens", responses={200: s.ApiTokenSerializer(many=True)})
     def get(self, request):

@@ -137,11 +137,16 @@ DATABASES = {
 }
 # PostgreSQL through a pool of connections per process (psycopg_pool), as Django advises under
 # ASGI: otherwise every request opens a connection of its own. DATABASE_POOL=0 turns it off.
+# Each checkout is checked (one empty query): after a restart or failover of PostgreSQL the
+# pool's idle connections are dead, and without the check each would fail one request.
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_POOL", True):
+    from psycopg_pool import ConnectionPool
+
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", 2),
         "max_size": env.int("DATABASE_POOL_MAX", 8),
         "timeout": 10,
+        "check": ConnectionPool.check_connection,
     }
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins

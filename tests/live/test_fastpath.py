@@ -20,6 +20,7 @@ def get(path: str, **headers: str) -> tuple[bool, list[dict]]:
     async def send(message: dict) -> None:
         sent.append(message)
 
+    headers.setdefault("Host", "testserver")
     scope = {"type": "http", "method": "GET", "path": path, "query_string": b"",
              "headers": [(k.lower().replace("_", "-").encode(), v.encode())
                          for k, v in headers.items()]}
@@ -93,7 +94,7 @@ def stream_events(path: str, publish, query: bytes = b"", frames: int = 3) -> li
 
     async def run() -> bool:
         scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
-                 "headers": []}
+                 "headers": [(b"host", b"testserver")]}
         task = asyncio.ensure_future(fastpath.serve(scope, send, receive))
         await asyncio.sleep(0.05)
         if task.done():
