@@ -46,8 +46,12 @@ run: messages migrate
 	$(PY) manage.py demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# In parallel: pytest-xdist, one worker per core (JOBS=1 for one process), each with its own
+# test database and cache prefix. `--dist load` hands out tests by position: the file-wise modes
+# key tests by node id, and schemathesis gives every operation of a test the same one, so they
+# would silently run only the first.
 test: venv messages
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
 
 lint: venv
 	$(VENV)/bin/ruff check .
