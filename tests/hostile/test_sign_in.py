@@ -15,8 +15,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from api.throttles import client_address
-
 from .conftest import refused
 
 pytestmark = pytest.mark.django_db
@@ -145,6 +143,8 @@ def test_behind_a_configured_proxy_the_address_is_the_one_it_saw(director, setti
 ])
 def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
         settings, rf, proxies, forwarded, address):
+    from api.throttles import client_address
+
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
     extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded is not None else {}
     assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.7", **extra)) == address
