@@ -289,6 +289,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "api.throttles.client_address"  # the same address as the throttles
 AXES_LOCKOUT_CALLABLE = "api.errors.locked_out"  # a page, or JSON under /api/
 AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False  # no start-up banner in the evening server's output; failures still logged
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "TrickTable API",
