@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from axes.backends import AxesStandaloneBackend
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from rest_framework import authentication, exceptions
@@ -84,3 +85,19 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
 
 class SessionAuthentication(authentication.SessionAuthentication):
     """Django's session (with CSRF checks for writes)."""
+
+
+class SignInGuard(AxesStandaloneBackend):
+    """django-axes' guard, first in AUTHENTICATION_BACKENDS: a username locked out from this
+    client's address is refused before any password is checked, on every sign-in over HTTP
+    (/accounts/login/ and /admin/login/ pass their request, `POST /auth/tokens` too).
+
+    A sign-in with no request at all comes from no client (a shell, a management command, the
+    test client's `login()`): there is no address to count, so the guard lets it through to the
+    password check instead of failing (axes would raise).
+    """
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)

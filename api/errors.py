@@ -105,3 +105,33 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, exceptions.Throttled):
         details = {"wait": exc.wait}
     return Response(body(_code(exc), str(exc.detail), details), exc.status_code, headers=headers)
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer (AXES_LOCKOUT_CALLABLE) when a username is locked out from this
+    client's address: 429 with Retry-After; under /api/ the one error shape with code
+    `locked-out`, elsewhere (/accounts/login/, /admin/login/) a page in the site's design and
+    the visitor's language (templates/registration/locked_out.html)."""
+    from axes.helpers import get_client_username, get_cool_off, get_failure_limit
+    from django.http import JsonResponse
+
+    cool_off = get_cool_off(request)
+    wait = int(cool_off.total_seconds()) if cool_off else None
+    limit = get_failure_limit(request, credentials)
+    if request.path.startswith("/api/"):
+        response = JsonResponse(body(
+            "locked-out",
+            "too many wrong passwords for this username from this address; try again later",
+            {"wait": wait, "failure_limit": limit},
+        ), status=status.HTTP_429_TOO_MANY_REQUESTS)
+    else:
+        from tournaments.views.errors import _render  # the error pages' layout and language
+
+        response = _render(
+            request, "registration/locked_out.html", status.HTTP_429_TOO_MANY_REQUESTS,
+            username=get_client_username(request, credentials) or "",
+            failure_limit=limit, minutes=(wait + 59) // 60 if wait else None,
+        )
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response

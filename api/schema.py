@@ -30,7 +30,8 @@ ERROR_DESCRIPTIONS = {
     "415": "Unsupported media type",
     "422": "Well-formed but refused by the domain (e.g. `invalid-hand`, with the rules engine's "
     "errors in `details`)",
-    "429": "Throttled (`throttled`; `details.wait` seconds)",
+    "429": "Throttled (`throttled`; `details.wait` seconds), or too many wrong passwords "
+    "(`locked-out`, `POST /auth/tokens`)",
 }
 READ_ERRORS = ("400", "401", "403", "404", "406", "429")
 WRITE_ERRORS = ("400", "401", "403", "404", "406", "409", "413", "415", "422", "429")

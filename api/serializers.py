@@ -570,21 +570,29 @@ class LoginSerializer(serializers.Serializer):
         max_length=150, required=False, help_text="Not needed when signed in by session."
     )
     password = serializers.CharField(
-        max_length=4096, required=False, style={"input_type": "password"}
+        max_length=4096, required=False, style={"input_type": "password"},
+        help_text="Needed unless signed in by session (also with `Authorization: Token`).",
     )
     label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     expires_in = serializers.IntegerField(
         min_value=60, max_value=366 * 24 * 3600, required=False, allow_null=True, default=None,
-        help_text="Seconds until the token expires (default: never).",
+        help_text="Seconds until the token expires (default: never). A token made with a "
+        "token expires no later than it.",
     )
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):
     state = serializers.CharField(read_only=True)
+    parent = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True,
+        help_text="The token this one was made with (null: made with a password or a session); "
+        "revoking it revokes this one.",
+    )
 
     class Meta:
         model = ApiToken
-        fields = ["id", "label", "state", "created_at", "expires_at", "revoked_at", "last_used_at"]
+        fields = ["id", "label", "state", "created_at", "expires_at", "revoked_at", "last_used_at",
+                  "parent"]
         read_only_fields = fields
 
 

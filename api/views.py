@@ -755,7 +755,8 @@ class ApiTokens(ApiView):
         return Response(s.ApiTokenSerializer(tokens, many=True).data)
 
     @extend_schema(
-        summary="Create an API token (with username and password, or signed in)",
+        summary="Create an API token (with username and password, a session, or an API token "
+        "and its user's password)",
         request=s.LoginSerializer, responses={201: s.ApiTokenSecretSerializer},
     )
     def post(self, request):
@@ -763,24 +764,38 @@ class ApiTokens(ApiView):
         if isinstance(request.auth, TableToken):
             self.permission_denied(request, "a table token cannot make API tokens",
                                    code="scorer-not-allowed")
+        parent = request.auth if isinstance(request.auth, ApiToken) else None
         user = request.user if request.user and request.user.is_authenticated else None
-        if user is None:
-            if not data.get("username") or not data.get("password"):
-                raise ApiError("bad-credentials", "give a username and a password",
-                               status_code=401)
-            user = authenticate(request._request, username=data["username"],
-                                password=data["password"])
-            if user is None:
+        if user is None or parent is not None:
+            # Signed in by nobody, or by a token: the password is asked for (a stolen token
+            # alone cannot make tokens), through django-axes' guard like every sign-in.
+            username = user.get_username() if parent is not None else data.get("username")
+            if not username or not data.get("password"):
+                raise ApiError("bad-credentials", "give a username and a password"
+                               if parent is None else "give your password to make a token "
+                               "with a token", status_code=401)
+            checked = authenticate(request._request, username=username,
+                                   password=data["password"])
+            if checked is None or (user is not None and checked.pk != user.pk):
                 raise ApiError("bad-credentials", "wrong username or password", status_code=401)
-        secret = new_secret()
-        expires = data["expires_in"]
-        token = ApiToken.objects.create(
-            user=user, key_hash=hash_secret(secret), label=data["label"],
-            expires_at=timezone.now() + timedelta(seconds=expires) if expires else None,
-        )
+            user = checked
+        token, secret = _mint(user=user, parent=parent, label=data["label"],
+                              expires_in=data["expires_in"])
         out = s.ApiTokenSerializer(token).data
         out["secret"] = secret
         return Response(out, status=status.HTTP_201_CREATED)
+
+
+def _mint(*, user, parent: ApiToken | None, label: str, expires_in: int | None
+          ) -> tuple[ApiToken, str]:
+    """A new API token for `user`; made with `parent`, it expires no later than the parent."""
+    secret = new_secret()
+    expires = timezone.now() + timedelta(seconds=expires_in) if expires_in else None
+    if parent is not None and parent.expires_at is not None:
+        expires = min(expires, parent.expires_at) if expires else parent.expires_at
+    token = ApiToken.objects.create(user=user, key_hash=hash_secret(secret), label=label,
+                                    expires_at=expires, parent=parent)
+    return token, secret
 
 
 @extend_schema(tags=["auth"], parameters=[ID(what="The token's id.")],

@@ -7,6 +7,7 @@ Big event: DATABASE_URL=postgres://..., REDIS_URL=redis://..., Celery workers, a
 """
 
 import socket
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -81,6 +82,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "rest_framework",
     "django_filters",
     "drf_spectacular",
@@ -101,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -170,6 +174,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Hand submissions read and write their rows in plain SQL (tournaments/services/match_rows.py,
 # measured faster); false: through the ORM. tournaments/checks.py says when it must be false.
 HAND_ROWS_SQL = env.bool("HAND_ROWS_SQL", default=True)
+
+# Sign-in: django-axes first counts wrong passwords (api.authentication.SignInGuard), then
+# Django checks the password.
+AUTHENTICATION_BACKENDS = [
+    "api.authentication.SignInGuard",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -241,8 +252,15 @@ STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
 # Hand-record import jobs (a big file is minutes of work): their own queue if you like.
 IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
 
+# The client's address, for every throttle and the sign-in lockout: the connection's own
+# (REMOTE_ADDR) unless NUM_PROXIES trusted proxies stand in front of the server, each adding
+# itself to X-Forwarded-For (then the address that many places from the right). 0, the default,
+# ignores X-Forwarded-For, which any client can write (docs/hostile-input.md).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+
 # REST API.
 REST_FRAMEWORK = {
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -265,6 +283,22 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# Wrong passwords (django-axes) on every sign-in: /accounts/login/, /admin/login/ and
+# POST /api/v1/auth/tokens. After AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that username is refused from that address for AXES_COOLOFF_TIME: a club's phones
+# share one Wi-Fi (one address to a server on the internet), so locking an address alone would
+# lock the whole room out, and locking a username alone would let anyone at the table lock the
+# director out. Attempts are kept in the database (every process sees them; a restart keeps
+# them). `manage.py axes_reset` lifts every lockout (docs/hostile-input.md).
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "api.throttles.client_address"  # the same address as the throttles
+AXES_LOCKOUT_CALLABLE = "api.errors.locked_out"  # a page, or JSON under /api/
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False  # no start-up banner in the evening server's output; failures still logged
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "TrickTable API",
     "DESCRIPTION": "Tournaments for trick-taking card games (Spades, Whist, Solo Whist, "

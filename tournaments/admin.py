@@ -1,10 +1,17 @@
 """The Django admin: every model, for anything the director's pages do not cover yet.
 
-Hand versions and the audit trail are read-only here: versions change only through the
-services (a correction is a new version), and the audit trail is append-only.
+Hand versions and the audit trail are read-only here and can never be deleted: versions change
+only through the services (a correction is a new version), and the audit trail is append-only.
+Since the admin refuses to delete anything whose deletion would take hand versions with it, a
+match, round or tournament with hands cannot be deleted here either. A match's state, result and
+seats' results are read-only: they follow from the confirmed hands (finishing a match early,
+confirming, correcting a hand: the director's match page, which calls the services).
 """
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from .models import (
     AuditEvent,
@@ -74,19 +81,35 @@ class RoundAdmin(admin.ModelAdmin):
     inlines = [TableInline]
 
 
+#: A seat's share of the match's result: computed from the confirmed hands, never typed in.
+SEAT_RESULT = ["outcome", "match_points", "points_for", "points_against", "place"]
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["entry", "side", "seats", "outcome", "match_points", "points_for",
-              "points_against", "place"]
+    fields = ["entry", "side", "seats", *SEAT_RESULT]
+    readonly_fields = SEAT_RESULT
     autocomplete_fields = ["entry"]
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
+    """A match's state and result follow from its confirmed hands: read-only here. Corrections
+    go through the services, on the director's match page (linked)."""
+
     list_display = ["__str__", "state", "is_bye", "finished_at"]
     list_filter = ["state", "is_bye", "round__tournament"]
+    readonly_fields = ["state", "result", "finished_at", "director_page"]
     inlines = [SeatInline]
+
+    @admin.display(description=_("Corrections"))
+    def director_page(self, obj: Match) -> str:
+        if obj is None or obj.pk is None:
+            return "-"
+        url = reverse("tournaments:director-match", args=[obj.round.tournament.slug, obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _(
+            "Finish the match or correct a hand on the director's match page"))
 
 
 @admin.register(Table)
@@ -110,13 +133,28 @@ class VersionInline(admin.TabularInline):
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
+    """Read-only: a hand is its versions (deleting it would delete them)."""
+
     list_display = ["__str__", "created_at"]
     list_filter = ["match__round__tournament"]
     inlines = [VersionInline]
 
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(HandSubmission)
 class HandSubmissionAdmin(admin.ModelAdmin):
+    """Read-only and never deleted: deleting the current version would leave a hand that can
+    never be scored again. The admin asks this before deleting anything that would cascade to
+    versions (a hand, match, round, table, tournament), so those are refused too."""
+
     list_display = ["hand", "version", "status", "is_current", "source", "submitted_at"]
     list_filter = ["status", "is_current", "source"]
 
@@ -124,6 +162,9 @@ class HandSubmissionAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 
