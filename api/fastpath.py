@@ -98,6 +98,7 @@ KNOWN_MIDDLEWARE = frozenset({
     "django.contrib.auth.middleware.AuthenticationMiddleware",  # lazy: nothing for a GET here
     "django.contrib.messages.middleware.MessageMiddleware",  # nothing unless messages are used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # a locked-out sign-in only: no sign-in here
 })
 
 

@@ -96,7 +96,12 @@ def stream_events(path: str, publish, query: bytes = b"", frames: int = 3) -> li
         scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
                  "headers": [(b"host", b"testserver")]}
         task = asyncio.ensure_future(fastpath.serve(scope, send, receive))
-        await asyncio.sleep(0.05)
+        # The stream has subscribed once it sends `retry:`: publish only then (a fixed pause
+        # lost the event on a busy machine).
+        for _ in range(500):
+            if task.done() or any(m["type"] == "http.response.body" for m in sent):
+                break
+            await asyncio.sleep(0.01)
         if task.done():
             return task.result()
         await asyncio.to_thread(publish)
