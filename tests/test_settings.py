@@ -11,9 +11,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
+    """`manage.py` in a configuration: the tests' environment, less DEBUG and SECRET_KEY, with
+    `env` on top (a None value unsets the variable)."""
     environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
-    environment.update(env)
+    environment.update({k: v for k, v in env.items() if v is not None})
+    for name in [k for k, v in env.items() if v is None]:
+        environment.pop(name, None)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=environment,
         capture_output=True, text=True, timeout=120,
@@ -41,10 +45,9 @@ def settings_of(*names: str, **env: str) -> dict[str, str]:
     """The named settings as the configuration given by `env` sets them."""
     code = ("from django.conf import settings;"
             f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]")
-    environment = {"DATABASE_URL": "", "REDIS_URL": "", "PUBLIC_URL": "", "ALLOWED_HOSTS": "",
-                   "TRICKTABLE_SERVER": "", "HTTPS": "", "TIME_ZONE": "", **env}
-    done = manage("shell", "-v", "0", "-c", code,
-                  **{k: v for k, v in environment.items() if v})
+    unset = dict.fromkeys(("DATABASE_URL", "REDIS_URL", "PUBLIC_URL", "ALLOWED_HOSTS",
+                           "TRICKTABLE_SERVER", "HTTPS", "TIME_ZONE", "CLUB_DIR", "BACKUP_DIR"))
+    done = manage("shell", "-v", "0", "-c", code, **{**unset, **env})
     assert done.returncode == 0, done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
 
