@@ -14,9 +14,17 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import set_rollback
 
 from tournaments.services import ServiceError
+
+
+def set_rollback() -> None:
+    """DRF's: roll back the request's atomic block. Imported when used: rest_framework.views
+    reads the API settings as it loads, which import api.parsers, which imports this module,
+    so importing it here first (django-axes' lockout callable does) would be a cycle."""
+    from rest_framework.views import set_rollback as rollback
+
+    rollback()
 
 
 class ApiError(exceptions.APIException):

@@ -89,3 +89,17 @@ def test_a_public_url_that_is_not_a_web_address_is_refused():
     done = manage("check", PUBLIC_URL="club.example.org")
     assert done.returncode != 0
     assert "PUBLIC_URL must be" in done.stderr
+
+
+def test_the_lockout_answer_imports_on_its_own():
+    """django-axes imports AXES_LOCKOUT_CALLABLE first thing in its checks: no import cycle."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup();"
+         "from django.conf import settings;"
+         "from django.utils.module_loading import import_string;"
+         "print(callable(import_string(settings.AXES_LOCKOUT_CALLABLE)))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
