@@ -31,6 +31,19 @@ from .models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted here: the services write these rows."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "club_number", "email", "created_at"]
@@ -132,25 +145,16 @@ class VersionInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     """Read-only: a hand is its versions (deleting it would delete them)."""
 
     list_display = ["__str__", "created_at"]
     list_filter = ["match__round__tournament"]
     inlines = [VersionInline]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(HandSubmission)
-class HandSubmissionAdmin(admin.ModelAdmin):
+class HandSubmissionAdmin(ReadOnlyAdmin):
     """Read-only and never deleted: deleting the current version would leave a hand that can
     never be scored again. The admin asks this before deleting anything that would cascade to
     versions (a hand, match, round, table, tournament), so those are refused too."""
@@ -158,30 +162,12 @@ class HandSubmissionAdmin(admin.ModelAdmin):
     list_display = ["hand", "version", "status", "is_current", "source", "submitted_at"]
     list_filter = ["status", "is_current", "source"]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["at", "tournament", "actor_label", "action", "subject", "reason"]
     list_filter = ["action", "tournament"]
     search_fields = ["subject", "reason", "actor_label"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(StandingsSnapshot)
