@@ -33,10 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 
 #: Variables of the calling environment a server must not inherit: it gets its own database,
-#: no Redis (tasks in-process), production settings.
+#: no Redis (tasks in-process), production settings, its own address and folder.
 INHERITED_NOT = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "SECURE_SSL_REDIRECT", "STANDINGS_QUEUE", "BACKUP_DIR", "BACKUP_INTERVAL",
-                 "BACKUP_KEEP", "DJANGO_SETTINGS_MODULE")
+                 "SECURE_SSL_REDIRECT", "STANDINGS_QUEUE", "IMPORTS_QUEUE", "BACKUP_DIR",
+                 "BACKUP_INTERVAL", "BACKUP_KEEP", "DJANGO_SETTINGS_MODULE", "PUBLIC_URL",
+                 "HTTPS", "TIME_ZONE", "TRICKTABLE_SERVER", "PORT", "CLUB_DIR")
 
 
 def free_port() -> int:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers import INHERITED_NOT
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -45,9 +47,7 @@ def settings_of(*names: str, **env: str) -> dict[str, str]:
     """The named settings as the configuration given by `env` sets them."""
     code = ("from django.conf import settings;"
             f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]")
-    unset = dict.fromkeys(("DATABASE_URL", "REDIS_URL", "PUBLIC_URL", "ALLOWED_HOSTS",
-                           "TRICKTABLE_SERVER", "HTTPS", "TIME_ZONE", "CLUB_DIR", "BACKUP_DIR"))
-    done = manage("shell", "-v", "0", "-c", code, **{**unset, **env})
+    done = manage("shell", "-v", "0", "-c", code, **{**dict.fromkeys(INHERITED_NOT), **env})
     assert done.returncode == 0, done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -21,12 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-# Settings the tests' own environment may carry that the club laptop does not have.
-NOT_ON_THE_LAPTOP = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                     "PUBLIC_URL", "HTTPS", "TIME_ZONE", "TRICKTABLE_SERVER", "PORT",
-                     "DJANGO_SETTINGS_MODULE", "STANDINGS_QUEUE", "IMPORTS_QUEUE")
+from tests.servers import INHERITED_NOT, ROOT, free_port
 
 
 @dataclass
@@ -35,7 +29,6 @@ class Lan:
 
     namespace: str
     address: str  # the laptop's LAN address, inside the namespace
-    host_address: str  # this side's address on the same link
 
     def run(self, *argv: str) -> list[str]:
         return ["ip", "netns", "exec", self.namespace, *argv]
@@ -80,7 +73,7 @@ def lan() -> Iterator[Lan]:
         _ip("-n", namespace, "addr", "add", f"{address}/30", "dev", inside)
         _ip("-n", namespace, "link", "set", inside, "up")
         _ip("-n", namespace, "link", "set", "lo", "up")
-        yield Lan(namespace=namespace, address=address, host_address=host_address)
+        yield Lan(namespace=namespace, address=address)
     finally:
         subprocess.run(["ip", "link", "del", outside], capture_output=True, timeout=10)
         subprocess.run(["ip", "netns", "del", namespace], capture_output=True, timeout=10)
@@ -122,14 +115,9 @@ class EveningServer:
         return self.text
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def laptop_environment(club: Path, **extra: str) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if k not in NOT_ON_THE_LAPTOP}
+    """This environment without the tests' own settings: the club laptop has none of them."""
+    environment = {k: v for k, v in os.environ.items() if k not in INHERITED_NOT}
     environment.update(CLUB_DIR=str(club), PYTHONUNBUFFERED="1", **extra)
     return environment
 
@@ -192,6 +180,6 @@ def offline_laptop() -> Iterator[Lan]:
         require(False, f"cannot make a network namespace here: {error.stderr.decode().strip()}")
     try:
         _ip("-n", namespace, "link", "set", "lo", "up")
-        yield Lan(namespace=namespace, address="127.0.0.1", host_address="")
+        yield Lan(namespace=namespace, address="127.0.0.1")
     finally:
         subprocess.run(["ip", "netns", "del", namespace], capture_output=True, timeout=10)
