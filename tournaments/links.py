@@ -27,6 +27,7 @@ def unreachable_from_phones(request: HttpRequest) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        return ip_address(host).is_loopback or ip_address(host).is_unspecified
+        address = ip_address(host)
     except ValueError:
         return False
+    return address.is_loopback or address.is_unspecified

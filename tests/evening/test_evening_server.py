@@ -206,3 +206,19 @@ def test_no_answer_of_the_evening_server_to_a_bad_request_is_a_technical_page(ev
         assert '<html lang="ja">' in html and 'href="/"' in html, what
     status, body = send(f"{site}/api/v1/no-such-thing/")
     assert status == 404 and body.startswith("{")  # the API answers in its JSON error shape
+
+
+@pytest.mark.django_db
+def test_the_banner_lists_every_lan_address_besides_the_public_one(settings):
+    import io
+
+    from tournaments.management.commands.serve import Command
+
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+    settings.LAN_ADDRESSES = ["192.168.1.20", "192.168.1.2"]
+    out = io.StringIO()
+    Command(stdout=out).announce(8000)
+    text = out.getvalue()
+    assert "Phones:     http://192.168.1.20:8000/" in text
+    assert "http://192.168.1.2:8000/" in text  # not hidden inside the public address
+    assert text.count("192.168.1.20:8000/\n") == 1

@@ -11,13 +11,13 @@ import os
 import socket
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 try:
     import fcntl
 except ImportError:  # Windows: one server at a time
     fcntl = None  # type: ignore[assignment]
 
-import segno
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
+from tournaments import printing
 from tournaments.demo import DEMO_DIRECTOR
 from tournaments.management.evening import run_as_evening_server
 from tournaments.services import club
@@ -50,16 +51,16 @@ class Command(BaseCommand):
                access_log: bool, **options: Any) -> None:
         run_as_evening_server(port=port)
         port = settings.PORT
-        self.check_port_free(host, port)
-        call_command("migrate", interactive=False, verbosity=0)
-        self.collect_static()
-        self.announce(port)
         # One process keeps the live hub and in-process tasks together; with Redis the
         # processes share events, standings and the task queue.
         processes = workers or (2 if settings.REDIS_URL else 1)
         if processes > 1 and not settings.REDIS_URL:
             raise CommandError("more than one server process needs REDIS_URL (the processes "
                                "share live events and tasks through Redis)")
+        self.check_port_free(host, port)
+        call_command("migrate", interactive=False, verbosity=0)
+        self.collect_static()
+        self.announce(port)
         import uvicorn
 
         uvicorn.run(
@@ -114,14 +115,13 @@ class Command(BaseCommand):
         database = settings.DATABASES["default"]
         out.write(f"  Database:   {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}")
         out.write(f"  Time zone:  {settings.TIME_ZONE}")
-        backups = getattr(settings, "BACKUP_DIR", None)
-        if backups:
-            out.write(f"  Backups:    {backups}")
+        if settings.BACKUP_DIR:
+            out.write(f"  Backups:    {settings.BACKUP_DIR}")
         out.write(f"  On this laptop: http://127.0.0.1:{port}/")
         if settings.PUBLIC_URL:
             out.write(self.style.SUCCESS(f"  Phones:     {settings.PUBLIC_URL}/"))
-            others = [a for a in settings.LAN_ADDRESSES if a not in settings.PUBLIC_URL]
-            for address in others:
+            public_host = urlsplit(settings.PUBLIC_URL).hostname
+            for address in [a for a in settings.LAN_ADDRESSES if a != public_host]:
                 out.write(f"              http://{address}:{port}/")
         else:
             out.write(self.style.ERROR(
@@ -137,7 +137,7 @@ class Command(BaseCommand):
             url = f"{settings.PUBLIC_URL}{reverse('login')}?next={director}"
             out.write(f"  Scan to open the director's page on your phone: {url}")
             code = io.StringIO()
-            segno.make(url, error="M").terminal(out=code, compact=True)
+            printing.qr_code(url).terminal(out=code, compact=True)
             out.write(code.getvalue(), ending="")
         out.write("  Stop with Ctrl+C.")
         out.flush()
