@@ -240,11 +240,18 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
     (queued,) = stored_queue(page, match)
     assert HandSubmission.objects.get().idempotency_key == queued["key"]
 
-    page.route(hands_url, lambda route: route.abort("internetdisconnected"))
+    # Still no network after the reload, until the scorer presses the button: the page's own
+    # retries (when its stream or a refresh comes back) fail until then, so the queued hand is
+    # still there to be sent by hand.
+    online: list[bool] = []
+    page.route(hands_url, lambda route: route.continue_() if online
+               else route.abort("internetdisconnected"))
     page.reload()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
-    page.unroute(hands_url)
-    page.get_by_role("button", name="Try sending now").click()
+    retry = page.get_by_role("button", name="Try sending now")
+    retry.scroll_into_view_if_needed()
+    online.append(True)
+    retry.click()
     expect(page.locator("#submit-status")).to_contain_text("Queued hand 1 was sent and stored.")
     expect(page.locator("#queue")).to_be_hidden()
     assert HandSubmission.objects.count() == 1
