@@ -30,6 +30,11 @@ METRIC_LABELS = {
 }
 
 
+#: The columns every standings table starts with, before the ranking chain (the page, the CSV,
+#: the XLSX and the PDF alike).
+SUMMARY_METRICS = ("played", "won", "drawn", "lost")
+
+
 def metric_label(name: str) -> str:
     """A standings column heading (a metric registered without one shows its name)."""
     return str(METRIC_LABELS.get(name, name.replace("_", " ")))

@@ -353,3 +353,31 @@ def test_a_real_worker_imports_the_file_and_a_second_import_finds_only_duplicate
     repeat = wait_until_finished(again.pk, timeout=30)
     assert (repeat.state, repeat.stored, repeat.duplicates) == ("done", 0, 2)
     assert HandSubmission.objects.filter(hand__match=match).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_hands_export_goes_back_in_through_the_import_as_it_is(in_process):
+    from tournaments import demo, services
+    from tournaments.exports import records
+
+    played = demo.build_solo_whist(7, players=4, rounds=1)
+    director = demo.director_actor()
+    fresh = services.create_tournament(
+        actor=director, name="Replayed", game="solo-whist", rules="phillips",
+        format="individual", rounds=1, match_length="hands", match_hands=8,
+        place_points=[3, 2, 1, 0], seed=7,
+    )
+    services.open_registration(tournament=fresh, actor=director)
+    for entry in played.entries.order_by("pk"):
+        services.register_entry(tournament=fresh, actor=director, players=[entry.player.name])
+    services.publish_round(round=services.generate_round(tournament=fresh, actor=director),
+                           actor=director)
+    exported = list(records.hand_lines(played))
+    assert [json.loads(text)["hand"] for text in exported] == list(range(1, 9))
+    assert all(json.loads(text)["round"] == json.loads(text)["table"] == 1 for text in exported)
+
+    job = in_process(tournament=fresh, actor=director, data="".join(exported).encode(),
+                     filename="hands.jsonl")
+
+    assert (job.state, job.stored, job.failed) == (ImportJob.State.DONE, 8, 0), job.errors
+    assert list(records.hand_lines(fresh)) == exported

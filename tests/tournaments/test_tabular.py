@@ -128,22 +128,26 @@ def test_neutralise_prefixes_text_that_starts_a_formula_and_never_touches_number
 # -- standings --------------------------------------------------------------------------------
 
 
-def test_standings_csv_columns_follow_the_tiebreak_chain_and_values_equal_the_snapshot(solo):
+def test_standings_csv_columns_are_the_pages_then_the_tiebreak_chain_and_equal_the_snapshot(solo):
     payload = snapshot_payload(solo)
     rows = read_csv(tabular.to_csv(tabular.standings_sheet(solo)))
     chain = [n for n in payload["tiebreaks"] if n != "match_points"]
     assert chain == ["placings", "points_for", "buchholz", "head_to_head"]
-    assert rows[0] == ["Rank", "Entry", "Players", "Match points", "Placings", "Points for",
-                       "Buchholz", "Head to head", "Played"]
+    assert rows[0] == ["Rank", "Entry", "Players", "Played", "Won", "Drawn", "Lost",
+                       "Match points", "Placings", "Points for", "Buchholz", "Head to head"]
     assert len(rows) == 1 + len(payload["rows"]) == 9
     for line, row in zip(rows[1:], payload["rows"], strict=True):
         values = row["values"]
         assert int(line[0]) == row["rank"] and line[1] == row["name"]
-        expected = [values["match_points"], *(values[n] for n in chain), values["played"]]
+        expected = [*(values[n] for n in ("played", "won", "drawn", "lost", "match_points")),
+                    *(values[n] for n in chain)]
         assert [Fraction(cell) for cell in line[3:]] == [
             Fraction(str(exact_number(v))) for v in expected
         ]
-    assert any("." in cell for line in rows[1:] for cell in line[3:4]), "halves, as 5.5"
+    assert any("." in cell for line in rows[1:] for cell in line[7:8]), "halves, as 5.5"
+    for line in rows[1:]:
+        played, won, drawn, lost = (int(cell) for cell in line[3:7])
+        assert won + drawn + lost == played
 
 
 def test_standings_xlsx_opens_with_a_bold_frozen_header_and_exact_numbers(solo):
@@ -156,11 +160,11 @@ def test_standings_xlsx_opens_with_a_bold_frozen_header_and_exact_numbers(solo):
     assert sheet.column_dimensions["B"].width >= len("Uma Watanabe")
     for index, row in enumerate(payload["rows"], 2):
         assert sheet.cell(index, 1).value == row["rank"]
-        mp = sheet.cell(index, 4).value
+        mp = sheet.cell(index, 8).value
         assert isinstance(mp, int | float) and Fraction(str(mp)) == Fraction(
             str(row["values"]["match_points"])
         )
-        points = sheet.cell(index, 6).value  # points_for: quarters, often negative
+        points = sheet.cell(index, 10).value  # points_for: quarters, often negative
         assert isinstance(points, int | float)
         assert Fraction(str(points)) == Fraction(str(row["values"]["points_for"]))
 
@@ -170,8 +174,8 @@ def test_standings_without_a_snapshot_are_the_headings_alone(built):
     tournament = services.create_tournament(actor=someone, name="Next week", game="spades",
                                             rules="standard", format="swiss", rounds=3)
     rows = read_csv(tabular.to_csv(tabular.standings_sheet(tournament)))
-    assert rows == [["Rank", "Entry", "Players", "Match points", "Point difference", "Buchholz",
-                     "Head to head", "Wins", "Played"]]
+    assert rows == [["Rank", "Entry", "Players", "Played", "Won", "Drawn", "Lost",
+                     "Match points", "Point difference", "Buchholz", "Head to head", "Wins"]]
 
 
 # -- formula injection ------------------------------------------------------------------------
@@ -182,7 +186,7 @@ def test_formula_names_are_neutralised_in_csv_while_negative_scores_stay_numbers
     names = {row[1] for row in standings_rows[1:]}
     assert names == {"'" + name for name in NASTY}
     assert all(row[2].startswith("佐藤") for row in standings_rows[1:])
-    differences = {row[4] for row in standings_rows[1:]}  # point difference: numbers
+    differences = {row[8] for row in standings_rows[1:]}  # point difference: numbers
     assert any(d.startswith("-") for d in differences)
     assert all(re.fullmatch(r"-?\d+", d) for d in differences)
     results = read_csv(tabular.to_csv(tabular.results_sheet(nasty)))
@@ -221,18 +225,17 @@ def test_results_list_every_seat_of_the_published_rounds_with_outcome_and_match_
     seats = Seat.objects.filter(match__round__tournament=solo)
     assert len(sheet.rows) == seats.count() == 16
     header = sheet.headers
-    assert header == ["Round", "Table", "State", "Side", "Seats", "Entry", "Players",
-                      "Opponents", "Points for", "Points against", "Outcome", "Place",
-                      "Match points"]
+    assert header == ["Round", "Table", "State", "Seats", "Entry", "Players", "Opponents",
+                      "Points for", "Points against", "Outcome", "Place", "Match points"]
     by_key = {(s.match.round.number, s.match.table.number, s.seats): s for s in seats}
     for row in sheet.rows:
-        seat = by_key[(row[0], row[1], row[4])]
-        assert row[5] == seat.entry.name
-        assert Fraction(str(row[8])) == Fraction(seat.points_for)
-        assert Fraction(str(row[12])) == Fraction(str(seat.match_points))
-        assert row[10] == {"win": "Win", "draw": "Draw", "loss": "Loss"}[seat.outcome]
-        assert row[11] == seat.place
-    first_table = [row[4] for row in sheet.rows[:4]]
+        seat = by_key[(row[0], row[1], row[3])]
+        assert row[4] == seat.entry.name
+        assert Fraction(str(row[7])) == Fraction(seat.points_for)
+        assert Fraction(str(row[11])) == Fraction(str(seat.match_points))
+        assert row[9] == {"win": "Win", "draw": "Draw", "loss": "Loss"}[seat.outcome]
+        assert row[10] == seat.place
+    first_table = [row[3] for row in sheet.rows[:4]]
     assert first_table == ["N", "E", "S", "W"], "seats clockwise from North"
 
 

@@ -59,6 +59,10 @@ def render(html: str) -> bytes:
     return HTML(string=html, base_url=".", url_fetcher=NoFetch()).write_pdf()
 
 
+#: The most number columns a portrait A4 standings page takes beside the names.
+PORTRAIT_METRICS = 9
+
+
 def standings_html(tournament: Tournament) -> str:
     sheet = standings_sheet(tournament)
     ties, withdrawn = sheet.notes["ties"], sheet.notes["withdrawn"]
@@ -72,6 +76,8 @@ def standings_html(tournament: Tournament) -> str:
     context = _context(tournament, sheet) | {
         "rows": rows,
         "metric_labels": sheet.headers[3:],
+        # Landscape where the columns would leave a name too little room on a portrait page.
+        "wide": len(sheet.headers) - 3 > PORTRAIT_METRICS,
         "version": sheet.notes["version"],
         "computed_at": sheet.notes["computed_at"],
         "stale": sheet.notes["stale"],

@@ -19,6 +19,9 @@ from tournaments.selectors import exports as selectors
 
 CONTEXT_KEYS = ("format", "game", "rules")  # a hand inside a match takes these from the match
 JSONL_TYPE = "application/x-ndjson"
+#: A line's first fields after where it was played, in the format's order (the stored record's
+#: own order depends on how the hand was entered).
+LEADING_KEYS = ("format", "game", "rules", "before")
 
 
 def seat_names(match: Match, tournament: Tournament) -> dict[str, str]:
@@ -65,7 +68,12 @@ def dumps(record: Any) -> str:
 
 
 def hand_lines(tournament: Tournament) -> Iterator[str]:
-    """Every confirmed hand of the tournament as one `hand/1` line (with its `game`, `rules` and
-    `before`, so each checks on its own), by round, table and hand number."""
-    for record in selectors.confirmed_records(tournament):
-        yield dumps(record) + "\n"
+    """Every confirmed hand of the tournament as one `hand/1` line, by round, table and hand
+    number. Each line starts with where the hand was played (`round`, `table`, `hand`: fields
+    the rules engine ignores, and what the hand import reads to find the match), and carries
+    `game`, `rules` and `before`, so it checks on its own and goes back in through the import."""
+    for row in selectors.confirmed_records(tournament):
+        record = row["record"]
+        head = {"round": row["round"], "table": row["table"], "hand": row["hand"]}
+        head |= {key: record[key] for key in LEADING_KEYS if key in record}
+        yield dumps(head | {k: v for k, v in record.items() if k not in head}) + "\n"

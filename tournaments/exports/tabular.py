@@ -28,6 +28,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import gameplay
+from tournaments.labels import SUMMARY_METRICS
 from tournaments.models import Seat, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import standings
@@ -110,16 +111,20 @@ def _players(entry: Any) -> list[str]:
 
 
 def standings_sheet(tournament: Tournament) -> Sheet:
-    """The latest standings snapshot: rank, entry, players, match points, every other metric of
-    the tiebreak chain in its order, and matches played."""
+    """The latest standings snapshot as the page shows it: rank, entry, players, matches played,
+    won, drawn and lost, then match points and every other metric of the tiebreak chain in its
+    order."""
     latest = standings.latest(tournament=tournament)
     snapshot = latest.snapshot
     payload = snapshot.payload if snapshot else {}
     chain = payload.get("tiebreaks", list(tournament.tiebreaks))
-    metrics = ["match_points", *(n for n in chain if n not in ("match_points", "played"))]
+    metrics = [
+        *SUMMARY_METRICS,
+        "match_points",
+        *(n for n in chain if n not in ("match_points", *SUMMARY_METRICS)),
+    ]
     columns = [Column(_("Rank"), numeric=True), Column(_("Entry")), Column(_("Players"))]
     columns += [Column(metric_label(name), numeric=True) for name in metrics]
-    columns.append(Column(metric_label("played"), numeric=True))
     sheet = Sheet(_("Standings"), columns)
     for row in payload.get("rows", []):
         values = row.get("values", {})
@@ -128,7 +133,6 @@ def standings_sheet(tournament: Tournament) -> Sheet:
             row["name"],
             " & ".join(row.get("players", [])),
             *(exact_number(values.get(name)) for name in metrics),
-            exact_number(values.get("played")),
         ])
     sheet.notes = {
         "version": snapshot.version if snapshot else None,
@@ -199,21 +203,24 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
 
 def results_sheet(tournament: Tournament) -> Sheet:
     """One row per entry per match of every published round: round, table, the match's state,
-    side and seats, entry, players, opponents, points for and against, outcome, place and match
-    points."""
+    seats, entry, players, opponents, points for and against, outcome, place and match points.
+    The side gets a column of its own only where it differs from the seats (progressive play,
+    two players on one side); elsewhere it would say the seats again."""
+    lines = result_lines(tournament)
+    with_side = any(line.side and line.side != line.seats for line in lines)
     columns = [
         Column(_("Round"), numeric=True), Column(_("Table"), numeric=True), Column(_("State")),
-        Column(_("Side")), Column(_("Seats")), Column(_("Entry")), Column(_("Players")),
-        Column(_("Opponents")), Column(_("Points for"), numeric=True),
+        *([Column(_("Side"))] if with_side else []), Column(_("Seats")), Column(_("Entry")),
+        Column(_("Players")), Column(_("Opponents")), Column(_("Points for"), numeric=True),
         Column(_("Points against"), numeric=True), Column(_("Outcome")),
         Column(_("Place"), numeric=True), Column(_("Match points"), numeric=True),
     ]
     sheet = Sheet(_("Results"), columns)
-    for line in result_lines(tournament):
+    for line in lines:
         sheet.rows.append([
-            line.round, line.table, line.state, line.side, line.seats, line.entry, line.players,
-            line.opponents, line.points_for, line.points_against, line.outcome, line.place,
-            line.match_points,
+            line.round, line.table, line.state, *([line.side] if with_side else []), line.seats,
+            line.entry, line.players, line.opponents, line.points_for, line.points_against,
+            line.outcome, line.place, line.match_points,
         ])
     return sheet
 

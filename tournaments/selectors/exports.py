@@ -63,8 +63,9 @@ def current_versions(match: Match) -> list[HandSubmission]:
 
 
 def confirmed_records(tournament: Tournament, *, chunk: int = 500) -> Iterator[dict]:
-    """The canonical record of every confirmed hand of the tournament's published rounds, by
-    round, table and hand number; streamed (a big event holds thousands of hands)."""
+    """Every confirmed hand of the tournament's published rounds with where it was played: dicts
+    of `round`, `table`, `hand` (numbers) and `record` (the canonical record), by round, table
+    and hand number; streamed (a big event holds thousands of hands)."""
     rows = (
         HandSubmission.objects.filter(
             hand__match__round__tournament=tournament, is_current=True, status=S.CONFIRMED
@@ -72,6 +73,8 @@ def confirmed_records(tournament: Tournament, *, chunk: int = 500) -> Iterator[d
         .exclude(hand__match__round__state=Round.State.DRAFT)
         .order_by("hand__match__round__number", "hand__match__table__number",
                   "hand__match_id", "hand__number")
-        .values_list("record", flat=True)
+        .values_list("hand__match__round__number", "hand__match__table__number",
+                     "hand__number", "record")
     )
-    yield from rows.iterator(chunk_size=chunk)
+    for round_, table, hand, record in rows.iterator(chunk_size=chunk):
+        yield {"round": round_, "table": table, "hand": hand, "record": record}

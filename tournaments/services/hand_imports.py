@@ -5,7 +5,9 @@ Each line names its match and carries one `hand/1` record (see docs/imports.md):
 
     {"round": 2, "table": 3, "hand": 1, "record": {"dealer": "N", "calls": [...], ...}}
 
-`hand` is optional (the match's next hand). Every line is submitted through `submit_hand` as the
+`hand` is optional (the match's next hand). A line of the tournament's `hands.jsonl` export (a
+`hand/1` record that starts with its `round`, `table` and `hand`) is read the same way, so an
+export goes back in as it is. Every line is submitted through `submit_hand` as the
 director who uploaded the file, so it is checked exactly like a hand entered at the table and is
 confirmed at once; the submission is marked as imported, with a label naming the job.
 
@@ -44,6 +46,8 @@ MAX_LISTED_ERRORS = 1000
 #: The job's counters are written after this many lines (and at the end).
 PROGRESS_EVERY = 5
 MAX_DETAILS = 5
+#: Where a hand was played, in a line of either form.
+PLACE_FIELDS = ("round", "table", "hand")
 
 #: Every error code, for the whole file or for one line, with what it means. Stable.
 ERROR_CODES: dict[str, str] = {
@@ -296,11 +300,15 @@ def _envelope(text: str) -> tuple[int, int, int | None, dict]:
         column = getattr(error, "colno", None)
         where = f" (column {column})" if column else ""
         raise _LineError("bad-json", f"not valid JSON: {detail}{where}") from error
+    if isinstance(line, dict) and "record" not in line and line.get("format") == "hand/1":
+        # A line of the hands.jsonl export: the record itself, with where it was played.
+        record = {k: v for k, v in line.items() if k not in PLACE_FIELDS}
+        line = {k: line[k] for k in PLACE_FIELDS if k in line} | {"record": record}
     if not isinstance(line, dict) or not isinstance(line.get("record"), dict):
         raise _LineError(
             "bad-envelope",
             'a line is {"round": R, "table": T, "hand": H, "record": {…}} '
-            "(hand is optional)",
+            '(hand is optional), or a hand/1 record with "round", "table" and "hand"',
         )
 
     def number(name: str, required: bool = True) -> int | None:
