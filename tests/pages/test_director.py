@@ -658,3 +658,16 @@ def test_every_link_on_the_dashboard_leads_somewhere(as_td, td):
     for href in hrefs:
         response = as_td.get(href)
         assert response.status_code == 200, (href, response.status_code)
+
+
+def test_the_audit_trail_reads_as_sentences_and_narrows_to_a_kind(as_td, td):
+    tournament = make(td, teams=2)
+    entry = tournament.entries.first()
+    services.withdraw(entry=entry, actor=Actor(user=td), reason="went home")
+
+    page = as_td.get(url(tournament, "audit/?kind=entries")).content.decode()
+    everything = as_td.get(url(tournament, "audit/")).content.decode()
+
+    assert f"Withdrew {entry.name}." in page and "Created the tournament." not in page
+    assert "Created the tournament." in everything
+    assert as_td.get(url(tournament, "audit/?kind=nonsense&round=x")).status_code == 200

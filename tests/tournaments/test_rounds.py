@@ -257,7 +257,7 @@ def test_swapping_across_matches_exchanges_opponents(swiss, director):
     seat_c = Seat.objects.get(match__round=round_, entry_id=c)
     assert (seat_a.side, seat_c.side) == (side_c, side_a)
     [event] = audit_events(tournament, "entries-swapped")
-    assert event.data == {"entries": [a, c], "rematches": []}
+    assert event.data == {"round": 1, "tables": [1, 2], "entries": [a, c], "rematches": []}
 
 
 def test_swapping_with_a_bye_moves_the_bye(swiss, director):

@@ -258,5 +258,24 @@ def corrections(tournament: Tournament, hand_id: int) -> dict[int, AuditEvent]:
     return {event.data.get("version"): event for event in events}
 
 
-def audit_trail(tournament: Tournament) -> QuerySet[AuditEvent]:
-    return AuditEvent.objects.filter(tournament=tournament).select_related("actor")
+def audit_trail(
+    tournament: Tournament, *, round_number: int | None = None, actions: tuple[str, ...] = ()
+) -> QuerySet[AuditEvent]:
+    """The tournament's recorded actions, the newest first; only one round's (as recorded in the
+    event, or named by its subject for events recorded before the round was), or only some
+    actions."""
+    found = AuditEvent.objects.filter(tournament=tournament).select_related("actor")
+    if round_number is not None:
+        found = found.filter(
+            Q(data__round=round_number)
+            | Q(subject=f"round {round_number}")
+            | Q(subject__startswith=f"round {round_number} ")
+        )
+    if actions:
+        found = found.filter(action__in=actions)
+    return found
+
+
+def audit_rounds(tournament: Tournament) -> list[int]:
+    """The rounds the trail can be narrowed to: every round the tournament has."""
+    return list(tournament.round_set.order_by("number").values_list("number", flat=True))

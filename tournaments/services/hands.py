@@ -419,6 +419,9 @@ def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandS
         subject=f"round {match.round.number} table {match.table.number} hand {number}",
         reason=reason.strip(),
         data={
+            "round": match.round.number,
+            "table": match.table.number,
+            "number": number,
             "hand": hand.pk,
             "version": new.version,
             "rescored": rescored,
@@ -473,7 +476,8 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
                 actor=actor,
                 action="match-closed",
                 subject=f"round {match.round.number} table {match.table.number}",
-                data={"hands": len(versions)},
+                data={"round": match.round.number, "table": match.table.number,
+                      "hands": len(versions)},
             )
     return match
 

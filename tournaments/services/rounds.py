@@ -172,6 +172,7 @@ def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = F
         action="round-generated",
         subject=f"round {number}",
         data={
+            "round": number,
             "tables": len(tables),
             "byes": list(byes),
             "notes": list(notes),
@@ -188,6 +189,11 @@ def _seat_of(round_: Round, entry: Entry) -> Seat:
     return seat
 
 
+def _table_number(seat: Seat) -> int | None:
+    """The number of the seat's table (None for a bye)."""
+    return seat.match.table.number if seat.match.table_id else None
+
+
 @transaction.atomic
 def swap_entries(
     *, round: Round, actor: Actor, first: Entry, second: Entry, reason: str = ""
@@ -200,6 +206,7 @@ def swap_entries(
     if first.pk == second.pk:
         raise ServiceError("bad-swap", "swap two different entries")
     a, b = _seat_of(round_, first), _seat_of(round_, second)
+    tables = [_table_number(seat) for seat in (a, b)]
     if a.match_id == b.match_id:  # change sides: through a free value, seats are unique
         (a_side, a_seats), (b_side, b_seats) = (a.side, a.seats), (b.side, b.seats)
         a.seats = "~"
@@ -225,6 +232,8 @@ def swap_entries(
         subject=f"round {round_.number}",
         reason=reason,
         data={
+            "round": round_.number,
+            "tables": tables,
             "entries": [first.pk, second.pk],
             "rematches": sorted({tuple(sorted(p)) for p in rematches}),
         },
@@ -249,6 +258,7 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
         actor=actor,
         action="round-published",
         subject=f"round {round_.number}",
+        data={"round": round_.number},
     )
     from . import notify
 
@@ -282,6 +292,7 @@ def close_round(*, round: Round, actor: Actor) -> Round:
         actor=actor,
         action="round-closed",
         subject=f"round {round_.number}",
+        data={"round": round_.number},
     )
     backups.round_closed(tournament_id=round_.tournament_id, number=round_.number)
     return round_

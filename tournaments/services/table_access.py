@@ -28,6 +28,11 @@ def _subject(table: Table) -> str:
     return f"round {table.round.number} table {table.number}"
 
 
+def _data(token: TableToken, table: Table) -> dict[str, int]:
+    return {"token": token.pk, "table_id": table.pk, "round": table.round.number,
+            "table": table.number}
+
+
 def _issue(table: Table, actor: Actor, label: str, lifetime: timedelta) -> tuple[TableToken, str]:
     secret = new_secret()
     token = TableToken.objects.create(
@@ -39,7 +44,7 @@ def _issue(table: Table, actor: Actor, label: str, lifetime: timedelta) -> tuple
     )
     audit(
         tournament=table.round.tournament, actor=actor, action="table-token-created",
-        subject=_subject(table), data={"token": token.pk, "table": table.pk},
+        subject=_subject(table), data=_data(token, table),
     )
     return token, secret
 
@@ -79,6 +84,6 @@ def revoke_table_token(*, token: TableToken, actor: Actor) -> TableToken:
         token.revoke()
         audit(
             tournament=table.round.tournament, actor=actor, action="table-token-revoked",
-            subject=_subject(table), data={"token": token.pk, "table": table.pk},
+            subject=_subject(table), data=_data(token, table),
         )
     return token

@@ -24,7 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import services
+from tournaments import audit_words, services
 from tournaments.director_forms import (
     GAME_NAMES,
     CorrectionForm,
@@ -539,13 +539,31 @@ def _compact(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True) if data else ""
 
 
+def _chosen_round(request: HttpRequest, rounds: list[int]) -> int | None:
+    value = request.GET.get("round", "")
+    return int(value) if value.isdigit() and int(value) in rounds else None
+
+
 @director_page
 def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor):
-    page = Paginator(select.audit_trail(tournament), AUDIT_PAGE).get_page(request.GET.get("page"))
+    rounds = select.audit_rounds(tournament)
+    round_number = _chosen_round(request, rounds)
+    kind = request.GET.get("kind", "")
+    kind = kind if kind in audit_words.KINDS else ""
+    events = select.audit_trail(tournament, round_number=round_number,
+                                actions=audit_words.KINDS[kind][1] if kind else ())
+    page = Paginator(events, AUDIT_PAGE).get_page(request.GET.get("page"))
+    names = audit_words.names_for(page)
     for event in page:
+        event.sentence = audit_words.sentence(event, names)
         event.pretty = _compact(event.data)
-    return render(request, "tournaments/director/audit.html",
-                  _context(tournament, "audit", page=page))
+    query = "&".join(f"{key}={value}" for key, value in
+                     (("round", round_number or ""), ("kind", kind)) if value)
+    return render(request, "tournaments/director/audit.html", _context(
+        tournament, "audit", page=page, rounds=rounds, round_number=round_number, kind=kind,
+        kinds=[(key, label) for key, (label, _actions) in audit_words.KINDS.items()],
+        query=query,
+    ))
 
 
 urlpatterns = [

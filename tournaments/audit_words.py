@@ -1,0 +1,265 @@
+"""The audit trail in sentences: each recorded action as people say it, in English or Japanese,
+with the entries' names, the round, the table and the hand, never ids or action slugs.
+
+One sentence writer per action, registered in `SENTENCES`; an action recorded anywhere in the
+services without a writer here fails `tests/tournaments/test_audit_words.py`. The writers read
+the event's `data` (what the service recorded) and the entries' names, looked up once per page
+(`names_for`). Events recorded before the data carried a round or a table fall back to the
+subject the service wrote ("round 2 table 3").
+
+Events are grouped by kind for the trail's filter (`KINDS`); the round an event belongs to is
+`data["round"]`, or the subject's round for older events (`round_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments.models import AuditEvent, Entry, Tournament
+
+PLACE = re.compile(r"round (?P<round>\d+)(?: table (?P<table>\d+))?(?: hand (?P<hand>\d+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a writer may read: the event, its place (round, table, hand) and the names."""
+
+    event: AuditEvent
+    names: dict[int, str]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.event.data if isinstance(self.event.data, dict) else {}
+
+    def place(self, key: str, recorded: str | None = None) -> int | None:
+        """The event's round, table or hand: as recorded in its data (under `recorded`, or
+        `key`), else as its subject says ("round 2 table 3 hand 4")."""
+        value = self.data.get(recorded or key)
+        if key == "table" and "token" in self.data and "table_id" not in self.data:
+            value = None  # a scoring link's event before 2026-11: `table` was the table's id
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        found = PLACE.search(self.event.subject or "")
+        return int(found[key]) if found and found[key] else None
+
+    def entry(self, entry_id: Any) -> str:
+        return self.names.get(entry_id) or self.event.subject or _("an entry")
+
+
+Writer = Callable[[Said], str]
+
+
+def _entry(said: Said) -> str:
+    return said.entry(said.data.get("entry"))
+
+
+def _at_table(said: Said) -> str:
+    round_, table = said.place("round"), said.place("table")
+    if table is None:
+        return _("round %(round)s") % {"round": round_}
+    return _("table %(table)s, round %(round)s") % {"table": table, "round": round_}
+
+
+def _late(said: Said) -> str:
+    policy = str(Tournament.LateEntry(said.data["policy"]).label) if said.data.get(
+        "policy") in Tournament.LateEntry.values else ""
+    sentence = _("Registered %(entry)s late, to play from round %(round)s.") % {
+        "entry": _entry(said), "round": said.data.get("joined_round")}
+    return f"{sentence} {_('%(policy)s.') % {'policy': policy}}" if policy else sentence
+
+
+def _withdrawn(said: Said) -> str:
+    sentence = _("Withdrew %(entry)s.") % {"entry": _entry(said)}
+    if said.data.get("in_draft_round"):
+        sentence += " " + _("Their place in the draft round is left empty until it is paired "
+                            "again.")
+    return sentence
+
+
+def _table_fixed(said: Said) -> str:
+    table = said.data.get("table")
+    if table:
+        return _("Kept %(entry)s at table %(table)s.") % {"entry": _entry(said), "table": table}
+    return _("Let %(entry)s move between tables again.") % {"entry": _entry(said)}
+
+
+def _paired(said: Said) -> str:
+    byes = [said.entry(e) for e in said.data.get("byes") or []]
+    values = {"round": said.place("round"), "tables": said.data.get("tables", 0)}
+    if said.data.get("regenerated"):
+        sentence = ngettext("Paired round %(round)s again: %(tables)s table.",
+                            "Paired round %(round)s again: %(tables)s tables.",
+                            values["tables"]) % values
+    else:
+        sentence = ngettext("Paired round %(round)s: %(tables)s table.",
+                            "Paired round %(round)s: %(tables)s tables.",
+                            values["tables"]) % values
+    if byes:
+        sentence += " " + _("Sitting out: %(names)s.") % {"names": ", ".join(byes)}
+    return sentence
+
+
+def _swapped(said: Said) -> str:
+    first, second = (said.entry(e) for e in (said.data.get("entries") or [None, None])[:2])
+    tables = said.data.get("tables")
+    if tables and tables[0] == tables[1] and tables[0] is not None:
+        where = _("changed sides at table %(table)s") % {"table": tables[0]}
+        sentence = _("%(first)s and %(second)s %(where)s in round %(round)s.") % {
+            "first": first, "second": second, "where": where, "round": said.place("round")}
+    elif tables:
+        shown = [str(t) if t is not None else _("the bye") for t in tables]
+        sentence = _("Swapped %(first)s and %(second)s (tables %(one)s and %(other)s) in "
+                     "round %(round)s.") % {"first": first, "second": second, "one": shown[0],
+                                            "other": shown[1], "round": said.place("round")}
+    else:
+        sentence = _("Swapped %(first)s and %(second)s in round %(round)s.") % {
+            "first": first, "second": second, "round": said.place("round")}
+    rematches = [" v ".join(said.entry(e) for e in pair)
+                 for pair in said.data.get("rematches") or []]
+    if rematches:
+        sentence += " " + ngettext("This makes a rematch: %(pairs)s.",
+                                   "This makes rematches: %(pairs)s.",
+                                   len(rematches)) % {"pairs": "; ".join(rematches)}
+    return sentence
+
+
+def _setup(said: Said) -> str:
+    changes = said.data.get("changes") or {}
+    fields = [_field_label(name) for name in sorted(changes)] or [
+        s.strip() for s in (said.event.subject or "").split(",") if s.strip()]
+    sentence = _("Changed the setup: %(fields)s.") % {"fields": ", ".join(fields)}
+    if said.data.get("discarded_draft"):
+        sentence += " " + _("The draft round was discarded.")
+    return sentence
+
+
+def _field_label(name: str) -> str:
+    try:
+        return str(Tournament._meta.get_field(name).verbose_name)
+    except Exception:  # a setting that is not a model field: its name, readable
+        return name.replace("_", " ")
+
+
+def _corrected(said: Said) -> str:
+    sentence = _("Corrected hand %(hand)s at %(where)s (version %(version)s).") % {
+        "hand": said.place("hand", recorded="number"), "where": _at_table(said),
+        "version": said.data.get("version")}
+    rescored = len(said.data.get("rescored") or [])
+    if rescored:
+        sentence += " " + ngettext("%(count)s later hand was scored again.",
+                                   "%(count)s later hands were scored again.",
+                                   rescored) % {"count": rescored}
+    if said.data.get("after_next_round_paired"):
+        sentence += " " + _("The next round had already been paired.")
+    return sentence
+
+
+def _match_closed(said: Said) -> str:
+    hands = said.data.get("hands", 0)
+    return ngettext("Ended the match at %(where)s after %(hands)s hand.",
+                    "Ended the match at %(where)s after %(hands)s hands.",
+                    hands) % {"where": _at_table(said), "hands": hands}
+
+
+def _import_done(said: Said) -> str:
+    values = {"file": said.event.subject, "stored": said.data.get("stored", 0),
+              "duplicates": said.data.get("duplicates", 0), "failed": said.data.get("failed", 0)}
+    return _("Imported hands from %(file)s: %(stored)s stored, %(duplicates)s already there, "
+             "%(failed)s refused.") % values
+
+
+def _entries_imported(said: Said) -> str:
+    count = len(said.data.get("entries") or [])
+    return ngettext("Imported %(count)s entry from %(file)s.",
+                    "Imported %(count)s entries from %(file)s.",
+                    count) % {"count": count, "file": said.event.subject}
+
+
+SENTENCES: dict[str, Writer] = {
+    "tournament-created": lambda s: _("Created the tournament."),
+    "registration-opened": lambda s: _("Opened registration."),
+    "setup-changed": _setup,
+    "tournament-finished": lambda s: _("Finished the tournament."),
+    "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
+    "late-entry": _late,
+    "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
+    "withdrawn": _withdrawn,
+    "seeded": lambda s: _("Seeded %(entry)s number %(seed)s.") % {
+        "entry": _entry(s), "seed": s.data.get("seed")},
+    "table-fixed": _table_fixed,
+    "entries-imported": _entries_imported,
+    "round-generated": _paired,
+    "entries-swapped": _swapped,
+    "round-published": lambda s: _("Published round %(round)s.") % {"round": s.place("round")},
+    "round-closed": lambda s: _("Closed round %(round)s.") % {"round": s.place("round")},
+    "hand-corrected": _corrected,
+    "match-closed": _match_closed,
+    "hands-import-queued": lambda s: ngettext(
+        "Started importing %(count)s line of hands from %(file)s.",
+        "Started importing %(count)s lines of hands from %(file)s.",
+        int(s.data.get("lines") or 0),
+    ) % {"count": int(s.data.get("lines") or 0), "file": s.event.subject},
+    "hands-imported": _import_done,
+    "hands-import-failed": lambda s: _("The hand import from %(file)s stopped.") % {
+        "file": s.event.subject},
+    "table-token-created": lambda s: _("Made a scoring link for %(where)s.") % {
+        "where": _at_table(s)},
+    "table-token-revoked": lambda s: _("Revoked a scoring link for %(where)s.") % {
+        "where": _at_table(s)},
+}
+
+#: The trail's filter: each kind of event and the actions it holds.
+KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "tournament": (gettext_lazy("The tournament"), (
+        "tournament-created", "registration-opened", "setup-changed", "tournament-finished")),
+    "entries": (gettext_lazy("Entries"), (
+        "entry-registered", "late-entry", "checked-in", "withdrawn", "seeded", "table-fixed",
+        "entries-imported")),
+    "rounds": (gettext_lazy("Rounds and pairings"), (
+        "round-generated", "entries-swapped", "round-published", "round-closed")),
+    "hands": (gettext_lazy("Hands and matches"), (
+        "hand-corrected", "match-closed", "hands-import-queued", "hands-imported",
+        "hands-import-failed")),
+    "access": (gettext_lazy("Scoring links"), ("table-token-created", "table-token-revoked")),
+}
+
+
+def sentence(event: AuditEvent, names: dict[int, str]) -> str:
+    """The event as a sentence in the active language (an action without a writer: its words)."""
+    writer = SENTENCES.get(event.action)
+    if writer is None:
+        return event.action.replace("-", " ").capitalize() + "."
+    return writer(Said(event, names))
+
+
+def _entry_ids(data: Any) -> Iterable[int]:
+    if not isinstance(data, dict):
+        return
+    for key in ("entry",):
+        if isinstance(data.get(key), int):
+            yield data[key]
+    for key in ("entries", "byes"):
+        if isinstance(data.get(key), list):
+            yield from (e for e in data[key] if isinstance(e, int))
+    for pair in data.get("rematches") or []:
+        if isinstance(pair, list | tuple):
+            yield from (e for e in pair if isinstance(e, int))
+
+
+def names_for(events: Iterable[AuditEvent]) -> dict[int, str]:
+    """Every entry named by these events, id -> name, in one query."""
+    ids = {e for event in events for e in _entry_ids(event.data)}
+    if not ids:
+        return {}
+    found = Entry.objects.filter(pk__in=ids).select_related("team", "player")
+    return {entry.pk: entry.name for entry in found}
+
+
+def round_of(event: AuditEvent) -> int | None:
+    return Said(event, {}).place("round")
