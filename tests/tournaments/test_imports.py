@@ -355,6 +355,21 @@ def test_import_refused_by_registration_reports_the_row_and_writes_nothing(
     assert not AuditEvent.objects.filter(tournament=tournament, action="entries-imported").exists()
 
 
+def test_the_preview_reports_an_entered_player_beside_rows_that_fail_to_parse(
+    make_tournament, director
+):
+    tournament = make_tournament()
+    services.register_entry(tournament=tournament, actor=director, players=["Chie", "Dai"])
+    data = csv_bytes("player1,player2,seed", "Aiko,Ben,x", "Eri,chie,", "Fumi,,3")
+
+    preview = import_entries(tournament=tournament, actor=director, data=data, filename="e.csv")
+
+    assert not preview.imported
+    assert codes(preview) == [(2, "bad-seed"), (3, "already-entered"), (4, "missing-player")]
+    assert tournament.entries.count() == 1
+    assert not Player.objects.filter(name__in=["Aiko", "Ben", "Eri", "Fumi"]).exists()
+
+
 def test_a_dry_run_checks_every_row_but_writes_nothing(make_tournament, director):
     tournament = make_tournament()
     data = csv_bytes("player1,player2", "Aiko,Ben", "Chie,Dai")

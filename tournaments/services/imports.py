@@ -451,15 +451,21 @@ def import_entries(
     Each row goes through `register_entry` as the acting director, so a row is refused for the
     same reasons a single registration would be (its `ServiceError` becomes the row's error). If
     any row has an error, or this is a dry run, nothing is written and the preview says which
-    rows failed; otherwise `imported` is true and each row names its new entry."""
+    rows failed; otherwise `imported` is true and each row names its new entry. Every row whose
+    cells read correctly is tried even when others did not, so the preview lists every problem
+    of every row at once."""
     require_director(actor, tournament)
     preview = parse_entries(data, filename=filename, team_event=tournament.is_team_event)
     preview.dry_run = dry_run
-    if not preview.ok:
+    if preview.errors:  # the file as a whole could not be read: no row to check
         return preview
     try:
         with transaction.atomic():
             for row in preview.rows:
+                if row.errors:
+                    # Its cells are wrong already; every other row is still tried, so one pass
+                    # reports every problem (an entered player in row 9 beside a bad seed in 3).
+                    continue
                 try:
                     entry = register_entry(
                         tournament=tournament,
