@@ -150,8 +150,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "id", "slug", "name", "game", "rules", "format", "double_round_robin", "rounds",
             "table_size", "match_length", "match_hands", "points_win", "points_draw",
             "points_loss", "points_bye", "place_points", "tiebreaks", "late_entry",
-            "show_provisional", "seed", "state", "starts_at", "venue", "results_version",
-            "created_at",
+            "show_provisional", "confirmation", "seed", "state", "starts_at", "venue",
+            "results_version", "created_at",
         ]
         read_only_fields = fields
 
@@ -191,6 +191,11 @@ class TournamentCreateSerializer(serializers.Serializer):
         choices=Tournament.LateEntry.choices, default=Tournament.LateEntry.ZERO
     )
     show_provisional = serializers.BooleanField(default=False)
+    confirmation = serializers.ChoiceField(
+        choices=Tournament.Confirmation.choices, default=Tournament.Confirmation.PIN,
+        help_text="`pin` (default): the other side confirms a hand with its entry's PIN; "
+        "`same-phone`: the table's token alone confirms (a trusting club).",
+    )
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     venue = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
@@ -486,6 +491,13 @@ class DecideSerializer(serializers.Serializer):
     side = serializers.CharField(
         max_length=4, required=False, allow_blank=True, default="",
         help_text="The side answering (a table scorer must say; not the submitting side).",
+    )
+    pin = serializers.CharField(
+        max_length=12, required=False, allow_blank=True, default="", trim_whitespace=True,
+        help_text="The answering side's PIN, from its entry's card: a table scorer must give it "
+        "when the tournament's `confirmation` is `pin` (403 `side-pin-required`, "
+        "`side-pin-wrong`; 429 `side-pin-locked` after too many wrong PINs at the table). "
+        "Directors need none.",
     )
     version = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, default=None,

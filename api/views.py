@@ -50,11 +50,13 @@ from .schema import CHECK_RESULT_REF, HAND_RECORD_REF
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def actor_for(request, side: str = "") -> Actor:
-    """The acting person: a table scorer (by token), a signed-in user, or the public."""
+def actor_for(request, side: str = "", pin: str = "") -> Actor:
+    """The acting person: a table scorer (by token; `pin` proves the side it answers for), a
+    signed-in user, or the public."""
     token = request.auth
     if isinstance(token, TableToken):
-        return Actor(table=token.table_id, side=side, label=token.label or "table scorer")
+        return Actor(table=token.table_id, side=side, pin=pin,
+                     label=token.label or "table scorer")
     if request.user and request.user.is_authenticated:
         return Actor(user=request.user, side=side)
     return Actor(label="public", side=side)
@@ -588,7 +590,7 @@ class _Decide(ActionView):
                 "stale-version", f"hand {number} is now at version {current.version}",
                 details={"current": current.version},
             )
-        decided = self.decide(current, actor_for(request, data["side"]), data)
+        decided = self.decide(current, actor_for(request, data["side"], data["pin"]), data)
         return Response(s.HandVersionSerializer(decided).data)
 
 

@@ -303,6 +303,12 @@ class SetupForm(RulesForm):
     show_provisional = forms.BooleanField(
         label=_("Show unconfirmed hands in the standings (marked provisional)"), required=False
     )
+    confirmation = forms.ChoiceField(
+        label=_("Confirming hands"), choices=Tournament.Confirmation.choices, required=False,
+        help_text=_("With PINs, the side that did not enter a hand confirms it with the PIN on "
+                    "its card (the table's phone alone cannot). Same phone: for a club that "
+                    "trusts whoever holds the phone."),
+    )
     seed = forms.IntegerField(
         label=_("Pairing seed"), min_value=0, max_value=2**31 - 1,
         help_text=_("The same seed draws the same pairings."),
@@ -344,7 +350,7 @@ class SetupForm(RulesForm):
              "rounds", "match_length", "match_hands", "points_win", "points_draw",
              "points_loss", "points_bye", "place_points",
              *[f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)],
-             "late_entry", "show_provisional", "seed"]
+             "late_entry", "show_provisional", "confirmation", "seed"]
         )
 
     @staticmethod
@@ -353,6 +359,7 @@ class SetupForm(RulesForm):
             "format": fmt, "rounds": 4, "match_length": Tournament.MatchLength.TARGET,
             "points_win": Decimal(2), "points_draw": Decimal(1), "points_loss": Decimal(0),
             "late_entry": Tournament.LateEntry.ZERO, "seed": 0,
+            "confirmation": Tournament.Confirmation.PIN,
         }
 
     @staticmethod
@@ -367,6 +374,7 @@ class SetupForm(RulesForm):
             "place_points": ", ".join(number(p) for p in tournament.place_points),
             "tiebreaks": list(tournament.tiebreaks), "late_entry": tournament.late_entry,
             "show_provisional": tournament.show_provisional, "seed": tournament.seed,
+            "confirmation": tournament.confirmation,
         }
 
     def tiebreak_fields(self) -> list[forms.BoundField]:
@@ -407,6 +415,8 @@ class SetupForm(RulesForm):
             "tiebreaks": data["tiebreaks"], "late_entry": data["late_entry"],
             "show_provisional": data["show_provisional"], "seed": data["seed"],
         }
+        if data.get("confirmation"):  # left out of a form: unchanged (or the default, PINs)
+            values["confirmation"] = data["confirmation"]
         if self.tournament is not None and self.locked:
             for name in ("game", "rules", "format", "double_round_robin", "match_length",
                          "match_hands"):

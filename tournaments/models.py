@@ -91,6 +91,10 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class Confirmation(models.TextChoices):
+        PIN = "pin", _("The other side confirms with its PIN")
+        SAME_PHONE = "same-phone", _("Either side confirms on the table's phone, no PIN")
+
     class LateEntry(models.TextChoices):
         ZERO = "zero", _("Missed rounds score nothing")
         DRAW = "draw", _("Missed rounds score a draw")
@@ -137,6 +141,16 @@ class Tournament(models.Model):
         _("late entries"), max_length=10, choices=LateEntry.choices, default=LateEntry.ZERO
     )
     show_provisional = models.BooleanField(_("show unconfirmed hands in standings"), default=False)
+    confirmation = models.CharField(
+        _("confirming hands"),
+        max_length=12,
+        choices=Confirmation.choices,
+        default=Confirmation.PIN,
+        help_text=_(
+            "With PINs, the side that did not enter a hand confirms it with the PIN printed on "
+            "its card; the table's code alone cannot. Same phone trusts whoever holds it."
+        ),
+    )
     seed = models.PositiveIntegerField(_("pairing seed"), default=0)
     state = models.CharField(_("state"), max_length=20, choices=State.choices, default=State.SETUP)
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
@@ -181,6 +195,10 @@ class Tournament(models.Model):
                 condition=Q(state__in=["setup", "registration", "running", "finished"]),
                 name="tournament_state_known",
             ),
+            models.CheckConstraint(
+                condition=Q(confirmation__in=["pin", "same-phone"]),
+                name="tournament_confirmation_known",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -194,8 +212,25 @@ class Tournament(models.Model):
         return gameplay.entry_kind(self.game, self.rules, self.format) == "team"
 
 
+#: An entry's confirmation PIN: short enough to type on a phone at the table; wrong guesses are
+#: throttled per table (tournaments.services.hands).
+PIN_DIGITS = 4
+
+
+def new_pin(taken=()) -> str:
+    """A random PIN (`secrets`) that no other entry of the tournament holds, so the two sides
+    of a table never share one."""
+    taken = set(taken)
+    space = 10**PIN_DIGITS
+    while True:
+        pin = f"{secrets.randbelow(space):0{PIN_DIGITS}d}"
+        if pin not in taken or len(taken) >= space:
+            return pin
+
+
 class Entry(models.Model):
-    """A team or a player in a tournament."""
+    """A team or a player in a tournament. Its `pin` confirms the hands the other side enters:
+    one per entry for the whole tournament, so reprinting a card or a new round keeps it."""
 
     # Default orderings name foreign keys by their column (`tournament_id`), never the related
     # model: ordering by the relation follows its ordering too, adding a join per level to
@@ -227,6 +262,12 @@ class Entry(models.Model):
         null=True,
         blank=True,
         help_text=_("Always seat this entry at this table number (e.g. for access)."),
+    )
+    pin = models.CharField(
+        _("PIN"),
+        max_length=PIN_DIGITS,
+        blank=True,
+        help_text=_("Confirms the hands the other side enters (printed on the entry's card)."),
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 
@@ -263,6 +304,13 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.pin:  # every entry has its PIN from the start: it lasts all tournament
+            self.pin = new_pin(
+                Entry.objects.filter(tournament_id=self.tournament_id).values_list("pin", flat=True)
+            )
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

@@ -30,9 +30,13 @@ def simulator(game: str) -> Any:
 
 
 def scorers(match: Match) -> list[Actor]:
-    """One scorer per side of the match, as their table token would identify them."""
-    sides = sorted(set(match.seats.values_list("side", flat=True)))
-    return [Actor(table=match.table_id, side=side, label=f"table {side}") for side in sides]
+    """One scorer per side of the match, as their table token would identify them, with the
+    side's PIN from its entry's card (what confirming the other side's hand asks for)."""
+    pins: dict[str, str] = {}
+    for side, pin in match.seats.values_list("side", "entry__pin").order_by("side", "entry_id"):
+        pins.setdefault(side, pin)
+    return [Actor(table=match.table_id, side=side, pin=pin, label=f"table {side}")
+            for side, pin in sorted(pins.items())]
 
 
 def next_hand(match: Match, rng: random.Random, *, summary: bool = False) -> dict:

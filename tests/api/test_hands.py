@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
+from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, side_pin
 from tournaments.models import Hand, HandSubmission, TableToken
 
 from .conftest import assert_error, client_with, table_token
@@ -94,10 +94,11 @@ def test_the_other_side_confirms_and_the_submitting_side_cannot(scorer, match):
     submit(scorer, match)
     url = f"/api/v1/matches/{match.pk}/hands/1/confirm"
     assert_error(scorer.post(url, {"side": "NS"}, format="json"), 403, "own-side")
-    response = scorer.post(url, {"side": "EW"}, format="json")
+    ew = {"side": "EW", "pin": side_pin(match, "EW")}
+    response = scorer.post(url, ew, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "confirmed"
-    assert_error(scorer.post(url, {"side": "EW"}, format="json"), 409, "not-pending")
+    assert_error(scorer.post(url, ew, format="json"), 409, "not-pending")
 
 
 def test_a_scorer_cannot_confirm_at_another_table(scorer, other_scorer, match):
@@ -117,7 +118,8 @@ def test_a_stale_version_cannot_be_confirmed(scorer, match):
 def test_a_rejection_keeps_the_reason_and_a_new_version_follows(scorer, match):
     submit(scorer, match)
     response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
-                           {"side": "EW", "reason": "we took 4"}, format="json")
+                           {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4"},
+                           format="json")
     assert response.status_code == 200
     assert response.json()["status"] == "rejected" and response.json()["reason"] == "we took 4"
     again = submit(scorer, match, key="key-0002-abcdef", number=1)

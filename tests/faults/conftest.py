@@ -22,6 +22,7 @@ from django.apps import apps
 from django.db import connection
 
 from tests.api.conftest import client_with, table_token
+from tests.tournaments.builders import side_pin
 from tournaments.models import Match, Tournament
 
 
@@ -165,8 +166,9 @@ def submit(client, match: Match, record: Any, *, key: str, side: str = "NS", **e
 
 
 def decide(client, match: Match, number: int, verb: str, side: str, **extra):
-    return client.post(f"/api/v1/matches/{match.pk}/hands/{number}/{verb}",
-                       {"side": side, **extra}, format="json")
+    """Confirm or reject as `side`, with its PIN (unless `pin` is given)."""
+    body = {"side": side, "pin": side_pin(match, side), **extra}
+    return client.post(f"/api/v1/matches/{match.pk}/hands/{number}/{verb}", body, format="json")
 
 
 def row_counts() -> dict[str, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.builders import HAND_1, HAND_2, spades_hand
+from tests.tournaments.builders import HAND_1, HAND_2, side_pin, spades_hand
 from tournaments.models import HandSubmission
 
 from .conftest import Play, post_json, refused, state, submit, unchanged
@@ -19,6 +19,9 @@ pytestmark = pytest.mark.django_db
 
 
 def answer(play: Play, action: str, who=None, **body):
+    """Confirm or reject hand 1; a table scorer answering for a side gives that side's PIN."""
+    if who is None and "side" in body:
+        body.setdefault("pin", side_pin(play.match, body["side"]))
     return post_json(who or play.scorer, play.hand_url(1, action), body)
 
 

@@ -56,5 +56,14 @@ def make_match(director: Actor, *, rules="standard", match_length="target", matc
     return match
 
 
+def side_pin(match: Match, side: str) -> str:
+    """The PIN of (an entry on) `side` of the match, as printed on its card."""
+    entry = Entry.objects.filter(seats__match=match, seats__side=side).first()
+    return entry.pin if entry is not None else ""
+
+
 def scorer(match: Match, side: str) -> Actor:
-    return Actor(table=match.table_id, side=side, label=f"{side} scorer")
+    """A scorer at the match's table speaking for `side`, with that side's PIN (what the
+    other side's confirmation needs in PIN mode)."""
+    return Actor(table=match.table_id, side=side, pin=side_pin(match, side),
+                 label=f"{side} scorer")

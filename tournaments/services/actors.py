@@ -15,7 +15,9 @@ class Actor:
     """The person (or device) behind a workflow call.
 
     A director is a user in the tournament's directors (or a superuser). A table scorer acts for
-    one side of one match (`side`), authenticated by a table token or by a director's device.
+    one side of one match (`side`), authenticated by a table token or by a director's device;
+    `pin` is what proves the side when it confirms or rejects the other side's hand (the PIN on
+    its card: the table's token alone does not, see `services.hands`).
     """
 
     user: Any = None  # a django User or None
@@ -23,6 +25,7 @@ class Actor:
     side: str = ""  # the side a scorer speaks for ("NS", "EW", "N", ...)
     table: int | None = None  # the Table id a scorer's token is scoped to
     system: bool = False  # an automatic action (re-score, demo, import)
+    pin: str = ""  # the answering side's PIN (a table scorer confirming or rejecting)
 
     @property
     def name(self) -> str:

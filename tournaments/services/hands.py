@@ -1,6 +1,10 @@
 """Hands: submit (validated by the rules engine in the context of the match), confirm or reject
 by the other side, correct as director, and finish the match by the tournament's match length.
 
+The table's token lets a phone submit; confirming or rejecting is the other side's word, so
+(unless the tournament chose `confirmation = "same-phone"`) a table scorer proves that side with
+the PIN printed on its entry's card; a director needs none.
+
 Every hand is checked as a `hand/1` record with the match's rules and the state the earlier
 hands left (`before`), and the dealer must follow the rotation. A submission carries the
 client's idempotency key: the same key with the same body returns the stored version; with a
@@ -11,11 +15,13 @@ cannot both win.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -23,7 +29,7 @@ from games.canonical import canonical_hand
 from games.errors import RecordError
 from games.records import check_hand, get_game
 from tournaments import gameplay
-from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
+from tournaments.models import Entry, Hand, HandSubmission, Match, Round, Seat, Tournament
 
 from . import backups, match_rows, notify
 from .actors import Actor, audit, is_director, require_director
@@ -31,6 +37,10 @@ from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
 MAX_KEY = 100
+#: Wrong PINs a table may try before PINs are refused there for `PIN_LOCK_SECONDS` (then the
+#: director confirms): 4-digit PINs cannot be guessed at a phone's pace.
+PIN_TRIES = 5
+PIN_LOCK_SECONDS = 15 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +329,37 @@ def submit_hand(
     return Submitted(submission, created=True)
 
 
+def _pin_key(match: Match) -> str:
+    return f"side-pin-wrong:{match.table_id}"
+
+
+def _check_side_pin(match: Match, tournament: Tournament, actor: Actor) -> None:
+    """In PIN mode the answering side proves itself with the PIN of an entry seated on that
+    side: the table's token (one phone passed across) does not tell the sides apart. Wrong PINs
+    are counted per table (in the cache: the count survives the rollback of the refusal)."""
+    if tournament.confirmation != Tournament.Confirmation.PIN:
+        return
+    if not isinstance(actor.pin, str) or not actor.pin:
+        raise NotAllowed("side-pin-required", f"side {actor.side} confirms with its PIN")
+    key = _pin_key(match)
+    if (cache.get(key) or 0) >= PIN_TRIES:
+        raise ServiceError(
+            "side-pin-locked", "too many wrong PINs at this table: ask the director",
+            status=429, details={"retry_after": PIN_LOCK_SECONDS},
+        )
+    pins = Entry.objects.filter(seats__match=match, seats__side=actor.side).values_list(
+        "pin", flat=True
+    )
+    given = actor.pin.strip().encode()
+    if not any(pin and hmac.compare_digest(pin.encode(), given) for pin in pins):
+        if not cache.add(key, 1, PIN_LOCK_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired in between
+                cache.add(key, 1, PIN_LOCK_SECONDS)
+        raise NotAllowed("side-pin-wrong", f"that is not side {actor.side}'s PIN")
+
+
 def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) -> HandSubmission:
     match = _locked_match(submission.hand.match)
     tournament = match.round.tournament
@@ -335,6 +376,7 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
             raise ServiceError("bad-side", "say which side is answering")
         if submission.submitted_side and actor.side == submission.submitted_side:
             raise NotAllowed("own-side", "the other side confirms or rejects a hand")
+        _check_side_pin(match, tournament, actor)
     submission.status = status
     submission.decided_by = actor.user_or_none()
     submission.decided_label = actor.name
@@ -363,13 +405,15 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
 
 @transaction.atomic
 def confirm_hand(*, submission: HandSubmission, actor: Actor) -> HandSubmission:
-    """The other side (or a director) agrees with a pending hand."""
+    """The other side (or a director) agrees with a pending hand. A table scorer says which
+    side answers and, in PIN mode (the default), gives that side's PIN (`actor.pin`)."""
     return _decide(submission, actor, S.CONFIRMED, "")
 
 
 @transaction.atomic
 def reject_hand(*, submission: HandSubmission, actor: Actor, reason: str = "") -> HandSubmission:
-    """The other side disputes a pending hand: it goes to the director's queue."""
+    """The other side disputes a pending hand: it goes to the director's queue (the same proof
+    of side as `confirm_hand`)."""
     return _decide(submission, actor, S.REJECTED, reason.strip())
 
 

@@ -43,7 +43,8 @@ from .tournaments import (
 EDITABLE = (
     "name", "venue", "starts_at", "game", "rules", "format", "table_size", "double_round_robin",
     "rounds", "match_length", "match_hands", "points_win", "points_draw", "points_loss",
-    "points_bye", "place_points", "tiebreaks", "late_entry", "show_provisional", "seed",
+    "points_bye", "place_points", "tiebreaks", "late_entry", "show_provisional", "confirmation",
+    "seed",
 )
 #: Fixed once a round is published: the hands played and the pairings made depend on them.
 LOCKED_AFTER_PUBLISH = frozenset({
@@ -200,6 +201,9 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "tiebreaks": lambda value: None if value is None else _tiebreaks(value),
     "late_entry": _choice("bad-late-entry", "late entry", list(Tournament.LateEntry.values)),
     "show_provisional": _flag("show_provisional"),
+    "confirmation": _choice(
+        "bad-confirmation", "confirmation", list(Tournament.Confirmation.values)
+    ),
     "seed": _seed,
 }
 

@@ -90,6 +90,7 @@ def create_tournament(
     tiebreaks: list[str] | None = None,
     late_entry: str = Tournament.LateEntry.ZERO,
     show_provisional: bool = False,
+    confirmation: str = Tournament.Confirmation.PIN,
     seed: int = 0,
     starts_at: Any = None,
     venue: str = "",
@@ -128,6 +129,11 @@ def create_tournament(
     if late_entry not in Tournament.LateEntry.values:
         raise ServiceError(
             "bad-late-entry", f"late entry must be one of {Tournament.LateEntry.values}"
+        )
+    if confirmation not in Tournament.Confirmation.values:
+        raise ServiceError(
+            "bad-confirmation",
+            f"confirmation must be one of {Tournament.Confirmation.values}",
         )
     try:
         canonical = gameplay.canonical_rules(game, rules)
@@ -175,6 +181,7 @@ def create_tournament(
         tiebreaks=chain,
         late_entry=late_entry,
         show_provisional=show_provisional,
+        confirmation=confirmation,
         seed=seed,
         starts_at=starts_at,
         venue=venue,
