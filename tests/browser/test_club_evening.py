@@ -115,6 +115,8 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     page.get_by_label("Rounds", exact=True).fill("3")
     page.get_by_label("Match length").select_option("hands")
     page.get_by_label("Hands per match").fill("1")
+    # a trusting club: the opponents confirm on the scorer's phone without a PIN
+    page.get_by_label("Confirming hands").select_option("same-phone")
     visited(page, screenshot, accessibility, "director-new-tournament")
     submit(page, "Create tournament")
     expect(page.get_by_text("Tournament created.")).to_be_visible()
@@ -273,6 +275,7 @@ def published_table(director: Actor) -> tuple[Tournament, Match]:
     tournament = services.create_tournament(
         actor=director, name="Keyboard Spades", game="spades", rules="standard",
         format="swiss", rounds=1, match_length="hands", match_hands=1,
+        confirmation="same-phone",  # about the keyboard, not the PIN
     )
     services.open_registration(tournament=tournament, actor=director)
     for name, players in (("Moonshot", ("Mai", "Tom")), ("Night Owls", ("Ken", "Yui"))):

@@ -80,7 +80,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     page, live_server, screenshot, accessibility
 ):
     director = make_director("td")
-    match = make_match(director)
+    match = make_match(director, confirmation="same-phone")  # confirmed on the same phone
     open_table(page, live_server, match, director)
     # the secret left the address bar and stays on the phone for this table only
     assert "#" not in page.url and page.url.endswith(f"/table/{match.table_id}/")
@@ -118,6 +118,28 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     assert version.result["score"] == {"NS": 60, "EW": 70}
     assert UUID.match(version.idempotency_key)
     assert version.raw == HAND_1
+
+
+def test_in_pin_mode_the_table_code_alone_cannot_confirm_and_the_page_asks_for_the_pin(
+    page, live_server
+):
+    """A tournament in PIN mode (the default): the confirmation form asks for the answering
+    side's PIN, and a confirmation without it is refused with the page's translated message;
+    the hand stays pending. (Sending the typed PIN is the script's part: docs/api.md.)"""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    expect(page.locator("#scoring")).to_have_attribute("data-confirmation", "pin")
+    expect(page.locator("#pin-rules")).to_be_visible()
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
+                         idempotency_key="pin-mode-hand-1")
+    decision = page.locator("form.decide[data-number='1']")
+    expect(decision).to_be_visible()
+    expect(decision.get_by_label("PIN of the side answering")).to_be_visible()
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "The other side confirms with the PIN on its entry's card")
+    assert HandSubmission.objects.get().status == "pending"
 
 
 def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_server):
@@ -342,7 +364,8 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
     page, live_server, screenshot, accessibility
 ):
     director = make_director("td")
-    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual")
+    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual",
+                       confirmation="same-phone")  # about the contract, not the PIN
     open_table(page, live_server, match, director)
     page.get_by_role("radio", name="N Player N").first.check()
     page.get_by_label("Who deals the first hand?").select_option("W")

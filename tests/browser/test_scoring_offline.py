@@ -54,7 +54,7 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     page, another_page, live_server, live_in_process
 ):
     director = make_director("td")
-    match = make_match(director)
+    match = make_match(director, confirmation="same-phone")  # about the queue, not the PIN
     url = card_url(live_server, match, director)
     context = page.context
     open_card(page, url)

@@ -30,10 +30,10 @@ def make_director(name: str = "td") -> Actor:
 
 
 def make_match(director: Actor, *, rules="standard", match_length="target", match_hands=None,
-               game="spades", fmt="swiss") -> Match:
+               game="spades", fmt="swiss", confirmation="pin") -> Match:
     tournament = services.create_tournament(
         actor=director, name="Club night", game=game, rules=rules, format=fmt, rounds=3,
-        match_length=match_length, match_hands=match_hands,
+        match_length=match_length, match_hands=match_hands, confirmation=confirmation,
     )
     round_ = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
     table = Table.objects.create(round=round_, number=1)

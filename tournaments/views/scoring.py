@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET
 from games.base import next_seat
 from games.records import get_game
 from tournaments.director_forms import option_label
-from tournaments.models import Round, Table, TableToken, TokenState
+from tournaments.models import Round, Table, TableToken, TokenState, Tournament
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
@@ -155,6 +155,10 @@ def script_strings() -> dict[str, Any]:
         ),
         "refused": _("Hand %(number)s was not stored:"),
         "confirmed": _("Hand %(number)s is confirmed."),
+        "pinLabel": _("PIN of %(side)s"),
+        "pinPrompt": _(
+            "%(side)s: type the PIN on your entry's card to confirm or reject hand %(number)s."
+        ),
         "rejected": _("Hand %(number)s is rejected; it goes to the director."),
         "decideFailed": _("Hand %(number)s could not be answered:"),
         "noConnection": _("No connection: try again when you are back online."),
@@ -200,6 +204,11 @@ def error_labels() -> dict[str, str]:
         "hand-confirmed": _("This hand is already confirmed: ask the director to correct it."),
         "earlier-hand-rejected": _("An earlier hand was rejected: enter that one again first."),
         "own-side": _("The other side confirms or rejects a hand."),
+        "side-pin-required": _(
+            "The other side confirms with the PIN on its entry's card: type it in."
+        ),
+        "side-pin-wrong": _("That is not this side's PIN: check the entry's card."),
+        "side-pin-locked": _("Too many wrong PINs at this table: ask the director."),
         "wrong-table": _("This scoring code is for another table."),
         "bad-side": _("Say which side is answering."),
         "not-pending": _("This hand is no longer awaiting confirmation."),
@@ -409,7 +418,13 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
     return rows
 
 
-def _fragment_context(view: selectors.ScoringView) -> dict[str, Any]:
+def pin_needed(view: selectors.ScoringView, director: bool) -> bool:
+    """Does a scorer here confirm or reject with the side's PIN? (Not a director, and not in a
+    tournament that trusts the table's phone.)"""
+    return not director and view.tournament.confirmation == Tournament.Confirmation.PIN
+
+
+def _fragment_context(view: selectors.ScoringView, *, director: bool) -> dict[str, Any]:
     """The hands fragment's context: the page includes it and the script fetches it again."""
     nxt = view.next
     match = view.match
@@ -421,6 +436,7 @@ def _fragment_context(view: selectors.ScoringView) -> dict[str, Any]:
         "rows": rows,
         "pending_rows": [r for r in rows if r["row"].pending],
         "colspan": 3 + len(view.sides),
+        "pin_needed": pin_needed(view, director),
         "next": nxt,
         "next_json": nxt.as_json() if nxt is not None else {"number": None, "blocked": "no-match"},
         "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
@@ -474,6 +490,10 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
         "form": {k: v for k, v in form_data(tournament.game, compiled).items()
                  if k not in TEMPLATE_ONLY},
         "director": director,
+        # How the other side answers: "pin" (its PIN, sent as `pin` with confirm and reject)
+        # or "same-phone"; `pinNeeded` is false for a director (who needs none).
+        "confirmation": tournament.confirmation,
+        "pinNeeded": pin_needed(view, director),
         # The dealer after each dealer: a phone that queues a hand offline goes on to the next.
         "nextDealer": {seat: g.next_dealer(compiled, seat) for seat in view.seats},
         "renderedAt": int(time.time() * 1000),
@@ -503,7 +523,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "view": view,
         "director": director,
         "game_name": tournament.get_game_display(),
-        **_fragment_context(view),
+        **_fragment_context(view, director=director),
     }
     if view.match is not None:
         compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
@@ -545,9 +565,10 @@ def _dummy_seats(game: str, compiled: Any) -> list[str]:
 @require_GET
 def hands(request: HttpRequest, table_id: int) -> HttpResponse:
     """The hands list, what awaits confirmation and the next hand (the script swaps it in)."""
-    found, _director = _visible_table(request, table_id)
+    found, director = _visible_table(request, table_id)
     view = selectors.scoring_view(found)
-    return render(request, "tournaments/scoring/_hands.html", _fragment_context(view))
+    return render(request, "tournaments/scoring/_hands.html",
+                  _fragment_context(view, director=director))
 
 
 @never_cache
