@@ -160,6 +160,35 @@ def round_tables(round_: Round) -> list[TableCard]:
     return cards
 
 
+@dataclass(frozen=True, slots=True)
+class PinSlip:
+    """An entry's PIN as printed on its slip: handed to the entry at check-in and kept all
+    tournament (the PIN belongs to the entry, not to a round's table card, which both sides
+    see)."""
+
+    entry: str
+    players: str
+    pin: str
+
+
+def pin_slips(tournament: Tournament) -> list[PinSlip]:
+    """Every entry still playing, by name, with its confirmation PIN."""
+    entries = (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("player", "team__first", "team__second")
+    )
+    slips = [
+        PinSlip(
+            entry=entry.name,
+            players=" & ".join(p.name for p in entry.team.players) if entry.team_id else "",
+            pin=entry.pin,
+        )
+        for entry in entries
+    ]
+    return sorted(slips, key=lambda slip: slip.entry.casefold())
+
+
 def round_byes(round_: Round) -> list[str]:
     """The entries with a bye in the round (named on the printing page, never printed)."""
     seats = Seat.objects.filter(match__round=round_, match__is_bye=True).select_related(

@@ -455,3 +455,52 @@ def test_a_score_sheets_qr_code_opens_the_match_at_the_public_url(client, settin
     for table in Table.objects.filter(round__tournament=tournament).select_related("match"):
         url = LAN + reverse("tournaments:public-match", args=[tournament.slug, table.match.pk])
         assert printing.qr_svg(url, title=str(table.number)) in html
+
+
+# -- PIN slips (issue 14: the other side confirms with its PIN) ----------------------------------
+
+
+def pins_url(tournament: Tournament) -> str:
+    return reverse("tournaments:printing-pins", args=[tournament.slug])
+
+
+def test_the_pin_slips_give_each_entry_its_own_pin_for_the_directors_only(client):
+    tournament = make_round()
+    assert client.get(pins_url(tournament)).status_code == 302  # signed out: to the login
+    stranger = get_user_model().objects.create_user("stranger", password="x")
+    client.force_login(stranger)
+    assert client.get(pins_url(tournament)).status_code == 403
+    response = signed_in(client, tournament).get(pins_url(tournament))
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"] or "no-cache" in response["Cache-Control"]
+    html = response.content.decode()
+    for entry in tournament.entries.all():
+        assert re.search(rf"{re.escape(entry.name)}</strong>.*?class=\"pin\"[^>]*>{entry.pin}<",
+                         html, re.S), entry.name
+
+
+def test_the_pins_survive_reprinted_table_cards(client):
+    """A PIN belongs to the entry for the whole tournament: printing the table cards again
+    issues new table tokens but keeps every PIN."""
+    tournament = make_round()
+    before = dict(tournament.entries.values_list("pk", "pin"))
+    signed_in(client, tournament).post(cards_url(tournament))
+    signed_in(client, tournament).post(cards_url(tournament))
+    assert dict(tournament.entries.values_list("pk", "pin")) == before
+
+
+def test_the_director_sees_the_pins_on_the_entries_page(client):
+    tournament = make_round()
+    html = signed_in(client, tournament).get(
+        reverse("tournaments:director-entries", args=[tournament.slug])).content.decode()
+    for pin in tournament.entries.values_list("pin", flat=True):
+        assert f"<code>{pin}</code>" in html
+    assert pins_url(tournament) in html
+
+
+def test_a_card_in_pin_mode_says_the_other_side_confirms_with_its_pin_and_prints_no_pin(client):
+    tournament = make_round()
+    html = signed_in(client, tournament).post(cards_url(tournament)).content.decode()
+    assert "the other side confirms it with the PIN on its own entry slip" in html
+    for pin in tournament.entries.values_list("pin", flat=True):  # a card both sides see
+        assert f">{pin}<" not in html

@@ -1,5 +1,6 @@
 """Printing pages (see tournaments/views/__init__.py): table cards with the scorers' QR codes and
-paper score sheets, as printable HTML and as PDF. For the tournament's directors only.
+paper score sheets, and the entries' PIN slips (the PIN that confirms the other side's hands),
+as printable HTML and as PDF. For the tournament's directors only.
 
 Printing cards issues a fresh scorer's token per table, so it is a POST; the page that shows the
 secrets is never cached. Score sheets carry no secret and are plain GETs.
@@ -142,7 +143,29 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/printing/sheets.html", context)
 
 
+@login_required
+@require_http_methods(["GET"])
+def pins(request: HttpRequest, slug: str) -> HttpResponse:
+    """One slip per entry with its confirmation PIN, to hand out at check-in (HTML or PDF):
+    the other side confirms a hand with it. For the directors' eyes only, never cached."""
+    tournament, _actor = _directed(request, slug)
+    context = {
+        "tournament": tournament,
+        "slips": printing.pin_slips(tournament),
+        "pdf": _wants_pdf(request),
+    }
+    if context["pdf"]:
+        html = render_to_string("tournaments/printing/pins.html", context, request=request)
+        response = _pdf(request, html, f"{tournament.slug}-pins.pdf")
+    else:
+        response = render(request, "tournaments/printing/pins.html", context)
+    add_never_cache_headers(response)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 urlpatterns = [
+    path("director/<slug:slug>/print/pins/", pins, name="printing-pins"),
     path("director/<slug:slug>/print/round/<int:number>/cards/", cards, name="printing-cards"),
     path("director/<slug:slug>/print/round/<int:number>/sheets/", sheets,
          name="printing-sheets"),
