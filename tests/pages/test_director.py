@@ -345,6 +345,21 @@ def test_the_setup_page_saves_changes_through_the_service(as_td, td):
     assert set(event.data["changes"]) == {"rounds", "points_win", "tiebreaks"}
 
 
+def test_the_director_chooses_how_hands_are_confirmed_on_the_setup_page(as_td, td):
+    """PINs by default; the trusting club's same-phone mode is an explicit choice, audited."""
+    tournament = make(td, teams=2)
+    assert tournament.confirmation == "pin"
+    data = form_data(as_td.get(url(tournament, "setup/")).context["form"])
+    assert data["confirmation"] == "pin"
+    data["confirmation"] = "same-phone"
+
+    assert as_td.post(url(tournament, "setup/"), data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.confirmation == "same-phone"
+    event = AuditEvent.objects.get(tournament=tournament, action="setup-changed")
+    assert set(event.data["changes"]) == {"confirmation"}
+
+
 def test_the_setup_page_locks_the_rules_once_a_round_is_published(as_td, td):
     tournament = make(td, teams=4)
     director = Actor(user=td)
