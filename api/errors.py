@@ -1,4 +1,5 @@
-"""One error shape for the whole API: `{"code": ..., "message": ..., "details": ...}`.
+"""One error shape for the whole API: `{"code": ..., "message": ..., "details": ...}` (built by
+`tournaments.error_shape`, shared with the middleware and the error views).
 
 `exception_handler` (REST_FRAMEWORK["EXCEPTION_HANDLER"]) maps the services' `ServiceError`
 (its own status), DRF's exceptions (validation 400, authentication 401, permission 403, 404, 405,
@@ -15,6 +16,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from tournaments.error_shape import body, error_response
 from tournaments.services import ServiceError
 
 
@@ -48,10 +50,6 @@ class TooLarge(ApiError):
         )
 
 
-def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    return {"code": code, "message": message, "details": details}
-
-
 DEFAULT_CODES = {
     exceptions.ParseError: "parse-error",
     exceptions.NotAuthenticated: "not-authenticated",
@@ -83,8 +81,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     headers: dict[str, str] = {}
     if isinstance(exc, ServiceError):
         set_rollback()
-        data = exc.as_dict()
-        return Response(body(data["code"], data["message"], data.get("details")), exc.status)
+        return Response(body(exc.code, exc.message, exc.details), exc.status)
     if isinstance(exc, RequestDataTooBig):
         exc = TooLarge(getattr(exc, "limit", 0) or 0)
     elif isinstance(exc, TooManyFieldsSent):
@@ -121,17 +118,16 @@ def locked_out(request, original_response=None, credentials=None):
     `locked-out`, elsewhere (/accounts/login/, /admin/login/) a page in the site's design and
     the visitor's language (templates/registration/locked_out.html)."""
     from axes.helpers import get_client_username, get_cool_off, get_failure_limit
-    from django.http import JsonResponse
 
     cool_off = get_cool_off(request)
     wait = int(cool_off.total_seconds()) if cool_off else None
     limit = get_failure_limit(request, credentials)
     if request.path.startswith("/api/"):
-        response = JsonResponse(body(
-            "locked-out",
+        response = error_response(
+            status.HTTP_429_TOO_MANY_REQUESTS, "locked-out",
             "too many wrong passwords for this username from this address; try again later",
             {"wait": wait, "failure_limit": limit},
-        ), status=status.HTTP_429_TOO_MANY_REQUESTS)
+        )
     else:
         from tournaments.views.errors import _render  # the error pages' layout and language
 

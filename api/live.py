@@ -32,6 +32,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
 from tournaments import live
+from tournaments.error_shape import error_response
 from tournaments.models import StandingsSnapshot, Tournament
 
 BODY_LRU = 256
@@ -40,9 +41,7 @@ CACHE_CONTROL = "public, no-cache"
 
 
 def not_found(slug: str) -> JsonResponse:
-    return JsonResponse(
-        {"code": "not-found", "message": f"no tournament {slug!r}", "details": None}, status=404
-    )
+    return error_response(404, "not-found", f"no tournament {slug!r}")
 
 
 def etag_of(tournament_id: int, version: int, stale: bool) -> str:
@@ -125,9 +124,7 @@ def not_modified(state: dict[str, Any]) -> HttpResponse:
 
 def method_not_allowed(*allowed: str) -> JsonResponse:
     """405 in the API's error shape, with Allow (HEAD and OPTIONS included)."""
-    response = JsonResponse({"code": "method-not-allowed",
-                             "message": f"use {' or '.join(allowed)}", "details": None},
-                            status=405)
+    response = error_response(405, "method-not-allowed", f"use {' or '.join(allowed)}")
     response["Allow"] = ", ".join(allowed)
     return response
 

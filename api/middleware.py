@@ -16,22 +16,13 @@ from http import HTTPStatus
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from tournaments.error_shape import code_for_status, error_response
+
 log = logging.getLogger("django.request")
 PREFIX = "/api/"
 
-#: The stable code of an error status with no JSON answer of its own (api/errors.py's names).
-CODES = {
-    400: "bad-request", 401: "not-authenticated", 403: "permission-denied", 404: "not-found",
-    405: "method-not-allowed", 406: "not-acceptable", 413: "too-large",
-    415: "unsupported-media-type", 429: "throttled",
-}
 #: Headers an error answer keeps when it is given the shape.
 KEPT = ("Allow", "Retry-After", "WWW-Authenticate", "Vary")
-
-
-def body(code: str, message: str) -> dict:
-    """The API's error shape (api/errors.py; not imported here: the middleware loads first)."""
-    return {"code": code, "message": message, "details": None}
 
 
 class ApiErrorsMiddleware:
@@ -50,26 +41,25 @@ class ApiErrorsMiddleware:
             return None
         if isinstance(exc, (OperationalError, InterfaceError)):
             log.warning("database unavailable: %s %s (%s)", request.method, request.path, exc)
-            response = JsonResponse(body(
-                "database-unavailable", "the database is unavailable; retry shortly"), status=503)
+            response = error_response(
+                503, "database-unavailable", "the database is unavailable; retry shortly")
             response["Retry-After"] = "1"
             return response
         log.error("server error: %s %s", request.method, request.path, exc_info=exc)
-        return JsonResponse(body("server-error", "the server failed; the error is logged"),
-                            status=500)
+        return error_response(500, "server-error", "the server failed; the error is logged")
 
 
 def shaped(response: HttpResponse) -> JsonResponse:
     """An error answer without a JSON body, in the API's shape: same status, same Allow..."""
     status = response.status_code
-    code = CODES.get(status, "server-error" if status >= 500 else "error")
+    code = code_for_status(status)
     try:
         message = HTTPStatus(status).phrase.lower()
     except ValueError:
         message = "the request failed"
     if status == 405 and response.has_header("Allow"):
         message = f"use {response['Allow']}"
-    answer = JsonResponse(body(code, message), status=status)
+    answer = error_response(status, code, message)
     for name in KEPT:
         if response.has_header(name):
             answer[name] = response[name]

@@ -23,7 +23,7 @@ from tournaments.models import (
 )
 
 from .models import ApiToken
-from .schema import CHECK_RESULT_REF, HAND_RECORD_REF, HAND_REF
+from .schema import CHECK_RESULT_REF, HAND_REF
 
 # -- shared ---------------------------------------------------------------------------------------
 
@@ -48,11 +48,6 @@ class ErrorSerializer(serializers.Serializer):
 @extend_schema_field({"$ref": HAND_REF})
 class HandField(serializers.JSONField):
     """A `hand/1` record (the JSON as the scorer sends it)."""
-
-
-@extend_schema_field({"$ref": HAND_RECORD_REF})
-class RecordField(serializers.JSONField):
-    pass
 
 
 @extend_schema_field({"$ref": CHECK_RESULT_REF})

@@ -1,11 +1,11 @@
 """REST API, version 1: /api/v1/..."""
 
-from importlib.util import find_spec
-
 from django.http import JsonResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from tournaments.error_shape import error_response
 
 from . import views as v
 
@@ -72,17 +72,15 @@ urlpatterns = [
     path("v1/auth/tokens", v.ApiTokens.as_view(), name="api-tokens"),
     path("v1/auth/table-token", v.TableTokenSelf.as_view(), name="table-token-self"),
     path("v1/auth/tokens/<int:pk>", v.ApiTokenRevoke.as_view(), name="api-token"),
+    # live standings and events
+    path("v1/", include("api.live_urls")),
 ]
-
-if find_spec("api.live_urls") is not None:  # live standings and events (another module)
-    urlpatterns.append(path("v1/", include("api.live_urls")))
 
 
 @csrf_exempt
 def not_found(request, *args, **kwargs) -> JsonResponse:
     """Any other /api/ address: 404 in the API's error shape (not Django's HTML page)."""
-    body = {"code": "not-found", "message": "no such API address", "details": None}
-    return JsonResponse(body, status=404)
+    return error_response(404, "not-found", "no such API address")
 
 
 urlpatterns.append(re_path(r"", not_found))  # any other /api/ address, v1 or not

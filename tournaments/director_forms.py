@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.errors import RecordError
 from games.records import get_game
+from tournaments.labels import metric_choice_label
 from tournaments.models import GAMES, Entry, Tournament
 from tournaments.rules_words import PRESET_NAMES
 from tournaments.services.tournaments import default_tiebreaks
@@ -99,28 +100,6 @@ OPTION_LABELS = {
     "hand_size": _("Cards dealt to each player"),
 }
 
-#: Names of the standings metrics in the tiebreak lists.
-METRIC_LABELS = {
-    "played": _("Matches played"),
-    "won": _("Matches won"),
-    "drawn": _("Matches drawn"),
-    "lost": _("Matches lost"),
-    "byes": _("Byes"),
-    "wins": _("Wins (byes not counted)"),
-    "match_points": _("Match points"),
-    "points_for": _("Game points for"),
-    "points_against": _("Game points against"),
-    "point_difference": _("Point difference"),
-    "average_points": _("Average game points"),
-    "progressive_score": _("Progressive score"),
-    "placings": _("Sum of places"),
-    "buchholz": _("Buchholz"),
-    "buchholz_cut1": _("Buchholz cut 1"),
-    "median_buchholz": _("Median Buchholz"),
-    "sonneborn_berger": _("Sonneborn-Berger"),
-    "head_to_head": _("Head to head"),
-}
-
 TIEBREAK_SLOTS = 6
 GAME_NAMES = dict(GAMES)
 
@@ -139,7 +118,7 @@ def metric_choices() -> list[tuple[str, Any]]:
     """Every registered standings metric (in registry order), labelled."""
     from tournaments.standings import METRICS
 
-    return [(name, METRIC_LABELS.get(name, name.replace("_", " "))) for name in METRICS]
+    return [(name, metric_choice_label(name)) for name in METRICS]
 
 
 def presets(game: str) -> list[str]:

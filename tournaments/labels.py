@@ -1,6 +1,10 @@
-"""Words the pages and the exports share, translated into the active language."""
+"""Words the pages, the forms and the exports share, translated into the active language: the
+one home of the standings metrics' names (as column headings, and in full for the tiebreak
+lists)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -30,6 +34,29 @@ METRIC_LABELS = {
 }
 
 
+#: The same metrics said in full, where a director picks the tiebreak order from a list.
+METRIC_CHOICE_LABELS = {
+    "played": _("Matches played"),
+    "won": _("Matches won"),
+    "drawn": _("Matches drawn"),
+    "lost": _("Matches lost"),
+    "byes": _("Byes"),
+    "wins": _("Wins (byes not counted)"),
+    "match_points": _("Match points"),
+    "points_for": _("Game points for"),
+    "points_against": _("Game points against"),
+    "point_difference": _("Point difference"),
+    "average_points": _("Average game points"),
+    "progressive_score": _("Progressive score"),
+    "placings": _("Sum of places"),
+    "buchholz": _("Buchholz"),
+    "buchholz_cut1": _("Buchholz cut 1"),
+    "median_buchholz": _("Median Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "head_to_head": _("Head to head"),
+}
+
+
 #: The columns every standings table starts with, before the ranking chain (the page, the CSV,
 #: the XLSX and the PDF alike).
 SUMMARY_METRICS = ("played", "won", "drawn", "lost")
@@ -38,3 +65,8 @@ SUMMARY_METRICS = ("played", "won", "drawn", "lost")
 def metric_label(name: str) -> str:
     """A standings column heading (a metric registered without one shows its name)."""
     return str(METRIC_LABELS.get(name, name.replace("_", " ")))
+
+
+def metric_choice_label(name: str) -> Any:
+    """A metric as the tiebreak lists name it (lazy: a form's choices are built once)."""
+    return METRIC_CHOICE_LABELS.get(name, name.replace("_", " "))

@@ -47,3 +47,26 @@ def test_pages_outside_the_api_keep_django_s_own_error_handling(client, monkeypa
     response = client.get("/")
     assert response.status_code == 500
     assert not response["Content-Type"].startswith("application/json")
+
+
+def test_the_error_shape_has_one_home_that_imports_no_drf():
+    """Every JSON error body is built by tournaments.error_shape (issue 19 point 5), which the
+    middleware and the error views can load before DRF: importing it loads no DRF module."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tournaments.error_shape as e; "
+            "assert not [m for m in sys.modules if m.startswith('rest_framework')]; "
+            "assert e.body('x', 'y') == {'code': 'x', 'message': 'y', 'details': None}")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    import api.errors
+    import api.live
+    import api.middleware
+    import api.urls
+    import tournaments.views.errors
+    from tournaments import error_shape
+
+    for module in (api.errors, api.live, api.middleware, api.urls, tournaments.views.errors):
+        assert not hasattr(module, "body") or module.body is error_shape.body, module

@@ -9,6 +9,7 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 
 from tournaments import pairing, services
 from tournaments.models import AuditEvent, Match, Round, Seat, Table, Tournament
@@ -143,6 +144,40 @@ def test_generate_round_is_refused_once_the_tournament_is_finished(swiss, direct
         services.generate_round(tournament=tournament, actor=director)
 
     assert caught.value.code == "tournament-finished"
+
+
+def test_can_generate_round_gives_the_code_generate_round_would_refuse_with(swiss, director):
+    """The dashboard's "generate" button asks the service; its answer is the workflow's own
+    refusal code at every step of a tournament (or None when the draw may go ahead)."""
+    tournament = swiss(2, rounds=2)
+
+    def check() -> str | None:
+        latest = tournament.round_set.order_by("-number").first()
+        return services.can_generate_round(tournament=tournament, latest=latest)
+
+    def refused_with() -> str | None:
+        try:
+            with transaction.atomic():
+                services.generate_round(tournament=tournament, actor=director)
+                transaction.set_rollback(True)
+        except ServiceError as error:
+            return error.code
+        return None
+
+    assert check() is None and refused_with() is None
+    round_1 = services.generate_round(tournament=tournament, actor=director)
+    assert check() == refused_with() == "draft-exists"
+    assert services.can_generate_round(tournament=tournament, latest=round_1,
+                                       regenerate=True) is None
+    services.publish_round(round=round_1, actor=director)
+    assert check() == refused_with() == "round-open"
+    finish_round(round_1, director)
+    assert check() is None and refused_with() is None
+    play_round(tournament, director)
+    assert check() == refused_with() == "no-more-rounds"
+    services.finish_tournament(tournament=tournament, actor=director)
+    tournament.refresh_from_db()
+    assert check() == refused_with() == "tournament-finished"
 
 
 def test_an_odd_count_gives_one_bye_worth_the_bye_points(swiss, director):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from django.db.models import F, QuerySet
+from django.db.models import F
 
 from tournaments.models import HandSubmission, Match, Round, Seat, Tournament
 
@@ -14,11 +14,6 @@ S = HandSubmission.Status
 
 def tournament_by_slug(slug: str) -> Tournament | None:
     return Tournament.objects.filter(slug=slug).first()
-
-
-def public_rounds(tournament: Tournament) -> QuerySet[Round]:
-    """Rounds the public may see: a draft round's pairings are the director's working copy."""
-    return tournament.round_set.exclude(state=Round.State.DRAFT).order_by("number")
 
 
 def result_seats(tournament: Tournament) -> list[Seat]:

@@ -25,7 +25,13 @@ from .hands import (
     submit_hand,
 )
 from .imports import EntriesPreview, import_entries, parse_entries
-from .rounds import close_round, generate_round, publish_round, swap_entries
+from .rounds import (
+    can_generate_round,
+    close_round,
+    generate_round,
+    publish_round,
+    swap_entries,
+)
 from .setup import update_tournament
 from .table_access import (
     issue_round_tokens,
@@ -57,6 +63,7 @@ __all__ = [
     "finish_tournament",
     "fix_table",
     "generate_round",
+    "can_generate_round",
     "is_director",
     "issue_round_tokens",
     "issue_table_token",

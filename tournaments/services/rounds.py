@@ -137,25 +137,48 @@ def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tupl
     Seat.objects.bulk_create(seats)
 
 
+def _next_round(
+    tournament: Tournament, latest: Round | None, *, regenerate: bool
+) -> tuple[int, ServiceError | None]:
+    """The number the next draft would have, and why it cannot be drawn now (or None): the
+    guards of `generate_round`, in one place for the workflow and the pages that offer it."""
+    if tournament.state == Tournament.State.FINISHED:
+        return 0, Conflict("tournament-finished", "the tournament is over")
+    if latest is not None and latest.state == Round.State.DRAFT:
+        if not regenerate:
+            return latest.number, Conflict(
+                "draft-exists", f"round {latest.number} is already a draft")
+        number = latest.number
+    elif latest is not None and latest.state != Round.State.CLOSED:
+        return latest.number, Conflict(
+            "round-open", f"close round {latest.number} before pairing the next")
+    else:
+        number = (latest.number if latest else 0) + 1
+    if number > tournament.rounds:
+        return number, Invalid("no-more-rounds", f"the tournament has {tournament.rounds} rounds")
+    return number, None
+
+
+def can_generate_round(
+    *, tournament: Tournament, latest: Round | None, regenerate: bool = False
+) -> str | None:
+    """Why `generate_round` would refuse to draw the next round now (its error code), or None
+    when it may. `latest` is the tournament's latest round (None before the first)."""
+    refusal = _next_round(tournament, latest, regenerate=regenerate)[1]
+    return refusal.code if refusal is not None else None
+
+
 @transaction.atomic
 def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = False) -> Round:
     """The next round's pairings as a draft (or a fresh draft in place of the current one)."""
     require_director(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.state == Tournament.State.FINISHED:
-        raise Conflict("tournament-finished", "the tournament is over")
     latest = tournament.round_set.order_by("-number").first()
-    if latest is not None and latest.state == Round.State.DRAFT:
-        if not regenerate:
-            raise Conflict("draft-exists", f"round {latest.number} is already a draft")
-        number = latest.number
+    number, refusal = _next_round(tournament, latest, regenerate=regenerate)
+    if refusal is not None:
+        raise refusal
+    if latest is not None and latest.state == Round.State.DRAFT:  # regenerating: drawn afresh
         latest.delete()
-    elif latest is not None and latest.state != Round.State.CLOSED:
-        raise Conflict("round-open", f"close round {latest.number} before pairing the next")
-    else:
-        number = (latest.number if latest else 0) + 1
-    if number > tournament.rounds:
-        raise Invalid("no-more-rounds", f"the tournament has {tournament.rounds} rounds")
     history = hist.load(tournament)
     from tournaments.pairing import PairingError
 

@@ -218,17 +218,9 @@ def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Acto
             queue=list(select.result_queue(tournament)[:50]),
             standings=standings,
             links=links(tournament, round_),
-            can_generate=_can_generate(tournament, round_),
+            can_generate=services.can_generate_round(tournament=tournament, latest=round_) is None,
         ),
     )
-
-
-def _can_generate(tournament: Tournament, round_: Round | None) -> bool:
-    if tournament.state == Tournament.State.FINISHED:
-        return False
-    if round_ is None:
-        return True
-    return round_.state == Round.State.CLOSED and round_.number < tournament.rounds
 
 
 @director_page

@@ -2,8 +2,8 @@
 visitor's language, each with a way back. Never Django's technical page with DEBUG off.
 
 Django calls these as `handler400`... `handler500` (config/urls.py) and `CSRF_FAILURE_VIEW`.
-Under /api/ each answers in the API's JSON error shape instead (api/errors.py; the shape is
-taken from api/middleware.py, which does not import DRF: these load before it).
+Under /api/ each answers in the API's JSON error shape instead (tournaments/error_shape.py,
+which does not import DRF: these load before it).
 
 The 500 page is rendered without the request (no context processors, no session, no
 database: the fault may be the database) from a template with no `{% url %}` tag.
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
-from api.middleware import body  # the API's error shape, without importing DRF
+from tournaments.error_shape import error_response  # the API's error shape, without DRF
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -53,7 +53,7 @@ def _api(request: HttpRequest) -> bool:
 def _api_response(status: int, *, code: str | None = None, message: str | None = None
                   ) -> JsonResponse:
     default_code, default_message = API_ERRORS[status]
-    return JsonResponse(body(code or default_code, message or default_message), status=status)
+    return error_response(status, code or default_code, message or default_message)
 
 
 def _language(request: HttpRequest) -> str:

@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -474,10 +474,7 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
         else _plain_layouts(view.seats, sides)
     )
     hands_url = reverse("api:hands", args=[match.pk]) if match is not None else ""
-    try:
-        events_url = reverse("api:live-events", args=[tournament.slug])
-    except NoReverseMatch:  # the live module is not installed: the page polls
-        events_url = ""
+    events_url = reverse("api:live-events", args=[tournament.slug])
     return {
         "table": view.table.pk,
         "match": match.pk if match is not None else None,
