@@ -144,7 +144,6 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
 
     from tournaments import services, simulate
     from tournaments.models import Entry, Match, Round, Seat, StandingsSnapshot, Table
-    from tournaments.services import Actor
 
     tournament, _ = build_event(1_000, 9, args.seed)
     entries = list(Entry.objects.filter(tournament=tournament, status="checked-in")[:2])
@@ -167,7 +166,7 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
         while not app.control.ping(timeout=0.5) and time.monotonic() < deadline:
             pass
         rng = random.Random(args.seed)
-        ns, ew = (Actor(table=match.table_id, side=s) for s in ("NS", "EW"))
+        ew, ns = simulate.scorers(match)  # each side with its PIN
         for _ in range(3 if args.quick else 10):
             version = StandingsSnapshot.objects.filter(tournament=tournament).count()
             record = simulate.next_hand(match, rng, summary=True)

@@ -87,7 +87,9 @@ def build(tables: int, hands: int, seed: int = 40) -> dict:
     for match in (Match.objects.filter(round=round_, is_bye=False)
                   .select_related("round__tournament").order_by("table__number")):
         sides = sorted(set(match.seats.values_list("side", flat=True)))
+        pins = dict(match.seats.values_list("side", "entry__pin"))
         room.append({"match": match.pk, "secret": secrets_[match.table_id], "sides": sides,
+                     "pins": pins,
                      "records": planned_hands(match, rng, hands)})
     return {"slug": tournament.slug, "tables": room}
 
@@ -188,7 +190,8 @@ def play(url: str, room: Room, *, confirm: bool = True, retry_every: int = 0,
                     continue
                 path = f"{base}/{answer['number']}/confirm"
                 code, decided = _post(conn, path,
-                                      {"side": answerer, "version": answer["version"]}, auth)
+                                      {"side": answerer, "pin": t["pins"][answerer],
+                                       "version": answer["version"]}, auth)
                 with lock:
                     played.statuses.append(code)
                     if code == 200 and decided["status"] == "confirmed":
