@@ -189,6 +189,8 @@ SENTENCES: dict[str, Writer] = {
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
     "late-entry": _late,
     "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
+    "check-in-undone": lambda s: _("Took back the check-in of %(entry)s.") % {
+        "entry": _entry(s)},
     "withdrawn": _withdrawn,
     "seeded": lambda s: _("Seeded %(entry)s number %(seed)s.") % {
         "entry": _entry(s), "seed": s.data.get("seed")},
@@ -219,8 +221,8 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "tournament": (gettext_lazy("The tournament"), (
         "tournament-created", "registration-opened", "setup-changed", "tournament-finished")),
     "entries": (gettext_lazy("Entries"), (
-        "entry-registered", "late-entry", "checked-in", "withdrawn", "seeded", "table-fixed",
-        "entries-imported")),
+        "entry-registered", "late-entry", "checked-in", "check-in-undone", "withdrawn", "seeded",
+        "table-fixed", "entries-imported")),
     "rounds": (gettext_lazy("Rounds and pairings"), (
         "round-generated", "entries-swapped", "round-published", "round-closed")),
     "hands": (gettext_lazy("Hands and matches"), (

@@ -430,6 +430,7 @@ class RegisterEntryForm(DirectorForm):
         label=_("Missed rounds (late entry)"), required=False,
         choices=[("", _("The tournament's policy")), *Tournament.LateEntry.choices],
     )
+    checked_in = forms.BooleanField(label=_("Here now: check in at once"), required=False)
 
     def __init__(self, *args: Any, team: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

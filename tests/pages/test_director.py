@@ -671,3 +671,31 @@ def test_the_audit_trail_reads_as_sentences_and_narrows_to_a_kind(as_td, td):
     assert f"Withdrew {entry.name}." in page and "Created the tournament." not in page
     assert "Created the tournament." in everything
     assert as_td.get(url(tournament, "audit/?kind=nonsense&round=x")).status_code == 200
+
+
+def test_the_desk_checks_in_the_selected_entries_and_takes_one_back(as_td, td):
+    tournament = make(td, teams=3)
+    first, second, third = tournament.entries.order_by("pk")
+
+    response = as_td.post(url(tournament, "entries/check-in/"),
+                          {"entry": [first.pk, third.pk]})
+    assert "2 entries checked in." in texts(response)
+    undone = as_td.post(url(tournament, f"entries/{third.pk}/undo-check-in/"))
+    assert f"The check-in of {third.name} is taken back." in texts(undone)
+    nothing = as_td.post(url(tournament, "entries/check-in/"))
+    assert "Choose the entries to check in first." in texts(nothing)
+
+    assert list(tournament.entries.order_by("pk").values_list("status", flat=True)) == [
+        "checked-in", "registered", "registered"]
+
+
+def test_a_new_entry_is_checked_in_at_once_only_once_the_desk_is_open(as_td, td):
+    tournament = make(td, teams=2)
+    box = 'name="checked_in" id="id_checked_in" checked'
+
+    before = as_td.get(url(tournament, "entries/")).content.decode()
+    services.check_in(entry=tournament.entries.first(), actor=Actor(user=td))
+    after = as_td.get(url(tournament, "entries/")).content.decode()
+
+    assert 'name="checked_in"' in before and box not in before
+    assert box in after

@@ -8,10 +8,12 @@ from .actors import SYSTEM, Actor, audit, is_director, require_director
 from .entries import (
     PlayerSpec,
     check_in,
+    check_in_entries,
     find_or_create_player,
     fix_table,
     register_entry,
     set_seed,
+    undo_check_in,
     withdraw,
 )
 from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
@@ -47,6 +49,7 @@ __all__ = [
     "Submitted",
     "audit",
     "check_in",
+    "check_in_entries",
     "close_round",
     "confirm_hand",
     "correct_hand",
@@ -70,6 +73,7 @@ __all__ = [
     "set_seed",
     "submit_hand",
     "swap_entries",
+    "undo_check_in",
     "update_tournament",
     "withdraw",
     "EntriesPreview",

@@ -12,7 +12,7 @@ from django.db.models import Q
 from tournaments.models import Entry, Player, Round, Team, Tournament
 
 from .actors import Actor, audit, is_director, require_director
-from .errors import Conflict, NotAllowed, ServiceError
+from .errors import Conflict, NotAllowed, NotFound, ServiceError
 
 MAX_CLUB_NUMBER = Player._meta.get_field("club_number").max_length
 MAX_EMAIL = Player._meta.get_field("email").max_length
@@ -76,11 +76,15 @@ def register_entry(
     name: str = "",
     seed: int | None = None,
     late_entry: str = "",
+    checked_in: bool = False,
 ) -> Entry:
     """Enter a team (two players) or a player. Anyone may register while registration is open;
-    a director may also before it opens and, as a late entry, once rounds are under way."""
+    a director may also before it opens and, as a late entry, once rounds are under way. A
+    director registering someone who is at the desk checks them in at once (`checked_in`)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     director = is_director(actor, tournament)
+    if checked_in and not director:
+        raise NotAllowed("not-director", "only a director checks entries in")
     state = tournament.state
     if state == Tournament.State.FINISHED:
         raise Conflict("tournament-finished", "the tournament is over")
@@ -113,6 +117,7 @@ def register_entry(
     published = _rounds_published(tournament)
     entry = Entry(
         tournament=tournament,
+        status=Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED,
         seed=seed,
         joined_round=published + 1,
         late_entry=(late_entry or tournament.late_entry) if published else "",
@@ -150,6 +155,9 @@ def register_entry(
             subject=entry.name,
             data={"entry": entry.pk},
         )
+    if checked_in:
+        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
+              data={"entry": entry.pk})
     return entry
 
 
@@ -247,4 +255,55 @@ def fix_table(*, entry: Entry, actor: Actor, table: int | None, reason: str = ""
         reason=reason,
         data={"entry": entry.pk, "table": table},
     )
+    return entry
+
+
+@transaction.atomic
+def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[int]
+                     ) -> list[Entry]:
+    """Check in several entries at once (the registration desk's "check in all"): every one or
+    none. Entries already checked in are left as they are; a withdrawn one refuses the lot.
+    Returns the entries checked in now."""
+    require_director(actor, tournament)
+    wanted = set(entries)
+    found = list(
+        Entry.objects.select_for_update()
+        .filter(tournament=tournament, pk__in=wanted)
+        .select_related("team", "player")
+        .order_by("pk")
+    )
+    if len(found) != len(wanted):
+        missing = sorted(wanted - {e.pk for e in found})
+        raise NotFound("no-such-entry", "the tournament has no such entry",
+                       details={"entries": missing})
+    withdrawn = [e.name for e in found if e.status == Entry.Status.WITHDRAWN]
+    if withdrawn:
+        raise Conflict("withdrawn", f"{', '.join(withdrawn)} withdrew: nothing was checked in",
+                       details={"entries": withdrawn})
+    now = [e for e in found if e.status == Entry.Status.REGISTERED]
+    for entry in now:
+        entry.status = Entry.Status.CHECKED_IN
+        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
+              data={"entry": entry.pk})
+    Entry.objects.bulk_update(now, ["status"])
+    return now
+
+
+@transaction.atomic
+def undo_check_in(*, entry: Entry, actor: Actor) -> Entry:
+    """Take back a check-in made by mistake: the entry is registered again, as long as no
+    round has seated it yet (after that, withdrawing is the way)."""
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    if entry.status != Entry.Status.CHECKED_IN:
+        raise Conflict("not-checked-in", f"{entry.name} is not checked in")
+    seat = entry.seats.select_related("match__round").order_by("match__round__number").first()
+    if seat is not None:
+        raise Conflict("already-seated",
+                       f"{entry.name} is in round {seat.match.round.number}'s pairings: "
+                       "withdraw the entry instead")
+    entry.status = Entry.Status.REGISTERED
+    entry.save(update_fields=["status"])
+    audit(tournament=entry.tournament, actor=actor, action="check-in-undone",
+          subject=entry.name, data={"entry": entry.pk})
     return entry

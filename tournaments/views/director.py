@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import audit_words, services
@@ -289,7 +290,12 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
     """Every entry with check-in, withdraw, seed and fixed table; and an entry registered by
     the director (a late entry once rounds are published)."""
     team = tournament.is_team_event
-    form = RegisterEntryForm(request.POST or None, team=team)
+    counts = select.entry_counts(tournament)
+    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    # At the desk (check-in has begun, or the event is under way) a new entry is here now;
+    # before that, checking one in would make round 1 pair the checked-in entries alone.
+    form = RegisterEntryForm(request.POST or None, team=team,
+                             initial={"checked_in": bool(counts["checked_in"] or published)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -297,17 +303,18 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
                 tournament=tournament, actor=actor, players=form.players(),
                 name=data.get("name", ""), seed=data.get("seed"),
                 late_entry=data.get("late_entry", ""),
+                checked_in=data.get("checked_in", False),
             )
         except ServiceError as error:
             refuse(form, error)
         else:
             messages.success(request, _("%(name)s is entered.") % {"name": entry.name})
             return redirect("tournaments:director-entries", slug=tournament.slug)
-    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
     return render(
         request, "tournaments/director/entries.html",
         _context(tournament, "entries", form=form, entries=select.entries(tournament),
-                 counts=select.entry_counts(tournament), team=team, published=published),
+                 counts=counts, team=team, published=published,
+                 rounds_made=tournament.round_set.count()),
         status=400 if request.method == "POST" else 200,
     )
 
@@ -321,6 +328,9 @@ def director_entry_action(request: HttpRequest, tournament: Tournament, actor: A
     if action == "check-in":
         run(request, lambda: services.check_in(entry=entry, actor=actor),
             _("%(name)s is checked in.") % {"name": name})
+    elif action == "undo-check-in":
+        run(request, lambda: services.undo_check_in(entry=entry, actor=actor),
+            _("The check-in of %(name)s is taken back.") % {"name": name})
     elif action == "withdraw":
         form = WithdrawForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
@@ -347,6 +357,25 @@ def director_entry_action(request: HttpRequest, tournament: Tournament, actor: A
         raise Http404("no such action")
     return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
                     f"#entry-{entry.pk}")
+
+
+@director_page
+@require_POST
+def director_check_in_entries(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """The registration desk's "check in the selected": every chosen entry at once."""
+    chosen = [int(v) for v in request.POST.getlist("entry") if v.isdigit()]
+    if not chosen:
+        messages.error(request, _("Choose the entries to check in first."))
+    else:
+        try:
+            done = services.check_in_entries(tournament=tournament, actor=actor, entries=chosen)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, ngettext(
+                "%(count)s entry checked in.", "%(count)s entries checked in.", len(done),
+            ) % {"count": len(done)})
+    return redirect("tournaments:director-entries", slug=tournament.slug)
 
 
 # -- rounds ---------------------------------------------------------------------------------------
@@ -575,6 +604,8 @@ urlpatterns = [
     path("director/<slug:slug>/finish/", director_finish, name="director-finish"),
     path("director/<slug:slug>/setup/", director_setup, name="director-setup"),
     path("director/<slug:slug>/entries/", director_entries, name="director-entries"),
+    path("director/<slug:slug>/entries/check-in/", director_check_in_entries,
+         name="director-check-in-entries"),
     path("director/<slug:slug>/entries/<int:entry_id>/<str:action>/", director_entry_action,
          name="director-entry-action"),
     path("director/<slug:slug>/rounds/generate/", director_round_generate,
