@@ -169,7 +169,7 @@ def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_s
 
 def test_a_refusal_is_shown_and_not_queued(page, live_server):
     director = make_director("td")
-    match = make_match(director)
+    match = make_match(director, confirmation="same-phone")  # about the refusal, not the PIN
     open_table(page, live_server, match, director)
     enter_spades_hand_1(page)
     check_score(page)
