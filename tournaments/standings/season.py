@@ -120,9 +120,10 @@ def season_table(
         row.wins = sum(1 for ev in evenings if ev.results.get(entrant, (0, 0))[0] == 1)
         left = list(counted)
         for x in scores:
-            counts = x is not None and x in left
-            if counts:
+            counts = False
+            if x is not None and x in left:
                 left.remove(x)
+                counts = True
             row.evenings.append((x, counts))
         rows.append(row)
     rows.sort(key=lambda r: (r.key(), str(r.entrant)))
