@@ -6,6 +6,7 @@
 //   confirm.js  confirming and rejecting a hand (the one place)
 //   numbers.js  how a score is written (the same rule as the pages, tests/data/numbers.json)
 //   summary.js  the engine's answer to "Check the score", as rows
+//   stream.js   the tournament's event stream, opened again with backoff
 //   games/      one module per game (its facts form and summary), registered in games/index.js
 //   form.js, errors.js, text.js, dom.js   reading the form, the API's error shape, helpers
 //
@@ -37,7 +38,8 @@ import { $, $$, element, readJSON } from './scoring/dom.js';
 import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
 import { cardFacts, gameFor } from './scoring/games/index.js';
-import { LONGEST_RETRY, createQueue, createStore } from './scoring/queue.js';
+import { createQueue, createStore } from './scoring/queue.js';
+import { createStream } from './scoring/stream.js';
 import { checkRows } from './scoring/summary.js';
 import { fmt } from './scoring/text.js';
 
@@ -52,7 +54,6 @@ const T = readJSON('scoring-strings');
 let serverNext = readJSON('scoring-next');  // the next hand as the server last said
 let next = serverNext;                       // the next hand to enter here (after any queued)
 
-const FIRST_RETRY = 2000;
 const POLL = 30000;
 const LIVE_EVENTS = ['hand-submitted', 'hand-confirmed', 'hand-rejected', 'match-finished', 'round'];
 
@@ -582,9 +583,6 @@ function restoreFragment() {
 
 // -- the tournament's event stream: the list follows the other phones without a reload ------------
 
-let stream = null;
-let streamTimer = null;
-let streamDelay = 0;
 let refreshTimer = null;
 
 function refreshSoon() {
@@ -592,42 +590,19 @@ function refreshSoon() {
   refreshTimer = setTimeout(() => { refreshTimer = null; refresh({ quiet: true }); }, 200);
 }
 
-/** Listen to the tournament's events. The browser reconnects a dropped stream by itself (with
- * Last-Event-ID); a stream it gives up on is opened again here, waiting longer each time.
- * #scoring's data-stream says "open" or "waiting" (to be opened again). */
-function listen() {
-  clearTimeout(streamTimer);
-  streamTimer = null;
-  if (!config.api.events || typeof window.EventSource !== 'function') return;
-  if (stream) stream.close();
-  const source = new EventSource(config.api.events);
-  stream = source;
-  let first = true;
-  for (const name of LIVE_EVENTS) {
-    source.addEventListener(name, event => {
-      let data = null;
-      try { data = JSON.parse(event.data); } catch { data = null; }
-      if (data && data.match && data.match !== config.match) return;
-      refreshSoon();
-    });
-  }
-  source.addEventListener('open', () => {
-    streamDelay = 0;
-    root.dataset.stream = 'open';
+/** #scoring's data-stream says "open" or "waiting" (to be opened again). */
+const stream = createStream({
+  url: config.api.events,
+  events: LIVE_EVENTS,
+  match: config.match,
+  changed: refreshSoon,
+  opened(first) {
     reachable(true);
     // a new stream may have missed events while none was open: catch up once
     if (first && Date.now() - lastRefresh > 2000) refreshSoon();
-    first = false;
-  });
-  source.addEventListener('error', () => {
-    if (source.readyState !== EventSource.CLOSED || stream !== source) return;
-    source.close();
-    stream = null;
-    streamDelay = streamDelay ? Math.min(streamDelay * 2, LONGEST_RETRY) : FIRST_RETRY;
-    streamTimer = setTimeout(listen, streamDelay);
-    root.dataset.stream = 'waiting';
-  });
-}
+  },
+  state(name) { root.dataset.stream = name; },
+});
 
 // -- wiring ---------------------------------------------------------------------------------------
 
@@ -680,7 +655,7 @@ function start() {
     queue.retryNow();
     if (token && !$('#access').classList.contains('bad')) checkToken();
     refresh({ quiet: true });
-    if (!stream) listen();
+    if (!stream.open) stream.listen();
   });
   window.addEventListener('offline', () => {
     connected = false;
@@ -690,7 +665,7 @@ function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') {
       refresh({ quiet: true });
-      if (!stream) listen();
+      if (!stream.open) stream.listen();
     }
   });
   setInterval(() => {
@@ -705,7 +680,7 @@ function start() {
   renderQueue();
   checkToken();
   if (queue.items().length) queue.flush();
-  listen();
+  stream.listen();
   offlineApp();
   root.dataset.ready = 'true';
 }
