@@ -7,7 +7,7 @@
 //   numbers.js  how a score is written (the same rule as the pages, tests/data/numbers.json)
 //   summary.js  the engine's answer to "Check the score", as rows
 //   stream.js   the tournament's event stream, opened again with backoff
-//   games/      one module per game (its facts form and summary), registered in games/index.js
+//   games/      one module per game (its facts form and summary), registered in games.js
 //   form.js, errors.js, text.js, dom.js   reading the form, the API's error shape, helpers
 //
 // - The table token arrives in the URL fragment (#token=...) from the card's QR code. It is kept
@@ -37,11 +37,11 @@ import { answerHand, markHandOver } from './scoring/confirm.js';
 import { $, $$, element, readJSON } from './scoring/dom.js';
 import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
-import { cardFacts, gameFor } from './scoring/games/index.js';
+import { cardFacts, gameFor } from './scoring/games.js';
 import { createQueue, createStore } from './scoring/queue.js';
 import { createStream } from './scoring/stream.js';
 import { checkRows } from './scoring/summary.js';
-import { fmt } from './scoring/text.js';
+import { fmt, sideLabel } from './scoring/text.js';
 
 // What other scripts (and the browser tests) import from the page.
 export { fmt } from './scoring/text.js';
@@ -221,7 +221,7 @@ const preview = $('#preview');
 const outcome = $('#submit-status');
 const submitButton = $('#submit-button');
 const checkButton = $('#check-button');
-const read = formReader(form, T);
+const read = formReader(form, { badNumber: key => fmt(T.badNumber, { who: sideLabel(key) }) });
 let checked = null;  // {record, fingerprint} once the engine (or, offline, nobody) has seen it
 let shownNumber = null;
 
@@ -292,7 +292,7 @@ function resetForm() {
 
 // -- the game's facts, the pasted record, or card by card -----------------------------------------
 
-/** What a game module is given to read the form (games/index.js). */
+/** What a game module is given to read the form (scoring/games.js). */
 const gameContext = dealer => ({ dealer, form, read, config, T });
 
 function mode() {
@@ -525,6 +525,7 @@ async function submitHand() {
 function decide(decision, action) {
   return answerHand(decision, action, {
     request, handUrl: config.api.hand, T, refresh,
+    refusal: (response, lead) => refusal(response, lead, T),
     async answered(text) {
       setOutcome('ok', text);
       say(text);

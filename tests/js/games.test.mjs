@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { FormError } from '../../static/js/scoring/form.js';
-import { cardFacts, gameFor, games } from '../../static/js/scoring/games/index.js';
+import { cardFacts, gameFor, games } from '../../static/js/scoring/games.js';
 import { soloCalls, soloParts } from '../../static/js/scoring/games/solo_whist.js';
 import { bidRowPlace } from '../../static/js/scoring/games/spades.js';
 import { checkRows, scoreList } from '../../static/js/scoring/summary.js';

@@ -4,7 +4,6 @@
 // gathered in answerBody; answerHand sends it and reports back.
 
 import { $, $$ } from './dom.js';
-import { refusal } from './errors.js';
 import { fmt } from './text.js';
 
 /** What the API needs with a confirm or reject (POST /api/v1/.../hands/<n>/<action>). */
@@ -18,9 +17,10 @@ export function answerBody(decision, action) {
 /**
  * Send the answer (action 'confirm' or 'reject') of one decision form. The form's buttons are
  * off while it travels; a refusal or no answer is shown in the form, and a conflict (409: the
- * hand changed meanwhile) fetches the list again. `answered(text)` is told on success.
+ * hand changed meanwhile) fetches the list again. `answered(text)` is told on success;
+ * `refusal(response, lead)` writes a refusal (errors.js).
  */
-export async function answerHand(decision, action, { request, handUrl, T, answered, refresh }) {
+export async function answerHand(decision, action, { request, handUrl, T, answered, refresh, refusal }) {
   const number = decision.dataset.number;
   const message = $('.decide-message', decision);
   const body = answerBody(decision, action);
@@ -42,7 +42,7 @@ export async function answerHand(decision, action, { request, handUrl, T, answer
     return;
   }
   message.className = 'decide-message error';
-  message.replaceChildren(refusal(response, fmt(T.decideFailed, { number }), T));
+  message.replaceChildren(refusal(response, fmt(T.decideFailed, { number })));
   buttons.forEach(button => { button.disabled = false; });
   if (response.status === 409) await refresh();
 }

@@ -1,8 +1,6 @@
 // Reading the entry form. A game module reads its facts through a `read` object (below, or a
 // fake one in tests/js/) and throws a FormError that names the control to fix.
-
-import { $ } from './dom.js';
-import { fmt, sideLabel } from './text.js';
+// No imports: see "The page's modules" in docs/scoring-offline.md.
 
 export class FormError extends Error {
   constructor(message, selector) {
@@ -17,21 +15,22 @@ export class FormError extends Error {
  * - picked(name): the checked radio's value of that name ('' if none);
  * - count(kind, key): a whole number from a stepper (tricks, revokes) or a FormError;
  * - tricks(keys): {key: count('tricks', key)} for each key.
+ * badNumber(key) is the message for a count that is not a whole number.
  */
-export function formReader(form, T) {
+export function formReader(form, { badNumber }) {
   const read = {
     value(selector) {
-      const found = $(selector, form);
+      const found = form.querySelector(selector);
       return found ? found.value : '';
     },
     picked(name) {
-      const found = $(`input[name="${name}"]:checked`, form);
+      const found = form.querySelector(`input[name="${name}"]:checked`);
       return found ? found.value : '';
     },
     count(kind, key) {
-      const input = $(`input[data-kind="${kind}"][data-key="${key}"]`, form);
+      const input = form.querySelector(`input[data-kind="${kind}"][data-key="${key}"]`);
       const text = input ? input.value.trim() : '0';
-      if (!/^\d+$/.test(text)) throw new FormError(fmt(T.badNumber, { who: sideLabel(key) }), `#${input.id}`);
+      if (!/^\d+$/.test(text)) throw new FormError(badNumber(key), `#${input.id}`);
       return Number(text);
     },
     tricks(keys) {

@@ -7,12 +7,13 @@
 //   needs from the form (default: the facts without the tricks, which the play gives);
 // - needsTurned (optional): card by card, the record needs the turned card;
 // - summary(result, T) (optional): rows [term, text] of its own under the engine's score.
-// Adding a game: a module here and its form template (templates/tournaments/scoring/_<game>.html).
+// Adding a game: a module in games/, a line here, and its form template
+// (templates/tournaments/scoring/_<game>.html).
 
-import germanWhist from './german_whist.js';
-import soloWhist from './solo_whist.js';
-import spades from './spades.js';
-import whist from './whist.js';
+import germanWhist from './games/german_whist.js';
+import soloWhist from './games/solo_whist.js';
+import spades from './games/spades.js';
+import whist from './games/whist.js';
 
 export const games = {
   spades,
