@@ -12,13 +12,16 @@ offline (docs/scoring-offline.md).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import os
 import time
 from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -576,8 +579,23 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
 
 # -- the offline app (HTTPS only): a manifest and a service worker --------------------------------
 
-# What the service worker keeps for an offline reload besides the page itself (never the API).
+# What the service worker keeps for an offline reload besides the page itself (never the API):
+# the page's CSS, its entry module and every module under js/scoring/ that the entry imports.
 WORKER_ASSETS = ("css/scoring.css", "js/scoring.js")
+WORKER_MODULES = "js/scoring/"
+
+
+@functools.cache
+def worker_assets() -> tuple[str, ...]:
+    """WORKER_ASSETS and the scoring page's modules (static/js/scoring/**.js), found where
+    collectstatic finds them, so a new module is kept offline with nothing to list."""
+    modules = set()
+    for finder in finders.get_finders():
+        for name, _storage in finder.list(["CVS", ".*", "*~"]):
+            name = name.replace(os.sep, "/")
+            if name.startswith(WORKER_MODULES) and name.endswith(".js"):
+                modules.add(name)
+    return WORKER_ASSETS + tuple(sorted(modules))
 WORKER_SCOPE = "/table/"
 
 
@@ -628,7 +646,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     it keeps the page and its assets so a scoring page reloads offline; never an API answer."""
     if not offline_app_served(request):
         raise Http404("the offline app needs HTTPS")
-    assets = [static(name) for name in WORKER_ASSETS]
+    assets = [static(name) for name in worker_assets()]
     body = render_to_string("tournaments/scoring/service-worker.js", {
         "assets": json.dumps(assets),
         "static_prefix": json.dumps(static("")),
