@@ -101,10 +101,12 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
   function cardButton(card) {
     const button = element('button', { type: 'button', className: `playing-card suit-${card[1]}` });
     button.dataset.card = card;
-    button.setAttribute('aria-label', cardName(card));
+    // The face (A♠, and the holder's seat once dealt) is for the eye; the name is the card in
+    // words, as content rather than aria-label, so the name never contradicts what is shown.
     const face = element('span', { textContent: cardLabel(card) });
     face.setAttribute('aria-hidden', 'true');
-    button.append(face);
+    const name = element('span', { className: 'visually-hidden', textContent: cardName(card) });
+    button.append(face, name);
     return button;
   }
 
