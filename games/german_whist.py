@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_hands, read_scores, signed
+from games.base import Game, read_claim, read_counts, read_dealer, read_hands, read_scores, signed
 from games.cards import (
     NAMES,
     PACK_52,
@@ -309,7 +309,9 @@ class GermanWhist:
             notes.append("a tie: no score")
         before = state["score"]
         after = {"score": {seat: before[seat] + score[seat] for seat in SEATS}}
-        result = {"tricks": tricks, "score": score, "after": after, "notes": notes, "winner": winner}
+        result: dict[str, Any] = {
+            "tricks": tricks, "score": score, "after": after, "notes": notes, "winner": winner
+        }
         if winners is not None:
             result["trick_winners"] = winners
         return result
@@ -328,4 +330,4 @@ class GermanWhist:
         return {}
 
 
-GAME = GermanWhist()
+GAME: Game = GermanWhist()

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_hands
+from games.base import Game, read_claim, read_counts, read_dealer, read_hands
 from games.cards import (
     BIG_JOKER,
     NAMES,
@@ -963,4 +963,4 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
     return change, [note, f"value {value}: {how}"]
 
 
-GAME = SoloWhist()
+GAME: Game = SoloWhist()

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import next_seat, read_claim, read_counts, read_dealer, read_hands, signed
+from games.base import (
+    Game,
+    next_seat,
+    read_claim,
+    read_counts,
+    read_dealer,
+    read_hands,
+    signed,
+)
 from games.cards import (
     NAMES,
     PACK_52,
@@ -655,4 +663,4 @@ def _agree_revokes(stated: list[dict], found: list[tuple[int, int]]) -> None:
             )
 
 
-GAME = Whist()
+GAME: Game = Whist()
