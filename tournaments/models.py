@@ -19,12 +19,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-GAMES = [
-    ("spades", _("Spades")),
-    ("whist", _("Whist")),
-    ("solo-whist", _("Solo Whist")),
-    ("german-whist", _("German Whist")),
-]
+from tournaments.presentation import choices as game_choices
+
+#: (game, its name) for every game in the club's order (games.registry, tournaments.presentation).
+GAMES = game_choices()
 
 
 class Player(models.Model):

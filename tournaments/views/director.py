@@ -25,9 +25,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import audit_words, services
+from tournaments import audit_words, presentation, services
 from tournaments.director_forms import (
-    GAME_NAMES,
     CorrectionForm,
     FixTableForm,
     RegisterEntryForm,
@@ -119,7 +118,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
 
 def _context(tournament: Tournament, section: str, **extra: Any) -> dict[str, Any]:
     return {"tournament": tournament, "section": section,
-            "game_name": GAME_NAMES.get(tournament.game, tournament.game), **extra}
+            "game_name": presentation.game_name(tournament.game), **extra}
 
 
 def _initial_from_post(post: Any) -> dict[str, Any]:
@@ -193,7 +192,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
 def director_rules_options(request: HttpRequest) -> HttpResponse:
     """The preset list and house options of a game and preset (director.js swaps them in)."""
     game = request.GET.get("game", "spades")
-    if game not in GAME_NAMES:
+    if game not in presentation.PRESENTATIONS:
         raise Http404("no such game")
     form = RulesForm(game=game, preset=request.GET.get("preset", ""))
     return render(request, "tournaments/director/_rules_fields.html", {"form": form})
