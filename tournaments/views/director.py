@@ -95,7 +95,7 @@ def _url(name: str, **kwargs: Any) -> str:
 def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     """Where the director goes next: printing, imports, exports and the public pages."""
     slug = tournament.slug
-    printable = round_ is not None and round_.state != Round.State.DRAFT
+    printable = round_ is not None and round_.is_public
     at = {"slug": slug, "number": round_.number} if printable else {}
 
     def export(subject: str) -> list[tuple[str, str]]:
@@ -260,7 +260,7 @@ def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
 def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
     """Edit the setup; what shapes the hands and the draw is read-only once a round is
     published (services.setup says why)."""
-    locked = tournament.round_set.exclude(state=Round.State.DRAFT).exists()
+    locked = tournament.round_set.public().exists()
     finished = tournament.state == Tournament.State.FINISHED
     form, reloaded = _setup_form(request, tournament, locked=locked)
     if request.method == "POST" and not reloaded and form.is_valid():
@@ -290,7 +290,7 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
     the director (a late entry once rounds are published)."""
     team = tournament.is_team_event
     counts = select.entry_counts(tournament)
-    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    published = tournament.round_set.public().count()
     # At the desk (check-in has begun, or the event is under way) a new entry is here now;
     # before that, checking one in would make round 1 pair the checked-in entries alone.
     form = RegisterEntryForm(request.POST or None, team=team,

@@ -181,7 +181,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _tournament(slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     director = _is_director(request, tournament)
-    if round_ is None or (round_.state == Round.State.DRAFT and not director):
+    if round_ is None or (not round_.is_public and not director):
         if round_ is None and not _still_to_come(tournament, number):
             raise Http404("no such round")
         return render(request, "tournaments/public/round_unpublished.html", {
@@ -256,7 +256,7 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     tournament = _tournament(slug)
     match = matches.match_in(tournament, match_id)
     director = _is_director(request, tournament)
-    if match is None or (match.round.state == Round.State.DRAFT and not director):
+    if match is None or (not match.round.is_public and not director):
         raise Http404("no such match")
     return render(request, "tournaments/public/match.html", {
         "tournament": tournament,

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET
 from games.registry import get_game
 from tournaments.director_forms import option_label
 from tournaments.formatting import number
-from tournaments.models import Round, Table, TableToken, TokenState
+from tournaments.models import Table, TableToken, TokenState
 from tournaments.presentation import presentation
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
@@ -56,7 +56,7 @@ def _visible_table(request: HttpRequest, table_id: int) -> tuple[Table, bool]:
     for the directors' eyes only, as in the API."""
     table = selectors.table_for_scoring(table_id)
     director = _is_director(request, table)
-    if table.round.state == Round.State.DRAFT and not director:
+    if not table.round.is_public and not director:
         raise Http404("no such table")
     return table, director
 

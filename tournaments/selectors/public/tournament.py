@@ -25,15 +25,15 @@ def visible_rounds(tournament: Tournament, *, director: bool) -> list[Round]:
     """The rounds a visitor may see: published ones, and drafts for the directors."""
     rounds = Round.objects.filter(tournament=tournament).order_by("number")
     if not director:
-        rounds = rounds.exclude(state=Round.State.DRAFT)
+        rounds = rounds.public()
     return list(rounds)
 
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round a room watches: the newest one published."""
     return (
-        Round.objects.filter(tournament=tournament)
-        .exclude(state=Round.State.DRAFT)
+        Round.objects.public()
+        .filter(tournament=tournament)
         .order_by("-number")
         .first()
     )
