@@ -602,3 +602,60 @@ def test_a_director_registers_someone_at_the_desk_checked_in_and_the_public_cann
 
     assert entry.status == "checked-in" and refused.value.code == "not-director"
     assert tournament.entries.count() == 1
+
+
+# -- keeping apart ----------------------------------------------------------------------------
+
+
+def _opponents(round_) -> set[frozenset[int]]:
+    return {frozenset(entry for entry, _, _ in table) for table in tables_of(round_)}
+
+
+def test_entries_of_one_affiliation_are_kept_apart_in_the_draw(make_tournament, director):
+    tournament = make_tournament(teams=4)
+    plain = services.generate_round(tournament=tournament, actor=director)
+    pairs = _opponents(plain)
+    first, other = sorted(next(iter(pairs)))
+    services.set_affiliation(entry=Entry.objects.get(pk=first), actor=director,
+                             affiliation="Koenji  Club")
+    services.set_affiliation(entry=Entry.objects.get(pk=other), actor=director,
+                             affiliation="koenji club")
+
+    again = services.generate_round(tournament=tournament, actor=director, regenerate=True)
+
+    assert frozenset((first, other)) not in _opponents(again)
+    assert AuditEvent.objects.filter(action="affiliation-set").count() == 2
+
+
+def test_a_pair_named_to_keep_apart_is_kept_apart_and_can_be_let_meet(make_tournament, director):
+    tournament = make_tournament(teams=4)
+    plain = _opponents(services.generate_round(tournament=tournament, actor=director))
+    first, other = (Entry.objects.get(pk=pk) for pk in sorted(next(iter(plain))))
+
+    pair = services.keep_apart(tournament=tournament, actor=director, first=other, second=first,
+                               reason="a couple")
+    services.keep_apart(tournament=tournament, actor=director, first=first, second=other)
+    kept = services.generate_round(tournament=tournament, actor=director, regenerate=True)
+    services.allow_together(pair=pair, actor=director)
+    freed = services.generate_round(tournament=tournament, actor=director, regenerate=True)
+
+    assert (pair.first_id, pair.second_id) == (first.pk, other.pk)
+    assert frozenset((first.pk, other.pk)) not in _opponents(kept)
+    assert _opponents(freed) == plain
+    assert [e.action for e in AuditEvent.objects.filter(action__startswith="kept-apart")
+            .order_by("id")] == ["kept-apart", "kept-apart-removed"]
+
+
+def test_keeping_apart_refuses_one_entry_twice_and_another_tournaments_entry(
+    make_tournament, director
+):
+    tournament = make_tournament(teams=2)
+    other = make_tournament(teams=1)
+    one = tournament.entries.first()
+
+    with pytest.raises(ServiceError) as same:
+        services.keep_apart(tournament=tournament, actor=director, first=one, second=one)
+    with pytest.raises(ServiceError) as foreign:
+        services.keep_apart(tournament=tournament, actor=director, first=one,
+                            second=other.entries.get())
+    assert (same.value.code, foreign.value.code) == ("bad-pair", "no-such-entry")
