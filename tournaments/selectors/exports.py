@@ -18,7 +18,7 @@ def tournament_by_slug(slug: str) -> Tournament | None:
 
 def public_rounds(tournament: Tournament) -> QuerySet[Round]:
     """Rounds the public may see: a draft round's pairings are the director's working copy."""
-    return tournament.round_set.exclude(state=Round.State.DRAFT).order_by("number")
+    return tournament.round_set.public().order_by("number")
 
 
 def result_seats(tournament: Tournament) -> list[Seat]:
@@ -26,7 +26,7 @@ def result_seats(tournament: Tournament) -> list[Seat]:
     round, table (byes last), match, seats."""
     return list(
         Seat.objects.filter(match__round__tournament=tournament)
-        .exclude(match__round__state=Round.State.DRAFT)
+        .filter(Round.public_q("match__round__"))
         .select_related(
             "match__round", "match__table", "entry__team__first", "entry__team__second",
             "entry__player",
@@ -45,7 +45,7 @@ def public_match(tournament: Tournament, match_id: int) -> Match | None:
     record)."""
     return (
         Match.objects.filter(pk=match_id, round__tournament=tournament, is_bye=False)
-        .exclude(round__state=Round.State.DRAFT)
+        .filter(Round.public_q("round__"))
         .select_related("round", "table")
         .prefetch_related("seats__entry__team__first", "seats__entry__team__second",
                           "seats__entry__player")
@@ -70,7 +70,7 @@ def confirmed_records(tournament: Tournament, *, chunk: int = 500) -> Iterator[d
         HandSubmission.objects.filter(
             hand__match__round__tournament=tournament, is_current=True, status=S.CONFIRMED
         )
-        .exclude(hand__match__round__state=Round.State.DRAFT)
+        .filter(Round.public_q("hand__match__round__"))
         .order_by("hand__match__round__number", "hand__match__table__number",
                   "hand__match_id", "hand__number")
         .values_list("hand__match__round__number", "hand__match__table__number",
