@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run serve restore director-password test lint typecheck worker bench clean
+.PHONY: venv openspiel messages migrate demo run serve restore director-password test test-js lint typecheck worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -65,8 +65,16 @@ director-password: venv
 # test database and cache prefix. `--dist load` hands out tests by position: the file-wise modes
 # key tests by node id, and schemathesis gives every operation of a test the same one, so they
 # would silently run only the first.
-test: venv messages
+test: venv messages test-js
 	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
+
+# The scoring page's JavaScript modules (static/js/scoring/), with Node's own test runner: no
+# npm packages, no build step. Without node they are skipped with a note, except in CI (CI=true),
+# where they must run (.ci/run installs Debian's nodejs).
+test-js:
+	@if command -v node >/dev/null 2>&1; then node --test --test-reporter=spec tests/js/*.test.mjs; \
+	elif [ "$${CI:-}" = true ]; then echo "node not found: CI must run tests/js/" >&2; exit 1; \
+	else echo "node not found: skipping the JavaScript tests in tests/js/ (apt-get install nodejs)"; fi
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -310,7 +310,7 @@ def rounds_visible(request, queryset: QuerySet, tournament: Tournament | None = 
         return queryset
     if request.user and request.user.is_superuser:
         return queryset
-    return queryset.exclude(state=Round.State.DRAFT)
+    return queryset.public()
 
 
 ROUNDS = Round.objects.select_related("tournament").prefetch_related(
@@ -360,7 +360,7 @@ class RoundDetail(generics.RetrieveAPIView, ApiView):
 
     def get_object(self):
         round_ = super().get_object()
-        if round_.state == Round.State.DRAFT and not directs(self.request, round_.tournament):
+        if not round_.is_public and not directs(self.request, round_.tournament):
             raise ApiError("not-found", "No Round matches the given query.", status_code=404)
         return round_
 
@@ -420,7 +420,7 @@ MATCHES = Match.objects.select_related("round__tournament", "table").prefetch_re
 
 
 def match_visible(request, match: Match) -> Match:
-    if match.round.state == Round.State.DRAFT and not directs(request, match.round.tournament):
+    if not match.round.is_public and not directs(request, match.round.tournament):
         raise ApiError("not-found", "No Match matches the given query.", status_code=404)
     return match
 
@@ -429,7 +429,7 @@ def match_visible(request, match: Match) -> Match:
 class MatchList(generics.ListAPIView, ApiView):
     serializer_class = s.MatchSerializer
     filterset_class = filters.MatchFilter
-    queryset = MATCHES.exclude(round__state=Round.State.DRAFT)
+    queryset = MATCHES.filter(Round.public_q("round__"))
 
 
 @extend_schema(tags=["matches"], parameters=[ID(what="The match's id.")])
@@ -465,7 +465,7 @@ class TableDetail(generics.RetrieveAPIView, ApiView):
 
     def get_object(self):
         table = super().get_object()
-        if table.round.state == Round.State.DRAFT and not directs(
+        if not table.round.is_public and not directs(
             self.request, table.round.tournament
         ):
             raise ApiError("not-found", "No Table matches the given query.", status_code=404)

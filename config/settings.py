@@ -211,7 +211,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.storage.StaticFilesStorage"  # whitenoise's, rewriting JS module imports
         )
     },
 }

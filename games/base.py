@@ -1,26 +1,59 @@
-"""What every game module provides, and helpers the games share.
+"""What every game engine provides (`Game`), and helpers the games share.
 
-A game module exposes ``GAME``, an object with:
-
-- ``name`` (the record's `game`) and ``book`` (its `RuleBook`: options, presets, compile);
-- ``seats(rules)``: the seat letters at the table, clockwise;
-- ``initial_state(rules)`` and ``read_state(before, rules)``: the match state before a hand, as
-  plain JSON data (a standalone hand without `before` starts from the initial state);
-- ``check_hand(record, rules, state)``: the result fields of one hand (`tricks`, `score`,
-  `after`, `notes` ...) or a `RecordError`;
-- ``next_dealer(rules, dealer)``: who deals the next hand of a match;
-- ``match_end(rules, state)``: ``(ended, winner)`` — whether the rules end the match in this
-  state, and the winning side or seat (``None`` for no winner yet);
-- ``match_summary(rules, state)``: extra fields of a match result (games, game points, net).
+A game module exposes ``GAME``, an object satisfying `Game`, and is listed once in
+`games.registry`: records, the command line and the tournaments' choices all read that list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from games.cards import CARD_BITS, NAMES, parse_cards
 from games.errors import RecordError
+from games.rules import RuleBook
+
+#: A game's compiled rules (`SpadesRules`, `WhistRules` ...): each engine takes its own, so the
+#: protocol leaves them open.
+CompiledRules = Any
+
+
+class Game(Protocol):
+    """A rules engine, one per game. State, records and results are plain JSON data."""
+
+    #: The record's `game` ("spades", "solo-whist" ...).
+    name: str
+    #: The rule options and presets, and how to compile them (`book.resolve(rules)`).
+    book: RuleBook
+
+    def seats(self, rules: CompiledRules) -> str:
+        """The seat letters at the table, clockwise."""
+        ...
+
+    def initial_state(self, rules: CompiledRules) -> dict:
+        """The match state before its first hand."""
+        ...
+
+    def read_state(self, before: Any, rules: CompiledRules) -> dict:
+        """A record's `before`, checked (a `bad-state` RecordError otherwise)."""
+        ...
+
+    def check_hand(self, record: dict, rules: CompiledRules, state: dict) -> dict:
+        """The result fields of one hand (`tricks`, `score`, `after`, `notes`, and for a full
+        record `trick_winners`: the seat that won each trick played), or a `RecordError`."""
+        ...
+
+    def next_dealer(self, rules: CompiledRules, dealer: str) -> str:
+        """Who deals the next hand of a match."""
+        ...
+
+    def match_end(self, rules: CompiledRules, state: dict) -> tuple[bool, str | None]:
+        """Whether the rules end the match in this state, and the winning side or seat."""
+        ...
+
+    def match_summary(self, rules: CompiledRules, state: dict) -> dict:
+        """Extra fields of a match result (games, game points, net)."""
+        ...
 
 
 def next_seat(seats: str, seat: str) -> str:

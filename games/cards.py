@@ -23,7 +23,11 @@ SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (SPADES, SPADES)
 RANK_OF: tuple[int, ...] = tuple(c % 13 + 2 for c in range(52)) + (15, 16)
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
-_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+#: Each suit's sign as printed (the one home of these symbols: pages, sheets, the rules in words).
+SUIT_SIGNS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SYMBOLS = {sign: letter for letter, sign in SUIT_SIGNS.items()} | {
+    "♤": "S", "♡": "H", "♢": "D", "♧": "C"
+}
 
 
 def _spellings() -> dict[str, int]:

@@ -13,7 +13,8 @@ import importlib
 import random
 from typing import Any
 
-from games.records import GAME_MODULES, check_record, get_game
+from games.records import check_record
+from games.registry import GAME_MODULES, get_game
 
 SIMULATORS = {name: f"games.simulate.{module.split('.')[-1]}" for name, module in
               GAME_MODULES.items()}

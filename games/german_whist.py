@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_hands, read_scores, signed
+from games.base import Game, read_claim, read_counts, read_dealer, read_hands, read_scores, signed
 from games.cards import (
     NAMES,
     PACK_52,
@@ -139,7 +139,11 @@ def _check_trump(record: dict, turned: int) -> None:
             )
 
 
-def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int]:
+def _replay(
+    record: dict, rules: GermanWhistRules, dealer: int
+) -> tuple[dict[str, int], list[str]]:
+    """Replay a full record: the tricks that count per seat (a claim's included) and the seat
+    that won each trick played, drawing tricks too."""
     hands, stock = _read_pack(record, rules)
     dealt = list(hands)
     turned = stock[0]
@@ -157,6 +161,7 @@ def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int
     drawing = rules.drawing
     all_count = rules.all_count
     taken = [0, 0]
+    winners: list[str] = []
     leader = 1 - dealer
     for number, raw in enumerate(play, 1):
         cards = parse_cards(raw, trick=number)
@@ -194,6 +199,7 @@ def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int
                 taken[winner] += 1
         else:
             taken[winner] += 1
+        winners.append(SEATS[winner])
         leader = winner
     claim = record.get("claim")
     played_counted = len(play) if all_count else max(0, len(play) - drawing)
@@ -209,7 +215,7 @@ def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> dict[str, int
             f"the play stops after {len(play)} tricks and no claim closes it",
             trick=len(play) + 1,
         )
-    return {"N": taken[0], "S": taken[1]}
+    return {"N": taken[0], "S": taken[1]}, winners
 
 
 def _not_held(dealt: list[int], stock: list[int], seat: int, card: int, trick: int) -> RecordError:
@@ -254,8 +260,9 @@ class GermanWhist:
     def check_hand(self, record: dict, rules: GermanWhistRules, state: dict) -> dict:
         dealer = SEATS.index(read_dealer(record, SEATS))
         counted = rules.counted
+        winners: list[str] | None = None
         if "deal" in record:
-            tricks = _replay(record, rules, dealer)
+            tricks, winners = _replay(record, rules, dealer)
             if record.get("tricks") is not None:
                 stated = read_counts(record["tricks"], SEATS, "tricks")
                 if stated != tricks:
@@ -302,7 +309,12 @@ class GermanWhist:
             notes.append("a tie: no score")
         before = state["score"]
         after = {"score": {seat: before[seat] + score[seat] for seat in SEATS}}
-        return {"tricks": tricks, "score": score, "after": after, "notes": notes, "winner": winner}
+        result: dict[str, Any] = {
+            "tricks": tricks, "score": score, "after": after, "notes": notes, "winner": winner
+        }
+        if winners is not None:
+            result["trick_winners"] = winners
+        return result
 
     def next_dealer(self, rules: GermanWhistRules, dealer: str) -> str:
         return OTHER[dealer]
@@ -318,4 +330,4 @@ class GermanWhist:
         return {}
 
 
-GAME = GermanWhist()
+GAME: Game = GermanWhist()

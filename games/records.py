@@ -10,19 +10,13 @@ A match result carries the result of every hand (``hands``), the final ``after``
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
+from games.base import Game
 from games.errors import RecordError
+from games.registry import get_game
 
-GAME_MODULES = {
-    "spades": "games.spades",
-    "whist": "games.whist",
-    "solo-whist": "games.solo_whist",
-    "german-whist": "games.german_whist",
-}
-_games: dict[str, Any] = {}
 log = logging.getLogger(__name__)
 #: What a field of the wrong shape can raise deep in a game's checks. The engine refuses such a
 #: record as `bad-format` rather than fail; the fuzz tests (tests/games/test_fuzz.py) hunt these
@@ -35,19 +29,6 @@ def _unreadable(error: Exception) -> RecordError:
     return RecordError("bad-format", "a field of the record has the wrong shape")
 
 
-def get_game(name: Any) -> Any:
-    """The game object for a record's `game` (imported on first use)."""
-    game = _games.get(name) if isinstance(name, str) else None
-    if game is None:
-        if not isinstance(name, str) or name not in GAME_MODULES:
-            raise RecordError(
-                "bad-format",
-                f"game must be one of {', '.join(GAME_MODULES)}, not {name!r}",
-            )
-        game = _games[name] = importlib.import_module(GAME_MODULES[name]).GAME
-    return game
-
-
 def check_record(obj: Any, *, rules: Any = None, game: str | None = None) -> dict:
     """Check a hand or a match; `rules` and `game` are the context's (e.g. the command line's):
     a record may leave them out, and if it states them they must agree."""
@@ -57,7 +38,8 @@ def check_record(obj: Any, *, rules: Any = None, game: str | None = None) -> dic
 
 
 def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> dict:
-    g = r = None
+    g: Game | None = None
+    r = None
     try:
         if not isinstance(record, dict):
             raise RecordError("bad-format", "a hand record must be a JSON object")
@@ -75,7 +57,8 @@ def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> di
 
 
 def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> dict:
-    g = r = None
+    g: Game | None = None
+    r = None
     hands: list[dict] = []
     try:
         if not isinstance(record, dict) or record.get("format") != "match/1":
@@ -135,7 +118,7 @@ def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> d
         return failure
 
 
-def _game_and_rules(record: dict, game: str | None, rules: Any) -> tuple[Any, Any, Any]:
+def _game_and_rules(record: dict, game: str | None, rules: Any) -> tuple[Game, Any, Any]:
     name = record.get("game", game)
     if name is None:
         raise RecordError("bad-format", "the record does not say which game it is")
@@ -153,7 +136,7 @@ def _game_and_rules(record: dict, game: str | None, rules: Any) -> tuple[Any, An
     return g, rules_obj, canonical
 
 
-def _agree(hand: dict, g: Any, rules_obj: Any) -> None:
+def _agree(hand: dict, g: Game, rules_obj: Any) -> None:
     """A hand inside a match may restate the game and rules; if it does, they must agree."""
     if "game" in hand and hand["game"] != g.name:
         raise RecordError("rules-mismatch", f"the hand is {hand['game']!r} in a {g.name} match")
@@ -161,13 +144,13 @@ def _agree(hand: dict, g: Any, rules_obj: Any) -> None:
         raise RecordError("rules-mismatch", "the hand's rules differ from the match's rules")
 
 
-def _state(g: Any, rules_obj: Any, before: Any) -> dict:
+def _state(g: Game, rules_obj: Any, before: Any) -> dict:
     if before is None:
         return g.initial_state(rules_obj)
     return g.read_state(before, rules_obj)
 
 
-def _failure(g: Any, r: Any, error: RecordError) -> dict:
+def _failure(g: Game | None, r: Any, error: RecordError) -> dict:
     failure: dict = {"ok": False}
     if g is not None:
         failure["game"] = g.name

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_hands
+from games.base import Game, read_claim, read_counts, read_dealer, read_hands
 from games.cards import (
     BIG_JOKER,
     NAMES,
@@ -614,8 +614,9 @@ class SoloWhist:
 
         turned = _turned(record, rules, state, hands, dealer)
         contract = _contract(record, rules, auction, _turned_suit(state, turned))
+        winners: list[str] | None = None
         if hands is not None:
-            tricks = _replay(record, rules, contract, hands, turned, dealer)
+            tricks, winners = _replay(record, rules, contract, hands, turned, dealer)
         else:
             for name in ("play", "claim"):
                 if record.get(name):
@@ -634,7 +635,7 @@ class SoloWhist:
         change, notes = _settle(rules, contract, tricks)
         for s in SEATS:
             score[s] += change[s]
-        return {
+        result: dict[str, Any] = {
             "tricks": tricks,
             "score": {s: str(change[s]) for s in SEATS},
             "after": _state(score, after_deals),
@@ -646,6 +647,9 @@ class SoloWhist:
                 "trump": SUITS[contract.trump] if contract.trump is not None else None,
             },
         }
+        if winners is not None:
+            result["trick_winners"] = winners
+        return result
 
 
 def _read_deal(deal: Any, rules: SoloRules) -> dict[str, int]:
@@ -771,7 +775,9 @@ def _replay(
     hands: dict[str, int],
     turned: int | None,
     dealer: str,
-) -> dict[str, int]:
+) -> tuple[dict[str, int], list[str]]:
+    """Replay a full record: the tricks per seat (a claim's included) and the seat that won
+    each trick played."""
     play = record.get("play")
     if play is None:
         play = []
@@ -786,6 +792,7 @@ def _replay(
         eff[BIG_JOKER] = turned
         suit_masks[SUIT_OF[turned]] |= 1 << BIG_JOKER
     won = dict.fromkeys(SEATS, 0)
+    winners: list[str] = []
     leader = c.declarer if c.bid in DECLAREDS else NEXT[dealer]
     for number, trick in enumerate(play, 1):
         cards = parse_cards(trick, trick=number)
@@ -827,6 +834,7 @@ def _replay(
             hands[seat] &= ~(1 << card)
             seat = NEXT[seat]
         won[best_seat] += 1
+        winners.append(best_seat)
         leader = best_seat
 
     played = len(play)
@@ -852,7 +860,7 @@ def _replay(
             "tricks-mismatch",
             f"`tricks` {stated} differ from the replay's {tricks}",
         )
-    return tricks
+    return tricks, winners
 
 
 def _apply_claim(
@@ -955,4 +963,4 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
     return change, [note, f"value {value}: {how}"]
 
 
-GAME = SoloWhist()
+GAME: Game = SoloWhist()

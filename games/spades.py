@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import read_claim, read_counts, read_dealer, read_hands, signed
+from games.base import (
+    Game,
+    next_seat,
+    read_claim,
+    read_counts,
+    read_dealer,
+    read_hands,
+    signed,
+)
 from games.cards import (
     BIG_JOKER,
     CARD_IDS,
@@ -1301,13 +1309,14 @@ class Spades:
                     f"the tricks add up to {sum(won)}, not {rules.total_tricks}",
                 )
             winners, claimed = None, False
-        result = {"tricks": dict(zip(table.seats, won, strict=True))}
+        result: dict[str, Any] = {"tricks": dict(zip(table.seats, won, strict=True))}
         result.update(_score(rules, table, bids, won, state, winners, claimed))
+        if winners is not None:
+            result["trick_winners"] = [table.seats[seat] for seat, _card in winners]
         return result
 
     def next_dealer(self, rules: SpadesRules, dealer: str) -> str:
-        seats = rules.seat_letters
-        return seats[(seats.index(dealer) + 1) % len(seats)]
+        return next_seat(rules.seat_letters, dealer)
 
     def match_end(self, rules: SpadesRules, state: dict) -> tuple[bool, str | None]:
         if "won" in state:
@@ -1325,4 +1334,4 @@ class Spades:
         return {}
 
 
-GAME = Spades()
+GAME: Game = Spades()

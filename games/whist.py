@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import next_seat, read_claim, read_counts, read_dealer, read_hands, signed
+from games.base import (
+    Game,
+    next_seat,
+    read_claim,
+    read_counts,
+    read_dealer,
+    read_hands,
+    signed,
+)
 from games.cards import (
     NAMES,
     PACK_52,
@@ -295,7 +303,8 @@ def _read_claim(claim: Any, remaining: int) -> tuple[str, int]:
 
 
 def _replay(record: dict, dealer: int) -> dict:
-    """Replay a full record: tricks per side, honours, revokes [(seat, trick)], trump."""
+    """Replay a full record: tricks per side, honours, revokes [(seat, trick)], trump, and
+    the seat that won each trick played (`winners`)."""
     hands = _read_deal(record["deal"])
     dealt = list(hands)
     turned_raw = record.get("turned")
@@ -329,6 +338,7 @@ def _replay(record: dict, dealer: int) -> dict:
             "too-many-tricks", f"{len(play)} tricks played, a hand has {TRICKS}", trick=TRICKS + 1
         )
     taken = [0, 0]
+    winners: list[str] = []
     revokes: list[tuple[int, int]] = []
     leader = (dealer + 1) & 3
     suit_of = SUIT_OF
@@ -358,6 +368,7 @@ def _replay(record: dict, dealer: int) -> dict:
             if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
                 best, best_seat = card, seat
         taken[best_seat & 1] += 1
+        winners.append(SEATS[best_seat])
         leader = best_seat
     remaining = TRICKS - len(play)
     claim = record.get("claim")
@@ -381,6 +392,7 @@ def _replay(record: dict, dealer: int) -> dict:
             "EW": ((dealt[1] | dealt[3]) & honour_mask).bit_count(),
         },
         "revokes": revokes,
+        "winners": winners,
     }
 
 
@@ -599,6 +611,8 @@ class Whist:
         result["trump"] = SUITS[trump]
         if revokes:
             result["penalty"] = penalty
+        if "deal" in record:
+            result["trick_winners"] = replay["winners"]
         return result
 
     def next_dealer(self, rules: WhistRules, dealer: str) -> str:
@@ -649,4 +663,4 @@ def _agree_revokes(stated: list[dict], found: list[tuple[int, int]]) -> None:
             )
 
 
-GAME = Whist()
+GAME: Game = Whist()

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.records import check_record
+from games.registry import GAMES
 from games.stream import StreamError, iter_records
+from tournaments.presentation import presentation
 
 MAX_BYTES = 2 * 1024 * 1024  # larger files: `manage.py check_hands`
 MAX_RECORDS = 500
@@ -60,24 +62,8 @@ def check_text(data: bytes) -> Report:
 
 def demo_records(game: str, seed: int = 2026) -> str:
     """A simulated record of legal play to try the checker with, as pretty JSON."""
-    rng = random.Random(seed)
-    if game == "spades":
-        from games.simulate.spades import random_match
-
-        record: Any = random_match(rng, "standard")
-    elif game == "whist":
-        from games.simulate.whist import random_match
-
-        record = random_match(rng, "short-whist")
-    elif game == "solo-whist":
-        from games.simulate.solo_whist import random_hand
-
-        record = [random_hand(rng, "phillips", dealer=seat) for seat in "NESW"]
-    else:
-        from games.simulate.german_whist import random_hand
-
-        record = random_hand(rng, "standard")
+    record = presentation(game).demo_record(random.Random(seed))
     return json.dumps(record, ensure_ascii=False, indent=1)
 
 
-DEMO_GAMES = ("spades", "whist", "solo-whist", "german-whist")
+DEMO_GAMES = GAMES

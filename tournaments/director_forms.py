@@ -19,7 +19,7 @@ from games.errors import RecordError
 from games.records import get_game
 from tournaments.labels import metric_choice_label
 from tournaments.models import GAMES, Entry, Tournament
-from tournaments.rules_words import PRESET_NAMES
+from tournaments.presentation import PRESENTATIONS
 from tournaments.services.tournaments import default_tiebreaks
 
 #: Labels of the rule options (the names are the public record format's; labels are for people).
@@ -101,7 +101,6 @@ OPTION_LABELS = {
 }
 
 TIEBREAK_SLOTS = 6
-GAME_NAMES = dict(GAMES)
 
 
 def number(value: Any) -> str:
@@ -156,13 +155,13 @@ class RulesForm(DirectorForm):
         super().__init__(*args, **kwargs)
         data = self.data if self.is_bound else {}
         self.game = data.get("game") or game
-        if self.game not in GAME_NAMES:
+        if self.game not in PRESENTATIONS:
             self.game = "spades"
         book = get_game(self.game).book
         self.preset = data.get("preset") or preset
         if self.preset not in book.presets:
             self.preset = next(iter(book.presets))
-        names = PRESET_NAMES.get(self.game, {})
+        names = PRESENTATIONS[self.game].preset_names
         self.fields["preset"].choices = [(p, f"{names[p]} ({p})" if p in names else p)
                                          for p in book.presets]
         self.initial["game"], self.initial["preset"] = self.game, self.preset

@@ -19,12 +19,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-GAMES = [
-    ("spades", _("Spades")),
-    ("whist", _("Whist")),
-    ("solo-whist", _("Solo Whist")),
-    ("german-whist", _("German Whist")),
-]
+from tournaments.presentation import choices as game_choices
+
+#: (game, its name) for every game in the club's order (games.registry, tournaments.presentation).
+GAMES = game_choices()
 
 
 class Player(models.Model):
@@ -351,12 +349,20 @@ class KeepApart(models.Model):
         return f"{self.first} / {self.second}"
 
 
+class RoundQuerySet(models.QuerySet):
+    def public(self) -> RoundQuerySet:
+        """The rounds visitors may see: every one but a draft (drafts are the directors')."""
+        return self.filter(Round.public_q())
+
+
 class Round(models.Model):
     class State(models.TextChoices):
         DRAFT = "draft", _("Draft")
         PUBLISHED = "published", _("Published")
         IN_PLAY = "in-play", _("In play")
         CLOSED = "closed", _("Closed")
+
+    objects = RoundQuerySet.as_manager()
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
@@ -379,6 +385,17 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} — {_('round')} {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        """Whether visitors may see the round (anything but a draft)."""
+        return self.state != self.State.DRAFT
+
+    @staticmethod
+    def public_q(path: str = "") -> Q:
+        """The published-or-later condition, for a query reaching rounds through `path`
+        (e.g. "match__round__"): what `Round.objects.public()` means, one home for both."""
+        return ~Q(**{f"{path}state": Round.State.DRAFT})
 
 
 class Table(models.Model):

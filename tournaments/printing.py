@@ -21,17 +21,18 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.utils.translation import gettext_lazy as _
 
+from games.registry import get_game
 from tournaments import gameplay
 from tournaments.models import Entry, Match, Round, Seat, Tournament
+from tournaments.presentation import presentation
 
 #: QR codes are printed at error correction level M (15% of the code may be lost to a crease or a
 #: coffee ring) with the standard quiet zone of four modules around them.
 QR_ERROR = "m"
 QR_BORDER = 4
 
-#: Score sheet rows when the match runs to a target score or until the director closes the round
-#: (a fixed number of hands prints exactly that many). Enough for a long evening's match.
-TARGET_ROWS = {"spades": 16, "whist": 16, "solo-whist": 16, "german-whist": 10}
+#: Most rows a sheet prints (a game's presentation says how many when the match runs to a target
+#: score or until the director closes the round; a fixed number of hands prints that many).
 MAX_ROWS = 60
 
 SEAT_NAMES = {
@@ -214,33 +215,20 @@ class SheetLayout:
         return len(self.leading)
 
 
-def _labels(*labels) -> tuple[str, ...]:
-    return tuple(str(label) for label in labels)
-
-
 def sheet_layout(tournament: Tournament, rows: int | None = None) -> SheetLayout:
-    """The columns each game's scorer needs on paper, and enough rows for the match length."""
-    game = tournament.game
-    if game == "spades":
-        leading = _labels(_("Hand"), _("Dealer"))
-        per_side = _labels(_("Bid"), _("Nil"), _("Tricks"), _("Bags"), _("Score"), _("Total"))
-    elif game == "whist":
-        leading = _labels(_("Hand"), _("Dealer"))
-        per_side = _labels(_("Tricks"), _("Honours"), _("Score"), _("Total"))
-    elif game == "solo-whist":
-        leading = _labels(_("Hand"), _("Dealer"), _("Contract"), _("Declarer"), _("Tricks"))
-        per_side = _labels(_("Settlement"), _("Total"))
-    else:  # german-whist: each hand is a whole game
-        leading = _labels(_("Hand"), _("Dealer"))
-        per_side = _labels(_("Tricks"), _("Score"), _("Total"))
-    return SheetLayout(leading=leading, per_side=per_side, rows=sheet_rows(tournament, rows))
+    """The columns the game's scorer needs on paper (its presentation's), and enough rows for
+    the match length."""
+    shown = presentation(tournament.game)
+    return SheetLayout(
+        leading=tuple(str(label) for label in shown.sheet_leading),
+        per_side=tuple(str(label) for label in shown.sheet_per_side),
+        rows=sheet_rows(tournament, rows),
+    )
 
 
 def dealers(tournament: Tournament, first: str, count: int) -> list[str]:
     """Who deals hands 1 … count, by the rules' rotation from `first` (pre-printed on the
     sheet so the table never argues about whose deal it is)."""
-    from games.records import get_game
-
     game = get_game(tournament.game)
     compiled = game.book.resolve(tournament.rules)[0]
     out = [first]
@@ -255,7 +243,7 @@ def sheet_rows(tournament: Tournament, wanted: int | None = None) -> int:
         return max(1, min(MAX_ROWS, wanted))
     if tournament.match_length == Tournament.MatchLength.HANDS and tournament.match_hands:
         return min(MAX_ROWS, tournament.match_hands)
-    return TARGET_ROWS.get(tournament.game, 16)
+    return presentation(tournament.game).sheet_rows
 
 
 # -- PDF -----------------------------------------------------------------------------------------

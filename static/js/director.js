@@ -117,8 +117,8 @@
         const fresh = page.querySelector("[data-desk]");
         if (!fresh) throw new Error("no desk in the answer");
         holder.innerHTML = fresh.innerHTML;
-        const notes = page.querySelector(".messages");
-        const old = document.querySelector(".messages");
+        const notes = page.querySelector(".messages-region");
+        const old = document.querySelector(".messages-region");
         if (old) old.remove();
         if (notes) holder.parentNode.insertBefore(notes, holder);
         wire();

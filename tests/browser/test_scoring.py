@@ -379,7 +379,7 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
     check_score(page)
     preview = page.locator("#preview")
     expect(preview).to_contain_text("E: Abundance ♥ Hearts")
-    expect(preview).to_contain_text("E +10 1/2")  # 3 + 1/2 from each of three: the engine's
+    expect(preview).to_contain_text("E +10½")  # 3 + 1/2 from each of three: the engine's
     screenshot(page, "scoring-solo")
     assert accessibility(page) == []
     page.get_by_role("button", name="Submit the hand").click()

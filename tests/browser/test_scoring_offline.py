@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_scoring import UUID, stored_queue
+from tests.pages.test_scoring_offline import SCORING_MODULES
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import Hand, HandSubmission
@@ -227,7 +228,7 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
         page.wait_for_timeout(100)
     kept = page.evaluate(CACHED)
     assert sorted(path for path, _body in kept) == sorted(
-        [page_path, "/static/css/scoring.css", "/static/js/scoring.js"])
+        [page_path, "/static/css/scoring.css", "/static/js/scoring.js", *SCORING_MODULES])
     # nothing of the API, the hands fragment, the token probe or the scoring code
     assert all(secret not in body for _path, body in kept)
     (html,) = [body for path, body in kept if path == page_path]

@@ -23,7 +23,8 @@ import pytest
 
 from games.cards import CARD_IDS
 from games.errors import CODES
-from games.records import GAME_MODULES, check_record, get_game
+from games.records import check_record
+from games.registry import GAME_MODULES, get_game
 from games.schema import SCHEMAS, load_schema
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "hand-records.md"

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tournaments import services, simulate
+from tournaments.formatting import number as written
 from tournaments.models import (
     Entry,
     HandSubmission,
@@ -24,7 +25,8 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors import public as selectors
+from tournaments.selectors.public.match import tricks as trick_views
+from tournaments.selectors.public.player import rating_chart
 from tournaments.services import Actor, PlayerSpec
 from tournaments.services import standings as standings_service
 
@@ -279,7 +281,7 @@ def test_a_round_lists_tables_sides_states_scores_and_the_bye(client, club):
     for match in matches:
         for seat in match.seats.select_related("entry__team"):
             assert seat.entry.name in html
-            assert f'<span class="points">{selectors.number(seat.points_for)}</span>' in html
+            assert f'<span class="points">{written(seat.points_for)}</span>' in html
     assert re.search(r'<th scope="row" class="num">1</th>.*<th scope="row" class="num">2</th>',
                      html, re.S)
     bye = Match.objects.get(round__tournament=spades, round__number=1, is_bye=True)
@@ -408,7 +410,7 @@ def test_a_match_shows_every_hand_with_its_status_and_running_total(client, club
     assert html.count('class="badge pending"') == 1
     last = versions[-1].result["after"]["score"]
     for side, points in last.items():
-        assert f'<span class="kv"><strong>{side} {points}</strong></span>' in html
+        assert f'<span class="kv"><strong>{side} {written(points)}</strong></span>' in html
     assert "Bags" in html
     assert "<details class=\"play\">" in html
     disputed = club.disputed.hand.match
@@ -422,7 +424,7 @@ def test_the_play_is_shown_trick_by_trick_with_leader_and_winner(client, club):
     match = club.pending.hand.match
     version = services.current_versions(match)[0]
     version.refresh_from_db()
-    tricks = selectors.tricks("spades", club.spades.rules, version.record, version.result)
+    tricks = trick_views("spades", club.spades.rules, version.record, version.result)
     assert len(tricks) == 13
     for trick, following in zip(tricks, tricks[1:], strict=False):
         assert trick.winner == following.leader  # each trick's winner leads the next
@@ -466,7 +468,7 @@ def test_each_game_shows_its_own_facts_per_hand(client, director, built, game, r
     ("whist", "short-whist"), ("solo-whist", "phillips"), ("german-whist", "standard"),
     ("german-whist", {"preset": "standard", "options": {"counted_tricks": "all-26"}}),
 ])
-def test_derived_trick_winners_add_up_to_the_engines_counts(game, rules):
+def test_the_trick_winners_shown_are_the_engines(game, rules):
     from games.records import check_hand
 
     sim = simulate.simulator(game)
@@ -474,26 +476,26 @@ def test_derived_trick_winners_add_up_to_the_engines_counts(game, rules):
     for seed in range(40):
         record = sim.random_hand(random.Random(seed), rules, dealer="N", before=None)
         result = check_hand(record)
-        views = selectors.tricks(game, rules, record, result)
+        views = trick_views(game, rules, record, result)
         if views is None:
             continue
         assert all(v.winner is not None for v in views), (seed, record.get("calls"))
+        assert [v.winner for v in views] == result["trick_winners"]  # the engine's, not derived
         assert all(len(v.plays) == len(record["play"][v.number - 1]) for v in views)
         shown += 1
     assert shown
 
 
-def test_winners_that_disagree_with_the_engine_are_not_shown():
+def test_a_result_stored_without_trick_winners_gets_the_engines_winners_again():
     from games.records import check_hand
 
     record = simulate.simulator("spades").random_hand(random.Random(1), "standard",
                                                       dealer="N", before=None)
     result = check_hand(record)
-    seats = list(result["tricks"])
-    wrong = dict(result, tricks={s: (13 if s == seats[0] else 0) for s in seats})
-    views = selectors.tricks("spades", "standard", record, wrong)
-    assert views and all(v.winner is None for v in views)
-    assert all(v.leader for v in views)  # who led is still known from the deal
+    stored_before = {k: v for k, v in result.items() if k != "trick_winners"}
+    views = trick_views("spades", "standard", record, stored_before)
+    assert [v.winner for v in views] == result["trick_winners"]
+    assert all(v.leader for v in views)  # who led is known from the deal
 
 
 # --- players ------------------------------------------------------------------------------------
@@ -529,12 +531,12 @@ def test_the_rating_chart_scales_into_its_box():
     history = [["2026-01-01T19:00:00+00:00", 1, 25.0, 8.0, -1.0],
                ["2026-01-08T19:00:00+00:00", 2, 27.0, 7.0, 6.0],
                ["2026-01-15T19:00:00+00:00", 3, 26.0, 6.5, 6.5]]
-    chart = selectors.rating_chart(history)
+    chart = rating_chart(history)
     assert [p.x for p in chart.points] == sorted(p.x for p in chart.points)
     assert all(chart.top <= p.y <= chart.bottom for p in chart.points)
     assert chart.points[0].y > chart.points[2].y  # higher rating, higher on the chart
     assert chart.zero_y is not None
-    assert selectors.rating_chart([]) is None
+    assert rating_chart([]) is None
 
 
 # --- the projector ------------------------------------------------------------------------------

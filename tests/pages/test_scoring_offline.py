@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -19,6 +20,10 @@ from tournaments.models import Round
 pytestmark = pytest.mark.django_db
 
 WORKER = "/table/service-worker.js"
+STATIC = Path(__file__).resolve().parents[2] / "static"
+# The scoring page's entry module imports these (static/js/scoring/): the worker keeps them all.
+SCORING_MODULES = sorted(f"/static/{path.relative_to(STATIC).as_posix()}"
+                         for path in (STATIC / "js" / "scoring").rglob("*.js"))
 
 
 @pytest.fixture
@@ -79,9 +84,11 @@ def test_over_https_the_page_links_its_manifest_and_its_worker(client, match, se
     code = worker.content.decode()
     assert "__VERSION__" not in code
     assert re.search(r"const VERSION = '[0-9a-f]{12}';", code)
-    # what it keeps besides the page: the page's own CSS and script, never an API address
+    # what it keeps besides the page: the page's own CSS and script (the entry module and every
+    # module under js/scoring/), never an API address
     assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", code).group(1))
-    assert assets == ["/static/css/scoring.css", "/static/js/scoring.js"]
+    assert assets == ["/static/css/scoring.css", "/static/js/scoring.js", *SCORING_MODULES]
+    assert "/static/js/scoring/games/spades.js" in assets
     assert "/api/" not in code
     assert "request.headers.has('Authorization')" in code
 

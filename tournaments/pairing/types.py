@@ -25,6 +25,9 @@ ERROR_CODES: dict[str, str] = {
     "bad-count": "round_robin_rounds: the count is not an int",
     "bad-round": "the round number is not an int",
     "round-out-of-range": "the round number is below 1 or above the number of rounds",
+    "no-such-match": "knockout: the bracket has no such match",
+    "match-not-made": "knockout: a result for a match whose entrants are not known yet",
+    "not-in-match": "knockout: the winner given is not one of the match's two entrants",
 }
 
 

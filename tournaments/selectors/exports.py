@@ -21,7 +21,7 @@ def result_seats(tournament: Tournament) -> list[Seat]:
     round, table (byes last), match, seats."""
     return list(
         Seat.objects.filter(match__round__tournament=tournament)
-        .exclude(match__round__state=Round.State.DRAFT)
+        .filter(Round.public_q("match__round__"))
         .select_related(
             "match__round", "match__table", "entry__team__first", "entry__team__second",
             "entry__player",
@@ -40,7 +40,7 @@ def public_match(tournament: Tournament, match_id: int) -> Match | None:
     record)."""
     return (
         Match.objects.filter(pk=match_id, round__tournament=tournament, is_bye=False)
-        .exclude(round__state=Round.State.DRAFT)
+        .filter(Round.public_q("round__"))
         .select_related("round", "table")
         .prefetch_related("seats__entry__team__first", "seats__entry__team__second",
                           "seats__entry__player")
@@ -65,7 +65,7 @@ def confirmed_records(tournament: Tournament, *, chunk: int = 500) -> Iterator[d
         HandSubmission.objects.filter(
             hand__match__round__tournament=tournament, is_current=True, status=S.CONFIRMED
         )
-        .exclude(hand__match__round__state=Round.State.DRAFT)
+        .filter(Round.public_q("hand__match__round__"))
         .order_by("hand__match__round__number", "hand__match__table__number",
                   "hand__match_id", "hand__number")
         .values_list("hand__match__round__number", "hand__match__table__number",

@@ -77,7 +77,7 @@ def _specs(players: Sequence[PlayerSpec | str]) -> list[PlayerSpec]:
 
 
 def _rounds_published(tournament: Tournament) -> int:
-    return tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    return tournament.round_set.public().count()
 
 
 @transaction.atomic

@@ -63,7 +63,7 @@ def load(tournament: Tournament) -> History:
     )
     rows = (
         Seat.objects.filter(match__round__tournament=tournament)
-        .exclude(match__round__state=Round.State.DRAFT)
+        .filter(Round.public_q("match__round__"))
         .order_by("match__round__number", "match_id", "seats")
         .values_list(*SEAT_FIELDS)
     )

@@ -283,7 +283,7 @@ def _locks(tournament: Tournament, changed: set[str], values: dict[str, Any]) ->
             f"the tournament is over: {', '.join(fields)} can no longer change",
             details={"fields": fields},
         )
-    published = tournament.round_set.exclude(state=Round.State.DRAFT).exists()
+    published = tournament.round_set.public().exists()
     if published and changed & LOCKED_AFTER_PUBLISH:
         fields = sorted(changed & LOCKED_AFTER_PUBLISH)
         raise Conflict(

@@ -25,9 +25,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import audit_words, pairing_words, services
+from tournaments import audit_words, pairing_words, presentation, services
 from tournaments.director_forms import (
-    GAME_NAMES,
     AffiliationForm,
     CorrectionForm,
     FixTableForm,
@@ -98,7 +97,7 @@ def _url(name: str, **kwargs: Any) -> str:
 def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     """Where the director goes next: printing, imports, exports and the public pages."""
     slug = tournament.slug
-    printable = round_ is not None and round_.state != Round.State.DRAFT
+    printable = round_ is not None and round_.is_public
     at = {"slug": slug, "number": round_.number} if printable else {}
 
     def export(subject: str) -> list[tuple[str, str]]:
@@ -121,7 +120,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
 
 def _context(tournament: Tournament, section: str, **extra: Any) -> dict[str, Any]:
     return {"tournament": tournament, "section": section,
-            "game_name": GAME_NAMES.get(tournament.game, tournament.game), **extra}
+            "game_name": presentation.game_name(tournament.game), **extra}
 
 
 def _initial_from_post(post: Any) -> dict[str, Any]:
@@ -195,7 +194,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
 def director_rules_options(request: HttpRequest) -> HttpResponse:
     """The preset list and house options of a game and preset (director.js swaps them in)."""
     game = request.GET.get("game", "spades")
-    if game not in GAME_NAMES:
+    if game not in presentation.PRESENTATIONS:
         raise Http404("no such game")
     form = RulesForm(game=game, preset=request.GET.get("preset", ""))
     return render(request, "tournaments/director/_rules_fields.html", {"form": form})
@@ -255,7 +254,7 @@ def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
 def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
     """Edit the setup; what shapes the hands and the draw is read-only once a round is
     published (services.setup says why)."""
-    locked = tournament.round_set.exclude(state=Round.State.DRAFT).exists()
+    locked = tournament.round_set.public().exists()
     finished = tournament.state == Tournament.State.FINISHED
     form, reloaded = _setup_form(request, tournament, locked=locked)
     if request.method == "POST" and not reloaded and form.is_valid():
@@ -285,7 +284,7 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
     the director (a late entry once rounds are published)."""
     team = tournament.is_team_event
     counts = select.entry_counts(tournament)
-    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    published = tournament.round_set.public().count()
     # At the desk (check-in has begun, or the event is under way) a new entry is here now;
     # before that, checking one in would make round 1 pair the checked-in entries alone.
     form = RegisterEntryForm(request.POST or None, team=team,

@@ -92,10 +92,10 @@ def _tournament_link(request: HttpRequest) -> tuple[str, str] | None:
     match = TOURNAMENT_PATH.match(request.path)
     if match is None:
         return None
-    from tournaments.selectors import public as selectors
+    from tournaments.selectors.public.tournament import tournament_by_slug
 
     try:
-        tournament = selectors.tournament_by_slug(match.group(1))
+        tournament = tournament_by_slug(match.group(1))
     except Exception:  # the database is down: the other ways back remain
         return None
     if tournament is None:

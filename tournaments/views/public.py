@@ -16,30 +16,34 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import live, rules_words, services
-from tournaments.models import GAMES, Player, Round, Tournament
-from tournaments.selectors import public as selectors
+from tournaments import live, presentation, services
+from tournaments.models import Player, Round, Tournament
+from tournaments.selectors.public import home as club
+from tournaments.selectors.public import match as matches
+from tournaments.selectors.public import player as players
+from tournaments.selectors.public import round as rounds
+from tournaments.selectors.public import standings
+from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
 
-GAME_NAMES = dict(GAMES)
 PUBLIC = Actor(label="public")
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The club home: tournaments running, open and past; the games and their leaderboards."""
-    return render(request, "home.html", {"groups": selectors.club_tournaments()})
+    return render(request, "home.html", {"groups": club.club_tournaments()})
 
 
 @require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     """The club's OpenSkill ratings in one game, best ordinal first."""
-    if game not in GAME_NAMES:
+    if game not in presentation.PRESENTATIONS:
         raise Http404("no such game")
     return render(request, "tournaments/public/leaderboard.html", {
         "game": game,
-        "game_name": GAME_NAMES[game],
-        "rows": selectors.leaderboard(game),
-        "games": selectors.rated_games(),
+        "game_name": presentation.game_name(game),
+        "rows": club.leaderboard(game),
+        "games": club.rated_games(),
     })
 
 
@@ -47,7 +51,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _tournament(slug: str) -> Tournament:
-    tournament = selectors.tournament_by_slug(slug)
+    tournament = tournaments.tournament_by_slug(slug)
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
@@ -148,8 +152,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "rules": _rules_words(tournament),
         "preset": _preset(tournament),
-        "entries": selectors.entries(tournament),
-        "rounds": selectors.visible_rounds(tournament, director=director),
+        "entries": tournaments.entries(tournament),
+        "rounds": tournaments.visible_rounds(tournament, director=director),
         "form": form,
         "team": team,
         "director": director,
@@ -159,12 +163,12 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _preset(tournament: Tournament) -> str:
     rules = tournament.rules
     preset = rules if isinstance(rules, str) else rules.get("preset", "")
-    return rules_words.preset_name(tournament.game, preset)
+    return presentation.preset_name(tournament.game, preset)
 
 
 def _rules_words(tournament: Tournament) -> list[str]:
     try:
-        return rules_words.describe(tournament.game, tournament.rules)
+        return presentation.describe(tournament.game, tournament.rules)
     except RecordError:  # a house preset no longer registered: say what is stored
         return [str(tournament.rules)]
 
@@ -177,18 +181,18 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _tournament(slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     director = _is_director(request, tournament)
-    if round_ is None or (round_.state == Round.State.DRAFT and not director):
+    if round_ is None or (not round_.is_public and not director):
         if round_ is None and not _still_to_come(tournament, number):
             raise Http404("no such round")
         return render(request, "tournaments/public/round_unpublished.html", {
             "tournament": tournament,
             "number": number,
-            "rounds": selectors.visible_rounds(tournament, director=director),
+            "rounds": tournaments.visible_rounds(tournament, director=director),
         }, status=404)
     return render(request, "tournaments/public/round.html", {
         "tournament": tournament,
-        "view": selectors.round_view(round_),
-        "rounds": selectors.visible_rounds(tournament, director=director),
+        "view": rounds.round_view(round_),
+        "rounds": tournaments.visible_rounds(tournament, director=director),
     })
 
 
@@ -216,7 +220,7 @@ def _events_url(tournament: Tournament) -> str:
 
 
 def _standings_context(tournament: Tournament) -> dict:
-    return {"tournament": tournament, "standings": selectors.standings_view(tournament)}
+    return {"tournament": tournament, "standings": standings.standings_view(tournament)}
 
 
 @require_GET
@@ -226,7 +230,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/public/standings.html", {
         **_standings_context(tournament),
         "events_url": _events_url(tournament),
-        "rounds": selectors.visible_rounds(tournament, director=_is_director(request, tournament)),
+        "rounds": tournaments.visible_rounds(
+            tournament, director=_is_director(request, tournament)
+        ),
     })
 
 
@@ -248,14 +254,14 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match hand by hand: bids, tricks, scores and running totals, each hand's status, and
     the play trick by trick when the full record is stored."""
     tournament = _tournament(slug)
-    match = selectors.match_in(tournament, match_id)
+    match = matches.match_in(tournament, match_id)
     director = _is_director(request, tournament)
-    if match is None or (match.round.state == Round.State.DRAFT and not director):
+    if match is None or (not match.round.is_public and not director):
         raise Http404("no such match")
     return render(request, "tournaments/public/match.html", {
         "tournament": tournament,
-        "view": selectors.match_view(match),
-        "rounds": selectors.visible_rounds(tournament, director=director),
+        "view": matches.match_view(match),
+        "rounds": tournaments.visible_rounds(tournament, director=director),
     })
 
 
@@ -267,8 +273,8 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         raise Http404("no such player")
     return render(request, "tournaments/public/player.html", {
         "player": player,
-        "events": selectors.player_events(player),
-        "ratings": selectors.player_ratings(player),
+        "events": players.player_events(player),
+        "ratings": players.player_ratings(player),
     })
 
 
@@ -276,10 +282,10 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def _projector_context(tournament: Tournament) -> dict:
-    round_ = selectors.current_round(tournament)
+    round_ = tournaments.current_round(tournament)
     return {
         **_standings_context(tournament),
-        "view": selectors.round_view(round_) if round_ else None,
+        "view": rounds.round_view(round_) if round_ else None,
     }
 
 

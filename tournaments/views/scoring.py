@@ -12,13 +12,15 @@ offline (docs/scoring-offline.md).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import os
 import time
-from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -29,16 +31,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.base import next_seat
-from games.records import get_game
+from games.registry import get_game
 from tournaments.director_forms import option_label
-from tournaments.models import Round, Table, TableToken, TokenState, Tournament
+from tournaments.formatting import number
+from tournaments.models import Table, TableToken, TokenState, Tournament
+from tournaments.presentation import presentation
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
 
-SUITS = "SHDC"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = "AKQJT98765432"
 # The form data only the templates need (the choices they render), not the script.
 TEMPLATE_ONLY = {"seat_calls", "nil_calls", "side_calls", "side_blinds", "raises", "bids"}
@@ -58,7 +59,7 @@ def _visible_table(request: HttpRequest, table_id: int) -> tuple[Table, bool]:
     for the directors' eyes only, as in the API."""
     table = selectors.table_for_scoring(table_id)
     director = _is_director(request, table)
-    if table.round.state == Round.State.DRAFT and not director:
+    if not table.round.is_public and not director:
         raise Http404("no such table")
     return table, director
 
@@ -222,113 +223,7 @@ def error_labels() -> dict[str, str]:
     }
 
 
-# -- the game's form data -------------------------------------------------------------------------
-
-
-def _order_from_left(seats: str, dealer: str) -> list[str]:
-    """Seats clockwise from the dealer's left (the order of the calls)."""
-    order, seat = [], dealer
-    for _n in range(len(seats)):
-        seat = next_seat(seats, seat)
-        order.append(seat)
-    return order
-
-
-def _spades_layouts(compiled: Any) -> dict[str, dict[str, Any]]:
-    """For each possible dealer: the seats in play (with any dummy), the bidding order, the
-    sides and their members, and which side bids first by consultation — from the engine."""
-    out = {}
-    for dealer, table in compiled.tables.items():
-        letters = table.seats
-        out[dealer] = {
-            "seats": list(letters),
-            "order": [letters[i] for i in table.bid_order],
-            "dummy": letters[table.dummy] if table.dummy is not None else None,
-            "sides": list(table.sides),
-            "members": {
-                table.sides[k]: [letters[i] for i in members]
-                for k, members in enumerate(table.members)
-            },
-            "sideOf": {
-                letters[i]: table.sides[k] for i, k in enumerate(table.side_of) if k >= 0
-            },
-            "consult": [table.sides[k] for k in table.consult_order],
-        }
-    return out
-
-
-def _plain_layouts(seats: str, sides: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Whist, Solo Whist, German Whist: calls (if any) go clockwise from the dealer's left."""
-    out = {}
-    for dealer in seats:
-        order = _order_from_left(seats, dealer)
-        out[dealer] = {
-            "seats": list(seats),
-            "order": order,
-            "dummy": None,
-            "sides": list(sides),
-            "members": {side: [s for s in seats if s in side] for side in sides},
-            "sideOf": {s: next(side for side in sides if s in side) for s in seats},
-            "consult": list(sides),
-        }
-    return out
-
-
-def spades_form(compiled: Any) -> dict[str, Any]:
-    """The calls a Spades scorer may pick under these rules, and the tricks in a hand."""
-    o = compiled.options
-    total = compiled.total_tricks
-    numbers = [str(n) for n in range(total + 1)]
-    specials = []
-    if o["nil"]:
-        specials.append("nil")
-    if o["double_nil"] != "never":
-        specials.append("double-nil")
-    if o["double_blind_nil"]:
-        specials.append("double-blind-nil")
-    seat_calls = numbers + specials + (["moon"] if o["moon"] else [])
-    blinds = [f"blind-{n}" for n in range(o["blind_bid_min"], total + 1)] if o[
-        "blind_bid_min"] else []
-    if o["blind_moon"]:
-        blinds.append("blind-moon")
-    partnership = compiled.partnership
-    if not partnership:
-        seat_calls += blinds
-    return {
-        "total": total,
-        "partnership": partnership,
-        "consult": partnership and o["bidding"] == "consult",
-        "second_round": o["bidding_rounds"] == 2,
-        "seat_calls": [(c, call_label(c)) for c in seat_calls],
-        "nil_calls": [(c, call_label(c)) for c in specials],
-        "side_calls": [(c, call_label(c)) for c in numbers + (["moon"] if o["moon"] else [])],
-        "side_blinds": [(c, call_label(c)) for c in blinds] if partnership else [],
-        "raises": [(str(n), str(n)) for n in range(1, total + 1)],
-        "double_nil_behind": o["double_nil_behind"] if o["double_nil"] == "when-behind" else 0,
-        "blind_behind": o["blind_bid_behind"] if blinds else 0,
-    }
-
-
-def solo_form(compiled: Any) -> dict[str, Any]:
-    labels = solo_labels()
-    bids = [bid for bid in sorted(compiled.rank, key=compiled.rank.get) if bid != "cop"]
-    return {
-        "bids": [(bid, labels[bid]) for bid in bids],
-        "names_trump": [bid for bid in bids if compiled.names_trump(bid)],
-        "turned": compiled.indicator != "rotation",
-        "indicator": compiled.indicator,
-    }
-
-
-def form_data(game: str, compiled: Any) -> dict[str, Any]:
-    if game == "spades":
-        return spades_form(compiled)
-    if game == "solo-whist":
-        return solo_form(compiled)
-    if game == "whist":
-        return {"honours": compiled.honours, "revoke_penalty": compiled.revoke_penalty,
-                "total": 13}
-    return {"total": compiled.counted}
+# -- the game's options ---------------------------------------------------------------------------
 
 
 def _option_value(value: Any) -> str:
@@ -342,52 +237,6 @@ def _option_value(value: Any) -> str:
 # -- the hands list -------------------------------------------------------------------------------
 
 
-def number_text(value: Any) -> str:
-    """A score as people read it: +60, −50, 0, and exact fractions as mixed numbers (1 1/2)."""
-    if value in ("", None):
-        return ""
-    try:
-        amount = Fraction(value)
-    except (TypeError, ValueError):
-        return str(value)
-    sign = "−" if amount < 0 else ""
-    amount = abs(amount)
-    whole, part = divmod(amount.numerator, amount.denominator)
-    if part == 0:
-        return f"{sign}{whole}"
-    fraction = f"{part}/{amount.denominator}"
-    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
-
-
-def signed_text(value: Any) -> str:
-    text = number_text(value)
-    return f"+{text}" if text and text[0] not in "−0" else text
-
-
-def _facts(game: str, record: dict, result: dict) -> str:
-    """One line of what was bid or played in a hand (the table's own facts)."""
-    suits = {s: SUIT_SYMBOLS[s] for s in SUITS}
-    if game == "spades":
-        parts = []
-        for call in record.get("calls") or []:
-            if not isinstance(call, dict):
-                continue
-            who = call.get("seat") or "/".join(str(call.get("side", "")))
-            parts.append(f"{who} {call_label(str(call.get('call', '')))}")
-        return " · ".join(parts)
-    if game == "solo-whist":
-        contract = result.get("contract")
-        if not contract:
-            return _("Thrown in")
-        who = contract["declarer"] + (f"+{contract['partner']}" if contract.get("partner") else "")
-        trump = suits.get(contract.get("trump") or "", "")
-        return f"{who}: {solo_labels().get(contract['bid'], contract['bid'])} {trump}".strip()
-    if game == "whist":
-        trump = suits.get(result.get("trump") or "", "")
-        return _("Trumps %(suit)s") % {"suit": trump} if trump else ""
-    return ""
-
-
 def _tricks(result: dict) -> str:
     """The tricks each seat (or side) took, as the engine read them."""
     tricks = result.get("tricks") or {}
@@ -397,16 +246,16 @@ def _tricks(result: dict) -> str:
 def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
     """Each hand as the list shows it: the engine's score and running total per side (numbers
     written, never computed, here), what was bid, and who may still answer it."""
-    game = view.tournament.game
+    shown = presentation(view.tournament.game)
     labels = status_labels()
     rows = []
     for row in view.hands:
         rows.append({
             "row": row,
-            "facts": _facts(game, row.record, row.result),
+            "facts": shown.summary(row.record, row.result),
             "tricks": _tricks(row.result),
             "cells": [
-                {"side": side.label, "score": signed_text(score), "total": number_text(total)}
+                {"side": side.label, "score": number(score, signed=True), "total": number(total)}
                 for side, score, total in zip(view.sides, row.scores, row.totals, strict=True)
             ],
             "status_label": labels.get(row.status, row.status),
@@ -442,7 +291,7 @@ def _fragment_context(view: selectors.ScoringView, *, director: bool) -> dict[st
         "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
         "final": [
             {"label": side.label, "entries": side.entries,
-             "points": number_text((result or {}).get("points", {}).get(side.side, "")),
+             "points": number((result or {}).get("points", {}).get(side.side)),
              "place": (result or {}).get("places", {}).get(side.side)}
             for side in view.sides
         ] if result else [],
@@ -466,13 +315,10 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
     tournament = view.tournament
     match = view.match
     g = get_game(tournament.game)
+    shown = presentation(tournament.game)
     compiled = g.book.resolve(tournament.rules)[0]
     sides = tuple(side.side for side in view.sides)
-    layouts = (
-        _spades_layouts(compiled)
-        if tournament.game == "spades"
-        else _plain_layouts(view.seats, sides)
-    )
+    layouts = shown.layouts(compiled, view.seats, sides)
     hands_url = reverse("api:hands", args=[match.pk]) if match is not None else ""
     events_url = reverse("api:live-events", args=[tournament.slug])
     return {
@@ -484,8 +330,7 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
         "sides": list(sides),
         "names": view.seat_names,
         "layouts": layouts,
-        "form": {k: v for k, v in form_data(tournament.game, compiled).items()
-                 if k not in TEMPLATE_ONLY},
+        "form": {k: v for k, v in shown.form(compiled).items() if k not in TEMPLATE_ONLY},
         "director": director,
         # How the other side answers: "pin" (its PIN, sent as `pin` with confirm and reject)
         # or "same-phone"; `pinNeeded` is false for a director (who needs none).
@@ -523,19 +368,20 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         **_fragment_context(view, director=director),
     }
     if view.match is not None:
+        shown = presentation(tournament.game)
         compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
         options = getattr(compiled, "options", {})
         context.update({
             "config": _config(view, director, offline=offline),
             "strings": script_strings(),
-            "form": form_data(tournament.game, compiled),
+            "form": shown.form(compiled),
             "options": [(str(option_label(name)), _option_value(value))
                         for name, value in options.items()],
             "suits": list(suit_labels().items()),
             "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
             "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
             "compass": _compass(view),
-            "dummy_seats": _dummy_seats(tournament.game, compiled),
+            "dummy_seats": shown.dummy_seats(compiled),
         })
     response = render(request, "tournaments/scoring/table.html", context)
     response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
@@ -549,13 +395,6 @@ def _compass(view: selectors.ScoringView) -> list[dict[str, str]]:
          "side": sides[s].label if s in sides else ""}
         for s in view.seats
     ]
-
-
-def _dummy_seats(game: str, compiled: Any) -> list[str]:
-    """Seats that only a dummy occupies (2-player dummy Spades): E or W by dealer."""
-    if game != "spades":
-        return []
-    return sorted({t.seats[t.dummy] for t in compiled.tables.values() if t.dummy is not None})
 
 
 @never_cache
@@ -594,8 +433,23 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
 
 # -- the offline app (HTTPS only): a manifest and a service worker --------------------------------
 
-# What the service worker keeps for an offline reload besides the page itself (never the API).
+# What the service worker keeps for an offline reload besides the page itself (never the API):
+# the page's CSS, its entry module and every module under js/scoring/ that the entry imports.
 WORKER_ASSETS = ("css/scoring.css", "js/scoring.js")
+WORKER_MODULES = "js/scoring/"
+
+
+@functools.cache
+def worker_assets() -> tuple[str, ...]:
+    """WORKER_ASSETS and the scoring page's modules (static/js/scoring/**.js), found where
+    collectstatic finds them, so a new module is kept offline with nothing to list."""
+    modules = set()
+    for finder in finders.get_finders():
+        for name, _storage in finder.list(["CVS", ".*", "*~"]):
+            name = name.replace(os.sep, "/")
+            if name.startswith(WORKER_MODULES) and name.endswith(".js"):
+                modules.add(name)
+    return WORKER_ASSETS + tuple(sorted(modules))
 WORKER_SCOPE = "/table/"
 
 
@@ -646,7 +500,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     it keeps the page and its assets so a scoring page reloads offline; never an API answer."""
     if not offline_app_served(request):
         raise Http404("the offline app needs HTTPS")
-    assets = [static(name) for name in WORKER_ASSETS]
+    assets = [static(name) for name in worker_assets()]
     body = render_to_string("tournaments/scoring/service-worker.js", {
         "assets": json.dumps(assets),
         "static_prefix": json.dumps(static("")),

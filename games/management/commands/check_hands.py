@@ -26,7 +26,8 @@ from typing import IO, Any
 from django.core.management.base import BaseCommand, CommandError
 
 from games.errors import RecordError
-from games.records import GAME_MODULES, check_record, get_game
+from games.records import check_record
+from games.registry import GAME_MODULES, get_game
 from games.stream import StreamError, iter_records
 
 BATCH = 1000  # result lines written at once

@@ -4,7 +4,8 @@
 //
 // It keeps two things, so that a scoring page reloads without a connection:
 // - the page itself (/table/<id>/), network first: the newest copy the phone saw;
-// - the page's CSS and script, fetched again in the background after each use.
+// - the page's CSS and script (the entry module and every module it imports), fetched again in
+//   the background after each use.
 // It never touches anything else: no API answer, no hands fragment, no token probe, no event
 // stream, no request that carries a scoring code (the code travels in the URL fragment, which
 // no request ever contains, and in an Authorization header, which is never cached).

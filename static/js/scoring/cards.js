@@ -1,0 +1,246 @@
+// Card by card: the deal and the play tapped on a 52-card grid (templates/tournaments/scoring/
+// _cards.html). The page only records which cards each seat held and the order they were
+// played; whether a card could legally be played, who won a trick and what it scores is the
+// engine's to say. The state and its rules are plain functions (tested in tests/js/); the
+// grid, the lists and the status lines are drawn by createCardEntry.
+
+import { $, $$, element } from './dom.js';
+import { FormError } from './form.js';
+import { fmt } from './text.js';
+
+export const RANKS = [...'AKQJT98765432'];
+export const SUITS = [...'SHDC'];
+const SUIT_MARKS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const PACK = SUITS.flatMap(suit => RANKS.map(rank => rank + suit));
+
+/** "10♥" for "TH". */
+export function cardLabel(card) {
+  return `${card[0] === 'T' ? '10' : card[0]}${SUIT_MARKS[card[1]]}`;
+}
+
+/** The seats from the dealer's left round to the dealer: the order of dealing and of trick 1. */
+export function seatsFromDealer(seats, dealer) {
+  const all = [...seats];
+  const at = all.indexOf(dealer);
+  return at < 0 ? all : [...all.slice(at + 1), ...all.slice(0, at + 1)];
+}
+
+/** A hand with nothing tapped yet: the first seat to deal to is the dealer's left. */
+export function emptyHand(order) {
+  return {
+    deal: {},        // seat -> cards tapped for it, in the order tapped
+    play: [],        // every card played, in order; cut into tricks of four
+    seat: order[0],  // whose cards are being tapped; null once the play begins
+  };
+}
+
+export function holderOf(hand, card) {
+  return Object.keys(hand.deal).find(seat => hand.deal[seat].includes(card)) || null;
+}
+
+export function dealComplete(hand, order) {
+  return order.every(seat => (hand.deal[seat] || []).length === 13);
+}
+
+/** With three seats complete, the fourth holds what is left: nobody taps 13 cards for nothing. */
+export function fillLastSeat(hand, order) {
+  const open = order.filter(seat => (hand.deal[seat] || []).length < 13);
+  if (open.length !== 1) return;
+  const [last] = open;
+  hand.deal[last] = PACK.filter(card => !holderOf(hand, card) || holderOf(hand, card) === last);
+}
+
+/**
+ * A tap on a card: while dealing it goes to (or comes back from) the seat being dealt to, and
+ * the thirteenth card moves on to the next seat; in the play it is the next card played.
+ * Answers null when the tap changes nothing, else what to say: {word, values}.
+ */
+export function tap(hand, card, order) {
+  if (hand.seat) {
+    const held = hand.deal[hand.seat] || (hand.deal[hand.seat] = []);
+    const holder = holderOf(hand, card);
+    if (holder && holder !== hand.seat) return null;
+    if (held.includes(card)) held.splice(held.indexOf(card), 1);
+    else if (held.length < 13) held.push(card);
+    if (held.length !== 13) return { word: null };
+    fillLastSeat(hand, order);
+    const following = order.find(seat => (hand.deal[seat] || []).length < 13);
+    hand.seat = following || null;
+    return following ? { word: 'dealSeat', values: { seat: following, count: (hand.deal[following] || []).length } }
+      : { word: 'dealDone' };
+  }
+  if (hand.play.includes(card) || hand.play.length >= 52) return null;
+  hand.play.push(card);
+  return { word: 'played', card };
+}
+
+/** The play cut into tricks of four (the last one may be short). */
+export function tricksOf(play) {
+  const tricks = [];
+  for (let at = 0; at < play.length; at += 4) tricks.push(play.slice(at, at + 4));
+  return tricks;
+}
+
+/**
+ * The card entry of one page. `words` is #card-words (the translated phrases in data-*), null
+ * where this game or table has no card entry. Hooks: dealer() the current dealer, say(text)
+ * for the screen reader, changed() after a tap (the check is out of date), shown() after each
+ * redraw (the record preview).
+ */
+export function createCardEntry({ words, form, seats, dealer, say = () => {}, changed = () => {}, shown = () => {} }) {
+  const order = () => seatsFromDealer(seats, dealer());
+  let hand = emptyHand(order());
+  const word = name => (words ? words.dataset[name] || '' : '');
+
+  function cardName(card) {
+    const rank = $(`[data-rank="${card[0]}"]`, words);
+    const suit = $(`[data-suit="${card[1]}"]`, words);
+    return fmt(word('card'), { rank: rank ? rank.textContent : card[0], suit: suit ? suit.textContent : card[1] });
+  }
+
+  function cardButton(card) {
+    const button = element('button', { type: 'button', className: `playing-card suit-${card[1]}` });
+    button.dataset.card = card;
+    // The face (A♠, and the holder's seat once dealt) is for the eye; the name is the card in
+    // words, as content rather than aria-label, so the name never contradicts what is shown.
+    const face = element('span', { textContent: cardLabel(card) });
+    face.setAttribute('aria-hidden', 'true');
+    const name = element('span', { className: 'visually-hidden', textContent: cardName(card) });
+    button.append(face, name);
+    return button;
+  }
+
+  function buildGrid() {
+    const grid = $('#card-grid');
+    if (!grid || grid.childElementCount) return;
+    for (const suit of SUITS) {
+      const row = element('div', { className: 'card-row' });
+      row.setAttribute('role', 'group');
+      row.setAttribute('aria-label', $(`[data-suit="${suit}"]`, words).textContent);
+      row.append(...RANKS.map(rank => cardButton(rank + suit)));
+      grid.append(row);
+    }
+  }
+
+  function render() {
+    if (!words) return;
+    buildGrid();
+    const dealing = Boolean(hand.seat);
+    $('#cards-mode').dataset.phase = dealing ? 'deal' : 'play';
+    for (const button of $$('#card-grid .playing-card')) {
+      const card = button.dataset.card;
+      const holder = holderOf(hand, card);
+      const badge = holder && !dealing ? ` ${holder}` : '';
+      $('span', button).textContent = cardLabel(card) + badge;
+      if (dealing) {
+        const mine = holder === hand.seat;
+        button.setAttribute('aria-pressed', String(mine));
+        button.disabled = Boolean(holder) && !mine;
+        button.classList.toggle('taken', Boolean(holder) && !mine);
+        button.classList.remove('played');
+      } else {
+        const played = hand.play.includes(card);
+        button.removeAttribute('aria-pressed');
+        button.disabled = played;
+        button.classList.toggle('played', played);
+        button.classList.remove('taken');
+      }
+    }
+    for (const button of $$('[data-seat-cards]', form)) {
+      const seat = button.dataset.seatCards;
+      $('[data-deal-count]', button).textContent = String((hand.deal[seat] || []).length);
+      if (seat === hand.seat) button.setAttribute('aria-current', 'step');
+      else button.removeAttribute('aria-current');
+    }
+    const complete = dealComplete(hand, order());
+    const dealStatus = $('#deal-status');
+    if (dealing) {
+      dealStatus.textContent = fmt(word('dealSeat'), { seat: hand.seat, count: (hand.deal[hand.seat] || []).length });
+    } else {
+      dealStatus.textContent = complete ? word('dealDone') : word('needDeal');
+    }
+    const number = Math.floor(hand.play.length / 4) + 1;
+    const position = hand.play.length % 4 + 1;
+    const playStatus = $('#play-status');
+    if (dealing) playStatus.textContent = word('needDeal');
+    else if (hand.play.length >= 52) playStatus.textContent = word('playDone');
+    else if (hand.play.length === 0) playStatus.textContent = fmt(word('trickLead'), { number, seat: order()[0] });
+    else playStatus.textContent = fmt(word('trickNext'), { number, card: position });
+    $('#undo-card').disabled = dealing || !hand.play.length;
+    $('#to-play').hidden = !dealing || !complete;
+    const tricks = tricksOf(hand.play);
+    $('#played-list').replaceChildren(...(tricks.length ? tricks.map((trick, index) => element('li', {},
+      [element('span', { className: 'trick-number', textContent: `${fmt(word('trick'), { number: index + 1 })}: ` }),
+        trick.map(card => `${holderOf(hand, card) || '?'} ${cardLabel(card)}`).join(' · ')]))
+      : [element('li', { className: 'muted', textContent: word('noPlay') })]));
+    const turned = $('#cards-turned');
+    if (turned) {
+      const dealt = hand.deal[dealer()] || [];
+      const keep = turned.value;
+      const options = dealt.map(card => element('option', { value: card, textContent: cardName(card) }));
+      turned.replaceChildren(turned.options[0], ...options);
+      turned.value = dealt.includes(keep) ? keep : '';
+    }
+    shown();
+  }
+
+  function tapCard(card) {
+    const said = tap(hand, card, order());
+    if (!said) return;
+    if (said.word === 'played') say(fmt(word('played'), { card: cardName(said.card) }));
+    else if (said.word) say(fmt(word(said.word), said.values));
+    render();
+    changed();
+  }
+
+  function undo() {
+    const card = hand.play.pop();
+    if (card) say(fmt(word('undone'), { card: cardName(card) }));
+    render();
+    changed();
+  }
+
+  return {
+    enabled: Boolean(words),
+    render,
+
+    reset() {
+      hand = emptyHand(order());
+      render();
+    },
+
+    wire() {
+      if (!words) return;
+      $('#card-grid').addEventListener('click', event => {
+        const button = event.target.closest('.playing-card');
+        if (button && !button.disabled) tapCard(button.dataset.card);
+      });
+      $('#undo-card').addEventListener('click', undo);
+      $('#to-play').addEventListener('click', () => { hand.seat = null; render(); say(word('dealDone')); });
+      for (const button of $$('[data-seat-cards]', form)) {
+        button.addEventListener('click', () => {
+          const seat = button.dataset.seatCards;
+          hand.seat = seat;
+          if (!hand.deal[seat]) hand.deal[seat] = [];
+          render();
+        });
+      }
+      this.reset();
+    },
+
+    /** The record: the dealer, the facts (what the form adds: calls, the turned card), the deal
+     * and the play. Unless partial (the preview), a FormError when the deal or play is missing. */
+    record({ facts, partial = false, needsTurned = false }) {
+      const record = { dealer: dealer(), ...facts };
+      if (!partial) {
+        const open = '#card-grid .playing-card:not([disabled])';
+        if (!dealComplete(hand, order())) throw new FormError(word('needDeal'), open);
+        if (!hand.play.length) throw new FormError(word('needPlay'), open);
+        if (needsTurned && !record.turned) throw new FormError(word('needTurned'), '#cards-turned');
+      }
+      record.deal = Object.fromEntries([...seats].map(seat => [seat, [...(hand.deal[seat] || [])]]));
+      record.play = tricksOf(hand.play);
+      return record;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Confirming and rejecting a hand: the one place the page answers a hand the other side
+// submitted (the forms form.decide in templates/tournaments/scoring/_hands.html). Anything the
+// answer must carry (the answering side, the version answered, a reason, a side's PIN) is
+// gathered in answerBody; answerHand sends it and reports back.
+
+import { $, $$ } from './dom.js';
+import { fmt } from './text.js';
+
+/** What the API needs with a confirm or reject (POST /api/v1/.../hands/<n>/<action>). */
+export function answerBody(decision, action) {
+  const fields = decision.elements;
+  const body = { side: fields.side ? fields.side.value : '', version: Number(decision.dataset.version) };
+  if (action === 'reject') body.reason = fields.reason ? fields.reason.value : '';
+  return body;
+}
+
+/**
+ * Send the answer (action 'confirm' or 'reject') of one decision form. The form's buttons are
+ * off while it travels; a refusal or no answer is shown in the form, and a conflict (409: the
+ * hand changed meanwhile) fetches the list again. `answered(text)` is told on success;
+ * `refusal(response, lead)` writes a refusal (errors.js).
+ */
+export async function answerHand(decision, action, { request, handUrl, T, answered, refresh, refusal }) {
+  const number = decision.dataset.number;
+  const message = $('.decide-message', decision);
+  const body = answerBody(decision, action);
+  const buttons = $$('button', decision);
+  buttons.forEach(button => { button.disabled = true; });
+  message.className = 'decide-message';
+  message.replaceChildren();
+  let response;
+  try {
+    response = await request(`${handUrl}${number}/${action}`, { method: 'POST', body });
+  } catch {
+    message.className = 'decide-message error';
+    message.textContent = T.noConnection;
+    buttons.forEach(button => { button.disabled = false; });
+    return;
+  }
+  if (response.ok) {
+    await answered(fmt(action === 'confirm' ? T.confirmed : T.rejected, { number }));
+    return;
+  }
+  message.className = 'decide-message error';
+  message.replaceChildren(refusal(response, fmt(T.decideFailed, { number })));
+  buttons.forEach(button => { button.disabled = false; });
+  if (response.status === 409) await refresh();
+}
+
+/** "Hand the phone over" shows on a hand this phone's side submitted: the other side answers. */
+export function markHandOver(side) {
+  for (const decision of $$('form.decide')) {
+    const hint = $('.hand-over', decision);
+    if (hint) hint.hidden = !side || side !== decision.dataset.submitted;
+  }
+}

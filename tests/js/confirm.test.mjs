@@ -1,0 +1,53 @@
+// What the page sends when a side confirms or rejects a hand (scoring/confirm.js), and what the
+// API client adds to every request (scoring/api.js).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createApi } from '../../static/js/scoring/api.js';
+import { answerBody } from '../../static/js/scoring/confirm.js';
+
+const decision = (fields, version = '3') => ({ elements: fields, dataset: { version, number: '2' } });
+
+test('a confirmation carries the answering side and the version answered', () => {
+  assert.deepEqual(answerBody(decision({ side: { value: 'EW' }, reason: { value: 'no' } }), 'confirm'),
+    { side: 'EW', version: 3 });
+});
+
+test('a rejection also carries the reason; a form without a side sends an empty one', () => {
+  assert.deepEqual(answerBody(decision({ reason: { value: 'E had 5 tricks' } }, '7'), 'reject'),
+    { side: '', version: 7, reason: 'E had 5 tricks' });
+});
+
+test('requests send JSON with the CSRF token and the scoring code, and say whether the server answered', async () => {
+  const calls = [];
+  const reached = [];
+  let down = false;
+  const request = createApi({
+    fetch: async (url, init) => {
+      calls.push({ url, ...init });
+      if (down) throw new TypeError('Failed to fetch');
+      return { status: 409, ok: false, json: async () => ({ code: 'hand-changed' }) };
+    },
+    csrf: () => 'csrf-1', authorization: () => 'code-1', reachable: value => reached.push(value),
+  });
+  const answer = await request('/api/v1/x', { method: 'POST', body: { a: 1 } });
+  assert.deepEqual(answer, { status: 409, ok: false, data: { code: 'hand-changed' } });
+  assert.deepEqual(calls[0].headers, {
+    Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRFToken': 'csrf-1',
+    Authorization: 'Table code-1' });
+  assert.equal(calls[0].body, '{"a":1}');
+  await request('/api/v1/hands/check', { method: 'POST', body: {}, auth: false });
+  assert.equal(calls[1].headers.Authorization, undefined);  // the check needs no scoring code
+  down = true;
+  await assert.rejects(request('/api/v1/x'));
+  assert.deepEqual(reached, [true, true, false]);
+});
+
+test('a request with no answer in time is given up', async () => {
+  const request = createApi({
+    fetch: (url, init) => new Promise((resolve, reject) => {
+      init.signal.addEventListener('abort', () => reject(new Error('aborted')));
+    }),
+  });
+  await assert.rejects(request('/slow', { timeout: 20 }), /aborted/);
+});

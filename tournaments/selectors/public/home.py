@@ -1,0 +1,67 @@
+"""The club home and the leaderboards: the club's tournaments by state, each game's ratings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from games.registry import GAMES
+from tournaments.models import (
+    Entry,
+    Rating,
+    Tournament,
+)
+from tournaments.presentation import game_name
+
+
+@dataclass
+class ClubTournaments:
+    running: list[Tournament]
+    upcoming: list[Tournament]
+    finished: list[Tournament]
+
+
+def club_tournaments() -> ClubTournaments:
+    """Every tournament, grouped the way a visitor looks for them: now, soon, past."""
+    groups: dict[str, list[Tournament]] = defaultdict(list)
+    for tournament in _with_entry_counts():
+        groups[tournament.state].append(tournament)
+    upcoming = groups[Tournament.State.REGISTRATION] + groups[Tournament.State.SETUP]
+    return ClubTournaments(
+        running=groups[Tournament.State.RUNNING],
+        upcoming=upcoming,
+        finished=groups[Tournament.State.FINISHED],
+    )
+
+
+def _with_entry_counts() -> QuerySet[Tournament]:
+    active = ~Q(entries__status=Entry.Status.WITHDRAWN)
+    return Tournament.objects.annotate(entry_count=Count("entries", filter=active))
+
+
+def rated_games() -> list[tuple[str, str]]:
+    """(game, name) for every game, in the club's order."""
+    return [(game, game_name(game)) for game in GAMES]
+
+
+@dataclass
+class LeaderRow:
+    rank: int
+    rating: Rating
+
+    @property
+    def win_rate(self) -> float | None:
+        games = self.rating.games
+        return self.rating.wins / games if games else None
+
+
+def leaderboard(game: str) -> list[LeaderRow]:
+    """The game's ratings, best ordinal first (ties: more games, then the older player)."""
+    ratings = (
+        Rating.objects.filter(game=game)
+        .select_related("player")
+        .order_by("-ordinal", "-games", "player_id")
+    )
+    return [LeaderRow(rank, rating) for rank, rating in enumerate(ratings, 1)]

@@ -1,0 +1,136 @@
+"""The standings page (and the projector's): the latest snapshot as rows, with the matches
+still in play counted provisionally."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from tournaments.formatting import number
+from tournaments.labels import metric_label
+from tournaments.models import (
+    StandingsSnapshot,
+    Tournament,
+)
+from tournaments.services import standings as standings_service
+
+
+@dataclass
+class Column:
+    name: str
+    label: str
+
+
+@dataclass
+class StandingsRow:
+    rank: int
+    tied: bool
+    entry: int
+    name: str
+    players: list[str]
+    withdrawn: bool
+    values: list[str]
+    playing: dict | None = None  # the provisional match this entry is in, if shown
+    brief: list[str] = field(default_factory=list)  # the projector's few columns
+
+
+@dataclass
+class ProvisionalMatch:
+    round: int
+    table: int
+    hands: int
+    confirmed: bool
+    sides: list[tuple[str, list[str], str]]  # (side, entry names, points)
+
+
+@dataclass
+class StandingsView:
+    snapshot: StandingsSnapshot | None
+    stale: bool
+    age: float | None
+    columns: list[Column]
+    rows: list[StandingsRow]
+    provisional: list[ProvisionalMatch] | None
+    rounds_closed: int = 0
+    brief_columns: list[Column] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return self.snapshot.version if self.snapshot else 0
+
+    @property
+    def computed_at(self) -> datetime | None:
+        return self.snapshot.computed_at if self.snapshot else None
+
+
+SUMMARY_COLUMNS = ("played", "won", "drawn", "lost")
+
+
+def standings_view(tournament: Tournament) -> StandingsView:
+    """The latest standings snapshot as table rows: played, won, drawn, lost, then the
+    tournament's ranking chain (match points first), with its age and staleness."""
+    latest = standings_service.latest(tournament=tournament)
+    payload = latest.snapshot.payload if latest.snapshot else {}
+    chain = list(payload.get("tiebreaks") or tournament.tiebreaks or ["match_points"])
+    if "match_points" not in chain:
+        chain.insert(0, "match_points")
+    names = [*SUMMARY_COLUMNS, *[n for n in chain if n not in SUMMARY_COLUMNS]]
+    columns = [Column(n, metric_label(n)) for n in names]
+    provisional = _provisional(payload.get("provisional"))
+    playing = {}
+    for item in payload.get("provisional") or []:
+        for side in item["sides"].values():
+            for entry_id in side["entries"]:
+                playing[entry_id] = {"table": item["table"], "points": number(side["points"]),
+                                     "confirmed": item["confirmed"]}
+    brief = _brief(names, chain)
+    rows = [
+        StandingsRow(
+            rank=row["rank"],
+            tied=row.get("tied", False),
+            entry=row["entry"],
+            name=row["name"],
+            players=row.get("players", []),
+            withdrawn=row.get("withdrawn", False),
+            values=[number(row["values"].get(n)) for n in names],
+            playing=playing.get(row["entry"]),
+            brief=[number(row["values"].get(n)) for n in brief],
+        )
+        for row in payload.get("rows", [])
+    ]
+    names_by_entry = {row.entry: row.name for row in rows}
+    for match in provisional or []:
+        match.sides = [(side, [names_by_entry.get(e, "?") for e in ids], points)
+                       for side, ids, points in match.sides]
+    return StandingsView(
+        snapshot=latest.snapshot,
+        stale=latest.stale,
+        age=latest.age,
+        columns=columns,
+        rows=rows,
+        provisional=provisional,
+        rounds_closed=payload.get("rounds_closed", 0),
+        brief_columns=[c for c in columns if c.name in brief],
+    )
+
+
+def _brief(names: list[str], chain: list[str]) -> list[str]:
+    """What a room reads from across it: matches played, the first two keys of the ranking."""
+    keys = [n for n in chain if n not in SUMMARY_COLUMNS][:2]
+    return [n for n in names if n == "played" or n in keys]
+
+
+def _provisional(items: list[dict] | None) -> list[ProvisionalMatch] | None:
+    if items is None:
+        return None
+    return [
+        ProvisionalMatch(
+            round=item["round"],
+            table=item["table"],
+            hands=item["hands"],
+            confirmed=item["confirmed"],
+            sides=[(side, data["entries"], number(data["points"]))
+                   for side, data in item["sides"].items()],
+        )
+        for item in items
+    ]
