@@ -10,37 +10,40 @@ import zipfile
 
 import pytest
 
-from tournaments.services import parse_entries
 from tournaments.services import imports as entry_imports
+from tournaments.services import parse_entries
 from tournaments.services.imports import MAX_BYTES, MAX_CELL, MAX_COLUMNS
 
+SCHEMAS = "http://schemas.openxmlformats.org"
+RELS = f"{SCHEMAS}/officeDocument/2006/relationships"
+SHEETML = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 CONTENT_TYPES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    f'<Types xmlns="{SCHEMAS}/package/2006/content-types">'
+    '<Default Extension="rels" '
+    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
     '<Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
-    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+    f'<Override PartName="/xl/workbook.xml" ContentType="{SHEETML}.sheet.main+xml"/>'
+    f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{SHEETML}.worksheet+xml"/>'
+    f'<Override PartName="/xl/sharedStrings.xml" ContentType="{SHEETML}.sharedStrings+xml"/>'
     "</Types>"
 )
 ROOT_RELS = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>'
+    f'<Relationships xmlns="{SCHEMAS}/package/2006/relationships">'
+    f'<Relationship Id="rId1" Type="{RELS}/officeDocument" Target="xl/workbook.xml"/>'
     "</Relationships>"
 )
 WORKBOOK = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    f'<workbook xmlns="{SCHEMAS}/spreadsheetml/2006/main" xmlns:r="{RELS}">'
     '<sheets><sheet name="Entries" sheetId="1" r:id="rId1"/></sheets></workbook>'
 )
 WORKBOOK_RELS = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
-    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>'
+    f'<Relationships xmlns="{SCHEMAS}/package/2006/relationships">'
+    f'<Relationship Id="rId1" Type="{RELS}/worksheet" Target="worksheets/sheet1.xml"/>'
+    f'<Relationship Id="rId2" Type="{RELS}/sharedStrings" Target="sharedStrings.xml"/>'
     "</Relationships>"
 )
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -144,7 +147,7 @@ def test_a_sheet_stating_a_million_rows_is_refused_before_its_first_row():
 
 
 def test_a_row_with_a_value_past_the_column_limit_is_too_many_columns():
-    far = f'<c r="XFD2"><v>1</v></c>'
+    far = '<c r="XFD2"><v>1</v></c>'
     data = workbook(HEADER + f'<row r="2">{inline("A2", "Tanaka Aiko")}{far}</row>',
                     dimension="A1:B2")
     refused_with(data, "too-many-columns")
