@@ -42,7 +42,7 @@ from tournaments.models import HandSubmission, ImportJob, Match, Tournament
 
 from .actors import Actor, audit, is_director, require_director
 from .errors import Invalid, ServiceError
-from .hands import submit_hand
+from .hands import MAX_HAND_BYTES, submit_hand
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ ERROR_CODES: dict[str, str] = {
     "too-many-lines": f"the file has more than {MAX_LINES} lines",
     "no-director": "the import must be started by a signed-in director",
     # one line
+    "hand-too-large": f"the line is over {MAX_HAND_BYTES} bytes, the most one hand may take "
+    "(the API refuses such a submission with 413 too-large)",
     "bad-json": "the line is not valid JSON",
     "bad-envelope": "the line is not {\"round\", \"table\", \"hand\"?, \"record\"}",
     "no-such-table": "the tournament has no such round, or the round no such table",
@@ -334,6 +336,13 @@ def _finish(
 
 
 def _envelope(text: str) -> tuple[int, int, int | None, dict]:
+    size = len(text.encode("utf-8"))
+    if size > MAX_HAND_BYTES:  # refused before it is parsed, as the API refuses such a body
+        raise _LineError(
+            "hand-too-large",
+            f"the line is {size} bytes; one hand may take at most {MAX_HAND_BYTES}",
+            {"bytes": size, "limit": MAX_HAND_BYTES},
+        )
     try:
         line = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
