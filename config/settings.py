@@ -284,6 +284,7 @@ REST_FRAMEWORK = {
         "login": "10/minute",
         "import": "20/minute",
         "check": "600/minute",
+        "export": "30/minute",  # public PDF and XLSX downloads, per client address
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
