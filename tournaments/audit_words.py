@@ -187,6 +187,10 @@ SENTENCES: dict[str, Writer] = {
     "setup-changed": _setup,
     "tournament-finished": lambda s: _("Finished the tournament."),
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
+    "member-claimed": lambda s: _(
+        "%(entry)s registered with the club number %(number)s of a member: a new player was "
+        "made, to be linked by a director if it is the member."
+    ) % {"entry": _entry(s), "number": s.data.get("club_number", "")},
     "late-entry": _late,
     "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
     "withdrawn": _withdrawn,
@@ -220,7 +224,7 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
         "tournament-created", "registration-opened", "setup-changed", "tournament-finished")),
     "entries": (gettext_lazy("Entries"), (
         "entry-registered", "late-entry", "checked-in", "withdrawn", "seeded", "table-fixed",
-        "entries-imported")),
+        "entries-imported", "member-claimed")),
     "rounds": (gettext_lazy("Rounds and pairings"), (
         "round-generated", "entries-swapped", "round-published", "round-closed")),
     "hands": (gettext_lazy("Hands and matches"), (
