@@ -36,6 +36,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, DataError, IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import HandSubmission, ImportJob, Match, Tournament
@@ -295,16 +296,17 @@ def resume_stalled(*, now: datetime | None = None) -> list[int]:
     the broker would hand its message back only after its visibility timeout, an hour); returns
     their ids. Each is marked as moved now, so one stalled job is sent at most once a minute."""
     now = now or timezone.now()
+    # No progress for a minute (or none ever written: a job left running before it was kept).
+    quiet = Q(progressed_at__lt=now - STALLED_AFTER) | Q(progressed_at__isnull=True)
     stalled = list(
-        ImportJob.objects.filter(
-            state=ImportJob.State.RUNNING, progressed_at__lt=now - STALLED_AFTER
-        ).values_list("pk", flat=True)
+        ImportJob.objects.filter(quiet, state=ImportJob.State.RUNNING)
+        .values_list("pk", flat=True)
     )
     resumed = []
     for job_id in stalled:
-        taken = ImportJob.objects.filter(
-            pk=job_id, state=ImportJob.State.RUNNING, progressed_at__lt=now - STALLED_AFTER
-        ).update(progressed_at=now)
+        taken = ImportJob.objects.filter(quiet, pk=job_id, state=ImportJob.State.RUNNING).update(
+            progressed_at=now
+        )
         if taken:  # not moved meanwhile, nor resumed by another sweep
             log.warning("hand import %s stalled; resuming it", job_id)
             resumed.append(job_id)
