@@ -160,3 +160,77 @@ def test_a_run_taken_over_by_the_sweep_writes_nothing_more(job, monkeypatch):
     assert (job.state, job.processed, job.stored, job.duplicates, job.failed) == (
         "done", LINES, LINES - 1, 0, 1)
     assert set(submissions(job).values()) == {1} and len(submissions(job)) == LINES - 1
+
+
+# -- the same with a real worker, SIGKILLed -------------------------------------------------------
+
+
+def second_table(match):
+    """Table 2 of the same round, with its own two teams."""
+    from tournaments.models import Entry, Match, Player, Seat, Table, Team
+
+    table = Table.objects.create(round=match.round, number=2)
+    other = Match.objects.create(round=match.round, table=table)
+    for side, names in (("NS", ("Eri", "Fumi")), ("EW", ("Goro", "Hana"))):
+        team = Team.objects.create(name=f"{names[0]} & {names[1]}",
+                                   first=Player.objects.create(name=names[0]),
+                                   second=Player.objects.create(name=names[1]))
+        entry = Entry.objects.create(tournament=match.round.tournament, team=team)
+        Seat.objects.create(match=other, entry=entry, side=side, seats=side)
+    return other
+
+
+def two_tables_file() -> bytes:
+    """Lines 1–6: hands 1–6 at table 1; lines 7–12: hands 1–6 at table 2."""
+    lines = []
+    for table in (1, 2):
+        for hand in range(1, 7):
+            dealer = "NESW"[(hand - 1) % 4]
+            record = spades_hand(dealer, ["3", "3", "3", "3"], {"N": 3, "E": 4, "S": 3, "W": 3})
+            lines.append(json.dumps({"round": 1, "table": table, "hand": hand,
+                                     "record": record}))
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.celery
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_import_is_resumed_by_the_next_workers_sweep(
+    postgres_db, pg, killable_worker, settings
+):
+    from .conftest import table_of, wait_until
+
+    worker = killable_worker
+    settings.IMPORTS_QUEUE = worker.queue
+    director = make_director()
+    match = make_match(director, match_length="hands", match_hands=20)
+    other = second_table(match)
+
+    # Table 2's match is locked by another connection: the worker imports table 1's six lines
+    # (progress written after line 5), then waits on line 7, inside its transaction.
+    with pg.row_lock(table_of(type(other)), other.pk):
+        job = hand_imports.start_hand_import(
+            tournament=match.round.tournament, actor=Actor(user=director.user),
+            data=two_tables_file(), filename="two-tables.jsonl")
+        worker.launch(IMPORTS_QUEUE=worker.queue)
+        [stuck] = wait_until(pg.waiting_on_locks, 30, "the worker's import to block on line 7")
+        worker.kill()  # SIGKILL: the message stays unacknowledged for the broker's hour
+        pg.terminate(stuck)
+
+    job.refresh_from_db()
+    assert (job.state, job.processed, job.stored) == ("running", 5, 5)
+    assert len(submissions(job)) == 6  # line 6 stored, not yet counted
+
+    # A minute without progress (set back rather than waited for), then a new worker starts:
+    # its start-up sweep resumes the job, which its own queue runs to the end.
+    ImportJob.objects.filter(pk=job.pk).update(
+        progressed_at=timezone.now() - timedelta(seconds=61))
+    worker.launch(IMPORTS_QUEUE=worker.queue)
+    wait_until(lambda: ImportJob.objects.get(pk=job.pk).state == "done", 30,
+               "the resumed import to finish")
+
+    job.refresh_from_db()
+    assert (job.processed, job.stored, job.duplicates, job.failed) == (12, 12, 0, 0), job.errors
+    stored = submissions(job)
+    assert len(stored) == 12 and set(stored.values()) == {1}
+    assert HandSubmission.objects.filter(is_current=True).count() == 12
