@@ -43,6 +43,25 @@ AIM_SECONDS = 0.5  # the Swiss engine's own aim for 1,000 entrants
 RR_TARGET = 0.05  # "round robin instant": one round of 1,000 in under 50 ms
 
 
+#: "20 % of them sharing ten affiliations" (issue 17): the share of entrants in a club, and the
+#: number of clubs.
+CLUBS = (0.2, 10)
+
+
+def kept_apart_made(reports: list[RoundReport]) -> int:
+    """Pairs to be kept apart that the draws put together, over the event."""
+    return sum(report.draw.apart for report in reports)
+
+
+def kept_apart_row(name: str, reports: list[RoundReport]) -> dict:
+    """A row of an event with clubs: it passes only if no clubmates met (with ten clubs of
+    about twenty in a large field, keeping them apart is always possible)."""
+    made = kept_apart_made(reports)
+    row = event_row(name, reports, TARGET_SECONDS, f"clubmates met: {made}")
+    row["pass"] = row["pass"] and made == 0
+    return row
+
+
 def partner_repeats(reports: list[RoundReport]) -> int:
     seen: set[frozenset[int]] = set()
     again = 0
@@ -100,6 +119,8 @@ def round_robin_row(n: int, rounds: int | None) -> dict:
 #: The rows bench/all.py's table shows, by their name here, and the figure's name there.
 REPORTED = {
     "Swiss 1,000": "Pairing: Swiss round of 1,000 entrants (engine), worst round",
+    "Swiss 1,000 kept apart": "Pairing: Swiss round of 1,000, 20 % in ten clubs kept apart, "
+                              "worst round",
     "tables of 4, 256": "Pairing: tables of 4 for 256 players, worst round",
     "tables of 3, 255": "Pairing: tables of 3 for 255 players, worst round",
     "progressive 256": "Pairing: progressive partnerships for 256, worst round",
@@ -141,10 +162,19 @@ def main() -> None:
             met = "met" if row["worst_s"] <= AIM_SECONDS else "missed"
             row["extra"] = f"aim: worst <= {AIM_SECONDS:g} s ({met})"
         rows.append(row)
+    progress(f"Swiss 1000 x {swiss_rounds} rounds, 20 % in ten clubs kept apart")
+    reports = swiss_event(1000, swiss_rounds, seed=seed, late=21, withdraw=20, clubs=CLUBS)
+    rows.append(kept_apart_row("Swiss 1,000 kept apart", reports))
     for size, n in ((4, 256), (3, 255)):
         progress(f"tables of {size}, {n} players x {table_rounds} rounds")
         reports = tables_event(n, table_rounds, size=size, seed=seed)
         rows.append(event_row(f"tables of {size}, {n}", reports, TARGET_SECONDS))
+    progress(f"tables of 4, 256 players x {table_rounds} rounds, clubs kept apart")
+    reports = tables_event(256, table_rounds, size=4, seed=seed, clubs=CLUBS)
+    rows.append(kept_apart_row("tables of 4, 256 kept apart", reports))
+    progress(f"progressive 256 x {table_rounds} rounds, clubs kept apart")
+    reports = progressive_event(256, table_rounds, seed=seed, clubs=CLUBS)
+    rows.append(kept_apart_row("progressive 256 kept apart", reports))
     progress(f"progressive 256 x {table_rounds} rounds")
     reports = progressive_event(256, table_rounds, seed=seed)
     again = partner_repeats(reports)
@@ -177,7 +207,7 @@ def main() -> None:
         f"{cores} cores ({usable} usable), load average {load[0]:.2f}, Python {machine['python']}"
     )
     head = (
-        f"{'measurement':<22} {'rounds':>6} {'worst s':>8} {'median s':>9} {'worst CPU':>9} "
+        f"{'measurement':<28} {'rounds':>6} {'worst s':>8} {'median s':>9} {'worst CPU':>9} "
         f"{'repeats':>7}  {'target':<28} {'result':<6} notes"
     )
     print(head)
@@ -185,7 +215,7 @@ def main() -> None:
     for row in rows:
         cpu = f"{row['worst_cpu_s']:.3f}" if row["worst_cpu_s"] is not None else "-"
         print(
-            f"{row['name']:<22} {row['rounds']:>6} {row['worst_s']:>8.3f} {row['median_s']:>9.3f} "
+            f"{row['name']:<28} {row['rounds']:>6} {row['worst_s']:>8.3f} {row['median_s']:>9.3f} "
             f"{cpu:>9} {row['repeats']:>7}  {row['target']:<28} "
             f"{'pass' if row['pass'] else 'FAIL':<6} {row['extra']}"
         )

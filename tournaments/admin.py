@@ -19,6 +19,7 @@ from .models import (
     Hand,
     HandSubmission,
     ImportJob,
+    KeepApart,
     Match,
     Player,
     Rating,
@@ -76,10 +77,18 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "tournament", "status", "seed", "joined_round", "fixed_table"]
+    list_display = ["__str__", "tournament", "status", "seed", "joined_round", "fixed_table",
+                    "affiliation"]
     list_filter = ["status", "tournament"]
-    search_fields = ["team__name", "player__name"]
+    search_fields = ["team__name", "player__name", "affiliation"]
     autocomplete_fields = ["team", "player"]
+
+
+@admin.register(KeepApart)
+class KeepApartAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "reason", "created_at"]
+    list_filter = ["tournament"]
+    autocomplete_fields = ["first", "second"]
 
 
 class TableInline(admin.TabularInline):

@@ -174,6 +174,11 @@ def _import_done(said: Said) -> str:
              "%(failed)s refused.") % values
 
 
+def _two(said: Said) -> dict[str, str]:
+    first, second = (said.data.get("entries") or [None, None])[:2]
+    return {"first": said.entry(first), "second": said.entry(second)}
+
+
 def _entries_imported(said: Said) -> str:
     count = len(said.data.get("entries") or [])
     return ngettext("Imported %(count)s entry from %(file)s.",
@@ -193,10 +198,20 @@ SENTENCES: dict[str, Writer] = {
     ) % {"entry": _entry(s), "number": s.data.get("club_number", "")},
     "late-entry": _late,
     "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
+    "check-in-undone": lambda s: _("Took back the check-in of %(entry)s.") % {
+        "entry": _entry(s)},
     "withdrawn": _withdrawn,
     "seeded": lambda s: _("Seeded %(entry)s number %(seed)s.") % {
         "entry": _entry(s), "seed": s.data.get("seed")},
     "table-fixed": _table_fixed,
+    "affiliation-set": lambda s: (
+        _("Set the affiliation of %(entry)s to %(affiliation)s.") % {
+            "entry": _entry(s), "affiliation": s.data.get("affiliation")}
+        if s.data.get("affiliation") else
+        _("Cleared the affiliation of %(entry)s.") % {"entry": _entry(s)}),
+    "kept-apart": lambda s: _("Asked the pairings to keep %(first)s and %(second)s apart.") % (
+        _two(s)),
+    "kept-apart-removed": lambda s: _("Let %(first)s and %(second)s meet again.") % _two(s),
     "entries-imported": _entries_imported,
     "round-generated": _paired,
     "entries-swapped": _swapped,
@@ -223,8 +238,9 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "tournament": (gettext_lazy("The tournament"), (
         "tournament-created", "registration-opened", "setup-changed", "tournament-finished")),
     "entries": (gettext_lazy("Entries"), (
-        "entry-registered", "late-entry", "checked-in", "withdrawn", "seeded", "table-fixed",
-        "entries-imported", "member-claimed")),
+        "entry-registered", "late-entry", "checked-in", "check-in-undone", "withdrawn", "seeded",
+        "table-fixed", "entries-imported", "affiliation-set", "kept-apart",
+        "kept-apart-removed", "member-claimed")),
     "rounds": (gettext_lazy("Rounds and pairings"), (
         "round-generated", "entries-swapped", "round-published", "round-closed")),
     "hands": (gettext_lazy("Hands and matches"), (

@@ -430,6 +430,12 @@ class RegisterEntryForm(DirectorForm):
         label=_("Missed rounds (late entry)"), required=False,
         choices=[("", _("The tournament's policy")), *Tournament.LateEntry.choices],
     )
+    affiliation = forms.CharField(
+        label=_("Affiliation"), max_length=100, required=False,
+        help_text=_("A club or family: entries with the same one are kept apart in the pairings "
+                    "while the draw can."),
+    )
+    checked_in = forms.BooleanField(label=_("Here now: check in at once"), required=False)
 
     def __init__(self, *args: Any, team: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -448,6 +454,30 @@ class RegisterEntryForm(DirectorForm):
         if self.team:
             found.append(PlayerSpec(name=data["player_2"], club_number=data.get("club_2", "")))
         return found
+
+
+class AffiliationForm(DirectorForm):
+    affiliation = forms.CharField(label=_("Affiliation"), max_length=100, required=False)
+
+
+class KeepApartForm(DirectorForm):
+    """Two entries the pairings are to keep apart."""
+
+    first = forms.ModelChoiceField(queryset=None, label=_("Keep apart"))
+    second = forms.ModelChoiceField(queryset=None, label=_("from"))
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, entries: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].queryset = entries
+            self.fields[name].label_from_instance = lambda entry: entry.name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choose two different entries."))
+        return data
 
 
 class WithdrawForm(DirectorForm):

@@ -228,6 +228,11 @@ class Entry(models.Model):
         blank=True,
         help_text=_("Always seat this entry at this table number (e.g. for access)."),
     )
+    affiliation = models.CharField(
+        _("affiliation"), max_length=100, blank=True,
+        help_text=_("A club or family: entries with the same one are kept apart in the pairings "
+                    "while the draw can."),
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -271,6 +276,31 @@ class Entry(models.Model):
     @property
     def active(self) -> bool:
         return self.status != self.Status.WITHDRAWN
+
+
+class KeepApart(models.Model):
+    """Two entries the director asked the pairings to keep apart while they can."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="kept_apart")
+    first = models.ForeignKey(Entry, models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        verbose_name = _("pair kept apart")
+        verbose_name_plural = _("pairs kept apart")
+        constraints = [
+            # One row per pair, named in id order: (3, 7), never (7, 3) beside it.
+            models.CheckConstraint(condition=Q(first__lt=F("second")),
+                                   name="keep_apart_in_order"),
+            models.UniqueConstraint(fields=["tournament", "first", "second"],
+                                    name="keep_apart_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
 
 
 class Round(models.Model):

@@ -2,7 +2,11 @@
 // - the setup form reloads the preset list and the house options when the game or preset
 //   changes (without JavaScript, the "show the options" button posts the form back);
 // - sections marked data-refresh="<seconds>" (table progress, the result queue) refresh
-//   themselves from the same page while a round is in play; they are aria-live regions.
+//   themselves from the same page while a round is in play; they are aria-live regions;
+// - the registration desk (the entries page, [data-desk]) finds entries as you type, selects
+//   every entry shown for "check in the selected", and sends its forms (check in, undo, seed,
+//   table, withdraw) without leaving the page: the answer is the entries page itself, whose
+//   desk and messages replace the current ones.
 (() => {
   "use strict";
   document.documentElement.classList.add("js");
@@ -66,6 +70,77 @@
     window.setInterval(tick, seconds * 1000);
   }
 
+  function desk(holder) {
+    let query = "";
+
+    function filter() {
+      const search = holder.querySelector("[data-desk-search]");
+      const shown = holder.querySelector("[data-desk-shown]");
+      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      let count = 0;
+      const rows = holder.querySelectorAll("tr[data-search]");
+      rows.forEach((row) => {
+        const hit = words.every((word) => row.dataset.search.includes(word));
+        row.hidden = !hit;
+        if (hit) count += 1;
+      });
+      if (search && search.value !== query) search.value = query;
+      if (shown) shown.textContent = words.length ? `${count} / ${rows.length}` : "";
+    }
+
+    function wire() {
+      const search = holder.querySelector("[data-desk-search]");
+      if (search) {
+        search.addEventListener("input", () => { query = search.value; filter(); });
+      }
+      const all = holder.querySelector("[data-desk-all]");
+      if (all) {
+        all.addEventListener("change", () => {
+          holder.querySelectorAll("tr[data-search]:not([hidden]) input[name=entry]")
+            .forEach((box) => { box.checked = all.checked; });
+        });
+      }
+      filter();
+    }
+
+    async function send(form, submitter) {
+      // A form's own controls include those that name it with form="…" (the desk's boxes).
+      const body = new FormData(form, submitter);
+      holder.setAttribute("aria-busy", "true");
+      try {
+        const response = await fetch(form.action, {
+          method: "POST", body, credentials: "same-origin",
+          headers: { "X-Requested-With": "fetch" },
+        });
+        if (!response.ok) throw new Error(response.statusText);
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const fresh = page.querySelector("[data-desk]");
+        if (!fresh) throw new Error("no desk in the answer");
+        holder.innerHTML = fresh.innerHTML;
+        const notes = page.querySelector(".messages-region");
+        const old = document.querySelector(".messages-region");
+        if (old) old.remove();
+        if (notes) holder.parentNode.insertBefore(notes, holder);
+        wire();
+        const search = holder.querySelector("[data-desk-search]");
+        if (search && query) search.focus();
+      } catch (error) {
+        form.submit();  // the page's own way: a full post and reload
+      } finally {
+        holder.removeAttribute("aria-busy");
+      }
+    }
+
+    holder.addEventListener("submit", (event) => {
+      const form = event.target.closest("form[data-desk-form]");
+      if (!form) return;
+      event.preventDefault();
+      send(form, event.submitter);
+    });
+    wire();
+  }
+
   document.querySelectorAll("form[data-rules-form]").forEach(rulesForm);
+  document.querySelectorAll("[data-desk]").forEach(desk);
   document.querySelectorAll("[data-refresh][id]").forEach(refresher);
 })();

@@ -15,7 +15,15 @@ from django.contrib.messages import get_messages
 
 from tests.tournaments.builders import HAND_1
 from tournaments import services, simulate
-from tournaments.models import AuditEvent, Entry, HandSubmission, Match, Round, Tournament
+from tournaments.models import (
+    AuditEvent,
+    Entry,
+    HandSubmission,
+    KeepApart,
+    Match,
+    Round,
+    Tournament,
+)
 from tournaments.services import Actor
 
 pytestmark = pytest.mark.django_db
@@ -671,3 +679,64 @@ def test_the_audit_trail_reads_as_sentences_and_narrows_to_a_kind(as_td, td):
     assert f"Withdrew {entry.name}." in page and "Created the tournament." not in page
     assert "Created the tournament." in everything
     assert as_td.get(url(tournament, "audit/?kind=nonsense&round=x")).status_code == 200
+
+
+def test_the_desk_checks_in_the_selected_entries_and_takes_one_back(as_td, td):
+    tournament = make(td, teams=3)
+    first, second, third = tournament.entries.order_by("pk")
+
+    response = as_td.post(url(tournament, "entries/check-in/"),
+                          {"entry": [first.pk, third.pk]})
+    assert "2 entries checked in." in texts(response)
+    undone = as_td.post(url(tournament, f"entries/{third.pk}/undo-check-in/"))
+    assert f"The check-in of {third.name} is taken back." in texts(undone)
+    nothing = as_td.post(url(tournament, "entries/check-in/"))
+    assert "Choose the entries to check in first." in texts(nothing)
+
+    assert list(tournament.entries.order_by("pk").values_list("status", flat=True)) == [
+        "checked-in", "registered", "registered"]
+
+
+def test_a_new_entry_is_checked_in_at_once_only_once_the_desk_is_open(as_td, td):
+    tournament = make(td, teams=2)
+    box = 'name="checked_in" id="id_checked_in" checked'
+
+    before = as_td.get(url(tournament, "entries/")).content.decode()
+    services.check_in(entry=tournament.entries.first(), actor=Actor(user=td))
+    after = as_td.get(url(tournament, "entries/")).content.decode()
+
+    assert 'name="checked_in"' in before and box not in before
+    assert box in after
+
+
+def test_the_entries_page_keeps_two_entries_apart_and_lets_them_meet_again(as_td, td):
+    tournament = make(td, teams=3)
+    first, second, _third = tournament.entries.order_by("pk")
+
+    kept = as_td.post(url(tournament, "entries/keep-apart/"),
+                      {"first": first.pk, "second": second.pk, "reason": "a couple"})
+    page = as_td.get(url(tournament, "entries/")).content.decode()
+    pair = KeepApart.objects.get(tournament=tournament)
+    freed = as_td.post(url(tournament, f"entries/keep-apart/{pair.pk}/remove/"))
+    same = as_td.post(url(tournament, "entries/keep-apart/"),
+                      {"first": first.pk, "second": first.pk})
+
+    assert texts(kept) == [f"{first.name} and {second.name} are kept apart in the pairings "
+                           "while the draw can."]
+    assert f"{first.name} and {second.name}" in page and "(a couple)" in page
+    assert texts(freed) == [f"{first.name} and {second.name} may meet again."]
+    assert texts(same) == ["Choose two different entries."]
+    assert not KeepApart.objects.exists()
+
+
+def test_a_drafts_notes_name_the_entries(as_td, td):
+    tournament = make(td, teams=4)
+    round_ = services.generate_round(tournament=tournament, actor=Actor(user=td))
+    first, second = tournament.entries.order_by("pk")[:2]
+    Round.objects.filter(pk=round_.pk).update(
+        notes=[f"kept apart, unavoidable: {first.pk} v {second.pk}", "something new"])
+
+    page = as_td.get(url(tournament, "rounds/1/")).content.decode()
+
+    assert (f"{first.name} and {second.name} meet although they are to be kept apart" in page)
+    assert "something new" in page and "unavoidable:" not in page

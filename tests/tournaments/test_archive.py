@@ -25,6 +25,7 @@ from tournaments.models import (
     Entry,
     Hand,
     HandSubmission,
+    KeepApart,
     Match,
     Player,
     Rating,
@@ -226,6 +227,27 @@ def test_an_archive_restored_into_an_empty_database_exports_the_same_again(
     user = tournament.directors.get()
     assert user.username == "director" and not user.has_usable_password()
     assert restored.created_users == ["director"]
+
+
+def test_affiliations_and_pairs_kept_apart_survive_the_round_trip(solo):
+    director = Actor(user=solo.directors.get())
+    first, second, third = solo.entries.order_by("pk")[:3]
+    services.set_affiliation(entry=first, actor=director, affiliation="Koenji Club")
+    services.keep_apart(tournament=solo, actor=director, first=second, second=third,
+                        reason="a couple")
+    names = [entry.name for entry in (first, second, third)]
+    document = archive.export_archive(solo)
+    wipe()
+
+    tournament = archive.restore(archive=json.loads(archive.dumps(document))).tournament
+
+    pair = KeepApart.objects.get(tournament=tournament)
+    assert [pair.first.name, pair.second.name, pair.reason] == [*names[1:], "a couple"]
+    assert tournament.entries.get(player__name=names[0]).affiliation == "Koenji Club"
+    older = json.loads(archive.dumps(document))
+    del older["kept_apart"]  # an archive written before pairs could be kept apart
+    wipe()
+    assert archive.restore(archive=older).tournament.slug == solo.slug
 
 
 def test_solo_whist_fractions_survive_the_round_trip(solo):

@@ -42,6 +42,7 @@ from tournaments.models import (
     Entry,
     Hand,
     HandSubmission,
+    KeepApart,
     Match,
     Player,
     Round,
@@ -75,6 +76,7 @@ RELATIONS: dict[type[models.Model], dict[str, Any]] = {
     },
     StandingsSnapshot: {"tournament": Tournament},
     AuditEvent: {"tournament": Tournament, "actor": USER},
+    KeepApart: {"tournament": Tournament, "first": Entry, "second": Entry},
 }
 
 #: The archive's lists, in the order they are restored (each after what it refers to).
@@ -204,12 +206,14 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
                               "version"))
     snapshots = list(StandingsSnapshot.objects.filter(tournament=t).order_by("version"))
     audit = list(AuditEvent.objects.filter(tournament=t).order_by("at", "id"))
+    apart = list(KeepApart.objects.filter(tournament=t).order_by("id"))
 
     ids = _Ids()
     for model, objects in ((Tournament, [t]), (Player, players), (Team, teams),
                            (Entry, entries), (Round, rounds), (Table, tables), (Match, matches),
                            (Seat, seats), (Hand, hands), (HandSubmission, versions),
-                           (StandingsSnapshot, snapshots), (AuditEvent, audit)):
+                           (StandingsSnapshot, snapshots), (AuditEvent, audit),
+                           (KeepApart, apart)):
         ids.number(model, objects)
     user_ids = {v.submitted_by_id for v in versions} | {v.decided_by_id for v in versions}
     user_ids |= {a.actor_id for a in audit}
@@ -251,6 +255,7 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
         "hands": hand_rows,
         "standings": snapshot_rows,
         "audit": [_row(a, ids, users) for a in audit],
+        "kept_apart": [_row(p, ids, users) for p in apart],
     }
 
 
@@ -420,6 +425,10 @@ class _Restorer:
             rows = _rows(archive, kind)
             objects = [self.build(model, r, f"{kind} {r['id']}") for r in rows]
             self.create(model, rows, objects)
+        # Pairs kept apart: optional, since archives written before them have none.
+        rows = _rows({"kept_apart": archive.get("kept_apart", [])}, "kept_apart")
+        self.create(KeepApart, rows,
+                    [self.build(KeepApart, r, f"kept_apart {r['id']}") for r in rows])
         self.restore_versions()
         self.restore_snapshots()
         rows = _rows(archive, "audit")

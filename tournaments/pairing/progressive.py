@@ -5,7 +5,8 @@ partners, new partners every round, players scored individually.
    multiple of 4.
 2. The rest are partitioned into tables of four at least cost, criteria highest first:
    repeated partnerships (for each table, the least over its three possible partnerings),
-   repeated meetings (pairs at the table who met before, as partners or opponents), then the band
+   repeated meetings (pairs at the table who met before, as partners or opponents), pairs to be
+   kept apart (`Contender.avoid`) at one table, then the band
    (strong players together). See `seating`.
 3. At each table the partnering is the one with the fewest repeated partnerships, then the
    fewest pairs of opponents who met before, then the most even partnerships (best with worst),
@@ -21,8 +22,8 @@ from collections.abc import Sequence
 import rustworkx as rx
 
 from . import seating
-from .tables import meetings, repeat_notes
-from .types import Contender, Draw, check_contenders, check_seed, sit_outs
+from .tables import meetings, repeat_notes, solve_apart, together_at
+from .types import Contender, Draw, apart, check_contenders, check_seed, sit_outs
 
 __all__ = ["progressive"]
 
@@ -73,7 +74,8 @@ def progressive(contenders: Sequence[Contender], *, seed: int) -> Draw:
     players = [c for c in field if c.id not in gone]
     seen = meetings(players)
     mates = _partnered(players)
-    unit = seating.REPEAT_UNIT
+    away = apart(players)
+    unit, apart_unit = seating.REPEAT_UNIT, seating.APART_UNIT
     partner_unit = unit << 16  # above the meetings of a whole partition
 
     def cost(t: tuple[int, ...]) -> int:
@@ -84,16 +86,20 @@ def progressive(contenders: Sequence[Contender], *, seed: int) -> Draw:
         if meet:
             pa, pb, pc = mates[a], mates[b], mates[c]
             again = min((b in pa) + (d in pc), (c in pa) + (d in pb), (d in pa) + (c in pb))
+        aa, ab, ac = away[a], away[b], away[c]
+        kept = (b in aa) + (c in aa) + (d in aa) + (c in ab) + (d in ab) + (d in ac)
         total = a + b + c + d
         band = 4 * (a * a + b * b + c * c + d * d) - total * total
-        return again * partner_unit + meet * unit + band
+        return again * partner_unit + meet * unit + kept * apart_unit + band
 
     m = len(players)
-    groups = seating.solve(m, 4, cost, seed=seed, seen=seen)
+    groups = solve_apart(m, 4, cost, seed=seed, seen=seen, away=away)
     if m > seating.EXACT_LIMIT and sum(cost(g) for g in groups) >= partner_unit:
         start = _new_partners_start(players, seen, mates)
         if start is not None:
-            other = seating.improve(start, 4, cost, seed=seed, seen=seen)
+            both = [seen[p] | away[p] for p in range(m)] if any(away) else seen
+            other = seating.improve(start, 4, cost, seed=seed, seen=both,
+                                    repeat_unit=apart_unit if any(away) else unit)
             if sum(cost(g) for g in other) < sum(cost(g) for g in groups):
                 groups = other
     groups = sorted(tuple(sorted(g)) for g in groups)
@@ -122,10 +128,13 @@ def progressive(contenders: Sequence[Contender], *, seed: int) -> Draw:
             for q in g[i + 1 :]
             if q in seen[p]
         )
-    notes = repeat_notes(again_pairs, "partners again") + repeat_notes(repeated, "repeat meeting")
+    together = together_at(groups, players, away)
+    notes = (repeat_notes(again_pairs, "partners again") + repeat_notes(repeated, "repeat meeting")
+             + repeat_notes(together, "kept apart, unavoidable"))
     return Draw(
         tables=tuple(tuple(players[p].id for p in t) for t in seats),
         byes=tuple(c.id for c in sorted(out, key=lambda c: c.rank)),
         repeats=len(repeated),
         notes=tuple(notes),
+        apart=len(together),
     )

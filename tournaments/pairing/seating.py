@@ -25,10 +25,13 @@ import random
 from collections.abc import Callable
 from itertools import combinations
 
-__all__ = ["EXACT_LIMIT", "REPEAT_UNIT", "band", "improve", "solve"]
+__all__ = ["APART_UNIT", "EXACT_LIMIT", "REPEAT_UNIT", "band", "improve", "solve"]
 
 #: Cost of one repeat; the band term of a whole partition always stays below it.
 REPEAT_UNIT = 1 << 48
+#: Cost of two who are to be kept apart (the same club, or a pair the director named) at one
+#: table: below a repeat, above the band of a whole partition (up to ~2,500 players).
+APART_UNIT = 1 << 36
 #: Up to this many players the partition is found by exhaustive search.
 EXACT_LIMIT = 12
 

@@ -28,6 +28,7 @@ class Entrant:
     first: int = 0
     sat_out: int = 0
     tiebreak: Fraction = Fraction(0)  # a stand-in for the standings' tiebreaks
+    club: int | None = None  # an affiliation: clubmates are kept apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +40,23 @@ class RoundReport:
     contenders: tuple[Contender, ...]  # what the engine was given
 
 
+def _affiliate(entrants: dict[int, Entrant], rng: random.Random, clubs: tuple[float, int]
+               ) -> None:
+    """Put a share of the entrants into `clubs` affiliations, (share, count), at random."""
+    share, count = clubs
+    if not count:
+        return
+    for entrant in entrants.values():
+        if entrant.club is None and rng.random() < share:
+            entrant.club = rng.randrange(count)
+
+
 def _ranked(entrants: list[Entrant]) -> list[Contender]:
     order = sorted(entrants, key=lambda e: (-e.points, -e.tiebreak, e.id))
+    members: dict[int, set[int]] = {}
+    for e in entrants:
+        if e.club is not None:
+            members.setdefault(e.club, set()).add(e.id)
     return [
         Contender(
             id=e.id,
@@ -51,6 +67,7 @@ def _ranked(entrants: list[Entrant]) -> list[Contender]:
             first=e.first,
             partners=frozenset(e.partners),
             sat_out=e.sat_out,
+            avoid=frozenset(members[e.club] - {e.id}) if e.club is not None else frozenset(),
         )
         for r, e in enumerate(order, 1)
     ]
@@ -63,13 +80,16 @@ def swiss_event(
     seed: int = 1,
     late: int = 0,
     withdraw: int = 0,
+    clubs: tuple[float, int] = (0.0, 0),
     on_round: Callable[[RoundReport], None] | None = None,
 ) -> list[RoundReport]:
     """A Swiss event of `n` entrants over `rounds` rounds with random results (win 2, draw 1,
     loss 0, bye 2). `late` entrants join (0 points) before round 2 and `withdraw` leave after
-    round 1, so the engines see both."""
+    round 1, so the engines see both. `clubs` = (share, count): that share of the entrants
+    belong to one of `count` clubs, whose members are kept apart."""
     rng = random.Random(seed)
     entrants = {i: Entrant(i, rng.random()) for i in range(1, n + 1)}
+    _affiliate(entrants, rng, clubs)
     reports: list[RoundReport] = []
     next_id = n + 1
     for r in range(1, rounds + 1):
@@ -77,6 +97,7 @@ def swiss_event(
             for _ in range(late):
                 entrants[next_id] = Entrant(next_id, rng.random())
                 next_id += 1
+            _affiliate(entrants, rng, clubs)
             for gone in rng.sample(sorted(entrants), min(withdraw, len(entrants) - 2)):
                 del entrants[gone]
         contenders = _ranked(list(entrants.values()))
@@ -120,10 +141,12 @@ def _table_event(
     seed: int,
     partnership: bool,
     on_round: Callable[[RoundReport], None] | None,
+    clubs: tuple[float, int] = (0.0, 0),
     **options: int,
 ) -> list[RoundReport]:
     rng = random.Random(seed)
     entrants = {i: Entrant(i, rng.random()) for i in range(1, n + 1)}
+    _affiliate(entrants, rng, clubs)
     reports: list[RoundReport] = []
     for r in range(1, rounds + 1):
         contenders = _ranked(list(entrants.values()))
@@ -157,16 +180,20 @@ def tables_event(
     *,
     size: int = 4,
     seed: int = 1,
+    clubs: tuple[float, int] = (0.0, 0),
     on_round: Callable[[RoundReport], None] | None = None,
 ) -> list[RoundReport]:
     """An individual event of `n` players at tables of `size` over `rounds` rounds."""
     return _table_event(
-        tables, n, rounds, seed=seed, partnership=False, on_round=on_round, size=size
+        tables, n, rounds, seed=seed, partnership=False, on_round=on_round, clubs=clubs,
+        size=size,
     )
 
 
 def progressive_event(
-    n: int, rounds: int, *, seed: int = 1, on_round: Callable[[RoundReport], None] | None = None
+    n: int, rounds: int, *, seed: int = 1, clubs: tuple[float, int] = (0.0, 0),
+    on_round: Callable[[RoundReport], None] | None = None,
 ) -> list[RoundReport]:
     """A progressive partnership event ("whist drive") of `n` players over `rounds` rounds."""
-    return _table_event(progressive, n, rounds, seed=seed, partnership=True, on_round=on_round)
+    return _table_event(progressive, n, rounds, seed=seed, partnership=True, on_round=on_round,
+                        clubs=clubs)

@@ -5,6 +5,9 @@ Criteria, highest priority first (docs/pairing.md has the details and worked exa
 1. everyone plays (a perfect matching; an odd field gets one bye, a virtual node);
 2. no rematch (rematch edges are left out; only if no rematch-free pairing exists at all are
    they let in, with the heaviest penalty, and counted in `Draw.repeats`);
+2a. keep apart (`Contender.avoid`: the same club or family, or a pair the director named): such
+   a pair is made only when every pairing without a rematch needs it, and counted in
+   `Draw.apart`;
 3. the bye goes to the contender with the fewest byes, and among them the lowest ranked;
 4. smallest score gaps: a pair costs min(d, 6)² where d is how many score groups apart they are;
 5. side balance (`first`): avoid pairing two who both need the same side;
@@ -30,7 +33,7 @@ from collections.abc import Sequence
 
 import rustworkx as rx
 
-from .types import Contender, Draw, check_contenders, check_seed
+from .types import Contender, Draw, apart, check_contenders, check_seed
 
 __all__ = ["swiss"]
 
@@ -78,6 +81,8 @@ class _Field:
                 if j is not None:  # an opponent who withdrew is simply absent
                     self.met[i].add(j)
                     self.met[j].add(i)
+        self.avoid = apart(field)
+        self.constrained = any(self.avoid)
         self.odd = n % 2 == 1
         # Bye priority: fewest byes, then lowest ranked. bye_cost[i] = place in that order.
         self.bye_order = sorted(range(n), key=lambda i: (field[i].byes, -field[i].rank))
@@ -101,6 +106,7 @@ class _Field:
         def widths() -> list[int]:
             return [
                 pairs.bit_length() if rematches else 0,  # rematches
+                pairs.bit_length() if self.constrained else 0,  # pairs kept apart, made anyway
                 max(1, self.n.bit_length()) if self.odd else 0,  # bye place (one bye edge)
                 (pairs * self.score_cap**2).bit_length(),
                 (pairs * self.side_max).bit_length(),
@@ -113,14 +119,16 @@ class _Field:
             self.side_max -= 1
         while sum(widths()) >= WEIGHT_BITS and self.score_cap > 1:
             self.score_cap -= 1
-        w_rematch, w_bye, w_score, w_side, w_rank = widths()
+        w_rematch, w_clash, w_bye, w_score, w_side, w_rank = widths()
         self.shift_rank = 0
         self.shift_side = w_rank
         self.shift_score = self.shift_side + w_side
         self.shift_bye = self.shift_score + w_score
-        self.shift_rematch = self.shift_bye + w_bye
+        self.shift_clash = self.shift_bye + w_bye
+        self.shift_rematch = self.shift_clash + w_clash
         self.bits = self.shift_rematch + w_rematch
         self.rematch_free = (1 << self.shift_rematch) if rematches else 0
+        self.clash_free = (1 << self.shift_clash) if self.constrained else 0
         # Every non-bye edge carries the same constant in the bye field (0) and every bye edge
         # the same constant in the pair fields (their maxima), so the sums compare fairly.
         self.pair_full = (
@@ -154,10 +162,12 @@ class _Field:
         if j == self.n:
             return (
                 rematch_free
+                + self.clash_free
                 + ((self.n - 1 - self.bye_cost[i]) << self.shift_bye)
                 + (self.pair_full)
             )
         w = 0 if j in self.met[i] else rematch_free
+        w += 0 if j in self.avoid[i] else self.clash_free
         w += (self.score_cap**2 - self.score_cost(i, j)) << self.shift_score
         w += (self.side_max - self.side_cost(i, j)) << self.shift_side
         w += self.rank_cap - self.rank_cost(i, j)
@@ -167,11 +177,11 @@ class _Field:
         """(i, j, weight(i, j)) for pairs i < j: the same as `weight`, inlined for speed."""
         n, group, pos, size, met = self.n, self.group, self.pos, self.size, self.met
         first = [c.first for c in self.field]
-        rematch_free = self.rematch_free
+        rematch_free, clash_free, avoid = self.rematch_free, self.clash_free, self.avoid
         s_score, s_side, s_bye = self.shift_score, self.shift_side, self.shift_bye
         cap, smax, rcap = self.score_cap, self.side_max, self.rank_cap
         cap2 = cap * cap
-        bye_base = rematch_free + self.pair_full
+        bye_base = rematch_free + clash_free + self.pair_full
         bye_cost = self.bye_cost
         out: list[tuple[int, int, int]] = []
         append = out.append
@@ -198,6 +208,8 @@ class _Field:
                 if side > smax:
                     side = smax
             w = 0 if j in met[i] else rematch_free
+            if clash_free and j not in avoid[i]:
+                w += clash_free
             append((i, j, w + ((cap2 - d * d) << s_score) + ((smax - side) << s_side) + rcap - r))
         return out
 
@@ -271,9 +283,10 @@ class _Field:
             bound += above % 2
         return bound
 
-    def key(self, partner: dict[int, int]) -> tuple[int, int, int]:
-        """(rematches, bye place, score cost) of a perfect matching: lower is better."""
-        rematches = score = 0
+    def key(self, partner: dict[int, int]) -> tuple[int, int, int, int]:
+        """(rematches, pairs kept apart made anyway, bye place, score cost) of a perfect
+        matching: lower is better."""
+        rematches = clashes = score = 0
         bye_place = 0
         for i, j in partner.items():
             if i >= j:
@@ -282,14 +295,17 @@ class _Field:
                 bye_place = self.bye_cost[i]
             else:
                 rematches += j in self.met[i]
+                clashes += j in self.avoid[i]
                 score += self.score_cost(i, j)
-        return rematches, bye_place, score
+        return rematches, clashes, bye_place, score
 
     def certified(self, partner: dict[int, int]) -> bool:
-        """True when no wider graph can do better on rematches, the bye or score gaps."""
-        rematches, bye_place, score = self.key(partner)
+        """True when no wider graph can do better on rematches, keeping apart, the bye or score
+        gaps."""
+        rematches, clashes, bye_place, score = self.key(partner)
         bye = partner.get(self.n)
-        return rematches == 0 and bye_place == 0 and score == self.score_lower_bound(bye)
+        return (rematches == 0 and clashes == 0 and bye_place == 0
+                and score == self.score_lower_bound(bye))
 
 
 def _identity(weight: int) -> int:
@@ -329,7 +345,7 @@ def _draw(fld: _Field, partner: dict[int, int]) -> Draw:
     tables: list[tuple[Contender, Contender]] = []
     byes: list[int] = []
     notes: list[str] = []
-    repeats = 0
+    repeats = together = 0
     for i, j in sorted(partner.items()):
         if i > j:
             continue
@@ -348,6 +364,9 @@ def _draw(fld: _Field, partner: dict[int, int]) -> Draw:
         if j in fld.met[i]:
             repeats += 1
             notes.append(f"rematch unavoidable: {a.id} v {b.id}")
+        if j in fld.avoid[i]:
+            together += 1
+            notes.append(f"kept apart, unavoidable: {a.id} v {b.id}")
         tables.append((a, b))
     tables.sort(key=lambda t: min(t[0].rank, t[1].rank))
     return Draw(
@@ -355,4 +374,5 @@ def _draw(fld: _Field, partner: dict[int, int]) -> Draw:
         byes=tuple(byes),
         repeats=repeats,
         notes=tuple(notes),
+        apart=together,
     )

@@ -17,14 +17,17 @@ ERROR_CODES: dict[str, str] = {
     "bad-points": "points are not an int or a Fraction (floats are refused: points are exact)",
     "bad-rank": "a rank is not an int",
     "duplicate-rank": "two contenders share a rank (ranks are a total order)",
-    "bad-history": "opponents/partners are not sets of ids, or byes/sat_out/first are not ints,"
-    " or byes/sat_out are negative",
+    "bad-history": "opponents/partners/avoid are not sets of ids, or byes/sat_out/first are not"
+    " ints, or byes/sat_out are negative",
     "bad-seed": "the seed is not an int",
     "bad-size": "the table size is not 3 or 4",
     "too-few-entrants": "fewer contenders than one table (two-sided: 2; tables: the table size)",
     "bad-count": "round_robin_rounds: the count is not an int",
     "bad-round": "the round number is not an int",
     "round-out-of-range": "the round number is below 1 or above the number of rounds",
+    "no-such-match": "knockout: the bracket has no such match",
+    "match-not-made": "knockout: a result for a match whose entrants are not known yet",
+    "not-in-match": "knockout: the winner given is not one of the match's two entrants",
 }
 
 
@@ -52,6 +55,10 @@ class Contender:
     first: int = 0  # two-sided: times seated as the first side minus times second
     partners: frozenset[int] = frozenset()  # progressive: ids already partnered
     sat_out: int = 0  # individual/progressive: rounds sat out so far
+    #: ids to keep apart from (the same club or family, or a pair the director named): kept
+    #: apart while the draw can, below "no rematch" and above everything else. Symmetric: a pair
+    #: named by either one is kept apart.
+    avoid: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +72,7 @@ class Draw:
     byes: tuple[int, ...]  # ids given a bye (two-sided) or sitting out (tables)
     repeats: int  # repeated meetings the draw could not avoid (0 if none)
     notes: tuple[str, ...] = ()  # short English notes, e.g. "rematch unavoidable: 3 v 7"
+    apart: int = 0  # pairs to be kept apart that the draw could not keep apart (0 if none)
 
 
 # -- shared checks -------------------------------------------------------------------------------
@@ -130,7 +138,8 @@ def check_contenders(contenders: object, *, minimum: int) -> list[Contender]:
                 raise PairingError("bad-history", f"{name} of {item.id} must be an int >= 0")
         opponents = _id_set(item.opponents, "opponents", item.id) - {item.id}
         partners = _id_set(item.partners, "partners", item.id) - {item.id}
-        if opponents != item.opponents or partners != item.partners:
+        avoid = _id_set(item.avoid, "avoid", item.id) - {item.id}
+        if opponents != item.opponents or partners != item.partners or avoid != item.avoid:
             item = Contender(
                 item.id,
                 item.points,
@@ -140,6 +149,7 @@ def check_contenders(contenders: object, *, minimum: int) -> list[Contender]:
                 item.first,
                 partners,
                 item.sat_out,
+                avoid,
             )
         out.append(item)
     if len(out) < minimum:
@@ -157,3 +167,17 @@ def sit_outs(players: list[Contender], count: int) -> list[Contender]:
         return []
     order = sorted(players, key=lambda c: (c.sat_out, -c.rank))
     return order[:count]
+
+
+def apart(players: Sequence[Contender]) -> list[set[int]]:
+    """For players numbered 0 … m−1 (their order in `players`): whom each is to be kept apart
+    from, both ways (a pair named by either one)."""
+    index = {c.id: i for i, c in enumerate(players)}
+    out: list[set[int]] = [set() for _ in players]
+    for i, c in enumerate(players):
+        for other in c.avoid:
+            j = index.get(other)
+            if j is not None:
+                out[i].add(j)
+                out[j].add(i)
+    return out

@@ -17,6 +17,7 @@ from tournaments.models import (
     AuditEvent,
     Entry,
     HandSubmission,
+    KeepApart,
     Match,
     Round,
     Seat,
@@ -49,6 +50,15 @@ def entry_counts(tournament: Tournament) -> dict[str, int]:
         Entry.objects.filter(tournament=tournament).values_list("status", flat=True)
     )
     return {status.replace("-", "_"): counts.get(status, 0) for status in Entry.Status.values}
+
+
+def kept_apart(tournament: Tournament) -> list[KeepApart]:
+    """The pairs the director asked to keep apart, with their entries' names."""
+    return list(
+        KeepApart.objects.filter(tournament=tournament)
+        .select_related("first__team", "first__player", "second__team", "second__player")
+        .order_by("id")
+    )
 
 
 def rounds(tournament: Tournament) -> list[Round]:

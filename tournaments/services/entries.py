@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from tournaments.models import Entry, Player, Round, Team, Tournament
+from tournaments.models import Entry, KeepApart, Player, Round, Team, Tournament
 
 from .actors import Actor, audit, is_director, require_director
-from .errors import Conflict, NotAllowed, ServiceError
+from .errors import Conflict, NotAllowed, NotFound, ServiceError
 
 MAX_CLUB_NUMBER = Player._meta.get_field("club_number").max_length
 MAX_EMAIL = Player._meta.get_field("email").max_length
@@ -75,6 +75,19 @@ def _check_seed(seed: object) -> None:
         raise ServiceError("bad-seed", "a seed is a whole number from 1")
 
 
+MAX_AFFILIATION = Entry._meta.get_field("affiliation").max_length
+
+
+def _affiliation(text: object) -> str:
+    if not isinstance(text, str):
+        raise ServiceError("bad-affiliation", "an affiliation is text")
+    text = " ".join(text.split())
+    if len(text) > MAX_AFFILIATION:
+        raise ServiceError("bad-affiliation",
+                           f"an affiliation is at most {MAX_AFFILIATION} characters")
+    return text
+
+
 def _specs(players: Sequence[PlayerSpec | str]) -> list[PlayerSpec]:
     return [p if isinstance(p, PlayerSpec) else PlayerSpec(name=str(p)) for p in players]
 
@@ -92,11 +105,16 @@ def register_entry(
     name: str = "",
     seed: int | None = None,
     late_entry: str = "",
+    checked_in: bool = False,
+    affiliation: str = "",
 ) -> Entry:
     """Enter a team (two players) or a player. Anyone may register while registration is open;
-    a director may also before it opens and, as a late entry, once rounds are under way."""
+    a director may also before it opens and, as a late entry, once rounds are under way. A
+    director registering someone who is at the desk checks them in at once (`checked_in`)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     director = is_director(actor, tournament)
+    if checked_in and not director:
+        raise NotAllowed("not-director", "only a director checks entries in")
     state = tournament.state
     if state == Tournament.State.FINISHED:
         raise Conflict("tournament-finished", "the tournament is over")
@@ -130,6 +148,8 @@ def register_entry(
     published = _rounds_published(tournament)
     entry = Entry(
         tournament=tournament,
+        status=Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED,
+        affiliation=_affiliation(affiliation),
         seed=seed,
         joined_round=published + 1,
         late_entry=(late_entry or tournament.late_entry) if published else "",
@@ -177,6 +197,9 @@ def register_entry(
                 data={"entry": entry.pk, "player": player.pk, "member": claimed.pk,
                       "club_number": claimed.club_number},
             )
+    if checked_in:
+        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
+              data={"entry": entry.pk})
     return entry
 
 
@@ -275,3 +298,124 @@ def fix_table(*, entry: Entry, actor: Actor, table: int | None, reason: str = ""
         data={"entry": entry.pk, "table": table},
     )
     return entry
+
+
+@transaction.atomic
+def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[int]
+                     ) -> list[Entry]:
+    """Check in several entries at once (the registration desk's "check in all"): every one or
+    none. Entries already checked in are left as they are; a withdrawn one refuses the lot.
+    Returns the entries checked in now."""
+    require_director(actor, tournament)
+    wanted = set(entries)
+    found = list(
+        Entry.objects.select_for_update()
+        .filter(tournament=tournament, pk__in=wanted)
+        .select_related("team", "player")
+        .order_by("pk")
+    )
+    if len(found) != len(wanted):
+        missing = sorted(wanted - {e.pk for e in found})
+        raise NotFound("no-such-entry", "the tournament has no such entry",
+                       details={"entries": missing})
+    withdrawn = [e.name for e in found if e.status == Entry.Status.WITHDRAWN]
+    if withdrawn:
+        raise Conflict("withdrawn", f"{', '.join(withdrawn)} withdrew: nothing was checked in",
+                       details={"entries": withdrawn})
+    now = [e for e in found if e.status == Entry.Status.REGISTERED]
+    for entry in now:
+        entry.status = Entry.Status.CHECKED_IN
+        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
+              data={"entry": entry.pk})
+    Entry.objects.bulk_update(now, ["status"])
+    return now
+
+
+@transaction.atomic
+def undo_check_in(*, entry: Entry, actor: Actor) -> Entry:
+    """Take back a check-in made by mistake: the entry is registered again, as long as no
+    round has seated it yet (after that, withdrawing is the way)."""
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    if entry.status != Entry.Status.CHECKED_IN:
+        raise Conflict("not-checked-in", f"{entry.name} is not checked in")
+    seat = entry.seats.select_related("match__round").order_by("match__round__number").first()
+    if seat is not None:
+        raise Conflict("already-seated",
+                       f"{entry.name} is in round {seat.match.round.number}'s pairings: "
+                       "withdraw the entry instead")
+    entry.status = Entry.Status.REGISTERED
+    entry.save(update_fields=["status"])
+    audit(tournament=entry.tournament, actor=actor, action="check-in-undone",
+          subject=entry.name, data={"entry": entry.pk})
+    return entry
+
+
+# -- keeping apart ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_affiliation(*, entry: Entry, actor: Actor, affiliation: str) -> Entry:
+    """An entry's club or family (empty: none). Entries with the same affiliation (compared
+    without case or spacing) are kept apart in the pairings while the draw can."""
+    entry = _locked_entry(entry)
+    require_director(actor, entry.tournament)
+    text = _affiliation(affiliation)
+    if text != entry.affiliation:
+        entry.affiliation = text
+        entry.save(update_fields=["affiliation"])
+        audit(tournament=entry.tournament, actor=actor, action="affiliation-set",
+              subject=entry.name, data={"entry": entry.pk, "affiliation": text})
+    return entry
+
+
+@transaction.atomic
+def keep_apart(*, tournament: Tournament, actor: Actor, first: Entry, second: Entry,
+               reason: str = "") -> KeepApart:
+    """Ask the pairings to keep two entries apart while they can (a couple, a coach and a
+    pupil). Asking again for the same pair changes nothing."""
+    require_director(actor, tournament)
+    if first.pk == second.pk:
+        raise ServiceError("bad-pair", "keep apart two different entries")
+    if {first.tournament_id, second.tournament_id} != {tournament.pk}:
+        raise NotFound("no-such-entry", "the tournament has no such entry")
+    low, high = sorted((first, second), key=lambda e: e.pk)
+    pair, made = KeepApart.objects.get_or_create(
+        tournament=tournament, first=low, second=high, defaults={"reason": reason.strip()[:200]}
+    )
+    if made:
+        audit(tournament=tournament, actor=actor, action="kept-apart",
+              subject=f"{low.name} / {high.name}"[:100], reason=pair.reason,
+              data={"entries": [low.pk, high.pk]})
+    return pair
+
+
+@transaction.atomic
+def allow_together(*, pair: KeepApart, actor: Actor) -> None:
+    """Take back a request to keep two entries apart."""
+    require_director(actor, pair.tournament)
+    entries = [pair.first_id, pair.second_id]
+    subject = f"{pair.first.name} / {pair.second.name}"[:100]
+    if KeepApart.objects.filter(pk=pair.pk).delete()[0]:
+        audit(tournament=pair.tournament, actor=actor, action="kept-apart-removed",
+              subject=subject, data={"entries": entries})
+
+
+def apart_sets(tournament: Tournament, entries: Sequence[Entry]) -> dict[int, frozenset[int]]:
+    """For each of these entries, the others it is to be kept apart from: the same affiliation
+    (without case or spacing), or a pair the director named."""
+    clubs: dict[str, set[int]] = {}
+    for entry in entries:
+        key = "".join(entry.affiliation.split()).casefold()
+        if key:
+            clubs.setdefault(key, set()).add(entry.pk)
+    out: dict[int, set[int]] = {entry.pk: set() for entry in entries}
+    for members in clubs.values():
+        for pk in members:
+            out[pk] |= members - {pk}
+    for first, second in KeepApart.objects.filter(tournament=tournament).values_list(
+            "first_id", "second_id"):
+        if first in out and second in out:
+            out[first].add(second)
+            out[second].add(first)
+    return {pk: frozenset(others) for pk, others in out.items()}

@@ -90,6 +90,7 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "club2": ("club2", "clubnumber2", "会員番号2"),
     "club": ("club", "clubnumber", "会員番号"),
     "seed": ("seed", "シード"),
+    "affiliation": ("affiliation", "family", "所属", "家族"),
 }
 _ALIASES = {alias: column for column, aliases in HEADERS.items() for alias in aliases}
 
@@ -116,6 +117,7 @@ class EntryRow:
     players: tuple[PlayerSpec, ...]
     team: str = ""
     seed: int | None = None
+    affiliation: str = ""
     errors: list[RowError] = field(default_factory=list)
     entry: int | None = None  # the Entry id, once imported (None in a dry run)
 
@@ -135,6 +137,7 @@ class EntryRow:
             "team": self.team,
             "players": [{"name": p.name, "club_number": p.club_number} for p in self.players],
             "seed": self.seed,
+            "affiliation": self.affiliation,
             "entry": self.entry,
             "errors": [e.as_dict() for e in self.errors],
         }
@@ -415,7 +418,12 @@ def _parse_row(number: int, cells: list[str], columns: dict[str, int], team_even
         errors.append(
             RowError("same-player", "a team needs two different players", number, "player2")
         )
-    return EntryRow(row=number, players=tuple(players), team=team, seed=seed, errors=errors)
+    affiliation = " ".join(_normal(get("affiliation")).split())
+    if len(affiliation) > MAX_NAME:
+        errors.append(RowError("too-long", f"affiliation is over {MAX_NAME} characters", number,
+                               "affiliation"))
+    return EntryRow(row=number, players=tuple(players), team=team, seed=seed,
+                    affiliation=affiliation, errors=errors)
 
 
 def _duplicates(rows: list[EntryRow]) -> None:
@@ -554,6 +562,7 @@ def import_entries(
                         players=list(row.players),
                         name=row.team,
                         seed=row.seed,
+                        affiliation=row.affiliation,
                     )
                 except ServiceError as error:
                     row.errors.append(RowError(error.code, error.message, row.row))

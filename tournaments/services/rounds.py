@@ -11,6 +11,7 @@ from tournaments.models import Entry, Match, Round, Seat, Table, Tournament
 from . import backups
 from . import history as hist
 from .actors import Actor, audit, require_director
+from .entries import apart_sets
 from .errors import Conflict, Invalid, ServiceError
 
 
@@ -28,8 +29,10 @@ def _contenders(tournament: Tournament, number: int, history: hist.History) -> l
     rows = hist.standings_rows(tournament, history)
     rank = {row.entrant: i for i, row in enumerate(rows, 1)}
     points = {row.entrant: row.values["match_points"] for row in rows}
+    active = _active_for(tournament, number, history.entries)
+    avoid = apart_sets(tournament, active)
     out = []
-    for entry in _active_for(tournament, number, history.entries):
+    for entry in active:
         past = history.past[entry.pk]
         out.append(
             Contender(
@@ -41,6 +44,7 @@ def _contenders(tournament: Tournament, number: int, history: hist.History) -> l
                 first=past.first,
                 partners=frozenset(past.partners),
                 sat_out=past.byes,
+                avoid=avoid[entry.pk],
             )
         )
     return out

@@ -22,13 +22,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import audit_words, services
+from tournaments import audit_words, pairing_words, services
 from tournaments.director_forms import (
     GAME_NAMES,
+    AffiliationForm,
     CorrectionForm,
     FixTableForm,
+    KeepApartForm,
     RegisterEntryForm,
     RulesForm,
     SeedForm,
@@ -37,7 +40,7 @@ from tournaments.director_forms import (
     WithdrawForm,
     record_for_editing,
 )
-from tournaments.models import Entry, HandSubmission, Round, Tournament
+from tournaments.models import Entry, HandSubmission, KeepApart, Round, Tournament
 from tournaments.selectors import director as select
 from tournaments.services import Actor, ServiceError
 from tournaments.services.setup import update_tournament
@@ -289,7 +292,12 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
     """Every entry with check-in, withdraw, seed and fixed table; and an entry registered by
     the director (a late entry once rounds are published)."""
     team = tournament.is_team_event
-    form = RegisterEntryForm(request.POST or None, team=team)
+    counts = select.entry_counts(tournament)
+    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
+    # At the desk (check-in has begun, or the event is under way) a new entry is here now;
+    # before that, checking one in would make round 1 pair the checked-in entries alone.
+    form = RegisterEntryForm(request.POST or None, team=team,
+                             initial={"checked_in": bool(counts["checked_in"] or published)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -297,17 +305,21 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
                 tournament=tournament, actor=actor, players=form.players(),
                 name=data.get("name", ""), seed=data.get("seed"),
                 late_entry=data.get("late_entry", ""),
+                checked_in=data.get("checked_in", False),
+                affiliation=data.get("affiliation", ""),
             )
         except ServiceError as error:
             refuse(form, error)
         else:
             messages.success(request, _("%(name)s is entered.") % {"name": entry.name})
             return redirect("tournaments:director-entries", slug=tournament.slug)
-    published = tournament.round_set.exclude(state=Round.State.DRAFT).count()
     return render(
         request, "tournaments/director/entries.html",
         _context(tournament, "entries", form=form, entries=select.entries(tournament),
-                 counts=select.entry_counts(tournament), team=team, published=published),
+                 counts=counts, team=team, published=published,
+                 keep_apart_form=KeepApartForm(entries=_active_entries(tournament)),
+                 kept_apart=select.kept_apart(tournament),
+                 rounds_made=tournament.round_set.count()),
         status=400 if request.method == "POST" else 200,
     )
 
@@ -321,6 +333,15 @@ def director_entry_action(request: HttpRequest, tournament: Tournament, actor: A
     if action == "check-in":
         run(request, lambda: services.check_in(entry=entry, actor=actor),
             _("%(name)s is checked in.") % {"name": name})
+    elif action == "undo-check-in":
+        run(request, lambda: services.undo_check_in(entry=entry, actor=actor),
+            _("The check-in of %(name)s is taken back.") % {"name": name})
+    elif action == "affiliation":
+        form = AffiliationForm(request.POST)
+        affiliation = form.cleaned_data["affiliation"] if form.is_valid() else ""
+        run(request,
+            lambda: services.set_affiliation(entry=entry, actor=actor, affiliation=affiliation),
+            _("Affiliation of %(name)s saved.") % {"name": name})
     elif action == "withdraw":
         form = WithdrawForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
@@ -347,6 +368,61 @@ def director_entry_action(request: HttpRequest, tournament: Tournament, actor: A
         raise Http404("no such action")
     return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
                     f"#entry-{entry.pk}")
+
+
+def _active_entries(tournament: Tournament):
+    return (Entry.objects.filter(tournament=tournament)
+            .exclude(status=Entry.Status.WITHDRAWN)
+            .select_related("team", "player").order_by("team__name", "player__name", "pk"))
+
+
+@director_page
+@require_POST
+def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """Name two entries the pairings are to keep apart."""
+    form = KeepApartForm(request.POST, entries=_active_entries(tournament))
+    if form.is_valid():
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        run(request, lambda: services.keep_apart(
+            tournament=tournament, actor=actor, first=first, second=second,
+            reason=form.cleaned_data["reason"]),
+            _("%(first)s and %(second)s are kept apart in the pairings while the draw can.")
+            % {"first": first.name, "second": second.name})
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+    return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}#apart")
+
+
+@director_page
+@require_POST
+def director_allow_together(request: HttpRequest, tournament: Tournament, actor: Actor,
+                            pair_id: int):
+    pair = get_object_or_404(KeepApart.objects.select_related("first", "second", "tournament"),
+                             tournament=tournament, pk=pair_id)
+    names = {"first": pair.first.name, "second": pair.second.name}
+    run(request, lambda: services.allow_together(pair=pair, actor=actor),
+        _("%(first)s and %(second)s may meet again.") % names)
+    return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}#apart")
+
+
+@director_page
+@require_POST
+def director_check_in_entries(request: HttpRequest, tournament: Tournament, actor: Actor):
+    """The registration desk's "check in the selected": every chosen entry at once."""
+    chosen = [int(v) for v in request.POST.getlist("entry") if v.isdigit()]
+    if not chosen:
+        messages.error(request, _("Choose the entries to check in first."))
+    else:
+        try:
+            done = services.check_in_entries(tournament=tournament, actor=actor, entries=chosen)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, ngettext(
+                "%(count)s entry checked in.", "%(count)s entries checked in.", len(done),
+            ) % {"count": len(done)})
+    return redirect("tournaments:director-entries", slug=tournament.slug)
 
 
 # -- rounds ---------------------------------------------------------------------------------------
@@ -384,10 +460,12 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
     rows, byes = select.tables(round_)
     draft = round_.state == Round.State.DRAFT
     seated = [seat.entry for row in [*rows, *byes] for side in row.sides for seat in side.seats]
+    names = {entry.pk: entry.name for entry in seated}
     return render(
         request, "tournaments/director/round.html",
         _context(
             tournament, "rounds", round=round_, rows=rows, byes=byes, draft=draft,
+            notes=[pairing_words.note(text, names) for text in round_.notes or []],
             progress=select.progress(rows),
             rematches=select.rematches(round_) if draft else [],
             swap_form=SwapForm(entries=sorted(seated, key=lambda e: e.name)) if draft else None,
@@ -575,6 +653,12 @@ urlpatterns = [
     path("director/<slug:slug>/finish/", director_finish, name="director-finish"),
     path("director/<slug:slug>/setup/", director_setup, name="director-setup"),
     path("director/<slug:slug>/entries/", director_entries, name="director-entries"),
+    path("director/<slug:slug>/entries/check-in/", director_check_in_entries,
+         name="director-check-in-entries"),
+    path("director/<slug:slug>/entries/keep-apart/", director_keep_apart,
+         name="director-keep-apart"),
+    path("director/<slug:slug>/entries/keep-apart/<int:pair_id>/remove/",
+         director_allow_together, name="director-allow-together"),
     path("director/<slug:slug>/entries/<int:entry_id>/<str:action>/", director_entry_action,
          name="director-entry-action"),
     path("director/<slug:slug>/rounds/generate/", director_round_generate,

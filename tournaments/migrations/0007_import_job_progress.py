@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_import_job'),
+        ('tournaments', '0006_entry_affiliation_keep_apart'),
     ]
 
     operations = [

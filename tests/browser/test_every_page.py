@@ -1,0 +1,77 @@
+"""Every page of TrickTable passes axe-core at WCAG 2.1 AA with zero violations: the public
+pages, the director's pages, the printing and import pages, the checker, the scoring page and
+the error pages, on the demo's tournaments — in English on a phone and in Japanese on a laptop
+(and the projector at 1920×1080)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import sign_in_browser
+from tournaments import demo, services
+from tournaments.models import Match, Round, Table, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+def addresses() -> dict[str, str]:
+    """One address of every kind of page, on the demo's data."""
+    spades = Tournament.objects.get(game="spades")
+    solo = Tournament.objects.get(game="solo-whist")
+    played = Round.objects.filter(tournament=spades, state=Round.State.CLOSED).first()
+    match = Match.objects.filter(round=played, is_bye=False).first()
+    table = Table.objects.filter(round__tournament=spades).order_by("-round__number").first()
+    director = demo.director_actor()
+    _token, secret = services.issue_table_token(table=table, actor=director)
+    s, o = spades.slug, solo.slug
+    return {
+        "home": "/",
+        "tournament": f"/t/{s}/",
+        "standings": f"/t/{s}/standings/",
+        "round": f"/t/{s}/rounds/{played.number}/",
+        "match": f"/t/{s}/matches/{match.pk}/",
+        "solo-standings": f"/t/{o}/standings/",
+        "player": f"/players/{match.seats.first().entry.team.first_id}/",
+        "leaderboard": "/leaderboards/spades/",
+        "checker": "/check/",
+        "not-found": "/t/no-such-tournament/",
+        "director-home": "/director/",
+        "dashboard": f"/director/{s}/",
+        "setup": f"/director/{s}/setup/",
+        "entries": f"/director/{s}/entries/",
+        "director-round": f"/director/{s}/rounds/{played.number}/",
+        "director-match": f"/director/{s}/matches/{match.pk}/",
+        "director-hand": f"/director/{s}/matches/{match.pk}/hands/1/",
+        "audit": f"/director/{s}/audit/",
+        "import-entries": f"/director/{s}/import/entries/",
+        "import-hands": f"/director/{s}/import/hands/",
+        "print-cards": f"/director/{s}/print/round/{table.round.number}/cards/",
+        "scoring": services.scoring_path(table, secret),
+    }
+
+
+def test_every_page_passes_axe_in_english_on_a_phone_and_japanese_on_a_laptop_and_projector(
+    page, live_server, accessibility, screenshot
+):
+    demo.build()
+    pages = addresses()
+    sign_in_browser(page, live_server, demo.director_actor().user)
+    found = {}
+    for language, viewport in (("en", PHONE), ("ja", LAPTOP)):
+        page.context.add_cookies([{"name": "django_language", "value": language,
+                                   "url": live_server.url}])
+        page.set_viewport_size(viewport)
+        for name, path in pages.items():
+            page.goto(f"{live_server.url}{path}")
+            problems = accessibility(page)
+            if problems:
+                found[f"{name} ({language})"] = problems
+                screenshot(page, f"axe-{name}-{language}")
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{live_server.url}/t/{Tournament.objects.get(game='spades').slug}/projector/")
+    found["projector"] = accessibility(page)
+    assert found == {"projector": []}

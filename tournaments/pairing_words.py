@@ -1,0 +1,70 @@
+"""The pairing engines' notes in people's words: the engines note what they could not avoid in
+short English with entry ids ("rematch unavoidable: 3 v 7"), kept as written in the round; the
+director reads each as a sentence in English or Japanese with the entries' names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+Names = Mapping[int, str]
+
+
+def _pair(template: Callable[[], str]) -> Callable[[re.Match, Names], str]:
+    def say(found: re.Match, names: Names) -> str:
+        a, b = (names.get(int(found[k]), found[k]) for k in ("a", "b"))
+        return template() % {"a": a, "b": b}
+    return say
+
+
+def _one(template: Callable[[], str]) -> Callable[[re.Match, Names], str]:
+    def say(found: re.Match, names: Names) -> str:
+        return template() % {"a": names.get(int(found["a"]), found["a"])}
+    return say
+
+
+def _more(found: re.Match, _names: Names) -> str:
+    count = int(found["count"])
+    kind = {
+        "repeat meeting": lambda: ngettext("%(count)s more repeated meeting.",
+                                           "%(count)s more repeated meetings.", count),
+        "partners again": lambda: ngettext("%(count)s more repeated partnership.",
+                                           "%(count)s more repeated partnerships.", count),
+        "kept apart, unavoidable": lambda: ngettext(
+            "%(count)s more pair kept apart could not be.",
+            "%(count)s more pairs kept apart could not be.", count),
+    }[found["what"]]
+    return kind() % {"count": count}
+
+
+#: Each note the engines write (tournaments/pairing) and how it reads.
+NOTES: list[tuple[re.Pattern, Callable[[re.Match, Names], str]]] = [
+    (re.compile(r"^rematch unavoidable: (?P<a>\d+) v (?P<b>\d+)$"),
+     _pair(lambda: _("%(a)s v %(b)s is a rematch: no pairing avoids every rematch."))),
+    (re.compile(r"^kept apart, unavoidable: (?P<a>\d+) (?:v|&) (?P<b>\d+)$"),
+     _pair(lambda: _("%(a)s and %(b)s meet although they are to be kept apart: no draw "
+                     "without a rematch keeps them apart."))),
+    (re.compile(r"^bye again, unavoidable: (?P<a>\d+)$"),
+     _one(lambda: _("%(a)s has a second bye: everyone else has had one."))),
+    (re.compile(r"^bye again: (?P<a>\d+)$"),
+     _one(lambda: _("%(a)s has a second bye."))),
+    (re.compile(r"^repeat meeting: (?P<a>\d+) & (?P<b>\d+)$"),
+     _pair(lambda: _("%(a)s and %(b)s meet again at one table."))),
+    (re.compile(r"^partners again: (?P<a>\d+) & (?P<b>\d+)$"),
+     _pair(lambda: _("%(a)s and %(b)s are partners again."))),
+    (re.compile(r"^(?P<what>repeat meeting|partners again|kept apart, unavoidable): "
+                r"(?P<count>\d+) more$"), _more),
+]
+
+
+def note(text: str, names: Names) -> str:
+    """One engine note as a sentence in the active language (a note of an unknown form: as
+    written)."""
+    for pattern, say in NOTES:
+        found = pattern.match(text)
+        if found:
+            return say(found, names)
+    return text

@@ -1,0 +1,135 @@
+"""A season championship: the table of a series of evenings (plain Python, exact arithmetic).
+
+    rows = season_table(evenings, rule=PLACING, points=(10, 8, 6, 5, 4, 3, 2, 1), best=6)
+
+Each evening is the final standings of one tournament of the series: for every entrant who
+played it (a player, or a team, by a key that is the same across evenings), its place (tied
+entrants share a place) and its match points. The club chooses the rule:
+
+- `placing`: each evening gives placing points by place — `points[0]` for first, `points[1]`
+  for second, …, nothing beyond the list; entrants sharing a place share the points of the places
+  they cover (two tied for 2nd of (10, 8, 6, …) get (8 + 6) / 2 = 7 each, exactly);
+- `match-points`: each evening gives its match points.
+
+Only the `best` K evenings of each entrant count (all of them when `best` is None). Ties in the
+season score are broken by the chain, in order: evenings won, then the best single evening,
+then the total over every evening (the ones not counted too), then fewer evenings played;
+entrants equal on all of them share a rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = ["MATCH_POINTS", "PLACING", "RULES", "Evening", "SeasonError", "SeasonRow",
+           "season_table"]
+
+PLACING = "placing"
+MATCH_POINTS = "match-points"
+RULES = (PLACING, MATCH_POINTS)
+#: The tiebreak chain after the season score, in order (see the module docstring).
+CHAIN = ("wins", "best", "total", "fewer_played")
+
+
+class SeasonError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    """One evening's final standings: entrant key -> (place, match points)."""
+
+    name: str
+    results: Mapping[Hashable, tuple[int, Fraction | int]]
+
+
+@dataclass(slots=True)
+class SeasonRow:
+    entrant: Hashable
+    rank: int = 0
+    tied: bool = False
+    score: Fraction = Fraction(0)  # the season score: the best K evenings
+    wins: int = 0
+    best: Fraction = Fraction(0)
+    total: Fraction = Fraction(0)
+    played: int = 0
+    #: Each evening's score (None: not played) and whether it counts among the best K.
+    evenings: list[tuple[Fraction | None, bool]] = field(default_factory=list)
+
+    def key(self) -> tuple:
+        return (-self.score, -self.wins, -self.best, -self.total, self.played)
+
+
+def _placing(evening: Evening, points: Sequence[Fraction | int]) -> dict[Hashable, Fraction]:
+    """Placing points, shared by the entrants who share a place."""
+    by_place: dict[int, list[Hashable]] = {}
+    for entrant, (place, _mp) in evening.results.items():
+        by_place.setdefault(place, []).append(entrant)
+    out: dict[Hashable, Fraction] = {}
+    for place, tied in by_place.items():
+        covered = [Fraction(points[p - 1]) if p - 1 < len(points) else Fraction(0)
+                   for p in range(place, place + len(tied))]
+        share = sum(covered, Fraction(0)) / len(tied)
+        for entrant in tied:
+            out[entrant] = share
+    return out
+
+
+def season_table(
+    evenings: Sequence[Evening],
+    *,
+    rule: str = PLACING,
+    points: Sequence[Fraction | int] = (),
+    best: int | None = None,
+) -> list[SeasonRow]:
+    """The season's table, best first (see the module docstring)."""
+    if rule not in RULES:
+        raise SeasonError("bad-rule", f"the season rule must be one of {RULES}, not {rule!r}")
+    if rule == PLACING and not points:
+        raise SeasonError("no-points", "placing points need a list of points by place")
+    if any(not isinstance(p, int | Fraction) or isinstance(p, bool) or p < 0 for p in points):
+        raise SeasonError("bad-points", "placing points are whole or exact numbers, not negative")
+    if best is not None and (not isinstance(best, int) or isinstance(best, bool) or best < 1):
+        raise SeasonError("bad-best", "best K is a whole number from 1")
+    scored: list[dict[Hashable, Fraction]] = []
+    for evening in evenings:
+        for entrant, (place, mp) in evening.results.items():
+            if not isinstance(place, int) or place < 1:
+                raise SeasonError("bad-place", f"{evening.name}: {entrant!r} has no place")
+            if isinstance(mp, float):
+                raise SeasonError("bad-points", "match points are exact (int or Fraction)")
+        if rule == PLACING:
+            scored.append(_placing(evening, points))
+        else:
+            scored.append({e: Fraction(mp) for e, (_place, mp) in evening.results.items()})
+    entrants = list(dict.fromkeys(e for evening in evenings for e in evening.results))
+    rows = []
+    for entrant in entrants:
+        row = SeasonRow(entrant)
+        scores = [s.get(entrant) for s in scored]
+        played = [x for x in scores if x is not None]
+        counted = sorted(played, reverse=True)[: best or len(played)]
+        row.score = sum(counted, Fraction(0))
+        row.best = max(played, default=Fraction(0))
+        row.total = sum(played, Fraction(0))
+        row.played = len(played)
+        row.wins = sum(1 for ev in evenings if ev.results.get(entrant, (0, 0))[0] == 1)
+        left = list(counted)
+        for x in scores:
+            counts = False
+            if x is not None and x in left:
+                left.remove(x)
+                counts = True
+            row.evenings.append((x, counts))
+        rows.append(row)
+    rows.sort(key=lambda r: (r.key(), str(r.entrant)))
+    for i, row in enumerate(rows):
+        if i and row.key() == rows[i - 1].key():
+            row.rank, row.tied, rows[i - 1].tied = rows[i - 1].rank, True, True
+        else:
+            row.rank = i + 1
+    return rows
