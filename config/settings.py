@@ -258,6 +258,11 @@ IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
 # ignores X-Forwarded-For, which any client can write (docs/hostile-input.md).
 NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 
+# The largest request body the server reads, in bytes (config/body_limit.py, around the whole
+# ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
+# largest legitimate body is a hand import file (8 MiB) with its form around it.
+REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
+
 # REST API.
 REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
@@ -279,6 +284,7 @@ REST_FRAMEWORK = {
         "login": "10/minute",
         "import": "20/minute",
         "check": "600/minute",
+        "export": "30/minute",  # public PDF and XLSX downloads, per client address
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -43,10 +43,13 @@ def recompute_standings(tournament_id: int) -> int | None:
 @shared_task(name="tournaments.sweep_standings", **RETRY)
 def sweep_standings() -> list[int]:
     """Catch up every tournament whose snapshot is behind its results (periodic, and when a
-    worker starts): what was missed while the worker or Redis was down."""
-    from tournaments.services import standings
+    worker starts): what was missed while the worker or Redis was down. Also resumes hand
+    imports stalled by a dead worker (hand_imports.resume_stalled)."""
+    from tournaments.services import hand_imports, standings
 
-    return standings.sweep()
+    done = standings.sweep()
+    hand_imports.resume_stalled()
+    return done
 
 
 @shared_task(name="tournaments.recompute_ratings", **RETRY)
@@ -68,8 +71,9 @@ def _catch_up(sender=None, **kwargs) -> None:
 @shared_task(name="tournaments.import_hands", bind=True, **RETRY)
 def import_hands(self, job_id: int) -> dict | None:
     """Run a hand import job (services.hand_imports); returns its counts. A retry after a
-    database outage runs the job again from its first line, which the per-line idempotency keys
-    make safe; when the retries run out the job is marked failed."""
+    database outage goes on after the job's last written line (the lines since are run again,
+    which the per-line idempotency keys make safe); when the retries run out the job is marked
+    failed."""
     from tournaments.services import hand_imports
 
     try:

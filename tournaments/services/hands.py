@@ -31,6 +31,9 @@ from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
 MAX_KEY = 100
+#: The most bytes one hand may take as sent: a JSON body to the API (api/parsers.py) or a line
+#: of a hand import (hand_imports.py), so no way in stores a larger record than another.
+MAX_HAND_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
