@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import live, rules_words, services
+from tournaments import rules_words, services
+from tournaments.live import event_log
 from tournaments.models import GAMES, Player, Round, Tournament
 from tournaments.selectors import public as selectors
 from tournaments.services import Actor, PlayerSpec, ServiceError
@@ -205,7 +206,7 @@ def _events_url(tournament: Tournament) -> str:
     """The SSE stream with a resume point taken now: events published between this render and
     the browser's connection are replayed rather than missed."""
     try:
-        after = live.tail(tournament.pk)
+        after = event_log.tail(tournament.pk)
     except Exception:  # Redis down: the page still renders, the script falls back to polling
         after = None
     try:
