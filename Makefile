@@ -68,8 +68,11 @@ director-password: venv
 test: venv messages
 	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
 
+# ruff, then import-linter's contracts ([tool.importlinter] in pyproject.toml): the layering
+# api -> tournaments -> games, Django-free engines, and no import cycles where issue 19 removed them.
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: venv
 	$(VENV)/bin/mypy
