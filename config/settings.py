@@ -235,11 +235,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Catch-up for standings missed while a worker or Redis was down (`celery -A config worker -B`,
 # or a separate `celery -A config beat`); workers also sweep when they start.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-standings": {
-        "task": "tournaments.sweep_standings",
-        "schedule": 30.0,
-        "options": {"queue": env("STANDINGS_QUEUE", default="celery")},
-    },
+    "sweep-standings": {"task": "tournaments.sweep_standings", "schedule": 30.0},
 }
 # Cache (standings ETags and bodies, throttles): Redis when REDIS_URL is set, so every web
 # process and worker shares it; local memory in the embedded default (one process).
@@ -251,6 +247,16 @@ else:
 STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
 # Hand-record import jobs (a big file is minutes of work): their own queue if you like.
 IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
+# Which queue each task is sent to, by the name of the setting that holds it; tasks not named
+# here go to Celery's default queue ("celery"). Celery's router (CELERY_TASK_ROUTES,
+# config/routing.py) reads the setting when the task is sent (by a service, a worker's start-up
+# sweep or beat), so no call names a queue and a changed setting reroutes at once.
+TASK_QUEUE_SETTINGS = {
+    "tournaments.recompute_standings": "STANDINGS_QUEUE",
+    "tournaments.sweep_standings": "STANDINGS_QUEUE",
+    "tournaments.import_hands": "IMPORTS_QUEUE",
+}
+CELERY_TASK_ROUTES = ("config.routing.route",)
 
 # The client's address, for every throttle and the sign-in lockout: the connection's own
 # (REMOTE_ADDR) unless NUM_PROXIES trusted proxies stand in front of the server, each adding

@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError, DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import HandSubmission, ImportJob, Match, Tournament
 
+from . import scheduling
 from .actors import Actor, audit, is_director, require_director
 from .errors import Invalid, ServiceError
 from .hands import MAX_HAND_BYTES, submit_hand
@@ -157,29 +157,12 @@ def start_hand_import(
     return job
 
 
-def imports_queue() -> str:
-    """The Celery queue for imports (settings.IMPORTS_QUEUE, else the default queue)."""
-    return getattr(settings, "IMPORTS_QUEUE", None) or "celery"
-
-
 def enqueue(job_id: int) -> None:
-    """Run the job: on a worker when REDIS_URL is set, else here and now. Never raises: a job
-    that cannot be sent or run is marked failed with the reason, and the file can be imported
-    again (the idempotency keys make that safe)."""
-    if not settings.REDIS_URL:
-        try:
-            run_hand_import(job_id)
-        except Exception as error:  # the page must show a failed job, never a 500
-            log.exception("hand import %s failed", job_id)
-            give_up(job_id, error)
-        return
-    from tournaments.tasks import import_hands
-
-    try:
-        import_hands.apply_async(args=[job_id], queue=imports_queue())
-    except Exception as error:  # the broker is down
-        log.exception("hand import %s could not be queued", job_id)
-        give_up(job_id, error)
+    """Run the job: on a worker when REDIS_URL is set (the imports queue, IMPORTS_QUEUE), else
+    here and now. Never raises: a job that cannot be sent or run is marked failed with the
+    reason, and the file can be imported again (the idempotency keys make that safe)."""
+    scheduling.run_or_send("tournaments.import_hands", job_id,
+                           failed=lambda error: give_up(job_id, error))
 
 
 def give_up(job_id: int, error: BaseException) -> None:
