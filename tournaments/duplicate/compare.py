@@ -75,10 +75,14 @@ class ImpScale:
                                  "increasing positive steps")
 
     def imps(self, difference: Number) -> Number:
-        scaled = difference * self.factor
+        factor = self.factor
+        scaled = difference * (factor.numerator if factor.denominator == 1 else factor)
         if not self.steps:
             return scaled
-        n = bisect_right(self.steps, abs(scaled))
+        if isinstance(scaled, Fraction):  # steps are whole: step <= |a/b| iff step <= |a| // b
+            n = bisect_right(self.steps, abs(scaled.numerator) // scaled.denominator)
+        else:
+            n = bisect_right(self.steps, abs(scaled))
         return n if scaled >= 0 else -n
 
 
@@ -279,10 +283,10 @@ def _imp_board(board: int, rows: list[Result], e: int, method: str,
         n = len(values)
         if method == "cross-imps":
             got: list[Number] = []
+            imps = scale.imps
             for i, v in enumerate(values):
-                total = Fraction(sum((scale.imps(v - w) for j, w in enumerate(values) if j != i),
-                                     start=Fraction(0)))
-                got.append(total / (n - 1) if n > 1 else Fraction(0))
+                total = sum(imps(v - w) for j, w in enumerate(values) if j != i)
+                got.append(Fraction(total) / (n - 1) if n > 1 else Fraction(0))
         else:
             kept = sorted(values)[1:-1] if n >= 3 else list(values)
             d = Fraction(sum(kept, start=Fraction(0))) / len(kept) if kept else Fraction(0)
