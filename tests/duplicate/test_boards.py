@@ -65,3 +65,15 @@ def test_record_fields_carry_dealer_deal_and_turned():
     board = Board(number=1, dealer="N", hands={s: () for s in "NESW"}, turned="5H")
     assert board.record_fields() == {"dealer": "N", "deal": {s: [] for s in "NESW"},
                                      "turned": "5H"}
+
+
+def test_a_seeded_board_is_the_same_in_every_release():
+    """Pinned: a club that prints boards from a seed must get them again from the same seed."""
+    board = deal_board("tricktable", 1, "whist")
+    assert board.dealer == "N"
+    assert board.hands["N"] == GOLDEN_NORTH
+    assert board.turned == GOLDEN_TURNED
+
+
+GOLDEN_NORTH = ("KS", "9S", "7S", "AH", "TH", "9H", "8H", "4H", "3H", "KD", "7D", "6D", "2C")
+GOLDEN_TURNED = "9S"  # board 1 is dealt by N: N's last card

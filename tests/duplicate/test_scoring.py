@@ -145,3 +145,21 @@ def test_bad_input_is_refused_with_a_code(kwargs, code):
     assert error.value.code == code
     if code == "bad-record":
         assert error.value.detail["code"] == "tricks-do-not-sum"
+
+
+def test_a_spades_full_record_of_the_board_is_scored_and_its_cards_may_be_spelt_freely():
+    from games.simulate.spades import random_hand as random_spades_hand
+
+    record = random_spades_hand(random.Random(8), dealer="E")
+    board = Board(number=2, dealer="E", hands={s: tuple(record["deal"][s]) for s in "NESW"})
+    lower = {**record, "deal": {s: [c.lower() for c in cards]
+                                for s, cards in record["deal"].items()}}
+    standard = board_score(game="spades", rules="standard", record=lower, board=board)
+    in_a_game = check_hand(record)
+    assert (standard.ns, standard.ew) == (in_a_game["score"]["NS"], in_a_game["score"]["EW"])
+    assert standard.tricks == record["tricks"]
+    cga = board_score(game="spades", rules="standard", record=record, board=board,
+                      board_scoring="cga")
+    # cga moves points between the sides but never creates bag points: NS + EW is the sum of
+    # the made and failed parts' values
+    assert cga.ns + cga.ew >= 0

@@ -33,6 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.cards import NAMES, parse_cards
+from games.errors import RecordError
 from games.records import check_hand, get_game
 from games.spades import _contract, _read_calls  # the engine's own reading and contract values
 
@@ -86,9 +88,12 @@ def _check_board(record: dict, board: Board | None) -> None:
                              f"not {record.get('dealer')!r}")
     if "deal" in record:
         deal = record["deal"]
-        same = isinstance(deal, dict) and set(deal) == set(SEATS) and all(
-            isinstance(deal[s], list) and sorted(map(str, deal[s])) == sorted(board.hands[s])
-            for s in SEATS)
+        try:  # the record's cards as the board names them ("10s" is "TS")
+            same = isinstance(deal, dict) and set(deal) == set(SEATS) and all(
+                sorted(NAMES[c] for c in parse_cards(deal[s])) == sorted(board.hands[s])
+                for s in SEATS)
+        except RecordError:
+            same = False
         if not same:
             raise DuplicateError("board-mismatch", f"the record's deal is not board "
                                  f"{board.number}'s")
