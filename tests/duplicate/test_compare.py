@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tournaments.duplicate import (
     SPADES_IMPS,
@@ -185,3 +187,39 @@ def test_a_whole_mitchell_evening_balances(method):
     if method == "matchpoints":
         pcts = [s.percentage for s in event.rankings["NS"]]
         assert sum(pcts) / 7 == 50
+
+
+scores = st.lists(st.integers(-300, 300), min_size=1, max_size=15)
+
+
+@given(values=scores)
+def test_matchpoints_of_a_direction_add_up_to_a_times_a_minus_1(values):
+    mps = matchpoints(values)
+    n = len(values)
+    assert sum(mps) == n * (n - 1)
+    assert all(0 <= mp <= 2 * (n - 1) for mp in mps)
+    # a better score never gets fewer matchpoints
+    for (a, ma), (b, mb) in zip(sorted(zip(values, mps, strict=True)),
+                                sorted(zip(values, mps, strict=True))[1:], strict=False):
+        assert (a < b and ma < mb) or (a == b and ma == mb)
+
+
+@given(values=scores, extra=st.integers(0, 5))
+def test_neuberg_keeps_the_board_average_at_half_the_expected_top(values, extra):
+    n = len(values)
+    e = n + extra
+    factored = [neuberg(mp, e, n) for mp in matchpoints(values)]
+    assert sum(factored) / n == e - 1  # the average result is still 50 % of 2 x (E - 1)
+
+
+@given(values=st.lists(st.integers(-300, 300), min_size=2, max_size=12),
+       method=st.sampled_from(["cross-imps", "butler"]))
+def test_imps_are_zero_sum_on_a_board_with_cross_imps_and_ordered_with_both(values, method):
+    results = [Result(board=1, ns=i, ew=100 + i, ns_score=v, ew_score=-v)
+               for i, v in enumerate(values, 1)]
+    event = score_event(results=results, method=method, scale=SPADES_IMPS)
+    got = [line.ns_points for line in event.travellers[1].lines]
+    if method == "cross-imps":
+        assert sum(got) == 0
+    ranked = sorted(zip(values, got, strict=True))
+    assert all(a[1] <= b[1] for a, b in zip(ranked, ranked[1:], strict=False))
