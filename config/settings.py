@@ -306,7 +306,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "api.throttles.client_address"  # the same address as the throttles
+AXES_CLIENT_IP_CALLABLE = "tournaments.clients.client_address"  # the same address as the throttles
 AXES_LOCKOUT_CALLABLE = "api.errors.locked_out"  # a page, or JSON under /api/
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no start-up banner in the evening server's output; failures still logged

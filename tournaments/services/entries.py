@@ -309,7 +309,7 @@ def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[
     require_director(actor, tournament)
     wanted = set(entries)
     found = list(
-        Entry.objects.select_for_update()
+        Entry.objects.select_for_update(of=("self",))  # not the nullable team/player joins
         .filter(tournament=tournament, pk__in=wanted)
         .select_related("team", "player")
         .order_by("pk")

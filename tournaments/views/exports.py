@@ -13,7 +13,7 @@ The PDF and XLSX downloads cost real work (a PDF is rendered by WeasyPrint, half
 more), so anyone could keep the server busy by asking again and again. Each is built once per
 results version and kept in Django's cache (`_cached`, keyed by the tournament, the download,
 the language, its `results_version` and the standings snapshot it shows), and each client
-address (`api.throttles.client_address`, the one home of who a client is) may ask for
+address (`tournaments.clients.client_address`, the one home of who a client is) may ask for
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["export"]` of them (429 with Retry-After beyond).
 """
 
@@ -35,7 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from api.throttles import client_address
+from tournaments.clients import client_address
 from tournaments.exports import archive, pdf, records, tabular
 from tournaments.models import AuditEvent, StandingsSnapshot, Tournament
 from tournaments.selectors import exports as selectors
