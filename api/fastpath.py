@@ -36,28 +36,14 @@ from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.http import http_date
 
-from tournaments import live
+from tournaments import redis_client
+from tournaments.live import event_log
+from tournaments.live import standings_cache as keys
 
 from . import live as views
 
 PATH = re.compile(r"^/api/v1/tournaments/([-a-zA-Z0-9_]+)/standings$")
 EVENTS = re.compile(r"^/api/v1/tournaments/([-a-zA-Z0-9_]+)/events$")
-_clients: dict[int, Any] = {}
-
-
-def _redis() -> Any:
-    """An asyncio Redis client for this event loop (clients are bound to their loop)."""
-    loop = id(asyncio.get_running_loop())
-    client = _clients.get(loop)
-    if client is None:
-        import redis.asyncio
-
-        client = _clients[loop] = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
-        )
-    return client
-
-
 def _load(data: bytes | None) -> Any:
     """A value as Django's Redis cache stores it: integers plain, anything else pickled."""
     if data is None:
@@ -72,7 +58,7 @@ async def _get_many(keys: list[str]) -> list[Any]:
     if not settings.REDIS_URL:  # the in-process cache: no I/O to wait for
         found = cache.get_many(keys)
         return [found.get(key) for key in keys]
-    raw = await _redis().mget([cache.make_key(key) for key in keys])
+    raw = await redis_client.async_client().mget([cache.make_key(key) for key in keys])
     return [_load(value) for value in raw]
 
 
@@ -270,7 +256,7 @@ async def _tournament_id(slug: str) -> int | None:
     from the database (a thread hop). A renamed or deleted tournament bumps the generation, so
     a slug never leads to the wrong tournament."""
     try:
-        state, gen = await _get_many([live.state_key(slug), live.gen_key(slug)])
+        state, gen = await _get_many([keys.state_key(slug), keys.gen_key(slug)])
     except Exception:  # the cache is down: ask the database
         state = gen = None
     if isinstance(state, dict) and state.get("gen") == (gen or 0):
@@ -284,7 +270,7 @@ async def _events(scope: dict, receive: Any, send: Any, slug: str,
     if tid is None:
         return False
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    after = live.valid_id(_header(scope, b"last-event-id")
+    after = event_log.valid_id(_header(scope, b"last-event-id")
                           or (query.get("lastEventId") or [None])[0])
     await send({"type": "http.response.start", "status": 200, "headers": [
         (b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
@@ -335,7 +321,7 @@ async def serve(scope: dict, send: Any, receive: Any = None) -> bool:
         return False
     slug = matched.group(1)
     try:
-        state, gen = await _get_many([live.state_key(slug), live.gen_key(slug)])
+        state, gen = await _get_many([keys.state_key(slug), keys.gen_key(slug)])
     except Exception:  # the cache is down: Django answers (and falls back to the database)
         return False
     if not isinstance(state, dict) or state.get("gen") != (gen or 0):
@@ -352,7 +338,7 @@ async def serve(scope: dict, send: Any, receive: Any = None) -> bool:
     body = views._bodies.get(state["token"])
     if body is None:
         try:
-            [body] = await _get_many([f"live:standings:body:{state['token']}"])
+            [body] = await _get_many([keys.body_key(state["token"])])
         except Exception:
             return False
         if body is None:

@@ -4,12 +4,13 @@
 Public, no authentication; plain Django views (not DRF) because they are the hottest paths of a
 big event. See docs/live.md for the cache and invalidation design.
 
-Standings cache (the `default` cache: Redis when REDIS_URL is set, so shared by all processes):
-- `live:standings:gen:{slug}`   an integer generation, bumped by `tournaments.live.invalidate`
+Standings cache (the `default` cache: Redis when REDIS_URL is set, so shared by all processes;
+keys from `tournaments.live.standings_cache`, their one home):
+- `gen_key(slug)`   an integer generation, bumped by `standings_cache.invalidate`
   (every announcement, every results change, every tournament save/delete);
-- `live:standings:state:{slug}` {gen, tid, etag, last_modified, computed_at, token}: what a
+- `state_key(slug)` {gen, tid, etag, last_modified, computed_at, token}: what a
   304 needs, valid while its `gen` equals the current generation;
-- `live:standings:body:{token}` the serialized JSON body (all but `age_seconds`, which is
+- `body_key(token)` the serialized JSON body (all but `age_seconds`, which is
   appended per request), also kept in a small per-process LRU.
 A poll reads state and generation with one MGET: a 304 and a cached 200 cost no SQL.
 """
@@ -31,8 +32,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
-from tournaments import live
 from tournaments.error_shape import error_response
+from tournaments.live import event_log, hub
+from tournaments.live import standings_cache as keys
 from tournaments.models import StandingsSnapshot, Tournament
 
 BODY_LRU = 256
@@ -64,9 +66,9 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         return None
     # Record tournament -> slug before reading what the state is built from: an invalidation
     # committed after our read will find it and bump the generation we read next.
-    live_ttl = live.STATE_TTL
-    cache.set(live.slug_key(tid), slug, live_ttl + 60)
-    gen = cache.get(live.gen_key(slug)) or 0
+    live_ttl = keys.STATE_TTL
+    cache.set(keys.slug_key(tid), slug, live_ttl + 60)
+    gen = cache.get(keys.gen_key(slug)) or 0
     results_version = Tournament.objects.filter(pk=tid).values_list(
         "results_version", flat=True).first()
     if results_version is None:
@@ -90,8 +92,8 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         "token": uuid.uuid4().hex,
     }
     encoded = body.encode()
-    cache.set_many({f"live:standings:body:{state['token']}": encoded,
-                    live.state_key(slug): state}, live_ttl)
+    cache.set_many({keys.body_key(state["token"]): encoded, keys.state_key(slug): state},
+                   live_ttl)
     _remember(state["token"], encoded)
     return state, encoded
 
@@ -143,7 +145,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     GET and HEAD (the same headers, the server drops the body)."""
     if request.method not in ("GET", "HEAD"):
         return method_not_allowed("GET", "HEAD")
-    state_key, gen_key = live.state_key(slug), live.gen_key(slug)
+    state_key, gen_key = keys.state_key(slug), keys.gen_key(slug)
     found = cache.get_many([state_key, gen_key])
     state = found.get(state_key)
     body = None
@@ -152,7 +154,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             return not_modified(state)
         body = _bodies.get(state["token"])
         if body is None:
-            body = cache.get(f"live:standings:body:{state['token']}")
+            body = cache.get(keys.body_key(state["token"]))
             if body is not None:
                 _remember(state["token"], body)
     if body is None:
@@ -195,7 +197,7 @@ def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
     caller has just found it stale: `cached=False`) from the database. A stale state may name
     the tournament that had the slug before a rename."""
     if cached:
-        state_key, gen_key = live.state_key(slug), live.gen_key(slug)
+        state_key, gen_key = keys.state_key(slug), keys.gen_key(slug)
         found = cache.get_many([state_key, gen_key])
         state = found.get(state_key)
         if isinstance(state, dict) and state.get("gen") == (found.get(gen_key) or 0):
@@ -218,10 +220,10 @@ async def stream(tournament_id: int, after: str | None, *, heartbeat: float | No
     heartbeat = heartbeat_seconds() if heartbeat is None else heartbeat
     # Subscribe and fix the resume point before the first byte: once a client has read
     # `retry:`, everything announced later reaches it.
-    sub = await live.subscribe(tournament_id)
+    sub = await hub.subscribe(tournament_id)
     sent = 0
     try:
-        newest = await live.atail(tournament_id) if after is None else None
+        newest = await event_log.atail(tournament_id) if after is None else None
         yield f"retry: {retry_ms()}\n\n".encode()
         if after is None:
             # A resume point for the first reconnect; with an empty log, its very beginning,
@@ -231,7 +233,7 @@ async def stream(tournament_id: int, after: str | None, *, heartbeat: float | No
             yield f"id: {newest or LOG_START}\n\n".encode()
         else:
             sub.seen(after)
-            for event_id, event in await live.ahistory(tournament_id, after):
+            for event_id, event in await event_log.ahistory(tournament_id, after):
                 if not sub.seen(event_id):
                     yield frame(event_id, event)
                     sent += 1
@@ -258,7 +260,7 @@ async def events(request: HttpRequest, slug: str) -> HttpResponse:
     tid = await sync_to_async(_tournament_id)(slug)
     if tid is None:
         return not_found(slug)
-    after = live.valid_id(request.headers.get("Last-Event-ID")
+    after = event_log.valid_id(request.headers.get("Last-Event-ID")
                           or request.GET.get("lastEventId"))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if not isinstance(request, ASGIRequest):
@@ -272,9 +274,9 @@ def _short_stream(tid: int, after: str | None) -> bytes:
     """WSGI fallback: what was missed, a resume id, and when to come back."""
     out = [f"retry: {max(retry_ms(), 5000)}\n\n".encode()]
     if after is None:
-        out.append(f"id: {live.tail(tid) or LOG_START}\n\n".encode())
+        out.append(f"id: {event_log.tail(tid) or LOG_START}\n\n".encode())
     else:
-        out.extend(frame(event_id, event) for event_id, event in live.history(tid, after))
+        out.extend(frame(event_id, event) for event_id, event in event_log.history(tid, after))
     out.append(HEARTBEAT)
     return b"".join(out)
 

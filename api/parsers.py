@@ -7,10 +7,12 @@ from __future__ import annotations
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from tournaments.services.hands import MAX_HAND_BYTES
+
 from .errors import TooLarge
 
 JSON_LIMIT = 1024 * 1024  # any JSON request body
-HAND_LIMIT = 64 * 1024  # a hand submission, correction or check
+HAND_LIMIT = MAX_HAND_BYTES  # a hand submission, correction or check (as the hand import)
 
 
 class LimitedJSONParser(JSONParser):

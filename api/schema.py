@@ -12,9 +12,7 @@ from drf_spectacular.utils import OpenApiResponse
 
 from games.schema import load_schema
 
-HAND_RECORD_REF = "#/components/schemas/HandRecord"  # a hand/1 or a match/1 record
-HAND_REF = "#/components/schemas/HandRecordsHand"  # a hand/1 record
-CHECK_RESULT_REF = "#/components/schemas/CheckResult"
+from .serializers import ErrorSerializer
 
 ERROR_DESCRIPTIONS = {
     "400": "Invalid input (`invalid` with the field errors in `details`, `parse-error`, or a "
@@ -42,8 +40,6 @@ class ApiAutoSchema(AutoSchema):
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
-        from .serializers import ErrorSerializer
-
         codes = READ_ERRORS if self.method in ("GET", "HEAD", "OPTIONS") else WRITE_ERRORS
         for code in codes:
             if code not in responses:

@@ -23,7 +23,7 @@ from tournaments.models import (
 )
 
 from .models import ApiToken
-from .schema import CHECK_RESULT_REF, HAND_REF
+from .schema_refs import CHECK_RESULT_REF, HAND_REF
 
 # -- shared ---------------------------------------------------------------------------------------
 

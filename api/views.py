@@ -45,7 +45,7 @@ from .errors import ApiError, TooLarge
 from .models import ApiToken, hash_secret, new_secret
 from .parsers import HandJSONParser
 from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn
-from .schema import CHECK_RESULT_REF, HAND_RECORD_REF
+from .schema_refs import CHECK_RESULT_REF, HAND_RECORD_REF
 
 # -- helpers --------------------------------------------------------------------------------------
 

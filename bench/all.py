@@ -73,6 +73,11 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             "Pairing: tables of 4 for 256 players, worst round",
             "Pairing: round robin of 1,000, worst round",
         )),
+        Bench("duplicate", ["bench/duplicate.py"], bars=(
+            "Duplicate: 15-table Mitchell, 27 boards a pair, whole event matchpointed "
+            "(travellers, cards, rankings)",
+            "Duplicate: movements for 15 tables generated",
+        )),
         Bench("standings", ["bench/standings.py", "--database-url", f"{pg}/{prefix}standings",
                             "--redis-url", redis], needs=("postgres", "redis"), bars=(
             "Standings engine: 1,000 teams x 9 rounds, full recompute",

@@ -516,7 +516,7 @@ def main() -> None:
     report.figure(bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
                   value=web["rate"], unit="/s", command=cmd)
 
-    from tournaments import live
+    from tournaments.live import events
     from tournaments.models import Tournament
 
     tid = Tournament.objects.get(slug=slug).pk
@@ -525,7 +525,7 @@ def main() -> None:
         log(f"opening {args.listeners} SSE listeners on one uvicorn process")
         sse = asyncio.run(listeners(
             server.port, f"/api/v1/tournaments/{slug}/events", args.listeners,
-            lambda: live.publish(tid, {"event": "bench", "tournament": tid}),
+            lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
         ))
     finally:
         server.stop()

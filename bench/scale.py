@@ -253,19 +253,24 @@ def run_size(args: argparse.Namespace) -> dict:
     queue = f"bench-scale-{os.getpid()}"
     _fresh_database(args.pg, name)
     _setup(f"{args.pg}/{name}", args.redis_url, queue)
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connections
 
-    from config.celery import app
-    from tournaments import live, services
+    from tournaments import redis_client, services
+    from tournaments.live import event_log
     from tournaments.models import Match
-    from tournaments.services import Actor, coalesce
+    from tournaments.services import Actor, scheduling
     from tournaments.services import standings as standings_service
     from tournaments.services.ratings import PENDING_KEY as RATINGS_KEY
 
     ratings_queue = f"{queue}-ratings"
-    app.conf.task_routes = {"tournaments.recompute_ratings": {"queue": ratings_queue}}
+    # Re-ratings to a queue nobody consumes (their count is reported): routed as every task is,
+    # by the setting named in TASK_QUEUE_SETTINGS (config/routing.py).
+    settings.RATINGS_QUEUE = ratings_queue
+    settings.TASK_QUEUE_SETTINGS = {**settings.TASK_QUEUE_SETTINGS,
+                                    "tournaments.recompute_ratings": "RATINGS_QUEUE"}
     call_command("migrate", verbosity=0)
     director = Actor(user=get_user_model().objects.create_user(f"scale-{teams}", password="x"))
     worker = Worker(queue)
@@ -281,8 +286,8 @@ def run_size(args: argparse.Namespace) -> dict:
             actor=director, name=f"Scale {teams}", slug=f"scale-{teams}", game="spades",
             rules="standard", format="swiss", rounds=rounds, match_length="hands",
             match_hands=hands, seed=args.seed)
-        coalesce.release(standings_service.PENDING_KEY.format(tournament.pk))
-        coalesce.release(RATINGS_KEY.format("spades"))
+        scheduling.release(standings_service.PENDING_KEY.format(tournament.pk))
+        scheduling.release(RATINGS_KEY.format("spades"))
         services.open_registration(tournament=tournament, actor=director)
         for k in range(teams):
             entry = services.register_entry(
@@ -322,19 +327,19 @@ def run_size(args: argparse.Namespace) -> dict:
                 f"confirmed at {one['hands'] / one['confirm_s']:,.0f}/s; snapshot "
                 f"{one['lag_s']:.2f} s after the last confirmation")
         out["wall_s"] = time.perf_counter() - event_start
-        recomputes = live.redis_client().llen(ratings_queue)
+        recomputes = redis_client.client().llen(ratings_queue)
         out["ratings_tasks_left"] = recomputes
     finally:
         if submitters is not None:
             submitters.stop()
         worker.stop()
         try:
-            client = live.redis_client()
+            client = redis_client.client()
             client.delete(ratings_queue, queue, *(  # the queues and kombu's routing for them
                 f"_kombu.{kind}.{q}" for q in (queue, ratings_queue)
                 for kind in ("binding", "binding_permanent")))
             if tournament is not None:
-                client.delete(live.log_key(tournament.pk))
+                client.delete(event_log.log_key(tournament.pk))
         except Exception as error:  # cleaning up must not hide the run's own error
             log(f"could not clean Redis up: {error}")
         connections.close_all()

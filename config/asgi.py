@@ -1,7 +1,9 @@
 """ASGI entry point (for uvicorn: uvicorn config.asgi:application).
 
 A current, cached standings poll and a tournament's events stream are answered before Django
-(`api/fastpath.py`); every other request goes to Django's ASGI handler.
+(`api/fastpath.py`); every other request goes to Django's ASGI handler. Both sit behind the
+request body limit (`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413
+while it arrives, and a chunked body reaches Django with its length stated.
 """
 
 import gc
@@ -14,13 +16,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
 from api import fastpath  # noqa: E402  (needs the apps loaded)
+from config.body_limit import BodyLimit  # noqa: E402
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector,
 # whose full passes over it stalled the event loop (the p99 of a cached poll).
 gc.freeze()
 
 
-async def application(scope, receive, send):
+async def _application(scope, receive, send):
     if scope["type"] == "http" and await fastpath.serve(scope, send, receive):
         return
     await django_application(scope, receive, send)
+
+
+application = BodyLimit(_application)

@@ -235,11 +235,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Catch-up for standings missed while a worker or Redis was down (`celery -A config worker -B`,
 # or a separate `celery -A config beat`); workers also sweep when they start.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-standings": {
-        "task": "tournaments.sweep_standings",
-        "schedule": 30.0,
-        "options": {"queue": env("STANDINGS_QUEUE", default="celery")},
-    },
+    "sweep-standings": {"task": "tournaments.sweep_standings", "schedule": 30.0},
 }
 # Cache (standings ETags and bodies, throttles): Redis when REDIS_URL is set, so every web
 # process and worker shares it; local memory in the embedded default (one process).
@@ -251,12 +247,27 @@ else:
 STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
 # Hand-record import jobs (a big file is minutes of work): their own queue if you like.
 IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
+# Which queue each task is sent to, by the name of the setting that holds it; tasks not named
+# here go to Celery's default queue ("celery"). Celery's router (CELERY_TASK_ROUTES,
+# config/routing.py) reads the setting when the task is sent (by a service, a worker's start-up
+# sweep or beat), so no call names a queue and a changed setting reroutes at once.
+TASK_QUEUE_SETTINGS = {
+    "tournaments.recompute_standings": "STANDINGS_QUEUE",
+    "tournaments.sweep_standings": "STANDINGS_QUEUE",
+    "tournaments.import_hands": "IMPORTS_QUEUE",
+}
+CELERY_TASK_ROUTES = ("config.routing.route",)
 
 # The client's address, for every throttle and the sign-in lockout: the connection's own
 # (REMOTE_ADDR) unless NUM_PROXIES trusted proxies stand in front of the server, each adding
 # itself to X-Forwarded-For (then the address that many places from the right). 0, the default,
 # ignores X-Forwarded-For, which any client can write (docs/hostile-input.md).
 NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+
+# The largest request body the server reads, in bytes (config/body_limit.py, around the whole
+# ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
+# largest legitimate body is a hand import file (8 MiB) with its form around it.
+REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
 
 # REST API.
 REST_FRAMEWORK = {
@@ -279,6 +290,7 @@ REST_FRAMEWORK = {
         "login": "10/minute",
         "import": "20/minute",
         "check": "600/minute",
+        "export": "30/minute",  # public PDF and XLSX downloads, per client address
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -294,7 +306,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "api.throttles.client_address"  # the same address as the throttles
+AXES_CLIENT_IP_CALLABLE = "tournaments.clients.client_address"  # the same address as the throttles
 AXES_LOCKOUT_CALLABLE = "api.errors.locked_out"  # a page, or JSON under /api/
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no start-up banner in the evening server's output; failures still logged

@@ -1,17 +1,19 @@
+from typing import Any
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-def _after_commit(kind: str, payload: dict) -> None:
+def _after_commit(kind: str, payload: dict[str, Any]) -> None:
     """What a committed workflow sets off: a standings recompute, or a live announcement."""
-    from tournaments import live
+    from tournaments.live import events
     from tournaments.models import Tournament
     from tournaments.services import ratings, standings
 
     if kind == "results":
         standings.schedule(payload["tournament"])
         return
-    live.publish(payload["tournament"], {"event": kind, **payload})
+    events.publish(payload["tournament"], {"event": kind, **payload})
     if kind == "match-finished":
         game = Tournament.objects.filter(pk=payload["tournament"]).values_list("game", flat=True)
         ratings.schedule(game.get())
@@ -23,7 +25,20 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import checks  # noqa: F401 - registers the system checks
+        """Connect every listener and signal receiver, here and nowhere at import time."""
+        from celery.signals import worker_ready
+        from django.db.models.signals import post_delete, post_save
+
+        from tournaments import checks, tasks  # noqa: F401 - checks registers the system checks
+        from tournaments.live import standings_cache
+        from tournaments.models import Tournament
         from tournaments.services import notify
 
+        # Results changes flip the cached standings to stale at once (before the recompute).
+        notify.subscribe(standings_cache.results_changed)
         notify.subscribe(_after_commit)
+        for signal in (post_save, post_delete):
+            signal.connect(standings_cache.tournament_saved, sender=Tournament, weak=False,
+                           dispatch_uid=f"tricktable-standings-cache-{signal is post_save}")
+        # A worker that starts sweeps what was missed while none ran.
+        worker_ready.connect(tasks.catch_up, weak=False, dispatch_uid="tricktable-catch-up")

@@ -192,6 +192,10 @@ SENTENCES: dict[str, Writer] = {
     "setup-changed": _setup,
     "tournament-finished": lambda s: _("Finished the tournament."),
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
+    "member-claimed": lambda s: _(
+        "%(entry)s registered with the club number %(number)s of a member: a new player was "
+        "made, to be linked by a director if it is the member."
+    ) % {"entry": _entry(s), "number": s.data.get("club_number", "")},
     "late-entry": _late,
     "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
     "check-in-undone": lambda s: _("Took back the check-in of %(entry)s.") % {
@@ -236,7 +240,7 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "entries": (gettext_lazy("Entries"), (
         "entry-registered", "late-entry", "checked-in", "check-in-undone", "withdrawn", "seeded",
         "table-fixed", "entries-imported", "affiliation-set", "kept-apart",
-        "kept-apart-removed")),
+        "kept-apart-removed", "member-claimed")),
     "rounds": (gettext_lazy("Rounds and pairings"), (
         "round-generated", "entries-swapped", "round-published", "round-closed")),
     "hands": (gettext_lazy("Hands and matches"), (

@@ -779,6 +779,15 @@ class ImportJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    progressed_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text=_("When the job last moved: claimed, or its progress written. A running job "
+                    "that has not moved for a minute is resumed by the sweep."),
+    )
+    runner = models.CharField(
+        max_length=32, blank=True,
+        help_text=_("The run that holds the job; a run taken over writes nothing more."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -2,12 +2,18 @@
 
 Standings and ratings tasks are idempotent (a recompute writes nothing new when nothing changed),
 acknowledged late (a worker killed mid-task leaves the message for the next one) and retried
-with backoff when the database is unreachable.
+with backoff when the database is unreachable. Which queue each task goes to is set by
+`CELERY_TASK_ROUTES` in settings; services send these tasks by name
+(`services.scheduling.run_or_send`), so this module imports the services and not the reverse.
 """
 
+from typing import Any
+
 from celery import shared_task
-from celery.signals import worker_ready
 from django.db import DatabaseError
+
+from games.records import check_record
+from tournaments.services import hand_imports, ratings, standings
 
 RETRY = {
     "acks_late": True,
@@ -25,16 +31,12 @@ def check_records(records: list[dict]) -> list[dict]:
 
     Used by bulk imports. Runs in-process when REDIS_URL is unset, on a worker otherwise.
     """
-    from games.records import check_record
-
     return [check_record(record) for record in records]
 
 
 @shared_task(name="tournaments.recompute_standings", **RETRY)
 def recompute_standings(tournament_id: int) -> int | None:
     """Write a standings snapshot if results changed; returns its version (None: up to date)."""
-    from tournaments.services import standings
-
     standings.claim(tournament_id)
     snapshot = standings.recompute(tournament_id=tournament_id)
     return snapshot.version if snapshot else None
@@ -43,35 +45,32 @@ def recompute_standings(tournament_id: int) -> int | None:
 @shared_task(name="tournaments.sweep_standings", **RETRY)
 def sweep_standings() -> list[int]:
     """Catch up every tournament whose snapshot is behind its results (periodic, and when a
-    worker starts): what was missed while the worker or Redis was down."""
-    from tournaments.services import standings
-
-    return standings.sweep()
+    worker starts): what was missed while the worker or Redis was down. Also resumes hand
+    imports stalled by a dead worker (hand_imports.resume_stalled)."""
+    done = standings.sweep()
+    hand_imports.resume_stalled()
+    return done
 
 
 @shared_task(name="tournaments.recompute_ratings", **RETRY)
 def recompute_ratings(game: str) -> int:
     """Rate every finished match of a game from scratch; returns the players rated."""
-    from tournaments.services import ratings
-
     ratings.claim(game)
     return ratings.recompute(game=game)
 
 
-@worker_ready.connect
-def _catch_up(sender=None, **kwargs) -> None:
-    from tournaments.services.standings import standings_queue
-
-    sweep_standings.apply_async(queue=standings_queue())
+def catch_up(sender: Any = None, **kwargs: Any) -> None:
+    """A worker is ready (Celery's `worker_ready`, connected in `TournamentsConfig.ready()`):
+    sweep what was missed while no worker ran."""
+    sweep_standings.delay()
 
 
 @shared_task(name="tournaments.import_hands", bind=True, **RETRY)
 def import_hands(self, job_id: int) -> dict | None:
     """Run a hand import job (services.hand_imports); returns its counts. A retry after a
-    database outage runs the job again from its first line, which the per-line idempotency keys
-    make safe; when the retries run out the job is marked failed."""
-    from tournaments.services import hand_imports
-
+    database outage goes on after the job's last written line (the lines since are run again,
+    which the per-line idempotency keys make safe); when the retries run out the job is marked
+    failed."""
     try:
         job = hand_imports.run_hand_import(job_id)
     except Exception as error:

@@ -32,9 +32,9 @@ def another_page(page) -> Iterator[Callable[..., object]]:
 def live_in_process(settings) -> Iterator[None]:
     """No Redis: standings are recomputed in-process and the announced events stay in this
     process's log, which the live server's thread streams to the browsers."""
-    from tournaments import live
+    from tournaments.live import event_log
 
     settings.REDIS_URL = None
-    live._local_log.clear()
+    event_log.clear_local()
     yield
-    live._local_log.clear()
+    event_log.clear_local()

@@ -11,7 +11,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import demo, live, services, simulate
+from tournaments import demo, services, simulate
+from tournaments.live import event_log
 from tournaments.models import Entry, Match, Tournament
 from tournaments.services import Actor, PlayerSpec
 
@@ -26,9 +27,9 @@ def in_process(settings):
     """No Redis: standings are recomputed in-process and events stay in this process, where
     the live server's thread reads them."""
     settings.REDIS_URL = None
-    live._local_log.clear()
+    event_log.clear_local()
     yield
-    live._local_log.clear()
+    event_log.clear_local()
 
 
 def director() -> Actor:

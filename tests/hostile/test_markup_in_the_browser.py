@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import live, services, simulate
+from tournaments import services, simulate
+from tournaments.live import event_log
 from tournaments.models import HandSubmission, Match
 
 from .conftest import ALL, TEAM_API, TEAM_PAGE, build_evening
@@ -31,9 +32,9 @@ def in_process(settings):
     """No Redis: standings are recomputed in-process and events stay in this process, where
     the live server's thread reads them (as in tests/browser/test_public.py)."""
     settings.REDIS_URL = None
-    live._local_log.clear()
+    event_log.clear_local()
     yield
-    live._local_log.clear()
+    event_log.clear_local()
 
 
 def test_markup_names_never_run_in_the_browser(page, live_server):

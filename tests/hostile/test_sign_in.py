@@ -143,7 +143,7 @@ def test_behind_a_configured_proxy_the_address_is_the_one_it_saw(director, setti
 ])
 def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
         settings, rf, proxies, forwarded, address):
-    from api.throttles import client_address
+    from tournaments.clients import client_address
 
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
     extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded is not None else {}

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tournaments import live
+from tournaments.live import event_log
 
 
 @pytest.fixture(autouse=True)
@@ -25,9 +25,9 @@ def own_cache(settings):
 def in_process(in_process_tasks):
     """No Redis (tests/conftest.py's `in_process_tasks`), and the in-process event log, a
     deque, emptied before and after."""
-    live._local_log.clear()
+    event_log.clear_local()
     yield
-    live._local_log.clear()
+    event_log.clear_local()
 
 
 @pytest.fixture

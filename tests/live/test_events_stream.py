@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
-from tournaments import live
+from tournaments.live import event_log, events
 
 from ..tournaments.builders import make_director, make_match
 
@@ -51,8 +51,8 @@ def test_an_announcement_arrives_as_an_sse_message(tournament):
             hello, resume = await read(content, 2)
             assert hello == {"retry": "3000"}
             assert resume == {"id": "0-0"}  # an empty log: a reconnect replays from its start
-            live.publish(tournament.pk, {"event": "standings", "version": 7})
-            live.publish(tournament.pk, {"event": "round", "tournament": tournament.pk,
+            events.publish(tournament.pk, {"event": "standings", "version": 7})
+            events.publish(tournament.pk, {"event": "round", "tournament": tournament.pk,
                                          "round": 2})
             standings, round_ = await read(content, 2)
         finally:
@@ -63,7 +63,7 @@ def test_an_announcement_arrives_as_an_sse_message(tournament):
     assert standings["event"] == "standings"
     assert json.loads(standings["data"]) == {"event": "standings", "version": 7}
     assert round_["event"] == "round" and json.loads(round_["data"])["round"] == 2
-    assert live.id_key(round_["id"]) > live.id_key(standings["id"])
+    assert event_log.id_key(round_["id"]) > event_log.id_key(standings["id"])
 
 
 def test_another_tournament_is_not_heard(tournament):
@@ -74,8 +74,8 @@ def test_another_tournament_is_not_heard(tournament):
         content = response.streaming_content
         try:
             await read(content, 2)
-            live.publish(other.pk, {"event": "standings", "version": 1})
-            live.publish(tournament.pk, {"event": "standings", "version": 2})
+            events.publish(other.pk, {"event": "standings", "version": 1})
+            events.publish(tournament.pk, {"event": "standings", "version": 2})
             return await read(content, 1)
         finally:
             await content.aclose()
@@ -101,8 +101,8 @@ def test_heartbeats_keep_a_quiet_stream_open(tournament, settings):
 
 def test_last_event_id_replays_the_missed_events_first(tournament):
     for version in (1, 2, 3):
-        live.publish(tournament.pk, {"event": "standings", "version": version})
-    ids = [event_id for event_id, _ in live.history(tournament.pk)]
+        events.publish(tournament.pk, {"event": "standings", "version": version})
+    ids = [event_id for event_id, _ in event_log.history(tournament.pk)]
     assert len(ids) == 3
 
     async def run():
@@ -111,7 +111,7 @@ def test_last_event_id_replays_the_missed_events_first(tournament):
         content = response.streaming_content
         try:
             hello, *replayed = await read(content, 3)
-            live.publish(tournament.pk, {"event": "standings", "version": 4})
+            events.publish(tournament.pk, {"event": "standings", "version": 4})
             (new,) = await read(content, 1)
         finally:
             await content.aclose()
@@ -124,8 +124,8 @@ def test_last_event_id_replays_the_missed_events_first(tournament):
 
 
 def test_a_first_connection_learns_where_to_resume_from(tournament):
-    live.publish(tournament.pk, {"event": "standings", "version": 1})
-    newest = live.tail(tournament.pk)
+    events.publish(tournament.pk, {"event": "standings", "version": 1})
+    newest = event_log.tail(tournament.pk)
 
     async def run():
         response = await AsyncClient().get(events_url(tournament))
@@ -140,10 +140,10 @@ def test_a_first_connection_learns_where_to_resume_from(tournament):
 
 
 def test_the_log_is_bounded(tournament):
-    for version in range(live.LOG_SIZE + 10):
-        live.publish(tournament.pk, {"event": "standings", "version": version})
-    kept = live.history(tournament.pk)
-    assert len(kept) == live.LOG_SIZE and kept[-1][1]["version"] == live.LOG_SIZE + 9
+    for version in range(event_log.LOG_SIZE + 10):
+        events.publish(tournament.pk, {"event": "standings", "version": version})
+    kept = event_log.history(tournament.pk)
+    assert len(kept) == event_log.LOG_SIZE and kept[-1][1]["version"] == event_log.LOG_SIZE + 9
 
 
 def test_the_stream_generator_directly(tournament):
@@ -152,7 +152,7 @@ def test_the_stream_generator_directly(tournament):
     async def run():
         gen = stream(tournament.pk, None, heartbeat=5, limit=1)
         chunks = [await anext(gen)]
-        live.publish(tournament.pk, {"event": "hand-confirmed", "match": 1, "hand": 2})
+        events.publish(tournament.pk, {"event": "hand-confirmed", "match": 1, "hand": 2})
         chunks += [chunk async for chunk in gen]
         return chunks
 
@@ -163,13 +163,13 @@ def test_the_stream_generator_directly(tournament):
 
 
 def test_under_wsgi_a_short_response_that_does_not_hang(client, tournament):
-    live.publish(tournament.pk, {"event": "standings", "version": 1})
-    first_id = live.tail(tournament.pk)
-    live.publish(tournament.pk, {"event": "standings", "version": 2})
+    events.publish(tournament.pk, {"event": "standings", "version": 1})
+    first_id = event_log.tail(tournament.pk)
+    events.publish(tournament.pk, {"event": "standings", "version": 2})
     response = client.get(events_url(tournament))
     assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
     assert b"retry: 5000" in response.content
-    assert f"id: {live.tail(tournament.pk)}".encode() in response.content
+    assert f"id: {event_log.tail(tournament.pk)}".encode() in response.content
     resumed = client.get(events_url(tournament), HTTP_LAST_EVENT_ID=first_id)
     assert b'"version":2' in resumed.content and b'"version":1' not in resumed.content
 

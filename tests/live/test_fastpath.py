@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from api import fastpath
-from tournaments import live
+from tournaments.live import event_log, events, standings_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_current_etag_gets_a_304_without_sql(client, tournament, django_assert
 def test_after_a_change_the_poll_goes_back_to_django(client, tournament):
     path = f"/api/v1/tournaments/{tournament.slug}/standings"
     client.get(path)
-    live.invalidate(tournament.pk)
+    standings_cache.invalidate(tournament.pk)
     answered, _ = get(path)
     assert not answered
 
@@ -118,7 +118,7 @@ def test_the_events_stream_is_served_before_django_and_ends_when_the_client_leav
 ):
     path = f"/api/v1/tournaments/{tournament.slug}/events"
     answered, sent = stream_events(
-        path, lambda: live.publish(tournament.pk, {"event": "standings", "version": 9})
+        path, lambda: events.publish(tournament.pk, {"event": "standings", "version": 9})
     )
     assert answered
     assert sent[0]["status"] == 200
@@ -129,9 +129,9 @@ def test_the_events_stream_is_served_before_django_and_ends_when_the_client_leav
 
 
 def test_the_fast_events_stream_replays_from_the_last_event_id(in_process, tournament):
-    live.publish(tournament.pk, {"event": "round", "round": 1})
-    first = live.tail(tournament.pk)
-    live.publish(tournament.pk, {"event": "round", "round": 2})
+    events.publish(tournament.pk, {"event": "round", "round": 1})
+    first = event_log.tail(tournament.pk)
+    events.publish(tournament.pk, {"event": "round", "round": 2})
     path = f"/api/v1/tournaments/{tournament.slug}/events"
     answered, sent = stream_events(path, lambda: None,
                                    query=f"lastEventId={first}".encode(), frames=2)

@@ -18,8 +18,9 @@ from django.test import override_settings
 
 from games.records import check_record
 from games.schema import load_schema
-from tournaments import demo, live, services, simulate
+from tournaments import demo, services, simulate
 from tournaments.exports import archive, records
+from tournaments.live import events
 from tournaments.models import (
     AuditEvent,
     Entry,
@@ -202,7 +203,7 @@ def test_an_archive_restored_into_an_empty_database_exports_the_same_again(
     wipe()
     announced, published, scheduled = [], [], []
     unsubscribe = notify.subscribe(lambda kind, data: announced.append(kind))
-    monkeypatch.setattr(live, "publish", lambda *args, **kwargs: published.append(args))
+    monkeypatch.setattr(events, "publish", lambda *args, **kwargs: published.append(args))
     real = standings_service.schedule
     monkeypatch.setattr(standings_service, "schedule",
                         lambda tid: (scheduled.append(tid), real(tid)))

@@ -79,13 +79,15 @@ def test_nobody_registers_once_the_tournament_is_finished(make_tournament, direc
     assert caught.value.code == "tournament-finished"
 
 
-def test_a_player_is_matched_by_club_number_whatever_the_name_says(make_tournament, public):
+def test_a_player_is_matched_by_club_number_whatever_the_name_says(make_tournament, director):
+    # A director's registration: a public one never takes a member's record (issue 14 point
+    # 11; tests/hostile/test_smaller_holes.py).
     aiko = Player.objects.create(name="Aiko Tanaka", club_number="0042")
     tournament = make_tournament()
 
     entry = services.register_entry(
         tournament=tournament,
-        actor=public,
+        actor=director,
         players=[PlayerSpec(name="A. Tanaka", club_number="0042"), PlayerSpec(name="Ben")],
     )
 

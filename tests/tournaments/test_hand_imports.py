@@ -265,6 +265,7 @@ def test_the_same_file_in_another_tournament_has_its_own_keys(in_process):
 def test_with_redis_the_job_is_sent_to_the_imports_queue_after_commit(
     match, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
+    from config.routing import queue_of
     from tournaments.tasks import import_hands
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
@@ -277,7 +278,8 @@ def test_with_redis_the_job_is_sent_to_the_imports_queue_after_commit(
     assert sent == []  # not before the job's row is committed
     for callback in callbacks:
         callback()
-    assert sent == [{"args": [job.pk], "queue": "imports-elsewhere"}]
+    assert sent == [{"args": [job.pk]}]  # the queue is the task's route (CELERY_TASK_ROUTES)
+    assert queue_of(import_hands.name) == "imports-elsewhere"
     job.refresh_from_db()
     assert job.state == ImportJob.State.QUEUED
 

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from tournaments import live, services
+from tournaments import services
+from tournaments.live import events
 from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
 from tournaments.services import standings
 
@@ -40,7 +41,7 @@ def test_in_process_the_snapshot_follows_each_commit(settings, django_capture_on
     settings.REDIS_URL = None
     match = make_match(make_director(), rules={"preset": "standard", "options": {"target": 100}})
     heard = []
-    stop = live.listen(lambda tid, event: heard.append(event))
+    stop = events.listen(lambda tid, event: heard.append(event))
     try:
         with django_capture_on_commit_callbacks(execute=True):
             play(match, (HAND_1, HAND_2))
@@ -194,10 +195,15 @@ def test_a_burst_of_changes_sends_one_recompute_task_until_it_starts(settings, m
 
 
 def test_a_starting_worker_sends_its_catch_up_sweep_to_the_standings_queue(settings, monkeypatch):
+    from celery.signals import worker_ready
+
+    from config.routing import queue_of
     from tournaments import tasks
 
     settings.STANDINGS_QUEUE = "standings-elsewhere"
     sent = []
-    monkeypatch.setattr(tasks.sweep_standings, "apply_async", lambda **kw: sent.append(kw))
-    tasks._catch_up()
-    assert sent == [{"queue": "standings-elsewhere"}]
+    monkeypatch.setattr(tasks.sweep_standings, "apply_async",
+                        lambda *args, **kw: sent.append(kw))
+    worker_ready.send(sender=None)  # connected in TournamentsConfig.ready()
+    assert len(sent) == 1  # the queue is the task's route (CELERY_TASK_ROUTES)
+    assert queue_of(tasks.sweep_standings.name) == "standings-elsewhere"

@@ -25,8 +25,20 @@ class PlayerSpec:
     email: str = ""
 
 
-def find_or_create_player(spec: PlayerSpec) -> Player:
-    """The club's player: by club number when given, else by exact name (case-insensitive)."""
+def find_or_create_player(spec: PlayerSpec, *, trusted: bool = True) -> Player:
+    """The club's player: by club number when given, else by exact name (case-insensitive).
+
+    Untrusted (a public registration): members' names and club numbers are public, so neither
+    proves who registers. A member's record (one with a club number) is never taken by name,
+    and a club number that is already a member's gives a new player without it
+    (`claimed_member` says which member it named: the director links them if it is the member).
+    A record without a club number is still found by its name, as before."""
+    player, _claimed = _player_for(spec, trusted=trusted)
+    return player
+
+
+def _player_for(spec: PlayerSpec, *, trusted: bool) -> tuple[Player, Player | None]:
+    """(the player, the member whose club number an untrusted registration gave, if any)."""
     name = " ".join(spec.name.split())
     club_number = (spec.club_number or "").strip()
     email = (spec.email or "").strip()
@@ -41,17 +53,21 @@ def find_or_create_player(spec: PlayerSpec) -> Player:
     if club_number:
         player = Player.objects.filter(club_number=club_number).first()
         if player is not None:
-            return player
+            if trusted:
+                return player, None
+            return Player.objects.create(name=name, email=email), player
         try:
             with transaction.atomic():
-                return Player.objects.create(name=name, club_number=club_number, email=email)
+                return Player.objects.create(name=name, club_number=club_number, email=email), None
         except IntegrityError:  # created at the same moment by another registration
-            return Player.objects.get(club_number=club_number)
-    player = (
-        Player.objects.filter(name__iexact=name, club_number="").order_by("id").first()
-        or Player.objects.filter(name__iexact=name).order_by("id").first()
-    )
-    return player or Player.objects.create(name=name, email=email)
+            player = Player.objects.get(club_number=club_number)
+            if trusted:
+                return player, None
+            return Player.objects.create(name=name, email=email), player
+    player = Player.objects.filter(name__iexact=name, club_number="").order_by("id").first()
+    if player is None and trusted:  # a director may mean the member of that name
+        player = Player.objects.filter(name__iexact=name).order_by("id").first()
+    return player or Player.objects.create(name=name, email=email), None
 
 
 def _check_seed(seed: object) -> None:
@@ -116,7 +132,8 @@ def register_entry(
             "bad-entry",
             "a team entry names two players" if team_event else "an entry names one player",
         )
-    found = [find_or_create_player(spec) for spec in specs]
+    resolved = [_player_for(spec, trusted=director) for spec in specs]
+    found = [player for player, _claimed in resolved]
     if team_event and found[0].pk == found[1].pk:
         raise ServiceError("bad-entry", "a team needs two different players")
     taken = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
@@ -170,6 +187,16 @@ def register_entry(
             subject=entry.name,
             data={"entry": entry.pk},
         )
+    for player, claimed in resolved:
+        if claimed is not None:  # for the director: link them if it is the member
+            audit(
+                tournament=tournament,
+                actor=actor,
+                action="member-claimed",
+                subject=entry.name,
+                data={"entry": entry.pk, "player": player.pk, "member": claimed.pk,
+                      "club_number": claimed.club_number},
+            )
     if checked_in:
         audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
               data={"entry": entry.pk})
@@ -282,7 +309,7 @@ def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[
     require_director(actor, tournament)
     wanted = set(entries)
     found = list(
-        Entry.objects.select_for_update()
+        Entry.objects.select_for_update(of=("self",))  # not the nullable team/player joins
         .filter(tournament=tournament, pk__in=wanted)
         .select_related("team", "player")
         .order_by("pk")

@@ -14,9 +14,14 @@ confirmed at once; the submission is marked as imported, with a label naming the
 `start_hand_import` checks the file as a whole (size, encoding, line count), stores it in a job
 and hands the job to a Celery worker (or runs it in-process when there is no Redis);
 `run_hand_import` is what the worker runs. A bad line is reported with its line number and a
-stable code and never blocks the good ones. The idempotency key of a line is derived from the
-tournament, the file's SHA-256 and the line number: importing the same file again stores
-nothing twice and reports those lines as duplicates.
+stable code and never blocks the good ones. A run writes its progress (counters, errors and
+`progressed_at`) every few lines; a job whose worker died mid-way stays "running" without
+moving, and `resume_stalled` (called by the periodic standings sweep) sends it again after
+`STALLED_AFTER`: the new run takes the job over (`runner`: the dead run, were it only slow,
+writes nothing more) and continues after the last line whose progress was written. The
+idempotency key of a line is derived from the tournament, the file's SHA-256 and the line
+number: importing the same file again stores nothing twice and reports those lines as
+duplicates, and a line run again after a crash is stored once.
 """
 
 from __future__ import annotations
@@ -24,18 +29,21 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError, DataError, IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import HandSubmission, ImportJob, Match, Tournament
 
+from . import scheduling
 from .actors import Actor, audit, is_director, require_director
 from .errors import Invalid, ServiceError
-from .hands import submit_hand
+from .hands import MAX_HAND_BYTES, submit_hand
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +53,8 @@ MAX_LINES = 20_000
 MAX_LISTED_ERRORS = 1000
 #: The job's counters are written after this many lines (and at the end).
 PROGRESS_EVERY = 5
+#: A running job that has written no progress for this long is resumed by the sweep.
+STALLED_AFTER = timedelta(minutes=1)
 MAX_DETAILS = 5
 #: Where a hand was played, in a line of either form.
 PLACE_FIELDS = ("round", "table", "hand")
@@ -58,6 +68,8 @@ ERROR_CODES: dict[str, str] = {
     "too-many-lines": f"the file has more than {MAX_LINES} lines",
     "no-director": "the import must be started by a signed-in director",
     # one line
+    "hand-too-large": f"the line is over {MAX_HAND_BYTES} bytes, the most one hand may take "
+    "(the API refuses such a submission with 413 too-large)",
     "bad-json": "the line is not valid JSON",
     "bad-envelope": "the line is not {\"round\", \"table\", \"hand\"?, \"record\"}",
     "no-such-table": "the tournament has no such round, or the round no such table",
@@ -145,29 +157,12 @@ def start_hand_import(
     return job
 
 
-def imports_queue() -> str:
-    """The Celery queue for imports (settings.IMPORTS_QUEUE, else the default queue)."""
-    return getattr(settings, "IMPORTS_QUEUE", None) or "celery"
-
-
 def enqueue(job_id: int) -> None:
-    """Run the job: on a worker when REDIS_URL is set, else here and now. Never raises: a job
-    that cannot be sent or run is marked failed with the reason, and the file can be imported
-    again (the idempotency keys make that safe)."""
-    if not settings.REDIS_URL:
-        try:
-            run_hand_import(job_id)
-        except Exception as error:  # the page must show a failed job, never a 500
-            log.exception("hand import %s failed", job_id)
-            give_up(job_id, error)
-        return
-    from tournaments.tasks import import_hands
-
-    try:
-        import_hands.apply_async(args=[job_id], queue=imports_queue())
-    except Exception as error:  # the broker is down
-        log.exception("hand import %s could not be queued", job_id)
-        give_up(job_id, error)
+    """Run the job: on a worker when REDIS_URL is set (the imports queue, IMPORTS_QUEUE), else
+    here and now. Never raises: a job that cannot be sent or run is marked failed with the
+    reason, and the file can be imported again (the idempotency keys make that safe)."""
+    scheduling.run_or_send("tournaments.import_hands", job_id,
+                           failed=lambda error: give_up(job_id, error))
 
 
 def give_up(job_id: int, error: BaseException) -> None:
@@ -220,40 +215,43 @@ def idempotency_key(job: ImportJob, line: int) -> str:
     return f"import-{job.tournament_id}-{job.file_hash[:40]}-{line}"
 
 
-def _claim(job_id: int) -> bool:
-    """Mark a queued (or interrupted, running) job as running; False when it is finished or
-    gone. A job re-run after a crash starts again from its first line."""
+def _claim(job_id: int) -> str | None:
+    """Take a queued or running job for this run: its new runner token, or None when the job
+    is finished or gone. The counters and errors stay: a job taken over after a crash goes on
+    after its last written line (a run still going on the job loses it, and stops at its next
+    write)."""
     now = timezone.now()
+    runner = uuid.uuid4().hex
     claimed = ImportJob.objects.filter(
         pk=job_id, state__in=[ImportJob.State.QUEUED, ImportJob.State.RUNNING]
-    ).update(
-        state=ImportJob.State.RUNNING,
-        started_at=now,
-        processed=0,
-        stored=0,
-        duplicates=0,
-        failed=0,
-        errors=[],
-        message="",
-    )
-    return bool(claimed)
+    ).update(state=ImportJob.State.RUNNING, runner=runner, progressed_at=now, message="")
+    if not claimed:
+        return None
+    ImportJob.objects.filter(pk=job_id, started_at__isnull=True).update(started_at=now)
+    return runner
 
 
 def run_hand_import(job_id: int) -> ImportJob | None:
-    """Import every line of the job, one transaction each, writing the progress every few
-    lines; returns the finished job (None: no such job). A finished job is left as it is.
-    Database outages propagate (the task retries, and the job starts again)."""
-    if not _claim(job_id):
+    """Import every line of the job not yet done, one transaction each, writing the progress
+    every few lines; returns the job (None: no such job). A finished job is left as it is.
+    A job that was interrupted goes on after the last line whose progress was written: the
+    lines after it are run again, which their idempotency keys make harmless (each is stored
+    once and counted once). Database outages propagate (the task retries, and the job goes on
+    from its last written line)."""
+    runner = _claim(job_id)
+    if runner is None:
         return ImportJob.objects.filter(pk=job_id).first()
     job = ImportJob.objects.select_related("tournament", "created_by").get(pk=job_id)
     tournament = job.tournament
     actor = job_actor(job)
+    tally = _Tally(processed=job.processed, stored=job.stored, duplicates=job.duplicates,
+                   failed=job.failed)
+    errors = list(job.errors or [])
     if actor is None or not is_director(actor, tournament):
-        return _finish(job, _Tally(), [], failed="the director who started the import "
+        return _finish(job, runner, tally, errors, failed="the director who started the import "
                        "is no longer one of this tournament's directors")
-    tally, errors = _Tally(), []
     matches: dict[tuple[int, int], Match | None] = {}
-    for number, text in lines(job.content):
+    for number, text in lines(job.content)[job.processed:]:
         try:
             outcome = _import_line(job, actor, number, text, matches)
         except _LineError as error:
@@ -267,20 +265,50 @@ def run_hand_import(job_id: int) -> ImportJob | None:
             setattr(tally, outcome, getattr(tally, outcome) + 1)
         tally.processed += 1
         if tally.processed % PROGRESS_EVERY == 0:
-            ImportJob.objects.filter(pk=job.pk).update(errors=errors, **tally.fields())
-    return _finish(job, tally, errors)
+            written = ImportJob.objects.filter(pk=job.pk, runner=runner).update(
+                errors=errors, progressed_at=timezone.now(), **tally.fields()
+            )
+            if not written:  # another run took the job over: it counts from here
+                log.warning("hand import %s: taken over by another run; this one stops", job.pk)
+                return ImportJob.objects.filter(pk=job.pk).first()
+    return _finish(job, runner, tally, errors)
 
 
-def _finish(job: ImportJob, tally: _Tally, errors: list[dict], failed: str = "") -> ImportJob:
-    job.state = ImportJob.State.FAILED if failed else ImportJob.State.DONE
-    job.message = failed
-    job.errors = errors
-    job.finished_at = timezone.now()
-    for name, value in tally.fields().items():
-        setattr(job, name, value)
-    job.save(
-        update_fields=["state", "message", "errors", "finished_at", *tally.fields()]
+def resume_stalled(*, now: datetime | None = None) -> list[int]:
+    """Send again every running job that has not moved for `STALLED_AFTER` (its worker died:
+    the broker would hand its message back only after its visibility timeout, an hour); returns
+    their ids. Each is marked as moved now, so one stalled job is sent at most once a minute."""
+    now = now or timezone.now()
+    # No progress for a minute (or none ever written: a job left running before it was kept).
+    quiet = Q(progressed_at__lt=now - STALLED_AFTER) | Q(progressed_at__isnull=True)
+    stalled = list(
+        ImportJob.objects.filter(quiet, state=ImportJob.State.RUNNING)
+        .values_list("pk", flat=True)
     )
+    resumed = []
+    for job_id in stalled:
+        taken = ImportJob.objects.filter(quiet, pk=job_id, state=ImportJob.State.RUNNING).update(
+            progressed_at=now
+        )
+        if taken:  # not moved meanwhile, nor resumed by another sweep
+            log.warning("hand import %s stalled; resuming it", job_id)
+            resumed.append(job_id)
+            enqueue(job_id)
+    return resumed
+
+
+def _finish(
+    job: ImportJob, runner: str, tally: _Tally, errors: list[dict], failed: str = ""
+) -> ImportJob:
+    now = timezone.now()
+    state = ImportJob.State.FAILED if failed else ImportJob.State.DONE
+    written = ImportJob.objects.filter(pk=job.pk, runner=runner).update(
+        state=state, message=failed, errors=errors, finished_at=now, progressed_at=now,
+        **tally.fields(),
+    )
+    if not written:  # another run took the job over: it finishes it
+        return ImportJob.objects.get(pk=job.pk)
+    job.refresh_from_db()
     audit(
         tournament=job.tournament,
         actor=job_actor(job) or Actor(system=True, label=f"import {job.pk}"),
@@ -293,6 +321,13 @@ def _finish(job: ImportJob, tally: _Tally, errors: list[dict], failed: str = "")
 
 
 def _envelope(text: str) -> tuple[int, int, int | None, dict]:
+    size = len(text.encode("utf-8"))
+    if size > MAX_HAND_BYTES:  # refused before it is parsed, as the API refuses such a body
+        raise _LineError(
+            "hand-too-large",
+            f"the line is {size} bytes; one hand may take at most {MAX_HAND_BYTES}",
+            {"bytes": size, "limit": MAX_HAND_BYTES},
+        )
     try:
         line = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:

@@ -41,6 +41,9 @@ MAX_KEY = 100
 #: director confirms): 4-digit PINs cannot be guessed at a phone's pace.
 PIN_TRIES = 5
 PIN_LOCK_SECONDS = 15 * 60
+#: The most bytes one hand may take as sent: a JSON body to the API (api/parsers.py) or a line
+#: of a hand import (hand_imports.py), so no way in stores a larger record than another.
+MAX_HAND_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)

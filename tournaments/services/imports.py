@@ -11,8 +11,15 @@ The file has a header row; the columns are matched case-insensitively, in Englis
     seed / シード              a positive whole number, optional
 
 Other columns are ignored. Cells are text: stripped, runs of spaces collapsed. CSV must be UTF-8
-(a byte-order mark is allowed); XLSX is read with openpyxl in read-only mode. At most
-`MAX_ROWS` rows and `MAX_BYTES` bytes.
+(a byte-order mark is allowed); XLSX is read with openpyxl in read-only (streaming) mode. At most
+`MAX_ROWS` rows and `MAX_BYTES` bytes, `MAX_COLUMNS` columns and `MAX_CELL` characters a cell.
+
+An XLSX file is a zip archive, and 2 MiB of it can unpack to gigabytes (a million shared strings,
+a row of a million cells, a sheet claiming `A1:XFD1048576`). Before openpyxl sees it, the
+archive's table of contents is checked: at most `MAX_PARTS` entries, none over `MAX_PART_BYTES`
+(the shared strings `MAX_SHARED_STRINGS_BYTES`) and all together at most `MAX_UNPACKED_BYTES`
+uncompressed (`too-large-unpacked`); a sheet whose
+stated size is over the caps is refused before its first row is read.
 
 `parse_entries` only reads the file; `import_entries` also checks every row against the
 tournament by registering it through `register_entry` (as a director), and keeps the entries
@@ -24,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -42,12 +50,26 @@ MAX_BYTES = 2 * 1024 * 1024
 MAX_NAME = 100
 MAX_CLUB = Player._meta.get_field("club_number").max_length
 MAX_BLANK_ROWS = 5 * MAX_ROWS  # a sheet padded with empty rows is read this far, no further
+MAX_COLUMNS = 64  # columns of a row (the file needs at most eight)
+MAX_CELL = 1000  # characters of one cell
+MAX_SHEET_ROWS = 1 + MAX_ROWS + MAX_BLANK_ROWS  # rows an XLSX sheet may state it has
+# The XLSX archive, checked before it is opened: entries and their uncompressed sizes.
+MAX_PARTS = 100
+MAX_PART_BYTES = 4 * 1024 * 1024  # a sheet of 2,000 rows of long names is about 2.5 MiB
+MAX_SHARED_STRINGS_BYTES = 1024 * 1024  # openpyxl reads them all at once when it opens the file
+MAX_UNPACKED_BYTES = 8 * 1024 * 1024
 
 #: Every error code, file-level or row-level, with what it means. Stable.
 ERROR_CODES: dict[str, str] = {
     "bad-file": "the file is not a readable UTF-8 CSV or XLSX file",
     "too-large": f"the file is larger than {MAX_BYTES} bytes",
     "too-many-rows": f"the file has more than {MAX_ROWS} entry rows",
+    "too-large-unpacked": (
+        f"the XLSX archive holds more than {MAX_PARTS} parts, a part over {MAX_PART_BYTES} "
+        f"bytes or more than {MAX_UNPACKED_BYTES} bytes in all once unpacked"
+    ),
+    "too-many-columns": f"a row has (or the sheet states) more than {MAX_COLUMNS} columns",
+    "cell-too-long": f"a cell holds more than {MAX_CELL} characters",
     "bad-header": "the header row lacks a needed column, or names a column twice",
     "no-rows": "the file has a header but no entry rows",
     "missing-player": "a player's name is empty",
@@ -216,7 +238,40 @@ def _csv_rows(data: bytes) -> Iterator[list[str]]:
         raise _FileProblem("bad-file", f"the CSV file cannot be read: {error}") from error
 
 
+def _check_archive(data: bytes) -> None:
+    """Refuse an XLSX archive that would unpack to more than the caps, from its table of
+    contents alone (nothing is decompressed). The sizes are the archive's own claims; zipfile
+    stops reading an entry at its stated size, so a part cannot unpack to more than it says."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as error:
+        raise _FileProblem("bad-file", "the file is not a readable XLSX workbook") from error
+    if len(parts) > MAX_PARTS:
+        raise _FileProblem(
+            "too-large-unpacked",
+            f"the XLSX file holds {len(parts)} parts; at most {MAX_PARTS}",
+        )
+    total = 0
+    for part in parts:
+        limit = (MAX_SHARED_STRINGS_BYTES if part.filename.lower().endswith("sharedstrings.xml")
+                 else MAX_PART_BYTES)
+        if part.file_size > limit:
+            raise _FileProblem(
+                "too-large-unpacked",
+                f"the XLSX part {part.filename[:100]} unpacks to {part.file_size} bytes; "
+                f"at most {limit}",
+            )
+        total += part.file_size
+    if total > MAX_UNPACKED_BYTES:
+        raise _FileProblem(
+            "too-large-unpacked",
+            f"the XLSX file unpacks to {total} bytes; at most {MAX_UNPACKED_BYTES}",
+        )
+
+
 def _xlsx_rows(data: bytes) -> Iterator[tuple[Any, ...]]:
+    _check_archive(data)
     from openpyxl import load_workbook
 
     try:
@@ -226,7 +281,20 @@ def _xlsx_rows(data: bytes) -> Iterator[tuple[Any, ...]]:
     try:
         if not book.worksheets:
             raise _FileProblem("bad-file", "the workbook has no sheet")
-        rows = book.worksheets[0].iter_rows(values_only=True)
+        sheet = book.worksheets[0]
+        # The sheet's stated size (its <dimension>) pads every row to its width in read-only
+        # mode: a claim over the caps is refused, and the rows are then read as they are.
+        if (sheet.max_column or 0) > MAX_COLUMNS:
+            raise _FileProblem(
+                "too-many-columns",
+                f"the sheet states {sheet.max_column} columns; at most {MAX_COLUMNS}",
+            )
+        if (sheet.max_row or 0) > MAX_SHEET_ROWS:
+            raise _FileProblem(
+                "too-many-rows", f"the sheet states {sheet.max_row} rows; at most {MAX_ROWS}"
+            )
+        sheet.reset_dimensions()
+        rows = sheet.iter_rows(values_only=True)
         while True:
             try:
                 row = next(rows)
@@ -417,7 +485,20 @@ def parse_entries(data: bytes, *, filename: str, team_event: bool) -> EntriesPre
         blank = 0
         rows = _rows(data, filename)
         for number, raw in enumerate(rows, 1):
-            cells = [_cell(value) for value in raw]
+            raw = tuple(raw)
+            if len(raw) > MAX_COLUMNS and any(v not in (None, "") for v in raw[MAX_COLUMNS:]):
+                raise _FileProblem(
+                    "too-many-columns",
+                    f"row {number} has {len(raw)} columns; at most {MAX_COLUMNS}",
+                )
+            cells = [_cell(value) for value in raw[:MAX_COLUMNS]]
+            for index, text in enumerate(cells):
+                if len(text) > MAX_CELL:
+                    raise _FileProblem(
+                        "cell-too-long",
+                        f"row {number}, column {index + 1} holds {len(text)} characters; "
+                        f"at most {MAX_CELL}",
+                    )
             if not any(cells):
                 blank += 1
                 if blank > MAX_BLANK_ROWS:

@@ -2,7 +2,12 @@
 
 Each function schedules work with `transaction.on_commit`, so nothing is announced or computed
 for a transaction that rolls back. Listeners (`subscribe`) receive `(kind, payload)` after
-commit; the standings and live-event modules register themselves here.
+commit; they are subscribed in `TournamentsConfig.ready()` (the live standings cache, the
+standings and ratings scheduling, the live announcements).
+
+A transaction that reports several results changes (confirming the hand that finishes a match
+is two: the hand and the match) counts and recomputes each: the counter only has to move
+forward, and a recompute that finds its snapshot current writes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ _listeners: list[Listener] = []
 def subscribe(listener: Listener) -> Callable[[], None]:
     """Call `listener(kind, payload)` after every commit that announces something; returns a
     function that unsubscribes it."""
-    _listeners.append(listener)
+    if listener not in _listeners:
+        _listeners.append(listener)
     return lambda: _listeners.remove(listener)
 
 
@@ -28,24 +34,7 @@ def _announce(kind: str, payload: dict[str, Any]) -> None:
         for listener in list(_listeners):
             listener(kind, payload)
 
-    run.announces = (kind, payload.get("tournament"))  # type: ignore[attr-defined]
     transaction.on_commit(run)
-
-
-def _pending(kind: str, tournament_id: int) -> bool:
-    """Is `kind` for this tournament already announced inside the current atomic block?
-
-    Django keeps (savepoint ids, callback) pairs until commit and drops those of a savepoint
-    that rolls back, so this never goes stale. Requiring the callback's savepoints to include
-    every savepoint open now confines the match to this block (in a test, several workflows
-    share one outer transaction, each in its own savepoint)."""
-    connection = transaction.get_connection()
-    open_now = set(connection.savepoint_ids)
-    return any(
-        getattr(entry[1], "announces", None) == (kind, tournament_id) and open_now <= entry[0]
-        for entry in getattr(connection, "run_on_commit", ())
-        if isinstance(entry, tuple) and len(entry) == 3
-    )
 
 
 def results_changed(tournament: Any) -> None:
@@ -54,12 +43,8 @@ def results_changed(tournament: Any) -> None:
 
 
 def _results(tournament_id: int) -> None:
-    """Count one change to results per transaction: confirming the hand that finishes a match
-    is one change, not two."""
     from .standings import bump
 
-    if _pending("results", tournament_id):
-        return
     bump(tournament_id)
     _announce("results", {"tournament": tournament_id})
 

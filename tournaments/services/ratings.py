@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.conf import settings
 from django.db import transaction
 
 from tournaments.models import Match, Rating
 
-from . import coalesce
+from . import scheduling
 
 PENDING_KEY = "tricktable:ratings-pending:{}"
 
@@ -73,16 +72,11 @@ def recompute(*, game: str) -> int:
 
 
 def schedule(game: str) -> None:
-    """Re-rate a game soon; never raises (a missed update is caught by the next one or by
-    `manage.py recompute_ratings`)."""
-    if not settings.REDIS_URL:
-        recompute(game=game)
-        return
-    from tournaments.tasks import recompute_ratings
-
-    coalesce.send_once(PENDING_KEY.format(game), lambda: recompute_ratings.delay(game))
+    """Re-rate a game soon; never raises when sending (a missed update is caught by the next
+    one or by `manage.py recompute_ratings`)."""
+    scheduling.run_or_send("tournaments.recompute_ratings", game, pending=PENDING_KEY.format(game))
 
 
 def claim(game: str) -> None:
-    if settings.REDIS_URL:
-        coalesce.release(PENDING_KEY.format(game))
+    """A re-rating task starts: later finished matches must schedule a fresh task."""
+    scheduling.release(PENDING_KEY.format(game))

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import gameplay, live
+from tournaments import gameplay
+from tournaments.live import events
 from tournaments.models import Entry, StandingsSnapshot, Tournament
 
-from . import coalesce
 from . import history as hist
+from . import scheduling
 
 PENDING_KEY = "tricktable:standings-pending:{}"
 PENDING_SECONDS = 30
@@ -125,7 +125,7 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             tournament_id=tournament_id, version=version, inputs_version=inputs,
             payload=payload,
         )
-        transaction.on_commit(lambda: live.publish(
+        transaction.on_commit(lambda: events.publish(
             tournament_id, {"event": "standings", "version": version}
         ))
     return snapshot
@@ -147,29 +147,16 @@ def latest(*, tournament: Tournament) -> Latest:
 
 
 def schedule(tournament_id: int) -> None:
-    """Have the standings recomputed soon (after commit). Never raises: with the worker or
-    Redis down the results are stored, the snapshot is marked stale, and the sweep catches up.
-    """
-    if not settings.REDIS_URL:
-        recompute(tournament_id=tournament_id)
-        return
-    from tournaments.tasks import recompute_standings
-
-    coalesce.send_once(
-        PENDING_KEY.format(tournament_id),
-        lambda: recompute_standings.apply_async(args=[tournament_id], queue=standings_queue()),
-        seconds=PENDING_SECONDS,
-    )
-
-
-def standings_queue() -> str:
-    return getattr(settings, "STANDINGS_QUEUE", None) or "celery"
+    """Have the standings recomputed soon (after commit). Never raises when sending: with the
+    worker or Redis down the results are stored, the snapshot is marked stale, and the sweep
+    catches up."""
+    scheduling.run_or_send("tournaments.recompute_standings", tournament_id,
+                           pending=PENDING_KEY.format(tournament_id), seconds=PENDING_SECONDS)
 
 
 def claim(tournament_id: int) -> None:
     """A recompute task starts: later changes must schedule a fresh task."""
-    if settings.REDIS_URL:
-        coalesce.release(PENDING_KEY.format(tournament_id))
+    scheduling.release(PENDING_KEY.format(tournament_id))
 
 
 def stale_tournaments() -> list[int]:

@@ -1,4 +1,4 @@
-"""Error pages: 400, 403, 404, 500 and a refused form (CSRF), in the site's design and the
+"""Error pages: 400, 403, 404, 413, 500 and a refused form (CSRF), in the site's design and the
 visitor's language, each with a way back. Never Django's technical page with DEBUG off.
 
 Django calls these as `handler400`... `handler500` (config/urls.py) and `CSRF_FAILURE_VIEW`.
@@ -159,6 +159,25 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return _api_response(403, code="csrf-failed",
                              message="the form's security check failed; reload and try again")
     return _render(request, "403_csrf.html", 403, reason=reason if settings.DEBUG else "")
+
+
+def request_too_large(request: HttpRequest, limit: int) -> HttpResponse:
+    """413: a request body over REQUEST_BODY_LIMIT, refused before it was read
+    (config/body_limit.py). Rendered without the request's context processors: no session,
+    no database, nothing that could read the body."""
+    if _api(request):
+        return error_response(413, "too-large", f"the request body is larger than {limit} bytes",
+                              {"limit": limit})
+    with translation.override(_language(request)):
+        html = loader.get_template("413.html").render({
+            "status": 413,
+            "limit_mb": limit // (1024 * 1024),
+            "home_url": _reverse_or("tournaments:home", "/"),
+            "back_url": _back_url(request),
+        })
+        response = HttpResponse(html, status=413)
+        response["Content-Language"] = translation.get_language()
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

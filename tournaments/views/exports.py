@@ -8,23 +8,46 @@ standings snapshot):
 - `/t/<slug>/export/hands.jsonl`: every confirmed hand as `hand/1` JSON Lines
 
 Directors only: `/t/<slug>/export/archive.json`, the whole tournament with its audit trail.
+
+The PDF and XLSX downloads cost real work (a PDF is rendered by WeasyPrint, half a second or
+more), so anyone could keep the server busy by asking again and again. Each is built once per
+results version and kept in Django's cache (`_cached`, keyed by the tournament, the download,
+the language, its `results_version` and the standings snapshot it shows), and each client
+address (`tournaments.clients.client_address`, the one home of who a client is) may ask for
+`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["export"]` of them (429 with Retry-After beyond).
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path, re_path
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tournaments.clients import client_address
 from tournaments.exports import archive, pdf, records, tabular
-from tournaments.models import Tournament
+from tournaments.models import AuditEvent, StandingsSnapshot, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import Actor, is_director
+
+from .errors import _render
+
+log = logging.getLogger(__name__)
+#: How long a built download is kept (a new results version makes a new key at once).
+CACHE_SECONDS = 60 * 60
+THROTTLE_SCOPE = "export"
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 SHEETS: dict[str, Callable[[Tournament], tabular.Sheet]] = {
     "standings": tabular.standings_sheet,
@@ -53,18 +76,86 @@ def _download(response: HttpResponse, name: str, *, inline: bool = False) -> Htt
     return response
 
 
+def _throttled(request: HttpRequest) -> int | None:
+    """Count this download against the client's address; the seconds to wait when it is over
+    the rate (None: go ahead). A fixed window in the cache; with the cache down, no limit."""
+    rate = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(THROTTLE_SCOPE)
+    if not rate:
+        return None
+    count, _slash, period = rate.partition("/")
+    allowed, seconds = int(count), PERIODS[period[:1]]
+    now = time.time()
+    key = f"throttle:{THROTTLE_SCOPE}:{client_address(request)}:{int(now // seconds)}"
+    try:
+        cache.add(key, 0, seconds + 1)
+        used = cache.incr(key)
+    except Exception:  # the cache is away: serve rather than refuse everyone
+        log.warning("export throttle: the cache is unavailable", exc_info=True)
+        return None
+    if used <= allowed:
+        return None
+    return max(1, int(seconds - now % seconds))
+
+
+def _too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    response = _render(request, "429.html", 429, wait=wait)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def _cache_key(tournament: Tournament, subject: str, fmt: str) -> str:
+    """What a download shows, cheaply: the tournament's results version, the standings
+    snapshot (which catches up after the results), its latest audited change (a renamed team,
+    a withdrawal: every service write is audited) and the heading the PDF prints, in the
+    active language."""
+    snapshot = (StandingsSnapshot.objects.filter(tournament=tournament)
+                .values_list("pk", flat=True).first())
+    changed = AuditEvent.objects.filter(tournament=tournament).aggregate(last=Max("id"))["last"]
+    heading = "\n".join(str(part) for part in (
+        tournament.created_at, tournament.name, tournament.venue, tournament.starts_at,
+        tournament.game, tournament.format, tournament.state, tournament.rounds))
+    digest = hashlib.sha256(heading.encode()).hexdigest()[:16]
+    return (f"export:{tournament.pk}:{subject}.{fmt}:{translation.get_language()}:"
+            f"r{tournament.results_version}:s{snapshot or 0}:a{changed or 0}:{digest}")
+
+
+def _cached(key: str, build: Callable[[], bytes]) -> bytes:
+    try:
+        body = cache.get(key)
+    except Exception:  # the cache is away: build it every time
+        log.warning("export cache unavailable", exc_info=True)
+        return build()
+    if body is None:
+        body = build()
+        try:
+            cache.set(key, body, CACHE_SECONDS)
+        except Exception:
+            log.warning("export cache unavailable", exc_info=True)
+    return body
+
+
 @require_safe
 def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> HttpResponse:
-    """Standings or results as CSV, XLSX or PDF, headings in the active language."""
+    """Standings or results as CSV, XLSX or PDF, headings in the active language. The PDF and
+    XLSX are throttled per client address and built once per results version."""
     tournament = _tournament(slug)
     name = tabular.filename(tournament, subject, fmt)
-    if fmt == "pdf":
-        body = PDFS[subject](tournament)
-        return _download(HttpResponse(body, content_type=pdf.PDF_TYPE), name, inline=True)
-    sheet = SHEETS[subject](tournament)
     if fmt == "csv":
+        sheet = SHEETS[subject](tournament)
         return _download(HttpResponse(tabular.to_csv(sheet), content_type=tabular.CSV_TYPE), name)
-    body = tabular.to_xlsx(sheet, title=f"{tournament.name} — {sheet.title}")
+    wait = _throttled(request)
+    if wait is not None:
+        return _too_many(request, wait)
+    key = _cache_key(tournament, subject, fmt)
+    if fmt == "pdf":
+        body = _cached(key, lambda: PDFS[subject](tournament))
+        return _download(HttpResponse(body, content_type=pdf.PDF_TYPE), name, inline=True)
+
+    def build_xlsx() -> bytes:
+        sheet = SHEETS[subject](tournament)
+        return tabular.to_xlsx(sheet, title=f"{tournament.name} — {sheet.title}")
+
+    body = _cached(key, build_xlsx)
     return _download(HttpResponse(body, content_type=tabular.XLSX_TYPE), name)
 
 

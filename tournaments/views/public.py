@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import live, presentation, services
+from tournaments import presentation, services
+from tournaments.live import event_log
 from tournaments.models import Player, Round, Tournament
 from tournaments.selectors.public import home as club
 from tournaments.selectors.public import match as matches
@@ -209,7 +210,7 @@ def _events_url(tournament: Tournament) -> str:
     """The SSE stream with a resume point taken now: events published between this render and
     the browser's connection are replayed rather than missed."""
     try:
-        after = live.tail(tournament.pk)
+        after = event_log.tail(tournament.pk)
     except Exception:  # Redis down: the page still renders, the script falls back to polling
         after = None
     try:

@@ -30,7 +30,7 @@ def give_pins(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_entry_affiliation_keep_apart'),
+        ('tournaments', '0007_import_job_progress'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
