@@ -567,6 +567,8 @@ function show(html, { quiet = false } = {}) {
   const shown = $('[data-signature]', region);
   if (signature && shown && shown.dataset.signature === signature) return false;
   if (quiet && region.contains(document.activeElement) && document.activeElement !== region) return false;
+  // A PIN being typed is kept: the list waits for the answer rather than wipe it.
+  if (quiet && $$('input[name=pin]', region).some(input => input.value)) return false;
   region.innerHTML = html;
   serverNext = readJSON('scoring-next');
   decorateFragment();

@@ -14,7 +14,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.records import check_hand
-from tests.tournaments.builders import HAND_1, make_director, make_match, scorer
+from tests.tournaments.builders import HAND_1, make_director, make_match, scorer, side_pin
 from tournaments import gameplay, services
 from tournaments.models import Entry, Hand, HandSubmission, Match, Player, Round, Seat, Table
 from tournaments.simulate import next_hand
@@ -80,7 +80,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     page, live_server, screenshot, accessibility
 ):
     director = make_director("td")
-    match = make_match(director, confirmation="same-phone")  # confirmed on the same phone
+    match = make_match(director)  # PIN mode: the phone passes over, E/W types its PIN
     open_table(page, live_server, match, director)
     # the secret left the address bar and stays on the phone for this table only
     assert "#" not in page.url and page.url.endswith(f"/table/{match.table_id}/")
@@ -104,6 +104,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
 
+    pending.get_by_label("PIN of the side answering").fill(side_pin(match, "EW"))
     page.get_by_role("button", name="Confirm hand 1").click()
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(page.locator("form.decide")).to_have_count(0)
@@ -120,12 +121,12 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     assert version.raw == HAND_1
 
 
-def test_in_pin_mode_the_table_code_alone_cannot_confirm_and_the_page_asks_for_the_pin(
-    page, live_server
+def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alone_cannot(
+    page, live_server, screenshot, accessibility
 ):
     """A tournament in PIN mode (the default): the confirmation form asks for the answering
-    side's PIN, and a confirmation without it is refused with the page's translated message;
-    the hand stays pending. (Sending the typed PIN is the script's part: docs/api.md.)"""
+    side's PIN; without it nothing is sent, the submitting side's own PIN is refused and cleared,
+    and the other side's PIN confirms the hand."""
     director = make_director("td")
     match = make_match(director)
     open_table(page, live_server, match, director)
@@ -135,11 +136,26 @@ def test_in_pin_mode_the_table_code_alone_cannot_confirm_and_the_page_asks_for_t
                          idempotency_key="pin-mode-hand-1")
     decision = page.locator("form.decide[data-number='1']")
     expect(decision).to_be_visible()
-    expect(decision.get_by_label("PIN of the side answering")).to_be_visible()
+    pin = decision.get_by_label("PIN of the side answering")
+    expect(pin).to_be_visible()
+
     decision.get_by_role("button", name="Confirm hand 1").click()
-    expect(decision.locator(".decide-message")).to_contain_text(
-        "The other side confirms with the PIN on its entry's card")
+    expect(decision.locator(".decide-message")).to_contain_text("type the PIN")
+    expect(pin).to_be_focused()
+
+    pin.fill(side_pin(match, "NS"))  # the side that entered the hand: not the other side's PIN
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    expect(decision.locator(".decide-message")).to_contain_text("That is not this side's PIN")
+    expect(pin).to_have_value("")
     assert HandSubmission.objects.get().status == "pending"
+    screenshot(page, "scoring-pin-refused")
+    assert accessibility(page) == []
+
+    pin.fill(side_pin(match, "EW"))
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
+    version = HandSubmission.objects.get()
+    assert (version.status, version.decided_side) == ("confirmed", "EW")
 
 
 def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_server):

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createApi } from '../../static/js/scoring/api.js';
-import { answerBody } from '../../static/js/scoring/confirm.js';
+import { answerBody, answerHand } from '../../static/js/scoring/confirm.js';
 
 const decision = (fields, version = '3') => ({ elements: fields, dataset: { version, number: '2' } });
 
@@ -50,4 +50,54 @@ test('a request with no answer in time is given up', async () => {
     }),
   });
   await assert.rejects(request('/slow', { timeout: 20 }), /aborted/);
+});
+
+
+/** A decision form as answerHand sees it: fields, a message box and two buttons. */
+function pinForm(pin) {
+  const message = { className: '', textContent: '', replaceChildren(...nodes) { this.children = nodes; } };
+  const buttons = [{ disabled: false }, { disabled: false }];
+  const field = { value: pin, focused: 0, focus() { this.focused += 1; } };
+  return {
+    elements: { side: { value: 'EW' }, pin: field },
+    dataset: { version: '1', number: '4' },
+    querySelector: selector => (selector === '.decide-message' ? message : null),
+    querySelectorAll: selector => (selector === 'button' ? buttons : []),
+    message, field, buttons,
+  };
+}
+
+const T = { pinPrompt: '%(side)s: PIN for hand %(number)s', decideFailed: 'Hand %(number)s:',
+  confirmed: 'Hand %(number)s is confirmed.', rejected: 'r', noConnection: 'offline' };
+
+test("the answering side's PIN goes with the answer, trimmed", () => {
+  const body = answerBody(decision({ side: { value: 'EW' }, pin: { value: ' 4821 ' } }), 'confirm');
+  assert.deepEqual(body, { side: 'EW', version: 3, pin: '4821' });
+});
+
+test('an answer without the PIN the form asks for is not sent: the scorer is asked for it', async () => {
+  const form = pinForm('  ');
+  const sent = [];
+  await answerHand(form, 'confirm', { request: async (...args) => { sent.push(args); },
+    handUrl: '/h/', T, answered: async () => {}, refresh: async () => {}, refusal: () => 'x' });
+  assert.equal(sent.length, 0);
+  assert.equal(form.message.textContent, 'EW: PIN for hand 4');
+  assert.equal(form.field.focused, 1);
+});
+
+test('a wrong PIN leaves the hand as it was and clears the PIN for another try', async () => {
+  const form = pinForm('1111');
+  const sent = [];
+  let refreshed = 0;
+  await answerHand(form, 'confirm', {
+    request: async (url, init) => { sent.push([url, init.body]);
+      return { ok: false, status: 403, data: { code: 'side-pin-wrong' } }; },
+    handUrl: '/h/', T, answered: async () => assert.fail('not answered'),
+    refresh: async () => { refreshed += 1; }, refusal: () => 'refused',
+  });
+  assert.deepEqual(sent, [['/h/4/confirm', { side: 'EW', version: 1, pin: '1111' }]]);
+  assert.equal(form.field.value, '');
+  assert.equal(form.field.focused, 1);
+  assert.equal(refreshed, 0);
+  assert.ok(form.buttons.every(button => !button.disabled));
 });

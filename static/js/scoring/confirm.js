@@ -11,8 +11,14 @@ export function answerBody(decision, action) {
   const fields = decision.elements;
   const body = { side: fields.side ? fields.side.value : '', version: Number(decision.dataset.version) };
   if (action === 'reject') body.reason = fields.reason ? fields.reason.value : '';
+  // The answering side's PIN (the tournament's default mode): only that side has it, so the
+  // phone that entered the hand cannot answer for the other side with the table's token alone.
+  if (fields.pin) body.pin = fields.pin.value.trim();
   return body;
 }
+
+/** Refusals that are about the PIN typed: the form stays, the PIN is cleared for another try. */
+export const PIN_REFUSALS = new Set(['side-pin-required', 'side-pin-wrong']);
 
 /**
  * Send the answer (action 'confirm' or 'reject') of one decision form. The form's buttons are
@@ -24,6 +30,13 @@ export async function answerHand(decision, action, { request, handUrl, T, answer
   const number = decision.dataset.number;
   const message = $('.decide-message', decision);
   const body = answerBody(decision, action);
+  const pin = decision.elements.pin;
+  if (pin && !body.pin) {  // nothing to send yet: say what is missing, where it goes
+    message.className = 'decide-message error';
+    message.textContent = fmt(T.pinPrompt, { side: body.side, number });
+    pin.focus();
+    return;
+  }
   const buttons = $$('button', decision);
   buttons.forEach(button => { button.disabled = true; });
   message.className = 'decide-message';
@@ -44,6 +57,11 @@ export async function answerHand(decision, action, { request, handUrl, T, answer
   message.className = 'decide-message error';
   message.replaceChildren(refusal(response, fmt(T.decideFailed, { number })));
   buttons.forEach(button => { button.disabled = false; });
+  const code = response.data && response.data.code;
+  if (pin && PIN_REFUSALS.has(code)) {
+    pin.value = '';
+    pin.focus();
+  }
   if (response.status === 409) await refresh();
 }
 
