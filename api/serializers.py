@@ -12,6 +12,7 @@ from tournaments.models import (
     AuditEvent,
     Entry,
     HandSubmission,
+    KeepApart,
     Match,
     Player,
     Rating,
@@ -235,7 +236,7 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = [
             "id", "tournament", "name", "kind", "team", "players", "status", "seed",
-            "joined_round", "late_entry", "withdrawn_after_round", "fixed_table",
+            "joined_round", "late_entry", "withdrawn_after_round", "fixed_table", "affiliation",
             "registered_at",
         ]
         read_only_fields = fields
@@ -267,6 +268,43 @@ class RegisterSerializer(serializers.Serializer):
     late_entry = serializers.ChoiceField(
         choices=Tournament.LateEntry.choices, required=False, allow_blank=True, default=""
     )
+    affiliation = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, default="",
+        help_text="A club or family: entries with the same one are kept apart in the pairings "
+                  "while the draw can.",
+    )
+    checked_in = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Directors only: the entry is here now and is checked in at once.",
+    )
+
+
+class AffiliationSerializer(serializers.Serializer):
+    affiliation = serializers.CharField(max_length=100, allow_blank=True,
+                                        help_text="The entry's club or family (empty: none).")
+
+
+class CheckInManySerializer(serializers.Serializer):
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=1,
+        max_length=2000, help_text="The entries' ids.")
+
+
+class KeepApartSerializer(serializers.ModelSerializer):
+    first = serializers.PrimaryKeyRelatedField(read_only=True)
+    second = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = KeepApart
+        fields = ["id", "first", "second", "reason", "created_at"]
+        read_only_fields = fields
+
+
+class KeepApartCreateSerializer(serializers.Serializer):
+    first = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="One entry's id.")
+    second = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                      help_text="The other entry's id.")
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ImportSerializer(serializers.Serializer):

@@ -27,6 +27,7 @@ from tournaments.models import (
     Entry,
     Hand,
     HandSubmission,
+    KeepApart,
     Match,
     Player,
     Rating,
@@ -230,8 +231,67 @@ class EntryList(generics.ListAPIView, ApiView):
             name=data["name"],
             seed=data["seed"],
             late_entry=data["late_entry"],
+            affiliation=data["affiliation"],
+            checked_in=data["checked_in"],
         )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["entries"], parameters=[SLUG],
+    summary="Check in several entries at once (all or none; those already checked in stay so)",
+    request=s.CheckInManySerializer, responses={200: s.EntrySerializer(many=True)},
+)
+class EntryCheckInMany(ActionView):
+    serializer_class = s.EntrySerializer
+
+    def post(self, request, slug: str):
+        data = valid(s.CheckInManySerializer, request)
+        tournament = tournament_of(slug)
+        services.check_in_entries(tournament=tournament, actor=actor_for(request),
+                                  entries=data["entries"])
+        found = ENTRIES.filter(tournament=tournament, pk__in=data["entries"]).order_by("id")
+        return Response(s.EntrySerializer(found, many=True).data)
+
+
+@extend_schema(tags=["entries"], parameters=[SLUG])
+class KeepApartList(generics.ListAPIView, ApiView):
+    """Pairs the director asked the pairings to keep apart while the draw can (directors only)."""
+
+    serializer_class = s.KeepApartSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return KeepApart.objects.none()
+        tournament = tournament_of(self.kwargs["slug"])
+        services.require_director(actor_for(self.request), tournament)
+        return KeepApart.objects.filter(tournament=tournament).order_by("id")
+
+    @extend_schema(summary="Keep two entries apart in the pairings while the draw can",
+                   request=s.KeepApartCreateSerializer, responses={201: s.KeepApartSerializer})
+    def post(self, request, slug: str):
+        data = valid(s.KeepApartCreateSerializer, request)
+        tournament = tournament_of(slug)
+        first = get_object_or_404(Entry, pk=data["first"], tournament=tournament)
+        second = get_object_or_404(Entry, pk=data["second"], tournament=tournament)
+        pair = services.keep_apart(tournament=tournament, actor=actor_for(request), first=first,
+                                   second=second, reason=data["reason"])
+        return Response(s.KeepApartSerializer(pair).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["entries"], parameters=[ID(what="The pair's id.")],
+               summary="Let two entries kept apart meet again", request=None,
+               responses={204: None})
+class KeepApartDelete(ActionView):
+    serializer_class = s.KeepApartSerializer
+
+    def delete(self, request, pk: int):
+        pair = get_object_or_404(KeepApart.objects.select_related("tournament", "first",
+                                                                  "second"), pk=pk)
+        services.allow_together(pair=pair, actor=actor_for(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(
@@ -295,6 +355,14 @@ EntryWithdraw = _entry_action(
 )
 EntrySeed = _entry_action("EntrySeed", "Set (or clear) an entry's seed", s.SeedSerializer,
                           services.set_seed)
+EntryUndoCheckIn = _entry_action(
+    "EntryUndoCheckIn", "Take back a check-in (until a round seats the entry)", None,
+    services.undo_check_in,
+)
+EntryAffiliation = _entry_action(
+    "EntryAffiliation", "Set (or clear) an entry's affiliation: a club or family kept apart",
+    s.AffiliationSerializer, services.set_affiliation,
+)
 EntryFixTable = _entry_action(
     "EntryFixTable", "Always seat an entry at one table (e.g. for access), or free it",
     s.FixTableSerializer, services.fix_table,
