@@ -23,21 +23,13 @@ import rustworkx as rx
 
 from . import seating
 from .tables import meetings, repeat_notes, solve_apart, together_at
-from .types import Contender, Draw, apart, check_contenders, check_seed, sit_outs
+from .types import Contender, Draw, apart, check_contenders, check_seed, sit_outs, symmetric
 
 __all__ = ["progressive"]
 
 
 def _partnered(players: list[Contender]) -> list[set[int]]:
-    index = {c.id: i for i, c in enumerate(players)}
-    out: list[set[int]] = [set() for _ in players]
-    for i, c in enumerate(players):
-        for other in c.partners:
-            j = index.get(other)
-            if j is not None:
-                out[i].add(j)
-                out[j].add(i)
-    return out
+    return symmetric(players, lambda c: c.partners)
 
 
 def _new_partners_start(

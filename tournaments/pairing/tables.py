@@ -24,6 +24,7 @@ from .types import (
     check_seed,
     is_int,
     sit_outs,
+    symmetric,
 )
 
 __all__ = ["tables"]
@@ -33,15 +34,7 @@ MAX_NOTES = 10
 
 def meetings(players: list[Contender]) -> list[set[int]]:
     """For players numbered 0 … m−1 (their order in `players`): whom each has met."""
-    index = {c.id: i for i, c in enumerate(players)}
-    out: list[set[int]] = [set() for _ in players]
-    for i, c in enumerate(players):
-        for other in c.opponents | c.partners:
-            j = index.get(other)
-            if j is not None:
-                out[i].add(j)
-                out[j].add(i)
-    return out
+    return symmetric(players, lambda c: c.opponents | c.partners)
 
 
 def repeat_notes(pairs: list[tuple[int, int]], what: str) -> list[str]:

@@ -3,7 +3,7 @@ one error they raise (`PairingError`), with the input checks every engine shares
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -169,15 +169,22 @@ def sit_outs(players: list[Contender], count: int) -> list[Contender]:
     return order[:count]
 
 
-def apart(players: Sequence[Contender]) -> list[set[int]]:
-    """For players numbered 0 … m−1 (their order in `players`): whom each is to be kept apart
-    from, both ways (a pair named by either one)."""
+def symmetric(players: Sequence[Contender], ids: Callable[[Contender], Iterable[int]]
+              ) -> list[set[int]]:
+    """For players numbered 0 … m−1 (their order in `players`): the others each is related to
+    by `ids` (whom it met, partnered, is kept apart from), both ways — a relation recorded on
+    one side only counts for both; ids not among the players are left out."""
     index = {c.id: i for i, c in enumerate(players)}
     out: list[set[int]] = [set() for _ in players]
     for i, c in enumerate(players):
-        for other in c.avoid:
+        for other in ids(c):
             j = index.get(other)
             if j is not None:
                 out[i].add(j)
                 out[j].add(i)
     return out
+
+
+def apart(players: Sequence[Contender]) -> list[set[int]]:
+    """Whom each player is to be kept apart from (a pair named by either one)."""
+    return symmetric(players, lambda c: c.avoid)
