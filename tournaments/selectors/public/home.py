@@ -46,10 +46,19 @@ def rated_games() -> list[tuple[str, str]]:
     return [(game, game_name(game)) for game in GAMES]
 
 
+#: Ratings are shown to one decimal; players whose shown ratings are equal share a rank.
+SHOWN_PLACES = 1
+
+
+def shown(ordinal: float) -> float:
+    return round(ordinal, SHOWN_PLACES)
+
+
 @dataclass
 class LeaderRow:
     rank: int
     rating: Rating
+    tied: bool = False
 
     @property
     def win_rate(self) -> float | None:
@@ -58,10 +67,19 @@ class LeaderRow:
 
 
 def leaderboard(game: str) -> list[LeaderRow]:
-    """The game's ratings, best ordinal first (ties: more games, then the older player)."""
+    """The game's ratings, best ordinal first (listed by more games, then the older player,
+    among equals). Players whose ratings are equal as shown share a rank (1, 2, 2, 4)."""
     ratings = (
         Rating.objects.filter(game=game)
         .select_related("player")
         .order_by("-ordinal", "-games", "player_id")
     )
-    return [LeaderRow(rank, rating) for rank, rating in enumerate(ratings, 1)]
+    rows: list[LeaderRow] = []
+    for place, rating in enumerate(ratings, 1):
+        before = rows[-1] if rows else None
+        if before and shown(before.rating.ordinal) == shown(rating.ordinal):
+            before.tied = True
+            rows.append(LeaderRow(before.rank, rating, tied=True))
+        else:
+            rows.append(LeaderRow(place, rating))
+    return rows

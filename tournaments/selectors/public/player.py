@@ -19,6 +19,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.presentation import game_name
+from tournaments.selectors.public.home import shown
 
 
 @dataclass
@@ -117,12 +118,9 @@ def player_ratings(player: Player) -> list[PlayerRating]:
     """The player's rating in each game with their place on that game's leaderboard."""
     out = []
     for rating in Rating.objects.filter(player=player).order_by("game"):
-        ahead = Rating.objects.filter(game=rating.game).filter(
-            Q(ordinal__gt=rating.ordinal)
-            | Q(ordinal=rating.ordinal, games__gt=rating.games)
-            | Q(ordinal=rating.ordinal, games=rating.games, player_id__lt=rating.player_id)
-        ).count()
-        total = Rating.objects.filter(game=rating.game).count()
+        others = list(Rating.objects.filter(game=rating.game).values_list("ordinal", flat=True))
+        ahead = sum(1 for ordinal in others if shown(ordinal) > shown(rating.ordinal))
+        total = len(others)
         out.append(PlayerRating(rating, ahead + 1, total, rating_chart(rating.history)))
     return out
 
