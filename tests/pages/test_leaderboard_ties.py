@@ -29,3 +29,15 @@ def test_equal_ratings_as_shown_share_a_rank_and_the_next_rank_skips(client):
     assert page.count('<td class="num">=2</td>') == 2
     assert [r.rank for r in player.player_ratings(dan.player)] == [4]
     assert [r.rank for r in player.player_ratings(Player.objects.get(name="Cy"))] == [2]
+
+
+def test_a_team_named_after_its_players_does_not_show_them_twice():
+    from tournaments.selectors.public.standings import StandingsRow
+
+    def row(name: str, players: list[str]) -> StandingsRow:
+        return StandingsRow(rank=1, tied=False, entry=1, name=name, players=players,
+                            withdrawn=False, values=[])
+
+    assert row("Ann & Bo", ["Ann", "Bo"]).player_line == ""
+    assert row("Moonshot", ["Ann", "Bo"]).player_line == "Ann & Bo"
+    assert row("Ann", ["Ann"]).player_line == ""

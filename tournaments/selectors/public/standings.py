@@ -33,6 +33,13 @@ class StandingsRow:
     playing: dict | None = None  # the provisional match this entry is in, if shown
     brief: list[str] = field(default_factory=list)  # the projector's few columns
 
+    @property
+    def player_line(self) -> str:
+        """A team's players under its name ("Ann & Bo"); empty for a player, and for a team
+        named after its players, which would say the same twice."""
+        line = " & ".join(self.players) if len(self.players) > 1 else ""
+        return "" if line == self.name else line
+
 
 @dataclass
 class ProvisionalMatch:
