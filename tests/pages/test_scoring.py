@@ -207,3 +207,15 @@ def test_a_finished_match_shows_its_result_and_takes_no_more_hands(client, spade
     shown = text(response)
     assert "The match is finished." in shown and "Result" in shown and "place 1" in shown
     assert script_json(response.content.decode(), "scoring-next")["blocked"] == "finished"
+
+
+def test_players_at_the_table_see_no_sign_in_or_api_links_and_a_director_keeps_theirs(
+    client, spades, director
+):
+    players = page(client, spades).content.decode()
+    client.force_login(director.user)
+    directors = page(client, spades).content.decode()
+
+    assert "/accounts/login/" not in players and "/api/docs" not in players
+    assert "Sign in" not in players and "API documentation" not in players
+    assert reverse("tournaments:director-home") in directors
