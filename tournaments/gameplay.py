@@ -36,6 +36,14 @@ class Layout:
         return all(len(side) == 2 for side in self.sides)
 
 
+def first_dealer(seats: str, round_number: int) -> str:
+    """The seat that deals the first hand: North in round 1, then the next seat clockwise each
+    round, so the deal does not always start with the same entry. The rules allow any first
+    dealer; the table card states it and the scoring page starts from it, so every table
+    starts the same way."""
+    return seats[(round_number - 1) % len(seats)]
+
+
 def canonical_rules(game: str, rules: Any) -> Any:
     """The rules as the engine states them (a preset id, or preset + options)."""
     try:

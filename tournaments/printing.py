@@ -101,13 +101,6 @@ class TableCard:
     expires_at: datetime | None = None
 
 
-def first_dealer(seats: str, round_number: int) -> str:
-    """The seat that deals the first hand: North in round 1, then the next seat clockwise each
-    round, so the deal does not always start with the same entry. The rules allow any first
-    dealer; the card states this one so every table starts the same way."""
-    return seats[(round_number - 1) % len(seats)]
-
-
 def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
     """Each seat letter with its player. A team holding two seats (`NS`) puts its first player
     in the first seat and the partner in the second."""
@@ -143,7 +136,7 @@ def round_tables(round_: Round) -> list[TableCard]:
         )
         .order_by("table__number")
     )
-    dealer_seat = first_dealer(layout.seats, round_.number)
+    dealer_seat = gameplay.first_dealer(layout.seats, round_.number)
     cards = []
     for match in matches:
         seats = list(match.seats.all())

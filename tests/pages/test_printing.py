@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.conftest import sign_in_browser
-from tournaments import printing, services
+from tournaments import gameplay, printing, services
 from tournaments.models import AuditEvent, Table, TableToken, Tournament, hash_secret
 from tournaments.services import Actor
 
@@ -111,8 +111,8 @@ def test_a_short_url_keeps_level_m_instead_of_segnos_boosted_level():
 
 
 def test_the_first_dealer_moves_round_by_round_and_sheets_follow_the_rules_rotation():
-    assert [printing.first_dealer("NESW", n) for n in (1, 2, 3, 4, 5)] == list("NESWN")
-    assert [printing.first_dealer("NS", n) for n in (1, 2, 3)] == list("NSN")
+    assert [gameplay.first_dealer("NESW", n) for n in (1, 2, 3, 4, 5)] == list("NESWN")
+    assert [gameplay.first_dealer("NS", n) for n in (1, 2, 3)] == list("NSN")
     tournament = Tournament(game="spades", rules="standard")
     assert printing.dealers(tournament, "W", 5) == list("WNESW")
 

@@ -219,3 +219,14 @@ def test_players_at_the_table_see_no_sign_in_or_api_links_and_a_director_keeps_t
     assert "/accounts/login/" not in players and "/api/docs" not in players
     assert "Sign in" not in players and "API documentation" not in players
     assert reverse("tournaments:director-home") in directors
+
+
+def test_the_first_hand_is_dealt_by_the_first_dealer_the_table_card_prints(client, spades):
+    from tournaments import gameplay
+
+    Round.objects.filter(pk=spades.round_id).update(number=2)
+
+    nxt = script_json(page(client, spades).content.decode(), "scoring-next")
+
+    assert nxt["dealer"] == gameplay.first_dealer("NESW", 2) == "E"
+    assert nxt["dealerFixed"] is False  # the players may still choose another

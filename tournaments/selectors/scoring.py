@@ -202,8 +202,8 @@ def _next_hand(
     elif rejected is not None:
         # A first hand entered again keeps its dealer while later hands rotate from it.
         dealer, fixed = rejected.record.get("dealer", seats[0]), len(versions) > 1
-    else:
-        dealer, fixed = seats[0], False
+    else:  # the first dealer the table card prints (the players may still choose another)
+        dealer, fixed = gameplay.first_dealer(seats, match.round.number), False
     blocked = ""
     if match.state == Match.State.FINISHED:
         blocked = "finished"
