@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils import timezone
+
 from tournaments.formatting import number
 from tournaments.labels import metric_label
 from tournaments.models import (
@@ -68,6 +70,12 @@ class StandingsView:
     @property
     def computed_at(self) -> datetime | None:
         return self.snapshot.computed_at if self.snapshot else None
+
+    @property
+    def just_now(self) -> bool:
+        """Computed within the last minute: the page says "just now", not "0 minutes ago"."""
+        at = self.computed_at
+        return at is not None and (timezone.now() - at).total_seconds() < 60
 
 
 SUMMARY_COLUMNS = ("played", "won", "drawn", "lost")
