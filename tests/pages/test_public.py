@@ -608,3 +608,16 @@ def test_every_page_opens_with_a_link_past_the_header_to_the_content(client, clu
         assert re.search(r'<main id="main" tabindex="-1"', html)
     japanese = client.get(reverse("tournaments:home"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "本文へ移動" in japanese
+
+
+def test_on_a_phone_the_standings_lead_with_match_points_and_difference_the_rest_behind_a_switch(
+    client, club
+):
+    spades = club.spades
+    html = text(get(client, reverse("tournaments:public-standings", args=[spades.slug])))
+
+    heads = re.findall(r'<th scope="col" class="num( more)?">([^<]+)</th>', html)
+    shown = [label for more, label in heads if not more]
+    assert shown == ["Rank", "Match points", "Point difference"]
+    assert {label for more, label in heads if more} >= {"Played", "Won", "Drawn", "Lost"}
+    assert 'id="all-columns"' in html and "All columns" in html

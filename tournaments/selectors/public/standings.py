@@ -9,7 +9,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from tournaments.formatting import number
-from tournaments.labels import metric_label
+from tournaments.labels import SUMMARY_METRICS, metric_label
 from tournaments.models import (
     StandingsSnapshot,
     Tournament,
@@ -21,6 +21,7 @@ from tournaments.services import standings as standings_service
 class Column:
     name: str
     label: str
+    key: bool = False  # shown on a phone at once; the others behind "All columns"
 
 
 @dataclass
@@ -34,6 +35,11 @@ class StandingsRow:
     values: list[str]
     playing: dict | None = None  # the provisional match this entry is in, if shown
     brief: list[str] = field(default_factory=list)  # the projector's few columns
+    more: list[bool] = field(default_factory=list)  # per value: behind the phone's toggle
+
+    @property
+    def cells(self) -> list[tuple[str, bool]]:
+        return list(zip(self.values, self.more or [False] * len(self.values), strict=True))
 
     @property
     def player_line(self) -> str:
@@ -78,7 +84,15 @@ class StandingsView:
         return at is not None and (timezone.now() - at).total_seconds() < 60
 
 
-SUMMARY_COLUMNS = ("played", "won", "drawn", "lost")
+def key_columns(names: list[str], chain: list[str]) -> set[str]:
+    """What a phone shows beside rank and entry: match points and the point difference, or
+    where the chain has no difference, the first metric after match points."""
+    key = {"match_points"}
+    if "point_difference" in names:
+        key.add("point_difference")
+    else:
+        key.update([n for n in chain if n != "match_points"][:1])
+    return key
 
 
 def standings_view(tournament: Tournament) -> StandingsView:
@@ -89,8 +103,9 @@ def standings_view(tournament: Tournament) -> StandingsView:
     chain = list(payload.get("tiebreaks") or tournament.tiebreaks or ["match_points"])
     if "match_points" not in chain:
         chain.insert(0, "match_points")
-    names = [*SUMMARY_COLUMNS, *[n for n in chain if n not in SUMMARY_COLUMNS]]
-    columns = [Column(n, metric_label(n)) for n in names]
+    names = [*SUMMARY_METRICS, *[n for n in chain if n not in SUMMARY_METRICS]]
+    key = key_columns(names, chain)
+    columns = [Column(n, metric_label(n), key=n in key) for n in names]
     provisional = _provisional(payload.get("provisional"))
     playing = {}
     for item in payload.get("provisional") or []:
@@ -108,6 +123,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
             players=row.get("players", []),
             withdrawn=row.get("withdrawn", False),
             values=[number(row["values"].get(n)) for n in names],
+            more=[n not in key for n in names],
             playing=playing.get(row["entry"]),
             brief=[number(row["values"].get(n)) for n in brief],
         )
@@ -131,7 +147,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
 
 def _brief(names: list[str], chain: list[str]) -> list[str]:
     """What a room reads from across it: matches played, the first two keys of the ranking."""
-    keys = [n for n in chain if n not in SUMMARY_COLUMNS][:2]
+    keys = [n for n in chain if n not in SUMMARY_METRICS][:2]
     return [n for n in names if n == "played" or n in keys]
 
 
