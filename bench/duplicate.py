@@ -64,14 +64,6 @@ REPORTED = {
 }
 
 
-def pin_to_one_core() -> str:
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
-
-
 def timed(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
     wall, cpu = [], []
     for _ in range(repeat):
@@ -137,7 +129,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     repeat = 5 if args.quick else 30
-    pinned = pin_to_one_core()
+    pinned = report.pin_to_one_core()
 
     movement = mitchell(TABLES, rounds=ROUNDS)
     results = simulated_results(movement, PER_ROUND, seed=args.seed)

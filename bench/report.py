@@ -200,6 +200,15 @@ def _redis_version(url: str | None) -> str:
         return f"Redis unreachable ({type(error).__name__})"
 
 
+def pin_to_one_core() -> str:
+    """Keep this process on one CPU (the single-core figures), and say which."""
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
 def machine(database_url: str | None = None, redis_url: str | None = None) -> dict:
     """What the figures were measured on: cores, CPU, versions, date, load average."""
     try:

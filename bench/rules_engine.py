@@ -35,14 +35,6 @@ CHECK_HANDS = ROOT / "games" / "management" / "commands" / "check_hands.py"
 DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "tricktable-bench"
 
 
-def pin_to_one_core() -> str:
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        return f"pinned to CPU {min(os.sched_getaffinity(0))}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
-
-
 # -- the hands -----------------------------------------------------------------------------------
 
 
@@ -292,7 +284,9 @@ def main() -> None:
         return None
     if args.quick:
         args.hands, args.repeat = 5_000, 1
-    pinned = pin_to_one_core()
+    from bench import report
+
+    pinned = report.pin_to_one_core()
 
     def progress(text: str) -> None:
         print(f"... {text}", file=sys.stderr, flush=True)

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.rules_engine import pin_to_one_core  # noqa: E402
+from bench.report import pin_to_one_core  # noqa: E402
 from tournaments.standings import (  # noqa: E402  (needs ROOT on sys.path)
     DEFAULT_TIEBREAKS,
     METRICS,
