@@ -9,3 +9,4 @@ MATCH_STATE = Match.State
 ENTRY_STATUS = Entry.Status
 HAND_STATUS = HandSubmission.Status
 LATE_ENTRY = Tournament.LateEntry
+KNOCKOUT_LENGTH = Tournament.KnockoutLength

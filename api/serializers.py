@@ -147,7 +147,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "table_size", "match_length", "match_hands", "points_win", "points_draw",
             "points_loss", "points_bye", "place_points", "tiebreaks", "late_entry",
             "show_provisional", "confirmation", "seed", "state", "starts_at", "venue",
-            "results_version", "created_at",
+            "results_version", "created_at", "top_cut", "knockout_length", "knockout_count",
+            "tiebreak_hands", "third_place", "consolation",
         ]
         read_only_fields = fields
 
@@ -533,8 +534,10 @@ class DecideSerializer(serializers.Serializer):
         "Directors need none.",
     )
     version = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, default=None,
-        help_text="The version answered (default: the current one); a stale one is a 409.",
+        min_value=1,
+        help_text="The version answered, as the answerer saw it: if the hand has changed since, "
+        "the answer is refused (409 `stale-version`, with the current version in `details`) "
+        "and nothing changes.",
     )
 
 
@@ -545,6 +548,20 @@ class RejectSerializer(DecideSerializer):
 class CorrectSerializer(serializers.Serializer):
     record = HandField(validators=[_hand_object])
     reason = serializers.CharField(max_length=1000)
+    version = serializers.IntegerField(
+        min_value=1,
+        help_text="The version being corrected (the current one as the director saw it): a "
+        "stale one is a 409 `stale-version` and changes nothing.",
+    )
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+    version = serializers.IntegerField(
+        min_value=1,
+        help_text="The version being voided, as the director saw it (409 `stale-version` "
+        "otherwise).",
+    )
 
 
 class CheckRequestSerializer(serializers.Serializer):
@@ -646,3 +663,117 @@ class ApiTokenSecretSerializer(ApiTokenSerializer):
 
     class Meta(ApiTokenSerializer.Meta):
         fields = ApiTokenSerializer.Meta.fields + ["secret"]
+
+
+# -- the knockout --------------------------------------------------------------------------------
+
+
+class KnockoutSettingsSerializer(serializers.Serializer):
+    """The knockout's settings; send only those to change."""
+
+    top_cut = serializers.ChoiceField(
+        choices=[0, 2, 4, 8], required=False,
+        help_text="Swiss: how many go on to the knockout after the last Swiss round (0: none).")
+    length = serializers.ChoiceField(
+        choices=Tournament.KnockoutLength.choices, required=False,
+        help_text="A knockout match: to the rules' target, a number of hands, or best of N.")
+    count = serializers.IntegerField(
+        min_value=1, max_value=99, required=False,
+        help_text="Hands per knockout match (`hands`) or N (`best-of`, odd).")
+    tiebreak_hands = serializers.IntegerField(
+        min_value=1, max_value=99, required=False,
+        help_text="A match level after its hands plays this many more, again while level.")
+    third_place = serializers.BooleanField(required=False)
+    consolation = serializers.BooleanField(
+        required=False, help_text="Those outside the cut play on in a Swiss of their own.")
+
+
+class BracketEntrantSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField()
+
+
+class BracketLegSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The tournament's round the match was played in.")
+    table = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=Match.State.choices)
+    winner = serializers.IntegerField(allow_null=True)
+    points = serializers.DictField(child=serializers.CharField(),
+                                   help_text="The game's points by entry id.")
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The bracket's round (1 = the first).")
+    index = serializers.IntegerField(help_text="From the top; the third-place match is 2 of "
+                                               "the last round.")
+    name = serializers.CharField()
+    top = BracketEntrantSerializer(allow_null=True)
+    bottom = BracketEntrantSerializer(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    bye = serializers.BooleanField()
+    third_place = serializers.BooleanField()
+    state = serializers.ChoiceField(choices=["bye", "decided", "playing", "ready", "waiting"])
+    legs = BracketLegSerializer(many=True)
+    wins = serializers.DictField(child=serializers.IntegerField(),
+                                 help_text="Best of N: matches won by entry id.")
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    matches = BracketMatchSerializer(many=True)
+
+
+class BracketPlaceSerializer(BracketEntrantSerializer):
+    place = serializers.IntegerField()
+
+
+class BracketSerializer(serializers.Serializer):
+    size = serializers.IntegerField(help_text="The bracket's lines: a power of two (byes fill).")
+    entrants = serializers.IntegerField()
+    third_place = serializers.BooleanField()
+    length = serializers.CharField(help_text="The knockout's match length, in words.")
+    seeds = BracketEntrantSerializer(many=True)
+    rounds = BracketRoundSerializer(many=True)
+    champion = BracketEntrantSerializer(allow_null=True)
+    complete = serializers.BooleanField()
+    placings = BracketPlaceSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
+
+
+class CutRowSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="The Swiss place.")
+    at_line = serializers.BooleanField()
+    values = serializers.DictField(help_text="The chain's first values, by metric name.")
+
+
+class CutColumnSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+
+
+class CutListSerializer(serializers.Serializer):
+    size = serializers.IntegerField()
+    top_cut = serializers.IntegerField()
+    confirmed = serializers.BooleanField()
+    entries = CutRowSerializer(many=True, help_text="In seed order.")
+    line = CutRowSerializer(many=True, help_text="Level with the last one in on match points, "
+                                                 "when the line falls inside them.")
+    decided_by = serializers.CharField(allow_null=True, help_text=(
+        "The tiebreak that drew the line (a metric name, or `final-key`); null without a tie."))
+    decided_by_words = serializers.CharField()
+    columns = CutColumnSerializer(many=True)
+    can_confirm = serializers.BooleanField()
+    refusal = serializers.DictField(allow_null=True, help_text="Why it cannot be confirmed "
+                                                               "now: {code, message}.")
+
+
+class ConfirmCutSerializer(serializers.Serializer):
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), min_length=2,
+        max_length=4096, help_text="The cut list as shown, entry ids in seed order.")

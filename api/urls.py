@@ -7,6 +7,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from tournaments.error_shape import error_response
 
+from . import duplicate as d
+from . import room
+from . import seasons as seasons_api
 from . import views as v
 
 app_name = "api"
@@ -19,6 +22,20 @@ urlpatterns = [
          name="docs"),
     path("v1/redoc/", SpectacularRedocView.as_view(url_name="api:schema", http_method_names=PAGE),
          name="redoc"),
+    # duplicate events
+    path("v1/duplicate", d.Create.as_view(), name="duplicate-create"),
+    path("v1/duplicate/<slug:slug>/boards", d.Boards.as_view(), name="duplicate-boards"),
+    path("v1/duplicate/<slug:slug>/movement", d.MovementView.as_view(),
+         name="duplicate-movement"),
+    path("v1/duplicate/<slug:slug>/travellers", d.Travellers.as_view(),
+         name="duplicate-travellers"),
+    path("v1/duplicate/<slug:slug>/rankings", d.Rankings.as_view(), name="duplicate-rankings"),
+    path("v1/duplicate/<slug:slug>/tables/<int:number>/results", d.SubmitResult.as_view(),
+         name="duplicate-submit"),
+    path("v1/duplicate/<slug:slug>/results/<int:pk>/confirm", d.ConfirmResult.as_view(),
+         name="duplicate-confirm"),
+    path("v1/duplicate/<slug:slug>/results/<int:pk>/reject", d.RejectResult.as_view(),
+         name="duplicate-reject"),
     # tournaments
     path("v1/tournaments", v.TournamentList.as_view(), name="tournaments"),
     path("v1/tournaments/<slug:slug>", v.TournamentDetail.as_view(), name="tournament"),
@@ -54,6 +71,19 @@ urlpatterns = [
     path("v1/rounds/<int:pk>/swap", v.RoundSwap.as_view(), name="round-swap"),
     path("v1/rounds/<int:pk>/publish", v.RoundPublish.as_view(), name="round-publish"),
     path("v1/rounds/<int:pk>/close", v.RoundClose.as_view(), name="round-close"),
+    # the room: round clock, calls for the director, table progress
+    path("v1/rounds/<int:pk>/clock", room.RoundClockView.as_view(), name="round-clock"),
+    path("v1/rounds/<int:pk>/clock/start", room.ClockStart.as_view(), name="round-clock-start"),
+    path("v1/rounds/<int:pk>/clock/pause", room.ClockPause.as_view(), name="round-clock-pause"),
+    path("v1/rounds/<int:pk>/clock/resume", room.ClockResume.as_view(),
+         name="round-clock-resume"),
+    path("v1/rounds/<int:pk>/clock/extend", room.ClockExtend.as_view(),
+         name="round-clock-extend"),
+    path("v1/rounds/<int:pk>/calls", room.RoundCalls.as_view(), name="round-calls"),
+    path("v1/rounds/<int:pk>/progress", room.RoundProgress.as_view(), name="round-progress"),
+    path("v1/tables/<int:pk>/call", room.TableCall.as_view(), name="table-call"),
+    path("v1/calls/<int:pk>/acknowledge", room.CallAcknowledge.as_view(),
+         name="call-acknowledge"),
     # tables and matches
     path("v1/tables/<int:pk>", v.TableDetail.as_view(), name="table"),
     path("v1/tables/<int:pk>/tokens", v.TableTokens.as_view(), name="table-tokens"),
@@ -72,11 +102,25 @@ urlpatterns = [
          name="hand-reject"),
     path("v1/matches/<int:pk>/hands/<int:number>/correct", v.HandCorrect.as_view(),
          name="hand-correct"),
+    path("v1/matches/<int:pk>/hands/<int:number>/void", v.HandVoid.as_view(),
+         name="hand-void"),
     path("v1/hands/check", v.HandCheck.as_view(), name="hands-check"),
+    # the knockout
+    path("v1/tournaments/<slug:slug>/knockout", v.KnockoutSettings.as_view(), name="knockout"),
+    path("v1/tournaments/<slug:slug>/bracket", v.KnockoutBracket.as_view(), name="bracket"),
+    path("v1/tournaments/<slug:slug>/cut", v.KnockoutCut.as_view(), name="cut"),
     # players and leaderboards
     path("v1/players", v.PlayerList.as_view(), name="players"),
     path("v1/players/<int:pk>", v.PlayerDetail.as_view(), name="player"),
     path("v1/leaderboards/<str:game>", v.Leaderboard.as_view(), name="leaderboard"),
+    # season championships
+    path("v1/seasons", seasons_api.SeasonList.as_view(), name="seasons"),
+    path("v1/seasons/<slug:slug>", seasons_api.SeasonDetail.as_view(), name="season"),
+    path("v1/seasons/<slug:slug>/table", seasons_api.SeasonTable.as_view(), name="season-table"),
+    path("v1/seasons/<slug:slug>/tournaments", seasons_api.SeasonTournaments.as_view(),
+         name="season-tournaments"),
+    path("v1/seasons/<slug:slug>/tournaments/<slug:tournament>",
+         seasons_api.SeasonTournament.as_view(), name="season-tournament"),
     # directors' API tokens
     path("v1/auth/tokens", v.ApiTokens.as_view(), name="api-tokens"),
     path("v1/auth/table-token", v.TableTokenSelf.as_view(), name="table-token-self"),

@@ -653,11 +653,6 @@ class _Decide(ActionView):
         match = get_object_or_404(Match, pk=pk)
         data = valid(self.request_serializer, request)
         current = _current(match, number)
-        if data["version"] is not None and data["version"] != current.version:
-            raise services.Conflict(
-                "stale-version", f"hand {number} is now at version {current.version}",
-                details={"current": current.version},
-            )
         decided = self.decide(current, actor_for(request, data["side"], data["pin"]), data)
         return Response(s.HandVersionSerializer(decided).data)
 
@@ -667,7 +662,8 @@ class _Decide(ActionView):
                request=s.DecideSerializer, responses={200: s.HandVersionSerializer})
 class HandConfirm(_Decide):
     def decide(self, submission, actor, data):
-        return services.confirm_hand(submission=submission, actor=actor)
+        return services.confirm_hand(submission=submission, actor=actor,
+                                     expected_version=data["version"])
 
 
 @extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
@@ -677,7 +673,23 @@ class HandReject(_Decide):
     request_serializer = s.RejectSerializer
 
     def decide(self, submission, actor, data):
-        return services.reject_hand(submission=submission, actor=actor, reason=data["reason"])
+        return services.reject_hand(submission=submission, actor=actor, reason=data["reason"],
+                                    expected_version=data["version"])
+
+
+@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
+               summary="Void a pending or disputed hand (director, with a reason): the table "
+               "enters it again",
+               request=s.VoidSerializer, responses={200: s.HandVersionSerializer})
+class HandVoid(ActionView):
+    serializer_class = s.HandVersionSerializer
+
+    def post(self, request, pk: int, number: int):
+        match = get_object_or_404(Match, pk=pk)
+        data = valid(s.VoidSerializer, request)
+        voided = services.void_hand(submission=_current(match, number), actor=actor_for(request),
+                                    reason=data["reason"], expected_version=data["version"])
+        return Response(s.HandVersionSerializer(voided).data)
 
 
 @extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
@@ -692,7 +704,8 @@ class HandCorrect(ActionView):
         data = valid(s.CorrectSerializer, request)
         hand = get_object_or_404(Hand, match=match, number=number)
         new = services.correct_hand(
-            hand=hand, actor=actor_for(request), record=data["record"], reason=data["reason"]
+            hand=hand, actor=actor_for(request), record=data["record"], reason=data["reason"],
+            expected_version=data["version"],
         )
         return Response(s.HandVersionSerializer(new).data, status=status.HTTP_201_CREATED)
 
@@ -917,3 +930,64 @@ class Leaderboard(generics.ListAPIView, ApiView):
             Rating.objects.filter(game=game).select_related("player")
             .order_by("-ordinal", "-games", "player_id")
         )
+
+
+# -- the knockout ---------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["knockout"], parameters=[SLUG])
+class KnockoutSettings(ActionView):
+    serializer_class = s.KnockoutSettingsSerializer
+
+    @extend_schema(summary="Set the knockout: top cut, match length, tie-break hands, third "
+                           "place, consolation Swiss (directors; fixed once the bracket is made)",
+                   request=s.KnockoutSettingsSerializer, responses={200: s.TournamentSerializer})
+    def patch(self, request, slug: str):
+        data = valid(s.KnockoutSettingsSerializer, request)
+        if not data:
+            raise ApiError("no-changes", "send at least one field to change")
+        tournament = services.set_knockout(tournament=tournament_of(slug),
+                                           actor=actor_for(request), **data)
+        return Response(s.TournamentSerializer(tournament).data)
+
+
+@extend_schema(tags=["knockout"], parameters=[SLUG])
+class KnockoutBracket(ApiView):
+    serializer_class = s.BracketSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    @extend_schema(summary="The bracket as played so far (404 before the cut is confirmed)",
+                   responses={200: s.BracketSerializer})
+    def get(self, request, slug: str):
+        from tournaments.selectors.knockout import bracket_data
+
+        data = bracket_data(tournament_of(slug))
+        if data is None:
+            raise Http404("the bracket is not made yet")
+        return Response(s.BracketSerializer(data).data)
+
+
+@extend_schema(tags=["knockout"], parameters=[SLUG])
+class KnockoutCut(ApiView):
+    serializer_class = s.CutListSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    @extend_schema(summary="The cut list: who goes into the bracket, in seed order, and how a "
+                           "tie at the line was decided", responses={200: s.CutListSerializer})
+    def get(self, request, slug: str):
+        from tournaments.selectors.knockout import cut_data
+
+        return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
+
+    @extend_schema(summary="Confirm the cut list as shown and make the bracket (directors; "
+                           "the same list again changes nothing)",
+                   request=s.ConfirmCutSerializer, responses={200: s.CutListSerializer})
+    def post(self, request, slug: str):
+        from tournaments.selectors.knockout import cut_data
+
+        data = valid(s.ConfirmCutSerializer, request)
+        tournament = services.confirm_cut(tournament=tournament_of(slug),
+                                          actor=actor_for(request), entries=data["entries"])
+        return Response(s.CutListSerializer(cut_data(tournament)).data)

@@ -67,6 +67,7 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             "Rules engine: summary records, hands/s on one core",
             "Rules engine: memory flat in the number of records (streaming)",
             "Rules engine: check_hands end to end, hands/s",
+            "Rules engine vs OpenSpiel's C++ replay (same hands)",
         )),
         Bench("pairing", ["bench/pairing.py"], bars=(
             "Pairing: Swiss round of 1,000 entrants (engine), worst round",
@@ -78,11 +79,20 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             "(travellers, cards, rankings)",
             "Duplicate: movements for 15 tables generated",
         )),
+        Bench("knockout", ["bench/knockout.py"], bars=(
+            "Knockout: bracket of 1,024 entries made (engine)",
+            "Knockout: bracket of 1,024 entries filled from 1,023 results (engine)",
+            "Knockout: first round of 1,024 drawn through the service (SQLite)",
+            "Knockout: second round drawn from 512 results (service, SQLite)",
+        )),
         Bench("standings", ["bench/standings.py", "--database-url", f"{pg}/{prefix}standings",
                             "--redis-url", redis], needs=("postgres", "redis"), bars=(
             "Standings engine: 1,000 teams x 9 rounds, full recompute",
+            "Standings engine: 1,000 x 9 full recompute against a plain-Python recompute "
+            "in the same run",
             "Standings service on PostgreSQL: load, compute, write the snapshot (1,000 x 9)",
             "Standings: a confirmed hand -> the worker's new snapshot (1,000 x 9)",
+            "Standings: a confirmed hand -> the worker's new snapshot, median (1,000 x 9)",
         )),
         Bench("ratings", ["bench/ratings.py"], quick=["--games", "2000", "--repeat", "1"],
               bars=("Ratings: rate() from scratch, 2v2, games/s",)),
@@ -93,11 +103,15 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             "standings GET 304, req/s",
             "standings GET 304, p99 latency",
             "hand submissions/s (4 processes, PostgreSQL)",
+            "hand submissions/s over HTTP (64 tables, uvicorn 2 workers)",
             "SSE listeners on one process that received the event",
         )),
         Bench("sqlite_room", ["bench/sqlite_room.py"], bars=(
             "SQLite: hand submissions/s over HTTP (40 tables at once, uvicorn 1 worker)",
             "SQLite: hands submitted and confirmed/s over HTTP (same tables)",
+        )),
+        Bench("table_cards", ["bench/table_cards.py"], bars=(
+            "Table-card PDF for 100 tables (through the view)",
         )),
         Bench("scale", ["bench/scale.py", "--pg", pg, "--database-prefix", f"{prefix}scale_",
                         "--redis-url", redis], needs=("postgres", "redis"), bars=(

@@ -51,6 +51,7 @@ from bench import report  # noqa: E402
 
 PY = sys.executable
 PG = "postgres://postgres@127.0.0.1:5432"
+HTTP_SUBMISSIONS, HTTP_P99_MS = 300, 250  # issue 18: over HTTP, 64 tables at once
 TARGETS = {
     "get_rps": 1500, "get_p99_ms": 50, "listeners": 1000, "submissions": 300,
 }
@@ -235,7 +236,9 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
     cpu = (time.process_time() - cpu[0], _cpu_seconds(backend) - cpu[1])
     confirmers = {w[0].pk: w[2] for w in work}
     for submission in submitted:
-        services.confirm_hand(submission=submission, actor=confirmers[submission.hand.match_id])
+        services.confirm_hand(submission=submission,
+                              expected_version=submission.version,
+                              actor=confirmers[submission.hand.match_id])
     out.put((n, len(submitted), start, middle, time.time(), cpu))
 
 
@@ -513,8 +516,13 @@ def main() -> None:
         row("  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms", "",
             None),
     ]
+    http_ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
     report.figure(bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
-                  value=web["rate"], unit="/s", command=cmd)
+                  value=web["rate"], unit="/s",
+                  target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "
+                         f"(services alone: {sub['submit_rate']:,.0f}/s this run)",
+                  ok=http_ok, shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 "
+                                    f"{web['p99']:,.0f} ms", command=cmd)
 
     from tournaments.live import events
     from tournaments.models import Tournament

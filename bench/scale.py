@@ -182,7 +182,8 @@ def _submitter(n: int, seed: int, inbox, outbox) -> None:
             elif message[0] == "confirm":
                 start = time.time()
                 for submission, ew in submitted:
-                    services.confirm_hand(submission=submission, actor=ew)
+                    services.confirm_hand(submission=submission,
+                                          expected_version=submission.version, actor=ew)
                 outbox.put(("confirmed", n, len(submitted), start, time.time()))
     except BaseException as error:  # the parent must hear of it rather than wait forever
         outbox.put(("failed", n, f"{type(error).__name__}: {error}"))

@@ -143,10 +143,22 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
     import random
 
     from tournaments import services, simulate
-    from tournaments.models import Entry, Match, Round, Seat, StandingsSnapshot, Table
+    from tournaments.models import (
+        Entry,
+        Match,
+        Round,
+        Seat,
+        StandingsSnapshot,
+        Table,
+        new_pin,
+    )
 
     tournament, _ = build_event(1_000, 9, args.seed)
     entries = list(Entry.objects.filter(tournament=tournament, status="checked-in")[:2])
+    for entry in entries:  # bulk-written entries have no PIN yet: confirming asks for one
+        if not entry.pin:
+            entry.pin = new_pin()
+            entry.save(update_fields=["pin"])
     rnd = Round.objects.create(tournament=tournament, number=10, state="published")
     match = Match.objects.create(round=rnd, table=Table.objects.create(round=rnd, number=1))
     for entry, side in zip(entries, ("NS", "EW"), strict=True):
@@ -172,7 +184,8 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
             record = simulate.next_hand(match, rng, summary=True)
             submitted = services.submit_hand(match=match, actor=ns, record=record,
                                              idempotency_key=uuid.uuid4().hex).submission
-            services.confirm_hand(submission=submitted, actor=ew)
+            services.confirm_hand(submission=submitted,
+                                  expected_version=submitted.version, actor=ew)
             start = time.perf_counter()
             while not StandingsSnapshot.objects.filter(tournament=tournament,
                                                        version__gt=version).exists():

@@ -205,6 +205,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Brotli copies of the static files only where browsers ask for them, over HTTPS
+# (config/storage.py).
+STATIC_BROTLI = env.bool("STATIC_BROTLI", default=HTTPS)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -254,6 +257,7 @@ IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
 TASK_QUEUE_SETTINGS = {
     "tournaments.recompute_standings": "STANDINGS_QUEUE",
     "tournaments.sweep_standings": "STANDINGS_QUEUE",
+    "tournaments.recompute_season": "STANDINGS_QUEUE",
     "tournaments.import_hands": "IMPORTS_QUEUE",
 }
 CELERY_TASK_ROUTES = ("config.routing.route",)
@@ -291,6 +295,7 @@ REST_FRAMEWORK = {
         "import": "20/minute",
         "check": "600/minute",
         "export": "30/minute",  # public PDF and XLSX downloads, per client address
+        "call": "10/minute",  # calls for the director, per table token
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -336,6 +341,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "api.enums.ENTRY_STATUS",
         "HandStatusEnum": "api.enums.HAND_STATUS",
         "LateEntryEnum": "api.enums.LATE_ENTRY",
+        "KnockoutLengthEnum": "api.enums.KNOCKOUT_LENGTH",
     },
 }
 

@@ -65,6 +65,8 @@ class RecordError(Exception):
         seat: str | None = None,
         card: str | None = None,
         hand: int | None = None,
+        trick_winners: list[str] | None = None,
+        next_leader: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -73,6 +75,22 @@ class RecordError(Exception):
         self.seat = seat
         self.card = card
         self.hand = hand
+        # A play that stops early (`play-incomplete`) still says what its tricks showed: who won
+        # each one and who leads the next (card-by-card entry asks as it goes).
+        self.trick_winners = trick_winners
+        self.next_leader = next_leader
+
+    @property
+    def params(self) -> dict:
+        """Where the error is (hand, trick, seat, card: those known), the parameters a reader's
+        translation of the code (`CODES`) fills in; `message` stays the English detail."""
+        return {
+            key: value
+            for key, value in (
+                ("hand", self.hand), ("trick", self.trick), ("seat", self.seat), ("card", self.card)
+            )
+            if value is not None
+        }
 
     def as_dict(self) -> dict:
         error: dict = {"code": self.code, "message": self.message}

@@ -25,6 +25,7 @@ from games.cards import (
     parse_suit,
 )
 from games.errors import RecordError
+from games.notes import note
 from games.rules import Option, RuleBook
 
 RESOLUTIONS: dict[str, str] = {
@@ -300,13 +301,15 @@ class GermanWhist:
                 )
         score = {"N": 0, "S": 0}
         phase = "all 26 tricks" if rules.all_count else f"the last {counted} tricks"
-        notes = [f"N took {n}, S took {s} of {phase}"]
+        notes = [note("german-whist-tricks", f"N took {n}, S took {s} of {phase}",
+                      {"n": n, "s": s, "all": rules.all_count, "counted": counted})]
         if winner is not None:
             points = abs(n - s) if rules.difference else 1  # resolution: difference-score
             score[winner] = points
-            notes.append(f"{winner} wins ({signed(points)})")
+            notes.append(note("german-whist-wins", f"{winner} wins ({signed(points)})",
+                              {"seat": winner, "points": signed(points)}))
         else:
-            notes.append("a tie: no score")
+            notes.append(note("german-whist-tie", "a tie: no score"))
         before = state["score"]
         after = {"score": {seat: before[seat] + score[seat] for seat in SEATS}}
         result: dict[str, Any] = {

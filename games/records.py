@@ -157,4 +157,8 @@ def _failure(g: Game | None, r: Any, error: RecordError) -> dict:
     if r is not None:
         failure["rules"] = r
     failure["errors"] = [error.as_dict()]
+    if error.trick_winners is not None:
+        failure["trick_winners"] = error.trick_winners
+    if error.next_leader is not None:
+        failure["next_leader"] = error.next_leader
     return failure

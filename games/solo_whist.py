@@ -29,6 +29,7 @@ from games.cards import (
     parse_suit,
 )
 from games.errors import RecordError
+from games.notes import note
 from games.rules import Option, RuleBook
 
 SEATS = "NESW"
@@ -608,7 +609,7 @@ class SoloWhist:
             return {
                 "score": {s: "0" for s in SEATS},
                 "after": _state(score, after_deals),
-                "notes": ["thrown in"],
+                "notes": [note("solo-thrown-in", "thrown in")],
                 "contract": None,
             }
 
@@ -852,7 +853,7 @@ def _replay(
                 "play-incomplete",
                 f"the play stops after {played} tricks, before the {BID_NAMES[c.bid]} is "
                 "settled, and no claim closes it",
-                trick=played + 1,
+                trick=played + 1, trick_winners=list(winners), next_leader=leader,
             )
         tricks = won
     if stated is not None and stated != tricks:
@@ -908,42 +909,56 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
     need = REQUIRED[c.bid]
     who = f"{c.declarer} and {c.partner}" if c.partner else c.declarer
     name = BID_NAMES[c.bid]
+    after_lead, trumps = False, None
     if c.trump is not None and c.bid in (ABUNDANCE, DECLARED, DECLARED_T):
+        trumps = SUITS[c.trump]
         if c.bid == ABUNDANCE and rules.trumps_after_lead:  # RESOLUTIONS["abundance-trumps-named"]
+            after_lead = True
             name += f" ({SUITS[c.trump]} trumps, named after the opening lead)"
         else:
             name += f" ({SUITS[c.trump]} trumps)"
+    params: dict[str, Any] = {
+        "declarer": c.declarer, "partner": c.partner, "contract": c.bid, "trumps": trumps,
+        "after_lead": after_lead, "taken": side, "scored": over is not None,
+    }
     if c.bid in MISERES:
         made = side == 0
-        note = f"{who} {name}: took {_plural(side, 'trick')} ({'made' if made else 'failed'})"
+        code = "solo-misere"
+        text = f"{who} {name}: took {_plural(side, 'trick')} ({'made' if made else 'failed'})"
         value = base
     elif c.bid in DECLAREDS:
         made = side == 13
         lost = sum(tricks.values()) - side
-        note = f"{who} {name}: " + (
+        code = "solo-declared"
+        params["lost"] = lost
+        text = f"{who} {name}: " + (
             "took all 13 (made)" if made else f"lost {_plural(lost, 'trick')} (failed)"
         )
         value = base
     else:
         made = side >= need
+        params["need"] = need
         if made:
             extra = side - need
+            code, params["extra"] = "solo-made", extra
             value = base + (extra * over if over is not None else 0)
-            note = f"{who} {name}: took {side} of {need}"
+            text = f"{who} {name}: took {side} of {need}"
             if extra:
-                note += f" (+{_plural(extra, 'overtrick')}" + (
+                text += f" (+{_plural(extra, 'overtrick')}" + (
                     ")" if over is not None else ", not scored)"
                 )
         else:
             short = need - side
             under = max(0, short - 1)
+            code, params["short"], params["under"] = "solo-failed", short, under
             value = base + (under * over if over is not None else 0)
-            note = f"{who} {name}: took {side} of {need} ({short} short"
+            text = f"{who} {name}: took {side} of {need} ({short} short"
             if under:
-                note += f", {_plural(under, 'undertrick')}" + (
+                text += f", {_plural(under, 'undertrick')}" + (
                     "" if over is not None else " not scored"
                 )
-            note += ")"
+            text += ")"
+    params["made"] = made
     sign = 1 if made else -1
     v = value * sign
     if c.partner:
@@ -953,6 +968,9 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
             if made
             else (f"{value} from each of {who} to one opponent each")
         )
+        paid = note("solo-paid-pair", f"value {value}: {how}",
+                    {"value": str(value), "declarer": c.declarer, "partner": c.partner,
+                     "made": made})
     else:
         change = {s: (3 * v if s == c.declarer else -v) for s in SEATS}
         how = (
@@ -960,7 +978,9 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
             if made
             else f"{c.declarer} pays {value} to each opponent"
         )
-    return change, [note, f"value {value}: {how}"]
+        paid = note("solo-paid-alone", f"value {value}: {how}",
+                    {"value": str(value), "declarer": c.declarer, "made": made})
+    return change, [note(code, text, params), paid]
 
 
 GAME: Game = SoloWhist()

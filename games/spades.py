@@ -32,6 +32,7 @@ from games.cards import (
     parse_cards,
 )
 from games.errors import RecordError
+from games.notes import note
 from games.rules import Option, RuleBook
 
 # Where the seed is silent, what we decided. Each decision is applied in exactly one place,
@@ -959,7 +960,8 @@ def _replay(
     elif remaining:
         raise RecordError(
             "play-incomplete", f"the play stops after {len(play)} of {total} tricks",
-            trick=len(play) + 1,
+            trick=len(play) + 1, trick_winners=[table.seats[s] for s, _card in winners],
+            next_leader=table.seats[leader],
         )
     return won, winners, claimed
 
@@ -1140,7 +1142,11 @@ def _score(
                 delta = value[0] if ok else -value[1]
                 points += delta
                 verb = "made" if ok else f"took {won[i]}: failed"
-                notes.append(f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})")
+                notes.append(note(
+                    "spades-nil-made" if ok else "spades-nil-failed",
+                    f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})",
+                    {"seat": seats[i], "nil": kind, "taken": won[i], "points": signed(delta)},
+                ))
         taken = won[members[0]] + won[members[1]] if len(members) == 2 else won[members[0]]
         # RESOLUTIONS["side-tricks"]: all the side's tricks count for its bid.
         kind, bid = bids.kind[k], bids.bid[k]
@@ -1149,7 +1155,12 @@ def _score(
             value = o["moon_value"] * (2 if kind == "bmoon" else 1)
             delta = value if taken == total else -value
             label = "blind moon" if kind == "bmoon" else "moon"
-            notes.append(f"{name} bid {label}, took {taken} ({signed(delta)})")
+            notes.append(note(
+                "spades-bid-made" if taken == total else "spades-bid-set",
+                f"{name} bid {label}, took {taken} ({signed(delta)})",
+                {"side": name, "bid": "blind-moon" if kind == "bmoon" else "moon",
+                 "taken": taken, "points": signed(delta)},
+            ))
             points += delta
             if taken == total and o["moon_wins_game"]:
                 won_game = name
@@ -1167,26 +1178,42 @@ def _score(
                         "the last-trick bonus needs the play: send a full record",
                     )
                 if claimed:  # RESOLUTIONS["last-trick-claim"]
-                    notes.append(f"{name}: no last-trick bonus after a claim")
+                    notes.append(note("spades-no-last-trick-bonus",
+                                      f"{name}: no last-trick bonus after a claim",
+                                      {"side": name}))
                 else:
                     bonus = _last_trick_bonus(k, winners, table, rules)
                     if bonus:
                         points += bonus
-                        notes.append(f"{name} won the last tricks with high trumps (+{bonus})")
+                        notes.append(note(
+                            "spades-last-tricks-bonus",
+                            f"{name} won the last tricks with high trumps (+{bonus})",
+                            {"side": name, "bonus": bonus},
+                        ))
         if taken == total:
             if o["all_tricks_bonus"]:
                 points += o["all_tricks_bonus"]
-                notes.append(f"{name} took all {total} tricks (+{o['all_tricks_bonus']})")
+                notes.append(note(
+                    "spades-all-tricks-bonus",
+                    f"{name} took all {total} tricks (+{o['all_tricks_bonus']})",
+                    {"side": name, "total": total, "bonus": o["all_tricks_bonus"]},
+                ))
             if o["all_tricks_wins"]:
                 won_game = name
-                notes.append(f"{name} took all {total} tricks and wins the game")
+                notes.append(note("spades-all-tricks-wins",
+                                  f"{name} took all {total} tricks and wins the game",
+                                  {"side": name, "total": total}))
         bag_total = bags_before[name] + bags  # RESOLUTIONS["bags-always-counted"]
         if rules.bag_limit and bag_total >= rules.bag_limit:
             limit = rules.bag_limit
             while bag_total >= limit:
                 bag_total -= limit
                 points -= o["sandbag_penalty"]
-                notes.append(f"{name} reached {limit} bags (-{o['sandbag_penalty']})")
+                notes.append(note(
+                    "spades-bag-penalty",
+                    f"{name} reached {limit} bags (-{o['sandbag_penalty']})",
+                    {"side": name, "limit": limit, "penalty": o["sandbag_penalty"]},
+                ))
         score[name] = points
         after_score[name] = score_before[name] + points
         after_bags[name] = bag_total
@@ -1204,10 +1231,16 @@ def _contract(
     if rules.plain and kind == "num":
         if taken >= bid:
             points = 10 * bid + (taken - bid) * o["overtrick_points"]
-            notes.append(f"{name} bid {bid}, took {taken} ({signed(points)})")
+            notes.append(note("spades-bid-made",
+                              f"{name} bid {bid}, took {taken} ({signed(points)})",
+                              {"side": name, "bid": str(bid), "taken": taken,
+                               "points": signed(points)}))
             return points, taken - bid
         points = -10 * (bid if o["set_penalty"] == "bid" else bid - taken)
-        notes.append(f"{name} bid {bid}, took {taken}: set ({signed(points)})")
+        notes.append(note("spades-bid-set",
+                          f"{name} bid {bid}, took {taken}: set ({signed(points)})",
+                          {"side": name, "bid": str(bid), "taken": taken,
+                           "points": signed(points)}))
         return points, 0
     blind = kind == "blind"
     made = taken == bid if (blind and o["blind_bid_exact"]) else taken >= bid
@@ -1231,7 +1264,9 @@ def _contract(
             points += o["big_bid_bonus"]
         if o["exact_bid_bonus"] and over == 0 and kind != "nils":
             points += o["exact_bid_bonus"]
-        notes.append(f"{name} bid {label}, took {taken} ({signed(points)})")
+        notes.append(note("spades-bid-made", f"{name} bid {label}, took {taken} ({signed(points)})",
+                          {"side": name, "bid": f"blind-{bid}" if blind else str(bid),
+                           "taken": taken, "points": signed(points)}))
         return points, over
     short = abs(bid - taken)  # RESOLUTIONS["blind-exact-failure"]
     points = -10 * (bid if o["set_penalty"] == "bid" else short)
@@ -1244,7 +1279,9 @@ def _contract(
         points -= 200
     if o["big_bid_bonus"] and bid >= 10:
         points -= o["big_bid_bonus"]
-    notes.append(f"{name} bid {label}, took {taken}: set ({signed(points)})")
+    notes.append(note("spades-bid-set", f"{name} bid {label}, took {taken}: set ({signed(points)})",
+                      {"side": name, "bid": f"blind-{bid}" if blind else str(bid),
+                       "taken": taken, "points": signed(points)}))
     return points, 0
 
 

@@ -12,19 +12,17 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests import sizes
+
 CHROMIUM = Path("/usr/bin/chromium")
 
-# Hypothesis sizes. A property test that pins its own `max_examples` runs that many everywhere;
-# the others run Hypothesis's full default (100 examples) in CI (CI=true, .ci/run) and 25 in a
-# local `make test`. HYPOTHESIS_PROFILE=ci gives the CI sizes locally. No deadline: under
-# pytest-xdist the tests share the cores with each other and with Chromium, and a slow example
-# is not a wrong one (the benchmarks in bench/ measure speed).
+# Hypothesis sizes (tests/sizes.py): full in CI (CI=true, .ci/run), a quarter locally;
+# HYPOTHESIS_PROFILE=ci gives the CI sizes locally. No deadline: under pytest-xdist the tests
+# share the cores with each other and with Chromium, and a slow example is not a wrong one (the
+# benchmarks in bench/ measure speed).
 hypothesis_settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
-hypothesis_settings.register_profile("dev", max_examples=25, deadline=None)
-hypothesis_settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE")
-    or ("ci" if os.environ.get("CI", "").lower() in {"1", "true", "yes"} else "dev")
-)
+hypothesis_settings.register_profile("dev", max_examples=sizes.examples(100), deadline=None)
+hypothesis_settings.load_profile(sizes.profile())
 
 
 def services_required() -> bool:

@@ -58,12 +58,14 @@ SECURITY = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT"
 
 def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
     found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE", "BACKUP_DIR",
-                        TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path), TZ="Asia/Tokyo")
+                        "STATIC_BROTLI", TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path),
+                        TZ="Asia/Tokyo")
     assert found["BACKUP_DIR"] == repr(str(tmp_path / "backups"))
     assert found["DEBUG"] == "False" and found["HTTPS"] == "False"
     assert all(found[name] in ("False", "0") for name in SECURITY)
     assert str(tmp_path / "tricktable.sqlite3") in found["DATABASES"]  # the club's own database
     assert found["TIME_ZONE"] == "'Asia/Tokyo'"  # the laptop's clock
+    assert found["STATIC_BROTLI"] == "False"  # browsers ask for Brotli over HTTPS alone
 
 
 def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():
@@ -77,9 +79,10 @@ def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():
 
 
 def test_an_https_public_url_turns_on_secure_cookies_hsts_and_the_redirect():
-    found = settings_of("HTTPS", *SECURITY, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
-                        PUBLIC_URL="https://club.example.org")
+    found = settings_of("HTTPS", *SECURITY, "STATIC_BROTLI", DEBUG="0",
+                        SECRET_KEY=secrets.token_urlsafe(60), PUBLIC_URL="https://club.example.org")
     assert found["HTTPS"] == "True"
+    assert found["STATIC_BROTLI"] == "True"
     assert found["SESSION_COOKIE_SECURE"] == found["CSRF_COOKIE_SECURE"] == "True"
     assert found["SECURE_SSL_REDIRECT"] == "True"
     assert int(found["SECURE_HSTS_SECONDS"]) > 0

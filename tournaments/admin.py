@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import (
     AuditEvent,
+    DirectorCall,
     Entry,
     Hand,
     HandSubmission,
@@ -24,7 +25,11 @@ from .models import (
     Player,
     Rating,
     Round,
+    RoundClock,
     Seat,
+    Series,
+    SeriesMember,
+    SeriesSnapshot,
     StandingsSnapshot,
     Table,
     Team,
@@ -226,3 +231,72 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+# Seasons are written by their services (the game check, the recompute): shown here only.
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ["name", "slug", "game", "rule", "best", "inputs_version", "created_at"]
+    list_filter = ["game", "rule"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(SeriesMember)
+class SeriesMemberAdmin(ReadOnlyAdmin):
+    list_display = ["series", "tournament", "added_at"]
+    list_filter = ["series"]
+
+
+@admin.register(SeriesSnapshot)
+class SeriesSnapshotAdmin(ReadOnlyAdmin):
+    list_display = ["series", "version", "inputs_version", "computed_at"]
+    list_filter = ["series"]
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(ReadOnlyAdmin):
+    """Round clocks: run from the director's room panel (tournaments.services.room)."""
+
+    list_display = ["round", "duration", "last_hand", "started_at", "paused_at", "paused_for"]
+
+
+@admin.register(DirectorCall)
+class DirectorCallAdmin(ReadOnlyAdmin):
+    """Calls for the director: made from a table's phone, answered on the room panel."""
+
+    list_display = ["table", "reason", "note", "called_at", "acknowledged_at",
+                    "acknowledged_label"]
+    list_filter = ["reason"]
+
+
+# -- duplicate events: shown here, written by the services (tournaments/services/duplicate.py) --
+
+
+from .models import Board, BoardResult, DuplicateEvent, DuplicatePair  # noqa: E402
+
+
+@admin.register(DuplicateEvent)
+class DuplicateEventAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "movement", "tables", "boards_per_round", "comparison",
+                    "released_round"]
+
+
+@admin.register(DuplicatePair)
+class DuplicatePairAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "number", "entry"]
+    list_filter = ["tournament"]
+
+
+@admin.register(Board)
+class BoardAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "number", "dealer", "source"]
+    list_filter = ["tournament"]
+
+
+@admin.register(BoardResult)
+class BoardResultAdmin(ReadOnlyAdmin):
+    """Board results are versioned: a correction or an adjustment is a new version."""
+
+    list_display = ["tournament", "board", "round_number", "table_number", "version", "status",
+                    "kind", "ns_score", "ew_score"]
+    list_filter = ["tournament", "status", "kind"]

@@ -30,10 +30,13 @@ class TournamentsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from tournaments import checks, tasks  # noqa: F401 - checks registers the system checks
+        from tournaments.exports import archive
         from tournaments.live import standings_cache
         from tournaments.models import Tournament
-        from tournaments.services import notify
+        from tournaments.services import backups, notify
 
+        # A backup is the tournament's archive, which the exports write.
+        backups.use_archive(lambda tournament: archive.dumps(archive.export_archive(tournament)))
         # Results changes flip the cached standings to stale at once (before the recompute).
         notify.subscribe(standings_cache.results_changed)
         notify.subscribe(_after_commit)

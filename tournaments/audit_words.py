@@ -160,6 +160,16 @@ def _corrected(said: Said) -> str:
     return sentence
 
 
+def _voided(said: Said) -> str:
+    values = {"hand": said.place("hand", recorded="number"), "where": _at_table(said),
+              "version": said.data.get("version")}
+    if said.data.get("was") == "rejected":
+        return _("Voided disputed hand %(hand)s at %(where)s (version %(version)s): the table "
+                 "enters it again.") % values
+    return _("Voided hand %(hand)s at %(where)s (version %(version)s), which was awaiting "
+             "confirmation: the table enters it again.") % values
+
+
 def _match_closed(said: Said) -> str:
     hands = said.data.get("hands", 0)
     return ngettext("Ended the match at %(where)s after %(hands)s hand.",
@@ -184,6 +194,78 @@ def _entries_imported(said: Said) -> str:
     return ngettext("Imported %(count)s entry from %(file)s.",
                     "Imported %(count)s entries from %(file)s.",
                     count) % {"count": count, "file": said.event.subject}
+
+
+def decided_by_words(name: str | None) -> str:
+    """The tiebreak that drew a cut's line, in words (tournaments.services.knockout)."""
+    from tournaments.labels import METRIC_CHOICE_LABELS
+
+    if name == "final-key":
+        return _("the final key (seed, then registration order)")
+    return str(METRIC_CHOICE_LABELS.get(name, name or ""))
+
+
+def _knockout_set(said: Said) -> str:
+    changes = said.data.get("changes") or {}
+    names = []
+    for name in changes:
+        try:
+            names.append(str(Tournament._meta.get_field(name).verbose_name))
+        except Exception:  # a field renamed since: its name
+            names.append(name)
+    return _("Changed the knockout settings: %(fields)s.") % {"fields": ", ".join(names)}
+
+
+def _cut_confirmed(said: Said) -> str:
+    entries = said.data.get("entries") or []
+    listed = ", ".join(f"{n}. {said.entry(e)}" for n, e in enumerate(entries, 1))
+    sentence = _("Confirmed the %(count)s entries of the knockout, in seed order: "
+                 "%(entries)s.") % {"count": len(entries), "entries": listed}
+    if said.data.get("decided_by"):
+        sentence += " " + _("The tie at the cut line was decided by %(tiebreak)s.") % {
+            "tiebreak": decided_by_words(said.data["decided_by"])}
+    return sentence
+
+
+CLOCK_ACTIONS = ("clock-set", "clock-started", "clock-paused", "clock-resumed",
+                 "clock-extended")
+
+
+def _left(said: Said) -> str:
+    seconds = int(said.data.get("remaining") or 0)
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}"
+
+
+def _clock(said: Said) -> str:
+    """The round clock's changes (tournaments.services.room)."""
+    action, data = said.event.action, said.data
+    where = {"round": said.place("round"), "minutes": data.get("minutes"), "left": _left(said),
+             "warn": data.get("last_hand")}
+    if action == "clock-set":
+        text = _("Set round %(round)s's clock to %(minutes)s minutes, 'last hand' at "
+                 "%(warn)s minutes left.") % where
+        if data.get("default"):
+            text += " " + _("Later rounds get the same.")
+        return text
+    return {
+        "clock-started": _("Started round %(round)s's clock (%(minutes)s minutes)."),
+        "clock-paused": _("Paused round %(round)s's clock with %(left)s left."),
+        "clock-resumed": _("Restarted round %(round)s's clock with %(left)s left."),
+        "clock-extended": _("Gave round %(round)s %(minutes)s more minutes."),
+    }[action] % where
+
+
+def _called(said: Said) -> str:
+    from tournaments.models import DirectorCall
+
+    where = {"table": said.place("table"), "round": said.place("round")}
+    reason = said.data.get("reason") or ""
+    if reason in DirectorCall.Reason.values:
+        where["reason"] = DirectorCall.Reason(reason).label
+        return _("Table %(table)s of round %(round)s called the director: %(reason)s.") % where
+    return _("Table %(table)s of round %(round)s called the director.") % where
 
 
 SENTENCES: dict[str, Writer] = {
@@ -217,8 +299,11 @@ SENTENCES: dict[str, Writer] = {
     "entries-swapped": _swapped,
     "round-published": lambda s: _("Published round %(round)s.") % {"round": s.place("round")},
     "round-closed": lambda s: _("Closed round %(round)s.") % {"round": s.place("round")},
+    "knockout-set": _knockout_set,
+    "cut-confirmed": _cut_confirmed,
     "hand-corrected": _corrected,
     "match-closed": _match_closed,
+    "hand-voided": _voided,
     "hands-import-queued": lambda s: ngettext(
         "Started importing %(count)s line of hands from %(file)s.",
         "Started importing %(count)s lines of hands from %(file)s.",
@@ -231,6 +316,32 @@ SENTENCES: dict[str, Writer] = {
         "where": _at_table(s)},
     "table-token-revoked": lambda s: _("Revoked a scoring link for %(where)s.") % {
         "where": _at_table(s)},
+    **{action: _clock for action in CLOCK_ACTIONS},
+    "director-called": _called,
+    "call-acknowledged": lambda s: _(
+        "Answered the call from table %(table)s of round %(round)s.") % {
+        "table": s.place("table"), "round": s.place("round")},
+    # duplicate events (tournaments/services/duplicate.py)
+    "duplicate-created": lambda s: _("Created the duplicate event (%(boards)s boards).") % {
+        "boards": s.data.get("boards", "?")},
+    "duplicate-board-dealt": lambda s: _("Entered the deal of %(board)s.") % {
+        "board": s.event.subject},
+    "duplicate-started": lambda s: _("Numbered %(pairs)s pairs and fixed the movement.") % {
+        "pairs": s.data.get("pairs", "?")},
+    "duplicate-late-pair": lambda s: _("Seated a late pair as %(pair)s from round %(round)s.") % {
+        "pair": s.event.subject, "round": s.data.get("from_round", "?")},
+    "duplicate-round-started": lambda s: _("Started round %(round)s.") % {
+        "round": s.place("round")},
+    "duplicate-result-entered": lambda s: _("Entered a result: %(where)s.") % {
+        "where": s.event.subject},
+    "duplicate-adjusted": lambda s: _("Adjusted a result (NS %(ns)s, EW %(ew)s): %(where)s.") % {
+        "ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject},
+    "duplicate-assigned": lambda s: _("Assigned a score (NS %(ns)s, EW %(ew)s): %(where)s.") % {
+        "ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject},
+    "duplicate-round-closed": lambda s: _("Closed round %(round)s.") % {
+        "round": s.place("round")},
+    "duplicate-released": lambda s: _("Released the results up to round %(round)s.") % {
+        "round": s.place("round")},
 }
 
 #: The trail's filter: each kind of event and the actions it holds.
@@ -242,11 +353,18 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
         "table-fixed", "entries-imported", "affiliation-set", "kept-apart",
         "kept-apart-removed", "member-claimed")),
     "rounds": (gettext_lazy("Rounds and pairings"), (
-        "round-generated", "entries-swapped", "round-published", "round-closed")),
+        "round-generated", "entries-swapped", "round-published", "round-closed",
+        "knockout-set", "cut-confirmed")),
     "hands": (gettext_lazy("Hands and matches"), (
-        "hand-corrected", "match-closed", "hands-import-queued", "hands-imported",
+        "hand-corrected", "hand-voided", "match-closed", "hands-import-queued", "hands-imported",
         "hands-import-failed")),
     "access": (gettext_lazy("Scoring links"), ("table-token-created", "table-token-revoked")),
+    "room": (gettext_lazy("Clock and calls"), (*CLOCK_ACTIONS, "director-called",
+                                              "call-acknowledged")),
+    "duplicate": (gettext_lazy("Duplicate boards and results"), (
+        "duplicate-created", "duplicate-board-dealt", "duplicate-started", "duplicate-late-pair",
+        "duplicate-round-started", "duplicate-result-entered", "duplicate-adjusted",
+        "duplicate-assigned", "duplicate-round-closed", "duplicate-released")),
 }
 
 

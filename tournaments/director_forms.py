@@ -19,6 +19,8 @@ from games.errors import RecordError
 from games.records import get_game
 from tournaments.labels import metric_choice_label
 from tournaments.models import GAMES, Entry, Tournament
+from tournaments.option_words import choices as value_choices
+from tournaments.option_words import preset_label
 from tournaments.presentation import PRESENTATIONS
 from tournaments.services.tournaments import default_tiebreaks
 
@@ -169,7 +171,7 @@ class RulesForm(DirectorForm):
         chosen = {**self.preset_values, **(options or {})}
         self.option_names = list(book.options)
         for name, option in book.options.items():
-            self.fields[f"opt_{name}"] = self._option_field(name, option)
+            self.fields[f"opt_{name}"] = self._option_field(self.game, name, option)
             self.initial.setdefault(f"opt_{name}", self._initial(option, chosen[name]))
 
     @staticmethod
@@ -181,7 +183,7 @@ class RulesForm(DirectorForm):
         return value
 
     @staticmethod
-    def _option_field(name: str, option: Any) -> forms.Field:
+    def _option_field(game: str, name: str, option: Any) -> forms.Field:
         label = option_label(name)
         help_text = option.help
         if option.cards:
@@ -194,7 +196,7 @@ class RulesForm(DirectorForm):
         if option.choices:
             return forms.ChoiceField(
                 label=label, help_text=help_text,
-                choices=[(_choice_key(c), str(c)) for c in option.choices],
+                choices=[(_choice_key(c), words) for c, words in value_choices(game, name)],
             )
         return forms.IntegerField(
             label=label, help_text=help_text, min_value=option.low, max_value=option.high
@@ -202,8 +204,9 @@ class RulesForm(DirectorForm):
 
     @property
     def chosen_preset(self) -> str:
-        """The preset the option fields show (templates read `form.preset` as the field)."""
-        return self.preset
+        """The preset the option fields show, by its name (templates read `form.preset` as the
+        field)."""
+        return preset_label(self.game, self.preset)
 
     @property
     def options_for(self) -> str:
@@ -255,7 +258,10 @@ class SetupForm(RulesForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
+    format = forms.ChoiceField(  # duplicate events have their own form (views/duplicate.py)
+        label=_("Format"),
+        choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
+    )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=32767)
     match_length = forms.ChoiceField(
@@ -506,6 +512,19 @@ class SwapForm(DirectorForm):
         return cleaned
 
 
+class VoidForm(DirectorForm):
+    """A director sets a pending or disputed hand aside: why, and the version seen."""
+
+    reason = forms.CharField(label=_("Why the hand is voided"), max_length=500)
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Give a reason."), code="required")
+        return reason
+
+
 class CorrectionForm(DirectorForm):
     """A director's new version of a hand: the hand record (JSON) and why it changed."""
 
@@ -519,6 +538,8 @@ class CorrectionForm(DirectorForm):
         label=_("Reason for the correction"), max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    #: The version the director saw and corrects: the service refuses a stale one.
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
     def clean_record(self) -> dict:
         try:

@@ -14,7 +14,7 @@ from typing import Any
 from games.errors import RecordError
 from games.records import get_game
 
-TWO_SIDED = ("swiss", "round-robin")
+TWO_SIDED = ("swiss", "round-robin", "knockout", "duplicate")
 
 
 class RulesProblem(ValueError):
@@ -113,3 +113,46 @@ def outcome(game: str, rules: Any, after: dict | None) -> Outcome:
     places = {s: 1 + sum(1 for o in points if points_rank[o] < points_rank[s]) for s in points}
     ended, _winner = g.match_end(compiled, state)
     return Outcome(points=points, places=places, ended=ended)
+
+
+def knockout_ended(
+    *, length: str, count: int | None, tiebreak_hands: int, hands: int, rules_ended: bool,
+    tied: bool,
+) -> str | None:
+    """Why a knockout match is complete after `hands` hands ("rules", "hands", "tie-break"), or
+    None: it goes on. A knockout match never ends tied and never by a coin: to a target (and
+    each match of a best of N) the rules' own tie rule plays on (a tie at the target is no
+    end); after a fixed number of hands a tie adds `tiebreak_hands` more, again and again,
+    and the match ends only at the end of such a block with a leader."""
+    if rules_ended and not tied:
+        return "rules"
+    if length != "hands" or count is None or hands < count:
+        return None
+    if tied:
+        return None
+    extra = hands - count
+    if extra == 0:
+        return "hands"
+    return "tie-break" if extra % max(1, tiebreak_hands) == 0 else None
+
+
+def tied(game: str, rules: Any, after: dict | None) -> bool:
+    """Whether the sides are level (share the first place) after these hands."""
+    places = outcome(game, rules, after).places
+    return sum(1 for place in places.values() if place == 1) > 1
+
+
+def seat_players(
+    seatings: list[tuple[str, list[str], str]], seats: str
+) -> dict[str, tuple[str, str]]:
+    """Who sits in each seat letter: {letter: (player, entry)}, from each entry's seats, its
+    players and its name. A team holding two seats (`NS`) puts its first player in the first
+    seat and the partner in the second; a single player fills every seat they hold. The one
+    rule for the table card and the scoring page's seat diagram."""
+    found: dict[str, tuple[str, str]] = {}
+    for letters, players, entry in seatings:
+        held = [letter for letter in letters if letter in seats] or list(letters)
+        people = players if len(players) > 1 else players * len(held)
+        for letter, player in zip(held, people, strict=False):
+            found[letter] = (player, entry)
+    return found

@@ -104,17 +104,16 @@ class TableCard:
 def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
     """Each seat letter with its player. A team holding two seats (`NS`) puts its first player
     in the first seat and the partner in the second."""
-    found: dict[str, SeatLine] = {}
-    for seat in seats:
-        entry: Entry = seat.entry
-        letters = [letter for letter in seat.seats if letter in layout.seats] or list(seat.seats)
-        if entry.team_id:
-            players = [entry.team.first.name, entry.team.second.name]
-        else:
-            players = [entry.player.name] * len(letters)
-        for letter, player in zip(letters, players, strict=False):
-            found[letter] = SeatLine(letter, player, entry.name, seat.side)
-    return [found.get(letter, SeatLine(letter, "", "", "")) for letter in layout.seats]
+    sides = {letter: seat.side for seat in seats for letter in seat.seats}
+    found = gameplay.seat_players([(seat.seats, _players(seat.entry), seat.entry.name)
+                                   for seat in seats], layout.seats)
+    return [SeatLine(letter, *found[letter], sides.get(letter, "")) if letter in found
+            else SeatLine(letter, "", "", "") for letter in layout.seats]
+
+
+def _players(entry: Entry) -> list[str]:
+    return [entry.team.first.name, entry.team.second.name] if entry.team_id else [
+        entry.player.name]
 
 
 def _sides(seats: list[Seat], layout: gameplay.Layout) -> list[tuple[str, str]]:
@@ -208,14 +207,15 @@ class SheetLayout:
         return len(self.leading)
 
 
-def sheet_layout(tournament: Tournament, rows: int | None = None) -> SheetLayout:
+def sheet_layout(tournament: Tournament, rows: int | None = None, *,
+                 knockout: bool = False) -> SheetLayout:
     """The columns the game's scorer needs on paper (its presentation's), and enough rows for
-    the match length."""
+    the match length (the knockout's length for a knockout round)."""
     shown = presentation(tournament.game)
     return SheetLayout(
         leading=tuple(str(label) for label in shown.sheet_leading),
         per_side=tuple(str(label) for label in shown.sheet_per_side),
-        rows=sheet_rows(tournament, rows),
+        rows=sheet_rows(tournament, rows, knockout=knockout),
     )
 
 
@@ -230,10 +230,20 @@ def dealers(tournament: Tournament, first: str, count: int) -> list[str]:
     return out[:count]
 
 
-def sheet_rows(tournament: Tournament, wanted: int | None = None) -> int:
-    """Rows to print: as asked (1–60), else the fixed number of hands, else a game's default."""
+def sheet_rows(tournament: Tournament, wanted: int | None = None, *,
+               knockout: bool = False) -> int:
+    """Rows to print: as asked (1–60), else the fixed number of hands, else a game's default.
+    A knockout match has the knockout's length: its number of hands plus room for two rounds
+    of tie-break hands, or (to a target, or best of N: one sheet per match) the game's
+    default."""
     if wanted is not None:
         return max(1, min(MAX_ROWS, wanted))
+    if knockout:
+        if tournament.knockout_length == Tournament.KnockoutLength.HANDS \
+                and tournament.knockout_count:
+            extra = 2 * (tournament.tiebreak_hands or 0)
+            return min(MAX_ROWS, tournament.knockout_count + extra)
+        return presentation(tournament.game).sheet_rows
     if tournament.match_length == Tournament.MatchLength.HANDS and tournament.match_hands:
         return min(MAX_ROWS, tournament.match_hands)
     return presentation(tournament.game).sheet_rows

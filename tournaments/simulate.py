@@ -71,7 +71,8 @@ def play_hand(
     ).submission
     if confirm:
         answer = next(a for a in sides if a.side != submitter.side)
-        submitted = services.confirm_hand(submission=submitted, actor=answer)
+        submitted = services.confirm_hand(submission=submitted,
+                                          expected_version=submitted.version, actor=answer)
     return submitted
 
 

@@ -13,7 +13,7 @@ from celery import shared_task
 from django.db import DatabaseError
 
 from games.records import check_record
-from tournaments.services import hand_imports, ratings, standings
+from tournaments.services import hand_imports, ratings, seasons, standings
 
 RETRY = {
     "acks_late": True,
@@ -48,8 +48,18 @@ def sweep_standings() -> list[int]:
     worker starts): what was missed while the worker or Redis was down. Also resumes hand
     imports stalled by a dead worker (hand_imports.resume_stalled)."""
     done = standings.sweep()
+    seasons.sweep()
     hand_imports.resume_stalled()
     return done
+
+
+@shared_task(name="tournaments.recompute_season", **RETRY)
+def recompute_season(series_id: int) -> int | None:
+    """Write a season table snapshot if its inputs changed; returns its version (None: up to
+    date)."""
+    seasons.claim(series_id)
+    snapshot = seasons.recompute(series_id=series_id)
+    return snapshot.version if snapshot else None
 
 
 @shared_task(name="tournaments.recompute_ratings", **RETRY)

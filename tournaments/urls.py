@@ -1,14 +1,30 @@
-from tournaments.views import checker, director, exports, imports, printing, public, scoring
+from tournaments.views import (
+    checker,
+    director,
+    duplicate,
+    exports,
+    imports,
+    knockout,
+    printing,
+    public,
+    room,
+    scoring,
+    seasons,
+)
 
 app_name = "tournaments"
 
 # Each page module lists its own routes (see tournaments/views/__init__.py).
 urlpatterns = [
     *public.urlpatterns,
+    *seasons.urlpatterns,
     *scoring.urlpatterns,
+    *duplicate.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,
     *printing.urlpatterns,
     *imports.urlpatterns,
     *checker.urlpatterns,
+    *knockout.urlpatterns,
+    *room.urlpatterns,
 ]

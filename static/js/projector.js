@@ -9,7 +9,7 @@
 
   var DEFAULT_SECONDS = 12;
   var MIN_ROWS = 3;
-  var INDICATOR_PX = 64;  // the page indicator and a margin under the last row
+  var INDICATOR_PX = 40;  // the page indicator and a margin under the last row
 
   function init() {
     var root = document.querySelector('[data-projector]');

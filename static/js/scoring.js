@@ -40,6 +40,8 @@ import { FormError, formReader } from './scoring/form.js';
 import { cardFacts, gameFor } from './scoring/games.js';
 import { createQueue, createStore } from './scoring/queue.js';
 import { createStream } from './scoring/stream.js';
+import './scoring/clock.js';  // the round clock (issue 15 point 4), self-starting
+import './scoring/call.js';   // "Call the director" (issue 15 point 5), self-starting
 import { checkRows } from './scoring/summary.js';
 import { fmt, sideLabel } from './scoring/text.js';
 
@@ -335,7 +337,39 @@ const cardEntry = createCardEntry({
   say,
   changed: () => invalidate(),
   shown: () => showCardsRecord(),
+  ask: askTricks,
 });
+
+/**
+ * Card by card, at the start of each trick: the engine's word on the play so far (the record
+ * cut after `length` cards): who won each trick and who leads the next ({winners, leader}), or
+ * why it cannot say yet ({problem}: a bid missing...), or null without an answer (offline).
+ */
+async function askTricks(length) {
+  if (!next || !next.number || next.predicted) return null;
+  let record;
+  try {
+    record = cardsRecord({ partial: true });
+  } catch (error) {
+    if (error instanceof FormError) return { problem: error.message };
+    throw error;
+  }
+  const cards = record.play.flat().slice(0, length);
+  record.play = [];
+  for (let at = 0; at < cards.length; at += 4) record.play.push(cards.slice(at, at + 4));
+  let response;
+  try {
+    response = await request(config.api.check, { method: 'POST', body: checkBody(record), auth: false });
+  } catch {
+    return null;
+  }
+  const result = response.status === 200 ? response.data : null;
+  if (!result) return null;
+  if (result.ok) return { winners: result.trick_winners || [], leader: null };
+  if (result.next_leader) return { winners: result.trick_winners || [], leader: result.next_leader };
+  const first = (result.errors || [])[0];
+  return { problem: first ? first.message : T.checkBad };
+}
 
 function cardsRecord({ partial = false } = {}) {
   const dealer = currentDealer();
@@ -642,7 +676,7 @@ function start() {
     }
     arrange();
     invalidate();
-    if (cardEntry.enabled && mode() === 'cards') cardEntry.render();
+    if (cardEntry.enabled && mode() === 'cards') cardEntry.refresh();
   });
   checkButton.addEventListener('click', checkHand);
   submitButton.addEventListener('click', submitHand);

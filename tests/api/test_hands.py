@@ -93,8 +93,8 @@ def test_an_anonymous_client_cannot_submit(anon, match):
 def test_the_other_side_confirms_and_the_submitting_side_cannot(scorer, match):
     submit(scorer, match)
     url = f"/api/v1/matches/{match.pk}/hands/1/confirm"
-    assert_error(scorer.post(url, {"side": "NS"}, format="json"), 403, "own-side")
-    ew = {"side": "EW", "pin": side_pin(match, "EW")}
+    assert_error(scorer.post(url, {"side": "NS", "version": 1}, format="json"), 403, "own-side")
+    ew = {"side": "EW", "pin": side_pin(match, "EW"), "version": 1}
     response = scorer.post(url, ew, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "confirmed"
@@ -103,7 +103,8 @@ def test_the_other_side_confirms_and_the_submitting_side_cannot(scorer, match):
 
 def test_a_scorer_cannot_confirm_at_another_table(scorer, other_scorer, match):
     submit(scorer, match)
-    response = other_scorer.post(f"/api/v1/matches/{match.pk}/hands/1/confirm", {"side": "EW"},
+    response = other_scorer.post(f"/api/v1/matches/{match.pk}/hands/1/confirm",
+                                 {"side": "EW", "version": 1},
                                  format="json")
     assert_error(response, 403, "wrong-table")
 
@@ -111,14 +112,69 @@ def test_a_scorer_cannot_confirm_at_another_table(scorer, other_scorer, match):
 def test_a_stale_version_cannot_be_confirmed(scorer, match):
     submit(scorer, match)
     response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/confirm",
-                           {"side": "EW", "version": 7}, format="json")
+                           {"side": "EW", "pin": side_pin(match, "EW"), "version": 7},
+                           format="json")
+    body = assert_error(response, 409, "stale-version")
+    assert body["details"]["current"] == 1
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_a_confirmation_without_the_version_seen_is_400_and_changes_nothing(td, scorer, match):
+    submit(scorer, match)
+    response = td.post(f"/api/v1/matches/{match.pk}/hands/1/confirm", {}, format="json")
+    body = assert_error(response, 400, "invalid")
+    assert "version" in body["details"]
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_a_rejection_of_a_stale_version_is_409(scorer, match):
+    submit(scorer, match)
+    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
+                           {"side": "EW", "pin": side_pin(match, "EW"), "version": 2,
+                            "reason": "x"}, format="json")
     assert_error(response, 409, "stale-version")
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_a_correction_of_a_stale_version_is_409_and_changes_nothing(td, scorer, match):
+    submit(scorer, match)
+    fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
+    response = td.post(f"/api/v1/matches/{match.pk}/hands/1/correct",
+                       {"record": fixed, "reason": "slip", "version": 2}, format="json")
+    assert_error(response, 409, "stale-version")
+    assert HandSubmission.objects.count() == 1
+
+
+def test_a_director_voids_a_disputed_hand_and_the_table_enters_it_again(td, scorer, match):
+    submit(scorer, match)
+    scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
+                {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4",
+                 "version": 1}, format="json")
+    url = f"/api/v1/matches/{match.pk}/hands/1/void"
+    assert_error(td.post(url, {"version": 1}, format="json"), 400, "invalid")
+    assert_error(td.post(url, {"version": 2, "reason": "deal again"}, format="json"),
+                 409, "stale-version")
+    response = td.post(url, {"version": 1, "reason": "misdeal"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "voided" and response.json()["reason"] == "misdeal"
+    assert td.get(f"/api/v1/tournaments/{match.round.tournament.slug}/queue").json()["count"] == 0
+    again = submit(scorer, match, key="key-0003-abcdef", number=1)
+    assert again.status_code == 201 and again.json()["version"] == 2
+
+
+def test_a_scorer_cannot_void_a_hand(scorer, match):
+    submit(scorer, match)
+    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/void",
+                           {"version": 1, "reason": "x"}, format="json")
+    assert_error(response, 403, "scorer-not-allowed")
+    assert HandSubmission.objects.get().status == "pending"
 
 
 def test_a_rejection_keeps_the_reason_and_a_new_version_follows(scorer, match):
     submit(scorer, match)
     response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
-                           {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4"},
+                           {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4",
+                            "version": 1},
                            format="json")
     assert response.status_code == 200
     assert response.json()["status"] == "rejected" and response.json()["reason"] == "we took 4"
@@ -130,8 +186,9 @@ def test_a_director_corrects_with_a_reason_and_the_versions_are_kept(td, scorer,
     submit(scorer, match)
     url = f"/api/v1/matches/{match.pk}/hands/1/correct"
     fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
-    assert_error(td.post(url, {"record": fixed}, format="json"), 400, "invalid")
-    response = td.post(url, {"record": fixed, "reason": "scorer slip"}, format="json")
+    assert_error(td.post(url, {"record": fixed, "version": 1}, format="json"), 400, "invalid")
+    response = td.post(url, {"record": fixed, "reason": "scorer slip", "version": 1},
+                       format="json")
     assert response.status_code == 201, response.content
     assert response.json()["status"] == "confirmed" and response.json()["version"] == 2
     history = td.get(f"/api/v1/matches/{match.pk}/hands/1/versions").json()
@@ -142,7 +199,7 @@ def test_a_director_corrects_with_a_reason_and_the_versions_are_kept(td, scorer,
 def test_a_scorer_or_another_director_cannot_correct(scorer, other_td, match):
     submit(scorer, match)
     url = f"/api/v1/matches/{match.pk}/hands/1/correct"
-    body = {"record": HAND_1, "reason": "x"}
+    body = {"record": HAND_1, "reason": "x", "version": 1}
     assert_error(scorer.post(url, body, format="json"), 403, "scorer-not-allowed")
     assert_error(other_td.post(url, body, format="json"), 403, "not-director")
 

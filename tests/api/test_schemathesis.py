@@ -16,6 +16,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests import sizes
 from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Player, Rating
 
@@ -31,7 +32,7 @@ CHECKS = [
 def bounded(examples: int) -> settings:
     """A fixed, small number of examples per operation (CI stays fast and repeatable)."""
     return settings(
-        max_examples=examples,
+        max_examples=sizes.examples(examples),
         deadline=None,
         derandomize=True,
         suppress_health_check=list(HealthCheck),

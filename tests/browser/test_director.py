@@ -118,6 +118,7 @@ def test_a_director_corrects_a_hand_with_a_reason(page, live_server, td, screens
     sign_in(page, live_server, path)
 
     assert page.get_by_role("heading", name="Correct this hand").is_visible()
+    page.get_by_role("radio", name="Advanced: the record as JSON").check()
     record = page.get_by_label("Hand record (JSON)")
     record.fill(record.input_value().replace('"N": 3', '"N": 4').replace('"E": 4', '"E": 3'))
     page.get_by_label("Reason for the correction").fill("North miscounted their tricks")

@@ -20,8 +20,12 @@ PROJECTOR = {"width": 1920, "height": 1080}
 
 def addresses() -> dict[str, str]:
     """One address of every kind of page, on the demo's data."""
-    spades = Tournament.objects.get(game="spades")
+    spades = Tournament.objects.get(name="Friday Night Spades")
+    cup = Tournament.objects.get(name="Spring Spades Cup")
     solo = Tournament.objects.get(game="solo-whist")
+    duplicate = Tournament.objects.get(game="spades", format="duplicate")
+    barometer = Tournament.objects.get(game="whist", format="duplicate")
+    d, b = duplicate.slug, barometer.slug
     played = Round.objects.filter(tournament=spades, state=Round.State.CLOSED).first()
     match = Match.objects.filter(round=played, is_bye=False).first()
     table = Table.objects.filter(round__tournament=spades).order_by("-round__number").first()
@@ -48,9 +52,23 @@ def addresses() -> dict[str, str]:
         "director-hand": f"/director/{s}/matches/{match.pk}/hands/1/",
         "audit": f"/director/{s}/audit/",
         "import-entries": f"/director/{s}/import/entries/",
+        "duplicate-new": "/director/duplicate/new/",
+        "duplicate-director": f"/director/{b}/duplicate/",
+        "duplicate-boards": f"/director/{d}/duplicate/print/boards/",
+        "duplicate-guide": f"/director/{d}/duplicate/print/guide/",
+        "duplicate-ranking": f"/duplicate/{d}/",
+        "duplicate-barometer": f"/duplicate/{b}/",
+        "duplicate-traveller": f"/duplicate/{d}/boards/1/",
+        "duplicate-card": f"/duplicate/{d}/pairs/1/",
+        "duplicate-deals": f"/duplicate/{d}/deals/",
+        "duplicate-table": f"/duplicate/{b}/table/1/",
         "import-hands": f"/director/{s}/import/hands/",
         "print-cards": f"/director/{s}/print/round/{table.round.number}/cards/",
         "scoring": services.scoring_path(table, secret),
+        "bracket": f"/t/{cup.slug}/bracket/",
+        "bracket-projector": f"/t/{cup.slug}/bracket/projector/",
+        "knockout": f"/director/{cup.slug}/knockout/",
+        "knockout-setup": f"/director/{s}/knockout/",
     }
 
 
@@ -72,6 +90,7 @@ def test_every_page_passes_axe_in_english_on_a_phone_and_japanese_on_a_laptop_an
                 found[f"{name} ({language})"] = problems
                 screenshot(page, f"axe-{name}-{language}")
     page.set_viewport_size(PROJECTOR)
-    page.goto(f"{live_server.url}/t/{Tournament.objects.get(game='spades').slug}/projector/")
+    spades = Tournament.objects.get(name="Friday Night Spades")
+    page.goto(f"{live_server.url}/t/{spades.slug}/projector/")
     found["projector"] = accessibility(page)
     assert found == {"projector": []}

@@ -172,7 +172,9 @@ def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_s
     preview = page.locator("#preview")
     expect(preview).to_contain_text("The rules engine refuses this hand:")
     expect(preview).to_contain_text("That bid needs the side to be further behind.")
-    expect(preview).to_contain_text("[not-eligible]")
+    # a player reads the sentence; the code stays in the item's data (shown to a director)
+    expect(preview.locator("[data-code=not-eligible]")).to_be_visible()
+    expect(preview).not_to_contain_text("[not-eligible]")
     expect(page.get_by_role("button", name="Submit the hand")).to_be_disabled()
 
     # a form that is incomplete never reaches the server
@@ -196,7 +198,8 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     status = page.locator("#submit-status")
     expect(status).to_contain_text("Hand 1 was not stored:")
     expect(status).to_contain_text("This hand was already entered and awaits confirmation.")
-    expect(status).to_contain_text("[hand-already-submitted]")
+    expect(status.locator("[data-code=hand-already-submitted]")).to_be_visible()
+    expect(status).not_to_contain_text("[hand-already-submitted]")
     expect(page.locator("#queue")).to_be_hidden()
     assert stored_queue(page, match) == []
     assert HandSubmission.objects.count() == 1

@@ -272,11 +272,28 @@ def test_a_stream_the_browser_gives_up_on_is_opened_again_and_the_list_follows(
             route.continue_()
 
     page.route(events, refuse_twice)
+    page.clock.install()  # Playwright's fake timers: the waits pass when the test says
     open_card(page, card_url(live_server, match, director))
     root = page.locator("#scoring")
     expect(root).to_have_attribute("data-stream", "waiting")
-    # opened again after 2 s, refused again, then after 4 s more it gets through
-    expect(root).to_have_attribute("data-stream", "open", timeout=15000)
+
+    def refusals(count: int) -> None:
+        """Wait until the stream was refused `count` times (or more: the fake clock also runs
+        on in real time, so on a loaded machine the next try may already have come)."""
+        for _ in range(100):  # the route handler runs while Playwright waits
+            if len(refused) >= count:
+                break
+            page.wait_for_timeout(50)
+        assert len(refused) >= count
+
+    refusals(1)
+    # opened again after 2 s, refused again, then after 4 s more it gets through (the fake
+    # clock also runs on in real time: the test skips the waits, it does not time them)
+    page.clock.run_for(2_100)
+    refusals(2)
+    expect(root).to_have_attribute("data-stream", "waiting")
+    page.clock.run_for(4_100)
+    expect(root).to_have_attribute("data-stream", "open", timeout=10000)
     assert len(refused) == 2
 
     page.evaluate("window.__sameDocument = true")

@@ -167,7 +167,7 @@ def submit(client, match: Match, record: Any, *, key: str, side: str = "NS", **e
 
 def decide(client, match: Match, number: int, verb: str, side: str, **extra):
     """Confirm or reject as `side`, with its PIN (unless `pin` is given)."""
-    body = {"side": side, "pin": side_pin(match, side), **extra}
+    body = {"side": side, "pin": side_pin(match, side), "version": 1, **extra}
     return client.post(f"/api/v1/matches/{match.pk}/hands/{number}/{verb}", body, format="json")
 
 

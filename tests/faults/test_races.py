@@ -133,7 +133,8 @@ def race_correction_and_confirmation(pg: Pg, name: str, first: str | None) -> st
     calls = {
         "confirm": lambda: decide(scorer, match, 1, "confirm", "EW"),
         "correct": lambda: td.post(f"/api/v1/matches/{match.pk}/hands/1/correct",
-                                   {"record": FIXED, "reason": "scorer slip"}, format="json"),
+                                   {"record": FIXED, "reason": "scorer slip", "version": 1},
+                                   format="json"),
     }
     if first is None:
         confirm, correct = run_threads([calls["confirm"], calls["correct"]])
@@ -161,9 +162,9 @@ def race_correction_and_confirmation(pg: Pg, name: str, first: str | None) -> st
     if outcome(confirm) == (200, ""):  # the confirmation came first, the correction replaced it
         winner = "confirm"
         assert versions[0].decided_side == "EW" and results_version == 2
-    else:  # the correction came first: there is nothing pending left to confirm
+    else:  # the correction came first: the version the confirmer saw is no longer the hand's
         winner = "correct"
-        assert outcome(confirm) == (409, "not-pending")
+        assert outcome(confirm) == (409, "stale-version")
         assert not versions[0].decided_side and results_version == 1
     assert_hand_invariants(pg)
     return winner

@@ -44,7 +44,8 @@ def play(match, records) -> None:
     for record in records:
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
 
 
 def tournament_of(match) -> Tournament:

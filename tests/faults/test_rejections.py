@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tests.api.conftest import api_token, client_with, table_token
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, spades_hand
 from tournaments.models import HandSubmission, Match, Round, Tournament
@@ -218,13 +219,13 @@ def bad_decisions() -> st.SearchStrategy[Attempt]:
 
 def bad_corrections() -> st.SearchStrategy[Attempt]:
     """Corrections from a scorer or another director, without a reason, or illegal."""
-    legal = {"record": HAND_2, "reason": "slip"}
+    legal = {"record": HAND_2, "reason": "slip", "version": 1}
     path = "/api/v1/matches/{match}/hands/2/correct"
     return st.one_of(
         st.builds(Attempt, st.sampled_from(["scorer", "other-director", "anonymous"]),
                   st.just(path), st.just(legal)),
-        st.just(Attempt("director", path, {"record": HAND_2})),
-        st.just(Attempt("director", path, {"record": HAND_2, "reason": "  "})),
+        st.just(Attempt("director", path, {"record": HAND_2, "version": 1})),
+        st.just(Attempt("director", path, {"record": HAND_2, "reason": "  ", "version": 1})),
         st.just(Attempt("director", "/api/v1/matches/{match}/hands/9/correct", legal)),
     )
 
@@ -249,7 +250,7 @@ attempts = st.one_of(bad_shapes(), illegal_hands(), wrong_callers(), wrong_sides
 def test_nothing_rejected_changes_any_state(table):
     match, clients = table.match, table.clients
 
-    @hypothesis_settings(max_examples=80, deadline=None, database=None,
+    @hypothesis_settings(max_examples=sizes.examples(80), deadline=None, database=None,
                          suppress_health_check=[HealthCheck.too_slow])
     @given(attempt=attempts)
     def check(attempt: Attempt) -> None:

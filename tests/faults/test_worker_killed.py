@@ -22,7 +22,8 @@ def play(match, records) -> None:
     for record in records:
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
 
 
 def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_with_one_snapshot(

@@ -15,6 +15,7 @@ from games import check_hand, check_match
 from games.errors import CODES
 from games.german_whist import BOOK, RESOLUTIONS
 from games.simulate.german_whist import random_hand, to_summary
+from tests import sizes
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 RULES = [
@@ -371,13 +372,13 @@ def _trace(record):
     return out
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS, st.sampled_from(RULES))
 def test_random_legal_game_validates(seed, rules):
     assert ok(random_hand(random.Random(seed), rules))
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS, st.sampled_from(RULES))
 def test_tricks_sum_to_the_counted_total(seed, rules):
     result = ok(random_hand(random.Random(seed), rules))
@@ -386,7 +387,7 @@ def test_tricks_sum_to_the_counted_total(seed, rules):
     assert result["tricks"]["N"] + result["tricks"]["S"] == total
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=sizes.examples(60), suppress_health_check=[HealthCheck.filter_too_much])
 @given(SEEDS, st.sampled_from(RULES))
 def test_swapping_cards_so_a_player_fails_to_follow_is_must_follow_suit(seed, rules):
     record = random_hand(random.Random(seed), rules)
@@ -418,14 +419,14 @@ def test_swapping_cards_so_a_player_fails_to_follow_is_must_follow_suit(seed, ru
     )
 
 
-@settings(max_examples=40)
+@settings(max_examples=sizes.examples(40))
 @given(SEEDS, st.sampled_from(RULES))
 def test_scoring_is_deterministic(seed, rules):
     record = random_hand(random.Random(seed), rules)
     assert check_hand(record) == check_hand(copy.deepcopy(record))
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS, st.sampled_from(RULES), st.integers(0, 9), st.integers(0, 9))
 def test_full_record_and_its_summary_score_the_same(seed, rules, n, s):
     record = random_hand(random.Random(seed), rules, before={"score": {"N": n, "S": s}})

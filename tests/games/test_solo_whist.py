@@ -20,6 +20,7 @@ from games import check_hand, check_match, solo_whist
 from games.errors import CODES
 from games.simulate.solo_whist import random_hand, to_summary
 from games.solo_whist import GAME, RESOLUTIONS
+from tests import sizes
 
 ZERO = {"N": "0", "E": "0", "S": "0", "W": "0"}
 
@@ -880,7 +881,7 @@ BEFORE = st.builds(
 FRACTION = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 @given(SEEDS, RULES, BEFORE)
 def test_any_random_legal_hand_validates_and_settles_exactly(seed, rule_set, before):
     record = random_hand(random.Random(seed), rule_set, before=before)
@@ -893,7 +894,7 @@ def test_any_random_legal_hand_validates_and_settles_exactly(seed, rule_set, bef
     assert result["after"]["deals"] == before["deals"] + 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 @given(SEEDS, RULES)
 def test_tricks_sum_to_13_when_played_out(seed, rule_set):
     record = random_hand(random.Random(seed), rule_set)
@@ -902,14 +903,14 @@ def test_tricks_sum_to_13_when_played_out(seed, rule_set):
     assert sum(ok(record)["tricks"].values()) == 13
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(SEEDS, RULES)
 def test_scoring_is_deterministic(seed, rule_set):
     record = random_hand(random.Random(seed), rule_set)
     assert check_hand(copy.deepcopy(record)) == check_hand(copy.deepcopy(record))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 @given(SEEDS, RULES)
 def test_full_record_and_its_summary_score_the_same(seed, rule_set):
     record = random_hand(random.Random(seed), rule_set)
@@ -927,7 +928,8 @@ def _effective_suit(card: str, record: dict) -> str:
     return record["turned"][-1] if card == "BJ" else card[-1]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=sizes.examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much])
 @given(SEEDS, RULES, st.integers(0, 10**6))
 def test_a_swap_that_breaks_following_suit_is_reported_where_it_happens(seed, rule_set, pick):
     record = random_hand(random.Random(seed), rule_set)

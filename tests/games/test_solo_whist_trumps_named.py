@@ -19,6 +19,7 @@ from games import check_hand
 from games.schema import load_schema
 from games.simulate.solo_whist import random_hand
 from games.solo_whist import GAME
+from tests import sizes
 
 AFTER_LEAD = {"preset": "phillips", "options": {"abundance_trumps_named": "after-opening-lead"}}
 SUITS = {"N": "S", "E": "H", "S": "D", "W": "C"}  # each seat holds one whole suit
@@ -101,7 +102,7 @@ def test_the_option_reads_back_canonically():
 
 
 @given(seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=sizes.examples(120), deadline=None)
 def test_naming_trumps_after_the_lead_never_changes_tricks_or_settlement(seed):
     # The option changes when the declarer speaks, not which card wins: any legal record
     # settles exactly as it does with trumps named after the auction.

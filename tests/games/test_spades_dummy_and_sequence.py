@@ -20,6 +20,7 @@ from games.cards import CARD_IDS
 from games.schema import load_schema
 from games.simulate.spades import random_hand
 from games.spades import BOOK, closing_high_trumps, sequence_length
+from tests import sizes
 from tests.games.spades_records import calls, opts
 
 RIGHT = opts(players=2, partnership=False, two_player_deal="dummy", dummy_seat="right")
@@ -119,7 +120,7 @@ def test_dummy_seat_right_needs_the_dummy_deal_and_takes_only_left_or_right(opti
 
 
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.sampled_from("NS"))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 def test_any_random_right_dummy_hand_validates_and_the_dummy_takes_no_score(seed, dealer):
     record = random_hand(random.Random(seed), RIGHT, dealer=dealer)
     result = check(record)

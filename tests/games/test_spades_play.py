@@ -14,6 +14,7 @@ from games import check_record
 from games.cards import CARD_IDS, NAMES, SUIT_OF
 from games.simulate.spades import random_hand, random_match, to_summary
 from games.spades import BOOK, PRESETS
+from tests import sizes
 from tests.games.spades_records import SUITED_DEAL, calls, hand, opts, state
 
 DUMMY = opts(players=2, partnership=False, two_player_deal="dummy")
@@ -283,7 +284,7 @@ def holder(record: dict, card: str) -> str:
 
 
 @given(seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=sizes.examples(40), deadline=None)
 def test_under_two_of_clubs_the_lowest_club_dealt_leads(seed):
     record = random_hand(random.Random(seed), "pagat-3p")
     dealt = [c for cards in record["deal"].values() for c in cards if c.endswith("C")]
@@ -293,7 +294,7 @@ def test_under_two_of_clubs_the_lowest_club_dealt_leads(seed):
 
 
 @given(seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=sizes.examples(40), deadline=None)
 def test_under_highest_bidder_the_first_highest_numeric_bid_leads(seed):
     rules = opts(first_lead="highest-bidder", bidding="sum")
     record = random_hand(random.Random(seed), rules)
@@ -381,7 +382,8 @@ seed = st.integers(0, 2**32 - 1)
 
 
 @given(rules=variant, seed=seed)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sizes.examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 def test_any_random_legal_hand_validates_and_its_tricks_sum_to_the_tricks_in_play(rules, seed):
     record = random_hand(random.Random(seed), rules)
     result = check(record)
@@ -391,7 +393,7 @@ def test_any_random_legal_hand_validates_and_its_tricks_sum_to_the_tricks_in_pla
 
 
 @given(rules=variant, seed=seed)
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 def test_scoring_is_deterministic_and_a_summary_scores_like_its_full_record(rules, seed):
     record = random_hand(random.Random(seed), rules)
     once, again = check(record), check(copy.deepcopy(record))
@@ -424,7 +426,7 @@ def breakable_follow(record: dict, compiled) -> tuple[int, int, int, int] | None
 
 @given(seed=seed, rules=st.sampled_from(["standard", "hoyle", "pagat-barmore", "winspades",
                                           "network-spades"]))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 def test_swapping_two_plays_so_a_seat_fails_to_follow_suit_is_must_follow_suit(seed, rules):
     record = random_hand(random.Random(seed), rules)
     if "exchange" in record:
@@ -444,7 +446,7 @@ def test_swapping_two_plays_so_a_seat_fails_to_follow_suit_is_must_follow_suit(s
 
 
 @given(seed=seed)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 def test_leading_a_spade_before_spades_are_broken_is_spades_not_broken(seed):
     record = random_hand(random.Random(seed), "standard")
     if "exchange" in record:
@@ -475,7 +477,7 @@ def test_leading_a_spade_before_spades_are_broken_is_spades_not_broken(seed):
 
 @given(rules=st.sampled_from(["standard", "pagat-1996", "network-spades", "pagat-3p"]),
        seed=seed)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=sizes.examples(20), deadline=None)
 def test_a_random_match_ends_only_when_the_rules_end_it(rules, seed):
     record = random_match(random.Random(seed), rules)
     result = check(record)
@@ -543,7 +545,8 @@ def option_sets(draw) -> dict:
 
 
 @given(options=option_sets(), seed=seed)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sizes.examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 def test_any_combination_of_options_either_works_or_is_bad_rules(options, seed):
     from games.errors import RecordError
 

@@ -15,6 +15,7 @@ from games import check_hand, check_match
 from games.errors import CODES
 from games.simulate.whist import random_hand, random_match, to_summary
 from games.whist import BOOK, RESOLUTIONS
+from tests import sizes
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PRESETS = ["short-whist", "long-whist", "long-whist-9", "american-whist"]
@@ -641,7 +642,8 @@ def test_fourteen_tricks_is_too_many():
 
 # --- properties ---------------------------------------------------------------------------------
 
-TRUMP_FREE = settings(max_examples=60, suppress_health_check=[HealthCheck.filter_too_much])
+TRUMP_FREE = settings(max_examples=sizes.examples(60),
+                      suppress_health_check=[HealthCheck.filter_too_much])
 
 
 def _winner(cards, trump):
@@ -655,7 +657,7 @@ def _winner(cards, trump):
     return max(range(4), key=lambda i: power(cards[i]))
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS, st.sampled_from(PRESETS))
 def test_random_legal_hand_validates_without_revokes(seed, rules):
     result = check_hand(random_hand(random.Random(seed), rules))
@@ -663,7 +665,7 @@ def test_random_legal_hand_validates_without_revokes(seed, rules):
     assert result["revokes"] == []
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS)
 def test_tricks_sum_to_thirteen(seed):
     result = check_hand(random_hand(random.Random(seed), revoke_rate=0.2))
@@ -707,14 +709,14 @@ def test_swapping_cards_so_a_player_fails_to_follow_is_a_revoke(seed):
     assert {"seat": "NESW"[seat], "trick": i + 1} in result["revokes"]
 
 
-@settings(max_examples=40)
+@settings(max_examples=sizes.examples(40))
 @given(SEEDS, st.sampled_from(PRESETS))
 def test_scoring_is_deterministic(seed, rules):
     record = random_hand(random.Random(seed), rules, revoke_rate=0.1)
     assert check_hand(record) == check_hand(copy.deepcopy(record))
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(SEEDS, st.sampled_from(PRESETS), st.integers(0, 4), st.integers(0, 4))
 def test_full_record_and_its_summary_score_the_same(seed, rules, ns, ew):
     rng = random.Random(seed)
@@ -727,7 +729,7 @@ def test_full_record_and_its_summary_score_the_same(seed, rules, ns, ew):
         assert full_result.get(key) == summary_result.get(key), key
 
 
-@settings(max_examples=25)
+@settings(max_examples=sizes.examples(25))
 @given(SEEDS, st.sampled_from(PRESETS))
 def test_random_match_validates_and_ends(seed, rules):
     result = check_match(random_match(random.Random(seed), rules))

@@ -19,6 +19,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests import sizes
 from tests.tournaments.builders import HAND_1, make_director, make_match
 
 from .conftest import api_token, submit, table_token
@@ -36,7 +37,7 @@ SCORING = r"^/api/v1/matches/\{id\}/(hands|hands/\{number\}/(confirm|reject)|fin
 
 
 def bounded() -> settings:
-    return settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+    return settings(max_examples=sizes.examples(EXAMPLES), deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
 
 

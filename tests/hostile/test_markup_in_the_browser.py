@@ -59,7 +59,9 @@ def test_markup_names_never_run_in_the_browser(page, live_server):
 
     pending = HandSubmission.objects.get(hand__match=match, status="pending")
     other = next(a for a in simulate.scorers(match) if a.side != pending.submitted_side)
-    services.confirm_hand(submission=pending, actor=other)  # the match ends: standings change
+    services.confirm_hand(submission=pending,
+                          expected_version=pending.version,
+                          actor=other)  # the match ends: standings change
 
     page.wait_for_function(
         "v => Number(document.querySelector('[data-version]').dataset.version) > v",

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def answer(play: Play, action: str, who=None, **body):
     """Confirm or reject hand 1; a table scorer answering for a side gives that side's PIN."""
+    body.setdefault("version", 1)
     if who is None and "side" in body:
         body.setdefault("pin", side_pin(play.match, body["side"]))
     return post_json(who or play.scorer, play.hand_url(1, action), body)
@@ -117,11 +118,10 @@ def test_answering_a_version_superseded_by_a_resubmission_is_409_stale_version(p
 
 def test_answering_a_hand_the_director_corrected_is_409(pending):
     corrected = post_json(pending.td, pending.hand_url(1, "correct"),
-                          {"record": HAND_1, "reason": "seen at the table"})
+                          {"record": HAND_1, "reason": "seen at the table", "version": 1})
     assert corrected.status_code == 201, corrected.content
     with unchanged():
         refused(answer(pending, "confirm", side="EW", version=1), 409, "stale-version")
-        refused(answer(pending, "confirm", side="EW"), 409, "not-pending")
         refused(answer(pending, "confirm", side="EW", version=2), 409, "not-pending")
 
 
@@ -142,12 +142,16 @@ def test_a_retry_after_the_match_finished_still_gets_its_stored_version(play):
     assert retry.status_code == 200 and retry.json()["id"] == first.json()["id"]
 
 
-def test_a_director_correction_is_not_idempotent_each_is_a_new_version(pending):
-    """Decided: a correction carries no idempotency key; sending the same one twice makes two
-    confirmed versions, each audited with its reason (the history shows both)."""
-    body = {"record": HAND_1, "reason": "recount"}
+def test_a_director_correction_sent_twice_is_stale_the_second_time(pending):
+    """A correction names the version it corrects: the same one sent twice is refused the
+    second time (`stale-version`); a correction of the new version is a third version, and the
+    history shows all of them."""
+    body = {"record": HAND_1, "reason": "recount", "version": 1}
     first = post_json(pending.td, pending.hand_url(1, "correct"), body)
-    second = post_json(pending.td, pending.hand_url(1, "correct"), body)
+    with unchanged():
+        refused(post_json(pending.td, pending.hand_url(1, "correct"), body), 409,
+                "stale-version")
+    second = post_json(pending.td, pending.hand_url(1, "correct"), {**body, "version": 2})
     assert (first.json()["version"], second.json()["version"]) == (2, 3)
     history = pending.anon.get(f"/api/v1/matches/{pending.match.pk}/hands/1/versions").json()
     assert [(v["version"], v["status"]) for v in history] == [

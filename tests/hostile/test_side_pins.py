@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def answer(play: Play, action: str, body: dict, who=None):
-    return post_json(who or play.scorer, play.hand_url(1, action), body)
+    return post_json(who or play.scorer, play.hand_url(1, action), {"version": 1, **body})
 
 
 def wrong_pin(play: Play) -> str:
@@ -84,7 +84,7 @@ def test_wrong_pins_are_throttled_per_table_then_even_the_right_one_waits(pendin
     # another table is not locked out by this one's guesses
     other = pending.other_match
     assert submit(pending.other_scorer, other, key="other-table-1").status_code == 201
-    other_body = {"side": "EW", "pin": side_pin(other, "EW")}
+    other_body = {"side": "EW", "pin": side_pin(other, "EW"), "version": 1}
     response = post_json(pending.other_scorer, pending.hand_url(1, "confirm", other), other_body)
     assert response.status_code == 200, response.content
     # the director still confirms the locked table's hand
@@ -107,7 +107,7 @@ def test_a_director_confirms_without_a_pin_by_api_token(pending):
 def test_a_director_confirms_without_a_pin_signed_in(pending):
     browser = Client()
     browser.force_login(pending.director.user)
-    response = browser.post(pending.hand_url(1, "confirm"), {"side": "EW"},
+    response = browser.post(pending.hand_url(1, "confirm"), {"side": "EW", "version": 1},
                             content_type="application/json")
     assert response.status_code == 200, response.content
     assert status() == "confirmed"

@@ -25,8 +25,9 @@ pytestmark = pytest.mark.django_db
 ACTIONS = {
     "submit": (lambda p, m: f"/api/v1/matches/{m.pk}/hands",
                {"record": HAND_1, "side": "NS", "idempotency_key": "hostile-token-1"}),
-    "confirm": (lambda p, m: p.hand_url(1, "confirm", m), {"side": "EW"}),
-    "reject": (lambda p, m: p.hand_url(1, "reject", m), {"side": "EW", "reason": "no"}),
+    "confirm": (lambda p, m: p.hand_url(1, "confirm", m), {"side": "EW", "version": 1}),
+    "reject": (lambda p, m: p.hand_url(1, "reject", m),
+               {"side": "EW", "reason": "no", "version": 1}),
     "finish": (lambda p, m: f"/api/v1/matches/{m.pk}/finish", {}),
 }
 each_action = pytest.mark.parametrize("action", ACTIONS)
@@ -116,7 +117,8 @@ def test_a_table_token_sent_as_a_director_api_token_is_401_bad_token(pending, ac
     ("post", "/api/v1/tournaments/{slug}/rounds/generate", {}),
     ("post", "/api/v1/tables/{table}/tokens", {}),
     ("post", "/api/v1/auth/tokens", {}),
-    ("post", "/api/v1/matches/{match}/hands/1/correct", {"record": HAND_1, "reason": "x"}),
+    ("post", "/api/v1/matches/{match}/hands/1/correct",
+     {"record": HAND_1, "reason": "x", "version": 1}),
 ], ids=["patch", "generate", "table-token", "api-token", "correct"])
 def test_a_table_token_cannot_do_what_only_a_director_does(pending, request_):
     method, path, body = request_

@@ -104,7 +104,8 @@ def test_an_sse_client_hears_the_new_standings_version_after_a_confirmation(
         assert stream.message() == {"retry": "3000"}  # subscribed from here on
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=HAND_1).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
         confirmed = stream.until("hand-confirmed", timeout=5)
         standings = stream.until("standings", timeout=5)
     finally:

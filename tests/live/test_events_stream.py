@@ -197,7 +197,9 @@ def test_a_confirmed_hand_is_announced_end_to_end(tournament, django_capture_on_
                 with django_capture_on_commit_callbacks(execute=True):
                     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                                    record=HAND_1).submission
-                    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+                    services.confirm_hand(submission=version,
+                                          expected_version=version.version,
+                                          actor=scorer(match, "EW"))
 
             from asgiref.sync import sync_to_async
 

@@ -437,7 +437,10 @@ def test_check_in_seed_fixed_table_and_withdraw(as_td, td):
     assert texts(as_td.post(act + "check-in/")) == [f"{entry.name} is checked in."]
     as_td.post(act + "seed/", {"seed": "3"})
     as_td.post(act + "table/", {"table": "5", "reason": "wheelchair access"})
-    withdrawn = as_td.post(act + "withdraw/", {"reason": "ill"})
+    asked = as_td.post(act + "withdraw/", {"reason": "ill"})
+    assert asked.status_code == 200 and "Yes, withdraw" in asked.content.decode()
+    assert Entry.objects.get(pk=entry.pk).status != "withdrawn"  # not before the confirmation
+    withdrawn = as_td.post(act + "withdraw/", {"reason": "ill", "confirm": "yes"})
 
     assert withdrawn["Location"].endswith(f"#entry-{entry.pk}")
     entry.refresh_from_db()
@@ -500,7 +503,7 @@ def test_a_round_from_draft_to_closed_through_the_pages(as_td, td):
     round_.refresh_from_db()
     assert round_.state == Round.State.PUBLISHED
 
-    refused = as_td.post(url(tournament, "rounds/1/close/"))
+    refused = as_td.post(url(tournament, "rounds/1/close/"), {"confirm": "yes"})
     assert "have not finished" in texts(refused)[0]
 
     match = Match.objects.filter(round=round_, is_bye=False).first()
@@ -511,10 +514,15 @@ def test_a_round_from_draft_to_closed_through_the_pages(as_td, td):
     queue = as_td.get(url(tournament)).context["queue"]
     assert [q.hand.match_id for q in queue] == [match.pk]
 
-    confirm = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/confirm/"))
+    confirm = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/confirm/"),
+                         {"version": 1})
     assert texts(confirm) == ["Hand 1 confirmed."]
     play_all(round_, Actor(user=td))
-    closed = as_td.post(url(tournament, "rounds/1/close/"))
+    asked = as_td.post(url(tournament, "rounds/1/close/"))
+    assert "Yes, close round 1" in asked.content.decode()
+    round_.refresh_from_db()
+    assert round_.state != Round.State.CLOSED  # the first post only asks
+    closed = as_td.post(url(tournament, "rounds/1/close/"), {"confirm": "yes"})
     assert texts(closed) == ["Round 1 is closed."]
     round_.refresh_from_db()
     assert round_.state == Round.State.CLOSED
@@ -575,7 +583,7 @@ def test_a_correction_needs_a_reason(as_td, scored):
     fixed = dict(HAND_1, tricks={"N": 4, "E": 3, "S": 3, "W": 3})
 
     response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(fixed), "reason": "  "})
+                          {"record": json.dumps(fixed), "reason": "  ", "version": 1})
 
     assert response.status_code == 400
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
@@ -586,7 +594,8 @@ def test_a_correction_is_a_new_version_with_its_reason(as_td, scored):
     fixed = dict(HAND_1, tricks={"N": 4, "E": 3, "S": 3, "W": 3})
 
     response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(fixed), "reason": "N miscounted"})
+                          {"record": json.dumps(fixed), "reason": "N miscounted",
+                           "version": 1})
 
     assert response.status_code == 302
     assert texts(response) == ["Hand 1 corrected."]
@@ -602,7 +611,7 @@ def test_an_illegal_correction_shows_the_engines_errors(as_td, scored):
     broken = dict(HAND_1, tricks={"N": 9, "E": 3, "S": 3, "W": 3})
 
     response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(broken), "reason": "typo"})
+                          {"record": json.dumps(broken), "reason": "typo", "version": 1})
 
     assert response.status_code == 400
     assert "tricks-do-not-sum" in response.content.decode()
@@ -624,7 +633,9 @@ def test_the_match_page_lists_hands_and_ends_the_match(as_td, scored):
 
     page = as_td.get(url(tournament, f"matches/{match.pk}/")).content.decode()
     assert "Hand 1" in page and "Confirmed" in page
-    response = as_td.post(url(tournament, f"matches/{match.pk}/finish/"))
+    asked = as_td.post(url(tournament, f"matches/{match.pk}/finish/"))
+    assert "Yes, end the match" in asked.content.decode()
+    response = as_td.post(url(tournament, f"matches/{match.pk}/finish/"), {"confirm": "yes"})
 
     assert texts(response) == ["The match is finished."]
     match.refresh_from_db()
@@ -662,7 +673,7 @@ def test_round_match_and_hand_pages_refuse_another_director(client, scored, othe
     pages = ["rounds/1/", f"matches/{match.pk}/", f"matches/{match.pk}/hands/1/"]
     posts = ["rounds/generate/", "rounds/1/publish/", "rounds/1/close/",
              f"matches/{match.pk}/finish/", f"matches/{match.pk}/hands/1/",
-             f"matches/{match.pk}/hands/1/confirm/"]
+             f"matches/{match.pk}/hands/1/confirm/", f"matches/{match.pk}/hands/1/void/"]
 
     assert [client.get(url(tournament, p)).status_code for p in pages] == [403] * len(pages)
     assert [client.post(url(tournament, p)).status_code for p in posts] == [403] * len(posts)
@@ -755,3 +766,94 @@ def test_a_drafts_notes_name_the_entries(as_td, td):
 
     assert (f"{first.name} and {second.name} meet although they are to be kept apart" in page)
     assert "something new" in page and "unavoidable:" not in page
+
+
+# -- repairs: the version seen, voiding, ending a match with a hand still open -------------------
+
+
+@pytest.fixture
+def pending_hand(td):
+    """A published round whose table 1 entered hand 1, awaiting the other side."""
+    from tests.tournaments.builders import scorer
+
+    tournament = make(td, teams=2)
+    director = Actor(user=td)
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_, actor=director)
+    match = Match.objects.get(round=round_, is_bye=False)
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
+    return tournament, match
+
+
+def test_a_director_cannot_confirm_a_version_the_page_did_not_show(as_td, pending_hand):
+    tournament, match = pending_hand
+    for sent in ({}, {"version": "2"}, {"version": "x"}):
+        response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/confirm/"), sent)
+        assert "now at version 1" in texts(response)[0]
+    assert HandSubmission.objects.get(hand__match=match).status == "pending"
+
+
+def test_the_hand_page_sends_the_version_it_shows(as_td, pending_hand):
+    tournament, match = pending_hand
+    page = as_td.get(url(tournament, f"matches/{match.pk}/hands/1/")).content.decode()
+    assert page.count('name="version" value="1"') == 2  # the confirmation and the correction
+    assert 'name="void-version" value="1"' in page
+
+
+def test_a_director_voids_a_pending_hand_with_a_reason_and_the_table_enters_it_again(
+        as_td, pending_hand):
+    tournament, match = pending_hand
+    address = url(tournament, f"matches/{match.pk}/hands/1/void/")
+    refused = as_td.post(address, {"void-version": 1, "void-reason": " "})
+    assert texts(refused) == ["Say why the hand is voided."]
+    response = as_td.post(address, {"void-version": 1, "void-reason": "dealt twice"})
+    assert texts(response) == ["Hand 1 is voided: the table enters it again."]
+    voided = HandSubmission.objects.get(hand__match=match)
+    assert (voided.status, voided.reason, voided.is_current) == ("voided", "dealt twice", True)
+    event = AuditEvent.objects.get(action="hand-voided")
+    assert event.reason == "dealt twice" and event.data["was"] == "pending"
+    from tournaments.selectors.scoring import scoring_view
+    assert scoring_view(match.table).next.number == 1
+
+
+def test_ending_a_match_with_a_pending_hand_offers_to_confirm_or_void_it(as_td, pending_hand):
+    tournament, match = pending_hand
+    asked = as_td.post(url(tournament, f"matches/{match.pk}/finish/"))
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Confirm hand 1" in page and "Void hand 1" in page
+    back = url(tournament, f"matches/{match.pk}/finish/")
+    as_td.post(url(tournament, f"matches/{match.pk}/hands/1/void/"),
+               {"void-version": 1, "void-reason": "not played", "next": back})
+    ended = as_td.post(url(tournament, f"matches/{match.pk}/finish/"), {"confirm": "yes"})
+    assert texts(ended) == ["The match is finished."]
+    match.refresh_from_db()
+    assert match.state == Match.State.FINISHED and match.result["hands"] == 0
+
+
+def test_revoking_a_tables_scoring_link_asks_first_then_revokes_it(as_td, pending_hand, td):
+    tournament, match = pending_hand
+    token, _secret = services.issue_table_token(table=match.table, actor=Actor(user=td))
+    page = as_td.get(url(tournament, f"matches/{match.pk}/")).content.decode()
+    assert "Scoring links of table" in page and f"tokens/{token.pk}/revoke/" in page
+    address = url(tournament, f"matches/{match.pk}/tokens/{token.pk}/revoke/")
+    asked = as_td.post(address)
+    assert "Yes, revoke the scoring link" in asked.content.decode()
+    token.refresh_from_db()
+    assert token.state == "active"  # the first post only asks
+    done = as_td.post(address, {"confirm": "yes"})
+    assert texts(done) == ["The scoring link is revoked."]
+    token.refresh_from_db()
+    assert token.state == "revoked"
+    assert AuditEvent.objects.filter(action="table-token-revoked").count() == 1
+
+
+def test_another_tables_link_cannot_be_revoked_from_this_match(as_td, pending_hand, td):
+    tournament, match = pending_hand
+    other = Match.objects.create(round=match.round, table=match.table.__class__.objects.create(
+        round=match.round, number=9))
+    token, _secret = services.issue_table_token(table=other.table, actor=Actor(user=td))
+    address = url(tournament, f"matches/{match.pk}/tokens/{token.pk}/revoke/")
+    assert as_td.post(address, {"confirm": "yes"}).status_code == 404
+    token.refresh_from_db()
+    assert token.state == "active"

@@ -101,7 +101,9 @@ def build_club(director: Actor, seed: int = 7) -> Club:
     pending = simulate.play_hand(first, rng, confirm=False)
     disputed = simulate.play_hand(second, rng, confirm=False)
     other = next(a for a in simulate.scorers(second) if a.side != disputed.submitted_side)
-    disputed = services.reject_hand(submission=disputed, actor=other, reason="4 tricks, not 3")
+    disputed = services.reject_hand(submission=disputed,
+                                    expected_version=disputed.version,
+                                    actor=other, reason="4 tricks, not 3")
     return Club(spades=spades, in_play=round_, pending=pending, disputed=disputed)
 
 
@@ -380,7 +382,7 @@ def test_the_fragment_is_the_table_alone_and_follows_new_snapshots(client, club,
     assert "<html" not in first and "<table" in first
     version = int(re.search(r'data-version="(\d+)"', first).group(1))
     assert version == standings_service.latest(tournament=spades).snapshot.version
-    built(services.confirm_hand, submission=club.pending,
+    built(services.confirm_hand, submission=club.pending, expected_version=club.pending.version,
           actor=next(a for a in simulate.scorers(club.pending.hand.match)
                      if a.side != club.pending.submitted_side))
     after = text(get(client, url))
@@ -621,3 +623,20 @@ def test_on_a_phone_the_standings_lead_with_match_points_and_difference_the_rest
     assert shown == ["Rank", "Match points", "Point difference"]
     assert {label for more, label in heads if more} >= {"Played", "Won", "Drawn", "Lost"}
     assert 'id="all-columns"' in html and "All columns" in html
+
+
+def test_standings_and_the_match_page_link_every_player_to_their_page(client, club):
+    """Issue 15 point 12: from the standings and a match, a reader reaches each player."""
+    tournament = club.spades
+    standings = text(get(client, f"/t/{tournament.slug}/standings/"))
+    match = Match.objects.filter(round=club.in_play, is_bye=False).order_by("table__number")[0]
+    match_page = text(get(client, reverse("tournaments:public-match",
+                                          args=[tournament.slug, match.pk])))
+    for entry in tournament.entries.exclude(status="withdrawn").select_related("team"):
+        for player in (entry.team.first, entry.team.second):
+            link = f'<a href="{reverse("tournaments:public-player", args=[player.pk])}">'
+            assert f"{link}{player.name}</a>" in standings, player.name
+    for seat in match.seats.select_related("entry__team"):
+        for player in (seat.entry.team.first, seat.entry.team.second):
+            link = reverse("tournaments:public-player", args=[player.pk])
+            assert f'<a href="{link}">{player.name}</a>' in match_page, player.name

@@ -58,7 +58,7 @@ def test_the_spades_page_shows_the_table_its_teams_the_rules_and_the_first_hand(
     assert "Table 1" in shown and "Round 1" in shown and "Club night" in shown
     assert "Aiko & Ben" in shown and "Chika & Dan" in shown
     assert "N/S" in shown and "E/W" in shown
-    assert "standard" in shown
+    assert "Standard (the club's own rules)" in shown
     assert "Next: hand 1; the table chooses its first dealer." in shown
     assert "No hands yet." in shown
     config = script_json(response.content.decode(), "scoring-config")
@@ -79,7 +79,8 @@ def test_the_spades_page_shows_the_table_its_teams_the_rules_and_the_first_hand(
 def test_the_page_lists_hands_with_the_engines_running_totals_and_the_next_dealer(client, spades):
     first = services.submit_hand(match=spades, actor=scorer(spades, "NS"), record=HAND_1,
                                  idempotency_key="page-test-1").submission
-    services.confirm_hand(submission=first, actor=scorer(spades, "EW"))
+    services.confirm_hand(submission=first,
+                          expected_version=first.version, actor=scorer(spades, "EW"))
     services.submit_hand(match=spades, actor=scorer(spades, "EW"), record=HAND_2,
                          idempotency_key="page-test-2")
     response = page(client, spades)
@@ -99,7 +100,9 @@ def test_the_page_lists_hands_with_the_engines_running_totals_and_the_next_deale
 def test_a_rejected_hand_is_entered_again_with_its_dealer(client, spades):
     pending = services.submit_hand(match=spades, actor=scorer(spades, "NS"), record=HAND_1,
                                    idempotency_key="page-test-3").submission
-    services.reject_hand(submission=pending, actor=scorer(spades, "EW"), reason="E took 5")
+    services.reject_hand(submission=pending,
+                         expected_version=pending.version,
+                         actor=scorer(spades, "EW"), reason="E took 5")
     shown = text(page(client, spades))
     assert "Rejected" in shown and "Reason: E took 5" in shown
     nxt = script_json(page(client, spades).content.decode(), "scoring-next")
@@ -230,3 +233,13 @@ def test_the_first_hand_is_dealt_by_the_first_dealer_the_table_card_prints(clien
 
     assert nxt["dealer"] == gameplay.first_dealer("NESW", 2) == "E"
     assert nxt["dealerFixed"] is False  # the players may still choose another
+
+
+def test_the_seat_diagram_names_the_player_in_each_seat_under_their_team(client, spades):
+    body = page(client, spades).content.decode()
+    found = re.findall(r'<li class="seat seat-([NESW])"[^>]*>.*?<span class="seat-name">([^<]*)'
+                       r'</span>\s*<span class="seat-entry">([^<]*)</span>', body, re.S)
+    seats = {seat: (player, html.unescape(team)) for seat, player, team in found}
+    # a team's first player sits in its first seat and the partner opposite, as on the card
+    assert seats == {"N": ("Aiko", "Aiko & Ben"), "S": ("Ben", "Aiko & Ben"),
+                     "E": ("Chika", "Chika & Dan"), "W": ("Dan", "Chika & Dan")}

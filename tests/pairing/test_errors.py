@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.pairing import (
     ERROR_CODES,
     Contender,
@@ -111,7 +112,7 @@ values = st.one_of(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(
     st.lists(
         st.builds(
@@ -136,7 +137,7 @@ def test_garbage_never_raises_anything_but_pairing_error(contenders, engine):
         assert error.code in ERROR_CODES
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(st.one_of(st.lists(values, max_size=5), values), values, st.booleans())
 def test_round_robin_garbage_never_raises_anything_but_pairing_error(ids, number, double):
     try:

@@ -1,6 +1,6 @@
 """The seeded knockout bracket (tournaments.pairing.knockout): worked brackets for 5, 8, 12 and
 16 entrants, byes to the top seeds, results carried through, the third-place match, and for
-every field size the bracket's promises (hypothesis)."""
+every field size the bracket's promises (hypothesis); the top cut's line and the places."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.pairing import PairingError, advance, bracket, seed_lines
+from tournaments.pairing import (
+    FINAL_KEY,
+    PairingError,
+    Standing,
+    advance,
+    bracket,
+    cut,
+    placings,
+    seed_lines,
+)
 
 # Entrant ids 101, 102, … in seed order: seed n is 100 + n.
 
@@ -103,3 +112,105 @@ def test_every_field_size_seeds_a_fair_bracket(n):
     assert done.champion == 101
     if n >= 2:
         assert {done.final.top, done.final.bottom} == {101, 102}
+
+
+# -- the top cut and the places ------------------------------------------------------------------
+
+CHAIN = ["match_points", "point_difference", "buchholz"]
+
+
+def standing(entrant, rank, mp, diff=0, buchholz=0):
+    return Standing(entrant, rank, {"match_points": mp, "point_difference": diff,
+                                    "buchholz": buchholz})
+
+
+def test_a_cut_without_a_tie_at_the_line_seeds_by_place_and_names_no_tiebreak():
+    rows = [standing(1, 1, 6), standing(2, 2, 4), standing(3, 3, 2), standing(4, 4, 0)]
+    top = cut(rows, 2, CHAIN)
+    assert (top.seeded, top.line, top.decided_by, top.tie_at_line) == ((1, 2), (), None, False)
+
+
+def test_a_tie_at_the_line_is_shown_and_the_first_tiebreak_that_separates_decides():
+    rows = [standing(1, 1, 6), standing(2, 2, 4, 120), standing(3, 3, 4, 80),
+            standing(4, 4, 4, 80, 9), standing(5, 5, 2)]
+    top = cut(rows, 3, CHAIN)
+    assert top.seeded == (1, 2, 3)
+    assert top.line == (2, 3, 4), "every entrant level on match points with the last one in"
+    assert top.decided_by == "buchholz", "difference ties 3 and 4: Buchholz separates them"
+
+
+def test_a_tie_through_the_whole_chain_is_decided_by_the_final_key():
+    rows = [standing(1, 1, 6), standing(2, 2, 4, 10, 3), standing(3, 2, 4, 10, 3)]
+    top = cut(rows, 2, CHAIN)
+    assert (top.seeded, top.line, top.decided_by) == ((1, 2), (2, 3), FINAL_KEY)
+
+
+def test_a_cut_of_the_whole_field_or_more_than_it():
+    rows = [standing(1, 1, 2), standing(2, 2, 0)]
+    assert cut(rows, 2, CHAIN).seeded == (1, 2)
+    with pytest.raises(PairingError) as short:
+        cut(rows, 4, CHAIN)
+    with pytest.raises(PairingError) as tiny:
+        cut(rows, 1, CHAIN)
+    assert (short.value.code, tiny.value.code) == ("too-few-entrants", "bad-size")
+
+
+def test_places_from_a_played_bracket_with_and_without_a_third_place_match():
+    with_third = play_chalk(bracket(seeds(8), third_place=True))
+    assert placings(with_third) == {101: 1, 102: 2, 103: 3, 104: 4,
+                                    105: 5, 106: 5, 107: 5, 108: 5}
+    without = play_chalk(bracket(seeds(8)))
+    assert placings(without) == {101: 1, 102: 2, 103: 3, 104: 3,
+                                 105: 5, 106: 5, 107: 5, 108: 5}
+    assert placings(bracket(seeds(8))) == {}, "nothing is placed before it is played"
+
+
+@given(st.integers(2, 70), st.booleans())
+def test_every_entrant_of_a_finished_bracket_has_a_place_and_one_champion(n, third):
+    done = play_chalk(bracket(seeds(n), third_place=third))
+    places = placings(done)
+    assert sorted(places) == seeds(n)
+    assert list(places.values()).count(1) == 1
+    assert places[101] == 1
+
+
+@st.composite
+def standings(draw):
+    """Standings rows best first: values drawn small so that ties are common; ranks shared
+    where the whole chain ties."""
+    n = draw(st.integers(3, 30))
+    keys = sorted((tuple(draw(st.integers(0, 3)) for _ in CHAIN) for _ in range(n)),
+                  reverse=True)
+    rows, rank = [], 0
+    for k, key in enumerate(keys):
+        if k == 0 or key != keys[k - 1]:
+            rank = k + 1
+        rows.append(Standing(k + 1, rank, dict(zip(CHAIN, key, strict=True))))
+    return rows
+
+
+@given(standings(), st.sampled_from([2, 4, 8]))
+def test_a_cut_keeps_the_standings_order_and_names_the_tiebreak_that_drew_its_line(rows, size):
+    if len(rows) < size:
+        with pytest.raises(PairingError):
+            cut(rows, size, CHAIN)
+        return
+    top = cut(rows, size, CHAIN)
+    assert list(top.seeded) == [r.entrant for r in rows[:size]], "seeded by their places"
+    if len(rows) == size:
+        assert top.decided_by is None
+        return
+    last, first_out = rows[size - 1], rows[size]
+    level = last.values["match_points"] == first_out.values["match_points"]
+    assert top.tie_at_line == level
+    if not level:
+        assert top.decided_by is None
+        return
+    assert set(top.line) == {r.entrant for r in rows
+                             if r.values["match_points"] == last.values["match_points"]}
+    if top.decided_by == FINAL_KEY:
+        assert all(last.values[m] == first_out.values[m] for m in CHAIN)
+    else:
+        at = CHAIN.index(top.decided_by)
+        assert all(last.values[m] == first_out.values[m] for m in CHAIN[:at])
+        assert last.values[top.decided_by] != first_out.values[top.decided_by]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.pairing import Contender, progressive
 from tournaments.pairing.simulate import progressive_event
 
@@ -56,7 +57,7 @@ def test_partners_change_at_a_table_of_four_who_all_met():
     assert draw.repeats == 6 and not any("partners again" in note for note in draw.notes)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(fields(min_size=4, max_size=11), st.integers(0, 2**31))
 def test_partner_and_meeting_repeats_are_as_few_as_brute_force_finds(field, seed):
     draw = progressive(field, seed=seed)
@@ -67,7 +68,7 @@ def test_partner_and_meeting_repeats_are_as_few_as_brute_force_finds(field, seed
     assert draw.repeats == repeats
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=sizes.examples(30), deadline=None)
 @given(fields(min_size=4, max_size=30), st.integers(0, 2**31), st.integers(0, 2**31))
 def test_same_field_and_seed_give_the_same_draw_in_any_input_order(field, seed, order):
     draw = progressive(field, seed=seed)
@@ -98,7 +99,7 @@ def partnered_fields(draw) -> list[Contender]:
     ]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=sizes.examples(15), deadline=None)
 @given(partnered_fields(), st.integers(0, 2**31))
 def test_large_fields_get_new_partners_whenever_possible(field, seed):
     draw = progressive(field, seed=seed)

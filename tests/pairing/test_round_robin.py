@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.pairing import PairingError, round_robin, round_robin_rounds
 
 # FIDE Handbook C.05, Annex 1 (Berger tables): white (first side) named first, board 1 first.
@@ -55,7 +56,7 @@ def test_double_round_robin_repeats_the_cycle_with_sides_swapped():
         assert second == tuple((b, a) for a, b in first)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=sizes.examples(40), deadline=None)
 @given(st.integers(2, 40), st.booleans())
 def test_every_pair_meets_once_per_cycle_and_sides_balance(n, double):
     ids = [i * 3 + 1 for i in range(n)]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.pairing import Contender, swiss
 from tournaments.pairing.simulate import swiss_event
 
@@ -137,13 +138,13 @@ def check_complete(field: list[Contender], draw) -> None:
     assert len(draw.byes) == len(field) % 2
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 @given(fields(max_size=10), st.integers(0, 2**31))
 def test_everyone_plays_once_or_has_the_bye(field, seed):
     check_complete(field, swiss(field, seed=seed))
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=sizes.examples(120), deadline=None)
 @given(fields(max_size=10), st.integers(0, 2**31))
 def test_rematches_bye_and_score_gaps_are_as_good_as_brute_force(field, seed):
     # The engine's top criteria (rematches, then who gets the bye, then score gaps) equal the
@@ -154,13 +155,13 @@ def test_rematches_bye_and_score_gaps_are_as_good_as_brute_force(field, seed):
     assert draw.repeats == draw_key(field, draw)[0]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(fields(max_size=16), st.integers(0, 2**31), st.integers(0, 2**31))
 def test_same_field_and_seed_give_the_same_draw_in_any_input_order(field, seed, order):
     assert swiss(field, seed=seed) == swiss(shuffled(field, order), seed=seed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(
     st.lists(st.integers(1, 6), min_size=1, max_size=5),
     st.integers(0, 2**31),
@@ -176,7 +177,7 @@ def test_without_history_even_score_groups_pair_within_themselves(halves, seed):
     assert all(points[a] == points[b] for a, b in draw.tables)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(fields(max_size=12), st.integers(0, 2**31))
 def test_tables_are_ordered_by_best_rank_and_sides_by_balance(field, seed):
     by_id = {c.id: c for c in field}
@@ -225,7 +226,7 @@ def test_large_field_pairs_in_score_groups_without_rematches():
 # -- the weights ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=sizes.examples(40), deadline=None)
 @given(fields(max_size=14), st.integers(0, 2**31))
 def test_inlined_weights_equal_the_reference_weights(field, seed):
     from tournaments.pairing.swiss import _Field
@@ -282,7 +283,7 @@ def test_draw_is_the_same_in_another_process_with_another_hash_seed():
     assert len(outputs) == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(fields(max_size=24), st.integers(0, 2**31), st.integers(0, 2**31))
 def test_the_seed_only_chooses_between_equally_good_pairings(field, seed_a, seed_b):
     from tournaments.pairing.swiss import _Field

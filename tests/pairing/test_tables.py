@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.pairing import Contender, tables
 from tournaments.pairing.simulate import tables_event
 
@@ -88,7 +89,7 @@ def test_twelve_players_after_one_round_meet_only_new_opponents():
 # -- properties ----------------------------------------------------------------------------------
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=sizes.examples(120), deadline=None)
 @given(fields(min_size=3, max_size=10), st.sampled_from([3, 4]), st.integers(0, 2**31))
 def test_repeats_are_as_few_as_brute_force_finds(field, size, seed):
     if len(field) < size:
@@ -100,7 +101,7 @@ def test_repeats_are_as_few_as_brute_force_finds(field, size, seed):
     assert draw.repeats == table_repeats(field, draw.tables) == best
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=sizes.examples(30), deadline=None)
 @given(
     fields(min_size=4, max_size=30),
     st.sampled_from([3, 4]),

@@ -11,6 +11,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.standings import DEFAULT_TIEBREAKS, METRICS, compute
 
 from .events import KINDS, random_event, reference
@@ -39,7 +40,7 @@ def final_key(entrant):
     return (entrant.seed is None, entrant.seed or 0, entrant.order, entrant.id)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(EVENTS, CHAINS)
 def test_every_entrant_once_in_chain_order_with_1_1_3_ranks(spec, chain):
     entrants, results = event(spec)
@@ -62,7 +63,7 @@ def test_every_entrant_once_in_chain_order_with_1_1_3_ranks(spec, chain):
     assert all(row.tied == (sharing[row.rank] > 1) for row in rows)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(EVENTS, CHAINS, st.randoms(use_true_random=False))
 def test_input_order_does_not_change_the_standings(spec, chain, rng):
     entrants, results = event(spec)
@@ -72,7 +73,7 @@ def test_input_order_does_not_change_the_standings(spec, chain, rng):
     assert compute(entrants, results, tiebreaks=chain) == expected
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=sizes.examples(120), deadline=None)
 @given(EVENTS)
 def test_every_value_equals_the_reference_definition(spec):
     entrants, results = event(spec)
@@ -86,7 +87,7 @@ def test_every_value_equals_the_reference_definition(spec):
             assert type(got) is (int if name in COUNTS else Fraction), name
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(EVENTS, CHAINS)
 def test_match_points_add_up_to_the_input(spec, chain):
     entrants, results = event(spec)
@@ -98,7 +99,7 @@ def test_match_points_add_up_to_the_input(spec, chain):
     assert sum(row.values["played"] + row.values["byes"] for row in rows) == len(results)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(EVENTS, CHAINS)
 def test_head_to_head_outside_the_chain_counts_points_against_rank_sharers(spec, chain):
     chain = [n for n in chain if n != "head_to_head"] or ["match_points"]

@@ -90,3 +90,25 @@ def test_the_season_score_is_the_sum_of_the_best_k_evenings(orders, best):
         assert row.score == sum(scores[:best])
         assert sum(1 for _s, counted in row.evenings if counted) == min(best, len(scores))
     assert [r.rank for r in rows] == sorted(r.rank for r in rows)
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=9),
+       st.lists(st.integers(0, 12), min_size=1, max_size=8))
+def test_shared_places_share_exactly_the_points_of_the_places_they_cover(places, points):
+    """However an evening's places are shared, the points handed out are the points of the
+    places taken, neither more nor less, and equal places get equal points."""
+    ranked = sorted(places)
+    # Standard competition ranking: a place shared by n entrants covers n places.
+    results, seen = {}, 0
+    for group in sorted(set(ranked)):
+        count = ranked.count(group)
+        for k in range(count):
+            results[f"e{seen + k}"] = (seen + 1, 0)
+        seen += count
+    rows = season_table([Evening("E", results)], points=points)
+    given_out = sum(r.score for r in rows)
+    assert given_out == sum(Fraction(p) for p in points[: len(results)])
+    by_place: dict[int, set] = {}
+    for row in rows:
+        by_place.setdefault(results[row.entrant][0], set()).add(row.score)
+    assert all(len(scores) == 1 for scores in by_place.values())

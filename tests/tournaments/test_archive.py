@@ -77,18 +77,21 @@ def build_club() -> int:
         for key in ("format", "game", "rules", "before"):
             record.pop(key, None)
         services.correct_hand(hand=last.hand, actor=director, record=record,
+                              expected_version=last.version,
                               reason="the score sheet was misread")
         pending = HandSubmission.objects.get(hand__match__round__tournament=tournament,
                                              status=HandSubmission.Status.PENDING)
         scorers = simulate.scorers(pending.hand.match)
         other = next(a for a in scorers if a.side != pending.submitted_side)
         mine = next(a for a in scorers if a.side == pending.submitted_side)
-        services.reject_hand(submission=pending, actor=other, reason="4 tricks for North")
+        services.reject_hand(submission=pending,
+                             expected_version=pending.version,
+                             actor=other, reason="4 tricks for North")
         again = services.submit_hand(
             match=pending.hand.match, actor=other, record=pending.raw,
             number=pending.hand.number, idempotency_key="entered-again-0001",
         ).submission
-        services.confirm_hand(submission=again, actor=mine)
+        services.confirm_hand(submission=again, expected_version=again.version, actor=mine)
         simulate.play_hand(pending.hand.match, rng, confirm=False)  # one awaiting confirmation
         for n, player in enumerate(Player.objects.order_by("id"), 1):
             player.club_number = f"K{n:04d}"

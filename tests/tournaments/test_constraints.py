@@ -140,7 +140,7 @@ def test_a_tournament_has_at_least_one_round():
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("game", "bridge"), ("format", "knockout"), ("state", "paused"), ("table_size", 5)],
+    [("game", "bridge"), ("format", "ladder"), ("state", "paused"), ("table_size", 5)],
 )
 def test_a_tournament_refuses_unknown_values(field, value):
     refused(lambda: tournament(**{field: value}))

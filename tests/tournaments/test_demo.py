@@ -49,7 +49,7 @@ def test_the_demo_command_builds_the_club_evening_once(capsys, settings,
     settings.REDIS_URL = None  # the embedded default: snapshots and ratings in-process
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", "--if-empty")
-    spades = Tournament.objects.get(game="spades")
+    spades = Tournament.objects.get(name="Friday Night Spades")
     assert (spades.format, spades.rounds, spades.entries.count()) == ("swiss", 5, 16)
     states = list(spades.round_set.order_by("number").values_list("state", flat=True))
     assert states == ["closed", "closed", "closed", "in-play"]
@@ -67,3 +67,19 @@ def test_the_demo_command_builds_the_club_evening_once(capsys, settings,
     call_command("demo", "--if-empty")
     assert HandSubmission.objects.count() == hands
     assert "already holds" in capsys.readouterr().out
+
+
+def test_the_demo_cup_is_a_finished_swiss_ending_in_a_top_8_knockout():
+    from tournaments.services import knockout
+
+    cup = demo.build_cup(2026)
+    cup.refresh_from_db()
+    assert (cup.state, cup.top_cut, cup.rounds) == ("finished", 8, 3)
+    board = knockout.board(cup)
+    assert len(knockout.seeds(cup)) == 8 and board.complete
+    assert sorted(board.placings.values()) == [1, 2, 3, 4, 5, 5, 5, 5]
+    knockout_rounds = cup.round_set.filter(number__gt=3).count()
+    assert knockout_rounds == 3, "quarter-finals, semi-finals, the final with third place"
+    consolation = Match.objects.filter(round__tournament=cup, round__number__gt=3,
+                                       bracket_round__isnull=True, is_bye=False)
+    assert consolation.exists(), "the four outside the cut played on"

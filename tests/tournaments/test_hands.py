@@ -70,7 +70,9 @@ def test_a_retry_with_the_same_key_returns_the_stored_version(match):
 def test_a_key_reused_for_a_different_hand_is_a_conflict(match):
     services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
                          idempotency_key="retry-key-2")
-    services.confirm_hand(submission=HandSubmission.objects.get(), actor=scorer(match, "EW"))
+    services.confirm_hand(submission=HandSubmission.objects.get(),
+                          expected_version=HandSubmission.objects.get().version,
+                          actor=scorer(match, "EW"))
     with pytest.raises(services.Conflict) as caught:
         services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2,
                              idempotency_key="retry-key-2")
@@ -91,9 +93,11 @@ def test_the_submitting_side_cannot_confirm_its_own_hand(match):
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_1).submission
     with pytest.raises(services.NotAllowed) as caught:
-        services.confirm_hand(submission=version, actor=scorer(match, "NS"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "NS"))
     assert caught.value.code == "own-side"
-    confirmed = services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    confirmed = services.confirm_hand(submission=version,
+                                      expected_version=version.version, actor=scorer(match, "EW"))
     assert confirmed.status == "confirmed" and confirmed.decided_side == "EW"
 
 
@@ -107,7 +111,9 @@ def test_a_pending_hand_cannot_be_submitted_twice(match):
 def test_a_rejected_hand_is_entered_again_as_a_new_version(match):
     first = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                  record=HAND_1).submission
-    services.reject_hand(submission=first, actor=scorer(match, "EW"), reason="E took 5")
+    services.reject_hand(submission=first,
+                         expected_version=first.version,
+                         actor=scorer(match, "EW"), reason="E took 5")
     with pytest.raises(services.Conflict) as caught:
         services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2)
     assert caught.value.code == "earlier-hand-rejected"
@@ -123,7 +129,8 @@ def test_a_rejected_hand_is_entered_again_as_a_new_version(match):
 def test_the_dealer_must_follow_the_rotation(match):
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_1).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     wrong = spades_hand("W", ["4", "3", "6", "6"], {"N": 3, "E": 4, "S": 4, "W": 2})
     with pytest.raises(services.Invalid) as caught:
         services.submit_hand(match=match, actor=scorer(match, "NS"), record=wrong)
@@ -134,7 +141,8 @@ def test_a_later_hand_is_scored_from_the_state_the_earlier_hands_left(match):
     for record in (HAND_1, HAND_2):
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
     assert version.result["after"] == {"score": {"NS": 121, "EW": 130},
                                        "bags": {"NS": 1, "EW": 0}}
 
@@ -144,10 +152,12 @@ def test_a_correction_needs_a_director_and_a_reason(match):
                                    record=HAND_1).submission
     with pytest.raises(services.NotAllowed):
         services.correct_hand(hand=version.hand, actor=scorer(match, "EW"), record=HAND_1,
+                              expected_version=version.version,
                               reason="typo")
     director = Actor(user=match.round.tournament.directors.get())
     with pytest.raises(services.ServiceError) as caught:
-        services.correct_hand(hand=version.hand, actor=director, record=HAND_1, reason=" ")
+        services.correct_hand(hand=version.hand, actor=director, record=HAND_1, reason=" ",
+                              expected_version=version.version)
     assert caught.value.code == "reason-required"
 
 
@@ -156,10 +166,12 @@ def test_a_correction_is_a_new_version_and_rescores_the_later_hands(match):
     for record in (HAND_1, HAND_2):
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
     first = HandSubmission.objects.get(hand__number=1)
     corrected = spades_hand("N", ["4", "3", "7", "6"], {"N": 4, "E": 4, "S": 3, "W": 2})
     new = services.correct_hand(hand=first.hand, actor=director, record=corrected,
+                                expected_version=first.version,
                                 reason="N took the last trick")
     first.refresh_from_db()
     assert (new.version, new.status, new.source) == (2, "confirmed", "director")
@@ -178,10 +190,12 @@ def test_a_correction_that_breaks_a_later_hand_changes_nothing(director):
     match = make_match(director, rules={"preset": "standard", "options": {"target": 100}})
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_1).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_2).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     match.refresh_from_db()
     assert match.state == "finished"  # EW reached 100 first (130 v 121)
     # A correction that ends the match in hand 1 (EW bid 10 and made it: +100) would leave
@@ -192,6 +206,7 @@ def test_a_correction_that_breaks_a_later_hand_changes_nothing(director):
     before = list(HandSubmission.objects.values_list("pk", "status", "is_current"))
     with pytest.raises(services.Invalid) as caught:
         services.correct_hand(hand=Hand.objects.get(number=1), actor=director, record=big,
+                              expected_version=1,
                               reason="bid was 10")
     assert caught.value.code == "later-hand-invalid"
     assert list(HandSubmission.objects.values_list("pk", "status", "is_current")) == before
@@ -204,7 +219,8 @@ def test_a_match_to_a_target_finishes_when_the_last_hand_is_confirmed(director):
                                        record=record).submission
         match.refresh_from_db()
         assert match.state == "playing"
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
     match.refresh_from_db()
     assert match.state == "finished" and match.result["ended_by"] == "rules"
     seats = {s.side: s for s in match.seats.all()}
@@ -220,7 +236,8 @@ def test_a_fixed_length_match_ends_after_its_hands(director):
     match = make_match(director, match_length="hands", match_hands=1)
     version = services.submit_hand(match=match, actor=scorer(match, "EW"),
                                    record=HAND_1).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "NS"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "NS"))
     match.refresh_from_db()
     assert match.state == "finished" and match.result["ended_by"] == "hands"
     with pytest.raises(services.Invalid):
@@ -233,7 +250,8 @@ def test_a_director_closes_a_match_only_when_every_hand_is_confirmed(match, dire
     with pytest.raises(services.Invalid) as caught:
         services.finish_match(match=match, actor=director)
     assert caught.value.code == "unconfirmed-hands"
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     with pytest.raises(services.NotAllowed):
         services.finish_match(match=match, actor=scorer(match, "EW"))
     services.finish_match(match=match, actor=director)
@@ -277,7 +295,8 @@ def test_announcements_happen_after_commit_only(match, django_capture_on_commit_
             services.submit_hand(match=match, actor=scorer(match, "NS"), record={"x": 1})
         assert heard == ["hand-submitted"]
         with django_capture_on_commit_callbacks(execute=True):
-            services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+            services.confirm_hand(submission=version,
+                                  expected_version=version.version, actor=scorer(match, "EW"))
         assert heard == ["hand-submitted", "results", "hand-confirmed"]  # cache fresh first
     finally:
         stop()
@@ -313,3 +332,98 @@ def test_two_scorers_racing_on_one_hand_leave_one_version_and_one_conflict(postg
     assert sorted(outcomes) == ["hand-already-submitted", "stored"]
     assert Hand.objects.count() == 1
     assert HandSubmission.objects.filter(is_current=True).count() == 1
+
+
+# -- the version seen (expected_version) and voiding ---------------------------------------------
+
+
+def _pending(match) -> HandSubmission:
+    return services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+
+
+@pytest.mark.parametrize("seen", [2, 0, None, "1", True])
+def test_confirming_a_version_not_seen_is_stale_and_changes_nothing(match, director, seen):
+    pending = _pending(match)
+    for who in (scorer(match, "EW"), director):
+        with pytest.raises(services.Conflict) as caught:
+            services.confirm_hand(submission=pending, actor=who, expected_version=seen)
+        assert caught.value.code == "stale-version" and caught.value.details == {"current": 1}
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_rejecting_a_version_not_seen_is_stale_and_changes_nothing(match):
+    pending = _pending(match)
+    with pytest.raises(services.Conflict) as caught:
+        services.reject_hand(submission=pending, actor=scorer(match, "EW"), expected_version=3,
+                             reason="x")
+    assert caught.value.code == "stale-version"
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_correcting_a_version_not_seen_is_stale_and_changes_nothing(match, director):
+    pending = _pending(match)
+    fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
+    services.correct_hand(hand=pending.hand, actor=director, record=fixed, reason="slip",
+                          expected_version=1)
+    with pytest.raises(services.Conflict) as caught:  # a second director saw version 1 too
+        services.correct_hand(hand=pending.hand, actor=director, record=HAND_1, reason="no",
+                              expected_version=1)
+    assert caught.value.code == "stale-version" and caught.value.details == {"current": 2}
+    assert HandSubmission.objects.count() == 2
+
+
+def test_a_director_voids_a_pending_hand_and_the_table_enters_it_again(match, director):
+    pending = _pending(match)
+    voided = services.void_hand(submission=pending, actor=director, expected_version=1,
+                                reason="misdeal")
+    assert (voided.status, voided.reason, voided.is_current) == ("voided", "misdeal", True)
+    again = services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_2,
+                                 number=1).submission
+    assert (again.version, again.status) == (2, "pending")
+    voided.refresh_from_db()
+    assert (voided.status, voided.is_current) == ("voided", False)
+
+
+def test_a_voided_hand_is_audited_as_a_sentence(match, director):
+    from tournaments import audit_words
+
+    rejected = _pending(match)
+    services.reject_hand(submission=rejected, actor=scorer(match, "EW"), expected_version=1,
+                         reason="we took 4")
+    services.void_hand(submission=rejected, actor=director, expected_version=1,
+                       reason="dealt again")
+    event = AuditEvent.objects.get(action="hand-voided")
+    assert event.reason == "dealt again"
+    sentence = audit_words.sentence(event, {})
+    assert sentence == (f"Voided disputed hand 1 at table {match.table.number}, round 1 "
+                        "(version 1): the table enters it again.")
+
+
+@pytest.mark.parametrize("problem", ["scorer", "no-reason", "confirmed", "stale"])
+def test_a_void_that_may_not_be_changes_nothing(match, director, problem):
+    pending = _pending(match)
+    if problem == "confirmed":
+        services.confirm_hand(submission=pending, actor=director, expected_version=1)
+    who = scorer(match, "EW") if problem == "scorer" else director
+    reason = " " if problem == "no-reason" else "why"
+    before = list(HandSubmission.objects.values_list("pk", "status", "reason"))
+    with pytest.raises(services.ServiceError) as caught:
+        services.void_hand(submission=pending, actor=who, reason=reason,
+                           expected_version=2 if problem == "stale" else 1)
+    assert caught.value.code == {"scorer": "not-director", "no-reason": "reason-required",
+                                 "confirmed": "not-voidable", "stale": "stale-version"}[problem]
+    assert list(HandSubmission.objects.values_list("pk", "status", "reason")) == before
+    assert not AuditEvent.objects.filter(action="hand-voided").exists()
+
+
+def test_a_match_ends_without_a_voided_last_hand(match, director):
+    first = services.submit_hand(match=match, actor=director, record=HAND_1).submission
+    second = services.submit_hand(match=match, actor=scorer(match, "NS"),
+                                  record=HAND_2).submission
+    with pytest.raises(services.Invalid):
+        services.finish_match(match=match, actor=director)
+    services.void_hand(submission=second, actor=director, expected_version=1, reason="late")
+    services.finish_match(match=match, actor=director)
+    match.refresh_from_db()
+    assert match.state == "finished" and match.result["hands"] == 1
+    assert match.result["after"] == first.result["after"]

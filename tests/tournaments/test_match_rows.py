@@ -54,9 +54,12 @@ def test_a_match_without_hands_has_no_versions_but_its_sides(match):
 def test_match_hands_loads_the_current_versions_as_the_orm_does(match):
     ns, ew = scorer(match, "NS"), scorer(match, "EW")
     first = services.submit_hand(match=match, actor=ns, record=HAND_1, idempotency_key="k-first1")
-    services.reject_hand(submission=first.submission, actor=ew, reason="tricks")
+    services.reject_hand(submission=first.submission,
+                         expected_version=first.submission.version, actor=ew, reason="tricks")
     services.submit_hand(match=match, actor=ns, record=HAND_1, number=1)  # version 2
-    services.confirm_hand(submission=match_rows.match_hands(match).versions[0], actor=ew)
+    services.confirm_hand(submission=match_rows.match_hands(match).versions[0],
+                          expected_version=match_rows.match_hands(match).versions[0].version,
+                          actor=ew)
     services.submit_hand(match=match, actor=ew, record=HAND_2)
 
     hands = match_rows.match_hands(match, "k-first1")

@@ -21,7 +21,8 @@ def finish(match, records=(HAND_1, HAND_2)) -> None:
     for record in records:
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
 
 
 def test_a_finished_partnership_match_rates_both_partners_of_each_side():

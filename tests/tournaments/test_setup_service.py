@@ -264,7 +264,7 @@ def test_new_points_restate_the_match_points_of_settled_matches(swiss, director)
         ({"game": "bridge"}, "bad-game"),
         ({"rules": "no-such-preset"}, "bad-rules"),
         ({"rules": {"preset": "standard", "options": {"nil_value": "lots"}}}, "bad-rules"),
-        ({"format": "knockout"}, "bad-format"),
+        ({"format": "ladder"}, "bad-format"),
         ({"format": "individual"}, "bad-format"),
         ({"table_size": 3}, "bad-format"),
         ({"rounds": 0}, "bad-rounds"),

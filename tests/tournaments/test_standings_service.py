@@ -19,7 +19,8 @@ def play(match, records=(HAND_1,)) -> None:
     for record in records:
         version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                        record=record).submission
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
 
 
 @pytest.mark.django_db
@@ -32,7 +33,8 @@ def test_a_confirmed_hand_counts_as_a_change_to_results(django_capture_on_commit
                                        record=HAND_1).submission
     assert Tournament.objects.get(pk=tournament.pk).results_version == start
     with django_capture_on_commit_callbacks(execute=False):
-        services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+        services.confirm_hand(submission=version,
+                              expected_version=version.version, actor=scorer(match, "EW"))
     assert Tournament.objects.get(pk=tournament.pk).results_version == start + 1
 
 
@@ -113,13 +115,15 @@ def test_a_real_worker_writes_the_snapshot_within_a_second_of_confirmation(postg
     tid = match.round.tournament_id
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_1).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     latency = wait_for_snapshot(tid, 1, timeout=10)
     assert latency is not None, "no snapshot from the worker"
     assert latency < 1.0, f"snapshot took {latency:.2f} s"
     version = services.submit_hand(match=match, actor=scorer(match, "NS"),
                                    record=HAND_2).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"))
+    services.confirm_hand(submission=version,
+                          expected_version=version.version, actor=scorer(match, "EW"))
     assert wait_for_snapshot(tid, 2, timeout=10) is not None
 
 

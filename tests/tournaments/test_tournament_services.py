@@ -108,7 +108,7 @@ def test_create_tournament_refuses_a_table_size_the_rules_do_not_seat(director):
 
 def test_create_tournament_refuses_an_unknown_format(director):
     with pytest.raises(ServiceError) as caught:
-        create(director, format="knockout")
+        create(director, format="ladder")
 
     assert caught.value.code == "bad-format"
 

@@ -1,14 +1,16 @@
 """Simulated duplicate events for the benchmark and the tests: every board of a movement
-played, with random Spades-like scores (no rules engine: this exercises the comparison)."""
+played, with random Spades-like scores (no rules engine: this exercises the comparison); and
+one board played legally from its deal (`play_board`, for the demo and the tests)."""
 
 from __future__ import annotations
 
 import random
 
+from .boards import SEATS, Board
 from .compare import Result
 from .movements import Movement, plays
 
-__all__ = ["simulated_results"]
+__all__ = ["play_board", "simulated_results"]
 
 
 def simulated_results(movement: Movement, per_round: int, *, seed: int = 1,
@@ -30,3 +32,51 @@ def simulated_results(movement: Movement, per_round: int, *, seed: int = 1,
         out.append(Result(board=play.board, ns=play.ns, ew=play.ew, ns_score=ns, ew_score=ew,
                           table=play.table, round=play.round))
     return out
+
+
+class _Stacked(random.Random):
+    """A random source whose first `shuffle` stacks the pack as given (the board's deal), the
+    rest of its draws random: the game's simulator then plays that deal legally."""
+
+    def __init__(self, seed: int, deck: list) -> None:
+        super().__init__(seed)
+        self._deck: list | None = deck
+
+    def shuffle(self, x, *args, **kwargs) -> None:  # type: ignore[override]
+        if self._deck is not None:
+            x[:] = self._deck
+            self._deck = None
+            return
+        super().shuffle(x, *args, **kwargs)
+
+
+def play_board(board: Board, game: str, rules, *, seed: int = 1) -> dict:
+    """A full `hand/1` record of `board` played at random but legally by the game's simulator
+    (`games.simulate`): the board's deal, dealer and (Whist) turned card, random bids and play."""
+    from games.cards import NAMES
+
+    if game == "spades":
+        from games.simulate import spades as sim
+        from games.spades import BOOK
+
+        compiled = BOOK.resolve(rules)[0]
+        index = {name: i for i, name in enumerate(NAMES)}
+        table = compiled.tables[board.dealer]
+        deck = [index[c] for seat in table.seats for c in board.hands[seat]]
+        record = sim.random_hand(_Stacked(seed, deck), rules, dealer=board.dealer)
+    elif game == "whist":
+        from games.simulate import whist as sim
+
+        d = SEATS.index(board.dealer)
+        order = []
+        for i in range(4):
+            seat = SEATS[(d + 1 + i) % 4]
+            cards = [c for c in board.hands[seat] if c != board.turned] + \
+                ([board.turned] if seat == board.dealer else [])
+            order.append(cards)
+        deck = [order[i][k] for k in range(13) for i in range(4)]
+        record = sim.random_hand(_Stacked(seed, deck), rules, dealer=board.dealer)
+    else:
+        raise ValueError(f"duplicate is played at spades or whist, not {game!r}")
+    record.pop("rules", None)
+    return record

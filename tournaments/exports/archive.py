@@ -196,6 +196,18 @@ def _map_payload(payload: Any, entry: Callable[[Any], Any], match: Callable[[Any
     return out
 
 
+def _map_bracket(bracket: Any, entry: Callable[[Any], Any]) -> Any:
+    """A knockout's bracket (`Tournament.bracket`) with its entry ids translated: the seeds
+    and the entries at the cut line."""
+    out = deepcopy(bracket)
+    if not isinstance(out, dict):
+        return out
+    for key in ("seeds", "line"):
+        if isinstance(out.get(key), list):
+            out[key] = [entry(e) for e in out[key]]
+    return out
+
+
 def export_archive(tournament: Tournament) -> dict[str, Any]:
     """The tournament as one JSON-ready dict (see the module docstring)."""
     t = Tournament.objects.get(pk=tournament.pk)  # as stored (Decimal("2.0"), not Decimal(2))
@@ -234,6 +246,9 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
 
     tournament_row = _row(t, ids, users)
     del tournament_row["id"]
+    if "bracket" in tournament_row:
+        tournament_row["bracket"] = _map_bracket(
+            tournament_row["bracket"], lambda pk: ids.of(Entry, pk) if isinstance(pk, int) else pk)
     by_hand: dict[int, list[dict]] = {}
     for version in versions:
         row = _row(version, ids, users)
@@ -438,6 +453,11 @@ class _Restorer:
             if model is Entry:
                 _give_pins(objects)
             self.create(model, rows, objects)
+        bracket = archive["tournament"].get("bracket")
+        if isinstance(bracket, dict) and bracket:  # a knockout's seeds, as entries restored
+            mapped = _map_bracket(bracket, lambda i: self.pk(Entry, i, "tournament bracket"))
+            Tournament.objects.filter(pk=self.tournament.pk).update(bracket=mapped)
+            self.tournament.bracket = mapped
         # Pairs kept apart: optional, since archives written before them have none.
         rows = _rows({"kept_apart": archive.get("kept_apart", [])}, "kept_apart")
         self.create(KeepApart, rows,

@@ -13,16 +13,25 @@ losers of the two semi-finals meet for third place (round = the final's, index 2
 
 How a tied match is settled belongs to the match (the rules' own tie rule or a number of
 tie-break hands), never to the bracket: a match is decided when its winner is given.
+
+`cut(rows, size, chain)` takes the standings after a Swiss (best first) and says who makes a top
+cut of `size`, in seed order, and — when the line falls inside a group level on the chain's first
+key — which tiebreak decided it. `placings(bracket)` gives each eliminated entrant its place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .types import PairingError, is_int
 
-__all__ = ["Bracket", "KnockoutMatch", "advance", "bracket", "seed_lines"]
+__all__ = ["Bracket", "Cut", "KnockoutMatch", "Standing", "advance", "bracket", "cut",
+           "placings", "seed_lines"]
+
+#: What `Cut.decided_by` names when the whole chain ties across the line: the standings' final
+#: key (seed, then registration order) put one above the other.
+FINAL_KEY = "final-key"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,28 +129,109 @@ def advance(board: Bracket, winners: Mapping[tuple[int, int], int]) -> Bracket:
         if not is_int(winner):
             raise PairingError("bad-id", f"the winner of match {index} of round {number} "
                                          "is not an int id")
-    rounds: list[list[KnockoutMatch]] = [list(r) for r in board.rounds]
-    for r, matches in enumerate(rounds):
+    # One new match per place, made once (dataclasses.replace three times a match cost most
+    # of the time for a large bracket).
+    rounds: list[list[KnockoutMatch]] = []
+    for r, matches in enumerate(board.rounds):
         number = r + 1
+        made: list[KnockoutMatch] = []
         for k, match in enumerate(matches):
+            top, bottom = match.top, match.bottom
             if match.third_place:
                 semis = rounds[r - 1]
-                match = replace(match, top=semis[0].loser, bottom=semis[1].loser)
+                top, bottom = semis[0].loser, semis[1].loser
             elif r > 0:
                 feeders = rounds[r - 1]
-                match = replace(match, top=feeders[2 * k].winner, bottom=feeders[2 * k + 1].winner)
+                top, bottom = feeders[2 * k].winner, feeders[2 * k + 1].winner
+            won: int | None
             if match.bye:
-                match = replace(match, winner=match.top if match.top is not None else match.bottom)
-            given = winners.get((number, match.index))
-            if given is not None and not match.bye:
-                if match.top is None or match.bottom is None:
-                    raise PairingError("match-not-made",
-                                       f"match {match.index} of round {number} is not made yet")
-                if given not in (match.top, match.bottom):
-                    raise PairingError("not-in-match", f"{given} is not in match {match.index} "
-                                                       f"of round {number}")
-                match = replace(match, winner=given)
+                won = top if top is not None else bottom
             else:
-                match = replace(match, winner=match.winner if match.bye else None)
-            matches[k] = match
+                won = winners.get((number, match.index))
+                if won is not None:
+                    if top is None or bottom is None:
+                        raise PairingError("match-not-made",
+                                           f"match {match.index} of round {number} is not made "
+                                           "yet")
+                    if won not in (top, bottom):
+                        raise PairingError("not-in-match", f"{won} is not in match "
+                                                           f"{match.index} of round {number}")
+            made.append(KnockoutMatch(number, match.index, top, bottom, won, match.bye,
+                                      match.third_place))
+        rounds.append(made)
     return Bracket(board.size, tuple(tuple(r) for r in rounds), board.seeds)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings the cut reads: the entrant, its rank (shared by a tie that
+    survives the chain) and its values by metric name."""
+
+    entrant: int
+    rank: int
+    values: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Who makes the cut, in seed order (`seeded`), and how the line was drawn.
+
+    `line`: the entrants level with the last one in on the chain's first key (match points),
+    in standings order, when that level group crosses the line; empty when it does not.
+    `decided_by`: the first metric of the chain that separates the last one in from the first
+    one out (`FINAL_KEY` when the whole chain ties), or None when the chain's first key did."""
+
+    size: int
+    seeded: tuple[int, ...]
+    line: tuple[int, ...] = ()
+    decided_by: str | None = None
+
+    @property
+    def tie_at_line(self) -> bool:
+        return bool(self.line)
+
+
+def cut(rows: Sequence[Standing], size: int, chain: Sequence[str]) -> Cut:
+    """The top `size` of `rows` (the standings, best first, withdrawn entrants already left
+    out), seeded by their places, and how the line between place `size` and the next was drawn."""
+    if not is_int(size) or size < 2:
+        raise PairingError("bad-size", "a cut takes at least 2")
+    if len(rows) < size:
+        raise PairingError("too-few-entrants", f"{len(rows)} entrant(s) for a cut of {size}")
+    if not chain:
+        raise PairingError("bad-chain", "the cut needs the tiebreak chain")
+    seeded = tuple(row.entrant for row in rows[:size])
+    if len(rows) == size:
+        return Cut(size, seeded)
+    last, first_out = rows[size - 1], rows[size]
+    key = chain[0]
+    level = last.values.get(key)
+    if first_out.values.get(key) != level:
+        return Cut(size, seeded)
+    line = tuple(row.entrant for row in rows if row.values.get(key) == level)
+    if first_out.rank == last.rank:
+        return Cut(size, seeded, line, FINAL_KEY)
+    decided = next((name for name in chain[1:]
+                    if last.values.get(name) != first_out.values.get(name)), FINAL_KEY)
+    return Cut(size, seeded, line, decided)
+
+
+def placings(board: Bracket) -> dict[int, int]:
+    """Each entrant's place as far as the bracket is decided: the champion 1, the runner-up 2,
+    the third-place match's winner 3 and loser 4 (without one, both losing semi-finalists 3),
+    and a loser in an earlier round the place after everyone still in then (quarter-final
+    losers 5, ...). Entrants still playing have no place yet."""
+    out: dict[int, int] = {}
+    last = len(board.rounds)
+    for number, matches in enumerate(board.rounds, 1):
+        main = [m for m in matches if not m.third_place]
+        for match in main:
+            if match.loser is not None:
+                out[match.loser] = len(main) + 1
+        for match in matches:
+            loser = match.loser
+            if match.third_place and match.winner is not None and loser is not None:
+                out[match.winner], out[loser] = 3, 4
+        if number == last and board.final.winner is not None:
+            out[board.final.winner] = 1
+    return out

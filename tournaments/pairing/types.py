@@ -20,7 +20,7 @@ ERROR_CODES: dict[str, str] = {
     "bad-history": "opponents/partners/avoid are not sets of ids, or byes/sat_out/first are not"
     " ints, or byes/sat_out are negative",
     "bad-seed": "the seed is not an int",
-    "bad-size": "the table size is not 3 or 4",
+    "bad-size": "the table size is not 3 or 4 (a cut: fewer than 2)",
     "too-few-entrants": "fewer contenders than one table (two-sided: 2; tables: the table size)",
     "bad-count": "round_robin_rounds: the count is not an int",
     "bad-round": "the round number is not an int",
@@ -28,6 +28,7 @@ ERROR_CODES: dict[str, str] = {
     "no-such-match": "knockout: the bracket has no such match",
     "match-not-made": "knockout: a result for a match whose entrants are not known yet",
     "not-in-match": "knockout: the winner given is not one of the match's two entrants",
+    "bad-chain": "cut: no tiebreak chain to draw the line by",
 }
 
 

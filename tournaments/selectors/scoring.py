@@ -93,6 +93,8 @@ class ScoringView:
     seats: str = ""  # seat letters, clockwise
     sides: tuple[SideView, ...] = ()
     seat_names: dict[str, str] = field(default_factory=dict)  # seat letter -> who sits there
+    #: seat letter -> (the player in that seat, the entry they play for): the seat diagram
+    seat_players: dict[str, tuple[str, str]] = field(default_factory=dict)
     hands: list[HandRow] = field(default_factory=list)
     next: NextHand | None = None
 
@@ -194,7 +196,7 @@ def _next_hand(
     g = get_game(tournament.game)
     compiled = g.book.resolve(tournament.rules)[0]
     initial = g.initial_state(compiled)
-    rejected = next((v for v in versions if v.status == S.REJECTED), None)
+    rejected = next((v for v in versions if v.status in (S.REJECTED, S.VOIDED)), None)
     number = rejected.hand.number if rejected is not None else len(versions) + 1
     before = versions[number - 2].result["after"] if number > 1 else initial
     if number > 1:
@@ -209,7 +211,7 @@ def _next_hand(
         blocked = "finished"
     elif match.round.state not in OPEN_ROUNDS:
         blocked = "round-closed"
-    elif rejected is None and _ended(tournament, g, compiled, versions):
+    elif rejected is None and _ended(tournament, g, compiled, versions, match):
         blocked = "complete"
     return NextHand(
         number=None if blocked else number,
@@ -221,10 +223,16 @@ def _next_hand(
     )
 
 
-def _ended(tournament: Tournament, g: Any, compiled: Any, versions: list) -> bool:
-    """Whether the match is over by its rules or its number of hands (no more hands)."""
+def _ended(tournament: Tournament, g: Any, compiled: Any, versions: list,
+           match: Match | None = None) -> bool:
+    """Whether the match is over by its rules or its number of hands (no more hands). A
+    knockout match asks the hand workflow's own rule: its length, and a tie plays on."""
     if not versions:
         return False
+    if match is not None and match.bracket_round is not None:
+        from tournaments.services.hands import match_ended
+
+        return match_ended(tournament=tournament, versions=versions, match=match) is not None
     if g.match_end(compiled, versions[-1].result["after"])[0]:
         return True
     return tournament.match_length == Tournament.MatchLength.HANDS and len(versions) >= (
@@ -242,6 +250,10 @@ def scoring_view(table: Table) -> ScoringView:
     layout = gameplay.layout(tournament.game, tournament.rules)
     view.seats = layout.seats
     view.sides, view.seat_names = _sides(match, layout)
+    view.seat_players = gameplay.seat_players(
+        [(seat.seats, [p.name for p in seat.entry.team.players] if seat.entry.team_id
+          else [seat.entry.player.name], seat.entry.name) for seat in match.seats.all()],
+        layout.seats)
     versions = _versions(match)
     side_names = tuple(side.side for side in view.sides)
     view.hands = [_row(v, side_names) for v in versions]

@@ -28,8 +28,10 @@ from .hands import (
     finish_match,
     reject_hand,
     submit_hand,
+    void_hand,
 )
 from .imports import EntriesPreview, import_entries, parse_entries
+from .knockout import confirm_cut, cut_list, set_knockout
 from .rounds import (
     can_generate_round,
     close_round,
@@ -47,6 +49,9 @@ from .table_access import (
 from .tournaments import create_tournament, finish_tournament, open_registration
 
 __all__ = [
+    "confirm_cut",
+    "cut_list",
+    "set_knockout",
     "SYSTEM",
     "Actor",
     "Conflict",
@@ -80,6 +85,7 @@ __all__ = [
     "register_entry",
     "set_affiliation",
     "reject_hand",
+    "void_hand",
     "revoke_table_token",
     "scoring_path",
     "require_director",

@@ -24,7 +24,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,16 @@ SUFFIX = ".json"
 _lock = threading.Lock()
 _next_due: dict[int, float] = {}  # tournament id -> when hands may next set off a backup
 _clock = time.time  # seconds (a test moves it on)
+
+#: The tournament's archive as text. The archive lives with the exports, which use the services:
+#: `TournamentsConfig.ready()` hands its writer in here, so the services never import it back.
+_archive_text: Callable[[Tournament], str] | None = None
+
+
+def use_archive(writer: Callable[[Tournament], str]) -> None:
+    """Set what a backup writes: `writer(tournament)` gives the archive's text."""
+    global _archive_text
+    _archive_text = writer
 
 
 def backup_dir() -> Path | None:
@@ -126,16 +136,16 @@ def write_backup(*, tournament_id: int, reason: str, folder: Path | None = None)
     """Write the tournament's archive now; returns the file (None when backups are off or the
     tournament is gone). Older files beyond BACKUP_KEEP are deleted. Raises OSError when the
     folder cannot be written (callers on a request's path use `backup_quietly`)."""
-    from tournaments.exports import archive
-
     folder = folder or backup_dir()
     if folder is None:
         return None
+    if _archive_text is None:
+        raise RuntimeError("no archive writer: the tournaments app is not ready")
     with _one_snapshot():
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return None
-        text = archive.dumps(archive.export_archive(tournament))
+        text = _archive_text(tournament)
     slug = tournament.slug
     own = folder / slug
     own.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,9 @@ from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
+#: A hand whose current version is in one of these is entered again by the table: disputed by
+#: the other side, or voided by a director.
+REENTER = (S.REJECTED, S.VOIDED)
 MAX_KEY = 100
 #: Wrong PINs a table may try before PINs are refused there for `PIN_LOCK_SECONDS` (then the
 #: director confirms): 4-digit PINs cannot be guessed at a phone's pace.
@@ -161,13 +164,22 @@ def _evaluate(
     return record, result
 
 
-def _ended(tournament: Tournament, versions: list[HandSubmission]) -> str | None:
-    """Why the match is complete after these hands: "rules", "hands", or None."""
+def _ended(tournament: Tournament, versions: list[HandSubmission],
+           match: Match | None = None) -> str | None:
+    """Why the match is complete after these hands: "rules", "hands", "tie-break" (a knockout
+    match level after its hands), or None."""
     if not versions:
         return None
     g = get_game(tournament.game)
     compiled = g.book.resolve(tournament.rules)[0]
-    if g.match_end(compiled, versions[-1].result["after"])[0]:
+    after = versions[-1].result["after"]
+    if match is not None and match.bracket_round is not None:
+        return gameplay.knockout_ended(
+            length=tournament.knockout_length, count=tournament.knockout_count,
+            tiebreak_hands=tournament.tiebreak_hands, hands=len(versions),
+            rules_ended=g.match_end(compiled, after)[0],
+            tied=gameplay.tied(tournament.game, tournament.rules, after))
+    if g.match_end(compiled, after)[0]:
         return "rules"
     if tournament.match_length == Tournament.MatchLength.HANDS and len(versions) >= (
         tournament.match_hands or 0
@@ -176,10 +188,32 @@ def _ended(tournament: Tournament, versions: list[HandSubmission]) -> str | None
     return None
 
 
+def match_ended(*, tournament: Tournament, versions: list[HandSubmission],
+                match: Match) -> str | None:
+    """Why the match is complete after these hands (the rule the workflows apply), or None:
+    for the scoring page, which offers no next hand once it is."""
+    return _ended(tournament, versions, match)
+
+
+def _check_version(current: HandSubmission, expected_version: Any) -> None:
+    """Refuse an answer to a version the caller never saw (the hand changed meanwhile)."""
+    if (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or expected_version != current.version
+    ):
+        raise Conflict(
+            "stale-version",
+            f"hand {current.hand.number} is now at version {current.version}, "
+            f"not {expected_version}: look at it again",
+            details={"current": current.version},
+        )
+
+
 def _replace(old: HandSubmission, new: HandSubmission) -> None:
     """Make `new` the current version in place of `old`."""
     old.is_current = False
-    if old.status != S.REJECTED:
+    if old.status not in REENTER:
         old.status = S.SUPERSEDED
     old.save(update_fields=["is_current", "status"])
     new.save()
@@ -188,15 +222,16 @@ def _replace(old: HandSubmission, new: HandSubmission) -> None:
 
 
 def _rescore_after(
-    tournament: Tournament, versions: list[HandSubmission], start: int, actor: Actor
+    tournament: Tournament, versions: list[HandSubmission], start: int, actor: Actor,
+    match: Match | None = None,
 ) -> list[int]:
     """Re-check hands after `start` (1-based) from the new state; returns the re-scored hands."""
     rescored = []
     for index in range(start, len(versions)):
         old = versions[index]
-        if old.status == S.REJECTED:
+        if old.status in REENTER:
             break
-        if reason := _ended(tournament, versions[:index]):
+        if reason := _ended(tournament, versions[:index], match):
             raise Invalid(
                 "later-hand-invalid",
                 f"the match would end ({reason}) before hand {index + 1}; correct that first",
@@ -274,14 +309,14 @@ def submit_hand(
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count + 1:
         raise ServiceError("bad-hand-number", f"the next hand of this match is {count + 1}")
     previous = versions[number - 1] if number <= count else None
-    if previous is not None and previous.status != S.REJECTED:
+    if previous is not None and previous.status not in REENTER:
         if previous.status == S.PENDING:
             raise Conflict("hand-already-submitted", f"hand {number} is awaiting confirmation")
         raise Conflict("hand-confirmed", f"hand {number} is confirmed: ask the director")
-    rejected = [v.hand.number for v in versions[: number - 1] if v.status == S.REJECTED]
+    rejected = [v.hand.number for v in versions[: number - 1] if v.status in REENTER]
     if rejected:
         raise Conflict("earlier-hand-rejected", f"hand {rejected[0]} was rejected: enter it again")
-    if previous is None and (reason := _ended(tournament, versions)):
+    if previous is None and (reason := _ended(tournament, versions, match)):
         raise Invalid("match-over", f"the match is complete ({reason})")
     if previous is None and match.state == Match.State.FINISHED:
         raise Invalid("match-over", "the match is finished")
@@ -317,7 +352,7 @@ def submit_hand(
         raise Conflict("hand-conflict", f"hand {number} was submitted at the same time") from error
     if previous is not None:
         versions[number - 1] = submission
-        _rescore_after(tournament, versions, number, actor)
+        _rescore_after(tournament, versions, number, actor, match)
     else:
         versions.append(submission)
     if match.state == Match.State.PENDING:
@@ -363,7 +398,9 @@ def _check_side_pin(match: Match, tournament: Tournament, actor: Actor) -> None:
         raise NotAllowed("side-pin-wrong", f"that is not side {actor.side}'s PIN")
 
 
-def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) -> HandSubmission:
+def _decide(
+    submission: HandSubmission, actor: Actor, status: str, reason: str, expected_version: Any
+) -> HandSubmission:
     match = _locked_match(submission.hand.match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
@@ -372,6 +409,12 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
         .select_related("hand__match__round")
         .get(pk=submission.pk)
     )
+    if not submission.is_current:
+        current = HandSubmission.objects.select_related("hand").get(
+            hand_id=submission.hand_id, is_current=True
+        )
+        _check_version(current, expected_version)
+    _check_version(submission, expected_version)
     if not submission.is_current or submission.status != S.PENDING:
         raise Conflict("not-pending", f"this version is {submission.status}, not pending")
     if not director:
@@ -407,23 +450,87 @@ def _decide(submission: HandSubmission, actor: Actor, status: str, reason: str) 
 
 
 @transaction.atomic
-def confirm_hand(*, submission: HandSubmission, actor: Actor) -> HandSubmission:
+def confirm_hand(
+    *, submission: HandSubmission, actor: Actor, expected_version: int
+) -> HandSubmission:
     """The other side (or a director) agrees with a pending hand. A table scorer says which
-    side answers and, in PIN mode (the default), gives that side's PIN (`actor.pin`)."""
-    return _decide(submission, actor, S.CONFIRMED, "")
+    side answers and, in PIN mode (the default), gives that side's PIN (`actor.pin`).
+    `expected_version` is the version the answerer saw: if the hand has moved on since
+    (`stale-version`), nothing changes."""
+    return _decide(submission, actor, S.CONFIRMED, "", expected_version)
 
 
 @transaction.atomic
-def reject_hand(*, submission: HandSubmission, actor: Actor, reason: str = "") -> HandSubmission:
+def reject_hand(
+    *, submission: HandSubmission, actor: Actor, expected_version: int, reason: str = ""
+) -> HandSubmission:
     """The other side disputes a pending hand: it goes to the director's queue (the same proof
-    of side as `confirm_hand`)."""
-    return _decide(submission, actor, S.REJECTED, reason.strip())
+    of side and of the version seen as `confirm_hand`)."""
+    return _decide(submission, actor, S.REJECTED, reason.strip(), expected_version)
 
 
 @transaction.atomic
-def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandSubmission:
+def void_hand(
+    *, submission: HandSubmission, actor: Actor, expected_version: int, reason: str
+) -> HandSubmission:
+    """A director sets aside a pending or disputed hand, with a reason: it leaves the queue and
+    the table enters it again (as after a dispute). The version stays in the history."""
+    match = _locked_match(submission.hand.match)
+    tournament = match.round.tournament
+    require_director(actor, tournament)
+    if not reason or not reason.strip():
+        raise ServiceError("reason-required", "voiding a hand needs a reason")
+    current = (
+        HandSubmission.objects.select_for_update(of=("self",))
+        .select_related("hand__match__round", "hand__match__table")
+        .get(hand_id=submission.hand_id, is_current=True)
+    )
+    _check_version(current, expected_version)
+    if current.status not in (S.PENDING, S.REJECTED):
+        raise Conflict(
+            "not-voidable",
+            f"hand {current.hand.number} is {current.status}: only a pending or disputed hand "
+            "is voided (correct a confirmed one)",
+        )
+    if match.state == Match.State.FINISHED:
+        raise Conflict("match-finished", "the match is finished: correct the hand instead")
+    was = current.status
+    current.status = S.VOIDED
+    current.decided_by = actor.user_or_none()
+    current.decided_label = actor.name
+    current.decided_side = ""
+    current.decided_at = timezone.now()
+    current.reason = reason.strip()
+    current.save(update_fields=[
+        "status", "decided_by", "decided_label", "decided_side", "decided_at", "reason"
+    ])
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="hand-voided",
+        subject=f"round {match.round.number} table {match.table.number} "
+                f"hand {current.hand.number}",
+        reason=reason.strip(),
+        data={
+            "round": match.round.number,
+            "table": match.table.number,
+            "number": current.hand.number,
+            "hand": current.hand_id,
+            "version": current.version,
+            "was": was,
+        },
+    )
+    notify.hand_rejected(current)
+    return current
+
+
+@transaction.atomic
+def correct_hand(
+    *, hand: Hand, actor: Actor, record: Any, reason: str, expected_version: int
+) -> HandSubmission:
     """A director's new version of a hand (confirmed), with a reason; later hands are re-scored
-    from the new state, and a finished match is settled again."""
+    from the new state, and a finished match is settled again. `expected_version` is the
+    version the director corrected: a hand that moved on since is refused (`stale-version`)."""
     match = _locked_match(hand.match)
     tournament = match.round.tournament
     require_director(actor, tournament)
@@ -434,6 +541,7 @@ def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandS
     if number > len(versions):
         raise ServiceError("bad-hand-number", f"the match has {len(versions)} hands")
     old = versions[number - 1]
+    _check_version(old, expected_version)
     canonical, result = _evaluate(tournament, record, versions, number)
     new = HandSubmission(
         hand=old.hand,
@@ -457,7 +565,7 @@ def correct_hand(*, hand: Hand, actor: Actor, record: Any, reason: str) -> HandS
     except IntegrityError as error:
         raise Conflict("hand-conflict", "the hand changed at the same time") from error
     versions[number - 1] = new
-    rescored = _rescore_after(tournament, versions, number, actor)
+    rescored = _rescore_after(tournament, versions, number, actor, match)
     later = tournament.round_set.filter(number__gt=match.round.number).exists()
     audit(
         tournament=tournament,
@@ -489,7 +597,7 @@ def _finish_if_complete(
 ) -> None:
     if match.state == Match.State.FINISHED:
         return
-    reason = _ended(tournament, versions)
+    reason = _ended(tournament, versions, match)
     if reason and all(v.status == S.CONFIRMED for v in versions):
         _settle(match, tournament, versions, reason)
 
@@ -503,16 +611,24 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
     if match.is_bye:
         return match
     versions = current_versions(match)
+    while versions and versions[-1].status == S.VOIDED:  # set aside, not played: left out
+        versions.pop()
     if any(v.status != S.CONFIRMED for v in versions):
         raise Invalid(
             "unconfirmed-hands",
             "every hand must be confirmed first",
             details={"hands": [v.hand.number for v in versions if v.status != S.CONFIRMED]},
         )
-    reason = _ended(tournament, versions)
+    reason = _ended(tournament, versions, match)
     if reason is None:
         require_director(actor, tournament)
         reason = "director"
+        if match.bracket_round is not None and (
+            not versions or gameplay.tied(tournament.game, tournament.rules,
+                                          versions[-1].result["after"])
+        ):
+            raise Conflict("knockout-tied", "a knockout match cannot end level: play the "
+                           "tie-break hands (never a coin)")
     else:
         _require_table(actor, match, tournament)
     if match.state != Match.State.FINISHED:

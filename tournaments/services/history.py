@@ -53,7 +53,9 @@ SEAT_FIELDS = ("match_id", "entry_id", "side", "outcome", "match_points", "point
 
 
 def load(tournament: Tournament) -> History:
-    """Every entry with its finished results in published rounds (drafts never count)."""
+    """Every entry with its finished results in published rounds (drafts never count). A Swiss
+    ending in a top cut counts its Swiss (and consolation) matches only: the knockout's are the
+    bracket's (tournaments.services.knockout)."""
     from tournaments.standings import Result
 
     entries = list(
@@ -67,6 +69,8 @@ def load(tournament: Tournament) -> History:
         .order_by("match__round__number", "match_id", "seats")
         .values_list(*SEAT_FIELDS)
     )
+    if tournament.format == Tournament.Format.SWISS and tournament.top_cut:
+        rows = rows.filter(match__bracket_round__isnull=True)
     by_match: dict[int, list[tuple]] = defaultdict(list)
     for row in rows:
         by_match[row[0]].append(row)

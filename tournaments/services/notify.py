@@ -53,6 +53,11 @@ def round_published(round_: Any) -> None:
     _announce("round", {"tournament": round_.tournament_id, "round": round_.number})
 
 
+def bracket_changed(tournament: Any) -> None:
+    """The knockout's bracket was made (the cut confirmed): bracket pages redraw."""
+    _announce("bracket", {"tournament": tournament.pk})
+
+
 def hand_submitted(submission: Any) -> None:
     _announce("hand-submitted", _hand(submission))
     tournament = submission.hand.match.round.tournament
@@ -84,3 +89,15 @@ def _hand(submission: Any) -> dict[str, Any]:
         "version": submission.version,
         "status": submission.status,
     }
+
+
+def clock_changed(round_: Any, state: dict[str, Any]) -> None:
+    """A round's clock was set, started, paused, resumed or extended."""
+    _announce("clock", {"tournament": round_.tournament_id, "round": round_.number,
+                        "clock": state})
+
+
+def call_changed(call: Any, round_: Any) -> None:
+    """A table called the director, or a director acknowledged the call."""
+    _announce("call", {"tournament": round_.tournament_id, "round": round_.number,
+                       "table": call.table_id, "open": call.acknowledged_at is None})

@@ -21,6 +21,7 @@ def rated_games(game: str) -> list:
     matches = (
         Match.objects.filter(round__tournament__game=game, state=Match.State.FINISHED,
                              is_bye=False)
+        .exclude(round__tournament__format="duplicate")  # rated by their fields, below
         .select_related("round")
         .prefetch_related("seats__entry__team", "seats__entry__player")
         .order_by("finished_at", "id")
@@ -48,6 +49,34 @@ def rated_games(game: str) -> list:
                 tournament=match.round.tournament_id,
             )
         )
+    out.extend(duplicate_games(game))
+    out.sort(key=lambda g: (g.played_at, g.id))
+    return out
+
+
+def duplicate_games(game: str) -> list:
+    """Each field of every finished duplicate event of `game` as one rated game: its ranking
+    is a finishing order (ties share the place). Ids are negative, apart from matches'."""
+    from tournaments.models import DuplicateEvent
+    from tournaments.ratings import RatedGame
+    from tournaments.selectors.duplicate import scored
+
+    out = []
+    events = DuplicateEvent.objects.filter(
+        tournament__game=game, tournament__state="finished").select_related("tournament")
+    for event in events:
+        tournament = event.tournament
+        players = {p.number: (p.entry.team.first_id, p.entry.team.second_id)
+                   for p in tournament.duplicate_pairs.select_related("entry__team")}
+        played_at = (tournament.round_set.order_by("-number").values_list("closed_at", flat=True)
+                     .first()) or tournament.created_at
+        for k, (_name, standings) in enumerate(sorted(scored(tournament).event.rankings.items())):
+            rows = [s for s in standings if s.pair in players]
+            if len(rows) < 2:
+                continue
+            out.append(RatedGame(id=-(tournament.pk * 10 + k + 1), played_at=played_at,
+                                 sides=tuple(players[s.pair] for s in rows),
+                                 places=tuple(s.place for s in rows), tournament=tournament.pk))
     return out
 
 

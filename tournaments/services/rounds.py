@@ -8,7 +8,7 @@ from django.utils import timezone
 from tournaments import gameplay
 from tournaments.models import Entry, Match, Round, Seat, Table, Tournament
 
-from . import backups
+from . import backups, knockout
 from . import history as hist
 from .actors import Actor, audit, require_director
 from .entries import apart_sets
@@ -51,6 +51,16 @@ def _contenders(tournament: Tournament, number: int, history: hist.History) -> l
 
 
 def _draw(tournament: Tournament, number: int, history: hist.History):
+    """(tables, byes, notes, table slots, bye slots): a slot is a knockout match's place in the
+    bracket (None for any other match)."""
+    if knockout.in_knockout(tournament, number):
+        return knockout.draw(tournament, number,
+                             lambda n: _contenders(tournament, n, history))
+    tables, byes, notes = _pairings(tournament, number, history)
+    return tables, byes, notes, [None] * len(tables), [None] * len(byes)
+
+
+def _pairings(tournament: Tournament, number: int, history: hist.History):
     from tournaments import pairing
 
     seed = tournament.seed * 1000 + number
@@ -115,12 +125,19 @@ def _places(tournament: Tournament) -> list[tuple[str, str]]:
 
 
 def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tuple,
-                entries: dict[int, Entry]) -> None:
+                entries: dict[int, Entry], slots: list | None = None,
+                bye_slots: list | None = None) -> None:
     """Tables, matches and seats in a few bulk inserts (a thousand tables one row at a time
-    cost most of a round's pairing time)."""
+    cost most of a round's pairing time). `slots`/`bye_slots`: each knockout match's place in
+    the bracket, (round, index), or None."""
+    slots = slots or [None] * len(tables)
+    bye_slots = bye_slots or [None] * len(byes)
     numbered = list(zip(_numbers(tables, entries), tables, strict=True))
     table_rows = Table.objects.bulk_create(Table(round=round_, number=n) for n, _ in numbered)
-    matches = Match.objects.bulk_create(Match(round=round_, table=table) for table in table_rows)
+    matches = Match.objects.bulk_create(
+        Match(round=round_, table=table, bracket_round=slot and slot[0],
+              bracket_index=slot and slot[1])
+        for table, slot in zip(table_rows, slots, strict=True))
     places = _places(tournament)
     seats = [
         Seat(match=match, entry_id=entry_id, side=side, seats=where)
@@ -129,8 +146,9 @@ def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tupl
     ]
     now = timezone.now()
     bye_matches = Match.objects.bulk_create(
-        Match(round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=now)
-        for _ in byes
+        Match(round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=now,
+              bracket_round=slot and slot[0], bracket_index=slot and slot[1])
+        for slot in bye_slots
     )
     seats += [
         Seat(match=match, entry_id=entry_id, side="-", seats="-",
@@ -148,6 +166,9 @@ def _next_round(
     guards of `generate_round`, in one place for the workflow and the pages that offer it."""
     if tournament.state == Tournament.State.FINISHED:
         return 0, Conflict("tournament-finished", "the tournament is over")
+    if tournament.format == Tournament.Format.DUPLICATE:  # the movement seats it
+        return 0, Conflict("duplicate-movement",
+                           "a duplicate event's rounds come from its movement")
     if latest is not None and latest.state == Round.State.DRAFT:
         if not regenerate:
             return latest.number, Conflict(
@@ -158,6 +179,10 @@ def _next_round(
             "round-open", f"close round {latest.number} before pairing the next")
     else:
         number = (latest.number if latest else 0) + 1
+    if knockout.has_knockout(tournament):
+        refusal = knockout.next_refusal(tournament, number)
+        if refusal is not None or knockout.in_knockout(tournament, number):
+            return number, refusal
     if number > tournament.rounds:
         return number, Invalid("no-more-rounds", f"the tournament has {tournament.rounds} rounds")
     return number, None
@@ -187,12 +212,12 @@ def generate_round(*, tournament: Tournament, actor: Actor, regenerate: bool = F
     from tournaments.pairing import PairingError
 
     try:
-        tables, byes, notes = _draw(tournament, number, history)
+        tables, byes, notes, slots, bye_slots = _draw(tournament, number, history)
     except PairingError as error:
         raise Invalid(f"pairing-{error.code}", str(error)) from error
     entries = {e.pk: e for e in history.entries}
     round_ = Round.objects.create(tournament=tournament, number=number, notes=list(notes))
-    _write_draw(tournament, round_, tables, byes, entries)
+    _write_draw(tournament, round_, tables, byes, entries, slots, bye_slots)
     audit(
         tournament=tournament,
         actor=actor,
@@ -233,6 +258,9 @@ def swap_entries(
     if first.pk == second.pk:
         raise ServiceError("bad-swap", "swap two different entries")
     a, b = _seat_of(round_, first), _seat_of(round_, second)
+    if a.match.bracket_round is not None or b.match.bracket_round is not None:
+        raise Conflict("bracket-fixed", "the bracket's seeding places knockout matches: "
+                                        "they cannot be swapped")
     tables = [_table_number(seat) for seat in (a, b)]
     if a.match_id == b.match_id:  # change sides: through a free value, seats are unique
         (a_side, a_seats), (b_side, b_seats) = (a.side, a.seats), (b.side, b.seats)

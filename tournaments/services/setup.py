@@ -185,7 +185,8 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "starts_at": _starts_at,
     "game": _choice("bad-game", "game", [g for g, _ in GAMES]),
     "rules": lambda value: value,  # checked with the game, below
-    "format": _choice("bad-format", "format", list(Tournament.Format.values)),
+    "format": _choice("bad-format", "format",  # a duplicate event's format never changes
+                      [f for f in Tournament.Format.values if f != Tournament.Format.DUPLICATE]),
     "table_size": _table_size,
     "double_round_robin": _flag("double_round_robin"),
     "rounds": _rounds,

@@ -85,7 +85,7 @@ def provisional(tournament: Tournament) -> list[dict]:
     for match in matches:
         versions = list(
             HandSubmission.objects.filter(hand__match=match, is_current=True)
-            .exclude(status=HandSubmission.Status.REJECTED)
+            .exclude(status__in=[HandSubmission.Status.REJECTED, HandSubmission.Status.VOIDED])
             .order_by("hand__number")
             .only("status", "result", "hand__number")
         )
@@ -125,6 +125,9 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             tournament_id=tournament_id, version=version, inputs_version=inputs,
             payload=payload,
         )
+        from . import seasons  # a season counting this tournament is behind now
+
+        seasons.member_changed(tournament_id)
         transaction.on_commit(lambda: events.publish(
             tournament_id, {"event": "standings", "version": version}
         ))

@@ -94,9 +94,11 @@ def create_tournament(
     seed: int = 0,
     starts_at: Any = None,
     venue: str = "",
+    duplicate: bool = False,
 ) -> Tournament:
     """A tournament in setup, with its rules checked by the rules engine; the acting user (if
-    any) becomes its first director."""
+    any) becomes its first director. A duplicate event is made by
+    `services.duplicate.create_duplicate_tournament` (which passes `duplicate=True`)."""
     if not isinstance(name, str) or not name.strip():
         raise ServiceError("bad-name", "a tournament needs a name")
     if len(name.strip()) > MAX_NAME:
@@ -114,6 +116,9 @@ def create_tournament(
         raise ServiceError("bad-game", f"game must be one of {[g for g, _ in GAMES]}")
     if format not in Tournament.Format.values:
         raise ServiceError("bad-format", f"format must be one of {Tournament.Format.values}")
+    if (format == Tournament.Format.DUPLICATE) != duplicate:
+        raise ServiceError("bad-format", "a duplicate event is created with its movement "
+                           "(create_duplicate_tournament)")
     if match_length not in Tournament.MatchLength.values:
         raise ServiceError(
             "bad-match-length", f"match length must be one of {Tournament.MatchLength.values}"

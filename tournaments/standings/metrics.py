@@ -19,13 +19,28 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
+from operator import itemgetter, mul
 from types import MappingProxyType
 from typing import TypeVar
 
 from .aggregates import Aggregates
 from .types import Column, StandingsError
 
+_ROUND, _MP = itemgetter(1), itemgetter(3)  # in a result record (aggregates.py)
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Fraction(numerator, denominator) for ints, denominator > 0: the gcd here and
+    CPython 3.12's constructor for parts already in lowest terms when there is one (the
+    public constructor's type dispatch is most of its cost); the same value either way."""
+    g = gcd(numerator, denominator)
+    if _FROM_COPRIME is None:
+        return Fraction(numerator // g, denominator // g)
+    return _FROM_COPRIME(numerator // g, denominator // g)
+
+
+_FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\Z")
 
 
@@ -168,9 +183,16 @@ def _average_points(agg: Aggregates) -> Column:
     den = agg.pf_den
     out: list[Fraction] = []
     zero = Fraction(0)
+    made: dict[tuple[int, int], Fraction] = {}
     for pf, p, b, m in zip(agg.pf, agg.played, agg.byes, agg.missed, strict=True):
         rounds = p + b + m
-        out.append(Fraction(pf, den * rounds) if rounds else zero)
+        if not rounds:
+            out.append(zero)
+            continue
+        f = made.get((pf, rounds))
+        if f is None:
+            f = made[pf, rounds] = _fraction(pf, den * rounds)
+        out.append(f)
     return Column(out)
 
 
@@ -181,8 +203,9 @@ def _progressive_score(agg: Aggregates) -> Column:
     later = {r: len(rounds) - k for k, r in enumerate(rounds)}  # how many rounds r' >= r
     den = agg.mp_den
     out: list[int] = []
+    weight = later.__getitem__
     for e, mine in zip(agg.entrants, agg.results, strict=True):
-        s = sum([rec[3] * later[rec[1]] for rec in mine])
+        s = sum(map(mul, map(_MP, mine), map(weight, map(_ROUND, mine))))
         if e.missed:
             p = e.missed_points
             s += p.numerator * (den // p.denominator) * sum(later[r] for r in e.missed)
@@ -193,6 +216,8 @@ def _progressive_score(agg: Aggregates) -> Column:
 @_builtin("placings", False, description="sum of finishing places at tables; each bye or missed "
           "round counts as the entrant's own mean place; 0 with no placed match")
 def _placings(agg: Aggregates) -> Column:
+    if not agg.places:  # no placed match at all (two-sided events): 0 for everyone
+        return Column([0] * agg.n)
     out: list[Fraction | int] = []
     for i, mine in enumerate(agg.results):
         placed = [rec[5] for rec in mine if rec[5] is not None]
@@ -226,42 +251,70 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
     cut1: list[int] = []
     median: list[int] = []
     sb: list[int] = []
-    for i, mine in enumerate(agg.results):
-        contributions: list[int] = []
-        add = contributions.append
-        s = 0
-        for match, _, outcome, _, opps, place, _, _ in mine:
-            if len(opps) == 1:
-                c = mp[opps[0]]
-                add(c)
-                if place is None:
-                    s += factor.get(outcome, 0) * c
-                    continue
-            elif opps:
-                c = sum([mp[o] for o in opps]) // len(opps)  # exact: scale is a multiple
-                add(c)
-                if place is None:
-                    s += factor.get(outcome, 0) * c
-                    continue
-            else:  # a bye: a virtual opponent on the entrant's own score
-                add(own[i])
-                continue
-            for o in opps:  # placed at a table: compare places with each opponent
-                theirs = places.get((match, o))
-                if theirs is None:
-                    f = factor.get(outcome, 0)
+    if agg.opp_lcm == 1 and not places:  # two-sided matches and byes: the short loop
+        for i, mine in enumerate(agg.results):
+            mine_own = own[i]
+            contributions = []
+            add = contributions.append
+            s = 0
+            for rec in mine:
+                opps = rec[4]
+                if opps:
+                    c = mp[opps[0]]
+                    add(c)
+                    outcome = rec[2]
+                    if outcome == "win":
+                        s += c + c
+                    elif outcome == "draw":
+                        s += c
                 else:
-                    f = 2 if place < theirs else 1 if place == theirs else 0
-                s += f * mp[o] // len(opps)
-        if agg.missed[i]:
-            contributions.extend([own[i]] * agg.missed[i])
-        b = sum(contributions)
-        k = len(contributions)
-        low = min(contributions) if k >= 2 else 0
-        buchholz.append(b)
-        cut1.append(b - low)
-        median.append(b - low - max(contributions) if k >= 3 else b - low)
-        sb.append(s)
+                    add(mine_own)
+            if agg.missed[i]:
+                contributions.extend([mine_own] * agg.missed[i])
+            b = sum(contributions)
+            k = len(contributions)
+            low = min(contributions) if k >= 2 else 0
+            buchholz.append(b)
+            cut1.append(b - low)
+            median.append(b - low - max(contributions) if k >= 3 else b - low)
+            sb.append(s)
+    else:
+        for i, mine in enumerate(agg.results):
+            contributions = []
+            add = contributions.append
+            s = 0
+            for match, _, outcome, _, opps, place, _, _ in mine:
+                if len(opps) == 1:
+                    c = mp[opps[0]]
+                    add(c)
+                    if place is None:
+                        s += factor.get(outcome, 0) * c
+                        continue
+                elif opps:
+                    c = sum([mp[o] for o in opps]) // len(opps)  # exact: scale is a multiple
+                    add(c)
+                    if place is None:
+                        s += factor.get(outcome, 0) * c
+                        continue
+                else:  # a bye: a virtual opponent on the entrant's own score
+                    add(own[i])
+                    continue
+                for o in opps:  # placed at a table: compare places with each opponent
+                    theirs = places.get((match, o))
+                    if theirs is None:
+                        f = factor.get(outcome, 0)
+                    else:
+                        f = 2 if place < theirs else 1 if place == theirs else 0
+                    s += f * mp[o] // len(opps)
+            if agg.missed[i]:
+                contributions.extend([own[i]] * agg.missed[i])
+            b = sum(contributions)
+            k = len(contributions)
+            low = min(contributions) if k >= 2 else 0
+            buchholz.append(b)
+            cut1.append(b - low)
+            median.append(b - low - max(contributions) if k >= 3 else b - low)
+            sb.append(s)
     den = agg.mp_den * scale
     result = {
         "buchholz": Column(buchholz, den),

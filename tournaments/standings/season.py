@@ -52,28 +52,37 @@ class SeasonRow:
     entrant: Hashable
     rank: int = 0
     tied: bool = False
-    score: Fraction = Fraction(0)  # the season score: the best K evenings
+    score: Fraction | int = 0  # the season score: the best K evenings (exact: int when whole)
     wins: int = 0
-    best: Fraction = Fraction(0)
-    total: Fraction = Fraction(0)
+    best: Fraction | int = 0
+    total: Fraction | int = 0
     played: int = 0
     #: Each evening's score (None: not played) and whether it counts among the best K.
-    evenings: list[tuple[Fraction | None, bool]] = field(default_factory=list)
+    evenings: list[tuple[Fraction | int | None, bool]] = field(default_factory=list)
 
     def key(self) -> tuple:
         return (-self.score, -self.wins, -self.best, -self.total, self.played)
 
 
-def _placing(evening: Evening, points: Sequence[Fraction | int]) -> dict[Hashable, Fraction]:
+def _exact(value: Fraction | int) -> Fraction | int:
+    """An int when whole (int arithmetic is many times faster than Fraction's), else the
+    Fraction: the same exact value either way."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _placing(evening: Evening, points: Sequence[Fraction | int]) -> dict[Hashable, Fraction | int]:
     """Placing points, shared by the entrants who share a place."""
     by_place: dict[int, list[Hashable]] = {}
     for entrant, (place, _mp) in evening.results.items():
         by_place.setdefault(place, []).append(entrant)
-    out: dict[Hashable, Fraction] = {}
+    out: dict[Hashable, Fraction | int] = {}
     for place, tied in by_place.items():
-        covered = [Fraction(points[p - 1]) if p - 1 < len(points) else Fraction(0)
-                   for p in range(place, place + len(tied))]
-        share = sum(covered, Fraction(0)) / len(tied)
+        covered = sum(points[p - 1] for p in range(place, min(place + len(tied),
+                                                              len(points) + 1)))
+        share = _exact(Fraction(covered, len(tied)) if isinstance(covered, int)
+                       else covered / len(tied))
         for entrant in tied:
             out[entrant] = share
     return out
@@ -95,7 +104,8 @@ def season_table(
         raise SeasonError("bad-points", "placing points are whole or exact numbers, not negative")
     if best is not None and (not isinstance(best, int) or isinstance(best, bool) or best < 1):
         raise SeasonError("bad-best", "best K is a whole number from 1")
-    scored: list[dict[Hashable, Fraction]] = []
+    points = [_exact(p) for p in points]
+    scored: list[dict[Hashable, Fraction | int]] = []
     for evening in evenings:
         for entrant, (place, mp) in evening.results.items():
             if not isinstance(place, int) or place < 1:
@@ -105,26 +115,22 @@ def season_table(
         if rule == PLACING:
             scored.append(_placing(evening, points))
         else:
-            scored.append({e: Fraction(mp) for e, (_place, mp) in evening.results.items()})
+            scored.append({e: mp if isinstance(mp, int) else _exact(Fraction(mp))
+                           for e, (_place, mp) in evening.results.items()})
     entrants = list(dict.fromkeys(e for evening in evenings for e in evening.results))
     rows = []
     for entrant in entrants:
         row = SeasonRow(entrant)
         scores = [s.get(entrant) for s in scored]
-        played = [x for x in scores if x is not None]
-        counted = sorted(played, reverse=True)[: best or len(played)]
-        row.score = sum(counted, Fraction(0))
-        row.best = max(played, default=Fraction(0))
-        row.total = sum(played, Fraction(0))
+        played = [i for i, x in enumerate(scores) if x is not None]
+        # The best K by score, the earlier evening first among equal scores (a stable sort).
+        counted = set(sorted(played, key=lambda i: -scores[i])[: best or len(played)])
+        row.score = _exact(sum(scores[i] for i in counted))
+        row.best = max((scores[i] for i in played), default=0)
+        row.total = _exact(sum(scores[i] for i in played))
         row.played = len(played)
         row.wins = sum(1 for ev in evenings if ev.results.get(entrant, (0, 0))[0] == 1)
-        left = list(counted)
-        for x in scores:
-            counts = False
-            if x is not None and x in left:
-                left.remove(x)
-                counts = True
-            row.evenings.append((x, counts))
+        row.evenings = [(x, i in counted) for i, x in enumerate(scores)]
         rows.append(row)
     rows.sort(key=lambda r: (r.key(), str(r.entrant)))
     for i, row in enumerate(rows):

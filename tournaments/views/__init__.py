@@ -7,4 +7,6 @@
 - `printing`: table cards and score sheets with QR codes
 - `imports`: entries (with a preview) and hand records in bulk (a background job)
 - `checker`: the hand-record checker
+- `knockout`: the bracket (public, live, projector) and the director's cut list and settings
+- `duplicate`: duplicate events (director, printing, the table's phone, results, exports)
 """

@@ -36,14 +36,17 @@ from tournaments.director_forms import (
     SeedForm,
     SetupForm,
     SwapForm,
+    VoidForm,
     WithdrawForm,
     record_for_editing,
 )
-from tournaments.models import Entry, HandSubmission, KeepApart, Round, Tournament
+from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
 from tournaments.selectors import director as select
+from tournaments.selectors.scoring import scoring_view
 from tournaments.services import Actor, ServiceError
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
+from tournaments.views.scoring import entry_form_context
 
 AUDIT_PAGE = 50
 
@@ -86,6 +89,22 @@ def refuse(form: Any, error: ServiceError) -> None:
                 form.add_error(None, f"{item.get('code', '')}: {item['message']}")
 
 
+def confirmed(request: HttpRequest) -> bool:
+    """Did the director confirm this action on the confirmation step?"""
+    return request.POST.get("confirm") == "yes"
+
+
+def ask_first(request: HttpRequest, tournament: Tournament, *, title: str, question: str,
+              button: str, cancel: str, danger: bool = True) -> HttpResponse:
+    """The confirmation step of an action that is hard to undo: a page (no script needed)
+    that says what will happen and posts the same form again with `confirm=yes`."""
+    carried = [(key, value) for key, values in request.POST.lists()
+               if key not in ("csrfmiddlewaretoken", "confirm") for value in values]
+    return render(request, "tournaments/director/confirm.html", _context(
+        tournament, "dashboard", title=title, question=question, button=button,
+        cancel=cancel, carried=carried, action=request.path, danger=danger))
+
+
 def dashboard(tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:director-dashboard", slug=tournament.slug)
 
@@ -120,7 +139,12 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
 
 def _context(tournament: Tournament, section: str, **extra: Any) -> dict[str, Any]:
     return {"tournament": tournament, "section": section,
-            "game_name": presentation.game_name(tournament.game), **extra}
+            "game_name": presentation.game_name(tournament.game),
+            "preset_name": presentation.preset_name(
+                tournament.game,
+                tournament.rules if isinstance(tournament.rules, str)
+                else tournament.rules.get("preset", "")),
+            **extra}
 
 
 def _initial_from_post(post: Any) -> dict[str, Any]:
@@ -205,9 +229,13 @@ def director_rules_options(request: HttpRequest) -> HttpResponse:
 
 @director_page
 def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor):
+    if tournament.format == Tournament.Format.DUPLICATE:  # its own page (views/duplicate.py)
+        return redirect("tournaments:duplicate-director", slug=tournament.slug)
     round_ = select.current_round(tournament)
     rows, byes = select.tables(round_) if round_ else ([], [])
     standings = latest(tournament=tournament)
+    from .room import room_context
+
     return render(
         request,
         "tournaments/director/dashboard.html",
@@ -221,6 +249,9 @@ def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Acto
             standings=standings,
             links=links(tournament, round_),
             can_generate=services.can_generate_round(tournament=tournament, latest=round_) is None,
+            needs_cut=services.can_generate_round(tournament=tournament, latest=round_)
+            == "cut-not-confirmed",
+            room=room_context(round_, dashboard=True),
         ),
     )
 
@@ -334,6 +365,14 @@ def director_entry_action(request: HttpRequest, tournament: Tournament, actor: A
             lambda: services.set_affiliation(entry=entry, actor=actor, affiliation=affiliation),
             _("Affiliation of %(name)s saved.") % {"name": name})
     elif action == "withdraw":
+        if not confirmed(request):
+            return ask_first(
+                request, tournament, title=_("Withdraw %(name)s?") % {"name": name},
+                question=_("%(name)s will not be paired in the next rounds; the results so far "
+                           "stay. This is recorded in the audit trail.") % {"name": name},
+                button=_("Yes, withdraw %(name)s") % {"name": name},
+                cancel=f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
+                       f"#entry-{entry.pk}")
         form = WithdrawForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
         run(request, lambda: services.withdraw(entry=entry, actor=actor, reason=reason),
@@ -452,6 +491,8 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
     draft = round_.state == Round.State.DRAFT
     seated = [seat.entry for row in [*rows, *byes] for side in row.sides for seat in side.seats]
     names = {entry.pk: entry.name for entry in seated}
+    from .room import room_context
+
     return render(
         request, "tournaments/director/round.html",
         _context(
@@ -462,6 +503,7 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
             swap_form=SwapForm(entries=sorted(seated, key=lambda e: e.name)) if draft else None,
             links=links(tournament, round_),
             is_latest=not tournament.round_set.filter(number__gt=number).exists(),
+            room=room_context(round_),
         ),
     )
 
@@ -507,6 +549,14 @@ def director_round_publish(request: HttpRequest, tournament: Tournament, actor: 
 def director_round_close(request: HttpRequest, tournament: Tournament, actor: Actor,
                          number: int):
     round_ = _round(tournament, number)
+    if not confirmed(request):
+        return ask_first(
+            request, tournament, title=_("Close round %(n)s?") % {"n": number},
+            question=_("No more hands can be entered at round %(n)s once it is closed; the "
+                       "next round can then be paired.") % {"n": number},
+            button=_("Yes, close round %(n)s") % {"n": number},
+            cancel=reverse("tournaments:director-round", args=[tournament.slug, number]),
+            danger=False)
     run(request, lambda: services.close_round(round=round_, actor=actor),
         _("Round %(n)s is closed.") % {"n": number})
     return _to_round(round_)
@@ -525,22 +575,61 @@ def _match(tournament: Tournament, match_id: int):
 @director_page
 def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int):
     match = _match(tournament, match_id)
+    tokens = (list(TableToken.objects.filter(table_id=match.table_id).select_related("created_by"))
+              if match.table_id else [])
     return render(
         request, "tournaments/director/match.html",
         _context(tournament, "rounds", match=match, sides=select.match_sides(match),
-                 hands=select.hand_rows(match)),
+                 hands=select.hand_rows(match), tokens=tokens),
     )
 
 
 @director_page
 @require_POST
+def director_token_revoke(request: HttpRequest, tournament: Tournament, actor: Actor,
+                          match_id: int, token_id: int):
+    """Revoke one of the table's scoring links (a card lost or taken), after a confirmation."""
+    match = _match(tournament, match_id)
+    token = get_object_or_404(TableToken.objects.select_related("table__round__tournament"),
+                              pk=token_id, table_id=match.table_id)
+    back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
+    number = match.table.number
+    if not confirmed(request):
+        return ask_first(
+            request, tournament,
+            title=_("Revoke this scoring link of table %(n)s?") % {"n": number},
+            question=_("A phone that scanned this card can no longer enter or confirm hands at "
+                       "table %(n)s; print a new card for the table (Table cards).")
+            % {"n": number},
+            button=_("Yes, revoke the scoring link"), cancel=back)
+    run(request, lambda: services.revoke_table_token(token=token, actor=actor),
+        _("The scoring link is revoked."))
+    return redirect(back)
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
 def director_match_finish(request: HttpRequest, tournament: Tournament, actor: Actor,
                           match_id: int):
-    """End a match with the complete hands played so far (a director's decision)."""
+    """End a match with the complete hands played so far (a director's decision), after a
+    confirmation step; a hand still awaiting confirmation (or disputed) is offered there to
+    confirm or void instead of a refusal."""
     match = _match(tournament, match_id)
+    back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
+    if request.method == "GET" or not confirmed(request):  # the confirmation step
+        return render(request, "tournaments/director/end_match.html", _context(
+            tournament, "rounds", match=match, sides=select.match_sides(match),
+            open_hands=_open_hands(match), cancel=back,
+            hands=len(services.current_versions(match))))
     run(request, lambda: services.finish_match(match=match, actor=actor),
         _("The match is finished."))
-    return redirect("tournaments:director-match", slug=tournament.slug, match_id=match.pk)
+    return redirect(back)
+
+
+def _open_hands(match) -> list[HandSubmission]:
+    """The hands that stop a match from ending: awaiting confirmation or disputed."""
+    return [v for v in services.current_versions(match)
+            if v.status in (HandSubmission.Status.PENDING, HandSubmission.Status.REJECTED)]
 
 
 @director_page
@@ -560,7 +649,8 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
             try:
                 services.correct_hand(hand=current.hand, actor=actor,
                                       record=form.cleaned_data["record"],
-                                      reason=form.cleaned_data["reason"])
+                                      reason=form.cleaned_data["reason"],
+                                      expected_version=form.cleaned_data["version"])
             except ServiceError as error:
                 refuse(form, error)
             else:
@@ -568,7 +658,8 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
                 return redirect("tournaments:director-hand", slug=tournament.slug,
                                 match_id=match.pk, number=number)
     else:
-        form = CorrectionForm(initial={"record": record_for_editing(current.record)})
+        form = CorrectionForm(initial={"record": record_for_editing(current.record),
+                                       "version": current.version})
     later = tournament.round_set.filter(number__gt=match.round.number).exists()
     flagged = select.corrections(tournament, current.hand_id)
     for version in versions:
@@ -580,6 +671,9 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
         _context(
             tournament, "rounds", match=match, number=number, versions=versions,
             current=current, form=form, later_round=later, sides=select.match_sides(match),
+            void_form=VoidForm(initial={"version": current.version}, prefix="void"),
+            game=entry_form_context(scoring_view(match.table), director=True),
+            record=current.record, contract=(current.result or {}).get("contract"),
         ),
         status=400 if request.method == "POST" else 200,
     )
@@ -593,12 +687,38 @@ def director_hand_confirm(request: HttpRequest, tournament: Tournament, actor: A
     match = _match(tournament, match_id)
     submission = get_object_or_404(HandSubmission, hand__match=match, hand__number=number,
                                    is_current=True)
-    run(request, lambda: services.confirm_hand(submission=submission, actor=actor),
+    seen = request.POST.get("version", "")
+    run(request, lambda: services.confirm_hand(
+        submission=submission, actor=actor,
+        expected_version=int(seen) if seen.isdigit() and len(seen) < 6 else None),
         _("Hand %(n)s confirmed.") % {"n": number})
+    return _back(request, tournament, match, number)
+
+
+def _back(request: HttpRequest, tournament: Tournament, match, number: int) -> HttpResponse:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = reverse("tournaments:director-hand", args=[tournament.slug, match.pk, number])
     return redirect(target)
+
+
+@director_page
+@require_POST
+def director_hand_void(request: HttpRequest, tournament: Tournament, actor: Actor,
+                       match_id: int, number: int):
+    """Void a pending or disputed hand with a reason: the table enters it again."""
+    match = _match(tournament, match_id)
+    submission = get_object_or_404(HandSubmission, hand__match=match, hand__number=number,
+                                   is_current=True)
+    form = VoidForm(request.POST, prefix="void")
+    if not form.is_valid():
+        messages.error(request, _("Say why the hand is voided."))
+    else:
+        run(request, lambda: services.void_hand(
+            submission=submission, actor=actor, reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["version"]),
+            _("Hand %(n)s is voided: the table enters it again.") % {"n": number})
+    return _back(request, tournament, match, number)
 
 
 # -- the audit trail ------------------------------------------------------------------------------
@@ -668,5 +788,9 @@ urlpatterns = [
          name="director-hand"),
     path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/confirm/",
          director_hand_confirm, name="director-hand-confirm"),
+    path("director/<slug:slug>/matches/<int:match_id>/tokens/<int:token_id>/revoke/",
+         director_token_revoke, name="director-token-revoke"),
+    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/void/",
+         director_hand_void, name="director-hand-void"),
     path("director/<slug:slug>/audit/", director_audit, name="director-audit"),
 ]

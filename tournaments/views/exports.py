@@ -4,6 +4,7 @@ Public, the same data as the public pages (published rounds, confirmed hands, th
 standings snapshot):
 
 - `/t/<slug>/export/standings.csv|xlsx|pdf` and `/t/<slug>/export/results.csv|xlsx|pdf`
+- `/t/<slug>/export/bracket.csv|xlsx|pdf`: a knockout's bracket (tournaments.exports.bracket)
 - `/t/<slug>/export/matches/<id>.json`: one match as a `match/1` record
 - `/t/<slug>/export/hands.jsonl`: every confirmed hand as `hand/1` JSON Lines
 
@@ -37,6 +38,7 @@ from django.views.decorators.http import require_safe
 
 from tournaments.clients import client_address
 from tournaments.exports import archive, pdf, records, tabular
+from tournaments.exports.bracket import bracket_pdf, bracket_sheet
 from tournaments.models import AuditEvent, StandingsSnapshot, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import Actor, is_director
@@ -52,10 +54,12 @@ PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 SHEETS: dict[str, Callable[[Tournament], tabular.Sheet]] = {
     "standings": tabular.standings_sheet,
     "results": tabular.results_sheet,
+    "bracket": bracket_sheet,
 }
 PDFS: dict[str, Callable[[Tournament], bytes]] = {
     "standings": pdf.standings_pdf,
     "results": pdf.results_pdf,
+    "bracket": bracket_pdf,
 }
 
 
@@ -200,7 +204,7 @@ def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
 urlpatterns = [
     re_path(
         r"^t/(?P<slug>[-a-zA-Z0-9_]+)/export/"
-        r"(?P<subject>standings|results)\.(?P<fmt>csv|xlsx|pdf)$",
+        r"(?P<subject>standings|results|bracket)\.(?P<fmt>csv|xlsx|pdf)$",
         table_export,
         name="export-table",
     ),

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments import links, printing, services
 from tournaments.models import Round, TableToken, Tournament, hash_secret
-from tournaments.services import Actor
+from tournaments.services import Actor, knockout
 
 PAPER_SIZES = ("a4", "a6")
 
@@ -117,7 +117,8 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows = int(request.GET["rows"]) if request.GET.get("rows") else None
     except ValueError:
         rows = None
-    layout = printing.sheet_layout(tournament, rows)
+    layout = printing.sheet_layout(
+        tournament, rows, knockout=knockout.in_knockout(tournament, round_.number))
     tables = printing.round_tables(round_)
     for card in tables:  # the match's public page: anyone checks the scores entered so far
         card.url = links.phone_url(

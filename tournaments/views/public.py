@@ -193,8 +193,25 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/public/round.html", {
         "tournament": tournament,
         "view": rounds.round_view(round_),
+        "room_clock": _clock(round_),
+        "clock_url": reverse("api:round-clock", args=[round_.pk]),
+        "events_url": _events_url(tournament),
         "rounds": tournaments.visible_rounds(tournament, director=director),
     })
+
+
+@require_GET
+def round_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's tables alone (each match's state and score), for live.js to swap in as
+    results arrive, like the standings."""
+    tournament = _tournament(slug)
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None or (not round_.is_public and not _is_director(request, tournament)):
+        raise Http404("no such round")
+    response = render(request, "tournaments/public/_round_tables.html", {
+        "tournament": tournament, "view": rounds.round_view(round_)})
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _still_to_come(tournament: Tournament, number: int) -> bool:
@@ -284,10 +301,22 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def _projector_context(tournament: Tournament) -> dict:
     round_ = tournaments.current_round(tournament)
+    view = rounds.round_view(round_) if round_ else None
     return {
         **_standings_context(tournament),
-        "view": rounds.round_view(round_) if round_ else None,
+        "view": view,
+        "room_clock": _clock(round_),
+        "unconfirmed": bool(view) and any(t.pending for t in view.tables),
     }
+
+
+def _clock(round_: Round | None):
+    """The round clock while the round is played (tournaments/selectors/room.py)."""
+    from tournaments.selectors.room import round_clock
+
+    if round_ is None or round_.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
+        return None
+    return round_clock(round_)
 
 
 @require_GET
@@ -325,6 +354,8 @@ urlpatterns = [
     path("players/<int:player_id>/", player_page, name="public-player"),
     path("t/<slug:slug>/", tournament_page, name="public-tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", round_page, name="public-round"),
+    path("t/<slug:slug>/rounds/<int:number>/fragment/", round_fragment,
+         name="public-round-fragment"),
     path("t/<slug:slug>/standings/", standings_page, name="public-standings"),
     path("t/<slug:slug>/standings/fragment/", standings_fragment,
          name="public-standings-fragment"),

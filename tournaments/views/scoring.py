@@ -33,8 +33,10 @@ from django.views.decorators.http import require_GET
 
 from games.registry import get_game
 from tournaments.director_forms import option_label
+from tournaments.engine_words import ERROR_MESSAGES, hand_notes
 from tournaments.formatting import number
 from tournaments.models import Table, TableToken, TokenState, Tournament
+from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
@@ -82,6 +84,7 @@ def status_labels() -> dict[str, str]:
         "confirmed": _("Confirmed"),
         "rejected": _("Rejected"),
         "superseded": _("Superseded"),
+        "voided": _("Voided"),
     }
 
 
@@ -189,18 +192,11 @@ def script_strings() -> dict[str, Any]:
 
 
 def error_labels() -> dict[str, str]:
-    """Translations for the engine's and the API's stable error codes the scorers meet most;
-    any other code shows the engine's own (English) message."""
+    """Translations for every rules engine error code (tournaments/engine_words.py) and the API's
+    stable error codes the scorers meet; any other code shows the message as sent."""
     return {
-        "tricks-do-not-sum": _("The tricks do not add up to the tricks in the hand."),
-        "bid-not-allowed": _("That bid is not allowed under these rules."),
-        "not-eligible": _("That bid needs the side to be further behind."),
-        "bid-too-low": _("That bid is too low."),
-        "call-out-of-turn": _("The bids are not in turn."),
-        "wrong-dealer": _("That is not the dealer of this hand."),
-        "match-over": _("The match is already complete."),
-        "bad-trump": _("The trump suit is missing or not allowed for this contract."),
-        "bad-turned": _("The turned card is missing or not possible."),
+        **{code: str(message) for code, message in ERROR_MESSAGES.items()},
+        "invalid-hand": _("The rules engine refuses this hand:"),
         "hand-already-submitted": _("This hand was already entered and awaits confirmation."),
         "hand-confirmed": _("This hand is already confirmed: ask the director to correct it."),
         "earlier-hand-rejected": _("An earlier hand was rejected: enter that one again first."),
@@ -224,14 +220,6 @@ def error_labels() -> dict[str, str]:
 
 
 # -- the game's options ---------------------------------------------------------------------------
-
-
-def _option_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return _("on") if value else _("off")
-    if isinstance(value, list | tuple):
-        return " ".join(map(str, value)) or "—"
-    return str(value)
 
 
 # -- the hands list -------------------------------------------------------------------------------
@@ -259,7 +247,8 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
                 for side, score, total in zip(view.sides, row.scores, row.totals, strict=True)
             ],
             "status_label": labels.get(row.status, row.status),
-            "notes": row.result.get("notes") or [],
+            "notes": hand_notes(row.record, row.result, game=view.tournament.game,
+                                rules=view.tournament.rules),
             "submitted_label": "/".join(row.submitted_side),
             "answerers": [(side, "/".join(side)) for side in row.answerers],
             "games": (row.result.get("after") or {}).get("games"),
@@ -351,6 +340,26 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
     }
 
 
+def entry_form_context(view: selectors.ScoringView, *, director: bool,
+                       offline: bool = False) -> dict[str, Any]:
+    """What the game's entry form (templates/tournaments/scoring/_<game>.html, _cards.html)
+    and the scoring modules need: the scoring page's and the director's correction form's."""
+    tournament = view.tournament
+    shown = presentation(tournament.game)
+    compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
+    return {
+        "view": view,
+        "config": _config(view, director, offline=offline),
+        "strings": {**script_strings(), "showCodes": director},
+        "form": shown.form(compiled),
+        "suits": list(suit_labels().items()),
+        "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
+        "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
+        "dummy_seats": shown.dummy_seats(compiled),
+        "cards_entry": len(view.seats) == 4 and tournament.game != "german-whist",
+    }
+
+
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The scoring page of one table (public data; scoring needs the card's token)."""
     found, director = _visible_table(request, table_id)
@@ -365,33 +374,44 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "view": view,
         "director": director,
         "game_name": tournament.get_game_display(),
+        "rules_words": rules_label(tournament.game, tournament.rules),
         **_fragment_context(view, director=director),
     }
     if view.match is not None:
-        shown = presentation(tournament.game)
         compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
         options = getattr(compiled, "options", {})
         context.update({
-            "config": _config(view, director, offline=offline),
-            "strings": script_strings(),
-            "form": shown.form(compiled),
-            "options": [(str(option_label(name)), _option_value(value))
+            **entry_form_context(view, director=director, offline=offline),
+            "options": [(str(option_label(name)), value_label(tournament.game, name, value))
                         for name, value in options.items()],
-            "suits": list(suit_labels().items()),
-            "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
-            "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
             "compass": _compass(view),
-            "dummy_seats": shown.dummy_seats(compiled),
+            **_room(found),
         })
     response = render(request, "tournaments/scoring/table.html", context)
     response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
     return response
 
 
+def _room(table: Table) -> dict[str, Any]:
+    """The round clock and "Call the director" (tournaments/views/room.py, issue 15)."""
+    from tournaments.models import DirectorCall
+    from tournaments.selectors.room import round_clock
+
+    round_ = table.round
+    playing = round_.state in (round_.State.PUBLISHED, round_.State.IN_PLAY)
+    return {
+        "room_clock": round_clock(round_) if playing else None,
+        "room_clock_url": reverse("api:round-clock", args=[round_.pk]),
+        "room_call": {"reasons": DirectorCall.Reason.choices} if playing else None,
+    }
+
+
 def _compass(view: selectors.ScoringView) -> list[dict[str, str]]:
     sides = {letter: side for side in view.sides for letter in side.seats}
     return [
         {"seat": s, "name": view.seat_names.get(s, ""),
+         "player": view.seat_players.get(s, ("", ""))[0],
+         "entry": view.seat_players.get(s, ("", ""))[1],
          "side": sides[s].label if s in sides else ""}
         for s in view.seats
     ]

@@ -74,6 +74,39 @@ export function tap(hand, card, order) {
   return { word: 'played', card };
 }
 
+/** The seats in playing order from `leader` (clockwise, as `seats` is written). */
+export function fromLeader(seats, leader) {
+  const all = [...seats];
+  const at = all.indexOf(leader);
+  return at < 0 ? all : [...all.slice(at), ...all.slice(0, at)];
+}
+
+/** The cards `seat` still holds: as dealt, less those played. */
+export function cardsLeft(hand, seat) {
+  return (hand.deal[seat] || []).filter(card => !hand.play.includes(card));
+}
+
+/**
+ * Whose turn it is in the trick being entered, once the engine has said who leads it
+ * (`leader`, null while unknown): {seat, position (1-4), only} where `only` is the card that
+ * seat must play when it has just one legal card (the one card of the suit led it holds, or its
+ * last card), else null. Following suit is the one rule of play every game here shares; whether
+ * the other cards were legal stays the engine's to say.
+ */
+export function turn(hand, seats, leader) {
+  if (!leader || hand.play.length >= 52) return null;
+  const done = hand.play.length % 4;
+  const seat = fromLeader(seats, leader)[done];
+  const left = cardsLeft(hand, seat);
+  let only = left.length === 1 ? left[0] : null;
+  if (done > 0) {
+    const led = hand.play[hand.play.length - done][1];
+    const follow = left.filter(card => card[1] === led);
+    if (follow.length === 1) only = follow[0];
+  }
+  return { seat, position: done + 1, only };
+}
+
 /** The play cut into tricks of four (the last one may be short). */
 export function tricksOf(play) {
   const tricks = [];
@@ -87,10 +120,38 @@ export function tricksOf(play) {
  * for the screen reader, changed() after a tap (the check is out of date), shown() after each
  * redraw (the record preview).
  */
-export function createCardEntry({ words, form, seats, dealer, say = () => {}, changed = () => {}, shown = () => {} }) {
+export function createCardEntry({ words, form, seats, dealer, say = () => {}, changed = () => {}, shown = () => {}, ask = null }) {
   const order = () => seatsFromDealer(seats, dealer());
   let hand = emptyHand(order());
   const word = name => (words ? words.dataset[name] || '' : '');
+  // What the engine said about the play so far, by the number of cards played at a trick's end:
+  // {winners, leader} (or {problem}); `asking` holds the questions on their way.
+  let answers = new Map();
+  const asking = new Set();
+
+  /** The engine's word on the trick being entered: who won the earlier ones, who leads it. */
+  function known() {
+    return answers.get(hand.play.length - hand.play.length % 4) || null;
+  }
+
+  /** At the start of each trick (the deal complete), ask the engine who won the last trick
+   * and who leads this one. The answer is kept for that point of the play. */
+  async function askLeader() {
+    if (!ask || hand.seat || !dealComplete(hand, order())) return;
+    const length = hand.play.length - hand.play.length % 4;
+    if (answers.has(length) || asking.has(length)) return;
+    asking.add(length);
+    const asked = hand;
+    let answer = null;
+    try {
+      answer = await ask(length);
+    } finally {
+      asking.delete(length);
+    }
+    if (asked !== hand || !answer) return;  // a new hand meanwhile, or no answer (offline)
+    answers.set(length, answer);
+    render();
+  }
 
   function cardName(card) {
     const rank = $(`[data-rank="${card[0]}"]`, words);
@@ -162,16 +223,51 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     const number = Math.floor(hand.play.length / 4) + 1;
     const position = hand.play.length % 4 + 1;
     const playStatus = $('#play-status');
+    const said = dealing ? null : known();
+    const now = said && said.leader ? turn(hand, seats, said.leader) : null;
+    if (now && !dealing) {
+      // the engine named who leads: only the cards that seat still holds can be played now
+      for (const button of $$('#card-grid .playing-card')) {
+        const card = button.dataset.card;
+        if (!hand.play.includes(card) && holderOf(hand, card) !== now.seat) {
+          button.disabled = true;
+          button.classList.add('other-seat');
+        } else button.classList.remove('other-seat');
+      }
+    } else {
+      for (const button of $$('#card-grid .playing-card.other-seat')) button.classList.remove('other-seat');
+    }
+    const lastWinner = said && said.winners && number > 1 ? said.winners[number - 2] : null;
     if (dealing) playStatus.textContent = word('needDeal');
     else if (hand.play.length >= 52) playStatus.textContent = word('playDone');
+    else if (now && position === 1) {
+      playStatus.textContent = lastWinner
+        ? fmt(word('trickLeadsWon'), { number, seat: now.seat, last: number - 1 })
+        : fmt(word('trickLeads'), { number, seat: now.seat });
+    } else if (now) playStatus.textContent = fmt(word('toPlay'), { number, card: position, seat: now.seat });
     else if (hand.play.length === 0) playStatus.textContent = fmt(word('trickLead'), { number, seat: order()[0] });
     else playStatus.textContent = fmt(word('trickNext'), { number, card: position });
+    const problem = $('#play-problem');
+    if (problem) {
+      problem.textContent = said && said.problem ? fmt(word('needFacts'), { error: said.problem }) : '';
+      problem.hidden = !problem.textContent;
+    }
+    const only = $('#only-card');
+    if (only) {
+      only.hidden = !(now && now.only);
+      if (now && now.only) {
+        only.dataset.card = now.only;
+        only.textContent = fmt(word('onlyCard'), { card: cardLabel(now.only), seat: now.seat });
+      }
+    }
     $('#undo-card').disabled = dealing || !hand.play.length;
     $('#to-play').hidden = !dealing || !complete;
     const tricks = tricksOf(hand.play);
+    const winners = (answers.get(tricks.length * 4) || answers.get((tricks.length - 1) * 4) || {}).winners || [];
     $('#played-list').replaceChildren(...(tricks.length ? tricks.map((trick, index) => element('li', {},
       [element('span', { className: 'trick-number', textContent: `${fmt(word('trick'), { number: index + 1 })}: ` }),
-        trick.map(card => `${holderOf(hand, card) || '?'} ${cardLabel(card)}`).join(' · ')]))
+        trick.map(card => `${holderOf(hand, card) || '?'} ${cardLabel(card)}`).join(' · '),
+        ...(winners[index] ? [element('span', { className: 'won-by', textContent: ` — ${fmt(word('wonBy'), { seat: winners[index] })}` })] : [])]))
       : [element('li', { className: 'muted', textContent: word('noPlay') })]));
     const turned = $('#cards-turned');
     if (turned) {
@@ -182,6 +278,7 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
       turned.value = dealt.includes(keep) ? keep : '';
     }
     shown();
+    if (!dealing) askLeader();
   }
 
   function tapCard(card) {
@@ -206,6 +303,23 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
 
     reset() {
       hand = emptyHand(order());
+      answers = new Map();
+      render();
+    },
+
+    /** A recorded deal and play (a director's correction starts from the stored version). */
+    load({ deal, play }) {
+      hand = emptyHand(order());
+      hand.deal = Object.fromEntries(Object.entries(deal || {}).map(([seat, cards]) => [seat, [...cards]]));
+      hand.play = (play || []).flatMap(trick => (Array.isArray(trick) ? trick : String(trick).split(/\s+/)));
+      hand.seat = dealComplete(hand, order()) ? null : order().find(seat => (hand.deal[seat] || []).length < 13);
+      answers = new Map();
+      render();
+    },
+
+    /** The facts outside the grid changed (bids, the turned card): ask the engine again. */
+    refresh() {
+      answers = new Map();
       render();
     },
 
@@ -216,6 +330,8 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
         if (button && !button.disabled) tapCard(button.dataset.card);
       });
       $('#undo-card').addEventListener('click', undo);
+      const only = $('#only-card');
+      if (only) only.addEventListener('click', () => { if (only.dataset.card) tapCard(only.dataset.card); });
       $('#to-play').addEventListener('click', () => { hand.seat = null; render(); say(word('dealDone')); });
       for (const button of $$('[data-seat-cards]', form)) {
         button.addEventListener('click', () => {

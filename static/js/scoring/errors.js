@@ -2,14 +2,23 @@
 
 import { element } from './dom.js';
 
-/** One error: the translated code, the message and where (trick, seat, card), then [code]. */
+/** One error as a sentence: the translated code (or the message as sent when the code has no
+ * translation) and where it is (trick, seat, card). Players never see a bracketed code: it stays
+ * in the item's title and data-code, and is shown only to a director (T.showCodes). */
 export function errorItem(error, tag, T) {
   const item = element(tag);
   const label = T.codes[error.code];
-  if (label) item.append(element('strong', { textContent: label }), ' ');
   const where = [error.trick && `#${error.trick}`, error.seat, error.card].filter(Boolean).join(' ');
-  if (error.message) item.append(`${error.message}${where ? ` (${where})` : ''} `);
-  if (error.code) item.append(element('span', { className: 'error-code', textContent: `[${error.code}]` }));
+  const text = label || error.message || '';
+  item.append(`${text}${where ? ` (${where})` : ''}`);
+  if (error.code) {
+    item.dataset.code = error.code;
+    item.title = error.code;
+    if (T.showCodes) {
+      item.append(' ', element('span', { className: 'error-code', textContent: `[${error.code}]` }));
+      if (label && error.message) item.append(' ', element('span', { className: 'error-detail', lang: 'en', textContent: error.message }));
+    }
+  }
   return item;
 }
 

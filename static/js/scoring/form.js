@@ -39,3 +39,28 @@ export function formReader(form, { badNumber }) {
   };
   return read;
 }
+
+/** Setting a form to stored values (a director's correction): a control's value, a radio. */
+export function formWriter(form) {
+  return {
+    value(selector, value) {
+      const found = form.querySelector(selector);
+      if (found && value != null) found.value = String(value);
+      return Boolean(found);
+    },
+    pick(name, value) {
+      const found = form.querySelector(`input[name="${name}"][value="${value}"]`);
+      if (found) found.checked = true;
+      return Boolean(found);
+    },
+    count(kind, key, value) {
+      const found = form.querySelector(`input[data-kind="${kind}"][data-key="${key}"]`);
+      if (found) found.value = String(value ?? 0);
+    },
+    /** Is `value` one of the choices of the select the selector finds? */
+    offers(selector, value) {
+      const found = form.querySelector(selector);
+      return Boolean(found && [...found.options].some(option => option.value === value));
+    },
+  };
+}

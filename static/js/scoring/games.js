@@ -6,7 +6,9 @@
 // - cardFacts({dealer, read, config, T}) (optional): what a record entered card by card still
 //   needs from the form (default: the facts without the tricks, which the play gives);
 // - needsTurned (optional): card by card, the record needs the turned card;
-// - summary(result, T) (optional): rows [term, text] of its own under the engine's score.
+// - summary(result, T) (optional): rows [term, text] of its own under the engine's score;
+// - fill({record, contract, form, config}) (optional): set the form to a stored record (the
+//   director's correction starts from the current version; contract: the engine's, if any).
 // Adding a game: a module in games/, a line here, and its form template
 // (templates/tournaments/scoring/_<game>.html).
 

@@ -9,7 +9,9 @@ from tournaments.models import Tournament
 class Command(BaseCommand):
     help = (
         "Create a realistic club Spades tournament (16 teams, 5 rounds, 3 played with simulated "
-        "legal hands, one in play) and a Solo Whist evening."
+        "legal hands, one in play), a Solo Whist evening, a finished Spades cup (a Swiss, then a "
+        "top-8 knockout), a German Whist season of four evenings, a finished duplicate Spades "
+        "Mitchell and a barometer Whist evening in play."
     )
 
     def add_arguments(self, parser):

@@ -75,7 +75,7 @@ class Command(BaseCommand):
         a minute's work on a laptop, so not on every start."""
         if not isinstance(staticfiles_storage, ManifestFilesMixin):
             return
-        sources = hashlib.sha256()
+        sources = hashlib.sha256(f"brotli={settings.STATIC_BROTLI}\n".encode())
         for finder in finders.get_finders():
             for path, storage in finder.list(["CVS", ".*", "*~"]):
                 info = os.stat(storage.path(path))
@@ -91,6 +91,9 @@ class Command(BaseCommand):
                 return
             self.stdout.write("Preparing the static files (once after each update)...")
             call_command("collectstatic", interactive=False, verbosity=0)
+            if not settings.STATIC_BROTLI:  # copies an earlier collect made, never served now
+                for stale in root.rglob("*.br"):
+                    stale.unlink()
             stamp.write_text(fingerprint)
 
     def check_port_free(self, host: str, port: int) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.records import check_hand
 from tournaments import gameplay
+from tournaments.engine_words import hand_notes
 from tournaments.formatting import side_numbers
 from tournaments.models import (
     HandSubmission,
@@ -50,7 +51,8 @@ class MatchView:
         return any(hand.calls for hand in self.hands)
 
 
-STATUS_WORDS = {S.CONFIRMED: "confirmed", S.PENDING: "pending", S.REJECTED: "disputed"}
+STATUS_WORDS = {S.CONFIRMED: "confirmed", S.PENDING: "pending", S.REJECTED: "disputed",
+                S.VOIDED: "voided"}
 
 
 def match_in(tournament: Tournament, match_id: int) -> Match | None:
@@ -93,7 +95,7 @@ def _hand_view(tournament: Tournament, version: HandSubmission) -> HandView:
         score=side_numbers(result.get("score")),
         totals=side_numbers((result.get("after") or {}).get("score")),
         facts=presentation(game).facts(record, result),
-        notes=list(result.get("notes", [])),
+        notes=hand_notes(record, result, game=game, rules=tournament.rules),
         play=tricks(game, tournament.rules, record, result),
         full="deal" in record and "play" in record,
     )

@@ -126,7 +126,7 @@ def _running_scores(tournament: Tournament, matches: list[Match]) -> dict[int, d
     afters: dict[int, Any] = {}
     rows = (
         HandSubmission.objects.filter(hand__match__in=matches, is_current=True)
-        .exclude(status=S.REJECTED)
+        .exclude(status__in=[S.REJECTED, S.VOIDED])
         .order_by("hand__match_id", "hand__number")
         .values_list("hand__match_id", "result")
     )

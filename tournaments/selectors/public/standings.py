@@ -11,6 +11,7 @@ from django.utils import timezone
 from tournaments.formatting import number
 from tournaments.labels import SUMMARY_METRICS, metric_label
 from tournaments.models import (
+    Entry,
     StandingsSnapshot,
     Tournament,
 )
@@ -36,6 +37,7 @@ class StandingsRow:
     playing: dict | None = None  # the provisional match this entry is in, if shown
     brief: list[str] = field(default_factory=list)  # the projector's few columns
     more: list[bool] = field(default_factory=list)  # per value: behind the phone's toggle
+    people: list[tuple[int, str]] = field(default_factory=list)  # (player id, name), linked
 
     @property
     def cells(self) -> list[tuple[str, bool]]:
@@ -47,6 +49,12 @@ class StandingsRow:
         named after its players, which would say the same twice."""
         line = " & ".join(self.players) if len(self.players) > 1 else ""
         return "" if line == self.name else line
+
+    @property
+    def named_after_players(self) -> bool:
+        """The entry's name is its players' (a team named "Ann & Bo", or a player): the name
+        itself is shown as the links to their pages."""
+        return bool(self.people) and " & ".join(n for _, n in self.people) == self.name
 
 
 @dataclass
@@ -84,6 +92,18 @@ class StandingsView:
         return at is not None and (timezone.now() - at).total_seconds() < 60
 
 
+def _people(entries: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """Each entry's players as (id, current name), for the links to their pages: one query."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    for pk, first, first_name, second, second_name, player, player_name in (
+        Entry.objects.filter(pk__in=entries).values_list(
+            "pk", "team__first_id", "team__first__name", "team__second_id",
+            "team__second__name", "player_id", "player__name")):
+        out[pk] = [(first, first_name), (second, second_name)] if first else [
+            (player, player_name)]
+    return out
+
+
 def key_columns(names: list[str], chain: list[str]) -> set[str]:
     """What a phone shows beside rank and entry: match points and the point difference, or
     where the chain has no difference, the first metric after match points."""
@@ -114,6 +134,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
                 playing[entry_id] = {"table": item["table"], "points": number(side["points"]),
                                      "confirmed": item["confirmed"]}
     brief = _brief(names, chain)
+    people = _people([row["entry"] for row in payload.get("rows", [])])
     rows = [
         StandingsRow(
             rank=row["rank"],
@@ -126,6 +147,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
             more=[n not in key for n in names],
             playing=playing.get(row["entry"]),
             brief=[number(row["values"].get(n)) for n in brief],
+            people=people.get(row["entry"], []),
         )
         for row in payload.get("rows", [])
     ]

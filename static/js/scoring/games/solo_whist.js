@@ -4,7 +4,7 @@
 // (templates/tournaments/scoring/_solo-whist.html).
 
 import { $ } from '../dom.js';
-import { FormError } from '../form.js';
+import { FormError, formWriter } from '../form.js';
 
 /**
  * The shortest legal auction that ends in the contract the table reports, in calling order from
@@ -49,6 +49,27 @@ export function soloParts(bid, rules) {
 }
 
 export default {
+  /** The contract the engine read from the stored auction (none: thrown in), its declarer,
+   * partner or overcalled seat, named trumps, the turned card and the tricks per seat. */
+  fill({ record, contract, form }) {
+    const write = formWriter(form);
+    write.value('[data-solo-bid]', contract ? contract.bid : 'pass');
+    if (contract) {
+      write.pick('declarer', contract.declarer);
+      if (contract.partner) write.pick('partner', contract.partner);
+      if (contract.bid === 'abundance-in-trumps') {
+        const over = (record.calls || []).find(call => call.call === 'abundance' && call.seat !== contract.declarer);
+        if (over) write.pick('overcalled', over.seat);
+      }
+      if (contract.trump) write.pick('solo-trump', contract.trump);
+    }
+    if (record.turned) {
+      write.value('[data-turned-rank]', record.turned[0]);
+      write.pick('turned-suit', record.turned.slice(-1));
+    }
+    for (const [seat, count] of Object.entries(record.tricks || {})) write.count('tricks', seat, count);
+  },
+
   arrange({ form, read, config }) {
     for (const [name, visible] of Object.entries(soloParts(read.value('[data-solo-bid]'), config.form))) {
       const found = $(`[data-part="${name}"]`, form);

@@ -4,7 +4,7 @@
 // server from the engine) gives the calling order, the sides and who sits where.
 
 import { $, $$ } from '../dom.js';
-import { FormError } from '../form.js';
+import { FormError, formWriter } from '../form.js';
 import { fmt, sideLabel } from '../text.js';
 
 /** Where a seat's bid row goes: hidden when the seat does not call or its side bid blind,
@@ -23,6 +23,29 @@ function blindSides(read, layout) {
 }
 
 export default {
+  /** The stored calls back in their controls (the first call of a seat or side is its bid, a
+   * second one its second-round call; a side's blind bid goes to its blind choice), and the
+   * tricks. */
+  fill({ record, form }) {
+    const write = formWriter(form);
+    const spoken = new Set();
+    for (const { seat, side, call } of record.calls || []) {
+      const who = seat || side;
+      const again = spoken.has(who);
+      spoken.add(who);
+      if (side) {
+        if (!again && write.offers(`[data-blind-side="${side}"]`, call)) write.value(`[data-blind-side="${side}"]`, call);
+        else if (!again) write.value(`[data-side-call="${side}"]`, call);
+        else write.value(`[data-second-call="${side}"]`, call);
+      } else if (again) {
+        write.value(`[data-second-seat="${seat}"]`, call);
+      } else if (!write.value(`[data-bid-seat="${seat}"]`, call)) {
+        write.value(`[data-nil-seat="${seat}"]`, call);
+      }
+    }
+    for (const [seat, count] of Object.entries(record.tricks || {})) write.count('tricks', seat, count);
+  },
+
   arrange({ dealer, form, read, config }) {
     const layout = config.layouts[dealer];
     const blind = blindSides(read, layout);

@@ -1,10 +1,21 @@
 // Whist on the scoring page: trumps, tricks per side, honours where the rules count them,
 // revokes and their penalty (templates/tournaments/scoring/_whist.html).
 
-import { FormError } from '../form.js';
+import { FormError, formWriter } from '../form.js';
 
 export default {
   arrange() {},
+
+  /** Trumps, tricks per side, honours, revokes and the penalty of a stored record. */
+  fill({ record, form }) {
+    const write = formWriter(form);
+    const trump = record.trump || (record.turned ? record.turned.slice(-1) : '');
+    if (trump) write.pick('trump', trump);
+    for (const [side, count] of Object.entries(record.tricks || {})) write.count('tricks', side, count);
+    if (record.honours) write.pick('honours', `${record.honours.NS ?? 0}-${record.honours.EW ?? 0}`);
+    for (const { seat, count } of record.revokes || []) write.count('revokes', seat, count);
+    if (record.penalty) write.pick('penalty', record.penalty);
+  },
 
   facts({ read, config, T }) {
     const trump = read.picked('trump');

@@ -1,0 +1,263 @@
+"""The room's API (issue 15 points 4–6): a round's clock, calls for the director, table progress.
+
+- `GET  /rounds/{id}/clock`: anyone (a published round); `POST /rounds/{id}/clock` sets the
+  length, `…/clock/start|pause|resume|extend` run it: the round's directors. Each answers the
+  clock as of the server's time (`server_time`, `remaining_seconds`), so a page counts down
+  from the server's clock, not the phone's. A change the clock's state does not allow is a 409
+  with a stable code (`clock-not-running`, `clock-not-paused`, `clock-already-started`, ...).
+- `POST /tables/{id}/call`: the table's own scoring token only (403 `wrong-table` for another
+  table's); calling again while a call is open answers the open call. Throttled (`call`).
+  `GET /tables/{id}/call`: the table's token or a director.
+- `GET /rounds/{id}/calls` (open calls) and `POST /calls/{id}/acknowledge`: directors.
+- `GET /rounds/{id}/progress`: each table's progress, slowest first: directors.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from tournaments.models import DirectorCall, Round, RoundClock, Table
+from tournaments.selectors import room as select
+from tournaments.services import is_director, require_director
+from tournaments.services import room as services
+
+from .errors import ApiError
+from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer
+from .views import ID, ActionView, ApiView, actor_for, valid
+
+# -- serializers ----------------------------------------------------------------------------------
+
+
+class ClockSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The round's id.")
+    number = serializers.IntegerField(help_text="The round's number.")
+    state = serializers.ChoiceField(
+        ["unset", "ready", "running", "paused", "over"],
+        help_text="unset: no clock yet (the tournament's length shown); ready: set, not started; "
+        "over: time is up (remaining_seconds goes negative).")
+    duration_seconds = serializers.IntegerField()
+    remaining_seconds = serializers.IntegerField(help_text="As of server_time.")
+    last_hand_seconds = serializers.IntegerField(
+        help_text="The 'last hand' warning shows with this little time left.")
+    last_hand = serializers.BooleanField(help_text="The 'last hand' warning is up.")
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="While running, else null.")
+    server_time = serializers.DateTimeField(
+        help_text="The server's clock when this was computed: a page takes its offset from it.")
+
+
+class ClockSetSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(help_text="The round's length, 1 to 600 minutes.")
+    last_hand_minutes = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="'Last hand' at this many minutes left (default: the tournament's).")
+    as_default = serializers.BooleanField(
+        required=False, default=False, help_text="Also the length of later rounds.")
+
+
+class ClockExtendSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(help_text="Minutes to add, 1 to 120.")
+
+
+class CallRequestSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(["", *DirectorCall.Reason.values], required=False,
+                                     default="", allow_blank=True)
+    note = serializers.CharField(required=False, default="", allow_blank=True,
+                                 max_length=services.NOTE_LENGTH)
+
+
+class CallSerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table.number", read_only=True)
+    table_id = serializers.IntegerField(read_only=True)
+    open = serializers.BooleanField(source="is_open", read_only=True)
+
+    class Meta:
+        model = DirectorCall
+        fields = ["id", "table", "table_id", "reason", "note", "open", "called_at",
+                  "acknowledged_at"]
+
+
+class TableProgressSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="number")
+    table_id = serializers.IntegerField()
+    match = serializers.IntegerField(source="match_id")
+    names = serializers.ListField(child=serializers.CharField())
+    current_hand = serializers.IntegerField(allow_null=True,
+                                            help_text="null once the match is finished.")
+    hands = serializers.IntegerField(help_text="Hands entered.")
+    confirmed = serializers.IntegerField()
+    pending = serializers.IntegerField(help_text="Awaiting the other side's confirmation.")
+    disputed = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    last_hand_at = serializers.DateTimeField(source="last_at", allow_null=True)
+    seconds_since_last_hand = serializers.SerializerMethodField()
+    open_call = serializers.SerializerMethodField()
+
+    def get_seconds_since_last_hand(self, row) -> int | None:
+        since = row.since(self.context["now"])
+        return int(since.total_seconds()) if since is not None else None
+
+    def get_open_call(self, row) -> int | None:
+        return row.call.pk if row.call else None
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _round(pk: int, request, *, director: bool = False) -> Round:
+    round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
+    directs = is_director(actor_for(request), round_.tournament)
+    if director and not directs:
+        raise ApiError("not-director", "only this tournament's directors may do that",
+                       status_code=403)
+    if not round_.is_public and not directs:
+        raise ApiError("not-found", "No Round matches the given query.", status_code=404)
+    return round_
+
+
+def clock_body(round_: Round) -> dict:
+    clock = RoundClock.objects.filter(round=round_).first()
+    state = services.clock_state(clock, tournament=round_.tournament)
+    return {"round": round_.pk, "number": round_.number, **state.as_dict()}
+
+
+ROUND = ID(what="The round's id.")
+TABLE = ID(what="The table's id.")
+
+# -- the clock ------------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["rounds"], parameters=[ROUND])
+class RoundClockView(ApiView):
+    serializer_class = ClockSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    @extend_schema(summary="The round's clock, as of the server's time",
+                   responses={200: ClockSerializer})
+    def get(self, request, pk: int):
+        return Response(clock_body(_round(pk, request)))
+
+    @extend_schema(summary="Set the round's length and its 'last hand' warning (directors)",
+                   request=ClockSetSerializer, responses={200: ClockSerializer})
+    def post(self, request, pk: int):
+        round_ = _round(pk, request, director=True)
+        data = valid(ClockSetSerializer, request)
+        services.set_clock(round=round_, actor=actor_for(request), minutes=data["minutes"],
+                           last_hand_minutes=data["last_hand_minutes"],
+                           as_default=data["as_default"])
+        return Response(clock_body(round_))
+
+
+def _clock_action(name: str, summary: str, call, request_serializer=None):
+    @extend_schema(tags=["rounds"], parameters=[ROUND], summary=summary,
+                   request=request_serializer, responses={200: ClockSerializer})
+    class View(ActionView):
+        serializer_class = ClockSerializer
+
+        def post(self, request, pk: int):
+            round_ = _round(pk, request, director=True)
+            data = valid(request_serializer, request) if request_serializer else {}
+            call(round=round_, actor=actor_for(request), **data)
+            return Response(clock_body(round_))
+
+    View.__name__ = View.__qualname__ = name
+    return View
+
+
+ClockStart = _clock_action(
+    "ClockStart", "Start the round's clock (409 clock-already-started)", services.start_clock)
+ClockPause = _clock_action(
+    "ClockPause", "Pause the round's clock (409 clock-not-running)", services.pause_clock)
+ClockResume = _clock_action(
+    "ClockResume", "Restart a paused clock (409 clock-not-paused)", services.resume_clock)
+ClockExtend = _clock_action(
+    "ClockExtend", "Give the round more minutes (409 clock-not-started)", services.extend_clock,
+    ClockExtendSerializer)
+
+# -- calls for the director -----------------------------------------------------------------------
+
+
+@extend_schema(tags=["tables"], parameters=[TABLE])
+class TableCall(ActionView):
+    serializer_class = CallSerializer
+    permission_classes = [ScorerOrSignedIn]
+    throttle_scope = "call"
+
+    def get_throttles(self):
+        return [] if self.request.method == "GET" else super().get_throttles()
+
+    def get_permissions(self):
+        if self.request.method == "POST":
+            return [Scorer()]
+        return super().get_permissions()
+
+    @extend_schema(summary="The table's latest call for the director (its token or a director)",
+                   responses={200: CallSerializer, 204: None})
+    def get(self, request, pk: int):
+        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
+        if is_scorer(request):
+            if request.auth.table_id != table.pk:
+                raise ApiError("wrong-table", "this token is for another table", status_code=403)
+        else:
+            require_director(actor_for(request), table.round.tournament)
+        call = services.table_call(table)
+        if call is None:
+            return Response(status=204)
+        return Response(CallSerializer(call).data)
+
+    @extend_schema(summary="Call the director to this table (its own scoring token only; "
+                           "calling again while a call is open answers the open call)",
+                   request=CallRequestSerializer, responses={200: CallSerializer})
+    def post(self, request, pk: int):
+        table = get_object_or_404(Table, pk=pk)
+        data = valid(CallRequestSerializer, request)
+        call = services.call_director(table=table, actor=actor_for(request), **data)
+        return Response(CallSerializer(call).data)
+
+
+@extend_schema(tags=["rounds"], parameters=[ROUND],
+               summary="The round's open calls for the director, oldest first (directors)",
+               responses={200: CallSerializer(many=True)})
+class RoundCalls(ApiView):
+    serializer_class = CallSerializer
+    permission_classes = [SignedIn]
+    pagination_class = None
+    filter_backends: list = []
+
+    def get(self, request, pk: int):
+        round_ = _round(pk, request, director=True)
+        return Response(CallSerializer(select.open_calls(round_), many=True).data)
+
+
+@extend_schema(tags=["rounds"], parameters=[ID(what="The call's id.")],
+               summary="Acknowledge a call: the table's phone says a director is on the way",
+               request=None, responses={200: CallSerializer})
+class CallAcknowledge(ActionView):
+    serializer_class = CallSerializer
+    permission_classes = [SignedIn]
+
+    def post(self, request, pk: int):
+        call = get_object_or_404(DirectorCall, pk=pk)
+        call = services.acknowledge_call(call=call, actor=actor_for(request))
+        return Response(CallSerializer(call).data)
+
+
+@extend_schema(tags=["rounds"], parameters=[ROUND],
+               summary="Each table's progress in the round, slowest first (directors)",
+               responses={200: TableProgressSerializer(many=True)})
+class RoundProgress(ApiView):
+    serializer_class = TableProgressSerializer
+    permission_classes = [SignedIn]
+    pagination_class = None
+    filter_backends: list = []
+
+    def get(self, request, pk: int):
+        round_ = _round(pk, request, director=True)
+        now = timezone.now()
+        rows = select.table_progress(round_, now=now)
+        return Response(TableProgressSerializer(rows, many=True, context={"now": now}).data)

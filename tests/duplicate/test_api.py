@@ -1,0 +1,97 @@
+"""The duplicate API: boards, movement, travellers and rankings for anyone (released rounds
+only), result submission with the table's token, confirmation with the other side's PIN."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.duplicate.builders import make_event, play_round, played
+from tests.tournaments.builders import make_director
+from tournaments.services import duplicate as dup
+from tournaments.services.table_access import issue_round_tokens
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def td():
+    return make_director()
+
+
+def test_the_movement_lists_each_tables_pairs_and_boards(td):
+    tournament = make_event(td)
+    data = Client().get(f"/api/v1/duplicate/{tournament.slug}/movement").json()
+    assert data["kind"] == "mitchell" and len(data["rounds"]) == 3
+    assert data["rounds"][0][0] == {"table": 1, "ns": 1, "ew": 4, "board_set": 1,
+                                    "boards": [1, 2]}
+
+
+def test_boards_show_their_deal_only_after_the_event(td):
+    tournament = make_event(td)
+    boards = Client().get(f"/api/v1/duplicate/{tournament.slug}/boards").json()
+    assert [b["number"] for b in boards] == [1, 2, 3, 4, 5, 6]
+    assert all("deal" not in b for b in boards)
+
+
+def test_a_table_submits_by_token_and_the_other_side_confirms(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secrets = issue_round_tokens(round=round_, actor=td)
+    table = round_.tables.get(number=1)
+    auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table.pk]}"}
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    body = {"board": board, "side": "NS", "record": played(tournament, board),
+            "idempotency_key": "result-0001"}
+    url = f"/api/v1/duplicate/{tournament.slug}/tables/1/results"
+    first = Client().post(url, body, content_type="application/json", **auth)
+    assert first.status_code == 201, first.content
+    again = Client().post(url, body, content_type="application/json", **auth)
+    assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
+    other = Client().post(f"/api/v1/duplicate/{tournament.slug}/tables/2/results", body,
+                          content_type="application/json", **auth)
+    assert other.status_code == 403
+    pin = table.match.seats.get(side="EW").entry.pin
+    confirm = Client().post(
+        f"/api/v1/duplicate/{tournament.slug}/results/{first.json()['id']}/confirm",
+        {"side": "EW", "pin": pin}, content_type="application/json", **auth)
+    assert confirm.json()["status"] == "confirmed"
+
+
+def test_a_stranger_cannot_submit(td):
+    tournament = make_event(td)
+    dup.start_round(tournament=tournament, actor=td)
+    response = Client().post(f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
+                             {"board": 1, "side": "NS", "record": {}},
+                             content_type="application/json")
+    assert response.status_code == 403
+
+
+def test_rankings_and_travellers_wait_for_the_release(td):
+    tournament = make_event(td)
+    play_round(tournament, td)
+    assert Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json() == []
+    dup.release_results(tournament=tournament, actor=td, through_round=1)
+    travellers = Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json()
+    assert len(travellers) == 6
+    rankings = Client().get(f"/api/v1/duplicate/{tournament.slug}/rankings").json()
+    assert set(rankings["fields"]) == {"NS", "EW"} and rankings["released_round"] == 1
+
+
+def test_a_director_creates_an_event_through_the_api(td):
+    client = Client()
+    client.force_login(td.user)
+    response = client.post("/api/v1/duplicate", {
+        "name": "API duplicate", "game": "whist", "rules": "short-whist",
+        "movement": "howell", "tables": 3, "boards_per_round": 2, "deal_seed": "s"},
+        content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert response.json()["rounds"] == 5 and response.json()["boards"] == 10
+
+
+def test_the_openapi_document_covers_the_duplicate_endpoints(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths = set(schema["paths"])
+    for suffix in ("boards", "movement", "travellers", "rankings"):
+        assert f"/api/v1/duplicate/{{slug}}/{suffix}" in paths
+    assert "/api/v1/duplicate/{slug}/tables/{number}/results" in paths

@@ -1,0 +1,183 @@
+"""The duplicate pages: a director creates and runs an event, the table's phone scores with
+its token and sees nothing of other tables before the release, the results pages and the
+exports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.duplicate.builders import make_event, play_round, played
+from tests.tournaments.builders import make_director
+from tournaments.models import BoardResult, Tournament
+from tournaments.services import duplicate as dup
+from tournaments.services.table_access import issue_round_tokens
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def td():
+    return make_director()
+
+
+@pytest.fixture
+def director_client(td):
+    client = Client()
+    client.force_login(td.user)
+    return client
+
+
+def test_a_director_creates_a_duplicate_event_from_the_form(director_client):
+    response = director_client.post(reverse("tournaments:duplicate-new"), {
+        "name": "Spades duplicate", "rules": "spades:standard", "movement": "mitchell",
+        "tables": 5, "even": "skip", "boards_per_round": 3, "board_scoring": "cga",
+        "comparison": "matchpoints", "board_source": "seeded", "deal_seed": "s1",
+        "confirmation": "pin"})
+    tournament = Tournament.objects.get(name="Spades duplicate")
+    assert response.status_code == 302
+    assert tournament.duplicate.board_scoring == "cga"
+    assert tournament.boards.count() == 15
+    page = director_client.get(response["Location"])
+    assert page.status_code == 200
+    assert "Number the pairs" in page.content.decode()
+
+
+def test_the_phone_needs_its_tables_code(td):
+    tournament = make_event(td)
+    dup.start_round(tournament=tournament, actor=td)
+    url = reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1])
+    assert Client().get(url).status_code == 403
+    assert Client().get(url, HTTP_AUTHORIZATION="Table not-a-code").status_code == 403
+
+
+def _token_for(round_, td, number):
+    secrets = issue_round_tokens(round=round_, actor=td)
+    table = round_.tables.get(number=number)
+    return secrets[table.pk]
+
+
+def test_the_phone_scores_a_board_and_the_other_side_confirms_with_its_pin(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    phone = Client()
+    auth = {"HTTP_AUTHORIZATION": f"Table {secret}"}
+    panel = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
+                      **auth)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    assert f"Next: board {board}" in panel.content.decode()
+    act = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
+    answer = phone.post(act, {"action": "submit", "board": board, "side": "NS",
+                              "record": json.dumps(played(tournament, board))}, **auth)
+    assert answer.status_code == 200
+    result = BoardResult.objects.get()
+    assert result.status == "pending"
+    pin = result.match.seats.get(side="EW").entry.pin
+    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin},
+               **auth)
+    result.refresh_from_db()
+    assert result.status == "confirmed"
+
+
+def test_a_token_of_another_table_opens_nothing(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 2)
+    response = Client().get(reverse("tournaments:duplicate-table-panel",
+                                    args=[tournament.slug, 1]),
+                            HTTP_AUTHORIZATION=f"Table {secret}")
+    assert response.status_code == 403
+
+
+def test_the_phones_summary_form_makes_a_legal_spades_record(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    response = Client().post(
+        reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+        {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
+         "call_S": "3", "call_W": "4", "tricks_N": "3", "tricks_E": "4", "tricks_S": "3",
+         "tricks_W": "3"}, HTTP_AUTHORIZATION=f"Table {secret}")
+    assert response.status_code == 200, response.content.decode()
+    assert BoardResult.objects.get().ns_score == 60
+
+
+def test_results_pages_hide_unreleased_rounds_and_show_them_after_release(td):
+    tournament = make_event(td)
+    play_round(tournament, td)
+    public = Client()
+    first = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    traveller = reverse("tournaments:duplicate-traveller", args=[tournament.slug, first])
+    assert "No released result" in public.get(traveller).content.decode()
+    dup.release_results(tournament=tournament, actor=td, through_round=1)
+    page = public.get(reverse("tournaments:duplicate-results", args=[tournament.slug]))
+    assert "North-South" in page.content.decode()
+    assert "No released result" not in public.get(traveller).content.decode()
+    assert public.get(reverse("tournaments:duplicate-card", args=[tournament.slug, 1])
+                      ).status_code == 200
+    assert public.get(reverse("tournaments:duplicate-deals", args=[tournament.slug])
+                      ).status_code == 404  # the deals come after the event
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf", "json", "boards.json"])
+def test_every_export_downloads(td, fmt):
+    tournament = make_event(td)
+    for n in (1, 2, 3):
+        play_round(tournament, td, seed=n)
+    dup.finish_duplicate(tournament=tournament, actor=td)
+    response = Client().get(reverse("tournaments:duplicate-export", args=[tournament.slug, fmt]))
+    assert response.status_code == 200
+    body = response.content
+    if fmt == "json":
+        data = json.loads(body)
+        assert len(data["results"]) == 18 and set(data["rankings"]) == {"NS", "EW"}
+    if fmt == "boards.json":
+        assert all("deal" in b for b in json.loads(body)["boards"])
+    if fmt == "csv":
+        assert body.decode().count("\n") == 1 + 6
+
+
+def test_printing_boards_and_guide_cards(director_client, td):
+    tournament = make_event(td, start=False)
+    tournament.directors.add(td.user)
+    boards = director_client.get(reverse("tournaments:duplicate-print-boards",
+                                         args=[tournament.slug]))
+    text = boards.content.decode()
+    assert "Curtain cards" in text and "Make-up sheet" in text
+    assert text.count('class="slip"') == 4 * 6
+    guide = director_client.get(reverse("tournaments:duplicate-guide", args=[tournament.slug]))
+    assert guide.content.decode().count('class="guide"') == 3
+    pdf = director_client.get(reverse("tournaments:duplicate-guide", args=[tournament.slug]),
+                              {"format": "pdf"})
+    assert pdf.content.startswith(b"%PDF")
+
+
+def test_the_duplicate_pages_speak_japanese(td):
+    tournament = make_event(td)
+    play_round(tournament, td)
+    dup.release_results(tournament=tournament, actor=td, through_round=1)
+    client = Client()
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("tournaments:duplicate-results", args=[tournament.slug]))
+    text = page.content.decode()
+    assert "南北" in text and "東西" in text and "トラベラー" in text
+
+
+def test_the_phones_whist_form_scores_tricks_from_the_board(td):
+    tournament = make_event(td, game="whist", rules="short-whist", movement="barometer",
+                            tables=2)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    response = Client().post(
+        reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+        {"action": "submit", "board": board, "side": "EW", "tricks_NS": "9"},
+        HTTP_AUTHORIZATION=f"Table {secret}")
+    assert response.status_code == 200, response.content.decode()
+    result = BoardResult.objects.get()
+    assert (result.ns_score, result.ew_score, result.submitted_side) == (3, 0, "EW")

@@ -1,0 +1,153 @@
+"""The aggregates' fast path (two-sided matches and byes, integral points; issue 18) against the
+general path it stands in for: on valid events both give the same Aggregates, and on broken
+events (a result dropped, duplicated, moved to another round, an opponent changed...) the fast
+path gives up and the general path raises the same error as before."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.standings import DEFAULT_TIEBREAKS, StandingsError, compute
+from tournaments.standings.aggregates import Aggregates
+
+from .events import random_event
+
+FIELDS = [name for name in Aggregates.__slots__ if name != "cache"]
+
+
+class General(Aggregates):
+    """The general path alone (what every event took before the fast path)."""
+
+    __slots__ = ()
+
+    def _accumulate_fast(self, *args: object) -> bool:
+        return False
+
+
+def integral(results):
+    """The same results with every point rounded down to an integer (the fast path's case)."""
+    return [dataclasses.replace(r, match_points=Fraction(int(r.match_points)),
+                                points_for=Fraction(int(r.points_for)),
+                                points_against=Fraction(int(r.points_against)))
+            for r in results]
+
+
+def outcome(cls, entrants, results):
+    try:
+        agg = cls(entrants, results)
+    except StandingsError as error:
+        return ("error", error.code, error.message)
+    return ("ok", {name: getattr(agg, name) for name in FIELDS})
+
+
+EVENTS = st.tuples(st.randoms(use_true_random=False), st.integers(0, 13), st.integers(1, 5))
+
+
+def two_sided_event(spec):
+    rng, entrants, rounds = spec
+    people, results = random_event(rng, "two-sided", entrants, rounds)
+    return people, integral(results)
+
+
+def test_the_fast_path_takes_a_usual_swiss_event():
+    people, results = random_event(random.Random(7), "two-sided", 40, 5)
+    results = integral(results)
+    agg = Aggregates.__new__(Aggregates)
+    agg.entrants, agg.cache = tuple(people), {}
+    agg._index_entrants()
+    assert agg._accumulate_fast(results, 1, 1, 1) is True
+
+
+@settings(max_examples=150, deadline=None)
+@given(EVENTS)
+def test_fast_and_general_paths_give_the_same_aggregates(spec):
+    people, results = two_sided_event(spec)
+    assert outcome(Aggregates, people, results) == outcome(General, people, results)
+
+
+def _mutations(results, rng):
+    """One way of breaking (or merely reshaping) the results."""
+    k = rng.randrange(len(results))
+    r = results[k]
+    other = results[rng.randrange(len(results))]
+    out = list(results)
+    choice = rng.randrange(11)
+    if choice == 0:
+        del out[k]  # a match with one side only
+    elif choice == 1:
+        out.append(r)  # a result twice
+    elif choice == 2:
+        out[k] = dataclasses.replace(r, round=r.round + 1)
+    elif choice == 3:
+        out[k] = dataclasses.replace(r, opponents=(other.entrant,))
+    elif choice == 4:
+        out[k] = dataclasses.replace(r, opponents=(r.entrant,))
+    elif choice == 5:
+        out[k] = dataclasses.replace(r, outcome=rng.choice(["bye", "won", "draw"]))
+    elif choice == 6:
+        out[k] = dataclasses.replace(r, match=other.match)
+    elif choice == 7:
+        out[k] = dataclasses.replace(r, match_points=rng.choice([2, True, 1.0, Fraction(1, 2)]))
+    elif choice == 8:
+        out[k] = dataclasses.replace(r, entrant=rng.choice([other.entrant, 10**9]))
+    elif choice == 9:
+        out[k] = dataclasses.replace(r, place=rng.choice([1, 0, None]))
+    else:
+        out[k] = dataclasses.replace(r, round=rng.choice([0, "1", r.round]))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(EVENTS, st.randoms(use_true_random=False))
+def test_broken_events_get_the_general_paths_error(spec, rng):
+    people, results = two_sided_event(spec)
+    if not results:
+        return
+    broken = _mutations(results, rng)
+    assert outcome(Aggregates, people, broken) == outcome(General, people, broken)
+
+
+@pytest.mark.parametrize("shape", [tuple, iter])
+def test_results_given_as_a_tuple_or_an_iterator_rank_the_same(shape):
+    people, results = random_event(random.Random(3), "two-sided", 20, 4)
+    results = integral(results)
+    expected = compute(people, results, tiebreaks=DEFAULT_TIEBREAKS)
+    assert compute(people, shape(results), tiebreaks=DEFAULT_TIEBREAKS) == expected
+
+
+def _small_event():
+    from tournaments.standings import Entrant, Result
+
+    people = [Entrant(id=i, order=i) for i in (1, 2, 3)]
+    results = [
+        Result(1, 10, 1, (2,), "win", Fraction(2), Fraction(50), Fraction(20)),
+        Result(1, 10, 2, (1,), "loss", Fraction(0), Fraction(20), Fraction(50)),
+        Result(1, 11, 3, (), "bye", Fraction(2), Fraction(0), Fraction(0)),
+    ]
+    return people, results, Result
+
+
+@pytest.mark.parametrize("broken", [
+    "bye in a played match", "bye twice", "self twice", "bye with an opponent",
+    "played match after a bye in it",
+])
+def test_unusual_shapes_come_out_as_the_general_path_says(broken):
+    people, results, Result = _small_event()
+    if broken == "bye in a played match":
+        results[2] = dataclasses.replace(results[2], match=10)
+    elif broken == "bye twice":
+        results.append(results[2])
+    elif broken == "self twice":
+        selfish = Result(1, 12, 3, (3,), "win", Fraction(2), Fraction(0), Fraction(0))
+        results[2:] = [selfish, selfish]
+    elif broken == "bye with an opponent":
+        results[0] = dataclasses.replace(results[0], outcome="bye")
+    else:
+        results.insert(0, dataclasses.replace(results.pop(2), match=10))
+    assert outcome(Aggregates, people, results) == outcome(General, people, results)

@@ -1,0 +1,157 @@
+"""Reading a duplicate event: its boards, the movement's plan for each table, and the results
+compared by the engine (travellers, personal score cards, rankings per field).
+
+What anyone but the director sees is cut at the released round: before the director releases
+a round, no table (and no public page) sees another table's results of it, so nobody peeks at
+a traveller of a board still to be played.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tournaments import duplicate as engine
+from tournaments.models import Board, BoardResult, DuplicateEvent, DuplicatePair, Tournament
+from tournaments.services.duplicate import movement_of, scale_of
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The compared event and what the pages need beside it."""
+
+    event: engine.Event
+    settings: DuplicateEvent
+    names: dict[int, str]  # pair number -> the pair's name
+    through_round: int | None  # None: every round (a director's view)
+    boards: dict[int, Board]
+
+    def ranking_rows(self, field: str) -> list[dict]:
+        return [standing_row(s, self.names, self.event.method)
+                for s in self.event.rankings.get(field, ())]
+
+
+def pair_names(tournament: Tournament) -> dict[int, str]:
+    return {p.number: p.entry.name for p in DuplicatePair.objects.filter(tournament=tournament)
+            .select_related("entry__team", "entry__player")}
+
+
+def expected_plays(settings: DuplicateEvent) -> int:
+    """The results expected on a board: the most times the movement plays one (Neuberg
+    factors the boards played fewer times, e.g. at a sit-out's table)."""
+    plan = movement_of(settings)
+    counts = Counter(p.board for p in engine.plays(plan, settings.boards_per_round))
+    return max(counts.values(), default=1)
+
+
+def results_qs(tournament: Tournament, through_round: int | None = None):
+    qs = BoardResult.objects.filter(tournament=tournament, is_current=True,
+                                    status=BoardResult.Status.CONFIRMED).select_related("board")
+    if through_round is not None:
+        qs = qs.filter(round_number__lte=through_round)
+    return qs
+
+
+def engine_result(r: BoardResult, compare: str) -> engine.Result:
+    if r.kind == BoardResult.Kind.ADJUSTED:
+        return engine.Result(board=r.board.number, ns=r.ns_pair, ew=r.ew_pair,
+                             ns_adjusted=r.ns_adjusted, ew_adjusted=r.ew_adjusted,
+                             table=r.table_number, round=r.round_number)
+    ns, ew = r.ns_score, r.ew_score
+    if compare == "net":
+        ns, ew = ns - ew, ew - ns
+    return engine.Result(board=r.board.number, ns=r.ns_pair, ew=r.ew_pair, ns_score=ns,
+                         ew_score=ew, table=r.table_number, round=r.round_number,
+                         assigned=r.kind == BoardResult.Kind.ASSIGNED)
+
+
+def scored(tournament: Tournament, *, director: bool = False) -> Scored:
+    """The event compared: a director sees every confirmed result; anyone else the results of
+    the released rounds (all of them once the event is finished)."""
+    settings = DuplicateEvent.objects.select_related("tournament").get(tournament=tournament)
+    through = None
+    if not director and tournament.state != Tournament.State.FINISHED:
+        through = settings.released_round
+    rows = list(results_qs(tournament, through))
+    results = [engine_result(r, settings.board_compare) for r in rows]
+    fields = settings.fields or None
+    event = engine.score_event(results=results, method=settings.comparison, fields=fields,
+                               expected=expected_plays(settings), scale=scale_of(settings))
+    boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
+    return Scored(event=event, settings=settings, names=pair_names(tournament),
+                  through_round=through, boards=boards)
+
+
+def points_text(value, method: str) -> str:
+    """Matchpoints or IMPs for people: exact to two decimals, no float until here."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}"
+
+
+def percent_text(value: Fraction | None) -> str:
+    return "" if value is None else f"{float(value):.2f}"
+
+
+def standing_row(s: engine.Standing, names: dict[int, str], method: str) -> dict:
+    return {
+        "place": s.place_text, "pair": s.pair, "name": names.get(s.pair, ""),
+        "total": points_text(s.total, method), "top": points_text(s.top, method),
+        "percentage": percent_text(s.percentage), "boards": s.boards,
+    }
+
+
+def traveller_rows(scored_event: Scored, board: int) -> list[dict]:
+    traveller = scored_event.event.travellers.get(board)
+    if traveller is None:
+        return []
+    out = []
+    for line in sorted(traveller.lines, key=lambda ln: (ln.result.round or 0,
+                                                         ln.result.table or 0)):
+        r = line.result
+        out.append({
+            "round": r.round, "table": r.table, "ns": r.ns, "ew": r.ew,
+            "ns_name": scored_event.names.get(r.ns, ""),
+            "ew_name": scored_event.names.get(r.ew, ""),
+            "ns_score": "" if r.adjusted else points_text(r.ns_score, ""),
+            "ew_score": "" if r.adjusted else points_text(r.ew_score, ""),
+            "ns_adjusted": r.ns_adjusted or "", "ew_adjusted": r.ew_adjusted or "",
+            "assigned": r.assigned,
+            "ns_points": points_text(line.ns_points, scored_event.event.method),
+            "ew_points": points_text(line.ew_points, scored_event.event.method),
+        })
+    return out
+
+
+def card_rows(scored_event: Scored, pair: int) -> list[dict]:
+    out = []
+    method = scored_event.event.method
+    for c in scored_event.event.cards.get(pair, ()):
+        out.append({
+            "board": c.board, "round": c.round, "table": c.table, "direction": c.direction,
+            "opponents": c.opponents, "opponents_name": scored_event.names.get(c.opponents, ""),
+            "score": points_text(c.score, ""),
+            "opponents_score": points_text(c.opponents_score, ""),
+            "adjusted": c.adjusted or "", "points": points_text(c.points, method),
+            "top": points_text(c.top, method),
+        })
+    return out
+
+
+def boards_json(tournament: Tournament, scored: Scored | None = None) -> list[dict]:
+    """The boards (their deals once the event is finished, or for a director)."""
+    show = scored is None or scored.through_round is None
+    out = []
+    for b in tournament.boards.all():
+        item: dict[str, Any] = {"number": b.number, "dealer": b.dealer}
+        if show and b.dealt:
+            item["deal"] = b.hands
+            if b.turned:
+                item["turned"] = b.turned
+        out.append(item)
+    return out

@@ -1,0 +1,779 @@
+"""Duplicate pages (see tournaments/views/__init__.py and docs/duplicate.md).
+
+- The director's: a new duplicate event (the movement and scoring options), the event page
+  (pairs, start, round control, missing boards, adjustments, release, finish), and printing
+  (hand diagrams, curtain cards, make-up sheet, table guide cards; HTML or PDF).
+- The table's phone: `/duplicate/<slug>/table/<n>/` is a shell; its script reads the table's
+  token from the address' fragment and fetches the panel (the table's boards this round, the
+  next board and its dealer, the score form, what awaits the other side's PIN) with
+  `Authorization: Table <secret>`. A token opens its table number for the whole evening. The
+  panel never shows another table's result of a round the director has not released.
+- The results: the ranking per field (live), travellers, personal score cards, and after the
+  event every board's deal with its results; exports (CSV, XLSX, PDF, JSON archive, boards).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from games.registry import get_game
+from tournaments import duplicate as engine
+from tournaments import printing
+from tournaments.models import (
+    Board,
+    BoardResult,
+    DuplicateEvent,
+    Entry,
+    Match,
+    Round,
+    TableToken,
+    TokenState,
+    Tournament,
+    hash_secret,
+)
+from tournaments.selectors import duplicate as select
+from tournaments.services import Actor, ServiceError, is_director, register_entry
+from tournaments.services import duplicate as dup
+from tournaments.services.table_access import issue_round_tokens
+from tournaments.views.scoring import suit_labels
+
+SEATS = "NESW"
+SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
+
+
+def seat_names() -> dict[str, str]:
+    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
+
+
+def adjustment_names() -> dict[str, str]:
+    return {"average-plus": _("Average plus"), "average": _("Average"),
+            "average-minus": _("Average minus")}
+
+
+# -- the new event form --------------------------------------------------------------------------
+
+
+def rules_choices() -> list[tuple[str, str]]:
+    """Every preset duplicate can play: partnership Spades for four, and Whist."""
+    out = []
+    for game, label in (("spades", gettext_lazy("Spades")), ("whist", gettext_lazy("Whist"))):
+        book = get_game(game).book
+        for preset in book.presets:
+            compiled = book.resolve(preset)[0]
+            if game == "spades" and not (compiled.partnership
+                                         and compiled.options["players"] == 4):
+                continue
+            out.append((f"{game}:{preset}", f"{label} — {preset}"))
+    return out
+
+
+class DuplicateForm(forms.Form):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
+    venue = forms.CharField(label=gettext_lazy("Venue"), max_length=150, required=False)
+    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"), choices=rules_choices)
+    movement = forms.ChoiceField(label=gettext_lazy("Movement"),
+                                 choices=DuplicateEvent.Movement.choices)
+    tables = forms.IntegerField(label=gettext_lazy("Tables"), min_value=2, max_value=30,
+                                initial=5)
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"), min_value=1, max_value=59, required=False,
+        help_text=gettext_lazy("Empty: the whole movement (a complete Howell, every table of a "
+                               "Mitchell)."))
+    even = forms.ChoiceField(label=gettext_lazy("Even number of tables (Mitchell)"),
+                             choices=DuplicateEvent.Even.choices)
+    boards_per_round = forms.IntegerField(label=gettext_lazy("Boards per round"), min_value=1,
+                                          max_value=dup.MAX_BOARDS_PER_ROUND, initial=3)
+    board_scoring = forms.ChoiceField(label=gettext_lazy("Board scoring (Spades)"),
+                                      choices=DuplicateEvent.BoardScoring.choices)
+    board_compare = forms.ChoiceField(
+        label=gettext_lazy("What is compared"),
+        choices=[("", gettext_lazy("The game's default (Spades: own, Whist: net)")),
+                 *DuplicateEvent.BoardCompare.choices], required=False)
+    board_honours = forms.BooleanField(label=gettext_lazy("Honours count (Whist)"),
+                                       required=False)
+    comparison = forms.ChoiceField(label=gettext_lazy("Comparison"),
+                                   choices=DuplicateEvent.Comparison.choices)
+    board_source = forms.ChoiceField(label=gettext_lazy("Boards"),
+                                     choices=DuplicateEvent.BoardSource.choices)
+    deal_seed = forms.CharField(
+        label=gettext_lazy("Deal seed"), max_length=64, required=False,
+        help_text=gettext_lazy("The same seed deals the same boards. Empty: a random seed."))
+    confirmation = forms.ChoiceField(label=gettext_lazy("Confirming results"),
+                                     choices=Tournament.Confirmation.choices)
+
+
+# -- access ---------------------------------------------------------------------------------------
+
+
+def director_page(view):
+    @login_required
+    @wraps(view)
+    def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
+        actor = Actor(user=request.user)
+        if not is_director(actor, tournament):
+            raise PermissionDenied(_("Only this tournament's directors may see this page."))
+        return view(request, tournament, actor, *args, **kwargs)
+
+    return page
+
+
+def _duplicate(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
+
+
+def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
+    return request.user.is_authenticated and is_director(Actor(user=request.user), tournament)
+
+
+# -- the director's pages -------------------------------------------------------------------------
+
+
+@login_required
+def new_event(request: HttpRequest) -> HttpResponse:
+    form = DuplicateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        game, preset = data["rules"].split(":", 1)
+        try:
+            tournament = dup.create_duplicate_tournament(
+                actor=Actor(user=request.user), name=data["name"], game=game, rules=preset,
+                movement=data["movement"], tables=data["tables"], rounds=data["rounds"],
+                even=data["even"], boards_per_round=data["boards_per_round"],
+                board_scoring=data["board_scoring"] if game == "spades" else "standard",
+                board_compare=data["board_compare"] or None,
+                board_honours=data["board_honours"], comparison=data["comparison"],
+                board_source=data["board_source"], deal_seed=data["deal_seed"],
+                confirmation=data["confirmation"], venue=data["venue"],
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The duplicate event is created: register its pairs."))
+            return redirect("tournaments:duplicate-director", slug=tournament.slug)
+    return render(request, "tournaments/duplicate/new.html", {"form": form})
+
+
+def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | None) -> list:
+    if round_ is None:
+        return []
+    results = {}
+    for r in BoardResult.objects.filter(match__round=round_, is_current=True):
+        results[(r.table_number, r.board_id)] = r
+    boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
+    rows = []
+    for match in round_.matches.select_related("table").prefetch_related("seats__entry"):
+        numbers = dup.boards_of(event, round_.number, match.table.number)
+        cells = []
+        for n in numbers:
+            r = results.get((match.table.number, boards[n].pk))
+            cells.append({"board": n, "status": r.status if r else "", "result": r})
+        ns, ew = dup._pair_numbers(match)
+        rows.append({"table": match.table.number, "match": match, "ns": ns, "ew": ew,
+                     "boards": cells,
+                     "done": sum(1 for c in cells if c["status"] == "confirmed")})
+    return sorted(rows, key=lambda r: r["table"])
+
+
+@director_page
+def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    event = dup.event_of(tournament)
+    round_ = tournament.round_set.order_by("-number").first()
+    plan = dup.movement_of(event)
+    entries = list(tournament.entries.select_related("team", "player", "duplicate_pair")
+                   .order_by("id"))
+    scored = select.scored(tournament, director=True)
+    context = {
+        "tournament": tournament, "event": event, "round": round_, "plan": plan,
+        "entries": entries, "rows": _round_rows(tournament, event, round_),
+        "missing": dup.missing_results(round_) if round_ else [],
+        "rounds_left": len(plan.rounds) - (round_.number if round_ else 0),
+        "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
+        "adjustments": adjustment_names(), "boards": tournament.boards.count(),
+        "released": event.released_round, "section": "duplicate",
+    }
+    return render(request, "tournaments/duplicate/director.html", context)
+
+
+@require_POST
+@director_page
+def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
+                 action: str) -> HttpResponse:
+    """One button of the event page: each calls one service, its refusal shown as a message."""
+    post = request.POST
+    back = redirect("tournaments:duplicate-director", slug=tournament.slug)
+
+    def match_at(round_number: int, table: int) -> Match:
+        return get_object_or_404(Match, round__tournament=tournament, round__number=round_number,
+                                 table__number=table)
+
+    def whole(name: str) -> int:
+        try:
+            return int(post.get(name, ""))
+        except ValueError:
+            raise ServiceError("bad-number", _("%(name)s is a whole number") % {"name": name}
+                               ) from None
+
+    try:
+        if action == "pair":
+            names = [post.get("first", "").strip(), post.get("second", "").strip()]
+            register_entry(tournament=tournament, actor=actor, players=names,
+                           name=post.get("name", "").strip() or " & ".join(names))
+            note = _("Pair registered.")
+        elif action == "start":
+            dup.start_duplicate(tournament=tournament, actor=actor)
+            note = _("The pairs are numbered and the movement is fixed.")
+        elif action == "round":
+            round_ = dup.start_round(tournament=tournament, actor=actor)
+            note = _("Round %(n)s started.") % {"n": round_.number}
+        elif action == "close":
+            round_ = get_object_or_404(Round, tournament=tournament, number=whole("round"))
+            dup.close_duplicate_round(round=round_, actor=actor)
+            note = _("Round %(n)s closed.") % {"n": round_.number}
+        elif action == "release":
+            dup.release_results(tournament=tournament, actor=actor,
+                                through_round=whole("round"))
+            note = _("Results released to the tables up to round %(n)s.") % {
+                "n": whole("round")}
+        elif action == "adjust":
+            match = match_at(whole("round"), whole("table"))
+            if post.get("kind") == "assigned":
+                dup.assign_board_result(match=match, board=whole("board"), actor=actor,
+                                        ns_score=whole("ns_score"), ew_score=whole("ew_score"),
+                                        reason=post.get("reason", ""))
+            else:
+                dup.adjust_board_result(match=match, board=whole("board"), actor=actor,
+                                        ns=post.get("ns", ""), ew=post.get("ew", ""),
+                                        reason=post.get("reason", ""))
+            note = _("The adjusted result is recorded.")
+        elif action == "late":
+            entry = get_object_or_404(Entry, pk=whole("entry"), tournament=tournament)
+            pair = dup.late_pair(tournament=tournament, actor=actor, entry=entry)
+            note = _("The late pair plays as pair %(n)s.") % {"n": pair.number}
+        elif action == "finish":
+            dup.finish_duplicate(tournament=tournament, actor=actor)
+            note = _("The event is finished: every result and board is published.")
+        else:
+            raise Http404("no such action")
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return back
+    messages.success(request, note)
+    return back
+
+
+# -- printing ---------------------------------------------------------------------------------
+
+
+def _hand_lines(cards: list[str]) -> list[dict]:
+    """A hand by suit, for a diagram: [{"suit", "symbol", "cards": "A K 7 2"}]."""
+    out = []
+    for suit, symbol in SUITS:
+        ranks = [c[0] for c in cards if c[1] == suit]
+        out.append({"suit": suit, "symbol": symbol,
+                    "cards": " ".join("10" if r == "T" else r for r in ranks) or "—"})
+    return out
+
+
+def board_views(tournament: Tournament) -> list[dict]:
+    names = seat_names()
+    out = []
+    for board in tournament.boards.all():
+        out.append({
+            "number": board.number, "dealer": board.dealer, "dealt": board.dealt,
+            "turned": board.turned,
+            "hands": [{"seat": s, "name": names[s], "cards": board.hands.get(s, []),
+                       "lines": _hand_lines(board.hands.get(s, []))} for s in SEATS]
+            if board.dealt else [],
+        })
+    return out
+
+
+def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
+    """For each table and round: the pairs, their direction, the boards, and where each pair
+    and the boards go next."""
+    plan = dup.movement_of(event)
+    names = select.pair_names(tournament)
+    out = []
+    for table in range(1, plan.tables + 1):
+        rows = []
+        for r, seats in enumerate(plan.rounds, 1):
+            s = next(x for x in seats if x.table == table)
+            nxt = plan.rounds[r] if r < len(plan.rounds) else None
+
+            def goes(pair, nxt=nxt):
+                if nxt is None or pair is None:
+                    return ""
+                for x in nxt:
+                    if pair == x.ns:
+                        return _("table %(t)s NS") % {"t": x.table}
+                    if pair == x.ew:
+                        return _("table %(t)s EW") % {"t": x.table}
+                return _("sits out")
+
+            board_to = ""
+            if nxt is not None and plan.copies == 1:
+                later = [x.table for x in nxt if x.board_set == s.board_set]
+                board_to = ", ".join(str(t) for t in later)
+            rows.append({
+                "round": r, "ns": s.ns, "ew": s.ew, "ns_name": names.get(s.ns, ""),
+                "ew_name": names.get(s.ew, ""),
+                "boards": engine.board_set(s.board_set, event.boards_per_round),
+                "ns_next": goes(s.ns), "ew_next": goes(s.ew), "boards_next": board_to,
+            })
+        out.append({"table": table, "rounds": rows})
+    return out
+
+
+def _print(request: HttpRequest, template: str, context: dict, filename: str) -> HttpResponse:
+    html = render_to_string(template, context, request=request)
+    if request.GET.get("format") == "pdf":
+        data = printing.render_pdf(html, base_url=request.build_absolute_uri("/"))
+        response = HttpResponse(data, content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    return HttpResponse(html)
+
+
+@require_GET
+@director_page
+def print_boards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    """Hand diagrams, curtain cards (one slip per seat per board) and the make-up sheet."""
+    event = dup.event_of(tournament)
+    context = {"tournament": tournament, "event": event, "boards": board_views(tournament),
+               "seats": seat_names(), "copies": dup.movement_of(event).copies}
+    return _print(request, "tournaments/duplicate/print_boards.html", context,
+                  f"{tournament.slug}-boards.pdf")
+
+
+@director_page
+def print_guide(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    """Table guide cards; a POST (once a round is in play) adds each table's QR code with a
+    fresh token that opens the table's phone page for the whole evening."""
+    event = dup.event_of(tournament)
+    cards = guide_cards(tournament, event)
+    qr = {}
+    if request.method == "POST":
+        round_ = tournament.round_set.order_by("-number").first()
+        if round_ is None:
+            messages.error(request, _("Start round 1 first: the codes open its tables."))
+            return redirect("tournaments:duplicate-guide", slug=tournament.slug)
+        secrets = issue_round_tokens(round=round_, actor=actor)
+        tables = {t.pk: t.number for t in round_.tables.all()}
+        for table_id, secret in secrets.items():
+            number = tables[table_id]
+            url = request.build_absolute_uri(
+                reverse("tournaments:duplicate-table", args=[tournament.slug, number])
+            ) + f"#token={secret}"
+            qr[number] = {"url": url, "svg": printing.qr_svg(url, title=_("Table %(n)s") % {
+                "n": number})}
+    for card in cards:
+        card["qr"] = qr.get(card["table"])
+    response = _print(request, "tournaments/duplicate/print_guide.html",
+                      {"tournament": tournament, "event": event, "cards": cards,
+                       "with_codes": bool(qr)}, f"{tournament.slug}-guide-cards.pdf")
+    add_never_cache_headers(response)
+    return response
+
+
+# -- the table's phone ------------------------------------------------------------------------
+
+
+def _table_token(request: HttpRequest, tournament: Tournament, number: int) -> TableToken | None:
+    header = request.headers.get("Authorization", "").split()
+    if len(header) != 2 or header[0] != "Table":
+        return None
+    token = TableToken.objects.select_related("table__round").filter(
+        key_hash=hash_secret(header[1])).first()
+    if token is None or token.state != TokenState.ACTIVE:
+        return None
+    if token.table.round.tournament_id != tournament.pk or token.table.number != number:
+        return None
+    return token
+
+
+def _table_actor(request: HttpRequest, tournament: Tournament, number: int,
+                 match: Match | None) -> Actor:
+    """Who is at the phone: a director (session) or the table's token; else 403."""
+    side = request.POST.get("side", "") if request.method == "POST" else ""
+    pin = request.POST.get("pin", "") if request.method == "POST" else ""
+    if _is_director(request, tournament):
+        return Actor(user=request.user, side=side, pin=pin)
+    token = _table_token(request, tournament, number)
+    if token is None:
+        raise PermissionDenied(_("This table's code is missing or no longer valid: scan the "
+                                 "code on the table's guide card again."))
+    return Actor(table=match.table_id if match else None, side=side, pin=pin,
+                 label=_("table %(n)s scorer") % {"n": number})
+
+
+def _current_match(tournament: Tournament, number: int) -> Match | None:
+    round_ = tournament.round_set.order_by("-number").first()
+    if round_ is None:
+        return None
+    return (Match.objects.filter(round=round_, table__number=number)
+            .select_related("round", "table").prefetch_related("seats__entry").first())
+
+
+@require_GET
+def table_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _duplicate(slug)
+    return render(request, "tournaments/duplicate/table.html",
+                  {"tournament": tournament, "number": number})
+
+
+def _calls_choices(tournament: Tournament) -> list[tuple[str, str]]:
+    numbers = [(str(n), str(n)) for n in range(1, 14)]
+    return [("nil", _("Nil")), ("0", "0"), *numbers]
+
+
+def panel_context(tournament: Tournament, number: int, match: Match | None,
+                  error: str = "") -> dict:
+    event = dup.event_of(tournament)
+    context: dict[str, Any] = {"tournament": tournament, "event": event, "number": number,
+                               "match": match, "error": error, "seats": seat_names(),
+                               "adjustments": adjustment_names()}
+    if match is None:
+        return context
+    names = select.pair_names(tournament)
+    ns, ew = dup._pair_numbers(match)
+    numbers = dup.boards_of(event, match.round.number, number)
+    boards = {b.number: b for b in tournament.boards.filter(number__in=numbers)}
+    results = {r.board.number: r for r in BoardResult.objects.filter(
+        match=match, is_current=True).select_related("board")}
+    rows = []
+    for n in numbers:
+        r = results.get(n)
+        rows.append({"board": n, "dealer": boards[n].dealer, "result": r,
+                     "status": r.status if r else ""})
+    upcoming = next((row for row in rows if row["status"] in ("", "rejected")), None)
+    pending = [row for row in rows if row["status"] == "pending"]
+    released = event.released_round >= match.round.number or \
+        tournament.state == Tournament.State.FINISHED
+    context.update({
+        "ns": ns, "ew": ew, "ns_name": names.get(ns, ""), "ew_name": names.get(ew, ""),
+        "rows": rows, "next": upcoming, "pending": pending, "released": released,
+        "calls": _calls_choices(tournament), "tricks": range(0, 14),
+        "order": _bidding_order(boards[upcoming["board"]].dealer) if upcoming else "",
+        "needs_trump": bool(upcoming) and not boards[upcoming["board"]].turned,
+        "suits": list(suit_labels().items()),
+        "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
+    })
+    return context
+
+
+def _bidding_order(dealer: str) -> list[str]:
+    first = (SEATS.index(dealer) + 1) % 4
+    return [SEATS[(first + i) % 4] for i in range(4)]
+
+
+@never_cache
+@require_GET
+def table_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _duplicate(slug)
+    match = _current_match(tournament, number)
+    _table_actor(request, tournament, number, match)
+    return render(request, "tournaments/duplicate/_panel.html",
+                  panel_context(tournament, number, match))
+
+
+def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
+    """The hand record the phone's form describes: Spades bids and tricks per seat, Whist
+    tricks per side (and honours when they count) with the board's turned card (or, for a
+    board not dealt by TrickTable, the trump suit the table names)."""
+    dealer = board.dealer
+    record: dict[str, Any] = {"dealer": dealer}
+
+    def count(name: str) -> int:
+        try:
+            return int(post.get(name, ""))
+        except ValueError:
+            raise ServiceError("bad-record", _("Give every count of tricks.")) from None
+
+    if tournament.game == "spades":
+        record["calls"] = [{"seat": s, "call": post.get(f"call_{s}", "")}
+                           for s in _bidding_order(dealer)]
+        record["tricks"] = {s: count(f"tricks_{s}") for s in SEATS}
+    else:
+        ns = count("tricks_NS")
+        record["tricks"] = {"NS": ns, "EW": 13 - ns}
+        if board.turned:
+            record["turned"] = board.turned
+        else:
+            record["trump"] = post.get("trump", "")
+        if post.get("honours_NS", "") != "":
+            honours = count("honours_NS")
+            record["honours"] = {"NS": honours, "EW": 4 - honours}
+    return record
+
+
+@csrf_exempt  # the table's token in a header is the credential (no cookie: no CSRF)
+@never_cache
+@require_POST
+def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _duplicate(slug)
+    match = _current_match(tournament, number)
+    director = _is_director(request, tournament)
+    if not director and _table_token(request, tournament, number) is None:
+        raise PermissionDenied(_("This table's code is missing or no longer valid: scan the "
+                                 "code on the table's guide card again."))
+    if director and request.headers.get("Authorization") is None:
+        from django.middleware.csrf import CsrfViewMiddleware
+
+        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+        if reason is not None:
+            return reason
+    actor = _table_actor(request, tournament, number, match)
+    error, status = "", 200
+    try:
+        if match is None:
+            raise ServiceError("no-round", _("No round is in play at this table."))
+        action = request.POST.get("action")
+        if action == "submit":
+            board = int(request.POST.get("board", "0") or 0)
+            target = tournament.boards.filter(number=board).first()
+            if target is None:
+                raise ServiceError("no-board", _("There is no such board."))
+            if request.POST.get("record"):
+                try:
+                    record = json.loads(request.POST["record"])
+                except ValueError:
+                    raise ServiceError("bad-record", _("The record is not JSON.")) from None
+            else:
+                record = summary_record(tournament, target, request.POST)
+            dup.submit_board_result(match=match, board=board, record=record, actor=actor,
+                                    idempotency_key=request.POST.get("key") or None)
+        elif action in ("confirm", "reject"):
+            result = get_object_or_404(BoardResult, pk=request.POST.get("result"), match=match)
+            if action == "confirm":
+                dup.confirm_board_result(result=result, actor=actor)
+            else:
+                dup.reject_board_result(result=result, actor=actor,
+                                        reason=request.POST.get("reason", ""))
+        else:
+            raise ServiceError("bad-action", _("Unknown action."))
+    except ServiceError as failure:
+        error, status = _error_text(failure), failure.status
+    response = render(request, "tournaments/duplicate/_panel.html",
+                      panel_context(tournament, number, match, error))
+    response.status_code = status
+    return response
+
+
+def _error_text(error: ServiceError) -> str:
+    words = {
+        "side-pin-wrong": _("That is not the other side's PIN."),
+        "side-pin-required": _("The other side confirms with its PIN."),
+        "own-side": _("The other side confirms or rejects a result."),
+        "board-mismatch": _("This record is not the board's deal or dealer."),
+        "bad-record": _("The rules do not allow this result: %(why)s"),
+        "result-exists": _("This board already has a result: ask the director to correct it."),
+        "round-not-in-play": _("This round is not in play."),
+        "bad-side": _("Say which side is entering the result."),
+    }
+    text = words.get(error.code, error.message)
+    return text % {"why": error.message} if "%(why)s" in text else text
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+def _results_context(request: HttpRequest, tournament: Tournament) -> dict:
+    director = _is_director(request, tournament)
+    scored = select.scored(tournament, director=director)
+    return {
+        "tournament": tournament, "event": scored.settings, "scored": scored,
+        "director": director,
+        "rankings": [(name, scored.ranking_rows(name)) for name in scored.event.rankings],
+        "boards": sorted(scored.event.travellers), "method": scored.event.method,
+        "finished": tournament.state == Tournament.State.FINISHED,
+        "adjustments": adjustment_names(),
+    }
+
+
+def field_label(name: str) -> str:
+    return {"NS": _("North-South"), "EW": _("East-West"), "all": _("All pairs")}.get(name, name)
+
+
+@require_GET
+def results_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _duplicate(slug)
+    context = _results_context(request, tournament)
+    context["rankings"] = [(name, field_label(name), rows) for name, rows in context["rankings"]]
+    context["projector"] = request.GET.get("view") == "projector"
+    if request.GET.get("part") == "live":
+        return render(request, "tournaments/duplicate/_rankings.html", context)
+    return render(request, "tournaments/duplicate/results.html", context)
+
+
+@require_GET
+def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _duplicate(slug)
+    context = _results_context(request, tournament)
+    board = get_object_or_404(Board, tournament=tournament, number=number)
+    context.update({"board": board, "rows": select.traveller_rows(context["scored"], number),
+                    "hand": board_views(tournament)[number - 1]
+                    if (context["finished"] or context["director"]) and board.dealt else None,
+                    "seats": seat_names()})
+    return render(request, "tournaments/duplicate/traveller.html", context)
+
+
+@require_GET
+def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
+    tournament = _duplicate(slug)
+    context = _results_context(request, tournament)
+    if pair not in context["scored"].names:
+        raise Http404("no such pair")
+    context.update({"pair": pair, "name": context["scored"].names[pair],
+                    "rows": select.card_rows(context["scored"], pair)})
+    return render(request, "tournaments/duplicate/card.html", context)
+
+
+@require_GET
+def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """After the event: every board's deal with all its results."""
+    tournament = _duplicate(slug)
+    context = _results_context(request, tournament)
+    if not (context["finished"] or context["director"]):
+        raise Http404("the deals are published after the event")
+    context.update({"hands": board_views(tournament), "seats": seat_names(),
+                    "travellers": {n: select.traveller_rows(context["scored"], n)
+                                   for n in context["boards"]}})
+    return render(request, "tournaments/duplicate/deals.html", context)
+
+
+# -- exports --------------------------------------------------------------------------------
+
+
+def export_rows(scored: select.Scored) -> list[list]:
+    rows = [[_("Field"), _("Place"), _("Pair"), _("Name"), _("Score"), _("Top"),
+             _("Percentage"), _("Boards")]]
+    for name in scored.event.rankings:
+        for r in scored.ranking_rows(name):
+            rows.append([name, r["place"], r["pair"], r["name"], r["total"], r["top"],
+                         r["percentage"], r["boards"]])
+    return rows
+
+
+def archive(tournament: Tournament, scored: select.Scored) -> dict:
+    """Everything about the event as JSON: settings, movement, boards, results, rankings."""
+    event = scored.settings
+    results = []
+    for r in select.results_qs(tournament, scored.through_round).order_by(
+            "round_number", "table_number", "board__number"):
+        results.append({"board": r.board.number, "round": r.round_number,
+                        "table": r.table_number, "ns": r.ns_pair, "ew": r.ew_pair,
+                        "kind": r.kind, "ns_score": r.ns_score, "ew_score": r.ew_score,
+                        "ns_adjusted": r.ns_adjusted or None, "ew_adjusted": r.ew_adjusted or None,
+                        "reason": r.reason, "record": r.record})
+    return {
+        "format": "duplicate/1", "name": tournament.name, "slug": tournament.slug,
+        "game": tournament.game, "rules": tournament.rules, "state": tournament.state,
+        "options": {"movement": event.movement, "even": event.even, "tables": event.tables,
+                    "boards_per_round": event.boards_per_round,
+                    "board_scoring": event.board_scoring, "board_compare": event.board_compare,
+                    "board_honours": event.board_honours, "comparison": event.comparison,
+                    "imp_scale": event.imp_scale, "board_source": event.board_source},
+        "pairs": {str(n): name for n, name in scored.names.items()},
+        "movement": event.movement_data,
+        "boards": select.boards_json(tournament, scored),
+        "results": results,
+        "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
+    }
+
+
+@require_GET
+def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    tournament = _duplicate(slug)
+    context = _results_context(request, tournament)
+    scored = context["scored"]
+    name = f"{tournament.slug}-duplicate"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        csv.writer(buffer).writerows(export_rows(scored))
+        response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    elif fmt == "xlsx":
+        from openpyxl import Workbook
+
+        book = Workbook()
+        sheet = book.active
+        sheet.title = _("Ranking")[:31]
+        for row in export_rows(scored):
+            sheet.append(row)
+        travellers = book.create_sheet(_("Travellers")[:31])
+        travellers.append([_("Board"), _("Round"), _("Table"), "NS", "EW", _("NS score"),
+                           _("EW score"), _("NS points"), _("EW points")])
+        for n in sorted(scored.event.travellers):
+            for r in select.traveller_rows(scored, n):
+                travellers.append([n, r["round"], r["table"], r["ns"], r["ew"],
+                                   r["ns_score"] or r["ns_adjusted"],
+                                   r["ew_score"] or r["ew_adjusted"], r["ns_points"],
+                                   r["ew_points"]])
+        out = io.BytesIO()
+        book.save(out)
+        response = HttpResponse(out.getvalue(), content_type=(
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    elif fmt == "pdf":
+        context["rankings"] = [(n, field_label(n), rows) for n, rows in context["rankings"]]
+        context["travellers"] = {n: select.traveller_rows(scored, n) for n in context["boards"]}
+        html = render_to_string("tournaments/duplicate/results_pdf.html", context,
+                                request=request)
+        response = HttpResponse(printing.render_pdf(
+            html, base_url=request.build_absolute_uri("/")), content_type="application/pdf")
+    elif fmt == "json":
+        response = JsonResponse(archive(tournament, scored), json_dumps_params={
+            "ensure_ascii": False, "indent": 1})
+    elif fmt == "boards.json":
+        response = JsonResponse({"boards": select.boards_json(tournament, scored)},
+                                json_dumps_params={"ensure_ascii": False})
+        name = f"{tournament.slug}-boards"
+        fmt = "json"
+    else:
+        raise Http404("no such format")
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+urlpatterns = [
+    path("director/duplicate/new/", new_event, name="duplicate-new"),
+    path("director/<slug:slug>/duplicate/", event_page, name="duplicate-director"),
+    path("director/<slug:slug>/duplicate/do/<str:action>/", event_action,
+         name="duplicate-action"),
+    path("director/<slug:slug>/duplicate/print/boards/", print_boards,
+         name="duplicate-print-boards"),
+    path("director/<slug:slug>/duplicate/print/guide/", print_guide, name="duplicate-guide"),
+    path("duplicate/<slug:slug>/", results_page, name="duplicate-results"),
+    path("duplicate/<slug:slug>/boards/<int:number>/", traveller_page,
+         name="duplicate-traveller"),
+    path("duplicate/<slug:slug>/pairs/<int:pair>/", card_page, name="duplicate-card"),
+    path("duplicate/<slug:slug>/deals/", deals_page, name="duplicate-deals"),
+    path("duplicate/<slug:slug>/export/<str:fmt>", export, name="duplicate-export"),
+    path("duplicate/<slug:slug>/table/<int:number>/", table_page, name="duplicate-table"),
+    path("duplicate/<slug:slug>/table/<int:number>/panel/", table_panel,
+         name="duplicate-table-panel"),
+    path("duplicate/<slug:slug>/table/<int:number>/act/", table_act,
+         name="duplicate-table-act"),
+]
