@@ -42,7 +42,7 @@ class _Stacked(random.Random):
         super().__init__(seed)
         self._deck: list | None = deck
 
-    def shuffle(self, x, *args, **kwargs) -> None:  # type: ignore[override]
+    def shuffle(self, x: list, *args: object, **kwargs: object) -> None:  # type: ignore[override]
         if self._deck is not None:
             x[:] = self._deck
             self._deck = None
@@ -50,22 +50,22 @@ class _Stacked(random.Random):
         super().shuffle(x, *args, **kwargs)
 
 
-def play_board(board: Board, game: str, rules, *, seed: int = 1) -> dict:
+def play_board(board: Board, game: str, rules: dict, *, seed: int = 1) -> dict:
     """A full `hand/1` record of `board` played at random but legally by the game's simulator
     (`games.simulate`): the board's deal, dealer and (Whist) turned card, random bids and play."""
     from games.cards import NAMES
 
     if game == "spades":
-        from games.simulate import spades as sim
+        from games.simulate import spades as spades_sim
         from games.spades import BOOK
 
         compiled = BOOK.resolve(rules)[0]
         index = {name: i for i, name in enumerate(NAMES)}
         table = compiled.tables[board.dealer]
         deck = [index[c] for seat in table.seats for c in board.hands[seat]]
-        record = sim.random_hand(_Stacked(seed, deck), rules, dealer=board.dealer)
+        record = spades_sim.random_hand(_Stacked(seed, deck), rules, dealer=board.dealer)
     elif game == "whist":
-        from games.simulate import whist as sim
+        from games.simulate import whist as whist_sim
 
         d = SEATS.index(board.dealer)
         order = []
@@ -74,8 +74,8 @@ def play_board(board: Board, game: str, rules, *, seed: int = 1) -> dict:
             cards = [c for c in board.hands[seat] if c != board.turned] + \
                 ([board.turned] if seat == board.dealer else [])
             order.append(cards)
-        deck = [order[i][k] for k in range(13) for i in range(4)]
-        record = sim.random_hand(_Stacked(seed, deck), rules, dealer=board.dealer)
+        cards_dealt = [order[i][k] for k in range(13) for i in range(4)]
+        record = whist_sim.random_hand(_Stacked(seed, cards_dealt), rules, dealer=board.dealer)
     else:
         raise ValueError(f"duplicate is played at spades or whist, not {game!r}")
     record.pop("rules", None)

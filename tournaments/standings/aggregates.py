@@ -185,18 +185,18 @@ class Aggregates:
                 opps = self._opponents(r)
                 opp_counts.add(len(opps))
             v = r.match_points
-            if slots and type(v) is Fraction and v._denominator == 1:
-                m = v._numerator * mp_den
+            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
+                m = v._numerator * mp_den  # type: ignore[attr-defined]
             else:
                 m = _scaled(v, mp_den, r, "match_points")
             v = r.points_for
-            if slots and type(v) is Fraction and v._denominator == 1:
-                f = v._numerator * pf_den
+            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
+                f = v._numerator * pf_den  # type: ignore[attr-defined]
             else:
                 f = _scaled(v, pf_den, r, "points_for")
             v = r.points_against
-            if slots and type(v) is Fraction and v._denominator == 1:
-                a = v._numerator * pa_den
+            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
+                a = v._numerator * pa_den  # type: ignore[attr-defined]
             else:
                 a = _scaled(v, pa_den, r, "points_against")
             per[i].append((match, rnd, outcome, m, opps, place, f, a))
@@ -299,10 +299,10 @@ class Aggregates:
                     byes += 1
                 m, f, a = r.match_points, r.points_for, r.points_against
                 if (type(m) is not frac or type(f) is not frac or type(a) is not frac
-                        or m._denominator != 1 or f._denominator != 1 or a._denominator != 1):
+                        or m._denominator != 1 or f._denominator != 1 or a._denominator != 1):  # type: ignore[attr-defined]
                     return False
-                add_to[entrant]((match, rnd, outcome, m._numerator, opps, None, f._numerator,
-                                 a._numerator))
+                add_to[entrant]((match, rnd, outcome, m._numerator, opps, None, f._numerator,  # type: ignore[attr-defined]
+                                 a._numerator))  # type: ignore[attr-defined]
         except (KeyError, TypeError):  # an unknown entrant; something unhashable
             return False
         if completed + byes != len(seen) or not set(map(type, seen)) <= _INT:

@@ -254,7 +254,7 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
     if agg.opp_lcm == 1 and not places:  # two-sided matches and byes: the short loop
         for i, mine in enumerate(agg.results):
             mine_own = own[i]
-            contributions = []
+            contributions: list[int] = []
             add = contributions.append
             s = 0
             for rec in mine:

@@ -122,12 +122,14 @@ def season_table(
     for entrant in entrants:
         row = SeasonRow(entrant)
         scores = [s.get(entrant) for s in scored]
-        played = [i for i, x in enumerate(scores) if x is not None]
+        present: dict[int, Fraction | int] = {
+            i: x for i, x in enumerate(scores) if x is not None}
+        played = list(present)
         # The best K by score, the earlier evening first among equal scores (a stable sort).
-        counted = set(sorted(played, key=lambda i: -scores[i])[: best or len(played)])
-        row.score = _exact(sum(scores[i] for i in counted))
-        row.best = max((scores[i] for i in played), default=0)
-        row.total = _exact(sum(scores[i] for i in played))
+        counted = set(sorted(played, key=lambda i: -present[i])[: best or len(played)])
+        row.score = _exact(sum((present[i] for i in counted), start=0))
+        row.best = max(present.values(), default=0)
+        row.total = _exact(sum(present.values(), start=0))
         row.played = len(played)
         row.wins = sum(1 for ev in evenings if ev.results.get(entrant, (0, 0))[0] == 1)
         row.evenings = [(x, i in counted) for i, x in enumerate(scores)]
