@@ -124,6 +124,34 @@ def test_results_pages_hide_unreleased_rounds_and_show_them_after_release(td):
                       ).status_code == 404  # the deals come after the event
 
 
+def test_the_projector_view_is_the_dark_screen_with_north_south_before_east_west(td):
+    tournament = make_event(td)
+    play_round(tournament, td)
+    dup.release_results(tournament=tournament, actor=td, through_round=1)
+    url = reverse("tournaments:duplicate-results", args=[tournament.slug])
+    screen = Client().get(url, {"view": "projector"}).content.decode()
+    assert 'class="wide projector"' in screen and "css/public.css" in screen
+    assert screen.index("North-South") < screen.index("East-West")
+    assert "Travellers" not in screen  # the room's screen carries no links to click
+    assert "view=projector" in screen  # its live updates keep the projector's layout
+    page = Client().get(url).content.decode()
+    assert "css/public.css" not in page and "Travellers" in page
+
+
+def test_the_tournaments_standings_rounds_and_projector_lead_to_the_duplicate_pages(td):
+    tournament = make_event(td)
+    results = reverse("tournaments:duplicate-results", args=[tournament.slug])
+    public = Client()
+    for name, args, target in (("public-standings", [], results),
+                               ("public-round", [1], results),
+                               ("public-projector", [], f"{results}?view=projector")):
+        answer = public.get(reverse(f"tournaments:{name}", args=[tournament.slug, *args]))
+        assert (answer.status_code, answer["Location"]) == (302, target)
+    overview = public.get(reverse("tournaments:public-tournament", args=[tournament.slug]))
+    assert "Match points" not in overview.content.decode()  # no Swiss facts for boards
+    assert results in overview.content.decode()
+
+
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf", "json", "boards.json"])
 def test_every_export_downloads(td, fmt):
     tournament = make_event(td)

@@ -58,6 +58,16 @@ def _tournament(slug: str) -> Tournament:
     return tournament
 
 
+def _duplicate_elsewhere(tournament: Tournament, *, projector: bool = False) -> HttpResponse | None:
+    """A duplicate event has no matches, match points or Swiss standings: its rounds, standings
+    and projector are the duplicate pages (ranking per field, travellers), so the tournament's
+    other public addresses lead there."""
+    if tournament.format != Tournament.Format.DUPLICATE:
+        return None
+    url = reverse("tournaments:duplicate-results", args=[tournament.slug])
+    return redirect(f"{url}?view=projector" if projector else url)
+
+
 def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
     return services.is_director(Actor(user=request.user), tournament)
 
@@ -180,6 +190,8 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     A draft is the directors' alone: anyone else reads that the pairings are not published yet,
     as for a round of the schedule not paired yet (the two look alike: a draft shows nothing)."""
     tournament = _tournament(slug)
+    if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
+        return elsewhere
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     director = _is_director(request, tournament)
     if round_ is None or (not round_.is_public and not director):
@@ -245,6 +257,8 @@ def _standings_context(tournament: Tournament) -> dict:
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings, server-rendered from the latest snapshot; live.js keeps them current."""
     tournament = _tournament(slug)
+    if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
+        return elsewhere
     return render(request, "tournaments/public/standings.html", {
         **_standings_context(tournament),
         "events_url": _events_url(tournament),
@@ -324,6 +338,8 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's screen: the current round's pairings and the standings in large type, paged
     by projector.js and kept current by live.js."""
     tournament = _tournament(slug)
+    if (elsewhere := _duplicate_elsewhere(tournament, projector=True)) is not None:
+        return elsewhere
     return render(request, "tournaments/public/projector.html", {
         **_projector_context(tournament),
         "events_url": _events_url(tournament),
