@@ -200,6 +200,7 @@ def test_the_projector_shows_the_bracket_once_the_cut_is_confirmed(client, direc
         assert html.count("bracket-line won") == 2
         assert all(cup.entries.get(pk=w).name in html for w in winners)
         assert "Places" not in html  # the bracket page's places table stays off the screen
+        assert html.count('class="badge bracket-label">Semi-final<') == 2  # the round's tables
 
 
 def test_the_projector_of_a_knockout_tournament_shows_its_bracket_in_japanese(
