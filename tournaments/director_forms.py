@@ -263,7 +263,10 @@ class SetupForm(RulesForm):
         choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
     )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=32767)
+    rounds = forms.IntegerField(
+        label=_("Rounds"), min_value=1, max_value=32767,
+        help_text=_("Not asked for a knockout: its rounds follow from the number of entries."),
+    )
     match_length = forms.ChoiceField(
         label=_("Match length"), choices=Tournament.MatchLength.choices
     )
@@ -324,6 +327,12 @@ class SetupForm(RulesForm):
         for slot, name in enumerate(chain[:TIEBREAK_SLOTS], 1):
             self.initial.setdefault(f"tiebreak_{slot}", name)
         self.locked = locked
+        if self.chosen_format() == Tournament.Format.KNOCKOUT:
+            # A knockout's rounds follow from its field: whatever was posted is ignored.
+            self.fields["rounds"].required = False
+            if self.is_bound and "rounds" in self.data:
+                self.data = self.data.copy()
+                self.data.pop("rounds")
         if locked:
             for name in self.LOCKED:
                 self.fields[name].disabled = True
@@ -360,6 +369,14 @@ class SetupForm(RulesForm):
             "show_provisional": tournament.show_provisional, "seed": tournament.seed,
             "confirmation": tournament.confirmation,
         }
+
+    def chosen_format(self) -> str:
+        """The format posted (or, locked or unposted, the tournament's or the initial one)."""
+        if self.is_bound and not self.locked and self.data.get("format"):
+            return str(self.data["format"])
+        if self.tournament is not None:
+            return self.tournament.format
+        return str(self.initial.get("format", Tournament.Format.SWISS))
 
     def tiebreak_fields(self) -> list[forms.BoundField]:
         return [self[f"tiebreak_{n}"] for n in range(1, TIEBREAK_SLOTS + 1)]
@@ -401,11 +418,76 @@ class SetupForm(RulesForm):
         }
         if data.get("confirmation"):  # left out of a form: unchanged (or the default, PINs)
             values["confirmation"] = data["confirmation"]
+        if data["format"] == Tournament.Format.KNOCKOUT:  # ignored: the field decides
+            if self.tournament is None:
+                values["rounds"] = None
+            else:
+                values.pop("rounds")
         if self.tournament is not None and self.locked:
             for name in ("game", "rules", "format", "double_round_robin", "match_length",
                          "match_hands"):
                 values.pop(name)
         return values
+
+
+class KnockoutForm(DirectorForm):
+    """The knockout's settings (the keyword arguments of `services.set_knockout`, which checks
+    them): on the director's knockout page, and on the new-tournament page (no tournament yet,
+    under the prefix "knockout"), where `settings` keeps what the chosen format uses."""
+
+    top_cut = forms.TypedChoiceField(
+        label=_("Top cut"), coerce=int, required=False,
+        choices=[(0, _("No cut")), (2, _("Top 2")), (4, _("Top 4")), (8, _("Top 8"))],
+        help_text=_("After the last Swiss round, the best by the tiebreak chain go on to a "
+                    "knockout, seeded by their places."),
+    )
+    length = forms.ChoiceField(label=_("Knockout match length"),
+                               choices=Tournament.KnockoutLength.choices)
+    count = forms.IntegerField(
+        label=_("Hands, or N of best of N"), min_value=1, max_value=99, required=False,
+        help_text=_("A fixed number of hands: how many. Best of N matches: N (odd)."))
+    tiebreak_hands = forms.IntegerField(
+        label=_("Tie-break hands"), min_value=1, max_value=99,
+        help_text=_("A knockout match level after its hands plays this many more, again "
+                    "while it stays level. To a target, the rules' own tie rule plays on."))
+    third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
+    consolation = forms.BooleanField(
+        label=_("Those outside the cut play on in a consolation Swiss"), required=False)
+
+    #: The settings only a Swiss has (a top cut, and a consolation Swiss beside it).
+    SWISS_ONLY = ("top_cut", "consolation")
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        if tournament is None:
+            kwargs.setdefault("prefix", "knockout")
+            kwargs["initial"] = {**self.defaults(), **(kwargs.get("initial") or {})}
+        super().__init__(*args, **kwargs)
+        if tournament is not None and tournament.format != Tournament.Format.SWISS:
+            for name in self.SWISS_ONLY:
+                del self.fields[name]
+
+    @staticmethod
+    def defaults() -> dict[str, Any]:
+        """The model's defaults (a new tournament's settings until changed)."""
+        default = {f.name: f.default for f in Tournament._meta.concrete_fields}
+        return {"top_cut": default["top_cut"], "length": default["knockout_length"],
+                "count": None, "tiebreak_hands": default["tiebreak_hands"],
+                "third_place": default["third_place"], "consolation": default["consolation"]}
+
+    @staticmethod
+    def uses(fmt: str) -> bool:
+        """Whether a tournament of this format has knockout settings (a Swiss may end in a
+        top cut; a knockout is one). Other formats ignore the section."""
+        return fmt in (Tournament.Format.SWISS, Tournament.Format.KNOCKOUT)
+
+    def settings(self, fmt: str | None = None) -> dict[str, Any]:
+        """The cleaned settings as `set_knockout`'s keyword arguments (those given); for a new
+        tournament of format `fmt`, without those its format does not have."""
+        data = {k: v for k, v in self.cleaned_data.items() if v is not None and v != ""}
+        if fmt is not None and fmt != Tournament.Format.SWISS:
+            for name in self.SWISS_ONLY:
+                data.pop(name, None)
+        return data
 
 
 class RegisterEntryForm(DirectorForm):

@@ -1,6 +1,10 @@
 // The director's pages, progressively enhanced (everything works without this file):
 // - the setup form reloads the preset list and the house options when the game or preset
 //   changes (without JavaScript, the "show the options" button posts the form back);
+// - the setup form shows what the chosen format uses: parts marked data-show-for="swiss
+//   knockout" (or data-hide-for="knockout") are hidden, and their controls disabled so they are
+//   not sent, for other formats (the knockout settings; the rounds of a knockout). Without
+//   JavaScript everything is shown and the server ignores what the format does not use;
 // - sections marked data-refresh="<seconds>" (table progress, the result queue) refresh
 //   themselves from the same page while a round is in play; they are aria-live regions;
 // - the registration desk (the entries page, [data-desk]) finds entries as you type, selects
@@ -50,6 +54,29 @@
     holder.addEventListener("change", (event) => {
       if (event.target.name === "preset") reload(true);
     });
+  }
+
+  function formatParts(form) {
+    const format = form.querySelector("select[name=format]");
+    const parts = form.querySelectorAll("[data-show-for], [data-hide-for]");
+    if (!format || !parts.length) return;
+    const controls = [...form.querySelectorAll("input, select, textarea")];
+    const fixed = new Set(controls.filter((c) => c.disabled)); // locked by the server
+    function apply() {
+      const chosen = format.value;
+      const hidden = new Set();
+      parts.forEach((part) => {
+        const listed = (part.dataset.showFor || part.dataset.hideFor).split(/\s+/);
+        const show = part.dataset.showFor ? listed.includes(chosen) : !listed.includes(chosen);
+        part.hidden = !show;
+        if (!show) part.querySelectorAll("input, select, textarea").forEach((c) => hidden.add(c));
+      });
+      controls.forEach((c) => {
+        if (!fixed.has(c) && form.contains(c)) c.disabled = hidden.has(c);
+      });
+    }
+    format.addEventListener("change", apply);
+    apply();
   }
 
   function refresher(section) {
@@ -141,6 +168,7 @@
   }
 
   document.querySelectorAll("form[data-rules-form]").forEach(rulesForm);
+  document.querySelectorAll("form[data-rules-form]").forEach(formatParts);
   document.querySelectorAll("[data-desk]").forEach(desk);
   document.querySelectorAll("[data-refresh][id]").forEach(refresher);
 })();

@@ -125,6 +125,12 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     projector = another_page(viewport=PROJECTOR)
     projector.goto(f"{live_server.url}/t/{slug}/bracket/projector/")
     projector.evaluate("window.notReloaded = true")
+    # The room's own projector shows the Swiss standings until the cut, then the bracket.
+    room = another_page(viewport=PROJECTOR)
+    room.goto(f"{live_server.url}/t/{slug}/projector/")
+    assert room.locator("#projector-standings").is_visible()
+    assert room.locator("#projector-live .bracket-match").count() == 0
+    room.evaluate("window.notReloaded = true")
 
     page.get_by_label("I checked this list against the standings").check()
     with page.expect_navigation():
@@ -132,6 +138,9 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     assert page.get_by_text("The cut is confirmed").is_visible()
     spectator.locator(".bracket-match").first.wait_for(timeout=10_000)
     assert spectator.locator("#bracket-live h2").first.inner_text() == "Quarter-finals"
+    room.locator("#projector-live .bracket-match").first.wait_for(timeout=10_000)
+    assert room.locator("#projector-standings").count() == 0
+    assert room.evaluate("window.notReloaded") is True
 
     # The director pairs the quarter-finals from the dashboard and publishes them.
     page.goto(f"{live_server.url}/director/{slug}/")
@@ -150,9 +159,10 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
             services.publish_round(round=round_, actor=td)
         play_the_round(tournament, td, seed)
         services.close_round(round=tournament.round_set.get(number=number), actor=td)
-        for viewer in (spectator, projector):
+        for viewer, live in ((spectator, "#bracket-live"), (projector, "#bracket-live"),
+                             (room, "#projector-live")):
             viewer.wait_for_function(
-                f"document.querySelectorAll('#bracket-live .bracket-line.won').length >= "
+                f"document.querySelectorAll('{live} .bracket-line.won').length >= "
                 f"{decided}", timeout=10_000)
             assert viewer.evaluate("window.notReloaded") is True
         if number == 5:
@@ -169,6 +179,16 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     assert accessibility(projector) == []
     assert projector.evaluate("document.documentElement.scrollHeight") <= 1080, \
         "the whole bracket on one projector screen"
+    room.wait_for_function("document.querySelector('#projector-live .bracket-champion')",
+                           timeout=10_000)
+    assert champion in room.locator("#projector-live .bracket-champion").inner_text()
+    assert room.locator("#projector-live .bracket-round").count() == 3
+    assert room.locator("#projector-live .bracket-third .bracket-line.won").count() == 1
+    screenshot(room, "knockout-room-projector")
+    assert accessibility(room) == []
+    assert room.evaluate("document.documentElement.scrollHeight") <= 1080, \
+        "the round's tables and the whole bracket on one projector screen"
+    assert room.evaluate("document.documentElement.scrollWidth") <= 1920
 
     # Every bracket page, in English and Japanese.
     shots(page, live_server, screenshot, accessibility, "bracket", f"/t/{slug}/bracket/")
@@ -180,5 +200,53 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     assert page.get_by_role("heading", name="決勝", exact=True).is_visible()
     shots(page, live_server, screenshot, accessibility, "projector-ja",
           f"/t/{slug}/bracket/projector/", sizes=(("projector", PROJECTOR),))
+    shots(page, live_server, screenshot, accessibility, "room-projector-ja",
+          f"/t/{slug}/projector/", sizes=(("projector", PROJECTOR),))
+    assert page.locator("#projector-bracket").inner_text() == "トーナメント表"
     shots(page, live_server, screenshot, accessibility, "director-ja",
           f"/director/{slug}/knockout/")
+
+
+def test_the_new_tournament_form_asks_what_the_chosen_format_uses(
+        page, live_server, screenshot, accessibility):
+    """A knockout is not asked for rounds nor a cut; a Swiss is asked for its top cut and the
+    knockout's settings; another format for neither. Hidden parts are disabled (not sent)."""
+    from tournaments.models import Tournament
+
+    user = get_user_model().objects.create_user("td", password="x")
+    sign_in_browser(page, live_server, user)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server.url}/director/")
+    form = page.locator("form[data-rules-form]")
+    rounds, cut = form.locator("input[name=rounds]"), form.locator("[name=knockout-top_cut]")
+    length = form.locator("[name=knockout-length]")
+    assert rounds.is_visible() and cut.is_visible() and length.is_visible()  # a Swiss
+
+    form.locator("select[name=format]").select_option("knockout")
+    assert not rounds.is_visible() and rounds.is_disabled()
+    assert not cut.is_visible() and cut.is_disabled()
+    assert length.is_visible() and length.is_enabled()
+    form.locator("#knockout-settings").scroll_into_view_if_needed()
+    screenshot(page, "knockout-new-tournament-laptop")
+    assert accessibility(page) == []
+
+    form.locator("select[name=format]").select_option("round-robin")
+    assert rounds.is_visible() and not length.is_visible() and length.is_disabled()
+
+    form.locator("select[name=format]").select_option("swiss")
+    form.locator("input[name=name]").fill("Autumn Cup")
+    rounds.fill("4")
+    cut.select_option("4")
+    length.select_option("best-of")
+    form.locator("input[name=knockout-count]").fill("3")
+    form.locator("input[name=knockout-third_place]").check()
+    page.set_viewport_size(PHONE)
+    form.locator("#knockout-settings").scroll_into_view_if_needed()
+    screenshot(page, "knockout-new-tournament-phone")
+    assert accessibility(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    with page.expect_navigation():
+        form.get_by_role("button", name="Create tournament").click()
+    cup = Tournament.objects.get(name="Autumn Cup")
+    assert (cup.rounds, cup.top_cut, cup.knockout_length, cup.knockout_count,
+            cup.third_place) == (4, 4, "best-of", 3, True)

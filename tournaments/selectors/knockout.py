@@ -84,6 +84,15 @@ def _value(value: Any) -> Any:
     return value
 
 
+def projector_bracket(tournament: Tournament) -> dict | None:
+    """What the room's projector shows in place of the standings once the knockout stage has
+    begun (the bracket is made: a knockout from its first round, a Swiss from its confirmed
+    cut): the public bracket. None before then, and for a tournament without a knockout."""
+    if not knockout.seeds(tournament):
+        return None
+    return bracket_data(tournament)
+
+
 def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
     """The bracket as the finished knockout matches have filled it, or None before it is made.
     Entrants are {entry, name, seed}; a match says its legs (one per match played at its

@@ -76,7 +76,7 @@ def create_tournament(
     game: str,
     rules: Any,
     format: str,
-    rounds: int,
+    rounds: int | None = None,
     slug: str = "",
     match_length: str = Tournament.MatchLength.TARGET,
     match_hands: int | None = None,
@@ -95,10 +95,18 @@ def create_tournament(
     starts_at: Any = None,
     venue: str = "",
     duplicate: bool = False,
+    knockout: dict[str, Any] | None = None,
 ) -> Tournament:
     """A tournament in setup, with its rules checked by the rules engine; the acting user (if
     any) becomes its first director. A duplicate event is made by
-    `services.duplicate.create_duplicate_tournament` (which passes `duplicate=True`)."""
+    `services.duplicate.create_duplicate_tournament` (which passes `duplicate=True`).
+
+    A knockout's rounds follow from its field: `rounds` may be left out (it is stored as 1 and
+    never read). `knockout`: the knockout's settings at once (the keyword arguments of
+    `knockout.set_knockout`, which checks them), in the same transaction: refused, nothing is
+    created."""
+    if rounds is None and format == Tournament.Format.KNOCKOUT:
+        rounds = 1
     if not isinstance(name, str) or not name.strip():
         raise ServiceError("bad-name", "a tournament needs a name")
     if len(name.strip()) > MAX_NAME:
@@ -194,6 +202,10 @@ def create_tournament(
     if actor.user_or_none() is not None:
         tournament.directors.add(actor.user)
     audit(tournament=tournament, actor=actor, action="tournament-created", subject=tournament.slug)
+    if knockout:
+        from .knockout import set_knockout
+
+        tournament = set_knockout(tournament=tournament, actor=actor, **knockout)
     return tournament
 
 

@@ -31,6 +31,7 @@ from tournaments.director_forms import (
     CorrectionForm,
     FixTableForm,
     KeepApartForm,
+    KnockoutForm,
     RegisterEntryForm,
     RulesForm,
     SeedForm,
@@ -189,27 +190,51 @@ def _setup_form(request: HttpRequest, tournament: Tournament | None,
 # -- home: my tournaments, and a new one ----------------------------------------------------------
 
 
+def _knockout_form(request: HttpRequest, reloaded: bool) -> KnockoutForm:
+    """The new tournament's knockout settings (the knockout page's form, prefixed): a reload
+    of the rule options keeps what was chosen, unchecked; a post without them (its section
+    hidden, or a client that does not send it) leaves the defaults (an unbound form)."""
+    if request.method != "POST" or not any(k.startswith("knockout-") for k in request.POST):
+        return KnockoutForm()
+    if reloaded:
+        posted = KnockoutForm(request.POST)
+        return KnockoutForm(initial={name: posted[name].value() for name in posted.fields})
+    return KnockoutForm(request.POST)
+
+
+#: The refusals of `set_knockout`, shown against the knockout settings.
+KNOCKOUT_CODES = ("bad-top-cut", "bad-knockout-length", "bad-tiebreak-hands", "bad-third-place",
+                  "bad-consolation")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def director_home(request: HttpRequest) -> HttpResponse:
-    """The tournaments I direct (a superuser: all), and the form for a new one."""
+    """The tournaments I direct (a superuser: all), and the form for a new one: a Swiss (with
+    its top cut, if any) or a knockout takes its knockout settings here too, in the same
+    service call; another format ignores them."""
     form, reloaded = _setup_form(request, None)
+    knockout_form = _knockout_form(request, reloaded)
     if request.method == "POST" and not reloaded and form.is_valid():
-        try:
-            tournament = services.create_tournament(
-                actor=Actor(user=request.user), **form.values()
-            )
-        except ServiceError as error:
-            refuse(form, error)
-        else:
-            messages.success(request, _("Tournament created. Open registration when ready."))
-            return dashboard(tournament)
+        fmt = form.cleaned_data["format"]
+        uses = KnockoutForm.uses(fmt) and knockout_form.is_bound
+        if not uses or knockout_form.is_valid():
+            try:
+                tournament = services.create_tournament(
+                    actor=Actor(user=request.user), **form.values(),
+                    knockout=knockout_form.settings(fmt) if uses else None,
+                )
+            except ServiceError as error:
+                refuse(knockout_form if error.code in KNOCKOUT_CODES else form, error)
+            else:
+                messages.success(request, _("Tournament created. Open registration when ready."))
+                return dashboard(tournament)
     status = 400 if request.method == "POST" and not reloaded else 200
     return render(
         request,
         "tournaments/director/home.html",
         {"tournaments": select.directed_tournaments(request.user), "form": form,
-         "reloaded": reloaded},
+         "knockout_form": knockout_form, "reloaded": reloaded},
         status=status,
     )
 

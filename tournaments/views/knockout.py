@@ -3,7 +3,6 @@ knockout page (the settings, the cut list with its line, confirming it)."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import services
-from tournaments.director_forms import DirectorForm
+from tournaments.director_forms import KnockoutForm
 from tournaments.models import Tournament
 from tournaments.selectors.knockout import bracket_data, cut_data
 from tournaments.services import Actor, knockout
@@ -67,33 +66,6 @@ def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the director's knockout page ----------------------------------------------------------------
 
 
-class KnockoutForm(DirectorForm):
-    top_cut = forms.TypedChoiceField(
-        label=_("Top cut"), coerce=int, required=False,
-        choices=[(0, _("No cut")), (2, _("Top 2")), (4, _("Top 4")), (8, _("Top 8"))],
-        help_text=_("After the last Swiss round, the best by the tiebreak chain go on to a "
-                    "knockout, seeded by their places."),
-    )
-    length = forms.ChoiceField(label=_("Knockout match length"),
-                               choices=Tournament.KnockoutLength.choices)
-    count = forms.IntegerField(
-        label=_("Hands, or N of best of N"), min_value=1, max_value=99, required=False,
-        help_text=_("A fixed number of hands: how many. Best of N matches: N (odd)."))
-    tiebreak_hands = forms.IntegerField(
-        label=_("Tie-break hands"), min_value=1, max_value=99,
-        help_text=_("A knockout match level after its hands plays this many more, again "
-                    "while it stays level. To a target, the rules' own tie rule plays on."))
-    third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
-    consolation = forms.BooleanField(
-        label=_("Those outside the cut play on in a consolation Swiss"), required=False)
-
-    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        if tournament.format != Tournament.Format.SWISS:
-            del self.fields["top_cut"]
-            del self.fields["consolation"]
-
-
 @director_page
 @require_http_methods(["GET", "POST"])
 def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor):
@@ -102,7 +74,7 @@ def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor
                "third_place": tournament.third_place, "consolation": tournament.consolation}
     form = KnockoutForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if v is not None}
+        data = form.settings()
         if run(request, lambda: services.set_knockout(tournament=tournament, actor=actor, **data),
                _("The knockout settings are saved.")) is not None:
             return redirect("tournaments:director-knockout", slug=tournament.slug)
