@@ -153,13 +153,38 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class KnockoutSettingsSerializer(serializers.Serializer):
+    """The knockout's settings; send only those to change."""
+
+    top_cut = serializers.ChoiceField(
+        choices=[0, 2, 4, 8], required=False,
+        help_text="Swiss: how many go on to the knockout after the last Swiss round (0: none).")
+    length = serializers.ChoiceField(
+        choices=Tournament.KnockoutLength.choices, required=False,
+        help_text="A knockout match: to the rules' target, a number of hands, or best of N.")
+    count = serializers.IntegerField(
+        min_value=1, max_value=99, required=False,
+        help_text="Hands per knockout match (`hands`) or N (`best-of`, odd).")
+    tiebreak_hands = serializers.IntegerField(
+        min_value=1, max_value=99, required=False,
+        help_text="A match level after its hands plays this many more, again while level.")
+    third_place = serializers.BooleanField(required=False)
+    consolation = serializers.BooleanField(
+        required=False, help_text="Those outside the cut play on in a Swiss of their own.")
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=150)
     slug = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     game = serializers.ChoiceField(choices=GAMES)
     rules = RulesField(help_text="A preset name or the rules with house options.")
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
-    rounds = serializers.IntegerField(min_value=1, max_value=32767)
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=32767, required=False, allow_null=True, default=None,
+        help_text="Required, except for a knockout (its rounds follow from the field).")
+    knockout = KnockoutSettingsSerializer(
+        required=False, help_text="A knockout's or a Swiss's top cut settings at creation, "
+        "checked as `PATCH .../knockout` checks them; refused, nothing is created.")
     match_length = serializers.ChoiceField(
         choices=Tournament.MatchLength.choices, default=Tournament.MatchLength.TARGET
     )
@@ -666,26 +691,6 @@ class ApiTokenSecretSerializer(ApiTokenSerializer):
 
 
 # -- the knockout --------------------------------------------------------------------------------
-
-
-class KnockoutSettingsSerializer(serializers.Serializer):
-    """The knockout's settings; send only those to change."""
-
-    top_cut = serializers.ChoiceField(
-        choices=[0, 2, 4, 8], required=False,
-        help_text="Swiss: how many go on to the knockout after the last Swiss round (0: none).")
-    length = serializers.ChoiceField(
-        choices=Tournament.KnockoutLength.choices, required=False,
-        help_text="A knockout match: to the rules' target, a number of hands, or best of N.")
-    count = serializers.IntegerField(
-        min_value=1, max_value=99, required=False,
-        help_text="Hands per knockout match (`hands`) or N (`best-of`, odd).")
-    tiebreak_hands = serializers.IntegerField(
-        min_value=1, max_value=99, required=False,
-        help_text="A match level after its hands plays this many more, again while level.")
-    third_place = serializers.BooleanField(required=False)
-    consolation = serializers.BooleanField(
-        required=False, help_text="Those outside the cut play on in a Swiss of their own.")
 
 
 class BracketEntrantSerializer(serializers.Serializer):

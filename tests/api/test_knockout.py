@@ -114,3 +114,27 @@ def test_the_knockout_endpoints_are_in_the_openapi_document(client):
     assert "patch" in paths["/api/v1/tournaments/{slug}/knockout"]
     assert "knockout" in schema["components"]["schemas"]["FormatEnum"]["enum"]
     assert "BracketMatch" in schema["components"]["schemas"]
+
+
+def test_a_knockout_is_created_with_its_settings_and_without_rounds(as_td):
+    made = as_td.post("/api/v1/tournaments", {
+        "name": "Cup final night", "game": "spades", "rules": "standard", "format": "knockout",
+        "knockout": {"length": "best-of", "count": 3, "third_place": True}}, format="json")
+    assert made.status_code == 201, made.json()
+    assert (made.json()["format"], made.json()["knockout_length"], made.json()["knockout_count"],
+            made.json()["third_place"]) == ("knockout", "best-of", 3, True)
+
+
+def test_a_swiss_with_a_cut_at_creation_and_refusals_that_create_nothing(as_td):
+    from tournaments.models import Tournament
+
+    base = {"name": "Cut night", "game": "spades", "rules": "standard", "format": "swiss"}
+    cut = as_td.post("/api/v1/tournaments", {**base, "rounds": 3, "knockout": {"top_cut": 4}},
+                     format="json")
+    no_rounds = as_td.post("/api/v1/tournaments", {**base, "name": "No rounds"}, format="json")
+    even = as_td.post("/api/v1/tournaments", {**base, "name": "Even", "rounds": 3, "knockout": {
+        "length": "best-of", "count": 2}}, format="json")
+    assert (cut.status_code, cut.json()["top_cut"]) == (201, 4)
+    assert no_rounds.status_code in (400, 422) and no_rounds.json()["code"]
+    assert (even.status_code, even.json()["code"]) == (422, "bad-knockout-length")
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Cut night"]
