@@ -231,6 +231,10 @@ def test_a_mistyped_deal_says_what_is_wrong_and_keeps_what_was_typed(director_cl
     form["S"] = _typed(source["S"])
     text = director_client.post(url, form).content.decode()
     assert "These cards are given twice" in text and "(North, East)" in text
+    lost = source["N"][0]
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[lost[1]]
+    assert f"These cards are in no hand: {symbol}{'10' if lost[0] == 'T' else lost[0]}." \
+        in text
     assert form["N"].split()[0] in text  # the typed cards are kept
     form["W"] = _typed(source["W"][:12])
     text = director_client.post(url, form).content.decode()

@@ -324,11 +324,11 @@ def parse_hand(text: str) -> list[str]:
 
 
 def hand_text(cards: list[str]) -> str:
-    """A stored hand in the notation `parse_hand` reads: "S A K 7 H Q J 3 D - C 5 4 3 2"."""
+    """A stored hand in the notation `parse_hand` reads: "S A K 10 H Q J 3 D - C 5 4 3 2"."""
     parts = []
     for suit, _symbol in SUITS:
         ranks = sorted((c[0] for c in cards if c[1] == suit), key=RANK_ORDER.index)
-        parts.append(f"{suit} {' '.join(ranks) or '-'}")
+        parts.append(f"{suit} {' '.join('10' if r == 'T' else r for r in ranks) or '-'}")
     return "  ".join(parts)
 
 
@@ -338,11 +338,9 @@ class DealForm(forms.Form):
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-        help_text = _("By suit: S A K 7 2 H Q J 3 D 10 9 8 C 5 4 3 2 (♠ ♥ ♦ ♣, 10 or T; a "
-                      "void is left out).")
         for seat, name in seat_names().items():
             self.fields[seat] = forms.CharField(
-                label=name, max_length=120, help_text=help_text,
+                label=name, max_length=120,
                 widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
                                               "autocapitalize": "characters",
                                               "class": "hand-input"}))
@@ -378,6 +376,11 @@ class DealForm(forms.Form):
             if twice:
                 self.add_error(None, _("These cards are given twice: %(cards)s.") % {
                     "cards": "; ".join(twice)})
+            missing = [_card_label(r + suit) for suit, _symbol in SUITS for r in RANK_ORDER
+                       if r + suit not in held]
+            if missing:
+                self.add_error(None, _("These cards are in no hand: %(cards)s.") % {
+                    "cards": " ".join(missing)})
         data["hands"] = hands
         return data
 
