@@ -5,9 +5,9 @@ username), players, teams, entries, rounds, tables, matches, seats, every hand w
 submission version (as sent, as the engine read it, its result, its status, who submitted and
 decided it, the idempotency key, the reason, the timestamps and which version superseded which),
 every standings snapshot and the audit trail; a duplicate event's options and movement, numbered
-pairs, boards (their deals) and every version of every board result. Rows refer to each other by the archive's own ids
-(1, 2, ... per kind, in a stable order), never by database ids: exporting a restored tournament
-gives the same document again.
+pairs, boards (their deals) and every version of every board result. Rows refer to each other by
+the archive's own ids (1, 2, ... per kind, in a stable order), never by database ids: exporting
+a restored tournament gives the same document again.
 
 Left out, on purpose: table tokens (live credentials, stored only as hashes: issue new ones
 after a restore), hand-import jobs (an upload's working state; the hands they stored are in the
@@ -542,9 +542,9 @@ class _Restorer:
         if taken:
             raise AlreadyHeld(
                 "idempotency-key-taken",
-                f"this database already holds hand submissions with the archive's idempotency "
-                f"keys ({', '.join(taken)}): keys must stay unique, so the archive's hands are "
-                "already here (restored under another slug?)",
+                f"this database already holds hand submissions or board results with the "
+                f"archive's idempotency keys ({', '.join(taken)}): keys must stay unique, so the "
+                "archive's results are already here (restored under another slug?)",
             )
 
     def make_users(self) -> None:
