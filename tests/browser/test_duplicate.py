@@ -84,7 +84,7 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
     board = tournament.boards.get(number=1)
     north, east = list(board.hands["N"]), list(board.hands["E"])
     north[0], east[0] = east[0], north[0]
-    page.get_by_role("link", name="1", exact=True).click()
+    page.get_by_role("link", name="Board 1", exact=True).click()
     expect(page.get_by_role("heading", name="Board 1's deal")).to_be_visible()
     page.get_by_label("North").fill(typed(east))
     page.get_by_label("East").fill(typed(east))
