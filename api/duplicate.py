@@ -157,6 +157,10 @@ class DuplicateDecideSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=["NS", "EW"], required=False, default="")
     pin = serializers.CharField(max_length=8, required=False, allow_blank=True, default="")
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    version = serializers.IntegerField(
+        min_value=1, help_text="The version of the result answered, as the answerer saw it: if "
+        "the board's result has changed since, the answer is refused (409 `stale-version`, "
+        "with the current version in `details`) and nothing changes.")
 
 
 def _event(slug: str) -> Tournament:
@@ -289,9 +293,11 @@ def _decide(request, slug: str, pk: int, confirm: bool):
     if match.pk != result.match_id:
         raise ApiError("not-pending", "this result is of an earlier round", status_code=409)
     if confirm:
-        result = dup.confirm_board_result(result=result, actor=actor)
+        result = dup.confirm_board_result(result=result, actor=actor,
+                                          expected_version=data["version"])
     else:
-        result = dup.reject_board_result(result=result, actor=actor, reason=data["reason"])
+        result = dup.reject_board_result(result=result, actor=actor, reason=data["reason"],
+                                         expected_version=data["version"])
     return Response(DuplicateResultSerializer(result).data)
 
 

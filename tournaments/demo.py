@@ -260,7 +260,8 @@ def _duplicate_round(tournament: Tournament, director: Actor, rng: random.Random
                                 seed=rng.randrange(1 << 30))
             out = dup.submit_board_result(match=match, board=number, record=record, actor=ns)
             if complete or index == 0:
-                dup.confirm_board_result(result=out.result, actor=ew)
+                dup.confirm_board_result(result=out.result, actor=ew,
+                                         expected_version=out.result.version)
     if complete:
         dup.close_duplicate_round(round=round_, actor=director)
 

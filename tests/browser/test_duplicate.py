@@ -44,6 +44,12 @@ def score_board(phone, pin: str, tricks: tuple[int, ...]) -> None:
     phone.get_by_text("awaiting the other side").wait_for(state="detached")
 
 
+def typed(cards: list[str]) -> str:
+    """A hand as a director types it: by suit, tens as 10."""
+    return " ".join(suit + " " + " ".join("10" if c[0] == "T" else c[0] for c in cards
+                                          if c[1] == suit) for suit in "SHDC")
+
+
 def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, accessibility):
     user = get_user_model().objects.create_user("aiko", password="a-long-club-password")
     sign_in_browser(page, live_server, user)
@@ -72,6 +78,29 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
         services.register_entry(tournament=tournament, actor=director,
                                 players=[f"Player {n}a", f"Player {n}b"], name=f"Pair {n}")
     page.reload()
+
+    # the director types board 1 as it came out of the physical board (two cards swapped
+    # between North and East): first with East's cards given to North too, then right
+    board = tournament.boards.get(number=1)
+    north, east = list(board.hands["N"]), list(board.hands["E"])
+    north[0], east[0] = east[0], north[0]
+    page.get_by_role("link", name="Board 1", exact=True).click()
+    expect(page.get_by_role("heading", name="Board 1's deal")).to_be_visible()
+    page.get_by_label("North").fill(typed(east))
+    page.get_by_label("East").fill(typed(east))
+    page.get_by_role("button", name="Replace the deal").click()
+    expect(page.get_by_role("alert")).to_contain_text("These cards are given twice")
+    screenshot(page, "duplicate-deal-error-laptop-en")
+    assert accessibility(page) == []
+    page.set_viewport_size(PHONE)
+    screenshot(page, "duplicate-deal-error-phone-en")
+    page.set_viewport_size(LAPTOP)
+    page.get_by_label("North").fill(typed(north))
+    page.get_by_role("button", name="Replace the deal").click()
+    expect(page.get_by_text("Board 1's deal is saved.")).to_be_visible()
+    board.refresh_from_db()
+    assert (sorted(board.hands["N"]), board.source) == (sorted(north), "director")
+
     page.get_by_role("button", name="Number the pairs and fix the movement").click()
     page.get_by_role("button", name="Start round 1").click()
     expect(page.get_by_role("heading", name=re.compile("Round 1"))).to_be_visible()

@@ -52,5 +52,6 @@ def play_round(tournament: Tournament, director: Actor, *, seed: int = 1) -> Non
             record = played(tournament, b, seed=seed * 1000 + match.table.number)
             out = dup.submit_board_result(match=match, board=b, record=record,
                                           actor=table_scorer(match, "NS"))
-            dup.confirm_board_result(result=out.result, actor=table_scorer(match, "EW"))
+            dup.confirm_board_result(result=out.result, actor=table_scorer(match, "EW"),
+                                     expected_version=out.result.version)
     dup.close_duplicate_round(round=round_, actor=director)

@@ -54,7 +54,13 @@ def test_a_table_submits_by_token_and_the_other_side_confirms(td):
     pin = table.match.seats.get(side="EW").entry.pin
     confirm = Client().post(
         f"/api/v1/duplicate/{tournament.slug}/results/{first.json()['id']}/confirm",
-        {"side": "EW", "pin": pin}, content_type="application/json", **auth)
+        {"side": "EW", "pin": pin, "version": 2}, content_type="application/json", **auth)
+    assert (confirm.status_code, confirm.json()["code"]) == (409, "stale-version")
+    assert confirm.json()["details"] == {"current": 1}
+    confirm = Client().post(
+        f"/api/v1/duplicate/{tournament.slug}/results/{first.json()['id']}/confirm",
+        {"side": "EW", "pin": pin, "version": first.json()["version"]},
+        content_type="application/json", **auth)
     assert confirm.json()["status"] == "confirmed"
 
 

@@ -77,8 +77,8 @@ def test_the_phone_scores_a_board_and_the_other_side_confirms_with_its_pin(td):
     result = BoardResult.objects.get()
     assert result.status == "pending"
     pin = result.match.seats.get(side="EW").entry.pin
-    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin},
-               **auth)
+    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin,
+                     "version": result.version}, **auth)
     result.refresh_from_db()
     assert result.status == "confirmed"
 
@@ -209,3 +209,110 @@ def test_the_phones_whist_form_scores_tricks_from_the_board(td):
     assert response.status_code == 200, response.content.decode()
     result = BoardResult.objects.get()
     assert (result.ns_score, result.ew_score, result.submitted_side) == (3, 0, "EW")
+
+
+def _typed(cards):
+    """A hand as a director types it from the board: by suit, 10 for tens, symbols."""
+    out = []
+    for suit, symbol in (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")):
+        ranks = [c[0] for c in cards if c[1] == suit]
+        out.append(symbol + " " + " ".join("10" if r == "T" else r for r in ranks))
+    return " ".join(out)
+
+
+def test_the_director_types_a_boards_deal_and_goes_on_to_the_next_board(director_client, td):
+    tournament = dup.create_duplicate_tournament(
+        actor=td, name="Typed boards", game="spades", rules="standard", movement="mitchell",
+        tables=3, boards_per_round=2, board_source="director")
+    source = make_event(td, start=False).boards.get(number=1).hands
+    page = director_client.get(reverse("tournaments:duplicate-director", args=[tournament.slug]))
+    url = reverse("tournaments:duplicate-deal", args=[tournament.slug, 1])
+    assert url in page.content.decode()
+    form = {s: _typed(source[s]) for s in "NESW"}
+    form["W"] = "s" + " ".join(c[0] for c in source["W"] if c[1] == "S") + \
+        " h" + "".join(c[0] for c in source["W"] if c[1] == "H") + \
+        " d" + "".join(c[0] for c in source["W"] if c[1] == "D") + \
+        " c" + "".join(c[0] for c in source["W"] if c[1] == "C")  # lower case, T, no spaces
+    saved = director_client.post(url, form)
+    assert saved.status_code == 302
+    assert saved["Location"] == reverse("tournaments:duplicate-deal", args=[tournament.slug, 2])
+    board = tournament.boards.get(number=1)
+    assert board.source == "director"
+    assert {s: sorted(board.hands[s]) for s in "NESW"} == {s: sorted(source[s]) for s in "NESW"}
+
+
+def test_a_mistyped_deal_says_what_is_wrong_and_keeps_what_was_typed(director_client, td):
+    tournament = dup.create_duplicate_tournament(
+        actor=td, name="Typed boards", game="spades", rules="standard", movement="mitchell",
+        tables=3, boards_per_round=2, board_source="director")
+    source = make_event(td, start=False).boards.get(number=1).hands
+    url = reverse("tournaments:duplicate-deal", args=[tournament.slug, 1])
+    form = {s: _typed(source[s]) for s in "NESW"}
+    moved = source["E"][0]
+    form["N"] = _typed(source["N"][1:] + [moved])  # East's first card typed for North too
+    form["S"] = "A K Q"  # ranks before a suit
+    answer = director_client.post(url, form)
+    text = answer.content.decode()
+    assert answer.status_code == 200
+    assert "Start with a suit" in text
+    assert "These cards are given twice" not in text  # South is unreadable: no pack to check
+    form["S"] = _typed(source["S"])
+    text = director_client.post(url, form).content.decode()
+    assert "These cards are given twice" in text and "(North, East)" in text
+    lost = source["N"][0]
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[lost[1]]
+    assert f"These cards are in no hand: {symbol}{'10' if lost[0] == 'T' else lost[0]}." \
+        in text
+    assert form["N"].split()[0] in text  # the typed cards are kept
+    form["W"] = _typed(source["W"][:12])
+    text = director_client.post(url, form).content.decode()
+    assert "West holds 12 cards, not 13." in text
+    assert not tournament.boards.get(number=1).dealt
+    client = Client()
+    client.force_login(td.user)
+    client.cookies["django_language"] = "ja"
+    text = client.post(url, form).content.decode()
+    assert "西" in text and "枚" in text
+
+
+def test_a_played_boards_deal_cannot_be_replaced(director_client, td):
+    tournament = make_event(td)
+    tournament.directors.add(td.user)
+    play_round(tournament, td)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    url = reverse("tournaments:duplicate-deal", args=[tournament.slug, board])
+    page = director_client.get(url).content.decode()
+    assert "its deal can no longer be changed" in page and "<form method=\"post\" class=\"setup" \
+        not in page
+    before = tournament.boards.get(number=board).hands
+    other = tournament.boards.exclude(number=board).first().hands
+    answer = director_client.post(url, {s: _typed(other[s]) for s in "NESW"})
+    assert "its deal can no longer be changed" in answer.content.decode()
+    assert tournament.boards.get(number=board).hands == before
+
+
+def test_the_phone_refuses_an_answer_to_a_result_entered_again_since(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    auth = {"HTTP_AUTHORIZATION": f"Table {secret}"}
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    act = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
+    phone = Client()
+    phone.post(act, {"action": "submit", "board": board, "side": "NS",
+                     "record": json.dumps(played(tournament, board))}, **auth)
+    result = BoardResult.objects.get()
+    panel = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
+                      **auth).content.decode()
+    assert 'name="version" value="1"' in panel
+    pin = result.match.seats.get(side="EW").entry.pin
+    answer = phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW",
+                              "pin": pin, "version": 2}, **auth)
+    assert answer.status_code == 409
+    assert "This result changed since you looked at it" in answer.content.decode()
+    result.refresh_from_db()
+    assert result.status == "pending"
+    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin,
+                     "version": 1}, **auth)
+    result.refresh_from_db()
+    assert result.status == "confirmed"

@@ -53,14 +53,16 @@ def test_a_result_waits_for_the_other_side_and_a_pin(td):
                                   actor=table_scorer(match, "NS"))
     assert out.result.status == "pending"
     with pytest.raises(ServiceError) as own:
-        dup.confirm_board_result(result=out.result, actor=table_scorer(match, "NS"))
+        dup.confirm_board_result(result=out.result, actor=table_scorer(match, "NS"),
+                                 expected_version=1)
     assert own.value.code == "own-side"
     ew = table_scorer(match, "EW")
     wrong = type(ew)(table=ew.table, side="EW", pin="0000" if ew.pin != "0000" else "1111")
     with pytest.raises(ServiceError) as bad:
-        dup.confirm_board_result(result=out.result, actor=wrong)
+        dup.confirm_board_result(result=out.result, actor=wrong, expected_version=1)
     assert bad.value.code == "side-pin-wrong"
-    assert dup.confirm_board_result(result=out.result, actor=ew).status == "confirmed"
+    assert dup.confirm_board_result(result=out.result, actor=ew,
+                                    expected_version=1).status == "confirmed"
 
 
 def test_a_full_record_of_another_deal_is_refused(td):
@@ -189,3 +191,44 @@ def test_a_finished_event_feeds_the_club_ratings_one_game_per_field(td):
     assert [g.id < 0 for g in ratings.duplicate_games("spades")] == [True, True]
     assert ratings.recompute(game="spades") == 12
     assert set(Rating.objects.values_list("games", flat=True)) == {1}
+
+
+def test_an_answer_to_a_version_the_confirmer_never_saw_is_refused_and_changes_nothing(td):
+    tournament = make_event(td)
+    dup.start_round(tournament=tournament, actor=td)
+    match = first_match(tournament)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    ns, ew = table_scorer(match, "NS"), table_scorer(match, "EW")
+    first = dup.submit_board_result(match=match, board=board, record=played(tournament, board),
+                                    actor=ns).result
+    dup.reject_board_result(result=first, actor=ew, expected_version=1, reason="9 tricks")
+    second = dup.submit_board_result(match=match, board=board,
+                                     record=played(tournament, board, seed=7), actor=ns).result
+    assert second.version == 2
+    for result, seen in ((second, 1), (first, 1), (second, None), (second, True)):
+        with pytest.raises(ServiceError) as stale:
+            dup.confirm_board_result(result=result, actor=ew, expected_version=seen)
+        assert stale.value.code == "stale-version"
+        assert stale.value.details == {"current": 2}
+    with pytest.raises(ServiceError) as stale:
+        dup.reject_board_result(result=second, actor=ew, expected_version=1)
+    assert stale.value.code == "stale-version"
+    second.refresh_from_db()
+    assert (second.status, second.decided_label) == ("pending", "")
+    assert dup.confirm_board_result(result=second, actor=ew,
+                                    expected_version=2).status == "confirmed"
+
+
+def test_the_director_enters_a_boards_deal_until_it_is_played(td):
+    tournament = make_event(td, start=False)
+    hands = {s: " ".join(c[1] + c[0] for c in tournament.boards.get(number=2).hands[s])
+             for s in "NESW"}
+    board = dup.set_board_deal(tournament=tournament, actor=td, number=1, hands=hands)
+    assert board.source == "director" and len(board.hands["N"]) == 13
+    bad = dict(hands, N=hands["E"])
+    with pytest.raises(ServiceError) as twice:
+        dup.set_board_deal(tournament=tournament, actor=td, number=1, hands=bad)
+    assert twice.value.code == "bad-deal"
+    with pytest.raises(ServiceError) as none:
+        dup.set_board_deal(tournament=tournament, actor=td, number=99, hands=hands)
+    assert none.value.code == "no-board"

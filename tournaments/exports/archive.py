@@ -4,9 +4,10 @@ An archive holds everything that happened in a tournament: its options, director
 username), players, teams, entries, rounds, tables, matches, seats, every hand with every
 submission version (as sent, as the engine read it, its result, its status, who submitted and
 decided it, the idempotency key, the reason, the timestamps and which version superseded which),
-every standings snapshot and the audit trail. Rows refer to each other by the archive's own ids
-(1, 2, ... per kind, in a stable order), never by database ids: exporting a restored tournament
-gives the same document again.
+every standings snapshot and the audit trail; a duplicate event's options and movement, numbered
+pairs, boards (their deals) and every version of every board result. Rows refer to each other by
+the archive's own ids (1, 2, ... per kind, in a stable order), never by database ids: exporting
+a restored tournament gives the same document again.
 
 Left out, on purpose: table tokens (live credentials, stored only as hashes: issue new ones
 after a restore), hand-import jobs (an upload's working state; the hands they stored are in the
@@ -39,6 +40,10 @@ from django.utils import timezone
 
 from tournaments.models import (
     AuditEvent,
+    Board,
+    BoardResult,
+    DuplicateEvent,
+    DuplicatePair,
     Entry,
     Hand,
     HandSubmission,
@@ -78,7 +83,21 @@ RELATIONS: dict[type[models.Model], dict[str, Any]] = {
     StandingsSnapshot: {"tournament": Tournament},
     AuditEvent: {"tournament": Tournament, "actor": USER},
     KeepApart: {"tournament": Tournament, "first": Entry, "second": Entry},
+    DuplicateEvent: {"tournament": Tournament},
+    DuplicatePair: {"tournament": Tournament, "entry": Entry},
+    Board: {"tournament": Tournament},
+    BoardResult: {"tournament": Tournament, "board": Board, "match": Match,
+                  "submitted_by": USER},
 }
+
+#: A duplicate event's lists (optional: other formats, and archives written before duplicate,
+#: have none), in the order they are restored, after the matches and entries they refer to.
+DUPLICATE_KINDS: list[tuple[str, type[models.Model]]] = [
+    ("duplicate", DuplicateEvent),  # at most one row: the event's options and movement
+    ("duplicate_pairs", DuplicatePair),
+    ("boards", Board),
+    ("board_results", BoardResult),
+]
 
 #: The archive's lists, in the order they are restored (each after what it refers to).
 KINDS: list[tuple[str, type[models.Model]]] = [
@@ -230,15 +249,23 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
     snapshots = list(StandingsSnapshot.objects.filter(tournament=t).order_by("version"))
     audit = list(AuditEvent.objects.filter(tournament=t).order_by("at", "id"))
     apart = list(KeepApart.objects.filter(tournament=t).order_by("id"))
+    duplicate = {
+        DuplicateEvent: list(DuplicateEvent.objects.filter(tournament=t)),
+        DuplicatePair: list(DuplicatePair.objects.filter(tournament=t).order_by("number")),
+        Board: list(Board.objects.filter(tournament=t).order_by("number")),
+        BoardResult: list(BoardResult.objects.filter(tournament=t).order_by(
+            "board__number", "round_number", "table_number", "version")),
+    }
 
     ids = _Ids()
     for model, objects in ((Tournament, [t]), (Player, players), (Team, teams),
                            (Entry, entries), (Round, rounds), (Table, tables), (Match, matches),
                            (Seat, seats), (Hand, hands), (HandSubmission, versions),
                            (StandingsSnapshot, snapshots), (AuditEvent, audit),
-                           (KeepApart, apart)):
+                           (KeepApart, apart), *duplicate.items()):
         ids.number(model, objects)
     user_ids = {v.submitted_by_id for v in versions} | {v.decided_by_id for v in versions}
+    user_ids |= {r.submitted_by_id for r in duplicate[BoardResult]}
     user_ids |= {a.actor_id for a in audit}
     user_model = get_user_model()
     users = {u.pk: u.get_username() for u in user_model.objects.filter(pk__in=user_ids - {None})}
@@ -266,7 +293,7 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
             lambda pk: ids.of(Match, pk) if isinstance(pk, int) else pk,
         )
         snapshot_rows.append(row)
-    return {
+    document = {
         "format": FORMAT,
         "exported_at": timezone.now().isoformat(),
         "tournament": tournament_row,
@@ -283,6 +310,10 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
         "audit": [_row(a, ids, users) for a in audit],
         "kept_apart": [_row(p, ids, users) for p in apart],
     }
+    if duplicate[DuplicateEvent]:
+        for kind, model in DUPLICATE_KINDS:
+            document[kind] = [_row(obj, ids, users) for obj in duplicate[model]]
+    return document
 
 
 def dumps(archive: dict[str, Any]) -> str:
@@ -359,6 +390,11 @@ def check_archive(archive: Any) -> None:
         raise ArchiveError("bad-archive", "`directors` must be a list of usernames")
     for kind, _model in KINDS:
         _rows(archive, kind)
+    for kind, _model in DUPLICATE_KINDS:
+        if kind in archive:
+            _rows(archive, kind)
+    if len(archive.get("duplicate", [])) > 1:
+        raise ArchiveError("bad-archive", "`duplicate` holds at most one event")
     versions = []
     for hand in archive["hands"]:
         if not isinstance(hand.get("versions"), list):
@@ -463,11 +499,15 @@ class _Restorer:
         self.create(KeepApart, rows,
                     [self.build(KeepApart, r, f"kept_apart {r['id']}") for r in rows])
         self.restore_versions()
+        self.restore_duplicate()
         self.restore_snapshots()
         rows = _rows(archive, "audit")
         self.create(AuditEvent, rows, [self.build(AuditEvent, r, f"audit {r['id']}") for r in rows])
         self.result.counts = {kind: len(archive[kind]) for kind, _ in KINDS}
         self.result.counts["hand versions"] = sum(len(h["versions"]) for h in archive["hands"])
+        for kind, _model in DUPLICATE_KINDS[1:]:
+            if archive.get(kind):
+                self.result.counts[kind.replace("_", " ")] = len(archive[kind])
         return self.result
 
     def refuse_held(self) -> None:
@@ -491,12 +531,20 @@ class _Restorer:
             )
         taken = list(HandSubmission.objects.filter(idempotency_key__in=keys)
                      .values_list("idempotency_key", flat=True)[:3])
+        board_keys = [r.get("idempotency_key") for r in self.archive.get("board_results", [])]
+        board_keys = [k for k in board_keys if k]
+        if not all(isinstance(k, str) for k in board_keys) or \
+                len(set(board_keys)) != len(board_keys):
+            raise ArchiveError("bad-archive", "board results' idempotency keys are strings, "
+                               "each once")
+        taken += list(BoardResult.objects.filter(idempotency_key__in=board_keys)
+                      .values_list("idempotency_key", flat=True)[:3])
         if taken:
             raise AlreadyHeld(
                 "idempotency-key-taken",
-                f"this database already holds hand submissions with the archive's idempotency "
-                f"keys ({', '.join(taken)}): keys must stay unique, so the archive's hands are "
-                "already here (restored under another slug?)",
+                f"this database already holds hand submissions or board results with the "
+                f"archive's idempotency keys ({', '.join(taken)}): keys must stay unique, so the "
+                "archive's results are already here (restored under another slug?)",
             )
 
     def make_users(self) -> None:
@@ -505,6 +553,7 @@ class _Restorer:
             for version in hand["versions"]:
                 names |= {version.get("submitted_by"), version.get("decided_by")}
         names |= {event.get("actor") for event in self.archive["audit"]}
+        names |= {r.get("submitted_by") for r in self.archive.get("board_results", [])}
         names.discard(None)
         if not all(isinstance(n, str) and n for n in names):
             raise ArchiveError("bad-archive", "users are named by their username")
@@ -568,6 +617,13 @@ class _Restorer:
                 linked.append(obj)
         if linked:
             HandSubmission.objects.bulk_update(linked, ["superseded_by"], batch_size=500)
+
+    def restore_duplicate(self) -> None:
+        """A duplicate event: its options and movement, numbered pairs, boards (with their
+        deals) and every version of every board result."""
+        for kind, model in DUPLICATE_KINDS:
+            rows = _rows({kind: self.archive.get(kind, [])}, kind)
+            self.create(model, rows, [self.build(model, r, f"{kind} {r['id']}") for r in rows])
 
     def restore_snapshots(self) -> None:
         rows = _rows(self.archive, "standings")

@@ -497,11 +497,28 @@ def submit_board_result(*, match: Match, board: int, record: Any, actor: Actor,
     return SubmittedResult(result, True)
 
 
-def _decide(result: BoardResult, actor: Actor, status: str, reason: str) -> BoardResult:
+def _check_version(result: BoardResult, expected_version: Any) -> None:
+    """Refuse an answer to a version of the board's result the caller never saw: the table
+    entered it again, or the director corrected or adjusted it, meanwhile."""
+    current = result
+    if not result.is_current:
+        current = (BoardResult.objects.filter(match_id=result.match_id, board_id=result.board_id,
+                                              is_current=True).first() or result)
+    if (not isinstance(expected_version, int) or isinstance(expected_version, bool)
+            or expected_version != current.version):
+        raise Conflict("stale-version",
+                       f"this board's result is now at version {current.version}, "
+                       f"not {expected_version}: look at it again",
+                       details={"current": current.version})
+
+
+def _decide(result: BoardResult, actor: Actor, status: str, reason: str,
+            expected_version: Any) -> BoardResult:
     match = _locked(result.match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
     result = BoardResult.objects.select_for_update().get(pk=result.pk)
+    _check_version(result, expected_version)
     if not result.is_current or result.status != R.PENDING:
         raise Conflict("not-pending", f"this result is {result.status}, not pending")
     if not director:
@@ -522,15 +539,20 @@ def _decide(result: BoardResult, actor: Actor, status: str, reason: str) -> Boar
 
 
 @transaction.atomic
-def confirm_board_result(*, result: BoardResult, actor: Actor) -> BoardResult:
-    """The other side agrees (with its PIN unless the event confirms on the same phone)."""
-    return _decide(result, actor, R.CONFIRMED, "")
+def confirm_board_result(*, result: BoardResult, actor: Actor,
+                         expected_version: int) -> BoardResult:
+    """The other side agrees (with its PIN unless the event confirms on the same phone).
+    `expected_version` is the version of the board's result the confirmer saw: if it has
+    changed since (`stale-version`), nothing changes."""
+    return _decide(result, actor, R.CONFIRMED, "", expected_version)
 
 
 @transaction.atomic
-def reject_board_result(*, result: BoardResult, actor: Actor, reason: str = "") -> BoardResult:
-    """The other side disagrees: the table enters the board again."""
-    return _decide(result, actor, R.REJECTED, reason or "")
+def reject_board_result(*, result: BoardResult, actor: Actor, expected_version: int,
+                        reason: str = "") -> BoardResult:
+    """The other side disagrees: the table enters the board again. `expected_version` as for
+    `confirm_board_result`."""
+    return _decide(result, actor, R.REJECTED, reason or "", expected_version)
 
 
 def _reason(reason: Any) -> str:

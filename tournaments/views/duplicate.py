@@ -198,6 +198,15 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
     return sorted(rows, key=lambda r: r["table"])
 
 
+def _board_list(tournament: Tournament) -> list[dict]:
+    """Each board for the director: dealt or waiting for its deal, played (its deal fixed)."""
+    from django.db.models import Count
+
+    return [{"number": b.number, "dealer": b.dealer, "dealt": b.dealt, "source": b.source,
+             "played": b.played > 0}
+            for b in tournament.boards.annotate(played=Count("results")).order_by("number")]
+
+
 @director_page
 def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     event = dup.event_of(tournament)
@@ -213,6 +222,7 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "rounds_left": len(plan.rounds) - (round_.number if round_ else 0),
         "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
         "adjustments": adjustment_names(), "boards": tournament.boards.count(),
+        "board_list": _board_list(tournament),
         "released": event.released_round, "section": "duplicate",
     }
     return render(request, "tournaments/duplicate/director.html", context)
@@ -283,6 +293,143 @@ def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
         return back
     messages.success(request, note)
     return back
+
+
+# -- entering a board's deal -------------------------------------------------------------------
+
+RANK_ORDER = "AKQJT98765432"
+SUIT_SIGNS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D",
+                            "♣": "C", "♧": "C", ":": " ", ",": " ", ".": " ", "-": " ",
+                            "—": " ", "/": " "})
+
+
+def parse_hand(text: str) -> list[str]:
+    """One seat's cards as a director types them from the board: by suit ("S AK72 H QJ3 D T98
+    C 5432", suit symbols, 10 or T, spaces optional, a void left out or written "-"), or a
+    list of cards ("AS KS 7S ..."). Raises ValueError with a translated message."""
+    words = text.upper().translate(SUIT_SIGNS).replace("10", "T").split()
+    if words and all(len(w) == 2 and w[0] in RANK_ORDER and w[1] in "SHDC" for w in words):
+        return words
+    cards, suit = [], ""
+    for char in "".join(words):
+        if char in "SHDC":
+            suit = char
+        elif char in RANK_ORDER:
+            if not suit:
+                raise ValueError(_("Start with a suit (S, H, D or C) before its cards."))
+            cards.append(char + suit)
+        else:
+            raise ValueError(_("“%(char)s” is not a suit or a rank.") % {"char": char})
+    return cards
+
+
+def hand_text(cards: list[str]) -> str:
+    """A stored hand in the notation `parse_hand` reads: "S A K 10 H Q J 3 D - C 5 4 3 2"."""
+    parts = []
+    for suit, _symbol in SUITS:
+        ranks = sorted((c[0] for c in cards if c[1] == suit), key=RANK_ORDER.index)
+        parts.append(f"{suit} {' '.join('10' if r == 'T' else r for r in ranks) or '-'}")
+    return "  ".join(parts)
+
+
+class DealForm(forms.Form):
+    """A board's deal: each seat's 13 cards (and Whist's turned card, one of the dealer's)."""
+
+    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        for seat, name in seat_names().items():
+            self.fields[seat] = forms.CharField(
+                label=name, max_length=120,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
+                                              "autocapitalize": "characters",
+                                              "class": "hand-input"}))
+        if game == "whist":
+            self.fields["turned"] = forms.CharField(
+                label=_("Turned card (the dealer's)"), max_length=3,
+                help_text=_("For example 7D or 10H."),
+                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4,
+                                              "autocapitalize": "characters"}))
+
+    def clean(self) -> dict:
+        data = super().clean()
+        names = seat_names()
+        hands: dict[str, list[str]] = {}
+        for seat in SEATS:
+            if seat not in data:
+                continue
+            try:
+                hands[seat] = parse_hand(data[seat])
+            except ValueError as error:
+                self.add_error(seat, str(error))
+                continue
+            if len(hands[seat]) != 13:
+                self.add_error(seat, _("%(seat)s holds %(n)s cards, not 13.") % {
+                    "seat": names[seat], "n": len(hands[seat])})
+        if len(hands) == 4:
+            held: dict[str, list[str]] = {}
+            for seat, cards in hands.items():
+                for card in cards:
+                    held.setdefault(card, []).append(names[seat])
+            twice = [f"{_card_label(c)} ({', '.join(seats)})" for c, seats in held.items()
+                     if len(seats) > 1]
+            if twice:
+                self.add_error(None, _("These cards are given twice: %(cards)s.") % {
+                    "cards": "; ".join(twice)})
+            missing = [_card_label(r + suit) for suit, _symbol in SUITS for r in RANK_ORDER
+                       if r + suit not in held]
+            if missing:
+                self.add_error(None, _("These cards are in no hand: %(cards)s.") % {
+                    "cards": " ".join(missing)})
+        data["hands"] = hands
+        return data
+
+
+def _card_label(card: str) -> str:
+    symbol = dict(SUITS)[card[1]]
+    return symbol + ("10" if card[0] == "T" else card[0])
+
+
+def _deal_error(error: ServiceError) -> str:
+    return {
+        "bad-deal": _("Each seat holds 13 different cards of one pack; the Whist turned card "
+                      "is one of the dealer's cards."),
+        "board-played": _("This board has results: its deal can no longer be changed."),
+        "no-board": _("There is no such board."),
+    }.get(error.code, error.message)
+
+
+@director_page
+def board_deal(request: HttpRequest, tournament: Tournament, actor: Actor,
+               number: int) -> HttpResponse:
+    """Enter (or, before it is played, replace) one board's deal, typed from the cards in the
+    board; saving goes on to the next board, for typing a whole set in one go."""
+    board = get_object_or_404(Board, tournament=tournament, number=number)
+    played = board.results.exists()
+    initial = {s: hand_text(board.hands.get(s, [])) for s in SEATS} if board.dealt else {}
+    if board.turned:
+        initial["turned"] = "10" + board.turned[1] if board.turned[0] == "T" else board.turned
+    form = DealForm(request.POST or None, game=tournament.game, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            dup.set_board_deal(tournament=tournament, actor=actor, number=number,
+                               hands=form.cleaned_data["hands"],
+                               turned=form.cleaned_data.get("turned", ""))
+        except ServiceError as error:
+            form.add_error(None, _deal_error(error))
+        else:
+            messages.success(request, _("Board %(n)s's deal is saved.") % {"n": number})
+            following = tournament.boards.filter(number=number + 1).first()
+            if following is not None and not following.dealt:
+                return redirect("tournaments:duplicate-deal", slug=tournament.slug,
+                                number=number + 1)
+            return redirect(reverse("tournaments:duplicate-director", args=[tournament.slug])
+                            + "#boards-h")
+    last = tournament.boards.order_by("-number").values_list("number", flat=True).first()
+    context = {"tournament": tournament, "board": board, "form": form, "played": played,
+               "dealer": seat_names()[board.dealer], "last": last,
+               "hand": board_views(tournament)[number - 1] if board.dealt else None}
+    return render(request, "tournaments/duplicate/deal.html", context)
 
 
 # -- printing ---------------------------------------------------------------------------------
@@ -568,10 +715,14 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                                     idempotency_key=request.POST.get("key") or None)
         elif action in ("confirm", "reject"):
             result = get_object_or_404(BoardResult, pk=request.POST.get("result"), match=match)
+            try:
+                seen = int(request.POST.get("version", ""))
+            except ValueError:
+                seen = 0  # no version is 0: refused as stale, the phone shows the result again
             if action == "confirm":
-                dup.confirm_board_result(result=result, actor=actor)
+                dup.confirm_board_result(result=result, actor=actor, expected_version=seen)
             else:
-                dup.reject_board_result(result=result, actor=actor,
+                dup.reject_board_result(result=result, actor=actor, expected_version=seen,
                                         reason=request.POST.get("reason", ""))
         else:
             raise ServiceError("bad-action", _("Unknown action."))
@@ -593,6 +744,8 @@ def _error_text(error: ServiceError) -> str:
         "result-exists": _("This board already has a result: ask the director to correct it."),
         "round-not-in-play": _("This round is not in play."),
         "bad-side": _("Say which side is entering the result."),
+        "stale-version": _("This result changed since you looked at it: check it again "
+                           "before you answer."),
     }
     text = words.get(error.code, error.message)
     return text % {"why": error.message} if "%(why)s" in text else text
@@ -765,6 +918,8 @@ urlpatterns = [
     path("director/<slug:slug>/duplicate/", event_page, name="duplicate-director"),
     path("director/<slug:slug>/duplicate/do/<str:action>/", event_action,
          name="duplicate-action"),
+    path("director/<slug:slug>/duplicate/boards/<int:number>/deal/", board_deal,
+         name="duplicate-deal"),
     path("director/<slug:slug>/duplicate/print/boards/", print_boards,
          name="duplicate-print-boards"),
     path("director/<slug:slug>/duplicate/print/guide/", print_guide, name="duplicate-guide"),
