@@ -104,6 +104,64 @@ def translate_errors(errors: Iterable[dict]) -> list[dict]:
     return out
 
 
+#: The services' refusals that carry the rules engine's errors, as the API says them (the
+#: service's English message stays for the logs and the command line; `code` never changes).
+REFUSALS: dict[str, Any] = {
+    "invalid-hand": lazy("The rules engine refused the hand."),
+    "later-hand-invalid": lazy("Hand %(number)s is no longer legal after this change: correct it "
+                               "first."),
+    "later-hand-after-end": lazy("The match would end before hand %(number)s: correct that "
+                                 "first."),
+    "bad-record": lazy("The rules engine refused the result."),
+}
+
+
+def _first_reason(errors: list[dict]) -> str:
+    first = next((e for e in errors if isinstance(e, dict)), None)
+    return error_sentence(first) if first is not None else ""
+
+
+def refusal_words(code: str, message: str, details: Any) -> tuple[str, Any]:
+    """A service's refusal as the API sends it, in the active language: for the refusals that
+    carry the rules engine's errors (`invalid-hand`, `later-hand-invalid`, duplicate's
+    `bad-record`), the `message` a sentence naming the first error, and each engine error's
+    `message` its sentence (the engine's English kept as `detail`, see `translate_errors`).
+    Any other refusal as given."""
+    if code == "invalid-hand" and isinstance(details, list):
+        errors = translate_errors(e for e in details if isinstance(e, dict))
+        reason = _first_reason(details)
+        text = str(REFUSALS[code])
+        return (f"{text} {reason}" if reason else text), errors
+    if code == "later-hand-invalid" and isinstance(details, dict):
+        errors = [e for e in details.get("errors") or [] if isinstance(e, dict)]
+        after_end = any(e.get("code") == "match-over" for e in errors)
+        text = str(REFUSALS["later-hand-after-end" if after_end else code]) % {
+            "number": details.get("hand", "?")}
+        reason = "" if after_end else _first_reason(errors)
+        return (f"{text} {reason}" if reason else text), {**details,
+                                                           "errors": translate_errors(errors)}
+    if code == "bad-record" and isinstance(details, dict) and details.get("code"):
+        text = str(REFUSALS[code])
+        return f"{text} {error_sentence(details)}", translate_errors([details])[0]
+    return message, details
+
+
+def result_words(result: Any) -> Any:
+    """A checked record's result (`games.records.check_record`) with its notes and its errors
+    in the active language (each error's English kept as `detail`; the same text in English):
+    what the API's check endpoint answers."""
+    if not isinstance(result, dict):
+        return result
+    shown = dict(result)
+    if isinstance(result.get("notes"), list):
+        shown["notes"] = [note_sentence(n) for n in result["notes"]]
+    if isinstance(result.get("errors"), list):
+        shown["errors"] = translate_errors(e for e in result["errors"] if isinstance(e, dict))
+    if isinstance(result.get("hands"), list):
+        shown["hands"] = [result_words(hand) for hand in result["hands"]]
+    return shown
+
+
 # -- notes -------------------------------------------------------------------------------------
 
 NIL_CALLS = {"nil": "nil", "dnil": "double-nil", "dbn": "double-blind-nil"}

@@ -181,3 +181,22 @@ def test_the_phones_whist_form_scores_tricks_from_the_board(td):
     assert response.status_code == 200, response.content.decode()
     result = BoardResult.objects.get()
     assert (result.ns_score, result.ew_score, result.submitted_side) == (3, 0, "EW")
+
+
+def test_the_phone_says_the_engines_refusal_of_a_board_in_japanese(td):
+    """A board result the rules engine refuses: the engine's error as a Japanese sentence."""
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    phone = Client()
+    phone.cookies["django_language"] = "ja"
+    response = phone.post(
+        reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+        {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
+         "call_S": "3", "call_W": "4", "tricks_N": "9", "tricks_E": "4", "tricks_S": "3",
+         "tricks_W": "3"}, HTTP_AUTHORIZATION=f"Table {secret}")
+    page = response.content.decode()
+    assert "トリック数の合計が、1ハンドのトリック数と合いません。" in page
+    assert "add up to" not in page and "tricks-do-not-sum" not in page
+    assert not BoardResult.objects.exists()

@@ -38,6 +38,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.registry import get_game
 from tournaments import duplicate as engine
 from tournaments import printing
+from tournaments.engine_words import error_sentence
 from tournaments.models import (
     Board,
     BoardResult,
@@ -595,7 +596,12 @@ def _error_text(error: ServiceError) -> str:
         "bad-side": _("Say which side is entering the result."),
     }
     text = words.get(error.code, error.message)
-    return text % {"why": error.message} if "%(why)s" in text else text
+    if "%(why)s" not in text:
+        return text
+    engine = error.details  # bad-record: the rules engine's own error, said as a sentence
+    why = error_sentence(engine) if isinstance(engine, dict) and engine.get("code") else (
+        error.message)
+    return text % {"why": why}
 
 
 # -- results --------------------------------------------------------------------------------
