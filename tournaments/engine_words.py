@@ -317,7 +317,27 @@ NOTE_SENTENCES: dict[str, Callable[[dict], str]] = {
     "german-whist-tricks": _german_tricks,
     "german-whist-wins": _simple(lazy("%(seat)s wins (%(points)s)")),
     "german-whist-tie": _simple(lazy("A tie: no score.")),
+    "board-nil-made": _simple(lazy("%(seat)s made nil: +%(value)s to %(side)s")),
+    "board-nil-failed": _simple(lazy("%(seat)s failed nil: 0 to %(side)s, +%(value)s to "
+                                     "%(other)s")),
+    "board-bid-made": _simple(lazy("%(side)s made %(bid)s: +%(value)s")),
+    "board-bid-set": _simple(lazy("%(side)s set at %(bid)s: 0 to %(side)s, +%(value)s to "
+                                  "%(other)s")),
+    "board-bags": lambda p: ngettext("%(side)s took %(bags)s bag: -%(bags)s to %(side)s",
+                                     "%(side)s took %(bags)s bags: -%(bags)s to %(side)s",
+                                     p["bags"]) % p,
+    "board-bags-to-other": _simple(lazy("… and +%(bags)s to %(other)s")),
 }
+
+
+def notes_again(stored: Iterable[Any], again: Iterable[Any] | None) -> list[str]:
+    """Stored notes (plain strings) in the active language, given the same notes made again by
+    the engine with their codes; the stored text when the engine no longer gives the same."""
+    written = [str(n) for n in stored]
+    made = list(again or [])
+    if not made or [str(n) for n in made] != written:
+        return written
+    return [note_sentence(n) for n in made]
 
 
 def note_sentence(note: Any) -> str:
@@ -339,7 +359,4 @@ def hand_notes(record: dict, result: dict, *, game: str, rules: Any) -> list[str
         again = check_hand(record, rules=rules, game=game)
     except Exception:  # noqa: BLE001 - the stored text is always a good answer
         again = {}
-    notes = again.get("notes") if again.get("ok") else None
-    if not notes or [str(n) for n in notes] != [str(n) for n in stored]:
-        return [str(n) for n in stored]
-    return [note_sentence(n) for n in notes]
+    return notes_again(stored, again.get("notes") if again.get("ok") else None)
