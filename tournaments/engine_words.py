@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.records import check_hand
 from tournaments.rules_words import call_label, card, solo_labels
@@ -77,7 +77,7 @@ def where(error: dict) -> str:
         parts.append(str(error["seat"]))
     if error.get("card"):
         parts.append(card(str(error["card"])))
-    return ", ".join(parts)
+    return pgettext("list separator", ", ").join(parts)
 
 
 def error_sentence(error: dict) -> str:
@@ -87,7 +87,7 @@ def error_sentence(error: dict) -> str:
     known = ERROR_MESSAGES.get(error.get("code", ""))
     text = str(known) if known is not None else str(error.get("message", ""))
     place = where(error)
-    return f"{text} ({place})" if place else text
+    return _("%(error)s (%(where)s)") % {"error": text, "where": place} if place else text
 
 
 def translate_errors(errors: Iterable[dict]) -> list[dict]:

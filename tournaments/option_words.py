@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
+from django.utils.translation import pgettext
 
 from games.records import get_game
 
@@ -116,9 +117,11 @@ def rules_label(game: str, rules: Any) -> str:
     if not isinstance(rules, dict):
         return "" if rules is None else str(rules)
     name = preset_label(game, str(rules.get("preset", "")))
-    options = ", ".join(
+    options = pgettext("list separator", ", ").join(
         _("%(option)s: %(value)s") % {"option": option_label(option),
                                       "value": value_label(game, option, value)}
         for option, value in (rules.get("options") or {}).items()
     )
-    return f"{name} ({options})" if options else name
+    if not options:
+        return name
+    return _("%(preset)s (%(options)s)") % {"preset": name, "options": options}
