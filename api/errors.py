@@ -2,8 +2,10 @@
 `tournaments.error_shape`, shared with the middleware and the error views).
 
 `exception_handler` (REST_FRAMEWORK["EXCEPTION_HANDLER"]) maps the services' `ServiceError`
-(its own status), DRF's exceptions (validation 400, authentication 401, permission 403, 404, 405,
-406, 415, throttling 429, parse errors 400) and oversized bodies (413) to that shape.
+(its own status; a rules engine refusal's message and errors in the request's language, see
+`tournaments.engine_words.refusal_words`), DRF's exceptions (validation 400, authentication 401,
+permission 403, 404, 405, 406, 415, throttling 429, parse errors 400) and oversized bodies (413)
+to that shape.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from tournaments.engine_words import refusal_words
 from tournaments.error_shape import body, error_response
 from tournaments.services import ServiceError
 
@@ -81,7 +84,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     headers: dict[str, str] = {}
     if isinstance(exc, ServiceError):
         set_rollback()
-        return Response(body(exc.code, exc.message, exc.details), exc.status)
+        # A refusal by the rules engine speaks the request's language (LocaleMiddleware: the
+        # language cookie, then Accept-Language); its `code` and the codes in `details` never
+        # change, and each engine error keeps its English as `detail`.
+        message, details = refusal_words(exc.code, exc.message, exc.details)
+        return Response(body(exc.code, message, details), exc.status)
     if isinstance(exc, RequestDataTooBig):
         exc = TooLarge(getattr(exc, "limit", 0) or 0)
     elif isinstance(exc, TooManyFieldsSent):

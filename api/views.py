@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from games.records import check_record
 from tournaments import links, services
+from tournaments.engine_words import result_words
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -713,8 +714,11 @@ class HandCorrect(ActionView):
 @extend_schema(
     tags=["hands"],
     summary="Check a hand/1 or match/1 record: validate and score it, store nothing",
-    description="200 with the rules engine's result as is: `ok: true` and the score, or "
-    "`ok: false` and `errors` for an illegal record. 400 when the body is not a JSON object.",
+    description="200 with the rules engine's result: `ok: true` and the score, or "
+    "`ok: false` and `errors` for an illegal record. 400 when the body is not a JSON object. "
+    "The notes and each error's `message` are in the request's language (the language cookie, "
+    "then `Accept-Language`); an error's English from the engine stays in `detail`, its `code` "
+    "never changes.",
     request={"application/json": {"$ref": HAND_RECORD_REF}},
     responses={200: OpenApiResponse({"$ref": CHECK_RESULT_REF}, description="The result")},
 )
@@ -738,7 +742,7 @@ class HandCheck(ActionView):
                 "ok": False,
                 "errors": [{"code": "bad-format", "message": f"unreadable record ({error})"}],
             }
-        return Response(result)
+        return Response(result_words(result))
 
 
 # -- table tokens ---------------------------------------------------------------------------------

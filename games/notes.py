@@ -52,6 +52,13 @@ NOTE_CODES: dict[str, str] = {
     "german-whist-tricks": "the tricks each took of those counted (n, s, all, counted)",
     "german-whist-wins": "a seat wins the hand (seat, points)",
     "german-whist-tie": "a tie: no score",
+    # Duplicate Spades boards scored by parts (`cga`, `andrews`: tournaments/duplicate/scoring.py)
+    "board-nil-made": "a nil made on a board (seat, value, side)",
+    "board-nil-failed": "a nil failed on a board (seat, side, value, other)",
+    "board-bid-made": "a side's bid made on a board (side, bid, value)",
+    "board-bid-set": "a side's bid set on a board (side, bid, value, other)",
+    "board-bags": "a side's bags on a board (side, bags)",
+    "board-bags-to-other": "the bags given to the other side, CGA (bags, other)",
 }
 
 

@@ -37,7 +37,8 @@ class Checked:
 @dataclass
 class Report:
     checked: list[Checked] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # input that is not JSON at all
+    # Input that is not JSON at all: where (line, column) and the reader's English `message`.
+    problems: list[StreamError] = field(default_factory=list)
     truncated: bool = False
 
     @property
@@ -50,7 +51,7 @@ def check_text(data: bytes) -> Report:
     report = Report()
 
     def problem(error: StreamError) -> None:
-        report.problems.append(str(error))
+        report.problems.append(error)
 
     for line, value in iter_records(io.BytesIO(data), on_error=problem):
         if len(report.checked) == MAX_RECORDS:

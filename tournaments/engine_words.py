@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.records import check_hand
 from tournaments.rules_words import call_label, card, solo_labels
@@ -77,7 +77,7 @@ def where(error: dict) -> str:
         parts.append(str(error["seat"]))
     if error.get("card"):
         parts.append(card(str(error["card"])))
-    return ", ".join(parts)
+    return pgettext("list separator", ", ").join(parts)
 
 
 def error_sentence(error: dict) -> str:
@@ -87,7 +87,7 @@ def error_sentence(error: dict) -> str:
     known = ERROR_MESSAGES.get(error.get("code", ""))
     text = str(known) if known is not None else str(error.get("message", ""))
     place = where(error)
-    return f"{text} ({place})" if place else text
+    return _("%(error)s (%(where)s)") % {"error": text, "where": place} if place else text
 
 
 def translate_errors(errors: Iterable[dict]) -> list[dict]:
@@ -102,6 +102,64 @@ def translate_errors(errors: Iterable[dict]) -> list[dict]:
                                                "seat": None, "card": None})
         out.append(shown)
     return out
+
+
+#: The services' refusals that carry the rules engine's errors, as the API says them (the
+#: service's English message stays for the logs and the command line; `code` never changes).
+REFUSALS: dict[str, Any] = {
+    "invalid-hand": lazy("The rules engine refused the hand."),
+    "later-hand-invalid": lazy("Hand %(number)s is no longer legal after this change: correct it "
+                               "first."),
+    "later-hand-after-end": lazy("The match would end before hand %(number)s: correct that "
+                                 "first."),
+    "bad-record": lazy("The rules engine refused the result."),
+}
+
+
+def _first_reason(errors: list[dict]) -> str:
+    first = next((e for e in errors if isinstance(e, dict)), None)
+    return error_sentence(first) if first is not None else ""
+
+
+def refusal_words(code: str, message: str, details: Any) -> tuple[str, Any]:
+    """A service's refusal as the API sends it, in the active language: for the refusals that
+    carry the rules engine's errors (`invalid-hand`, `later-hand-invalid`, duplicate's
+    `bad-record`), the `message` a sentence naming the first error, and each engine error's
+    `message` its sentence (the engine's English kept as `detail`, see `translate_errors`).
+    Any other refusal as given."""
+    if code == "invalid-hand" and isinstance(details, list):
+        errors = translate_errors(e for e in details if isinstance(e, dict))
+        reason = _first_reason(details)
+        text = str(REFUSALS[code])
+        return (f"{text} {reason}" if reason else text), errors
+    if code == "later-hand-invalid" and isinstance(details, dict):
+        errors = [e for e in details.get("errors") or [] if isinstance(e, dict)]
+        after_end = any(e.get("code") == "match-over" for e in errors)
+        text = str(REFUSALS["later-hand-after-end" if after_end else code]) % {
+            "number": details.get("hand", "?")}
+        reason = "" if after_end else _first_reason(errors)
+        return (f"{text} {reason}" if reason else text), {**details,
+                                                           "errors": translate_errors(errors)}
+    if code == "bad-record" and isinstance(details, dict) and details.get("code"):
+        text = str(REFUSALS[code])
+        return f"{text} {error_sentence(details)}", translate_errors([details])[0]
+    return message, details
+
+
+def result_words(result: Any) -> Any:
+    """A checked record's result (`games.records.check_record`) with its notes and its errors
+    in the active language (each error's English kept as `detail`; the same text in English):
+    what the API's check endpoint answers."""
+    if not isinstance(result, dict):
+        return result
+    shown = dict(result)
+    if isinstance(result.get("notes"), list):
+        shown["notes"] = [note_sentence(n) for n in result["notes"]]
+    if isinstance(result.get("errors"), list):
+        shown["errors"] = translate_errors(e for e in result["errors"] if isinstance(e, dict))
+    if isinstance(result.get("hands"), list):
+        shown["hands"] = [result_words(hand) for hand in result["hands"]]
+    return shown
 
 
 # -- notes -------------------------------------------------------------------------------------
@@ -259,7 +317,27 @@ NOTE_SENTENCES: dict[str, Callable[[dict], str]] = {
     "german-whist-tricks": _german_tricks,
     "german-whist-wins": _simple(lazy("%(seat)s wins (%(points)s)")),
     "german-whist-tie": _simple(lazy("A tie: no score.")),
+    "board-nil-made": _simple(lazy("%(seat)s made nil: +%(value)s to %(side)s")),
+    "board-nil-failed": _simple(lazy("%(seat)s failed nil: 0 to %(side)s, +%(value)s to "
+                                     "%(other)s")),
+    "board-bid-made": _simple(lazy("%(side)s made %(bid)s: +%(value)s")),
+    "board-bid-set": _simple(lazy("%(side)s set at %(bid)s: 0 to %(side)s, +%(value)s to "
+                                  "%(other)s")),
+    "board-bags": lambda p: ngettext("%(side)s took %(bags)s bag: -%(bags)s to %(side)s",
+                                     "%(side)s took %(bags)s bags: -%(bags)s to %(side)s",
+                                     p["bags"]) % p,
+    "board-bags-to-other": _simple(lazy("… and +%(bags)s to %(other)s")),
 }
+
+
+def notes_again(stored: Iterable[Any], again: Iterable[Any] | None) -> list[str]:
+    """Stored notes (plain strings) in the active language, given the same notes made again by
+    the engine with their codes; the stored text when the engine no longer gives the same."""
+    written = [str(n) for n in stored]
+    made = list(again or [])
+    if not made or [str(n) for n in made] != written:
+        return written
+    return [note_sentence(n) for n in made]
 
 
 def note_sentence(note: Any) -> str:
@@ -281,7 +359,4 @@ def hand_notes(record: dict, result: dict, *, game: str, rules: Any) -> list[str
         again = check_hand(record, rules=rules, game=game)
     except Exception:  # noqa: BLE001 - the stored text is always a good answer
         again = {}
-    notes = again.get("notes") if again.get("ok") else None
-    if not notes or [str(n) for n in notes] != [str(n) for n in stored]:
-        return [str(n) for n in stored]
-    return [note_sentence(n) for n in notes]
+    return notes_again(stored, again.get("notes") if again.get("ok") else None)

@@ -13,8 +13,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as lazy
+from django.utils.translation import pgettext
 
 from games.records import get_game
+
+#: A switch's two values, the words of every option's `off` value too (one spelling).
+ON_OFF: dict[bool, Any] = {True: lazy("On"), False: lazy("Off")}
 
 VALUE_LABELS: dict[tuple[str, str], dict[Any, Any]] = {
     ("spades", "two_player_deal"): {"draw": lazy("Draw the hands"), "dummy": lazy("A dummy hand")},
@@ -36,10 +40,10 @@ VALUE_LABELS: dict[tuple[str, str], dict[Any, Any]] = {
                                "highest-bidder": lazy("The highest bidder")},
     ("spades", "set_penalty"): {"bid": lazy("10 per trick bid"),
                                 "shortfall": lazy("10 per trick short")},
-    ("spades", "ten_for_200"): {"off": lazy("Off"),
+    ("spades", "ten_for_200"): {"off": ON_OFF[False],
                                 "at-least": lazy("A bid of 10 or more scores 200"),
                                 "exact": lazy("Exactly 10 tricks on a bid of 10 scores 200")},
-    ("spades", "last_trick_bonus"): {"off": lazy("Off"),
+    ("spades", "last_trick_bonus"): {"off": ON_OFF[False],
                                      "last": lazy("The last trick"),
                                      "sequence": lazy("The last tricks in sequence")},
     ("whist", "game_points"): {"short": lazy("Short whist game points"),
@@ -65,7 +69,7 @@ VALUE_LABELS: dict[tuple[str, str], dict[Any, Any]] = {
     ("solo-whist", "abundance_trumps_named"): {
         "after-auction": lazy("After the auction"),
         "after-opening-lead": lazy("After the opening lead")},
-    ("solo-whist", "declared_with_trumps"): {"off": lazy("Off"),
+    ("solo-whist", "declared_with_trumps"): {"off": ON_OFF[False],
                                              "replaces": lazy("Replaces abundance declared"),
                                              "ranks-above": lazy("Ranks above it")},
     ("german-whist", "counted_tricks"): {"last-13": lazy("The last 13 tricks"),
@@ -76,10 +80,12 @@ VALUE_LABELS: dict[tuple[str, str], dict[Any, Any]] = {
 
 
 def value_label(game: str, option: str, value: Any) -> str:
-    """An option's value in words in the active language: on/off, a number as written, a list of
-    cards, or the label of a named value (an unknown one: as the engine spells it)."""
+    """An option's value in words in the active language: On/Off, a number as written, a list of
+    cards, or the label of a named value (an unknown one: as the engine spells it). A switch
+    reads "On"/"Off", capitalised like every named value ("Off" is also the `off` value of the
+    options that have one), so a list of options never mixes "off" and "Off"."""
     if isinstance(value, bool):
-        return _("on") if value else _("off")
+        return str(ON_OFF[value])
     if isinstance(value, list | tuple):
         from tournaments.rules_words import cards
 
@@ -111,9 +117,11 @@ def rules_label(game: str, rules: Any) -> str:
     if not isinstance(rules, dict):
         return "" if rules is None else str(rules)
     name = preset_label(game, str(rules.get("preset", "")))
-    options = ", ".join(
+    options = pgettext("list separator", ", ").join(
         _("%(option)s: %(value)s") % {"option": option_label(option),
                                       "value": value_label(game, option, value)}
         for option, value in (rules.get("options") or {}).items()
     )
-    return f"{name} ({options})" if options else name
+    if not options:
+        return name
+    return _("%(preset)s (%(options)s)") % {"preset": name, "options": options}

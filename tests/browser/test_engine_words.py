@@ -4,6 +4,8 @@ size, in English and Japanese."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.utils import translation
@@ -66,3 +68,28 @@ def test_a_director_on_the_scoring_page_also_sees_the_code_and_the_engines_detai
     error = page.locator("#preview li[data-code=not-eligible]")
     expect(error.locator(".error-code")).to_have_text("[not-eligible]")
     expect(error.locator(".error-detail")).to_have_attribute("lang", "en")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_player_reads_the_checked_hands_notes_in_the_pages_language(
+    page, live_server, screenshot, language
+):
+    """The check before submitting: the engine's notes come back from the API in the page's
+    language (the language cookie travels with the script's request)."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table_in(page, live_server, match, director, language)
+    page.locator("input[name=entering-side][value=NS]").check()
+    for seat, bid in (("E", "4"), ("S", "3"), ("W", "7"), ("N", "6")):
+        page.locator(f"#bid-{seat}").select_option(bid)
+    for seat, taken in (("N", "3"), ("E", "4"), ("S", "3"), ("W", "3")):
+        page.locator(f"input[data-kind=tricks][data-key={seat}]").fill(taken)
+    page.locator("#check-button").click()
+    expect(page.locator("#preview")).to_have_class(re.compile(r"\bok\b"))
+    notes = page.locator("#preview ul li")
+    expected = {"en": "NS bid 6, took 6 (+60)", "ja": "NS：ビッド6、6トリック獲得（+60）"}
+    expect(notes.first).to_have_text(expected[language])
+    if language == "ja":
+        expect(page.locator("#preview")).not_to_contain_text("took")
+    page.locator("#preview").scroll_into_view_if_needed()
+    screenshot(page, f"scoring-check-notes-phone-{language}")

@@ -316,3 +316,49 @@ def test_the_phone_refuses_an_answer_to_a_result_entered_again_since(td):
                      "version": 1}, **auth)
     result.refresh_from_db()
     assert result.status == "confirmed"
+
+
+def test_the_phone_says_the_engines_refusal_of_a_board_in_japanese(td):
+    """A board result the rules engine refuses: the engine's error as a Japanese sentence."""
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    phone = Client()
+    phone.cookies["django_language"] = "ja"
+    response = phone.post(
+        reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+        {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
+         "call_S": "3", "call_W": "4", "tricks_N": "9", "tricks_E": "4", "tricks_S": "3",
+         "tricks_W": "3"}, HTTP_AUTHORIZATION=f"Table {secret}")
+    page = response.content.decode()
+    assert "トリック数の合計が、1ハンドのトリック数と合いません。" in page
+    assert "add up to" not in page and "tricks-do-not-sum" not in page
+    assert not BoardResult.objects.exists()
+
+
+@pytest.mark.parametrize("board_scoring", ["standard", "cga"])
+def test_the_result_to_confirm_gives_its_notes_in_japanese(td, board_scoring):
+    """The other side reads what the result scored in its language, whichever engine made the
+    notes (the rules engine's for standard scoring, the board scoring's for CGA)."""
+    tournament = make_event(td, board_scoring=board_scoring)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = _token_for(round_, td, 1)
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    phone = Client()
+    phone.cookies["django_language"] = "ja"
+    auth = {"HTTP_AUTHORIZATION": f"Table {secret}"}
+    phone.post(reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+               {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
+                "call_S": "3", "call_W": "4", "tricks_N": "3", "tricks_E": "4", "tricks_S": "3",
+                "tricks_W": "3"}, **auth)
+    result = BoardResult.objects.get()
+    assert result.status == "pending" and result.notes
+    page = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
+                     **auth).content.decode()
+    expected = {"standard": ["NS：ビッド6、6トリック獲得（+60）"],
+                "cga": ["NS：ビッド6成功（+60）", "EWがバッグ3：EWに-3", "…そしてNSに+3"]}
+    for japanese in expected[board_scoring]:
+        assert f"<li>{japanese}</li>" in page
+    for english in result.notes:
+        assert english not in page

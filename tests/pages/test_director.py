@@ -618,6 +618,21 @@ def test_an_illegal_correction_shows_the_engines_errors(as_td, scored):
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
 
 
+def test_an_illegal_correction_reads_in_japanese_with_the_code_for_the_director(as_td, scored):
+    tournament, match = scored
+    broken = dict(HAND_1, tricks={"N": 9, "E": 3, "S": 3, "W": 3})
+    as_td.cookies["django_language"] = "ja"
+
+    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
+                          {"record": json.dumps(broken), "reason": "typo", "version": 1})
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "ルールエンジンはこのハンドを受け付けませんでした。" in page
+    assert "トリック数の合計が、1ハンドのトリック数と合いません。 [tricks-do-not-sum]" in page
+    assert "the rules engine refused the hand" not in page and "add up to" not in page
+
+
 def test_broken_json_is_a_form_error(as_td, scored):
     tournament, match = scored
 

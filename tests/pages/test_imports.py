@@ -272,6 +272,21 @@ def test_uploading_hand_records_starts_a_job_and_shows_its_results(client, match
     assert HandSubmission.objects.filter(status="confirmed", source="import").count() == 2
 
 
+def test_a_line_the_rules_engine_refuses_reads_in_japanese_with_its_code(client, match,
+                                                                         post_hands):
+    bad = {**HAND_1, "tricks": {"N": 9, "E": 4, "S": 3, "W": 3}}
+    response = post_hands(match, hand_lines(bad))
+    client.cookies["django_language"] = "ja"
+
+    html = client.get(response["Location"]).content.decode()
+
+    errors = re.search(r'<table class="row-errors">.*?</table>', html, re.S).group(0)
+    assert "<code>invalid-hand</code>" in errors
+    assert "ルールエンジンはこのハンドを受け付けませんでした。" in errors
+    assert "トリック数の合計が、1ハンドのトリック数と合いません。" in errors
+    assert "add up to" not in errors and "refused" not in errors
+
+
 def test_uploading_the_same_file_again_reports_duplicates(client, match, post_hands):
     post_hands(match, hand_lines(HAND_1, HAND_2))
     response = post_hands(match, hand_lines(HAND_1, HAND_2))

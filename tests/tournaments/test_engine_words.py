@@ -133,8 +133,21 @@ def test_option_values_read_as_words_not_engine_ids():
     en, ja = in_both(lambda: [value_label("spades", "double_nil", "when-behind"),
                               value_label("spades", "blind_made", "bonus-100"),
                               value_label("spades", "nil", True)])
-    assert en == ["Only when behind", "Scores a bonus of 100", "on"]
+    assert en == ["Only when behind", "Scores a bonus of 100", "On"]
     assert ja[0] == "負けているときだけ" and all(JAPANESE.search(text) for text in ja)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_off_has_one_spelling_for_switches_and_named_values(language):
+    """A switch set off and an option whose value is `off` read the same word, capitalised like
+    every other value ("Off", never "off" beside it)."""
+    with translation.override(language):
+        words = {value_label(game, name, False if isinstance(option.default, bool) else "off")
+                 for game in GAMES for name, option in get_game(game).book.options.items()
+                 if isinstance(option.default, bool) or "off" in (option.choices or ())}
+        on = value_label("spades", "nil", True)
+    assert words == {"Off" if language == "en" else "なし"}
+    assert on == ("On" if language == "en" else "あり")
 
 
 def test_the_director_form_offers_option_values_as_words():

@@ -35,6 +35,7 @@ from typing import Any
 
 from games.cards import NAMES, parse_cards
 from games.errors import RecordError
+from games.notes import note
 from games.records import check_hand, get_game
 from games.spades import _contract, _read_calls  # the engine's own reading and contract values
 
@@ -158,10 +159,15 @@ def _parts_score(board_scoring: str, rules: Any, record: dict, tricks: dict[str,
                 value = rules.nil_points[kind][0]
                 if won[i] == 0:
                     points[side] += value
-                    lines.append(f"{table.seats[i]} made nil: +{value} to {side}")
+                    lines.append(note("board-nil-made",
+                                      f"{table.seats[i]} made nil: +{value} to {side}",
+                                      {"seat": table.seats[i], "value": value, "side": side}))
                 else:
                     points[other] += value
-                    lines.append(f"{table.seats[i]} failed nil: 0 to {side}, +{value} to {other}")
+                    lines.append(note(
+                        "board-nil-failed",
+                        f"{table.seats[i]} failed nil: 0 to {side}, +{value} to {other}",
+                        {"seat": table.seats[i], "value": value, "side": side, "other": other}))
         taken = sum(won[i] for i in members)
         kind, bid = bids.kind[k], bids.bid[k]
         if kind == "nils":
@@ -178,16 +184,21 @@ def _parts_score(board_scoring: str, rules: Any, record: dict, tricks: dict[str,
         bags[side] = over
         if made:
             points[side] += value
-            lines.append(f"{side} made {bid}: +{value}")
+            lines.append(note("board-bid-made", f"{side} made {bid}: +{value}",
+                              {"side": side, "bid": bid, "value": value}))
         else:
             points[other] += value
-            lines.append(f"{side} set at {bid}: 0 to {side}, +{value} to {other}")
+            lines.append(note("board-bid-set", f"{side} set at {bid}: 0 to {side}, +{value} to "
+                              f"{other}", {"side": side, "bid": bid, "value": value,
+                                           "other": other}))
     for side, other in (("NS", "EW"), ("EW", "NS")):
         if bags[side]:
             points[side] -= bags[side]
-            lines.append(f"{side} took {bags[side]} bag(s): -{bags[side]} to {side}")
+            lines.append(note("board-bags", f"{side} took {bags[side]} bag(s): -{bags[side]} "
+                              f"to {side}", {"side": side, "bags": bags[side]}))
             if board_scoring == "cga":
                 points[other] += bags[side]
-                lines.append(f"... and +{bags[side]} to {other}")
+                lines.append(note("board-bags-to-other", f"... and +{bags[side]} to {other}",
+                                  {"bags": bags[side], "other": other}))
     return BoardScore(ns=points["NS"], ew=points["EW"], tricks=tricks,
                       notes=tuple(lines))

@@ -1,19 +1,47 @@
-"""Template filters for showing hand-record results."""
+"""Template filters for showing hand-record results in the reader's language: the game and its
+rules in words, the engine's notes and errors as sentences (tournaments/engine_words.py and
+tournaments/option_words.py do the saying)."""
+
+from typing import Any
 
 from django import template
+
+from tournaments.engine_words import error_sentence, note_sentence
+from tournaments.option_words import rules_label as rules_in_a_line
+from tournaments.presentation import game_name as name_of_game
 
 register = template.Library()
 
 
 @register.filter
-def rules_label(rules) -> str:
-    """A rules value as people read it: "standard", or "standard (target 300, sandbag on)"."""
-    if isinstance(rules, dict):
-        options = ", ".join(
-            f"{name} {_value(value)}" for name, value in rules.get("options", {}).items()
-        )
-        return f"{rules.get('preset', '?')} ({options})" if options else str(rules.get("preset"))
-    return "" if rules is None else str(rules)
+def game_name(game: Any) -> str:
+    """A game id as its name ("Solo Whist"); anything else as given."""
+    return name_of_game(game) if isinstance(game, str) else ("" if game is None else str(game))
+
+
+@register.filter
+def rules_label(rules: Any, game: Any = "") -> str:
+    """A record's rules as people read them: the preset's name and each house option with its
+    value in words ("Standard (the club's own rules) (Double nil: Only when behind)")."""
+    if rules is None:
+        return ""
+    try:
+        return rules_in_a_line(str(game or ""), rules)
+    except (KeyError, LookupError, TypeError, ValueError):  # a record of an unknown game
+        return str(rules)
+
+
+@register.filter
+def note_words(note: Any) -> str:
+    """An engine note in the active language (a note without its code: as written)."""
+    return note_sentence(note)
+
+
+@register.filter
+def error_words(error: Any) -> str:
+    """An engine error (its code, and where it is) as a sentence in the active language, with no
+    bracketed code."""
+    return error_sentence(error) if isinstance(error, dict) else str(error)
 
 
 @register.filter
@@ -22,11 +50,3 @@ def side_scores(scores) -> str:
     if not isinstance(scores, dict):
         return ""
     return " · ".join(f"{side} {value}" for side, value in scores.items())
-
-
-def _value(value) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, list):
-        return " ".join(map(str, value)) or "none"
-    return str(value)

@@ -41,6 +41,7 @@ from tournaments.director_forms import (
     WithdrawForm,
     record_for_editing,
 )
+from tournaments.engine_words import error_sentence, refusal_words
 from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
@@ -75,19 +76,23 @@ def run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:
     try:
         result = call()
     except ServiceError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_words(error.code, error.message, error.details)[0])
         return None
     messages.success(request, success)
     return result
 
 
 def refuse(form: Any, error: ServiceError) -> None:
-    """Show a service's refusal against a form (with the engine's details when it gives them)."""
-    form.add_error(None, error.message)
-    if isinstance(error.details, list):
-        for item in error.details:
-            if isinstance(item, dict) and item.get("message"):
-                form.add_error(None, f"{item.get('code', '')}: {item['message']}")
+    """Show a service's refusal against a form, with the engine's errors when it gives them: in
+    the director's language, each error's code after its sentence (a director may look it up)."""
+    message, details = refusal_words(error.code, error.message, error.details)
+    form.add_error(None, message)
+    if isinstance(details, dict) and isinstance(details.get("errors"), list):
+        details = details["errors"]
+    if isinstance(details, list):
+        for item in details:
+            if isinstance(item, dict) and item.get("code"):
+                form.add_error(None, f"{error_sentence(item)} [{item['code']}]")
 
 
 def confirmed(request: HttpRequest) -> bool:

@@ -38,6 +38,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.registry import get_game
 from tournaments import duplicate as engine
 from tournaments import printing
+from tournaments.engine_words import error_sentence, notes_again
 from tournaments.models import (
     Board,
     BoardResult,
@@ -618,6 +619,8 @@ def panel_context(tournament: Tournament, number: int, match: Match | None,
                      "status": r.status if r else ""})
     upcoming = next((row for row in rows if row["status"] in ("", "rejected")), None)
     pending = [row for row in rows if row["status"] == "pending"]
+    for row in pending:
+        row["notes"] = board_notes(tournament, event, row["result"])
     released = event.released_round >= match.round.number or \
         tournament.state == Tournament.State.FINISHED
     context.update({
@@ -630,6 +633,22 @@ def panel_context(tournament: Tournament, number: int, match: Match | None,
         "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
     })
     return context
+
+
+def board_notes(tournament: Tournament, event: Any, result: BoardResult) -> list[str]:
+    """A board result's notes in the reader's language: the engines score the stored record
+    again (the board's own checks left out) to give the notes with their codes; the stored text
+    if they no longer give the same."""
+    stored = result.notes or []
+    if not stored or not isinstance(result.record, dict):
+        return [str(n) for n in stored]
+    try:
+        again = engine.board_score(game=tournament.game, rules=tournament.rules,
+                                   record=result.record, board_scoring=event.board_scoring,
+                                   board_honours=event.board_honours).notes
+    except Exception:  # noqa: BLE001 - the stored text is always a good answer
+        again = ()
+    return notes_again(stored, again)
 
 
 def _bidding_order(dealer: str) -> list[str]:
@@ -748,7 +767,12 @@ def _error_text(error: ServiceError) -> str:
                            "before you answer."),
     }
     text = words.get(error.code, error.message)
-    return text % {"why": error.message} if "%(why)s" in text else text
+    if "%(why)s" not in text:
+        return text
+    engine = error.details  # bad-record: the rules engine's own error, said as a sentence
+    why = error_sentence(engine) if isinstance(engine, dict) and engine.get("code") else (
+        error.message)
+    return text % {"why": why}
 
 
 # -- results --------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
+from tournaments.engine_words import refusal_words
 from tournaments.models import ImportJob, Tournament
 from tournaments.services import Actor, hand_imports
 from tournaments.services import imports as entry_imports
@@ -313,6 +314,19 @@ def job_status(job: ImportJob) -> dict[str, Any]:
     }
 
 
+def line_errors(job: ImportJob) -> list[dict[str, Any]]:
+    """The lines not imported, each with its problem in the director's language where the rules
+    engine refused the hand (its sentence; the stored English otherwise) and its code."""
+    shown = []
+    for error in job.errors or []:
+        if not isinstance(error, dict):
+            continue
+        text, _details = refusal_words(str(error.get("code", "")), str(error.get("message", "")),
+                                       error.get("details"))
+        shown.append({**error, "text": text})
+    return shown
+
+
 @login_required
 @require_http_methods(["GET"])
 def job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
@@ -323,7 +337,8 @@ def job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     response = render(
         request,
         "tournaments/imports/job.html",
-        {"tournament": tournament, "job": found, "status": job_status(found)},
+        {"tournament": tournament, "job": found, "status": job_status(found),
+         "line_errors": line_errors(found)},
     )
     add_never_cache_headers(response)
     return response

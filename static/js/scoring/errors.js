@@ -16,7 +16,9 @@ export function errorItem(error, tag, T) {
     item.title = error.code;
     if (T.showCodes) {
       item.append(' ', element('span', { className: 'error-code', textContent: `[${error.code}]` }));
-      if (label && error.message) item.append(' ', element('span', { className: 'error-detail', lang: 'en', textContent: error.message }));
+      // The engine's own English is `detail` (the API says the code's sentence in `message`).
+      if (error.detail) item.append(' ', element('span', { className: 'error-detail', lang: 'en', textContent: error.detail }));
+      else if (label && error.message && error.message !== label) item.append(' ', element('span', { className: 'error-detail', textContent: error.message }));
     }
   }
   return item;
