@@ -113,7 +113,7 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     expect(page.get_by_label("Game", exact=True)).to_have_value("spades")
     page.get_by_label("Format", exact=True).select_option("swiss")
     page.get_by_label("Rounds", exact=True).fill("3")
-    page.get_by_label("Match length").select_option("hands")
+    page.get_by_label("Match length", exact=True).select_option("hands")
     page.get_by_label("Hands per match").fill("1")
     # a trusting club: the opponents confirm on the scorer's phone without a PIN
     page.get_by_label("Confirming hands").select_option("same-phone")

@@ -76,7 +76,7 @@ def test_a_director_signs_in_over_the_lan_and_prints_cards_phones_can_open(
     page.get_by_label("Name", exact=True).fill("Church Hall Spades")
     page.get_by_label("Format", exact=True).select_option("swiss")
     page.get_by_label("Rounds", exact=True).fill("3")
-    page.get_by_label("Match length").select_option("hands")
+    page.get_by_label("Match length", exact=True).select_option("hands")
     page.get_by_label("Hands per match").fill("1")
     submit(page, "Create tournament")
     expect(page.get_by_text("Tournament created.")).to_be_visible()
