@@ -25,13 +25,8 @@ wall time: on a shared machine the worst wall time includes time other processes
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,33 +59,8 @@ REPORTED = {
 }
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
-    wall, cpu = [], []
-    for _ in range(repeat):
-        w0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return wall, cpu
 
 
-def row(name: str, wall: list[float], cpu: list[float], target: float | None,
-        extra: str = "") -> dict:
-    """A measurement judged on the time it spent on its core: the worst repeat's CPU time and
-    the median wall time must both be within the target (the worst wall time, also shown,
-    includes the time other processes held the core on a shared machine)."""
-    median = statistics.median(wall)
-    return {
-        "name": name,
-        "repeats": len(wall),
-        "worst_s": max(wall),
-        "median_s": median,
-        "worst_cpu_s": max(cpu),
-        "target": (f"CPU worst, wall median <= {target * 1000:g} ms" if target is not None
-                   else "-"),
-        "pass": None if target is None else max(cpu) <= target and median <= target,
-        "extra": extra,
-    }
 
 
 def movements_15() -> None:
@@ -112,16 +82,6 @@ def summary_records(count: int, seed: int) -> list[dict]:
     return out
 
 
-def emit(rows: list[dict]) -> None:
-    """The figures for bench/all.py's table (bench/report.py; nothing unless it asks)."""
-    for r in rows:
-        if r["name"] in REPORTED:
-            shown = (f"{report.format_value(r['worst_cpu_s'], 's')} CPU worst, "
-                     f"{report.format_value(r['median_s'], 's')} wall median")
-            report.figure(bar=REPORTED[r["name"]], value=r["worst_cpu_s"], unit="s",
-                          target=r["target"], ok=r["pass"], shown=shown)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="5 repeats: a smoke run")
@@ -136,44 +96,27 @@ def main() -> None:
     rows = []
     for method in ("matchpoints", "cross-imps", "butler"):
         print(f"... {method}: {len(results)} results x {repeat}", file=sys.stderr, flush=True)
-        wall, cpu = timed(lambda m=method: score_event(results=results, method=m,
+        wall, cpu = report.timed(lambda m=method: score_event(results=results, method=m,
                                                        fields=movement.fields,
                                                        scale=SPADES_IMPS), repeat)
-        rows.append(row(f"compare {method}", wall, cpu, TARGET_SECONDS,
+        rows.append(report.timing_row(f"compare {method}", wall, cpu, TARGET_SECONDS,
                         f"{len(results)} results, {TABLES * 2} pairs"))
     print("... movements for 15 tables", file=sys.stderr, flush=True)
-    wall, cpu = timed(movements_15, repeat)
-    rows.append(row("movements 15", wall, cpu, TARGET_SECONDS,
+    wall, cpu = report.timed(movements_15, repeat)
+    rows.append(report.timing_row("movements 15", wall, cpu, TARGET_SECONDS,
                     "Mitchell 15, 14 skip, 14 relay, barometer 15, Howell 2-8 (search uncached)"))
     print("... board_score of 405 Spades summary records", file=sys.stderr, flush=True)
     records = summary_records(len(results), args.seed)
-    wall, cpu = timed(lambda: [board_score(game="spades", rules="standard", record=r,
+    wall, cpu = report.timed(lambda: [board_score(game="spades", rules="standard", record=r,
                                            board_scoring="cga") for r in records],
                       max(1, repeat // 5))
-    rows.append(row("board_score 405 records", wall, cpu, None,
+    rows.append(report.timing_row("board_score 405 records", wall, cpu, None,
                     "rules engine check + cga scoring, for the record"))
 
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
-    machine = {"cores": os.cpu_count(), "pinned": pinned, "load_average_1m": round(load[0], 2),
-               "python": sys.version.split()[0], "seed": args.seed, "quick": args.quick}
-    emit(rows)
-    if args.json:
-        print(json.dumps({"machine": machine, "rows": rows}, indent=2))
-        return
-    print(f"TrickTable duplicate benchmark (seed {args.seed}{', quick' if args.quick else ''}): "
-          f"{machine['cores']} cores, {pinned}, load average {load[0]:.2f}, "
-          f"Python {machine['python']}")
-    head = (f"{'measurement':<26} {'repeats':>7} {'worst ms':>9} {'median ms':>10} "
-            f"{'worst CPU':>9}  {'target':<30} {'result':<6} notes")
-    print(head)
-    print("-" * len(head))
-    for r in rows:
-        verdict = "-" if r["pass"] is None else ("pass" if r["pass"] else "FAIL")
-        print(f"{r['name']:<26} {r['repeats']:>7} {r['worst_s'] * 1000:>9.1f} "
-              f"{r['median_s'] * 1000:>10.1f} {r['worst_cpu_s'] * 1000:>9.1f}  "
-              f"{r['target']:<30} {verdict:<6} {r['extra']}")
-    print("-" * len(head))
-    print("worst/median: wall milliseconds of one repeat; worst CPU: process time of the slowest.")
+    report.emit_timings(rows, REPORTED)
+    report.print_timings(f"TrickTable duplicate benchmark (seed {args.seed}"
+                         f"{', quick' if args.quick else ''})", rows, pinned=pinned,
+                         facts={"seed": args.seed, "quick": args.quick}, as_json=args.json)
 
 
 if __name__ == "__main__":

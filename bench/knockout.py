@@ -26,9 +26,7 @@ median wall time; the service figures are one run each, for the record.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -55,27 +53,8 @@ REPORTED = {
 }
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
-    wall, cpu = [], []
-    for _ in range(repeat):
-        w0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return wall, cpu
 
 
-def row(name: str, wall: list[float], cpu: list[float], target: float | None,
-        extra: str = "") -> dict:
-    median = statistics.median(wall)
-    return {
-        "name": name, "repeats": len(wall), "worst_s": max(wall), "median_s": median,
-        "worst_cpu_s": max(cpu),
-        "target": (f"CPU worst, wall median <= {target * 1000:g} ms" if target is not None
-                   else "-"),
-        "pass": None if target is None else max(cpu) <= target and median <= target,
-        "extra": extra,
-    }
 
 
 def play_out(board):
@@ -106,22 +85,22 @@ def engine_rows(size: int, repeat: int) -> list[dict]:
     ids = list(range(1, size + 1))
     out = []
     print(f"... bracket({size}) x {repeat}", file=sys.stderr, flush=True)
-    wall, cpu = timed(lambda: bracket(ids, third_place=True), repeat)
-    out.append(row("bracket made", wall, cpu, TARGET_SECONDS,
+    wall, cpu = report.timed(lambda: bracket(ids, third_place=True), repeat)
+    out.append(report.timing_row("bracket made", wall, cpu, TARGET_SECONDS,
                    f"{size} entries, third-place match"))
     empty = bracket(ids, third_place=True)
     print(f"... {size - 1} results through advance x {repeat}", file=sys.stderr, flush=True)
-    wall, cpu = timed(lambda: play_out(empty), repeat)
-    out.append(row("bracket played", wall, cpu, TARGET_SECONDS,
+    wall, cpu = report.timed(lambda: play_out(empty), repeat)
+    out.append(report.timing_row("bracket played", wall, cpu, TARGET_SECONDS,
                    f"{len(empty.rounds)} rounds, one advance per round"))
     done = play_out(empty)
     assert done.champion == 1
-    wall, cpu = timed(lambda: placings(done), repeat)
-    out.append(row("placings", wall, cpu, None, "every entrant placed"))
+    wall, cpu = report.timed(lambda: placings(done), repeat)
+    out.append(report.timing_row("placings", wall, cpu, None, "every entrant placed"))
     rows = standings_rows(1000)
-    wall, cpu = timed(lambda: cut(rows, 8, CHAIN), repeat)
+    wall, cpu = report.timed(lambda: cut(rows, 8, CHAIN), repeat)
     drawn = cut(rows, 8, CHAIN)
-    out.append(row("cut of 8 from 1,000", wall, cpu, None,
+    out.append(report.timing_row("cut of 8 from 1,000", wall, cpu, None,
                    f"tie at the line of {len(drawn.line)}, decided by {drawn.decided_by}"))
     return out
 
@@ -172,8 +151,8 @@ def service_rows(size: int) -> list[dict]:
     def one(name: str, fn: Callable[[], object], extra: str) -> object:
         w0, c0 = time.perf_counter(), time.process_time()
         result = fn()
-        out.append(row(name, [time.perf_counter() - w0], [time.process_time() - c0], None,
-                       extra))
+        out.append(report.timing_row(name, [time.perf_counter() - w0],
+                                     [time.process_time() - c0], None, extra))
         return result
 
     print(f"... services: cut list of {size} and confirm", file=sys.stderr, flush=True)
@@ -204,17 +183,6 @@ def service_rows(size: int) -> list[dict]:
     return out
 
 
-def emit(rows: list[dict], size: int) -> None:
-    if size != 1024:
-        return
-    for r in rows:
-        if r["name"] in REPORTED:
-            shown = (f"{report.format_value(r['worst_cpu_s'], 's')} CPU worst, "
-                     f"{report.format_value(r['median_s'], 's')} wall median")
-            report.figure(bar=REPORTED[r["name"]], value=r["worst_cpu_s"], unit="s",
-                          target=r["target"], ok=r["pass"], shown=shown)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="256 entries, 5 repeats")
@@ -230,27 +198,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="tt-bench-knockout-") as folder:
             setup_django(Path(folder) / "bench.sqlite3")
             rows += service_rows(size)
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
-    machine = {"cores": os.cpu_count(), "pinned": pinned, "load_average_1m": round(load[0], 2),
-               "python": sys.version.split()[0], "size": size, "quick": args.quick}
-    emit(rows, size)
-    if args.json:
-        print(json.dumps({"machine": machine, "rows": rows}, indent=2))
-        return
-    print(f"TrickTable knockout benchmark ({size} entries{', quick' if args.quick else ''}): "
-          f"{machine['cores']} cores, {pinned}, load average {load[0]:.2f}, "
-          f"Python {machine['python']}")
-    head = (f"{'measurement':<22} {'repeats':>7} {'worst ms':>9} {'median ms':>10} "
-            f"{'worst CPU':>9}  {'target':<30} {'result':<6} notes")
-    print(head)
-    print("-" * len(head))
-    for r in rows:
-        verdict = "-" if r["pass"] is None else ("pass" if r["pass"] else "FAIL")
-        print(f"{r['name']:<22} {r['repeats']:>7} {r['worst_s'] * 1000:>9.1f} "
-              f"{r['median_s'] * 1000:>10.1f} {r['worst_cpu_s'] * 1000:>9.1f}  "
-              f"{r['target']:<30} {verdict:<6} {r['extra']}")
-    print("-" * len(head))
-    print("worst/median: wall milliseconds of one repeat; worst CPU: process time of the slowest.")
+    if size == 1024:  # bench/all.py's bars are for 1,024 entries
+        report.emit_timings(rows, REPORTED)
+    report.print_timings(f"TrickTable knockout benchmark ({size} entries"
+                         f"{', quick' if args.quick else ''})", rows, pinned=pinned,
+                         facts={"size": size, "quick": args.quick}, as_json=args.json)
 
 
 if __name__ == "__main__":

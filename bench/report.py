@@ -26,7 +26,10 @@ import json
 import os
 import platform
 import re
+import statistics
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -273,3 +276,68 @@ def table(rows: list[Row], info: dict, *, title: str = "TrickTable benchmarks",
 def failures(rows: list[Row]) -> int:
     """Rows that missed their bar (skipped and errored rows are counted apart)."""
     return sum(1 for r in rows if not r.status and r.ok is False)
+
+
+# -- timed engine measurements (bench/duplicate.py, bench/knockout.py) ---------------------------
+
+
+def timed(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of each of `repeat` calls of `fn`."""
+    wall, cpu = [], []
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return wall, cpu
+
+
+def timing_row(name: str, wall: list[float], cpu: list[float], target: float | None,
+               extra: str = "") -> dict:
+    """A measurement judged on the time it spent on its core: the worst repeat's CPU time and
+    the median wall time must both be within the target (the worst wall time, also shown,
+    includes the time other processes held the core on a shared machine)."""
+    median = statistics.median(wall)
+    return {
+        "name": name, "repeats": len(wall), "worst_s": max(wall), "median_s": median,
+        "worst_cpu_s": max(cpu),
+        "target": (f"CPU worst, wall median <= {target * 1000:g} ms" if target is not None
+                   else "-"),
+        "pass": None if target is None else max(cpu) <= target and median <= target,
+        "extra": extra,
+    }
+
+
+def emit_timings(rows: list[dict], reported: dict[str, str]) -> None:
+    """The rows named in `reported` (row name -> bar) as figures for bench/all.py's table."""
+    for r in rows:
+        if r["name"] in reported:
+            shown = (f"{format_value(r['worst_cpu_s'], 's')} CPU worst, "
+                     f"{format_value(r['median_s'], 's')} wall median")
+            figure(bar=reported[r["name"]], value=r["worst_cpu_s"], unit="s",
+                   target=r["target"], ok=r["pass"], shown=shown)
+
+
+def print_timings(title: str, rows: list[dict], *, pinned: str, facts: dict,
+                  as_json: bool) -> None:
+    """The rows as a table under a line about the machine, or as JSON with `--json`."""
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
+    info = {"cores": os.cpu_count(), "pinned": pinned, "load_average_1m": round(load[0], 2),
+            "python": sys.version.split()[0], **facts}
+    if as_json:
+        print(json.dumps({"machine": info, "rows": rows}, indent=2))
+        return
+    print(f"{title}: {info['cores']} cores, {pinned}, load average {load[0]:.2f}, "
+          f"Python {info['python']}")
+    width = max([len("measurement"), *(len(r["name"]) for r in rows)])
+    head = (f"{'measurement':<{width}} {'repeats':>7} {'worst ms':>9} {'median ms':>10} "
+            f"{'worst CPU':>9}  {'target':<30} {'result':<6} notes")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        verdict = "-" if r["pass"] is None else ("pass" if r["pass"] else "FAIL")
+        print(f"{r['name']:<{width}} {r['repeats']:>7} {r['worst_s'] * 1000:>9.1f} "
+              f"{r['median_s'] * 1000:>10.1f} {r['worst_cpu_s'] * 1000:>9.1f}  "
+              f"{r['target']:<30} {verdict:<6} {r['extra']}")
+    print("-" * len(head))
+    print("worst/median: wall milliseconds of one repeat; worst CPU: process time of the slowest.")

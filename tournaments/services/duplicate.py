@@ -574,22 +574,10 @@ def adjust_board_result(*, match: Match, board: int, actor: Actor, ns: str, ew: 
     for value in (ns, ew):
         if value not in engine.ADJUSTMENTS:
             raise Invalid("bad-adjustment", f"an adjustment is one of {list(engine.ADJUSTMENTS)}")
-    target = _board_at(match, event, board)
-    ns_pair, ew_pair = _pair_numbers(match)
-    _retire_current(match, target)
-    result = BoardResult.objects.create(
-        tournament=tournament, board=target, match=match, round_number=match.round.number,
-        table_number=match.table.number, ns_pair=ns_pair, ew_pair=ew_pair,
-        version=_next_version(match, target), kind=BoardResult.Kind.ADJUSTED,
-        ns_adjusted=ns, ew_adjusted=ew, reason=reason, status=R.CONFIRMED,
-        submitted_by=actor.user_or_none(), submitted_label=actor.name, decided_label=actor.name,
-        decided_at=timezone.now(),
-    )
-    audit(tournament=tournament, actor=actor, action="duplicate-adjusted",
-          subject=f"board {board} round {match.round.number} table {match.table.number}",
-          reason=reason, data={"result": result.pk, "ns": ns, "ew": ew})
-    _bump(tournament)
-    return result
+    return _directors_result(match=match, board=_board_at(match, event, board), actor=actor,
+                             reason=reason, kind=BoardResult.Kind.ADJUSTED,
+                             action="duplicate-adjusted", figures={"ns": ns, "ew": ew},
+                             ns_adjusted=ns, ew_adjusted=ew)
 
 
 @transaction.atomic
@@ -604,20 +592,30 @@ def assign_board_result(*, match: Match, board: int, actor: Actor, ns_score: int
     for value in (ns_score, ew_score):
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 100000:
             raise Invalid("bad-score", "an assigned score is a whole number of points")
-    target = _board_at(match, event, board)
+    return _directors_result(match=match, board=_board_at(match, event, board), actor=actor,
+                             reason=reason, kind=BoardResult.Kind.ASSIGNED,
+                             action="duplicate-assigned",
+                             figures={"ns": ns_score, "ew": ew_score},
+                             ns_score=ns_score, ew_score=ew_score)
+
+
+def _directors_result(*, match: Match, board: Board, actor: Actor, reason: str, kind: str,
+                      action: str, figures: dict, **values: Any) -> BoardResult:
+    """A director's result on a board (adjusted or assigned): the current one retired, the new
+    version confirmed at once, in the audit trail with its reason."""
+    tournament = match.round.tournament
     ns_pair, ew_pair = _pair_numbers(match)
-    _retire_current(match, target)
+    _retire_current(match, board)
     result = BoardResult.objects.create(
-        tournament=tournament, board=target, match=match, round_number=match.round.number,
+        tournament=tournament, board=board, match=match, round_number=match.round.number,
         table_number=match.table.number, ns_pair=ns_pair, ew_pair=ew_pair,
-        version=_next_version(match, target), kind=BoardResult.Kind.ASSIGNED,
-        ns_score=ns_score, ew_score=ew_score, reason=reason, status=R.CONFIRMED,
+        version=_next_version(match, board), kind=kind, reason=reason, status=R.CONFIRMED,
         submitted_by=actor.user_or_none(), submitted_label=actor.name, decided_label=actor.name,
-        decided_at=timezone.now(),
+        decided_at=timezone.now(), **values,
     )
-    audit(tournament=tournament, actor=actor, action="duplicate-assigned",
-          subject=f"board {board} round {match.round.number} table {match.table.number}",
-          reason=reason, data={"result": result.pk, "ns": ns_score, "ew": ew_score})
+    audit(tournament=tournament, actor=actor, action=action,
+          subject=f"board {board.number} round {match.round.number} table {match.table.number}",
+          reason=reason, data={"result": result.pk, **figures})
     _bump(tournament)
     return result
 
