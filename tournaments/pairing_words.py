@@ -40,6 +40,21 @@ def _more(found: re.Match, _names: Names) -> str:
     return kind() % {"count": count}
 
 
+def _matches(found: re.Match, _names: Names) -> str:
+    count = int(found["count"])
+    return ngettext("Knockout: %(count)s match.", "Knockout: %(count)s matches.",
+                    count) % {"count": count}
+
+
+def _stale_winner(found: re.Match, _names: Names) -> str:
+    return _("Match %(match)s of bracket round %(round)s: its winner is no longer in it (a "
+             "result was corrected).") % {"match": found["match"], "round": found["round"]}
+
+
+def _consolation(found: re.Match, names: Names) -> str:
+    return _("Consolation Swiss: %(note)s") % {"note": note(found["note"], names)}
+
+
 #: Each note the engines write (tournaments/pairing) and how it reads.
 NOTES: list[tuple[re.Pattern, Callable[[re.Match, Names], str]]] = [
     (re.compile(r"^rematch unavoidable: (?P<a>\d+) v (?P<b>\d+)$"),
@@ -57,6 +72,13 @@ NOTES: list[tuple[re.Pattern, Callable[[re.Match, Names], str]]] = [
      _pair(lambda: _("%(a)s and %(b)s are partners again."))),
     (re.compile(r"^(?P<what>repeat meeting|partners again|kept apart, unavoidable): "
                 r"(?P<count>\d+) more$"), _more),
+    # the knockout (tournaments/services/knockout.py)
+    (re.compile(r"^knockout: (?P<count>\d+) match\(es\)$"), _matches),
+    (re.compile(r"^knockout: walkover for (?P<a>\d+) \(the other side withdrew\)$"),
+     _one(lambda: _("%(a)s goes through: the other side withdrew."))),
+    (re.compile(r"^match (?P<match>\d+) of bracket round (?P<round>\d+): its winner is no "
+                r"longer in it \(a result was corrected\)$"), _stale_winner),
+    (re.compile(r"^consolation: (?P<note>.+)$"), _consolation),
 ]
 
 

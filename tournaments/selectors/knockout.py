@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments import pairing_words
 from tournaments.labels import metric_label
 from tournaments.models import Entry, Tournament
 from tournaments.services import knockout
@@ -155,7 +156,7 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
         "champion": who(board.bracket.champion),
         "complete": board.complete,
         "placings": [{"place": place, **who(e)} for e, place in placings],
-        "notes": board.notes,
+        "notes": [pairing_words.note(text, names) for text in board.notes],
     }
 
 
