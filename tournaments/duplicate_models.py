@@ -123,7 +123,11 @@ class DuplicateEvent(models.Model):
 
     @property
     def fields(self) -> dict[str, list[int]]:
-        return self.movement_data.get("fields", {})
+        """The ranking fields, North-South before East-West as the movement made them:
+        PostgreSQL's jsonb keeps an object's keys in its own order ("EW" before "NS")."""
+        stored = self.movement_data.get("fields", {})
+        order = {"NS": 0, "EW": 1}
+        return {k: stored[k] for k in sorted(stored, key=lambda k: (order.get(k, 2), k))}
 
 
 class DuplicatePair(models.Model):

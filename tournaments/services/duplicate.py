@@ -77,7 +77,7 @@ def movement_of(event: DuplicateEvent) -> engine.Movement:
         kind=data["kind"], tables=data["tables"], pairs=tuple(data["pairs"]), sets=data["sets"],
         copies=data["copies"],
         rounds=tuple(tuple(engine.Seating(**s) for s in seats) for seats in data["rounds"]),
-        fields={k: tuple(v) for k, v in data["fields"].items()}, notes=tuple(data["notes"]),
+        fields={k: tuple(v) for k, v in event.fields.items()}, notes=tuple(data["notes"]),
     )
 
 

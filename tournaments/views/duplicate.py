@@ -799,10 +799,7 @@ def field_label(name: str) -> str:
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _duplicate(slug)
     context = _results_context(request, tournament)
-    # North-South before East-West, as a Mitchell's results are read out at the club.
-    order = {"NS": 0, "EW": 1}
-    context["rankings"] = [(name, field_label(name), rows) for name, rows in
-                           sorted(context["rankings"], key=lambda item: order.get(item[0], 2))]
+    context["rankings"] = [(name, field_label(name), rows) for name, rows in context["rankings"]]
     context["projector"] = request.GET.get("view") == "projector"
     if request.GET.get("part") == "live":
         return render(request, "tournaments/duplicate/_rankings.html", context)
