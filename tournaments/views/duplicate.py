@@ -35,6 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
 from tournaments import duplicate as engine
 from tournaments import printing
@@ -58,7 +59,7 @@ from tournaments.services.table_access import issue_round_tokens
 from tournaments.views.scoring import suit_labels
 
 SEATS = "NESW"
-SUITS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
+SUITS = tuple(SUIT_SIGNS.items())  # (("S", "♠"), ("H", "♥"), ...): games.cards' one home
 
 
 def seat_names() -> dict[str, str]:
@@ -298,8 +299,8 @@ def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
 
 # -- entering a board's deal -------------------------------------------------------------------
 
-RANK_ORDER = "AKQJT98765432"
-SUIT_SIGNS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D",
+RANK_ORDER = RANKS[::-1]  # "AKQJT98765432", as a hand is written down
+TYPED_SIGNS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D",
                             "♣": "C", "♧": "C", ":": " ", ",": " ", ".": " ", "-": " ",
                             "—": " ", "/": " "})
 
@@ -308,7 +309,7 @@ def parse_hand(text: str) -> list[str]:
     """One seat's cards as a director types them from the board: by suit ("S AK72 H QJ3 D T98
     C 5432", suit symbols, 10 or T, spaces optional, a void left out or written "-"), or a
     list of cards ("AS KS 7S ..."). Raises ValueError with a translated message."""
-    words = text.upper().translate(SUIT_SIGNS).replace("10", "T").split()
+    words = text.upper().translate(TYPED_SIGNS).replace("10", "T").split()
     if words and all(len(w) == 2 and w[0] in RANK_ORDER and w[1] in "SHDC" for w in words):
         return words
     cards, suit = [], ""
@@ -387,7 +388,7 @@ class DealForm(forms.Form):
 
 
 def _card_label(card: str) -> str:
-    symbol = dict(SUITS)[card[1]]
+    symbol = SUIT_SIGNS[card[1]]
     return symbol + ("10" if card[0] == "T" else card[0])
 
 
