@@ -25,6 +25,25 @@ hypothesis_settings.register_profile("dev", max_examples=sizes.examples(100), de
 hypothesis_settings.load_profile(sizes.profile())
 
 
+#: Where the long tests are: real servers, real Chromium, whole demo evenings (seconds to a
+#: minute each, against milliseconds for most others).
+LONG = ("tests/browser/", "tests/evening/", "tests/test_sqlite_room.py",
+        "tests/tournaments/test_demo.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The long tests first, each module's tests in their order: pytest-xdist hands the tests
+    out in this order, so the workers finish together on short tests instead of one waiting
+    for the other's last browser story (a fifth of `make test`'s wall time went that way)."""
+    root = Path(str(config.rootpath))
+
+    def long(item) -> bool:
+        where = Path(str(item.path)).relative_to(root).as_posix()
+        return where.startswith(LONG) or item.get_closest_marker("browser") is not None
+
+    items.sort(key=lambda item: not long(item))
+
+
 def services_required() -> bool:
     return os.environ.get("TRICKTABLE_REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
 
@@ -56,6 +75,33 @@ def _cache_of_this_worker():
     if "LocMemCache" in default["BACKEND"]:
         own["LOCATION"] = prefix
     with override_settings(CACHES={**settings.CACHES, "default": own}):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """Passwords made in tests are hashed with MD5: Django's PBKDF2 takes half a second a
+    password (1.5 million rounds, as it should in use), and most tests make a director. The
+    real hashers stay listed after it, so a password hashed by a real server (the evening
+    server's tests) still checks. Production keeps Django's default (tests/test_settings.py)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    quick = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=quick):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_collected_static_files(tmp_path_factory):
+    """The test client's WhiteNoise reads no collected static files: it would index all of
+    STATIC_ROOT (over 800 files once `make serve` or an evening-server test has collected them)
+    for every new test client, an eighth of a second each time, for files no test fetches
+    through it (the live server serves them from the sources; the evening-server tests run a
+    server of their own, with its own collected files)."""
+    from django.test import override_settings
+
+    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static-root")):
         yield
 
 
@@ -139,16 +185,6 @@ def worker(celery_worker_available, settings):
     own.stop()
 
 
-@pytest.fixture
-def chromium_path() -> str:
-    require(CHROMIUM.exists(), f"needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    require(
-        importlib.util.find_spec("playwright") is not None,
-        "needs the playwright Python package (make venv)",
-    )
-    return str(CHROMIUM)
-
-
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -160,20 +196,65 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture
-def page(chromium_path, live_server, monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; let Django's ORM run beside it.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for a test module's browser tests (under pytest-xdist, for the run of the
+    module's tests this worker was given): starting Playwright's driver and Chromium takes one
+    to two seconds, which per test was a large share of `make test`. Each test still gets a
+    fresh browser context (`page`): its own cookies, storage and cache, shared with no other.
+
+    Playwright's sync API keeps an event loop running in this thread while it is started, so
+    Django is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for as long as the
+    browser lives; the module's last test closes both. A browser that died in a test is started
+    again for the next."""
+    require(CHROMIUM.exists(), f"needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    require(
+        importlib.util.find_spec("playwright") is not None,
+        "needs the playwright Python package (make venv)",
+    )
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-            browser.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as pw:
+            holder = _Browser(pw)
+            try:
+                yield holder
+            finally:
+                holder.close()
+
+
+class _Browser:
+    """The module's Chromium, launched again if a test crashed it (so one test's crash is that
+    test's failure, not every later test's)."""
+
+    def __init__(self, pw) -> None:
+        self._pw = pw
+        self._browser = None
+
+    def get(self):
+        if self._browser is None or not self._browser.is_connected():
+            self._browser = self._pw.chromium.launch(executable_path=str(CHROMIUM),
+                                                     args=CHROMIUM_ARGS)
+        return self._browser
+
+    def new_context(self, **options):
+        return self.get().new_context(**options)
+
+    def close(self) -> None:
+        if self._browser is not None and self._browser.is_connected():
+            self._browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A phone-sized page (390 x 844, English) in a new browser context of the module's
+    Chromium."""
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 ARTIFACTS = Path(os.environ.get("TRICKTABLE_ARTIFACTS", Path(__file__).resolve().parent.parent

@@ -58,14 +58,17 @@ SECURITY = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT"
 
 def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
     found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE", "BACKUP_DIR",
-                        "STATIC_BROTLI", TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path),
-                        TZ="Asia/Tokyo")
+                        "STATIC_BROTLI", "PASSWORD_HASHERS", TRICKTABLE_SERVER="evening",
+                        CLUB_DIR=str(tmp_path), TZ="Asia/Tokyo")
     assert found["BACKUP_DIR"] == repr(str(tmp_path / "backups"))
     assert found["DEBUG"] == "False" and found["HTTPS"] == "False"
     assert all(found[name] in ("False", "0") for name in SECURITY)
     assert str(tmp_path / "tricktable.sqlite3") in found["DATABASES"]  # the club's own database
     assert found["TIME_ZONE"] == "'Asia/Tokyo'"  # the laptop's clock
     assert found["STATIC_BROTLI"] == "False"  # browsers ask for Brotli over HTTPS alone
+    # Django's own slow hashers (the tests hash with MD5 for speed: tests/conftest.py)
+    first = found["PASSWORD_HASHERS"].split(",")[0]
+    assert first == "['django.contrib.auth.hashers.PBKDF2PasswordHasher'"
 
 
 def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():

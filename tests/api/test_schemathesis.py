@@ -5,7 +5,6 @@ requests without a server error, with a documented status code, content type and
 from __future__ import annotations
 
 import pytest
-import schemathesis
 from django.core import signals
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
@@ -17,6 +16,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests import sizes
+from tests.openapi import served_schema
 from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Player, Rating
 
@@ -67,14 +67,7 @@ def director_header(db) -> dict[str, str]:
     return {"Authorization": f"Token {api_token(make_director('st-writer').user)}"}
 
 
-def _load_schema():
-    """The schema as the app serves it (generating it needs no database)."""
-    from config.wsgi import application
-
-    return schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
-
-
-schema = _load_schema()
+schema = served_schema()
 
 
 @schema.include(method="GET").parametrize()

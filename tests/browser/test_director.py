@@ -9,6 +9,7 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from tests.tournaments.builders import HAND_1
 from tournaments import services, simulate
@@ -99,8 +100,9 @@ def test_a_director_registers_pairs_publishes_and_follows_a_round(
     assert accessibility(page) == []
 
     for tab in ("Setup", "Entries", "Audit trail"):
-        page.get_by_role("navigation", name="Tournament").get_by_role("link", name=tab).click()
-        assert page.get_by_role("heading", name=tab, exact=True).is_visible()
+        with page.expect_navigation():
+            page.get_by_role("navigation", name="Tournament").get_by_role("link", name=tab).click()
+        expect(page.get_by_role("heading", name=tab, exact=True)).to_be_visible()
         page.locator("details").evaluate_all("(all) => all.forEach(d => d.open = true)")
         assert accessibility(page) == [], tab
     assert page.get_by_text("round-published").is_visible()

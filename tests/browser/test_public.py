@@ -109,18 +109,16 @@ def test_standings_poll_their_fragment_without_event_source(page, live_server):
     assert page.evaluate("window.notReloaded") is True
 
 
-def test_standings_work_with_javascript_off(chromium_path, live_server):
-    from playwright.sync_api import sync_playwright
-
+def test_standings_work_with_javascript_off(browser, live_server):
     tournament, _match, _td = duel()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
-        context = browser.new_context(java_script_enabled=False)
+    context = browser.new_context(java_script_enabled=False)
+    try:
         page = context.new_page()
         page.goto(f"{live_server.url}/t/{tournament.slug}/standings/")
         assert page.locator(".standings-table tbody tr").count() == 2
         assert page.locator("[data-live-events]").get_attribute("data-live-mode") is None
-        browser.close()
+    finally:
+        context.close()
 
 
 def test_the_projector_pages_through_a_long_table(page, live_server):

@@ -4,13 +4,12 @@ printing its table cards, whose QR codes a phone then opens at the laptop's LAN 
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 
 import pytest
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, require
+from tests.conftest import require
 
 pytestmark = pytest.mark.browser
 
@@ -18,20 +17,6 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 TEAMS = (("Night Owls", "Ken Sato", "Yui Mori"), ("Big Bags", "Ann Lee", "Bob Ray"),
          ("Lucky Nils", "Emi Abe", "Dan Cho"), ("Moonshot", "Mai Ito", "Tom Evans"))
-
-
-@pytest.fixture
-def chromium(monkeypatch):
-    require(CHROMIUM.exists(), f"needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    require(importlib.util.find_spec("playwright") is not None, "needs playwright (make venv)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def submit(page, button: str) -> None:
@@ -56,13 +41,13 @@ def qr_codes_in(pdf: bytes, folder) -> list[str]:
 
 
 def test_a_director_signs_in_over_the_lan_and_prints_cards_phones_can_open(
-    evening_server, chromium, tmp_path
+    evening_server, browser, tmp_path
 ):
     from playwright.sync_api import expect
 
     site = evening_server.public_url
     username, password = evening_server.credentials
-    context = chromium.new_context(locale="en-US", viewport=DESKTOP, accept_downloads=True)
+    context = browser.new_context(locale="en-US", viewport=DESKTOP, accept_downloads=True)
     page = context.new_page()
 
     # Sign in over plain HTTP at the LAN address: the CSRF cookie and the session cookie stick.
@@ -108,7 +93,7 @@ def test_a_director_signs_in_over_the_lan_and_prints_cards_phones_can_open(
     assert all(code.startswith(f"{site}/table/") and "#token=" in code for code in codes)
 
     # A phone on the Wi-Fi opens table 1's code: its scoring page, with the teams at the table.
-    phone = chromium.new_context(locale="en-US", viewport=PHONE).new_page()
+    phone = browser.new_context(locale="en-US", viewport=PHONE).new_page()
     phone.goto(codes[0])
     expect(phone.locator("main")).to_contain_text("Table 1")
     seated = [team for team, _, _ in TEAMS if team in phone.locator("main").inner_text()]

@@ -15,7 +15,14 @@ from email.message import Message
 
 import pytest
 
-from tests.evening.conftest import ROOT, free_port, laptop_environment, start, wait_until_up
+from tests.evening.conftest import (
+    ROOT,
+    EveningServer,
+    free_port,
+    laptop_environment,
+    start,
+    wait_until_up,
+)
 
 
 def fetch(url: str) -> tuple[int, Message, str]:
@@ -161,8 +168,17 @@ def test_the_demos_published_password_is_refused_on_the_evening_server(
 
 def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
     port = free_port()
-    server = start(offline_laptop.run(), tmp_path, port)
+    # Another program on the laptop holds the port (a first evening server, or anything else).
+    holder = subprocess.Popen(
+        offline_laptop.run(sys.executable, "-c",
+                           "import socket, time\n"
+                           "s = socket.socket()\n"
+                           f"s.bind(('0.0.0.0', {port})); s.listen()\n"
+                           "print('listening', flush=True); time.sleep(120)"),
+        stdout=subprocess.PIPE, text=True,
+    )
     try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "listening"
         done = subprocess.run(
             offline_laptop.run(sys.executable, "manage.py", "serve", "--port", str(port)),
             cwd=ROOT, capture_output=True, text=True, timeout=120,
@@ -172,12 +188,15 @@ def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
         assert f"port {port} is taken" in done.stderr
         assert f"PORT={port + 1} make serve" in done.stderr
     finally:
-        server.stop()
+        holder.kill()
+        holder.wait(timeout=10)
 
 
-def test_wait_until_up_reports_a_dead_server(offline_laptop, tmp_path):
-    server = start(offline_laptop.run(), tmp_path, free_port())
-    server.stop()
+def test_wait_until_up_reports_a_dead_server(tmp_path):
+    gone = subprocess.Popen([sys.executable, "-c", "print('bye')"], stdout=subprocess.PIPE,
+                            text=True)
+    gone.wait(timeout=30)
+    server = EveningServer(process=gone, club=tmp_path, port=9)
     with pytest.raises(pytest.fail.Exception, match="stopped"):
         wait_until_up("http://127.0.0.1:9/", server, seconds=5)
 

@@ -31,8 +31,7 @@ def page_sign_in(password: str):
 
 
 @pytest.fixture
-def director(db, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def director(db):
     return get_user_model().objects.create_user("td", password=PASSWORD)
 
 

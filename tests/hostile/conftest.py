@@ -57,7 +57,6 @@ def _generous_throttles(settings):
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {scope: "100000/minute" for scope in rates},
     }
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.REDIS_URL = None
     clear_cache()
     yield

@@ -8,7 +8,6 @@ content type and shape. The figures of a run are in docs/hostile-input.md."""
 from __future__ import annotations
 
 import pytest
-import schemathesis
 from django.core import signals
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
@@ -20,6 +19,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests import sizes
+from tests.openapi import served_schema
 from tests.tournaments.builders import HAND_1, make_director, make_match
 
 from .conftest import api_token, submit, table_token
@@ -89,13 +89,7 @@ def pin(case, pinned: dict) -> None:
     case.path_parameters = params
 
 
-def _load_schema():
-    from config.wsgi import application
-
-    return schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
-
-
-schema = _load_schema()
+schema = served_schema()
 writes = schema.exclude(method="GET").exclude(path_regex=COVERED_ELSEWHERE).exclude(
     path_regex=SWAP)
 
