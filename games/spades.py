@@ -412,7 +412,16 @@ class SpadesRules:
         self.last_trick = o["last_trick_bonus"] != "off"
         self.bag_limit = o["sandbag_limit"] if o["sandbag"] else 0  # 0: no sandbagging
         self.track_numeric = o["first_lead"] == "highest-bidder"
+        # Decided once per ruleset, not per hand (issue 18); typed here for mypy.
+        self.thirteen_is_moon: bool = o["thirteen_is_moon"]
+        self.minimum_bid: int = o["minimum_bid"]
+        self.all_tricks_bonus: int = o["all_tricks_bonus"]
+        self.all_tricks_wins: bool = o["all_tricks_wins"]
+        self.sandbag_penalty: int = o["sandbag_penalty"]
+        self.consult = o["bidding"] == "consult" and self.partnership
+        self.two_rounds = o["bidding_rounds"] == 2
         self.tables = {d: Table(self, d) for d in self.seat_letters}
+        self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
 
 
 BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
@@ -557,7 +566,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
             out.numeric.append((table.members[k][0], out.bid[k]))
             pos += 1
 
-    if o["bidding"] == "consult" and rules.partnership:
+    if rules.consult:
         for k in table.consult_order:
             if made[k]:
                 continue
@@ -647,8 +656,8 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                     out.numeric.append((i, total))
         _side_bids(rules, table, out, seat_bid, made)
 
-    if o["bidding_rounds"] == 2:
-        if o["bidding"] == "consult" and rules.partnership:
+    if rules.two_rounds:
+        if rules.consult:
             for k in table.consult_order:
                 if made[k]:
                     continue
@@ -678,9 +687,9 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
     if pos != len(calls):
         raise RecordError("call-out-of-turn", f"unexpected call after the bidding: {calls[pos]!r}")
 
-    thirteen_is_moon, minimum = o["thirteen_is_moon"], o["minimum_bid"]
-    for k in range(nsides):
-        if out.kind[k] == "num":
+    thirteen_is_moon, minimum = rules.thirteen_is_moon, rules.minimum_bid
+    for k, kind in enumerate(out.kind):
+        if kind == "num":
             if thirteen_is_moon and out.bid[k] == total:
                 out.kind[k] = "moon"
             elif out.bid[k] < minimum:
@@ -1120,7 +1129,9 @@ def _score(
     state: dict,
     winners: list[tuple[int, int]] | None,
     claimed: bool,
-) -> dict:
+    result: dict[str, Any],
+) -> None:
+    """Writes `score`, `after` and `notes` into `result` (no dict built and merged per hand)."""
     o = rules.options
     seats = table.seats
     sides = table.sides
@@ -1191,14 +1202,14 @@ def _score(
                             {"side": name, "bonus": bonus},
                         ))
         if taken == total:
-            if o["all_tricks_bonus"]:
-                points += o["all_tricks_bonus"]
+            if rules.all_tricks_bonus:
+                points += rules.all_tricks_bonus
                 notes.append(note(
                     "spades-all-tricks-bonus",
-                    f"{name} took all {total} tricks (+{o['all_tricks_bonus']})",
-                    {"side": name, "total": total, "bonus": o["all_tricks_bonus"]},
+                    f"{name} took all {total} tricks (+{rules.all_tricks_bonus})",
+                    {"side": name, "total": total, "bonus": rules.all_tricks_bonus},
                 ))
-            if o["all_tricks_wins"]:
+            if rules.all_tricks_wins:
                 won_game = name
                 notes.append(note("spades-all-tricks-wins",
                                   f"{name} took all {total} tricks and wins the game",
@@ -1208,11 +1219,11 @@ def _score(
             limit = rules.bag_limit
             while bag_total >= limit:
                 bag_total -= limit
-                points -= o["sandbag_penalty"]
+                points -= rules.sandbag_penalty
                 notes.append(note(
                     "spades-bag-penalty",
-                    f"{name} reached {limit} bags (-{o['sandbag_penalty']})",
-                    {"side": name, "limit": limit, "penalty": o["sandbag_penalty"]},
+                    f"{name} reached {limit} bags (-{rules.sandbag_penalty})",
+                    {"side": name, "limit": limit, "penalty": rules.sandbag_penalty},
                 ))
         score[name] = points
         after_score[name] = score_before[name] + points
@@ -1220,7 +1231,9 @@ def _score(
     after: dict[str, Any] = {"score": after_score, "bags": after_bags}
     if won_game is not None:
         after["won"] = won_game
-    return {"score": score, "after": after, "notes": notes}
+    result["score"] = score
+    result["after"] = after
+    result["notes"] = notes
 
 
 def _contract(
@@ -1293,8 +1306,8 @@ class Spades:
         return rules.seat_letters
 
     def initial_state(self, rules: SpadesRules) -> dict:
-        sides = rules.tables[rules.seat_letters[0]].sides
-        return {"score": dict.fromkeys(sides, 0), "bags": dict.fromkeys(sides, 0)}
+        zero = rules.zero_state  # copied: callers may keep or change the state they get
+        return {"score": zero.copy(), "bags": zero.copy()}
 
     def read_state(self, before: Any, rules: SpadesRules) -> dict:
         sides = rules.tables[rules.seat_letters[0]].sides
@@ -1335,8 +1348,11 @@ class Spades:
             stated = record["tricks"]
             try:
                 won = [stated[s] for s in table.seats]
-                if len(stated) != len(won) or any(type(n) is not int or n < 0 for n in won):
+                if len(stated) != len(won):
                     raise TypeError
+                for n in won:  # a plain loop: no generator object per hand
+                    if type(n) is not int or n < 0:
+                        raise TypeError
             except (KeyError, TypeError):
                 stated = read_counts(stated, table.seats, "tricks")
                 won = [stated[s] for s in table.seats]
@@ -1347,7 +1363,7 @@ class Spades:
                 )
             winners, claimed = None, False
         result: dict[str, Any] = {"tricks": dict(zip(table.seats, won, strict=True))}
-        result.update(_score(rules, table, bids, won, state, winners, claimed))
+        _score(rules, table, bids, won, state, winners, claimed, result)
         if winners is not None:
             result["trick_winners"] = [table.seats[seat] for seat, _card in winners]
         return result
