@@ -211,3 +211,26 @@ def test_a_starting_worker_sends_its_catch_up_sweep_to_the_standings_queue(setti
     worker_ready.send(sender=None)  # connected in TournamentsConfig.ready()
     assert len(sent) == 1  # the queue is the task's route (CELERY_TASK_ROUTES)
     assert queue_of(tasks.sweep_standings.name) == "standings-elsewhere"
+
+
+@pytest.mark.django_db
+def test_a_two_sided_match_loads_as_the_general_path_loads_it():
+    """history.load's shortcut for a table of one entry a side (_one_a_side) gives the same
+    results and meetings as the general per-seat path (_any_seats) on the same seats."""
+    from tournaments.services import history as hist
+
+    match = make_match(make_director(), rules={"preset": "standard", "options": {"target": 100}})
+    play(match, (HAND_1, HAND_2))
+    tournament = match.round.tournament
+    loaded = hist.load(tournament)
+    assert len(loaded.results) == 2  # the match finished: one result per side
+    seats = sorted(match.seats.values_list(*hist.SEAT_FIELDS), key=lambda seat: seat[1])
+    side = hist.gameplay.layout(tournament.game, tournament.rules).sides[0]
+    for go in (hist._one_a_side, hist._any_seats):
+        past = {e.pk: hist.Past() for e in loaded.entries}
+        results: list = []
+        go(match.pk, seats, past, side, results.append)
+        assert sorted(results, key=lambda r: r.entrant) == sorted(loaded.results,
+                                                                   key=lambda r: r.entrant)
+        assert {k: (p.opponents, p.partners, p.byes, p.first) for k, p in past.items()} == {
+            k: (p.opponents, p.partners, p.byes, p.first) for k, p in loaded.past.items()}
