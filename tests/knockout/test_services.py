@@ -296,3 +296,16 @@ def test_an_entry_withdrawn_from_the_bracket_gives_its_opponent_a_walkover(
     final = knockout_round(tournament, director, seed=2)
     assert final.matches.filter(bracket_round=2, is_bye=False).count() == 1
     assert knockout.board(tournament).complete
+
+
+def test_every_refusal_of_a_knockout_setting_is_listed_for_the_forms():
+    """The forms show `SETTING_REFUSALS` against the knockout's own fields: a new refusal code
+    in `set_knockout`'s checks that the list lacks would show against the wrong part."""
+    import inspect
+    import re
+
+    source = inspect.getsource(knockout.set_knockout)
+    checks = source[:source.index("changed = ")]
+    raised = set(re.findall(r'"(bad-[a-z-]+)"', checks))
+    raised |= {f"bad-{name.replace('_', '-')}" for name in ("third_place", "consolation")}
+    assert raised == knockout.SETTING_REFUSALS

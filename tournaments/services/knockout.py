@@ -35,6 +35,10 @@ from .errors import Conflict, Invalid, ServiceError
 
 CUT_SIZES = (0, 2, 4, 8)
 MAX_COUNT = 99
+#: The codes `set_knockout` refuses a setting with (a form shows them against the knockout's
+#: own fields; tests/knockout/test_services.py checks the list against the code).
+SETTING_REFUSALS = frozenset({"bad-top-cut", "bad-knockout-length", "bad-tiebreak-hands",
+                              "bad-third-place", "bad-consolation"})
 
 
 def has_knockout(tournament: Tournament) -> bool:

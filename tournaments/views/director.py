@@ -46,6 +46,7 @@ from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableTok
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
 from tournaments.services import Actor, ServiceError
+from tournaments.services.knockout import SETTING_REFUSALS
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
@@ -207,11 +208,6 @@ def _knockout_form(request: HttpRequest, reloaded: bool) -> KnockoutForm:
     return KnockoutForm(request.POST)
 
 
-#: The refusals of `set_knockout`, shown against the knockout settings.
-KNOCKOUT_CODES = ("bad-top-cut", "bad-knockout-length", "bad-tiebreak-hands", "bad-third-place",
-                  "bad-consolation")
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def director_home(request: HttpRequest) -> HttpResponse:
@@ -230,7 +226,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
                     knockout=knockout_form.settings(fmt) if uses else None,
                 )
             except ServiceError as error:
-                refuse(knockout_form if error.code in KNOCKOUT_CODES else form, error)
+                refuse(knockout_form if error.code in SETTING_REFUSALS else form, error)
             else:
                 messages.success(request, _("Tournament created. Open registration when ready."))
                 return dashboard(tournament)
