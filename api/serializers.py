@@ -3,6 +3,8 @@ services decide. Response serializers are read-only views of the models."""
 
 from __future__ import annotations
 
+import copy
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -440,7 +442,22 @@ class SwapSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
 
-class HandVersionSerializer(serializers.ModelSerializer):
+class FieldsBuiltOnce:
+    """A ModelSerializer whose fields are built from the model once per class, then copied for
+    each instance (DRF's own way of copying declared fields: `copy.deepcopy`). DRF builds them
+    again for every instance, reading the model's metadata: for a submission's answer that was
+    about 0.5 ms of a 1 ms serialisation. The fields depend only on the class (Meta and its
+    declared fields), never on the instance or context."""
+
+    def get_fields(self):
+        built = type(self).__dict__.get("_fields_built")
+        if built is None:
+            built = super().get_fields()  # type: ignore[misc]
+            type(self)._fields_built = built  # type: ignore[attr-defined]
+        return copy.deepcopy(built)
+
+
+class HandVersionSerializer(FieldsBuiltOnce, serializers.ModelSerializer):
     number = serializers.IntegerField(source="hand.number", read_only=True)
     raw = ObjectField(read_only=True)
     record = ObjectField(read_only=True)

@@ -152,6 +152,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "timeout": 10,
         "check": ConnectionPool.check_connection,
     }
+# Hand submissions under ASGI run through Django's sync handler on a pool of this many threads
+# per process (api/threaded.py): 2 uvicorn workers then overlap their database waits instead of
+# queueing on Django's one request thread. 0: Django's ASGI handler serves them. Off on SQLite
+# (one writer at a time), where the evening server keeps its one request thread.
+SUBMIT_THREADS = env.int(
+    "SUBMIT_THREADS", default=4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
 # (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is

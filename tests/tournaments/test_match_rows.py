@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import services
-from tournaments.models import Hand, HandSubmission, Match
+from tournaments.models import Hand, HandSubmission, Match, TableToken, hash_secret, new_secret
 from tournaments.services import match_rows
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +39,20 @@ def test_locked_match_loads_what_the_orm_loads(match):
     assert values(loaded.round.tournament) == values(orm.round.tournament)
     assert values(loaded.table) == values(orm.table)
     assert not loaded._state.adding and loaded._state.db == "default"
+
+
+def test_a_token_by_its_hash_loads_what_the_orm_loads(match, settings):
+    secret = new_secret()
+    token = TableToken.objects.create(table=match.table, key_hash=hash_secret(secret),
+                                      label="table 1", expires_at=timezone.now())
+    token.revoke()
+    loaded = match_rows.token_by_hash(TableToken, token.key_hash)
+    orm = TableToken.by_secret(secret)
+    assert values(loaded) == values(orm) and loaded.revoked_at is not None
+    assert not loaded._state.adding and loaded._state.db == "default"
+    assert match_rows.token_by_hash(TableToken, "0" * 64) is None
+    settings.HAND_ROWS_SQL = False
+    assert values(match_rows.token_by_hash(TableToken, token.key_hash)) == values(orm)
 
 
 @pytest.mark.parametrize("match_id", [10**9, 2**63, -(2**63) - 1])
@@ -115,3 +130,34 @@ def test_insert_stores_the_row_save_would(match):
     }
     assert stored["hand_id"] == kept.pk and stored["submitted_at"] is not None
     assert stored["idempotency_key"] == "insert-1"
+
+
+def test_a_new_hand_and_its_first_version_are_stored_as_two_saves_would(match):
+    user = make_director("td-3").user
+
+    def new(key: str) -> HandSubmission:
+        return HandSubmission(
+            version=1, raw={"dealer": "N", "note": "日本語"}, record={"format": "hand/1"},
+            result={"ok": True, "score": {"NS": "12.5"}}, idempotency_key=key,
+            submitted_by=user, submitted_label="N", submitted_side="NS",
+        )
+
+    hand, inserted = Hand(match=match, number=1), new("together-1")
+    with CaptureQueriesContext(connection) as queries:
+        match_rows.insert_hand_and_version(hand, inserted)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert hand.pk and not hand._state.adding and hand.created_at is not None
+    assert inserted.pk and not inserted._state.adding and inserted.hand is hand
+    saved = new("together-2")
+    saved.hand = Hand.objects.create(match=match, number=2)
+    saved.save()
+
+    assert values(Hand.objects.get(pk=hand.pk)) == values(hand)
+    assert Hand.objects.get(pk=hand.pk).number == 1
+    ignore = {"id", "hand_id", "idempotency_key", "submitted_at"}
+    stored = values(HandSubmission.objects.get(pk=inserted.pk))
+    assert {k: v for k, v in stored.items() if k not in ignore} == {
+        k: v for k, v in values(HandSubmission.objects.get(pk=saved.pk)).items() if k not in ignore
+    }
+    assert stored["hand_id"] == hand.pk and stored["submitted_at"] is not None
+    assert stored["idempotency_key"] == "together-1"

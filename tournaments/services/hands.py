@@ -340,10 +340,7 @@ def submit_hand(
         submission.decided_at = timezone.now()
     try:  # no savepoint: a clash aborts the whole workflow, which raises and rolls back
         if previous is None:
-            hand = Hand(match=match, number=number)
-            match_rows.insert(hand)
-            submission.hand = hand
-            match_rows.insert(submission)
+            match_rows.insert_hand_and_version(Hand(match=match, number=number), submission)
         else:
             submission.hand = previous.hand
             submission.version = previous.version + 1

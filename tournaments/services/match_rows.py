@@ -84,6 +84,25 @@ def _instance(
 
 
 @cache
+def _token_sql(model: type[models.Model]) -> str:
+    columns = ", ".join(_q(f.column) for f in model._meta.concrete_fields)
+    return (f"SELECT {columns} FROM {_q(model._meta.db_table)}"
+            f" WHERE {_q(model._meta.get_field('key_hash').column)} = %s")
+
+
+def token_by_hash(model: type[models.Model], key_hash: str) -> Any:
+    """The token (TableToken, ApiToken: a `SecretToken`) with this hash, or None, as
+    `model.objects.get(key_hash=...)` loads it: a submission's first query, where compiling the
+    queryset cost more than PostgreSQL answering it (its profile in uvicorn)."""
+    if not settings.HAND_ROWS_SQL:
+        return model._default_manager.filter(key_hash=key_hash).first()
+    with connection.cursor() as cursor:
+        cursor.execute(_token_sql(model), [key_hash])
+        row = cursor.fetchone()
+    return None if row is None else _instance(model, row)
+
+
+@cache
 def _match_sql(lock: bool) -> str:
     columns = ", ".join(
         f"{alias}.{_q(field.column)}"
@@ -233,3 +252,39 @@ def insert(instance: models.Model) -> None:
     instance.pk = pk
     instance._state.adding = False
     instance._state.db = connection.alias
+
+
+@cache
+def _hand_and_version_sql() -> tuple[str, list[models.Field], list[models.Field]]:
+    hand_sql, hand_fields = _insert_sql(Hand)
+    meta = HandSubmission._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    link = meta.get_field("hand")
+    values = ", ".join("h.id" if f is link else "%s" for f in fields)
+    sql = (
+        f"WITH h AS ({hand_sql}) INSERT INTO {_q(meta.db_table)}"
+        f" ({', '.join(_q(f.column) for f in fields)}) SELECT {values} FROM h"
+        f" RETURNING {_q(meta.pk.column)}, {_q(link.column)}"
+    )
+    return sql, hand_fields, [f for f in fields if f is not link]
+
+
+def insert_hand_and_version(hand: Hand, submission: HandSubmission) -> None:
+    """Store a new hand and its first version as `insert(hand)` then `insert(submission)`
+    would, in one statement (one round trip) where the database can (PostgreSQL)."""
+    if not (settings.HAND_ROWS_SQL and connection.vendor == "postgresql"):
+        insert(hand)
+        submission.hand = hand
+        insert(submission)
+        return
+    sql, hand_fields, fields = _hand_and_version_sql()
+    params = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in hand_fields]
+    params += [f.get_db_prep_save(f.pre_save(submission, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pk, hand_id = cursor.fetchone()
+    for instance, key in ((hand, hand_id), (submission, pk)):
+        instance.pk = key
+        instance._state.adding = False
+        instance._state.db = connection.alias
+    submission.hand = hand
