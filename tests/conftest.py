@@ -7,6 +7,7 @@ TRICKTABLE_REQUIRE_SERVICES=1: there a missing service is a failure, never a sil
 
 import importlib.util
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,30 @@ def require(condition: bool, reason: str) -> None:
     if services_required():
         pytest.fail(f"service required in this run but missing: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite the test database is a file (in /dev/shm where there is one), as the club's
+    laptop has: Django's default in-memory test database is shared between threads in SQLite's
+    shared-cache mode, where a table being written is locked for every other connection at once
+    ("database table is locked", no busy timeout), so a live page polling while a test writes
+    failed now and then. A file gets the settings' WAL and busy timeout: readers carry on,
+    writers wait their turn. One file per pytest-xdist worker; PostgreSQL is left as it is."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if not db["ENGINE"].endswith("sqlite3") or db.get("TEST", {}).get("NAME"):
+        yield
+        return
+    shm = Path("/dev/shm")
+    folder = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"tricktable-test-{os.getpid()}-{worker}.sqlite3"
+    db.setdefault("TEST", {})["NAME"] = str(folder / name)
+    yield
+    for leftover in folder.glob(f"{name}*"):  # Django removes the file, not its WAL and index
+        leftover.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -264,11 +289,17 @@ ARTIFACTS = Path(os.environ.get("TRICKTABLE_ARTIFACTS", Path(__file__).resolve()
 @pytest.fixture
 def screenshot():
     """Save a full-page screenshot as a test artefact: screenshot(page, "standings-ja")
-    writes test-artifacts/screenshots/standings-ja.png (TRICKTABLE_ARTIFACTS moves the folder)."""
+    writes test-artifacts/screenshots/standings-ja.png (TRICKTABLE_ARTIFACTS moves the folder)
+    and returns its path. Only where screenshots are wanted (`tests/sizes.screenshots()`: CI,
+    `make screenshots`); elsewhere it returns None and Chromium is spared the work."""
     folder = ARTIFACTS / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
+    wanted = sizes.screenshots()
+    if wanted:
+        folder.mkdir(parents=True, exist_ok=True)
 
-    def take(page, name: str) -> Path:
+    def take(page, name: str) -> Path | None:
+        if not wanted:
+            return None
         path = folder / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
