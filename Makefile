@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run serve restore director-password test test-js lint typecheck worker bench clean
+.PHONY: venv openspiel messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -67,6 +67,11 @@ director-password: venv
 # would silently run only the first.
 test: venv messages test-js
 	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
+
+# The browser tests with their screenshots saved to test-artifacts/screenshots/ (phone, laptop and
+# projector sizes, English and Japanese), to look at; CI saves them too, a local `make test` not.
+screenshots: venv messages
+	TRICKTABLE_SCREENSHOTS=1 $(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load -m browser
 
 # The scoring page's JavaScript modules (static/js/scoring/), with Node's own test runner: no
 # npm packages, no build step. Without node they are skipped with a note, except in CI (CI=true),

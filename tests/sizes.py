@@ -29,3 +29,14 @@ def full() -> bool:
 def examples(size: int) -> int:
     """`size` examples in CI, a quarter of them (at least 5) locally."""
     return size if full() else max(5, size // 4)
+
+
+def screenshots() -> bool:
+    """Whether the browser tests save their screenshots (test-artifacts/screenshots/): in CI and
+    with TRICKTABLE_SCREENSHOTS=1 (`make screenshots`), not in a local `make test`. They are for
+    people to look at, no test reads them back, and the 176 full-page PNGs cost Chromium 0.1 to
+    0.25 s of CPU each."""
+    chosen = os.environ.get("TRICKTABLE_SCREENSHOTS", "").lower()
+    if chosen:
+        return chosen in TRUE
+    return os.environ.get("CI", "").lower() in TRUE
