@@ -27,6 +27,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name_plural': 'matches',
                 'ordering': ['round', 'table__number', 'id'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('state__in', ['pending', 'playing', 'finished'])), name='match_state_known')],
             },
         ),
         migrations.CreateModel(
@@ -42,6 +43,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['tournament', 'number'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='round_number_positive'), models.CheckConstraint(condition=models.Q(('state__in', ['draft', 'published', 'in-play', 'closed'])), name='round_state_known')],
             },
         ),
         migrations.CreateModel(
@@ -54,6 +56,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['match', 'number'],
+                'constraints': [models.UniqueConstraint(fields=('match', 'number'), name='hand_number_once'), models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='hand_number_positive')],
             },
         ),
         migrations.CreateModel(
@@ -86,6 +89,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name_plural': 'entries',
                 'ordering': ['tournament', 'id'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('joined_round__gte', 1)), name='entry_joined_round'), models.CheckConstraint(condition=models.Q(('status__in', ['registered', 'checked-in', 'withdrawn'])), name='entry_status_known')],
             },
         ),
         migrations.AddField(
@@ -109,6 +113,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['match', 'seats'],
+                'constraints': [models.UniqueConstraint(fields=('match', 'entry'), name='seat_entry_once_per_match'), models.UniqueConstraint(fields=('match', 'seats'), name='seat_taken_once')],
             },
         ),
         migrations.CreateModel(
@@ -120,6 +125,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['round', 'number'],
+                'constraints': [models.UniqueConstraint(fields=('round', 'number'), name='table_number_once'), models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='table_number_positive')],
             },
         ),
         migrations.AddField(
@@ -138,6 +144,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['name', 'id'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('first', models.F('second')), _negated=True), name='team_two_players'), models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='team_name_not_empty')],
             },
         ),
         migrations.AddField(
@@ -176,6 +183,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['-starts_at', '-id'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('rounds__gte', 1)), name='tournament_rounds_positive'), models.CheckConstraint(condition=models.Q(('table_size__in', [2, 3, 4])), name='tournament_table_size'), models.CheckConstraint(condition=models.Q(models.Q(('match_length', 'hands'), _negated=True), ('match_hands__gte', 1), _connector='OR'), name='tournament_fixed_hands_counted'), models.CheckConstraint(condition=models.Q(('points_draw__gte', models.F('points_loss')), ('points_win__gte', models.F('points_draw'))), name='tournament_points_ordered'), models.CheckConstraint(condition=models.Q(('game__in', ['spades', 'whist', 'solo-whist', 'german-whist'])), name='tournament_game_known'), models.CheckConstraint(condition=models.Q(('format__in', ['swiss', 'round-robin', 'individual', 'progressive'])), name='tournament_format_known'), models.CheckConstraint(condition=models.Q(('state__in', ['setup', 'registration', 'running', 'finished'])), name='tournament_state_known')],
             },
         ),
         migrations.AddField(
@@ -235,84 +243,12 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='hand_number_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='hand_number_positive'),
-        ),
-        migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'entry'), name='seat_entry_once_per_match'),
-        ),
-        migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'seats'), name='seat_taken_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='table_number_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='table_number_positive'),
-        ),
-        migrations.AddConstraint(
             model_name='match',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('is_bye', True), ('table__isnull', True)), models.Q(('is_bye', False), ('table__isnull', False)), _connector='OR'), name='match_bye_has_no_table'),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['pending', 'playing', 'finished'])), name='match_state_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('first', models.F('second')), _negated=True), name='team_two_players'),
-        ),
-        migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='team_name_not_empty'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('rounds__gte', 1)), name='tournament_rounds_positive'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('table_size__in', [2, 3, 4])), name='tournament_table_size'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('match_length', 'hands'), _negated=True), ('match_hands__gte', 1), _connector='OR'), name='tournament_fixed_hands_counted'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('points_draw__gte', models.F('points_loss')), ('points_win__gte', models.F('points_draw'))), name='tournament_points_ordered'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('game__in', ['spades', 'whist', 'solo-whist', 'german-whist'])), name='tournament_game_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('format__in', ['swiss', 'round-robin', 'individual', 'progressive'])), name='tournament_format_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['setup', 'registration', 'running', 'finished'])), name='tournament_state_known'),
-        ),
-        migrations.AddConstraint(
             model_name='round',
             constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_number_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='round_number_positive'),
-        ),
-        migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['draft', 'published', 'in-play', 'closed'])), name='round_state_known'),
         ),
         migrations.AddConstraint(
             model_name='entry',
@@ -329,13 +265,5 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='entry',
             constraint=models.UniqueConstraint(condition=models.Q(('seed__isnull', False)), fields=('tournament', 'seed'), name='entry_seed_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('joined_round__gte', 1)), name='entry_joined_round'),
-        ),
-        migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['registered', 'checked-in', 'withdrawn'])), name='entry_status_known'),
         ),
     ]

@@ -31,6 +31,7 @@ class Migration(migrations.Migration):
                 'verbose_name': 'season',
                 'verbose_name_plural': 'seasons',
                 'ordering': ['-created_at', '-id'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('rule__in', ['placing', 'match-points'])), name='series_rule_known'), models.CheckConstraint(condition=models.Q(('game__in', ['spades', 'whist', 'solo-whist', 'german-whist'])), name='series_game_known'), models.CheckConstraint(condition=models.Q(('best__isnull', True), ('best__gte', 1), _connector='OR'), name='series_best_positive'), models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='series_name_not_empty')],
             },
         ),
         migrations.CreateModel(
@@ -43,6 +44,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['series_id', 'id'],
+                'constraints': [models.UniqueConstraint(fields=('series', 'tournament'), name='series_member_once')],
             },
         ),
         migrations.AddField(
@@ -63,34 +65,7 @@ class Migration(migrations.Migration):
             options={
                 'ordering': ['series_id', '-version'],
                 'get_latest_by': 'version',
+                'constraints': [models.UniqueConstraint(fields=('series', 'version'), name='series_snapshot_version_once'), models.UniqueConstraint(fields=('series', 'inputs_version'), name='series_snapshot_inputs_once')],
             },
-        ),
-        migrations.AddConstraint(
-            model_name='seriesmember',
-            constraint=models.UniqueConstraint(fields=('series', 'tournament'), name='series_member_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='series',
-            constraint=models.CheckConstraint(condition=models.Q(('rule__in', ['placing', 'match-points'])), name='series_rule_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='series',
-            constraint=models.CheckConstraint(condition=models.Q(('game__in', ['spades', 'whist', 'solo-whist', 'german-whist'])), name='series_game_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='series',
-            constraint=models.CheckConstraint(condition=models.Q(('best__isnull', True), ('best__gte', 1), _connector='OR'), name='series_best_positive'),
-        ),
-        migrations.AddConstraint(
-            model_name='series',
-            constraint=models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='series_name_not_empty'),
-        ),
-        migrations.AddConstraint(
-            model_name='seriessnapshot',
-            constraint=models.UniqueConstraint(fields=('series', 'version'), name='series_snapshot_version_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='seriessnapshot',
-            constraint=models.UniqueConstraint(fields=('series', 'inputs_version'), name='series_snapshot_inputs_once'),
         ),
     ]

@@ -25,6 +25,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['tournament_id', 'number'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='board_number_positive'), models.CheckConstraint(condition=models.Q(('dealer__in', ['N', 'E', 'S', 'W'])), name='board_dealer_seat')],
             },
         ),
         migrations.CreateModel(
@@ -56,6 +57,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['board_id', 'round_number', 'table_number', 'version'],
+                'constraints': [models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('idempotency_key',), name='board_result_idempotency_key_once'), models.CheckConstraint(condition=models.Q(('is_current', True), models.Q(('status', 'pending'), _negated=True), _connector='OR'), name='board_result_pending_is_current'), models.CheckConstraint(condition=models.Q(('status__in', ['pending', 'confirmed', 'rejected', 'superseded'])), name='board_result_status_known'), models.CheckConstraint(condition=models.Q(models.Q(('ew_adjusted__in', ['average-plus', 'average', 'average-minus']), ('kind', 'adjusted'), ('ns_adjusted__in', ['average-plus', 'average', 'average-minus']), models.Q(('reason', ''), _negated=True)), models.Q(('ew_adjusted', ''), ('ew_score__isnull', False), ('kind__in', ['summary', 'full', 'assigned']), ('ns_adjusted', ''), ('ns_score__isnull', False)), _connector='OR'), name='board_result_scored_or_adjusted'), models.CheckConstraint(condition=models.Q(models.Q(('kind', 'assigned'), _negated=True), models.Q(('reason', ''), _negated=True), _connector='OR'), name='board_result_assigned_has_reason'), models.CheckConstraint(condition=models.Q(('ns_pair', models.F('ew_pair')), _negated=True), name='board_result_two_pairs')],
             },
         ),
         migrations.CreateModel(
@@ -79,6 +81,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name': 'duplicate event',
+                'constraints': [models.CheckConstraint(condition=models.Q(('movement__in', ['mitchell', 'howell', 'barometer'])), name='duplicate_movement_known'), models.CheckConstraint(condition=models.Q(('even__in', ['skip', 'relay'])), name='duplicate_even_known'), models.CheckConstraint(condition=models.Q(('board_scoring__in', ['standard', 'cga', 'andrews'])), name='duplicate_board_scoring_known'), models.CheckConstraint(condition=models.Q(('board_compare__in', ['own', 'net'])), name='duplicate_board_compare_known'), models.CheckConstraint(condition=models.Q(('comparison__in', ['matchpoints', 'cross-imps', 'butler'])), name='duplicate_comparison_known'), models.CheckConstraint(condition=models.Q(('board_source__in', ['seeded', 'director', 'first-record'])), name='duplicate_board_source_known'), models.CheckConstraint(condition=models.Q(('tables__gte', 2)), name='duplicate_two_tables'), models.CheckConstraint(condition=models.Q(('boards_per_round__gte', 1)), name='duplicate_boards_per_round_positive')],
             },
         ),
         migrations.CreateModel(
@@ -89,6 +92,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['tournament_id', 'number'],
+                'constraints': [models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='duplicate_pair_positive')],
             },
         ),
         migrations.RemoveConstraint(
@@ -149,14 +153,6 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='board_number_once'),
         ),
         migrations.AddConstraint(
-            model_name='board',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='board_number_positive'),
-        ),
-        migrations.AddConstraint(
-            model_name='board',
-            constraint=models.CheckConstraint(condition=models.Q(('dealer__in', ['N', 'E', 'S', 'W'])), name='board_dealer_seat'),
-        ),
-        migrations.AddConstraint(
             model_name='boardresult',
             constraint=models.UniqueConstraint(fields=('match', 'board', 'version'), name='board_result_version_once'),
         ),
@@ -169,67 +165,7 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(condition=models.Q(('status', 'confirmed')), fields=('match', 'board'), name='board_result_one_confirmed'),
         ),
         migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('idempotency_key',), name='board_result_idempotency_key_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.CheckConstraint(condition=models.Q(('is_current', True), models.Q(('status', 'pending'), _negated=True), _connector='OR'), name='board_result_pending_is_current'),
-        ),
-        migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['pending', 'confirmed', 'rejected', 'superseded'])), name='board_result_status_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('ew_adjusted__in', ['average-plus', 'average', 'average-minus']), ('kind', 'adjusted'), ('ns_adjusted__in', ['average-plus', 'average', 'average-minus']), models.Q(('reason', ''), _negated=True)), models.Q(('ew_adjusted', ''), ('ew_score__isnull', False), ('kind__in', ['summary', 'full', 'assigned']), ('ns_adjusted', ''), ('ns_score__isnull', False)), _connector='OR'), name='board_result_scored_or_adjusted'),
-        ),
-        migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'assigned'), _negated=True), models.Q(('reason', ''), _negated=True), _connector='OR'), name='board_result_assigned_has_reason'),
-        ),
-        migrations.AddConstraint(
-            model_name='boardresult',
-            constraint=models.CheckConstraint(condition=models.Q(('ns_pair', models.F('ew_pair')), _negated=True), name='board_result_two_pairs'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('movement__in', ['mitchell', 'howell', 'barometer'])), name='duplicate_movement_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('even__in', ['skip', 'relay'])), name='duplicate_even_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('board_scoring__in', ['standard', 'cga', 'andrews'])), name='duplicate_board_scoring_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('board_compare__in', ['own', 'net'])), name='duplicate_board_compare_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('comparison__in', ['matchpoints', 'cross-imps', 'butler'])), name='duplicate_comparison_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('board_source__in', ['seeded', 'director', 'first-record'])), name='duplicate_board_source_known'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('tables__gte', 2)), name='duplicate_two_tables'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicateevent',
-            constraint=models.CheckConstraint(condition=models.Q(('boards_per_round__gte', 1)), name='duplicate_boards_per_round_positive'),
-        ),
-        migrations.AddConstraint(
             model_name='duplicatepair',
             constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='duplicate_pair_once'),
-        ),
-        migrations.AddConstraint(
-            model_name='duplicatepair',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='duplicate_pair_positive'),
         ),
     ]
