@@ -432,6 +432,7 @@ class SpadesRules:
         self.consult = o["bidding"] == "consult" and self.partnership
         self.two_rounds = o["bidding_rounds"] == 2
         self.sum_bids = o["bidding"] == "sum"
+        self.nil_allowed: bool = o["nil"]
         self.fast_calls = not self.consult and not self.two_rounds  # `_calls_fast`
         self.tables = {d: Table(self, d) for d in self.seat_letters}
         # The replay's fast trick loop (`_tricks_fast`): four hands, no seat playing blind
@@ -564,38 +565,54 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
 
 
 def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
-    """`_read_calls` for the usual bidding, one numeric call a player in turn, in one round
-    and not by consultation; None for anything else (a nil, a blind or moon call, a call out
-    of turn, a side's bid the rules refuse), which `_read_calls` then reads and judges."""
+    """`_read_calls` for the usual bidding, one numeric or nil call a player in turn, in one
+    round and not by consultation; None for anything else (a double or blind nil, a blind or
+    moon call, a call out of turn, a side's bid the rules refuse), which `_read_calls` then
+    reads and judges."""
     order, seats, total = table.bid_order, table.seats, rules.total_tricks
     if type(calls) is not list or len(calls) != len(order):
         return None
-    zero_is_nil = rules.zero_is_nil
+    zero_is_nil, nil_allowed = rules.zero_is_nil, rules.nil_allowed
+    out = Bidding(len(seats), len(table.sides))
+    nil = out.nil
+    numeric = out.numeric if rules.track_numeric else None
     bid = [0] * len(seats)
+    nils = False
     for entry, i in zip(calls, order, strict=True):
         if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
             return None
         call = entry.get("call")
         kind_n = CALLS.get(call) if type(call) is str else None
-        if kind_n is None or kind_n[0] != "num":
+        if kind_n is None:
             return None
-        n = kind_n[1]
-        if n > total or (n == 0 and zero_is_nil):
+        kind, n = kind_n
+        if kind == "num":
+            if n > total:
+                return None
+            if n == 0 and zero_is_nil:
+                nil[i], nils = "nil", True
+                continue
+            bid[i] = n
+            if numeric is not None:
+                numeric.append((i, n))
+        elif kind == "nil" and nil_allowed:
+            nil[i], nils = "nil", True
+        else:
             return None
-        bid[i] = n
-    out = Bidding(len(seats), len(table.sides))
-    if rules.track_numeric:
-        out.numeric = [(i, bid[i]) for i in order]
     for k, members in enumerate(table.members):
-        if len(members) == 1:
-            side_bid = bid[members[0]]
+        bidders = tuple(i for i in members if nil[i] is None) if nils else members
+        if not bidders:  # RESOLUTIONS["side-tricks"]
+            out.kind[k] = "nils"
+            continue
+        if len(bidders) == 1:
+            side_bid = bid[bidders[0]]
         elif rules.sum_bids:
-            side_bid = bid[members[0]] + bid[members[1]]
+            side_bid = bid[bidders[0]] + bid[bidders[1]]
             if side_bid > total:
                 return None
         else:  # last-bidder: the second partner's bid, not below the first's
-            side_bid = bid[members[1]]
-            if side_bid < bid[members[0]]:
+            side_bid = bid[bidders[1]]
+            if side_bid < bid[bidders[0]]:
                 return None
         if rules.thirteen_is_moon and side_bid == total:
             out.kind[k] = "moon"

@@ -83,9 +83,7 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
     t = rng.randrange(len(play))
     trick = play[t]
     if not isinstance(trick, list) or len(trick) < 2 or any(
-        not isinstance(c, str) for c in trick
-    ) or any(
-        not isinstance(x, list) or not x for x in play
+        not isinstance(x, list) or not x or not all(isinstance(c, str) for c in x) for x in play
     ) or any(not isinstance(h, list) or len(h) < 2 for h in record["deal"].values()):
         return  # spoilt beyond what the next change can take
     if how == "swap-in-trick":
@@ -116,11 +114,12 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
     elif how == "trick-shape":
         play[t] = rng.choice([" ".join(trick), tuple(trick), {"cards": trick}, None])
     elif how == "cut":
+        tricks = len(play)
         del play[t:]
         record.pop("tricks", None)
         if rng.random() < 0.5:
             seat = rng.choice(sorted(record["deal"]))
-            record["claim"] = {"seat": seat, "tricks": rng.randrange(14 - t)}
+            record["claim"] = {"seat": seat, "tricks": rng.randrange(tricks - t + 1)}
     elif how == "lead-spade":  # the first leader leads one of its spades instead
         owner = {c: seat for seat, hand in record["deal"].items() for c in hand}
         seat = owner.get(play[0][0])
@@ -213,3 +212,34 @@ def test_spades_led_before_they_are_broken_fail_alike(seed, monkeypatch):
     fast, reference = both(record, monkeypatch)
     assert fast == reference
     assert notes_in_full(fast) == notes_in_full(reference)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32),
+       nils=st.sets(st.sampled_from("NESW"), min_size=1), call=st.sampled_from(["nil", "0"]))
+def test_nil_calls_are_read_alike(preset, seed, nils, call, monkeypatch):
+    """Some players (both partners, one, every player) call nil, or 0: the same bidding,
+    scores, notes or error by either path, with or without the play."""
+    record = random_hand(random.Random(seed), preset)
+    for entry in record["calls"]:
+        if entry.get("seat") in nils:
+            entry["call"] = call
+    for checked in (record, to_summary(record)):
+        fast, reference = both(checked, monkeypatch)
+        assert fast == reference
+        assert notes_in_full(fast) == notes_in_full(reference)
+
+
+def test_a_made_nil_alone_on_its_side_scores_alike(monkeypatch):
+    """windswept: individual play with an exact-bid bonus that a nil's side (bid 0 from the
+    nil) does not earn (RESOLUTIONS["exact-bonuses-numeric"]); a made nil is among the hands."""
+    made = 0
+    for seed in range(80):
+        record = random_hand(random.Random(seed), "windswept")
+        record["calls"][0]["call"] = "nil"
+        fast, reference = both(record, monkeypatch)
+        assert fast == reference
+        assert notes_in_full(fast) == notes_in_full(reference)
+        made += any(n.code == "spades-nil-made" for n in fast.get("notes", []))
+    assert made >= 1
