@@ -44,7 +44,7 @@ _NOTHING = object()  # no value read yet
 #: regex on either side, no Python frames: issue 18); a line it does not read whole, from its
 #: first character to its last, goes to json.loads, which reads or refuses it as before.
 _SCAN: Callable[[str, int], tuple[Any, int]] = (
-    json.JSONDecoder().scan_once  # type: ignore[attr-defined]  (set in its __init__)
+    json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in its __init__
 )
 _WS = re.compile(r"[ \t\n\r]*")
 _NOT_WS = re.compile(r"[^ \t\n\r]")
