@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -185,6 +186,28 @@ def check_hands(path: Path, repeat: int) -> tuple[float, float] | str:
     return best, peak
 
 
+def openspiel_actions(
+    records: list[dict], refused: dict[str, int] | None = None
+) -> tuple[Any, list[tuple[dict, list[int]]]]:
+    """OpenSpiel's game and (record, action sequence) of each hand it accepts; `refused`
+    counts the others by reason. Needs pyspiel."""
+    from games.simulate import openspiel as osp
+
+    game = osp.load_game()
+    accepted = []
+    for record in records:
+        # standard's last-bidder calls are not OpenSpiel bids: made legal, scores not compared.
+        actions = osp.actions_from_record(record, bids="legal")
+        try:
+            osp.replay(game, actions)
+        except osp.Rejected as why:
+            if refused is not None:
+                refused[why.reason] = refused.get(why.reason, 0) + 1
+            continue
+        accepted.append((record, actions))
+    return game, accepted
+
+
 def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
     """OpenSpiel's checked replay of the same hands (those it accepts)."""
     try:
@@ -193,20 +216,9 @@ def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
         return f"not available ({error})"
     if osp.pyspiel is None:
         return "not available (pip install open_spiel: make openspiel)"
-    game = osp.load_game()
-    accepted: list[int] = []
-    sequences: list[list[int]] = []
     refused: dict[str, int] = {}
-    for n, record in enumerate(records):
-        # standard's last-bidder calls are not OpenSpiel bids: made legal, scores not compared.
-        actions = osp.actions_from_record(record, bids="legal")
-        try:
-            osp.replay(game, actions)
-        except osp.Rejected as why:
-            refused[why.reason] = refused.get(why.reason, 0) + 1
-            continue
-        accepted.append(n)
-        sequences.append(actions)
+    game, pairs = openspiel_actions(records, refused)
+    sequences = [actions for _, actions in pairs]
 
     def replay_all() -> None:
         new = game.new_initial_state
@@ -216,10 +228,10 @@ def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
             for a in actions:
                 apply(a)
 
-    subset = [records[n] for n in accepted]
+    subset = [record for record, _ in pairs]
     os_seconds = best_of(repeat, replay_all) if sequences else float("nan")
     tt_seconds = best_of(repeat, check_all, subset) if subset else float("nan")
-    return {"accepted": len(accepted), "refused": refused, "seconds": os_seconds,
+    return {"accepted": len(pairs), "refused": refused, "seconds": os_seconds,
             "tt_seconds": tt_seconds}
 
 

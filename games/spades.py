@@ -21,6 +21,7 @@ from games.base import (
 )
 from games.cards import (
     BIG_JOKER,
+    CARD_BITS,
     CARD_IDS,
     CLUBS,
     LITTLE_JOKER,
@@ -236,6 +237,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: Issue 18: the fast paths (`_calls_fast`; in the replay `_tricks_fast`, the usual deal in
+#: `_read_deal`, stated tricks equal to the play's, no exchange when nobody bid nil) each fall
+#: back to the general code on anything unusual. False runs the general code alone: the
+#: reference that tests/games/test_spades_fast_paths.py holds the fast paths equal to.
+FAST_PATHS = True
+
 CALLS: dict[str, tuple[str, int]] = {str(n): ("num", n) for n in range(18)}
 CALLS.update({f"blind-{n}": ("blind", n) for n in range(18)})
 CALLS.update(
@@ -269,6 +276,7 @@ class Table:
         "left",
         "consult_order",
         "sizes",
+        "no_nils",
     )
 
     def __init__(self, rules: SpadesRules, dealer: str) -> None:
@@ -307,6 +315,7 @@ class Table:
         self.consult_order = tuple(
             sorted(range(len(self.sides)), key=lambda k: k == dealer_side)
         )
+        self.no_nils: list[str | None] = [None] * n  # `Bidding.nil` when nobody bid a nil
         size = rules.hand_size
         self.sizes = tuple(
             size + (rules.options["dealer_discards"] if i == self.dealer else 0) for i in range(n)
@@ -408,6 +417,8 @@ class SpadesRules:
             o["small_exact_bids"] or o["ten_for_two"] or o["seven_plus_bonus"]
             or o["ten_for_200"] != "off" or o["big_bid_bonus"] or o["exact_bid_bonus"]
         )
+        self.overtrick_points: int = o["overtrick_points"]
+        self.set_by_bid = o["set_penalty"] == "bid"
         self.zero_is_nil = o["nil"] and o["zero_bid_is_nil"]
         self.last_trick = o["last_trick_bonus"] != "off"
         self.bag_limit = o["sandbag_limit"] if o["sandbag"] else 0  # 0: no sandbagging
@@ -420,7 +431,23 @@ class SpadesRules:
         self.sandbag_penalty: int = o["sandbag_penalty"]
         self.consult = o["bidding"] == "consult" and self.partnership
         self.two_rounds = o["bidding_rounds"] == 2
+        self.sum_bids = o["bidding"] == "sum"
+        self.nil_allowed: bool = o["nil"]
+        self.fast_calls = not self.consult and not self.two_rounds  # `_calls_fast`
         self.tables = {d: Table(self, d) for d in self.seat_letters}
+        # The replay's fast trick loop (`_tricks_fast`): four hands, no seat playing blind
+        # (dummy) and no first-trick rule, and trumps that rank in the order of their card
+        # ids, so that a trick's winner is the highest bit of its trumps (else of its led suit).
+        trumps = masks[SPADES]
+        self.fast_play = (
+            players == 4 and not self.dummy and o["first_lead"] != "lowest-clubs"
+            and [c for c in trump_order if trumps >> c & 1]
+            == [c for c in range(54) if trumps >> c & 1]
+        )
+        in_pack = [(text, c) for text, c in CARD_IDS.items() if pack >> c & 1]
+        self.fast_bit = {text: 1 << c for text, c in in_pack}  # every spelling of a card
+        self.fast_lead = {text: masks[suit[c]] for text, c in in_pack}  # its suit's cards
+        self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
 
 
@@ -537,8 +564,70 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
     return kind, n
 
 
+def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
+    """`_read_calls` for the usual bidding, one numeric or nil call a player in turn, in one
+    round and not by consultation; None for anything else (a double or blind nil, a blind or
+    moon call, a call out of turn, a side's bid the rules refuse), which `_read_calls` then
+    reads and judges."""
+    order, seats, total = table.bid_order, table.seats, rules.total_tricks
+    if type(calls) is not list or len(calls) != len(order):
+        return None
+    zero_is_nil, nil_allowed = rules.zero_is_nil, rules.nil_allowed
+    out = Bidding(len(seats), len(table.sides))
+    nil = out.nil
+    numeric = out.numeric if rules.track_numeric else None
+    bid = [0] * len(seats)
+    nils = False
+    for entry, i in zip(calls, order, strict=True):
+        if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
+            return None
+        call = entry.get("call")
+        kind_n = CALLS.get(call) if type(call) is str else None
+        if kind_n is None:
+            return None
+        kind, n = kind_n
+        if kind == "num":
+            if n > total:
+                return None
+            if n == 0 and zero_is_nil:
+                nil[i], nils = "nil", True
+                continue
+            bid[i] = n
+            if numeric is not None:
+                numeric.append((i, n))
+        elif kind == "nil" and nil_allowed:
+            nil[i], nils = "nil", True
+        else:
+            return None
+    for k, members in enumerate(table.members):
+        bidders = tuple(i for i in members if nil[i] is None) if nils else members
+        if not bidders:  # RESOLUTIONS["side-tricks"]
+            out.kind[k] = "nils"
+            continue
+        if len(bidders) == 1:
+            side_bid = bid[bidders[0]]
+        elif rules.sum_bids:
+            side_bid = bid[bidders[0]] + bid[bidders[1]]
+            if side_bid > total:
+                return None
+        else:  # last-bidder: the second partner's bid, not below the first's
+            side_bid = bid[bidders[1]]
+            if side_bid < bid[bidders[0]]:
+                return None
+        if rules.thirteen_is_moon and side_bid == total:
+            out.kind[k] = "moon"
+        elif side_bid < rules.minimum_bid:
+            return None
+        out.bid[k] = side_bid
+    return out
+
+
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
     calls = record.get("calls")
+    if rules.fast_calls and FAST_PATHS:
+        fast = _calls_fast(calls, rules, table)
+        if fast is not None:
+            return fast
     if type(calls) is not list:
         raise RecordError("bad-format", "a Spades hand needs its `calls` (the bidding)")
     o = rules.options
@@ -765,6 +854,23 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
     seats = table.seats
     if type(deal) is not dict or len(deal) != len(seats):
         raise RecordError("bad-deal", f"the deal must give the hands of {', '.join(seats)}")
+    if rules.exact_deal and FAST_PATHS:
+        # The usual deal, read with fewer checks: lists of cards, each hand its size in
+        # distinct cards, and the hands adding up to the pack with no carry (so disjoint).
+        bit = CARD_BITS.__getitem__
+        masks = []
+        try:
+            for seat, size in zip(seats, table.sizes, strict=True):
+                cards = deal[seat]
+                m = sum(map(bit, cards))
+                if type(cards) is not list or len(cards) != size or m.bit_count() != size:
+                    break
+                masks.append(m)
+            else:
+                if sum(masks) == rules.pack:
+                    return masks
+        except (KeyError, TypeError):
+            pass  # read_hands says what is wrong
     masks = read_hands(deal, seats, table.sizes, rules.pack)
     if rules.exact_deal and sum(masks) != rules.pack:
         raise RecordError("bad-deal", "the deal does not use the whole pack")
@@ -881,8 +987,9 @@ def _replay(
         hands[d] ^= dm
     elif "discard" in record:
         raise RecordError("bad-format", "`discard` is only for the dealer_discards option")
-    if "exchange" in record or rules.partnership:
-        _exchange(record, rules, table, bids, hands)
+    if "exchange" in record or (rules.partnership and (bids.nil != table.no_nils
+                                                       or not FAST_PATHS)):
+        _exchange(record, rules, table, bids, hands)  # (no nil, no exchange: nothing is due)
 
     # Seats that play their top card, in dealt order: the dummy and double blind nil bidders.
     top: dict[int, list[int]] = {}
@@ -903,6 +1010,11 @@ def _replay(
                           trick=total + 1)
     suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
     broken = not o["spades_broken"]
+    if rules.fast_play and not top and FAST_PATHS:
+        fast = _tricks_fast(play, hands.copy(), _first_leader(rules, table, bids, hands), broken,
+                            rules)
+        if fast is not None:  # else a trick the fast loop does not take: replay as below
+            return _close(record, rules, table, play, *fast)
     non_spade = ~masks[SPADES]
     ids = CARD_IDS
     nxt = tuple((i + 1) % n for i in range(n))
@@ -959,7 +1071,75 @@ def _replay(
         won[bw] += 1
         winners.append((bw, bc))
         leader = bw if bw != dummy else nxt[bw]  # RESOLUTIONS["dummy-seat"]
+    return _close(record, rules, table, play, won, winners, leader)
 
+
+def _tricks_fast(
+    play: list, hands: list[int], leader: int, broken: bool, rules: SpadesRules
+) -> tuple[list[int], list[tuple[int, int]], int] | None:
+    """The tricks of `play` as `_replay`'s loop plays them, for `rules.fast_play` tables:
+    (tricks per seat, each trick's (winner, winning card), the next leader), or None as soon
+    as a trick is anything but four held, legal cards (`_replay` then replays the hand card
+    by card and finds the error). Cards are bits, suits are masks: a card is held when its bit
+    is in the hand and follows when its bit is in the led suit's mask or the hand has none of
+    it; the winner is the highest bit of the trick's trumps, else of its led suit. `hands`
+    is changed."""
+    bits, lead_mask, turns = rules.fast_bit, rules.fast_lead, rules.fast_turns
+    trumps = rules.suit_masks[SPADES]
+    others = rules.pack & ~trumps
+    won = [0, 0, 0, 0]
+    winners: list[tuple[int, int]] = []
+    for raw in play:
+        if type(raw) is not list or len(raw) != 4:
+            return None
+        x0, x1, x2, x3 = raw
+        try:
+            b0, b1, b2, b3 = bits[x0], bits[x1], bits[x2], bits[x3]
+            led = lead_mask[x0]
+        except (KeyError, TypeError):  # not a card's name, or not a string at all
+            return None
+        s0, s1, s2, s3 = turns[leader]
+        h = hands[s0]
+        if not h & b0 or (led == trumps and not broken and h & others):
+            return None
+        hands[s0] = h ^ b0
+        h = hands[s1]
+        if not h & b1 or (not b1 & led and h & led):
+            return None
+        hands[s1] = h ^ b1
+        h = hands[s2]
+        if not h & b2 or (not b2 & led and h & led):
+            return None
+        hands[s2] = h ^ b2
+        h = hands[s3]
+        if not h & b3 or (not b3 & led and h & led):
+            return None
+        hands[s3] = h ^ b3
+        trick = b0 | b1 | b2 | b3
+        best = trick & trumps
+        if best:  # a trump wins, so a spade was played: spades are broken
+            broken = True
+        else:
+            best = trick & led
+        c = best.bit_length() - 1
+        best = 1 << c
+        leader = s0 if best == b0 else s1 if best == b1 else s2 if best == b2 else s3
+        won[leader] += 1
+        winners.append((leader, c))
+    return won, winners, leader
+
+
+def _close(
+    record: dict,
+    rules: SpadesRules,
+    table: Table,
+    play: list,
+    won: list[int],
+    winners: list[tuple[int, int]],
+    leader: int,
+) -> tuple[list[int], list[tuple[int, int]], bool]:
+    """After the tricks played: the claim, or `play-incomplete` when tricks are missing."""
+    total = rules.total_tricks
     claimed = False
     remaining = total - len(play)
     claim = record.get("claim")
@@ -973,6 +1153,18 @@ def _replay(
             next_leader=table.seats[leader],
         )
     return won, winners, claimed
+
+
+def _states(stated: Any, table: Table, won: list[int]) -> bool:
+    """Whether `stated` is exactly the seats' `won` tricks as `read_counts` reads them (a dict
+    of the seats, each an int); on False the caller reads it with `read_counts`."""
+    if type(stated) is not dict or len(stated) != len(won):
+        return False
+    for seat, n in zip(table.seats, won, strict=True):
+        m = stated.get(seat)
+        if type(m) is not int or m != n:
+            return False
+    return True
 
 
 def _not_held(t: int, s: int, c: int, table: Table) -> None:
@@ -1142,10 +1334,11 @@ def _score(
     after_bags: dict[str, int] = {}
     notes: list[str] = []
     won_game = None
+    nils = bids.nil != table.no_nils  # anybody bid a nil
     for k, name in enumerate(sides):
         members = table.members[k]
         points = 0
-        for i in members:
+        for i in members if nils else ():
             kind = bids.nil[i]
             if kind:
                 ok = won[i] == 0
@@ -1243,17 +1436,15 @@ def _contract(
     o = rules.options
     if rules.plain and kind == "num":
         if taken >= bid:
-            points = 10 * bid + (taken - bid) * o["overtrick_points"]
-            notes.append(note("spades-bid-made",
-                              f"{name} bid {bid}, took {taken} ({signed(points)})",
-                              {"side": name, "bid": str(bid), "taken": taken,
-                               "points": signed(points)}))
+            points = 10 * bid + (taken - bid) * rules.overtrick_points
+            text = f"+{points}" if points > 0 else str(points)  # signed(points)
+            notes.append(note("spades-bid-made", f"{name} bid {bid}, took {taken} ({text})",
+                              {"side": name, "bid": str(bid), "taken": taken, "points": text}))
             return points, taken - bid
-        points = -10 * (bid if o["set_penalty"] == "bid" else bid - taken)
-        notes.append(note("spades-bid-set",
-                          f"{name} bid {bid}, took {taken}: set ({signed(points)})",
-                          {"side": name, "bid": str(bid), "taken": taken,
-                           "points": signed(points)}))
+        points = -10 * (bid if rules.set_by_bid else bid - taken)
+        text = f"+{points}" if points > 0 else str(points)
+        notes.append(note("spades-bid-set", f"{name} bid {bid}, took {taken}: set ({text})",
+                          {"side": name, "bid": str(bid), "taken": taken, "points": text}))
         return points, 0
     blind = kind == "blind"
     made = taken == bid if (blind and o["blind_bid_exact"]) else taken >= bid
@@ -1329,12 +1520,16 @@ class Spades:
         return state
 
     def check_hand(self, record: dict, rules: SpadesRules, state: dict) -> dict:
-        dealer = read_dealer(record, rules.seat_letters)
-        table = rules.tables[dealer]
+        dealer = record.get("dealer")
+        table = rules.tables.get(dealer) if type(dealer) is str else None
+        if table is None:  # read_dealer says what is wrong
+            table = rules.tables[read_dealer(record, rules.seat_letters)]
         bids = _read_calls(record, rules, table, state)
         if "deal" in record:
             won, winners, claimed = _replay(record, rules, table, bids)
-            if "tricks" in record and not claimed:
+            if "tricks" in record and not claimed and not (
+                FAST_PATHS and _states(record["tricks"], table, won)
+            ):
                 stated = read_counts(record["tricks"], table.seats, "tricks")
                 if [stated[s] for s in table.seats] != won:
                     raise RecordError(

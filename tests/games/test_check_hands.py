@@ -306,3 +306,39 @@ def test_subprocess_stdin_and_usage(hands: list[dict]) -> None:
     ]
     done = subprocess_run("--game", "spades", "--rules", "nope", "-")
     assert done.returncode == 2 and b"no preset" in done.stderr
+
+
+def test_plain_invocation_skips_django_and_prints_what_the_command_prints(
+    tmp_path: Path, hands: list[dict]
+) -> None:
+    """`manage.py check_hands FILE...` with no option runs before Django starts (manage.py):
+    the same lines, the same stderr, the same exit status as the Django command, here with
+    valid, invalid, unparsable and missing files together (exit 2)."""
+    good = write(tmp_path, "good.jsonl", jsonl(hands))
+    bad = write(tmp_path, "bad.jsonl", jsonl([hands[0], invalid(hands[1])]))
+    broken = write(tmp_path, "broken.json", b'{"format": "hand/1", \xff')
+    files = [good, bad, broken, str(tmp_path / "nope.json")]
+    plain = subprocess_run(*files)
+    through_django = subprocess.run(
+        [sys.executable, "-c", "import sys; from django.core.management import "
+         "execute_from_command_line as run; run(['manage.py', *sys.argv[1:]])",
+         "check_hands", *files],
+        cwd=REPO, capture_output=True, timeout=60,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
+    assert plain.returncode == through_django.returncode == 2
+    assert plain.stdout == through_django.stdout and plain.stdout.count(b"\n") == len(hands) + 2
+    assert plain.stderr == through_django.stderr
+
+
+def test_plain_invocation_leaves_django_unloaded(tmp_path: Path, hands: list[dict]) -> None:
+    good = write(tmp_path, "good.jsonl", jsonl(hands[:1]))
+    script = ("import runpy, sys; sys.argv = ['manage.py', 'check_hands', sys.argv[1]]\n"
+              "try:\n    runpy.run_path('manage.py', run_name='__main__')\n"
+              "except SystemExit as end:\n    assert end.code == 0, end.code\n"
+              "print('django' in sys.modules, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", script, good], cwd=REPO, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == b"False"
+    assert json.loads(done.stdout)["ok"] is True

@@ -8,6 +8,8 @@ import tracemalloc
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.stream import StreamError, iter_records
 from tests.games.generator_file import GeneratorFile
@@ -181,3 +183,32 @@ def test_memory_is_flat_in_the_number_of_records(layout: str) -> None:
     # Ten times the records (about 1.3 MB against 13 MB of input): nearly the same peak.
     assert large < small * 1.5 + 64 * 1024, (small, large)
     assert large < 2_000_000
+
+
+def _scan_nothing(line: str, pos: int) -> tuple[object, int]:
+    raise StopIteration(pos)
+
+
+LINE = st.one_of(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                     max_size=3),
+        max_leaves=6,
+    ).map(json.dumps),
+    st.sampled_from(["", " ", "\r", "{", '{"a": 1', "1 2", '{"a":1} {"b":2}', "nul", "[1,",
+                     '  {"a": 1}', '{"a": 1}  ', "\ufeff{}", '"\\ud800"', "1e999", "NaN"]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(LINE, max_size=8))
+def test_json_lines_read_as_json_loads_reads_each_line(lines):
+    """The scanner called directly on each JSON line (games.stream._SCAN) gives the records
+    and errors that json.loads alone gives, whatever the lines hold."""
+    text = '{"first": 1}\n' + "\n".join(lines) + "\n"
+    fast = records(text)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr("games.stream._SCAN", _scan_nothing)
+        reference = records(text)
+    assert repr(fast) == repr(reference)
