@@ -22,11 +22,12 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from api import fastpath, fastsubmit, threaded
+from tests.live import asgi
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
 from tournaments import services
 
 from .conftest import table_token
-from .test_threaded import masked, request, scorer, stored
+from .test_threaded import masked, scorer, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,8 +80,8 @@ def tables():
     return found
 
 
-def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.pk}/hands"
-         ) -> list[tuple]:
+def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.pk}/hands",
+         scheme: str = "http") -> list[tuple]:
     """Each step (headers, body) on both matches, Django first; every pair compared."""
     answers = []
     (mine, secret), (theirs, other_secret) = tables
@@ -92,12 +93,14 @@ def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.
                        **make_headers(token)}
             if "idempotency-key" in headers:
                 headers["idempotency-key"] += tag
-            status, found, content = request(
-                app, path(match), headers,
-                body if isinstance(body, bytes) else json.dumps(body).encode())
+            status, found, content = asgi.request(
+                app, "POST", path(match), headers, scheme=scheme, timeout=30,
+                body=body if isinstance(body, bytes) else json.dumps(body).encode())
             if "content-length" in found:  # ids differ in length: the length is checked here
                 assert found["content-length"] == str(len(content))
                 found["content-length"] = "-"
+            if "location" in found:  # a redirect names the match
+                found["location"] = found["location"].replace(f"/{match.pk}/", "/-/")
             if "set-cookie" in found:  # a new CSRF secret: random, masked
                 found["set-cookie"] = re.sub(r"csrftoken=\w+; expires=[^;]+",
                                              "csrftoken=-; expires=-", found["set-cookie"])
@@ -129,12 +132,14 @@ def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both,
     answers = play(both, tables, [
         (scorer("key-0003-abcdef"), {"record": bad, "side": "NS"}),
         (scorer("key-0004-abcdef", **{"accept-language": "ja"}), {"record": bad, "side": "NS"}),
-        (scorer("key-0005-abcdef"), {"record": HAND_1, "side": "NS"}),
+        (scorer("key-0005-abcdef", **{"accept-language": "ja"}),
+         {"record": HAND_1, "side": "NS"}),  # stored, answered in Japanese
         (scorer("key-0005-abcdef"), {"record": HAND_2, "side": "NS"}),  # the key reused
         (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "XX"}),
     ])
     assert [status for status, _, _ in answers] == [422, 422, 201, 409, 400]
     assert answers[1][1]["content-language"] == "ja" and answers[1][2] != answers[0][2]
+    assert answers[2][1]["content-language"] == "ja"
     assert answers[3][2]["code"] == "idempotency-key-reused"
     assert both.answered == [True, True, True, True, True]
     assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 1
@@ -191,6 +196,19 @@ def test_a_browsers_session_and_an_asked_for_indent_are_left_to_django(both, tab
     assert answers[0][1]["set-cookie"].startswith("csrftoken=-")  # Django renewed the cookie
     assert both.answered == [False, False]
     assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 2
+
+
+def test_https_gets_hsts_here_and_plain_http_djangos_redirect(both, tables, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    both.django = ASGIHandler()  # its middleware reads these settings when loaded
+    answers = play(both, tables, [(scorer("key-0022-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers += play(both, tables, [(scorer("key-0023-abcdef"), {"record": HAND_1, "side": "NS"})],
+                    scheme="https")
+    assert [status for status, _, _ in answers] == [301, 201]
+    assert answers[1][1]["strict-transport-security"] == "max-age=3600"
+    assert both.answered == [False, True]
+    assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 1
 
 
 def test_throttling_counts_once_and_its_refusal_is_djangos(both, tables, settings):
