@@ -47,6 +47,7 @@ reproduces.
 from __future__ import annotations
 
 import io
+import threading
 from typing import Any
 
 from django.conf import settings
@@ -237,6 +238,19 @@ def _rendered(rule: _Rules, response: Any) -> tuple[int, list[tuple[bytes, bytes
     return response.status_code, headers, content
 
 
+_serializers = threading.local()
+
+
+def _representation(submission: Any) -> dict:
+    """The view's `HandVersionSerializer(submission).data`, from one serializer per thread
+    whose fields are built and bound once: DRF deep-copies and binds them for every instance,
+    and they hold nothing of an instance (read-only fields; no context)."""
+    serializer = getattr(_serializers, "answer", None)
+    if serializer is None:
+        serializer = _serializers.answer = s.HandVersionSerializer()
+    return serializer.to_representation(submission)
+
+
 def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Answer | None:
     """Stage 2: the throttle, then the view's workflow and answer."""
     for throttle in rule.view.throttle_classes:
@@ -254,8 +268,7 @@ def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Ans
         except Match.DoesNotExist as error:
             raise Http404 from error
         code = 201 if submitted.created else 200
-        return _rendered(rule, Response(s.HandVersionSerializer(submitted.submission).data,
-                                        status=code))
+        return _rendered(rule, Response(_representation(submitted.submission), status=code))
     except Exception as exc:
         handled = exception_handler(exc, {"view": None, "request": request})
         if handled is not None:

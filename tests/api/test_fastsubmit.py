@@ -240,3 +240,27 @@ def test_switched_off_django_answers_every_submission(both, tables, settings):
     answers = play(both, tables, [(scorer("key-0021-abcdef"), {"record": HAND_1, "side": "NS"})])
     assert answers[0][0] == 201 and both.answered == []  # never asked
     assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 1
+
+
+def test_the_answers_representation_is_the_view_serializers_byte_for_byte():
+    from rest_framework.renderers import JSONRenderer
+
+    from api import serializers as s
+    from tests.tournaments.builders import scorer as table_scorer
+    from tournaments.models import HandSubmission
+
+    director = make_director(f"td-{uuid.uuid4().hex[:6]}")
+    match = make_match(director)
+    pending = services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_1)
+    services.reject_hand(submission=pending.submission, actor=table_scorer(match, "EW"),
+                         expected_version=1, reason="wrong tricks — 違う")
+    again = services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_1,
+                                 number=1)  # version 2
+    services.confirm_hand(submission=again.submission, actor=director, expected_version=2)
+    services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_2)  # pending
+    versions = list(HandSubmission.objects.filter(hand__match=match).select_related("hand"))
+    assert len({v.status for v in versions}) == 3  # rejected, confirmed, pending
+    render = JSONRenderer().render
+    for version in versions:
+        assert (render(fastsubmit._representation(version))
+                == render(s.HandVersionSerializer(version).data))
