@@ -214,16 +214,16 @@ def _checked(rule: _Rules, scope: dict, body: bytes
             io.BytesIO(body), "application/json", {"request": request, "encoding": "utf-8"})
     except Exception:
         return None
-    serializer = s.SubmitSerializer(data=data)
-    if not serializer.is_valid():
+    valid = _validated(data)
+    if valid is None:
         return None
     from .views import idempotency_key
 
     try:
-        key = idempotency_key(request, serializer.validated_data)
+        key = idempotency_key(request, valid)
     except Exception:
         return None
-    return request, serializer.validated_data, key, added
+    return request, valid, key, added
 
 
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
@@ -239,6 +239,19 @@ def _rendered(rule: _Rules, response: Any) -> tuple[int, list[tuple[bytes, bytes
 
 
 _serializers = threading.local()
+
+
+def _validated(data: Any) -> dict | None:
+    """`SubmitSerializer(data=data)`'s `validated_data` when `is_valid()`, else None — from one
+    serializer per thread whose fields are built once (`is_valid` is `run_validation` on
+    freshly deep-copied fields; they keep nothing of a call)."""
+    serializer = getattr(_serializers, "submit", None)
+    if serializer is None:
+        serializer = _serializers.submit = s.SubmitSerializer()
+    try:
+        return serializer.run_validation(data)
+    except Exception:
+        return None
 
 
 def _representation(submission: Any) -> dict:

@@ -264,3 +264,28 @@ def test_the_answers_representation_is_the_view_serializers_byte_for_byte():
     for version in versions:
         assert (render(fastsubmit._representation(version))
                 == render(s.HandVersionSerializer(version).data))
+
+
+@pytest.mark.parametrize("body", [
+    {"record": HAND_1, "side": "NS"},
+    {"record": HAND_1, "side": "NS", "number": 2, "idempotency_key": "key-0030-abcdef"},
+    {"record": HAND_1, "side": "", "number": None},
+    {"record": HAND_1},
+    {"record": HAND_1, "side": "NORTH"},
+    {"record": HAND_1, "number": 0},
+    {"record": HAND_1, "idempotency_key": "short"},
+    {"record": "nope", "side": "NS"},
+    {"record": [], "side": "NS"},
+    {"side": "NS"},
+    [HAND_1],
+    None,
+    "text",
+])
+def test_the_body_is_validated_as_the_views_serializer_validates_it(body):
+    from api import serializers as s
+
+    view = s.SubmitSerializer(data=body)
+    if view.is_valid():
+        assert fastsubmit._validated(body) == view.validated_data
+    else:
+        assert fastsubmit._validated(body) is None  # Django answers it
