@@ -31,6 +31,10 @@ How it stays the same answer. It works in two stages.
    refusal words in the request's language), or a server error through `ApiErrorsMiddleware`.
    Headers: DRF's (`Content-Type`, `Allow`, a refusal's `Retry-After`), then the middleware's.
 
+The body's serializer and the answer's are built once per thread (DRF deep-copies a
+serializer's fields for every instance; these fields keep nothing of a call), and tested equal
+to the view's: the same verdict and data, the same bytes.
+
 CSRF does not apply: DRF checks it only for a request authenticated by Django's session, and a
 request carrying a table token is authenticated by the token before the session is looked at
 (`DEFAULT_AUTHENTICATION_CLASSES`); a request with a session or CSRF cookie is left to Django
