@@ -24,6 +24,10 @@ connection, as under a threaded WSGI server (which Django supports). Nothing in 
 path is skipped or reimplemented, so every answer — status, body, headers, cookies, refusals
 — is Django's own; `tests/api/test_threaded.py` compares the two handlers answer for answer.
 
+On these threads a scorer's plain submission is first offered to `api/fastsubmit.py`, which
+answers it without the middleware and DRF's dispatch, or steps aside having changed nothing;
+then this module serves it as above (`SUBMIT_FAST_PATH` off: always this module).
+
 `SUBMIT_THREADS` (settings, environment) sizes the pool per process; 0 turns this off and
 Django's ASGI handler serves submissions. It is 0 on SQLite (one writer at a time: the evening
 server keeps its one request thread) and 4 on PostgreSQL (each thread holds at most one of
@@ -46,6 +50,8 @@ from django.core.handlers.base import BaseHandler
 from django.core.signals import setting_changed
 from django.http import HttpResponse, HttpResponseBase
 from django.urls import set_script_prefix
+
+from . import fastsubmit
 
 #: The requests served here: a hand submission to a match (POST; anything else goes on).
 PATH = re.compile(r"^/api/v1/matches/[0-9]+/hands$")
@@ -126,7 +132,24 @@ async def serve(scope: dict, receive: Any, send: Any) -> bool:
     except RequestAborted:
         return True  # the client left before its request was complete: nothing to answer
     with closing(body_file):
-        run = sync_to_async(respond, thread_sensitive=False, executor=executor)
+        run = sync_to_async(_serve, thread_sensitive=False, executor=executor)
         response = await run(handler, asgi, scope, body_file)
+    if isinstance(response, tuple):  # answered by api/fastsubmit.py
+        status, headers, content = response
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+        return True
     await asgi.send_response(response, send)
     return True
+
+
+def _serve(handler: BaseHandler, asgi: ASGIHandler, scope: dict, body_file: Any
+           ) -> HttpResponseBase | tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """On a submission thread: a plain scorer's submission answered by api/fastsubmit.py,
+    anything else (or with SUBMIT_FAST_PATH off) by Django's handler."""
+    if fastsubmit.enabled():
+        answer = fastsubmit.answer(scope, body_file.read())
+        if answer is not None:
+            return answer
+        body_file.seek(0)
+    return respond(handler, asgi, scope, body_file)

@@ -458,6 +458,40 @@ async def listeners(port: int, path: str, count: int, publish) -> dict:
 
 # --- report -------------------------------------------------------------------------------
 
+def compare_fast_path(args, cores: int) -> None:
+    """The HTTP submission phase with the fast path off (the reference: Django's handler on
+    the submission threads) and on, alternately, in one run: each run's figures with the load,
+    and the ratio of the CPU a submission cost (uvicorn, then uvicorn + PostgreSQL)."""
+    runs: dict[str, list[dict]] = {"off": [], "on": []}
+    for _ in range(args.pairs):
+        for mode in ("off", "on"):
+            os.environ["SUBMIT_FAST_PATH"] = "true" if mode == "on" else "false"
+            load = os.getloadavg()[0]
+            web = http_phase(args)
+            web["load"] = (load, os.getloadavg()[0])
+            runs[mode].append(web)
+    print(f"\nTrickTable API benchmark, HTTP submissions, fast path off / on alternately - "
+          f"{cores} cores, uvicorn 2 workers, PostgreSQL, Redis")
+    print("| fast path | load (1 min) | submissions/s | p50 / p99 ms | CPU a submission: "
+          "uvicorn / PostgreSQL |")
+    print("|---|---:|---:|---:|---:|")
+    for n in range(args.pairs):
+        for mode in ("off", "on"):
+            web = runs[mode][n]
+            print(f"| {mode} | {web['load'][0]:.1f} -> {web['load'][1]:.1f} | "
+                  f"{web['rate']:,.0f} | {web['p50']:,.0f} / {web['p99']:,.0f} | "
+                  f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms |")
+
+    def total(mode: str, key: str) -> float:
+        return sum(web[key] for web in runs[mode]) / len(runs[mode])
+
+    web_ratio = total("on", "python_ms") / total("off", "python_ms")
+    both = ((total("on", "python_ms") + total("on", "postgres_ms"))
+            / (total("off", "python_ms") + total("off", "postgres_ms")))
+    print(f"CPU a submission, on / off (means): uvicorn {web_ratio:.2f} x, uvicorn + "
+          f"PostgreSQL {both:.2f} x")
+
+
 def row(figure: str, value: str, target: str, ok: bool | None) -> str:
     verdict = "-" if ok is None else ("pass" if ok else "FAIL")
     return f"| {figure:<44} | {value:>22} | {target:<24} | {verdict:<4} |"
@@ -479,6 +513,12 @@ def main() -> None:
                         or "redis://127.0.0.1:6379/12")
     parser.add_argument("--settings", default="config.settings",
                         help="Django settings for the server")
+    parser.add_argument("--fast-path", choices=["on", "off", "both"], default="on",
+                        help="hand submissions answered before Django (SUBMIT_FAST_PATH, "
+                             "api/fastsubmit.py) or by Django's handler; both: with "
+                             "--only submissions-http, off and on alternately (--pairs times) "
+                             "and the CPU ratio")
+    parser.add_argument("--pairs", type=int, default=2, help="off/on pairs with --fast-path both")
     parser.add_argument("--only", choices=["submissions-http"],
                         help="run one part alone: submissions-http is the HTTP submission "
                              "phase (64 tables at once), seconds instead of minutes")
@@ -493,6 +533,12 @@ def main() -> None:
     cores = os.cpu_count()
     log(f"preparing {args.database}")
     slug = prepare_database(args)
+    if args.fast_path != "both":
+        os.environ["SUBMIT_FAST_PATH"] = "true" if args.fast_path == "on" else "false"
+    if args.only == "submissions-http" and args.fast_path == "both":
+        setup_django(args)
+        compare_fast_path(args, cores)
+        return
     if args.only == "submissions-http":
         setup_django(args)
         web = http_phase(args)

@@ -2,7 +2,8 @@
 
 A current, cached standings poll and a tournament's events stream are answered before Django
 (`api/fastpath.py`); a hand submission runs through Django's sync handler on a pool of threads
-(`api/threaded.py`: the same middleware and view, several submissions at once per process);
+(`api/threaded.py`: the same middleware and view, several submissions at once per process),
+where a scorer's plain submission is answered without the middleware (`api/fastsubmit.py`);
 every other request goes to Django's ASGI handler. Both sit behind the
 request body limit (`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413
 while it arrives, and a chunked body reaches Django with its length stated.

@@ -158,6 +158,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
 # (one writer at a time), where the evening server keeps its one request thread.
 SUBMIT_THREADS = env.int(
     "SUBMIT_THREADS", default=4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0)
+# On those threads, a plain scorer's submission (table token, JSON, nothing unusual) is answered
+# without Django's middleware and DRF's dispatch, with the same checks, workflow and answer
+# (api/fastsubmit.py); anything else goes through Django's handler. Off: Django answers all.
+SUBMIT_FAST_PATH = env.bool("SUBMIT_FAST_PATH", default=True)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
 # (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _threads(settings):
     settings.SUBMIT_THREADS = 2
+    settings.SUBMIT_FAST_PATH = False  # Django's handler on the threads (fastsubmit: its own)
     settings.ALLOWED_HOSTS = ["testserver"]
 
 
