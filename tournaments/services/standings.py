@@ -62,9 +62,9 @@ def _entry_json(entry: hist.EntryFacts) -> dict:
 
 
 def compute_payload(tournament: Tournament) -> dict:
-    read = hist.load_for_standings(tournament)
     from tournaments.standings import compute
 
+    read = hist.load_for_standings(tournament)
     rows = compute(hist.entrants(tournament, read), read.results,
                    tiebreaks=tournament.tiebreaks)
     entries = {e.pk: e for e in read.entries}
