@@ -3,7 +3,9 @@
 - **service recompute**: the whole service on PostgreSQL — load every finished match of a
   1,000-team × 9-round Swiss from the database, compute, write the snapshot (target ≤ 1 s).
 - **confirm → snapshot**: with Redis and a real Celery worker, the time from a hand's
-  confirmation (commit) until the new snapshot is in the database (target ≤ 1 s).
+  confirmation (commit) until the worker announces the new snapshot, published after its
+  commit (target ≤ 1 s; issue 18 judges the median, ≤ 0.3 s); `--poll` polls the database
+  every 5 ms instead. The note gives the worker's CPU a snapshot (median, from /proc).
 
 The event is `synthetic_swiss` from bench/standings.py, written with bulk inserts (teams,
 entries, nine closed rounds, matches and seats with their outcomes) into a database of its own
@@ -170,37 +172,78 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
          "--logfile", str(log)],
         cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    latencies = []
+    latencies, worker_cpu = [], []
     try:
         from config.celery import app
+        from tournaments.live import event_log
+        from tournaments.redis_client import client
 
         deadline = time.monotonic() + 60
         while not app.control.ping(timeout=0.5) and time.monotonic() < deadline:
             pass
         rng = random.Random(args.seed)
         ew, ns = simulate.scorers(match)  # each side with its PIN
+        announcements = client().pubsub(ignore_subscribe_messages=True)
+        announcements.subscribe(event_log.channel(tournament.pk))
         for _ in range(3 if args.quick else 10):
             version = StandingsSnapshot.objects.filter(tournament=tournament).count()
             record = simulate.next_hand(match, rng, summary=True)
             submitted = services.submit_hand(match=match, actor=ns, record=record,
                                              idempotency_key=uuid.uuid4().hex).submission
+            while announcements.get_message(timeout=0):  # what the submission announced
+                pass
+            cpu = _cpu_seconds(worker.pid)
             services.confirm_hand(submission=submitted,
                                   expected_version=submitted.version, actor=ew)
             start = time.perf_counter()
-            while not StandingsSnapshot.objects.filter(tournament=tournament,
-                                                       version__gt=version).exists():
-                if time.perf_counter() - start > 30:
-                    raise RuntimeError(f"no snapshot after 30 s; see {log}")
-                time.sleep(0.005)
+            if args.poll:
+                while not StandingsSnapshot.objects.filter(tournament=tournament,
+                                                           version__gt=version).exists():
+                    if time.perf_counter() - start > 30:
+                        raise RuntimeError(f"no snapshot after 30 s; see {log}")
+                    time.sleep(0.005)
+            else:  # the worker's announcement, sent after its commit: no polling
+                _announced(announcements, version, start, log)
             latencies.append(time.perf_counter() - start)
+            time.sleep(0.05)  # the worker's own bookkeeping after the task, before reading CPU
+            worker_cpu.append(_cpu_seconds(worker.pid) - cpu)
+            if not StandingsSnapshot.objects.filter(tournament=tournament,
+                                                    version__gt=version).exists():
+                raise RuntimeError("announced, but no new snapshot in the database")
+        announcements.close()
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+    how = "polled every 5 ms" if args.poll else "announcement awaited"
     return [measurement_cls(
         "confirm -> snapshot", "1,000 x 9", best=min(latencies),
         median=statistics.median(latencies), runs=len(latencies), target=1.0,
-        note=f"real worker via Redis; worst {max(latencies) * 1000:.0f} ms",
+        note=f"real worker via Redis; worst {max(latencies) * 1000:.0f} ms; worker CPU "
+             f"{statistics.median(worker_cpu) * 1000:.0f} ms a snapshot (median); {how}",
     )]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of process `pid` so far (Linux /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _announced(announcements, version: int, start: float, log: Path) -> None:
+    """Block until the worker announces a standings version above `version` (it announces
+    after its transaction commits, so the snapshot is in the database by then)."""
+    import json
+
+    while True:
+        left = 30 - (time.perf_counter() - start)
+        if left <= 0:
+            raise RuntimeError(f"no snapshot announced after 30 s; see {log}")
+        message = announcements.get_message(timeout=left)
+        if message is None:
+            continue
+        event = json.loads(message["data"])["data"]
+        if event.get("event") == "standings" and event.get("version", 0) > version:
+            return
 
 
 def main() -> None:
@@ -217,6 +260,9 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--poll", action="store_true",
+                        help="confirm: poll the database every 5 ms for the snapshot instead of "
+                        "awaiting the worker's announcement (the figure before 24 November)")
     args = parser.parse_args()
     measure = service_recompute if args.which == "service" else confirm_to_snapshot
     print(json.dumps([asdict(m) for m in measure(args, Measurement, time_runs)]))

@@ -77,7 +77,7 @@ def _mutations(results, rng):
     r = results[k]
     other = results[rng.randrange(len(results))]
     out = list(results)
-    choice = rng.randrange(11)
+    choice = rng.randrange(12)
     if choice == 0:
         del out[k]  # a match with one side only
     elif choice == 1:
@@ -98,8 +98,10 @@ def _mutations(results, rng):
         out[k] = dataclasses.replace(r, entrant=rng.choice([other.entrant, 10**9]))
     elif choice == 9:
         out[k] = dataclasses.replace(r, place=rng.choice([1, 0, None]))
-    else:
+    elif choice == 10:
         out[k] = dataclasses.replace(r, round=rng.choice([0, "1", r.round]))
+    else:  # not a Result: a tuple of its fields
+        out[k] = dataclasses.astuple(r)
     return out
 
 
@@ -111,6 +113,28 @@ def test_broken_events_get_the_general_paths_error(spec, rng):
         return
     broken = _mutations(results, rng)
     assert outcome(Aggregates, people, broken) == outcome(General, people, broken)
+
+
+COLUMN = st.lists(st.one_of(st.integers(-40, 40),
+                            st.fractions(min_value=-20, max_value=20, max_denominator=6)),
+                  min_size=1, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(COLUMN, st.integers(1, 6)), min_size=1, max_size=6))
+def test_exposed_values_made_once_per_value_are_each_value_over_its_denominator(columns):
+    """engine._public's shortcut (ints not seen yet made into Fractions once, shared through
+    the memo between the columns of one recompute, ints and Fractions of equal value alike)
+    against the definition: value / denominator, exactly, for every entry of every column."""
+    from tournaments.standings.engine import _public
+    from tournaments.standings.metrics import METRICS
+    from tournaments.standings.types import Column
+
+    memo: dict = {}
+    for values, den in columns:
+        exposed = _public(METRICS["buchholz"], Column(values, den), memo)
+        assert exposed == [Fraction(v) / den for v in values]
+        assert {type(v) for v in exposed} == {Fraction}
 
 
 @pytest.mark.parametrize("shape", [tuple, iter])

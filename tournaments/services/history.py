@@ -41,7 +41,7 @@ class History:
     past: dict[int, Past]
 
 
-def late_points(tournament: Tournament, entry: Entry) -> Fraction:
+def late_points(tournament: Tournament, entry: Entry | EntryFacts) -> Fraction:
     policy = entry.late_entry or tournament.late_entry
     if policy == Tournament.LateEntry.DRAW:
         return fraction(tournament.points_draw)
@@ -54,15 +54,10 @@ SEAT_FIELDS = ("match_id", "entry_id", "side", "outcome", "match_points", "point
                "points_against", "place", "match__is_bye", "match__round__number")
 
 
-def load(tournament: Tournament) -> History:
-    """Every entry with its finished results in published rounds (drafts never count). A Swiss
-    ending in a top cut counts its Swiss (and consolation) matches only: the knockout's are the
-    bracket's (tournaments.services.knockout)."""
-    entries = list(
-        Entry.objects.filter(tournament=tournament)
-        .select_related("team__first", "team__second", "player")
-        .order_by("id")
-    )
+def _seat_rows(tournament: Tournament) -> dict[int, list[tuple]]:
+    """The seats of every match that counts (`SEAT_FIELDS` rows), by match, in round order. A
+    Swiss ending in a top cut counts its Swiss (and consolation) matches only: the knockout's
+    are the bracket's (tournaments.services.knockout)."""
     rows = (
         Seat.objects.filter(match__round__tournament=tournament)
         .filter(Round.public_q("match__round__"))
@@ -74,8 +69,27 @@ def load(tournament: Tournament) -> History:
     by_match: dict[int, list[tuple]] = defaultdict(list)
     for row in rows:
         by_match[row[0]].append(row)
+    return by_match
+
+
+def load(tournament: Tournament) -> History:
+    """Every entry with its finished results in published rounds (drafts never count); see
+    `_seat_rows` for what counts."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("team__first", "team__second", "player")
+        .order_by("id")
+    )
+    by_match = _seat_rows(tournament)
     past: dict[int, Past] = {e.pk: Past() for e in entries}
     first_side = gameplay.layout(tournament.game, tournament.rules).sides[0]
+    results = results_and_meetings(by_match, past, first_side)
+    return History(entries=entries, results=results, past=past)
+
+
+def results_and_meetings(by_match: dict[int, list[tuple]], past: dict[int, Past],
+                         first_side: str) -> list:
+    """The results of `_seat_rows`' matches, and each entry's meetings added to `past`."""
     results: list = []
     add = results.append
     for match_id, seats in by_match.items():
@@ -83,7 +97,7 @@ def load(tournament: Tournament) -> History:
             _one_a_side(match_id, seats, past, first_side, add)
         else:
             _any_seats(match_id, seats, past, first_side, add)
-    return History(entries=entries, results=results, past=past)
+    return results
 
 
 def _one_a_side(match_id: int, seats: list[tuple], past: dict[int, Past], first_side: str,
@@ -143,7 +157,73 @@ def _any_seats(match_id: int, seats: list[tuple], past: dict[int, Past], first_s
             )
 
 
-def entrants(tournament: Tournament, history: History) -> list:
+@dataclass(frozen=True, slots=True)
+class EntryFacts:
+    """What the standings need of an entry, read as values: no model instances (making the
+    four instances of each entry with its team and players was a third of `load`'s CPU)."""
+
+    pk: int
+    seed: int | None
+    joined_round: int
+    status: str
+    late_entry: str
+    name: str
+    players: tuple[str, ...]
+
+
+ENTRY_FIELDS = ("pk", "seed", "joined_round", "status", "late_entry", "team_id", "team__name",
+                "team__first__name", "team__second__name", "player__name")
+
+
+@dataclass(slots=True)
+class StandingsInput:
+    """What a standings recompute reads: the entries as values and their results."""
+
+    entries: list[EntryFacts]
+    results: list  # tournaments.standings.Result
+
+
+def load_for_standings(tournament: Tournament) -> StandingsInput:
+    """`load` for the standings alone: the same results in the same order, the entries as
+    `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
+    tests/tournaments/test_standings_load.py compares the two."""
+    entries = [
+        EntryFacts(pk, seed, joined, status, late,
+                   team_name if team_id else player_name,
+                   (first, second) if team_id else (player_name,))
+        for pk, seed, joined, status, late, team_id, team_name, first, second, player_name in
+        Entry.objects.filter(tournament=tournament).order_by("id").values_list(*ENTRY_FIELDS)
+    ]
+    layout = gameplay.layout(tournament.game, tournament.rules)
+    results = standings_results(_seat_rows(tournament), layout.sides[0])
+    return StandingsInput(entries=entries, results=results)
+
+
+def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list:
+    """The results of `_seat_rows`' matches, as `results_and_meetings` makes them (the same
+    Results in the same order; tests/tournaments/test_standings_load.py holds the two equal on
+    generated seats), without the meetings: a table of one entry a side is read inline,
+    anything else (a bye, a table of three or four, progressive pairs) by `_any_seats`, its
+    meetings thrown away."""
+    from tournaments.standings import Result
+
+    results: list = []
+    add = results.append
+    for match_id, seats in by_match.items():
+        if not seats[0][8] and len(seats) == 2 and seats[0][2] != seats[1][2]:
+            a, b = seats  # the usual table: what _one_a_side adds
+            if a[3]:
+                add(Result(a[9], match_id, a[1], (b[1],), a[3], fraction(a[4]), fraction(a[5]),
+                           fraction(a[6]), a[7], ()))
+            if b[3]:
+                add(Result(b[9], match_id, b[1], (a[1],), b[3], fraction(b[4]), fraction(b[5]),
+                           fraction(b[6]), b[7], ()))
+        else:
+            _any_seats(match_id, seats, defaultdict(Past), first_side, add)
+    return results
+
+
+def entrants(tournament: Tournament, history: History | StandingsInput) -> list:
     from tournaments.standings import Entrant
 
     out = []

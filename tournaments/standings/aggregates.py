@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import lcm
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import NoReturn
 
 from .types import OUTCOMES, Entrant, Result, StandingsError
@@ -36,9 +36,6 @@ _INT = frozenset({int})
 # positions in a result record (see the module docstring)
 _ROUND, _OUTCOME, _MP, _PF, _PA = (itemgetter(k) for k in (1, 2, 3, 6, 7))
 
-_R_ROUND = attrgetter("round")
-#: what a completed two-sided match leaves in the fast path's table (see _accumulate_fast)
-_DONE = object()
 
 # CPython's Fraction keeps its parts in the slots _numerator and _denominator; the public
 # properties cost a Python-level call each, which made a third of a recompute. The engine reads
@@ -268,19 +265,24 @@ class Aggregates:
         Aggregates (tests/standings/test_properties.py compares them)."""
         if not _SLOTS or type(results) is not list and type(results) is not tuple:
             return False
-        if not results or set(map(type, results)) != {Result}:
+        if not results:
             return False
         per: list[list[tuple]] = [[] for _ in range(self.n)]
         add_to = dict(zip(self.ids, [mine.append for mine in per], strict=True))  # id -> append
-        seen: dict = {}  # match -> its first Result until the mirror comes, then _DONE
+        seen: dict = {}  # match -> its first Result until the mirror comes, then its round
         seen_setdefault = seen.setdefault
-        done = _DONE
         frac = Fraction
+        result = Result
         byes = completed = 0
         try:
             for r in results:
-                entrant, match, rnd, outcome, opps = (r.entrant, r.match, r.round, r.outcome,
-                                                      r.opponents)
+                if type(r) is not result:
+                    return False
+                entrant = r.entrant  # one by one: a 5-tuple would be built and unpacked
+                match = r.match
+                rnd = r.round
+                outcome = r.outcome
+                opps = r.opponents
                 if r.place is not None or r.partners or type(opps) is not tuple:
                     return False
                 if len(opps) == 1:
@@ -290,12 +292,12 @@ class Aggregates:
                                 or first.opponents[0] != entrant or first.round != rnd
                                 or entrant == opps[0]):
                             return False
-                        seen[match] = done
+                        seen[match] = rnd
                         completed += 1
                 elif opps or outcome != "bye" or match in seen:
                     return False
                 else:
-                    seen[match] = None  # a second result in a bye's match will not match
+                    seen[match] = rnd  # a second result in a bye's match will not match
                     byes += 1
                 m, f, a = r.match_points, r.points_for, r.points_against
                 if (type(m) is not frac or type(f) is not frac or type(a) is not frac
@@ -307,7 +309,7 @@ class Aggregates:
             return False
         if completed + byes != len(seen) or not set(map(type, seen)) <= _INT:
             return False  # a match with one side only, or a match id that is not an int
-        rounds = set(map(_R_ROUND, results))
+        rounds = set(seen.values())  # every match done: its round (a result's, checked equal)
         if not set(map(type, rounds)) <= _INT or min(rounds) < 1:
             return False
         if mp_den != 1 or pf_den != 1 or pa_den != 1:  # fractional missed-round credits
@@ -320,18 +322,28 @@ class Aggregates:
         for i, mine in enumerate(per):
             if not mine:
                 continue
-            outcomes = list(map(_OUTCOME, mine))
-            w = won[i] = outcomes.count("win")
-            d = drawn[i] = outcomes.count("draw")
-            x = lost[i] = outcomes.count("loss")
-            b = byes_of[i] = outcomes.count("bye")
-            if w + d + x + b != len(mine):
-                return False  # an unknown outcome
+            # a plain loop: in CPython 3.12 it takes 12.9 M instructions a 1,000 x 9 event
+            # where list(map(itemgetter)) with four counts and three sum(map(...)) took 21.3 M
+            w = d = x = b = m = f = a = 0
+            for rec in mine:
+                outcome = rec[2]
+                if outcome == "win":
+                    w += 1
+                elif outcome == "loss":
+                    x += 1
+                elif outcome == "draw":
+                    d += 1
+                elif outcome == "bye":
+                    b += 1
+                else:
+                    return False  # an unknown outcome
+                m += rec[3]
+                f += rec[6]
+                a += rec[7]
+            won[i], drawn[i], lost[i], byes_of[i] = w, d, x, b
             counted_byes += b
             played[i] = w + d + x
-            mps[i] = sum(map(_MP, mine))
-            pfs[i] = sum(map(_PF, mine))
-            pas[i] = sum(map(_PA, mine))
+            mps[i], pfs[i], pas[i] = m, f, a
         if counted_byes != byes:
             return False  # a "bye" with an opponent
         for i, e in enumerate(self.entrants):

@@ -66,12 +66,15 @@ def _public(metric: Metric, col: Column, memo: dict[int, dict]) -> list:
             raise StandingsError("bad-metric", f"{metric.name} is a count but gave non-ints")
         return list(values)
     made = memo.setdefault(den, {})
-    if (type(values) is list or type(values) is tuple) and set(map(type, values)) <= _INT_ONLY:
-        # the usual column, all ints: only the values not seen yet become Fractions, then one
-        # C-level lookup per entrant (the per-value loop below was a tenth of a recompute)
-        for v in set(values).difference(made):
-            made[v] = _fraction(v, den)
-        return list(map(made.__getitem__, values))
+    if (type(values) is list or type(values) is tuple) and values and type(values[0]) is int:
+        new = set(values).difference(made)
+        if set(map(type, new)) <= _INT_ONLY:
+            # the usual column, ints: only the values not seen yet become Fractions (a value
+            # in `made` stands for value / den whatever its type), then one C-level lookup per
+            # entrant (the per-value loop below was a tenth of a recompute)
+            for v in new:
+                made[v] = _fraction(v, den)
+            return list(map(made.__getitem__, values))
     if den == 1 and (type(values) is list or type(values) is tuple) and set(map(type, values)) \
             == _FRACTION_ONLY:
         return list(values)  # Fractions already (average_points): nothing to make
@@ -194,9 +197,11 @@ def _compute(entrants: Sequence[Entrant], results: Sequence[Result], chain: list
             apply_group_metric(m, groups)
 
     ents = agg.entrants
-    final = [
-        (e.seed is None, e.seed or 0, e.order, e.id) for e in ents
-    ]
+
+    def final(i: int) -> tuple:  # the last key, only for entrants sharing a group
+        e = ents[i]
+        return (e.seed is None, e.seed or 0, e.order, e.id)
+
     names = [m.name for m in metrics]
     positions = MappingProxyType({name: k for k, name in enumerate(names)})
     by_entrant = list(zip(*[public[name] for name in names], strict=True))
@@ -204,7 +209,7 @@ def _compute(entrants: Sequence[Entrant], results: Sequence[Result], chain: list
     position = 0
     for g in groups:
         if len(g) > 1:
-            g.sort(key=final.__getitem__)
+            g.sort(key=final)
         rank = position + 1
         tied = len(g) > 1
         for i in g:

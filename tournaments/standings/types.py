@@ -69,6 +69,11 @@ class Values(Mapping):
     def __len__(self) -> int:
         return len(self._positions)
 
+    def in_order(self) -> Sequence[Fraction | int]:
+        """Every value, in the order the names iterate (what `.values()` gives, without a
+        Python-level lookup per name)."""
+        return self._values
+
     def __repr__(self) -> str:
         return f"Values({dict(self)!r})"
 
