@@ -3,6 +3,7 @@ table token, anonymous), and a published match from the tournament test builders
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -34,6 +35,17 @@ def table_token(table, **fields) -> tuple[TableToken, str]:
     fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
     token = TableToken.objects.create(table=table, key_hash=hash_secret(secret), **fields)
     return token, secret
+
+
+@pytest.fixture
+def tables():
+    """Two matches built alike, each with its scorer's token: (match, secret) twice."""
+    director = make_director(f"td-{uuid.uuid4().hex[:6]}")
+    found = []
+    for _ in range(2):
+        match = make_match(director)
+        found.append((match, table_token(match.table)[1]))
+    return found
 
 
 def client_with(header: str | None = None) -> APIClient:

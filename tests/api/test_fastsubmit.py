@@ -70,16 +70,6 @@ def both(monkeypatch) -> Both:
     return apps
 
 
-@pytest.fixture
-def tables():
-    director = make_director(f"td-{uuid.uuid4().hex[:6]}")
-    found = []
-    for _ in range(2):
-        match = make_match(director)
-        found.append((match, table_token(match.table)[1]))
-    return found
-
-
 def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.pk}/hands",
          scheme: str = "http") -> list[tuple]:
     """Each step (headers, body) on both matches, Django first; every pair compared."""

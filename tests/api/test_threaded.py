@@ -13,17 +13,14 @@ from __future__ import annotations
 import json
 import re
 import threading
-import uuid
 
 import pytest
 from django.core.handlers.asgi import ASGIHandler
 
 from api import fastpath, threaded
 from tests.live import asgi
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
+from tests.tournaments.builders import HAND_1, HAND_2
 from tournaments.models import HandSubmission, Match
-
-from .conftest import table_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,17 +64,6 @@ def both(monkeypatch) -> Both:
     apps = Both()
     monkeypatch.setattr(threaded, "respond", apps._respond)
     return apps
-
-
-@pytest.fixture
-def tables():
-    """Two matches built alike, each with its scorer's token: (match, secret) twice."""
-    director = make_director(f"td-{uuid.uuid4().hex[:6]}")
-    found = []
-    for _ in range(2):
-        match = make_match(director)
-        found.append((match, table_token(match.table)[1]))
-    return found
 
 
 def masked(content: bytes, match: Match) -> object:
