@@ -7,9 +7,11 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.core.handlers.asgi import ASGIHandler
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from api import fastpath, threaded
 from api.models import ApiToken, hash_secret, new_secret
 from tests.conftest import clear_cache
 from tests.tournaments.builders import make_director, make_match
@@ -35,6 +37,22 @@ def table_token(table, **fields) -> tuple[TableToken, str]:
     fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
     token = TableToken.objects.create(table=table, key_hash=hash_secret(secret), **fields)
     return token, secret
+
+
+class AsgiPaths:
+    """Django's ASGI handler alone (`django`), and the order config/asgi.py serves requests in
+    (`ours`: the fast path, then the submission threads, then Django): the two sides of the
+    submission-path parity tests (test_threaded, test_fastsubmit)."""
+
+    def __init__(self) -> None:
+        self.django = ASGIHandler()
+
+    async def ours(self, scope, receive, send) -> None:
+        if await fastpath.serve(scope, send, receive):
+            return
+        if threaded.wanted(scope) and await threaded.serve(scope, receive, send):
+            return
+        await self.django(scope, receive, send)
 
 
 @pytest.fixture

@@ -21,12 +21,12 @@ from django.core.handlers.asgi import ASGIHandler
 from django.db import OperationalError
 from django.utils import timezone
 
-from api import fastpath, fastsubmit, threaded
+from api import fastsubmit
 from tests.live import asgi
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
 from tournaments import services
 
-from .conftest import table_token
+from .conftest import AsgiPaths, table_token
 from .test_threaded import masked, scorer, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,12 +39,12 @@ def _fast(settings):
     settings.ALLOWED_HOSTS = ["testserver"]
 
 
-class Both:
+class Both(AsgiPaths):
     """Django's ASGI handler alone, and config/asgi.py's order; `answered` says, for each
     request through the latter, whether api/fastsubmit.py answered it."""
 
     def __init__(self) -> None:
-        self.django = ASGIHandler()
+        super().__init__()
         self.answered: list[bool] = []
         answer = fastsubmit.answer
 
@@ -54,13 +54,6 @@ class Both:
             return found
 
         self._answer = counted
-
-    async def ours(self, scope, receive, send) -> None:
-        if await fastpath.serve(scope, send, receive):
-            return
-        if threaded.wanted(scope) and await threaded.serve(scope, receive, send):
-            return
-        await self.django(scope, receive, send)
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ import re
 import threading
 
 import pytest
-from django.core.handlers.asgi import ASGIHandler
 
-from api import fastpath, threaded
+from api import threaded
 from tests.live import asgi
 from tests.tournaments.builders import HAND_1, HAND_2
 from tournaments.models import HandSubmission, Match
+
+from .conftest import AsgiPaths
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,11 +38,11 @@ def request(app, path: str, headers: dict[str, str], body: bytes) -> tuple[int, 
     return asgi.request(app, "POST", path, headers, timeout=30, body=body)
 
 
-class Both:
+class Both(AsgiPaths):
     """Django's ASGI handler alone, and config/asgi.py's order with the submission threads."""
 
     def __init__(self) -> None:
-        self.django = ASGIHandler()
+        super().__init__()
         self.threads: list[str] = []
         respond = threaded.respond
 
@@ -50,13 +51,6 @@ class Both:
             return respond(*args)
 
         self._respond = counted
-
-    async def ours(self, scope, receive, send) -> None:
-        if await fastpath.serve(scope, send, receive):
-            return
-        if threaded.wanted(scope) and await threaded.serve(scope, receive, send):
-            return
-        await self.django(scope, receive, send)
 
 
 @pytest.fixture
