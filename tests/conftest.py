@@ -33,9 +33,9 @@ LONG = ("tests/browser/", "tests/evening/", "tests/test_sqlite_room.py",
 
 
 def pytest_collection_modifyitems(config, items):
-    """The long tests first, each module's tests in their order: pytest-xdist hands the tests
-    out in this order, so the workers finish together on short tests instead of one waiting
-    for the other's last browser story (a fifth of `make test`'s wall time went that way)."""
+    """The long tests first, each module's tests in their order: the workers are handed the
+    modules in this order (tests/scheduling.py), so they share the long modules and then finish
+    together on short tests, instead of one waiting for the other's last browser story."""
     root = Path(str(config.rootpath))
 
     def long(item) -> bool:
@@ -43,6 +43,17 @@ def pytest_collection_modifyitems(config, items):
         return where.startswith(LONG) or item.get_closest_marker("browser") is not None
 
     items.sort(key=lambda item: not long(item))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist load` (`make test`) shares the tests out a module at a time (tests/scheduling.py),
+    so the long modules at the front are split between the workers, not all sent to one."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.scheduling import ModuleLoadScheduling
+
+    return ModuleLoadScheduling(config, log)
 
 
 def services_required() -> bool:
