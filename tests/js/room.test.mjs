@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callState } from '../../static/js/scoring/call.js';
+import { callState, foldsForm } from '../../static/js/scoring/call.js';
 import { clockText, secondsLeft } from '../../static/js/scoring/clock.js';
 
 test('the clock is written as minutes and seconds, hours when long, minus when over', () => {
@@ -35,4 +35,12 @@ test('the phone says received while open and on the way for a while after the an
   assert.equal(callState({ open: false, acknowledged_at: '2026-11-24T12:25:00Z' }, now),
                'acknowledged');
   assert.equal(callState({ open: false, acknowledged_at: '2026-11-24T12:00:00Z' }, now), 'none');
+});
+
+test('the call form folds away when a call is sent or acknowledged, not when a refresh finds it unchanged', () => {
+  assert.equal(foldsForm('none', 'open'), true);
+  assert.equal(foldsForm('open', 'acknowledged'), true);
+  assert.equal(foldsForm('open', 'open'), false);
+  assert.equal(foldsForm('acknowledged', 'acknowledged'), false);
+  assert.equal(foldsForm('open', 'none'), false);
 });

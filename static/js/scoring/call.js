@@ -16,6 +16,13 @@ export function callState(body, now = Date.now()) {
   return now - at < ACK_SHOWN_MS ? 'acknowledged' : 'none';
 }
 
+// The call form folds away when the call's state changes (sent, acknowledged), not on every
+// refresh: a stream event or the minute's check that finds the same open call must not shut the
+// form a player has just opened again under their finger.
+export function foldsForm(before, state) {
+  return state !== 'none' && state !== before;
+}
+
 function csrf() {
   const input = document.querySelector('input[name=csrfmiddlewaretoken]');
   if (input) return input.value;
@@ -32,6 +39,7 @@ function init() {
   const form = root.querySelector('#call-form');
   const details = root.querySelector('#call-details');
   const send = root.querySelector('#call-send');
+  let shown = 'none';
   const say = (key) => {
     status.textContent = key ? root.dataset[key] || '' : '';
     root.dataset.callState = key || 'none';
@@ -51,7 +59,8 @@ function init() {
     if (state === 'open') say('textOpen');
     else if (state === 'acknowledged') say('textAcknowledged');
     else if (status.textContent && root.dataset.callState !== 'textFailed') say('');
-    if (state !== 'none') details.open = false;
+    if (foldsForm(shown, state)) details.open = false;
+    shown = state;
   }
 
   async function refresh() {
