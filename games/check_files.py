@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import threading
@@ -190,32 +191,102 @@ def check_batch(
     return parts, invalid, last
 
 
-_CONTEXT: tuple[Any, str | None, bool] = (None, None, False)  # a worker's rules, game, binary
+def _serve(conn: Any, rules: Any, game: str | None, binary: bool) -> None:
+    """A worker: check the batches `conn` brings, one after another, sending each result back
+    (``(True, result)``, or ``(False, exception)``) until it brings None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us
+    while True:
+        batch = conn.recv()
+        if batch is None:
+            return
+        try:
+            answer: tuple[bool, Any] = (True, check_batch(batch, rules, game, binary))
+        except Exception as error:  # pragma: no cover - check_batch catches the engine's
+            answer = (False, error)
+        conn.send(answer)
 
 
-def _init_worker(rules: Any, game: str | None, binary: bool) -> None:
-    global _CONTEXT
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
-    _CONTEXT = (rules, game, binary)
+class _Workers:
+    """`jobs` worker processes, batch i going to worker i mod `jobs`, so that reading the
+    results in turn from each gives them in input order. A thread sends the batches (a
+    worker sending a long result must never wait on this process sending it a long batch).
+    Forked (they inherit the engine, already imported) unless this process runs threads,
+    where forking is unsafe: then from a fork server that imports this module (the engine,
+    no Django). No pool: multiprocessing.Pool's own threads cost more than reading the file."""
 
+    def __init__(self, jobs: int, rules: Any, game: str | None, binary: bool) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        context: Any
+        if "fork" in methods and threading.active_count() == 1:
+            context = multiprocessing.get_context("fork")
+        elif "forkserver" in methods:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["games.check_files"])
+        else:  # pragma: no cover - not POSIX
+            context = multiprocessing.get_context("spawn")
+        self.conns: list[Any] = []
+        self.processes: list[Any] = []
+        for _ in range(jobs):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs, rules, game, binary),
+                                      daemon=True)
+            process.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.processes.append(process)
+        self.received = 0
+        self.batches: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.sender = threading.Thread(target=self._send, daemon=True)
+        self.sender.start()
 
-def _work(batch: LineBatch | list[tuple[int, Any]]) -> Any:
-    return check_batch(batch, *_CONTEXT)
+    def _send(self) -> None:
+        conns, sent = self.conns, 0
+        try:
+            while True:
+                batch = self.batches.get()
+                if batch is None:
+                    for conn in conns:
+                        conn.send(None)
+                    return
+                conns[sent % len(conns)].send(batch)
+                sent += 1
+        except OSError:  # the workers were stopped (an error here, Ctrl-C)
+            return
 
+    def submit(self, batch: Any) -> None:
+        self.batches.put(batch)
 
-def _pool(jobs: int, rules: Any, game: str | None, binary: bool) -> Any:
-    """`jobs` workers: forked (they inherit the engine, already imported) unless this process
-    runs threads, where forking is unsafe: then from a fork server that imports this module
-    (the engine, no Django)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        context: Any = multiprocessing.get_context("fork")
-    elif "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["games.check_files"])
-    else:  # pragma: no cover - not POSIX
-        context = multiprocessing.get_context("spawn")
-    return context.Pool(jobs, initializer=_init_worker, initargs=(rules, game, binary))
+    def ready(self) -> bool:
+        """Whether the next result has (started to) come."""
+        return bool(self.conns[self.received % len(self.conns)].poll())
+
+    def result(self) -> Any:
+        """The next result, in input order."""
+        conn = self.conns[self.received % len(self.conns)]
+        self.received += 1
+        try:
+            ok, value = conn.recv()
+        except EOFError:
+            raise RuntimeError("check_hands: a worker process died") from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        """Stop the workers once they are done."""
+        self.batches.put(None)
+        self.sender.join()
+        for process in self.processes:
+            process.join()
+
+    def terminate(self) -> None:
+        """Stop the workers now."""
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.join()
+        for conn in self.conns:
+            conn.close()
 
 
 def _check_parallel(
@@ -231,12 +302,12 @@ def _check_parallel(
     invalid = broken = False
     last: dict[int, int] = {}  # a file's (by position) last record's line, as written
     # Entries in input order: (file position, name, what): what is ("check", batch),
-    # ("result", AsyncResult), ("problem", message) or ("unread", why) (the line it comes
-    # after is only known once the batches before it are written).
-    held: list[tuple[int, str, tuple[str, Any]]] = []  # before the pool starts
+    # ("result", None) (a batch sent to the workers), ("problem", message) or ("unread", why)
+    # (the line it comes after is only known once the batches before it are written).
+    held: list[tuple[int, str, tuple[str, Any]]] = []  # before the workers start
     held_size = 0
     pending: deque[tuple[int, str, tuple[str, Any]]] = deque()
-    pool: Any = None
+    workers: _Workers | None = None
     window = WINDOW * jobs
 
     def write(index: int, name: str, what: tuple[str, Any]) -> None:
@@ -244,7 +315,7 @@ def _check_parallel(
         kind, value = what
         if kind in ("check", "result"):
             parts, bad, line = (
-                check_batch(value, rules, game, binary) if kind == "check" else value.get()
+                check_batch(value, rules, game, binary) if workers is None else workers.result()
             )
             for data, message in parts:
                 if data:
@@ -267,25 +338,26 @@ def _check_parallel(
         stderr.write(f"check_hands: {name}: {message}\n")
         stderr.flush()
 
-    def queue(index: int, name: str, what: tuple[str, Any]) -> None:
-        nonlocal pool, held_size
-        if pool is None:
+    def enqueue(index: int, name: str, what: tuple[str, Any]) -> None:
+        nonlocal workers, held_size
+        if workers is None:
             held.append((index, name, what))
             if what[0] == "check":
                 held_size += len(what[1].lines if type(what[1]) is LineBatch else what[1])
             if held_size < in_process:
                 return
-            pool = _pool(jobs, rules, game, binary)
+            workers = _Workers(jobs, rules, game, binary)
             for entry in held:
-                queue(*entry)
+                enqueue(*entry)
             held.clear()
             return
         if what[0] == "check":
-            what = ("result", pool.apply_async(_work, (what[1],)))
+            workers.submit(what[1])
+            what = ("result", None)
         pending.append((index, name, what))
         while len(pending) > window or (pending and pending[0][2][0] != "result"):
             write(*pending.popleft())
-        while pending and pending[0][2][1].ready():  # written as soon as done, in order
+        while pending and workers.ready():  # written as soon as done, in order
             write(*pending.popleft())
             while pending and pending[0][2][0] != "result":
                 write(*pending.popleft())
@@ -301,18 +373,18 @@ def _check_parallel(
                     file = open(path, "rb")  # noqa: SIM115 (closed below, after streaming)
                     close = True
             except OSError as error:
-                queue(index, name, ("problem", f"cannot open: {error.strerror or error}"))
+                enqueue(index, name, ("problem", f"cannot open: {error.strerror or error}"))
                 continue
             try:
                 for item in iter_batches(file, size):
                     if type(item) is StreamError:
-                        queue(index, name, ("problem", str(item)))
+                        enqueue(index, name, ("problem", str(item)))
                     else:
-                        queue(index, name, ("check", item))
+                        enqueue(index, name, ("check", item))
             except OSError as error:
                 if isinstance(error, BrokenPipeError):
                     raise
-                queue(index, name, ("unread", error.strerror or error))
+                enqueue(index, name, ("unread", error.strerror or error))
             finally:
                 if close:
                     file.close()
@@ -320,14 +392,12 @@ def _check_parallel(
             write(*entry)
         while pending:
             write(*pending.popleft())
-        if pool is not None:
-            pool.close()
-            pool.join()
-            pool = None
+        if workers is not None:
+            workers.close()
+            workers = None
     finally:
-        if pool is not None:  # an error (a broken pipe, Ctrl-C): stop the workers
-            pool.terminate()
-            pool.join()
+        if workers is not None:  # an error (a broken pipe, Ctrl-C): stop the workers now
+            workers.terminate()
     out.flush()
     return 2 if broken else 1 if invalid else 0
 
