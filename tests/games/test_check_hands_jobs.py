@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import io
 import json
-import multiprocessing
 import os
 import random
 import signal
@@ -205,12 +204,35 @@ def test_read_error_same_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
                                 "Input/output error\n"
 
 
-def test_small_input_checked_without_workers(tmp_path: Path) -> None:
+def test_small_input_checked_without_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Under `in_process` lines no worker starts: the same output."""
     path = write(tmp_path, "a.jsonl", lines_of(*LINES))
-    runs = [run([path], jobs, batch=2) for jobs in (1, 2)]
-    assert runs[1] == runs[0]
-    assert multiprocessing.active_children() == []
+    reference = run([path], 1)
+
+    def no_workers(*args: object) -> None:
+        raise AssertionError("a worker was started")
+
+    monkeypatch.setattr("games.check_files._Workers", no_workers)
+    assert run([path], 2, batch=2, in_process=100) == reference
+
+
+def test_workers_from_a_fork_server_when_threads_run(tmp_path: Path) -> None:
+    """A process running threads (where forking is unsafe) gets its workers from a fork
+    server: the same output."""
+    import threading
+
+    path = write(tmp_path, "a.jsonl", lines_of(*LINES) * 3)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert threading.active_count() > 1
+        same([path], batch=4)
+    finally:
+        stop.set()
+        thread.join()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
