@@ -18,10 +18,7 @@ status are those of ``jobs=1``, the single-process reference. An input smaller t
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
-import queue
-import signal
 import sys
 import threading
 from collections import deque
@@ -194,6 +191,8 @@ def check_batch(
 def _serve(conn: Any, rules: Any, game: str | None, binary: bool) -> None:
     """A worker: check the batches `conn` brings, one after another, sending each result back
     (``(True, result)``, or ``(False, exception)``) until it brings None."""
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us
     while True:
         batch = conn.recv()
@@ -215,6 +214,9 @@ class _Workers:
     no Django). No pool: multiprocessing.Pool's own threads cost more than reading the file."""
 
     def __init__(self, jobs: int, rules: Any, game: str | None, binary: bool) -> None:
+        import multiprocessing  # imported here: 15 % of a small check's start-up
+        import queue
+
         methods = multiprocessing.get_all_start_methods()
         context: Any
         if "fork" in methods and threading.active_count() == 1:
@@ -235,7 +237,7 @@ class _Workers:
             self.conns.append(mine)
             self.processes.append(process)
         self.received = 0
-        self.batches: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.batches: Any = queue.SimpleQueue()
         self.sender = threading.Thread(target=self._send, daemon=True)
         self.sender.start()
 

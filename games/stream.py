@@ -34,7 +34,7 @@ import codecs
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any, NamedTuple
+from typing import IO, Any
 
 __all__ = ["CHUNK_SIZE", "LineBatch", "StreamError", "iter_batches", "iter_records",
            "parse_lines"]
@@ -74,12 +74,16 @@ class StreamError(ValueError):
         self.offset = offset
 
 
-class LineBatch(NamedTuple):
+class LineBatch:
     """Lines of a JSON Lines file, not parsed yet: `parse_lines` reads them. `before` is the
-    number of lines before the first (so its line number is ``before + 1``)."""
+    number of lines before the first (so its line number is ``before + 1``). (Not a
+    NamedTuple: making one compiles code, a cost at every start of `check_hands`.)"""
 
-    before: int
-    lines: list[str]
+    __slots__ = ("before", "lines")
+
+    def __init__(self, before: int, lines: list[str]) -> None:
+        self.before = before
+        self.lines = lines
 
 
 class _Source:
