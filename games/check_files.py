@@ -30,7 +30,7 @@ from games.stream import LineBatch, StreamError, iter_batches, iter_records, par
 BATCH = 1000  # result lines written at once
 JOB_BATCH = 500  # lines (or parsed records) a worker checks at a time
 IN_PROCESS = 2000  # fewer lines or records than this in all: checked here, no worker started
-WINDOW = 2  # batches in flight per worker: bounds memory, keeps every worker busy
+WINDOW = 4  # batches in flight per worker: bounds memory, keeps every worker busy
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -190,31 +190,37 @@ def check_batch(
 
 def _serve(conn: Any, rules: Any, game: str | None, binary: bool) -> None:
     """A worker: check the batches `conn` brings, one after another, sending each result back
-    (``(True, result)``, or ``(False, exception)``) until it brings None."""
+    (``(True, number, result)``, or ``(False, number, exception)``) until it brings None."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us
     while True:
-        batch = conn.recv()
-        if batch is None:
+        task = conn.recv()
+        if task is None:
             return
+        number, batch = task
         try:
-            answer: tuple[bool, Any] = (True, check_batch(batch, rules, game, binary))
+            answer: tuple[bool, int, Any] = (True, number,
+                                             check_batch(batch, rules, game, binary))
         except Exception as error:  # pragma: no cover - check_batch catches the engine's
-            answer = (False, error)
+            answer = (False, number, error)
         conn.send(answer)
 
 
 class _Workers:
-    """`jobs` worker processes, batch i going to worker i mod `jobs`, so that reading the
-    results in turn from each gives them in input order. A thread sends the batches (a
-    worker sending a long result must never wait on this process sending it a long batch).
-    Forked (they inherit the engine, already imported) unless this process runs threads,
-    where forking is unsafe: then from a fork server that imports this module (the engine,
-    no Django). No pool: multiprocessing.Pool's own threads cost more than reading the file."""
+    """`jobs` worker processes, each batch going to the worker with the fewest in hand (at
+    most `PER_WORKER`), so that a worker slowed down (another program on its CPU) gets fewer;
+    results are put back in input order here. A thread sends the batches (a worker sending
+    a long result must never wait on this process sending it a long batch). Forked (they
+    inherit the engine, already imported) unless this process runs threads, where forking is
+    unsafe: then from a fork server that imports this module (the engine, no Django). No
+    pool: multiprocessing.Pool's own threads cost more than reading the file."""
+
+    PER_WORKER = 2
 
     def __init__(self, jobs: int, rules: Any, game: str | None, binary: bool) -> None:
         import multiprocessing  # imported here: 15 % of a small check's start-up
+        import multiprocessing.connection
         import queue
 
         methods = multiprocessing.get_all_start_methods()
@@ -226,6 +232,7 @@ class _Workers:
             context.set_forkserver_preload(["games.check_files"])
         else:  # pragma: no cover - not POSIX
             context = multiprocessing.get_context("spawn")
+        self.wait: Any = multiprocessing.connection.wait
         self.conns: list[Any] = []
         self.processes: list[Any] = []
         for _ in range(jobs):
@@ -236,13 +243,17 @@ class _Workers:
             theirs.close()
             self.conns.append(mine)
             self.processes.append(process)
-        self.received = 0
+        self.in_hand = [0] * jobs  # batches sent to each worker and not answered yet
+        self.room = threading.Condition()
+        self.results: dict[int, Any] = {}  # answered, not yet taken (by batch number)
+        self.received = 0  # batches taken (in input order)
         self.batches: Any = queue.SimpleQueue()
         self.sender = threading.Thread(target=self._send, daemon=True)
         self.sender.start()
 
     def _send(self) -> None:
-        conns, sent = self.conns, 0
+        conns, in_hand, room = self.conns, self.in_hand, self.room
+        number = 0
         try:
             while True:
                 batch = self.batches.get()
@@ -250,29 +261,48 @@ class _Workers:
                     for conn in conns:
                         conn.send(None)
                     return
-                conns[sent % len(conns)].send(batch)
-                sent += 1
+                with room:
+                    while True:
+                        worker = min(range(len(conns)), key=in_hand.__getitem__)
+                        if in_hand[worker] < self.PER_WORKER:
+                            break
+                        room.wait()
+                    in_hand[worker] += 1
+                conns[worker].send((number, batch))
+                number += 1
         except OSError:  # the workers were stopped (an error here, Ctrl-C)
             return
 
     def submit(self, batch: Any) -> None:
         self.batches.put(batch)
 
+    def _take(self, timeout: float | None) -> None:
+        """Receive the answers that have come (waiting up to `timeout` for one)."""
+        ready: list[Any] = self.wait(self.conns, timeout)
+        for conn in ready:
+            try:
+                ok, number, value = conn.recv()
+            except EOFError:
+                raise RuntimeError("check_hands: a worker process died") from None
+            with self.room:
+                self.in_hand[self.conns.index(conn)] -= 1
+                self.room.notify()
+            if not ok:
+                raise value
+            self.results[number] = value
+
     def ready(self) -> bool:
-        """Whether the next result has (started to) come."""
-        return bool(self.conns[self.received % len(self.conns)].poll())
+        """Whether the next result (in input order) has come."""
+        if self.received not in self.results:
+            self._take(0)
+        return self.received in self.results
 
     def result(self) -> Any:
         """The next result, in input order."""
-        conn = self.conns[self.received % len(self.conns)]
+        while self.received not in self.results:
+            self._take(None)
         self.received += 1
-        try:
-            ok, value = conn.recv()
-        except EOFError:
-            raise RuntimeError("check_hands: a worker process died") from None
-        if not ok:
-            raise value
-        return value
+        return self.results.pop(self.received - 1)
 
     def close(self) -> None:
         """Stop the workers once they are done."""
