@@ -387,6 +387,13 @@ def _stream_forever(count: int) -> Iterator[bytes]:
     yield line * count
 
 
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:  # pragma: no cover - not Linux
+        return ["unknown"]
+
+
 def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
     """Ctrl-C (SIGINT to the process group) while the workers run: the command dies of
     SIGINT with KeyboardInterrupt's traceback, once (the workers ignore Ctrl-C and are
@@ -401,7 +408,11 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
         for piece in _stream_forever(5_000):  # past the in-process size; stdin stays open
             proc.stdin.write(piece)
         proc.stdin.flush()
-        time.sleep(1.5)
+        deadline = time.monotonic() + 60
+        while jobs == "2" and not _children(proc.pid):  # the workers have started
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.05)
+        time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
         err = proc.stderr.read()
         proc.wait(timeout=60)
