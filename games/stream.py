@@ -36,7 +36,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-__all__ = ["CHUNK_SIZE", "StreamError", "iter_records"]
+__all__ = ["CHUNK_SIZE", "LineBatch", "StreamError", "iter_batches", "iter_records",
+           "parse_lines"]
 
 CHUNK_SIZE = 1 << 20  # characters (text input) or bytes (binary input) per read
 _NOTHING = object()  # no value read yet
@@ -71,6 +72,18 @@ class StreamError(ValueError):
         self.line = line
         self.column = column
         self.offset = offset
+
+
+class LineBatch:
+    """Lines of a JSON Lines file, not parsed yet: `parse_lines` reads them. `before` is the
+    number of lines before the first (so its line number is ``before + 1``). (Not a
+    NamedTuple: making one compiles code, a cost at every start of `check_hands`.)"""
+
+    __slots__ = ("before", "lines")
+
+    def __init__(self, before: int, lines: list[str]) -> None:
+        self.before = before
+        self.lines = lines
 
 
 class _Source:
@@ -122,8 +135,56 @@ def iter_records(
         )
 
 
+def iter_batches(
+    file: IO[Any], size: int, *, chunk_size: int | None = None
+) -> Iterator[LineBatch | list[tuple[int, Any]] | StreamError]:
+    """`iter_records` in batches, for checking them elsewhere (``check_hands --jobs``): what
+    the file holds, in order, as
+
+    - `LineBatch`: up to `size` lines of a JSON Lines file, not parsed (`parse_lines` gives
+      their records and errors exactly as `iter_records` would);
+    - a list of up to `size` ``(line, value)`` pairs: records of any other layout, parsed;
+    - `StreamError`: an error found here (a stream layout's parse error, a file that is not
+      UTF-8), after every record before it and before every record after it.
+    """
+    errors: list[StreamError] = []
+    state = _Scan(_Source(file, chunk_size or CHUNK_SIZE), errors.append)
+    records: list[tuple[int, Any]] = []
+    try:
+        for item in state.run(size):
+            if errors:  # reported before this item
+                if records:
+                    yield records
+                    records = []
+                yield from errors
+                errors.clear()
+            if type(item) is LineBatch:
+                yield item
+                continue
+            records.append(item)
+            if len(records) >= size:
+                yield records
+                records = []
+    except UnicodeDecodeError as error:
+        state.report(
+            f"the file is not UTF-8 text ({error.reason}), at or after this line",
+            state.lines_done + 1, 1, -1,
+        )
+    if records:
+        yield records
+    yield from errors
+
+
+def parse_lines(
+    batch: LineBatch, on_error: Callable[[StreamError], None]
+) -> Iterator[tuple[int, Any]]:
+    """The ``(line, value)`` records of a `LineBatch`, each error passed to `on_error`: what
+    `iter_records` yields and reports for those lines."""
+    return _Scan(None, on_error)._parse_lines(batch.lines, batch.before)
+
+
 class _Scan:
-    def __init__(self, source: _Source, on_error: Callable[[StreamError], None] | None) -> None:
+    def __init__(self, source: Any, on_error: Callable[[StreamError], None] | None) -> None:
         self.source = source
         self.on_error = on_error
         self.decoder = json.JSONDecoder()
@@ -135,7 +196,9 @@ class _Scan:
             raise error
         self.on_error(error)
 
-    def run(self) -> Iterator[tuple[int, Any]]:
+    def run(self, batch: int = 0) -> Iterator[Any]:
+        """The records, ``(line, value)``; with `batch`, a JSON Lines file's lines come in
+        `LineBatch`es of that size instead, unparsed."""
         source = self.source
         # Peek: the first two non-blank lines (or the whole file if shorter).
         text = ""
@@ -156,7 +219,7 @@ class _Scan:
         if first is None:
             return  # an empty (or all-blank) file holds no records
         if text[first.start()] != "[" and self._first_line_is_value(text, first.start()):
-            yield from self._lines(text)
+            yield from self._line_batches(text, batch) if batch else self._lines(text)
         else:
             yield from self._stream(text)
 
@@ -189,8 +252,6 @@ class _Scan:
 
     def _lines(self, text: str) -> Iterator[tuple[int, Any]]:
         source = self.source
-        loads = json.loads
-        scan = _SCAN
         carry = ""
         number = 0
         while True:
@@ -198,31 +259,57 @@ class _Scan:
             lines = (carry + text if carry else text).split("\n")
             text = ""
             carry = "" if final else lines.pop()  # a line the next chunk completes
-            for line in lines:
-                number += 1
-                try:
-                    value, end = scan(line, 0)
-                    if end != len(line):
-                        raise ValueError
-                except (StopIteration, ValueError):
-                    value = _NOTHING
-                if value is _NOTHING:
-                    try:
-                        value = loads(line)
-                    except ValueError as error:
-                        if not line.strip():
-                            continue
-                        yield from self._line_values(line, number, error)
-                        continue
-                if type(value) is list:
-                    for item in value:
-                        yield number, item
-                else:
-                    yield number, value
+            yield from self._parse_lines(lines, number)
+            number += len(lines)
             self.lines_done = number
             if final:
                 return
             text = source.read()
+
+    def _line_batches(self, text: str, size: int) -> Iterator[LineBatch]:
+        """`_lines` without the parsing: the same lines, cut at the same places, in batches of
+        at most `size` (a chunk's last batch may be smaller), for `parse_lines` elsewhere."""
+        source = self.source
+        carry = ""
+        number = 0
+        while True:
+            final = source.eof
+            lines = (carry + text if carry else text).split("\n")
+            text = ""
+            carry = "" if final else lines.pop()
+            for start in range(0, len(lines), size):
+                yield LineBatch(number + start, lines[start : start + size])
+            number += len(lines)
+            self.lines_done = number
+            if final:
+                return
+            text = source.read()
+
+    def _parse_lines(self, lines: list[str], number: int) -> Iterator[tuple[int, Any]]:
+        """The records of `lines`, JSON Lines, the first being line `number` + 1."""
+        loads = json.loads
+        scan = _SCAN
+        for line in lines:
+            number += 1
+            try:
+                value, end = scan(line, 0)
+                if end != len(line):
+                    raise ValueError
+            except (StopIteration, ValueError):
+                value = _NOTHING
+            if value is _NOTHING:
+                try:
+                    value = loads(line)
+                except ValueError as error:
+                    if not line.strip():
+                        continue
+                    yield from self._line_values(line, number, error)
+                    continue
+            if type(value) is list:
+                for item in value:
+                    yield number, item
+            else:
+                yield number, value
 
     def _line_values(
         self, line: str, number: int, error: ValueError

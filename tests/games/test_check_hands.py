@@ -308,16 +308,20 @@ def test_subprocess_stdin_and_usage(hands: list[dict]) -> None:
     assert done.returncode == 2 and b"no preset" in done.stderr
 
 
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "1"], ["--jobs=2"]])
 def test_plain_invocation_skips_django_and_prints_what_the_command_prints(
-    tmp_path: Path, hands: list[dict]
+    tmp_path: Path, hands: list[dict], jobs: list[str]
 ) -> None:
-    """`manage.py check_hands FILE...` with no option runs before Django starts (manage.py):
+    """`manage.py check_hands [--jobs N] FILE...` runs before Django starts (manage.py):
     the same lines, the same stderr, the same exit status as the Django command, here with
-    valid, invalid, unparsable and missing files together (exit 2)."""
+    valid, invalid, unparsable and missing files together (exit 2), and enough records
+    (2,500) for --jobs 2 and the default to start workers."""
     good = write(tmp_path, "good.jsonl", jsonl(hands))
     bad = write(tmp_path, "bad.jsonl", jsonl([hands[0], invalid(hands[1])]))
     broken = write(tmp_path, "broken.json", b'{"format": "hand/1", \xff')
-    files = [good, bad, broken, str(tmp_path / "nope.json")]
+    many = write(tmp_path, "many.jsonl",
+                 jsonl([to_summary(hands[i % len(hands)]) for i in range(2_500)]))
+    files = [*jobs, good, many, bad, broken, str(tmp_path / "nope.json")]
     plain = subprocess_run(*files)
     through_django = subprocess.run(
         [sys.executable, "-c", "import sys; from django.core.management import "
@@ -327,18 +331,22 @@ def test_plain_invocation_skips_django_and_prints_what_the_command_prints(
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
     )
     assert plain.returncode == through_django.returncode == 2
-    assert plain.stdout == through_django.stdout and plain.stdout.count(b"\n") == len(hands) + 2
+    assert plain.stdout == through_django.stdout
+    assert plain.stdout.count(b"\n") == len(hands) + 2_500 + 2
     assert plain.stderr == through_django.stderr
 
 
-def test_plain_invocation_leaves_django_unloaded(tmp_path: Path, hands: list[dict]) -> None:
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_plain_invocation_leaves_django_unloaded(
+    tmp_path: Path, hands: list[dict], jobs: list[str]
+) -> None:
     good = write(tmp_path, "good.jsonl", jsonl(hands[:1]))
-    script = ("import runpy, sys; sys.argv = ['manage.py', 'check_hands', sys.argv[1]]\n"
+    script = ("import runpy, sys; sys.argv = ['manage.py', 'check_hands', *sys.argv[1:]]\n"
               "try:\n    runpy.run_path('manage.py', run_name='__main__')\n"
               "except SystemExit as end:\n    assert end.code == 0, end.code\n"
               "print('django' in sys.modules, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", script, good], cwd=REPO, capture_output=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", script, *jobs, good], cwd=REPO,
+                          capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == b"False"
     assert json.loads(done.stdout)["ok"] is True
