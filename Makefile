@@ -65,6 +65,11 @@ director-password: venv
 # test database and cache prefix. `--dist load` hands out tests by position: the file-wise modes
 # key tests by node id, and schemathesis gives every operation of a test the same one, so they
 # would silently run only the first.
+# Bytecode is cached (__pycache__/, git-ignored) even where the environment sets
+# PYTHONDONTWRITEBYTECODE, as Python does by default: without the cache each worker compiles and
+# assertion-rewrites the ~600 test modules again on every run (collection 16 s of CPU a worker
+# against 8 s), and every server or command a test starts compiles the project again.
+test: export PYTHONDONTWRITEBYTECODE :=
 test: venv messages test-js
 	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
 
