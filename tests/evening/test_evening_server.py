@@ -250,3 +250,39 @@ def test_the_banner_lists_every_lan_address_besides_the_public_one(settings):
     assert "Phones:     http://192.168.1.20:8000/" in text
     assert "http://192.168.1.2:8000/" in text  # not hidden inside the public address
     assert text.count("192.168.1.20:8000/\n") == 1
+
+
+
+def test_a_server_that_waited_for_another_servers_collect_serves_its_files(settings, tmp_path):
+    """Two servers started at once from one checkout: one collects the static files while the
+    other waits for the lock. The one that waited serves every file by its hashed name (it
+    used to keep the empty manifest it had read before waiting, and answer 500 to every page)."""
+    import fcntl
+    import threading
+
+    from django.contrib.staticfiles.management.commands import collectstatic
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.management import call_command
+    from django.utils.module_loading import import_string
+
+    from tournaments.management.commands.serve import Command, static_sources_fingerprint
+
+    backend = "config.storage.StaticFilesStorage"  # the evening server's (DEBUG off)
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": backend}}
+    settings.STATIC_ROOT = tmp_path
+    settings.STATIC_BROTLI = False
+    with open(tmp_path / ".lock", "w") as lock:  # the other server holds the lock...
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        waiting = threading.Thread(target=Command().collect_static)
+        waiting.start()  # ...while this one starts and waits for it
+        waiting.join(timeout=1)
+        assert waiting.is_alive()
+        other = collectstatic.Command()  # the other server's collect, with its own storage
+        other.storage = import_string(backend)()
+        call_command(other, interactive=False, verbosity=0)
+        (tmp_path / ".sources").write_text(static_sources_fingerprint())
+    waiting.join(timeout=60)
+
+    stored = staticfiles_storage.stored_name("css/public.css")
+    assert stored.startswith("css/public.") and stored != "css/public.css"
+    assert staticfiles_storage.url("css/public.css") == f"/static/{stored}"

@@ -20,15 +20,27 @@ except ImportError:  # Windows: one server at a time
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.contrib.staticfiles.storage import ManifestFilesMixin
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
+from django.utils.module_loading import import_string
 
 from tournaments import printing
 from tournaments.demo import DEMO_DIRECTOR
 from tournaments.management.evening import run_as_evening_server
 from tournaments.services import club
+
+
+def static_sources_fingerprint() -> str:
+    """What the collected static files were made from: every source file's path, size and time,
+    and whether Brotli copies are made. Collected again when it changes."""
+    sources = hashlib.sha256(f"brotli={settings.STATIC_BROTLI}\n".encode())
+    for finder in finders.get_finders():
+        for path, storage in finder.list(["CVS", ".*", "*~"]):
+            info = os.stat(storage.path(path))
+            sources.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    return sources.hexdigest()
 
 
 class Command(BaseCommand):
@@ -73,17 +85,18 @@ class Command(BaseCommand):
     def collect_static(self) -> None:
         """Collect (hash and compress) the static files when they changed since the last start:
         a minute's work on a laptop, so not on every start."""
-        if not isinstance(staticfiles_storage, ManifestFilesMixin):
+        # The storage's class, not the storage: the storage reads the manifest when it is made,
+        # and must not be made before the lock below. Two servers started at once from one
+        # checkout: the one that waited while the other collected would keep the empty
+        # manifest it read before, and every page would fail ("Missing staticfiles manifest
+        # entry").
+        storage_class = import_string(settings.STORAGES["staticfiles"]["BACKEND"])
+        if not issubclass(storage_class, ManifestFilesMixin):
             return
-        sources = hashlib.sha256(f"brotli={settings.STATIC_BROTLI}\n".encode())
-        for finder in finders.get_finders():
-            for path, storage in finder.list(["CVS", ".*", "*~"]):
-                info = os.stat(storage.path(path))
-                sources.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
         root = Path(settings.STATIC_ROOT)
         root.mkdir(parents=True, exist_ok=True)
-        stamp, fingerprint = root / ".sources", sources.hexdigest()
-        manifest = root / staticfiles_storage.manifest_name
+        stamp, fingerprint = root / ".sources", static_sources_fingerprint()
+        manifest = root / storage_class.manifest_name
         with open(root / ".lock", "w") as lock:
             if fcntl is not None:  # two servers starting at once collect one after the other
                 fcntl.flock(lock, fcntl.LOCK_EX)
