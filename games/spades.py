@@ -445,8 +445,12 @@ class SpadesRules:
             == [c for c in range(54) if trumps >> c & 1]
         )
         in_pack = [(text, c) for text, c in CARD_IDS.items() if pack >> c & 1]
-        self.fast_bit = {text: 1 << c for text, c in in_pack}  # every spelling of a card
-        self.fast_lead = {text: masks[suit[c]] for text, c in in_pack}  # its suit's cards
+        # Every spelling of a card in the pack: (its bit, its suit, its key in a trick led in
+        # each suit, its id); the keys are `self.keys`'s, read without the led suit's row.
+        self.fast_card = {
+            text: (1 << c, suit[c], tuple(keys[led][c] for led in range(4)), c)
+            for text, c in in_pack
+        }
         self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
 
@@ -1080,52 +1084,63 @@ def _tricks_fast(
     """The tricks of `play` as `_replay`'s loop plays them, for `rules.fast_play` tables:
     (tricks per seat, each trick's (winner, winning card), the next leader), or None as soon
     as a trick is anything but four held, legal cards (`_replay` then replays the hand card
-    by card and finds the error). Cards are bits, suits are masks: a card is held when its bit
-    is in the hand and follows when its bit is in the led suit's mask or the hand has none of
-    it; the winner is the highest bit of the trick's trumps, else of its led suit. `hands`
-    is changed."""
-    bits, lead_mask, turns = rules.fast_bit, rules.fast_lead, rules.fast_turns
-    trumps = rules.suit_masks[SPADES]
-    others = rules.pack & ~trumps
+    by card and finds the error). A card's spelling gives at once its bit, its suit and its
+    key in a trick led in each suit (`rules.fast_card`): a card is held when taking its bit
+    out of the hand makes the hand smaller, follows when its suit is the led one or the hand
+    has none of it, and wins when its key for the led suit is the highest (trumps' keys are
+    over 100). Suits and keys are small ints, so only holding costs a bitwise operation on
+    the hand. `hands` is changed."""
+    cards, turns, masks = rules.fast_card, rules.fast_turns, rules.suit_masks
+    others = rules.pack & ~masks[SPADES]
     won = [0, 0, 0, 0]
     winners: list[tuple[int, int]] = []
+    append = winners.append
     for raw in play:
         if type(raw) is not list or len(raw) != 4:
             return None
         x0, x1, x2, x3 = raw
         try:
-            b0, b1, b2, b3 = bits[x0], bits[x1], bits[x2], bits[x3]
-            led = lead_mask[x0]
+            b0, ls, k0, c0 = cards[x0]
+            b1, q1, k1, c1 = cards[x1]
+            b2, q2, k2, c2 = cards[x2]
+            b3, q3, k3, c3 = cards[x3]
         except (KeyError, TypeError):  # not a card's name, or not a string at all
             return None
         s0, s1, s2, s3 = turns[leader]
         h = hands[s0]
-        if not h & b0 or (led == trumps and not broken and h & others):
+        g = h ^ b0
+        if g > h or (ls == SPADES and not broken and h & others):
             return None
-        hands[s0] = h ^ b0
+        hands[s0] = g
+        best, leader, c = k0[ls], s0, c0
         h = hands[s1]
-        if not h & b1 or (not b1 & led and h & led):
+        g = h ^ b1
+        if g > h or (q1 != ls and h & masks[ls]):
             return None
-        hands[s1] = h ^ b1
+        hands[s1] = g
+        k = k1[ls]
+        if k > best:
+            best, leader, c = k, s1, c1
         h = hands[s2]
-        if not h & b2 or (not b2 & led and h & led):
+        g = h ^ b2
+        if g > h or (q2 != ls and h & masks[ls]):
             return None
-        hands[s2] = h ^ b2
+        hands[s2] = g
+        k = k2[ls]
+        if k > best:
+            best, leader, c = k, s2, c2
         h = hands[s3]
-        if not h & b3 or (not b3 & led and h & led):
+        g = h ^ b3
+        if g > h or (q3 != ls and h & masks[ls]):
             return None
-        hands[s3] = h ^ b3
-        trick = b0 | b1 | b2 | b3
-        best = trick & trumps
-        if best:  # a trump wins, so a spade was played: spades are broken
+        hands[s3] = g
+        k = k3[ls]
+        if k > best:
+            best, leader, c = k, s3, c3
+        if best >= 100:  # a trump wins, so a spade was played: spades are broken
             broken = True
-        else:
-            best = trick & led
-        c = best.bit_length() - 1
-        best = 1 << c
-        leader = s0 if best == b0 else s1 if best == b1 else s2 if best == b2 else s3
         won[leader] += 1
-        winners.append((leader, c))
+        append((leader, c))
     return won, winners, leader
 
 
