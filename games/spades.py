@@ -434,6 +434,13 @@ class SpadesRules:
         self.sum_bids = o["bidding"] == "sum"
         self.nil_allowed: bool = o["nil"]
         self.fast_calls = not self.consult and not self.two_rounds  # `_calls_fast`
+        # `_calls_fast`'s reading of a call: a numeric bid it takes as it is (up to the tricks
+        # of a hand), -1 for a nil (and a 0 bid where a 0 is a nil); other calls are absent.
+        self.fast_call: dict[str, int] = {
+            text: -1 if kind == "nil" or (n == 0 and self.zero_is_nil) else n
+            for text, (kind, n) in CALLS.items()
+            if (kind == "num" and n <= self.total_tricks) or (kind == "nil" and self.nil_allowed)
+        }
         self.tables = {d: Table(self, d) for d in self.seat_letters}
         # The replay's fast trick loop (`_tricks_fast`): four hands, no seat playing blind
         # (dummy) and no first-trick rule, and trumps that rank in the order of their card
@@ -453,6 +460,19 @@ class SpadesRules:
         }
         self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
+        # A plain numeric contract's outcome for each (side, bid, tricks taken), as `_contract`
+        # works it out: (points, bags, note code, note text, the note's bid and points).
+        self.plain_notes: dict[tuple[str, int, int], tuple[int, int, str, str, str, str]] = {}
+        if self.plain:
+            names = {name for table in self.tables.values() for name in table.sides}
+            for name in sorted(names):
+                for bid in range(self.total_tricks + 1):
+                    for taken in range(self.total_tricks + 1):
+                        made: list[Any] = []
+                        points, bags = _contract(self, "num", bid, taken, name, made)
+                        self.plain_notes[name, bid, taken] = (
+                            points, bags, made[0].code, str(made[0]), made[0].params["bid"],
+                            made[0].params["points"])
 
 
 BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
@@ -576,33 +596,24 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     order, seats, total = table.bid_order, table.seats, rules.total_tricks
     if type(calls) is not list or len(calls) != len(order):
         return None
-    zero_is_nil, nil_allowed = rules.zero_is_nil, rules.nil_allowed
+    fast_call = rules.fast_call
     out = Bidding(len(seats), len(table.sides))
     nil = out.nil
-    numeric = out.numeric if rules.track_numeric else None
     bid = [0] * len(seats)
     nils = False
-    for entry, i in zip(calls, order, strict=True):
-        if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
-            return None
-        call = entry.get("call")
-        kind_n = CALLS.get(call) if type(call) is str else None
-        if kind_n is None:
-            return None
-        kind, n = kind_n
-        if kind == "num":
-            if n > total:
+    try:
+        for entry, i in zip(calls, order, strict=True):
+            if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
                 return None
-            if n == 0 and zero_is_nil:
+            n = fast_call[entry.get("call")]
+            if n < 0:
                 nil[i], nils = "nil", True
-                continue
-            bid[i] = n
-            if numeric is not None:
-                numeric.append((i, n))
-        elif kind == "nil" and nil_allowed:
-            nil[i], nils = "nil", True
-        else:
-            return None
+            else:
+                bid[i] = n
+    except (KeyError, TypeError):  # a call the fast path does not take, or not a string
+        return None
+    if rules.track_numeric:  # the numeric bids in call order
+        out.numeric.extend((i, bid[i]) for i in order if nil[i] is None)
     for k, members in enumerate(table.members):
         bidders = tuple(i for i in members if nil[i] is None) if nils else members
         if not bidders:  # RESOLUTIONS["side-tricks"]
@@ -1350,6 +1361,7 @@ def _score(
     notes: list[str] = []
     won_game = None
     nils = bids.nil != table.no_nils  # anybody bid a nil
+    plain_notes = rules.plain_notes if FAST_PATHS else {}
     for k, name in enumerate(sides):
         members = table.members[k]
         points = 0
@@ -1384,7 +1396,13 @@ def _score(
             if taken == total and o["moon_wins_game"]:
                 won_game = name
         else:
-            delta, bags = _contract(rules, kind, bid, taken, name, notes)
+            hit = plain_notes.get((name, bid, taken)) if kind == "num" else None
+            if hit is None:
+                delta, bags = _contract(rules, kind, bid, taken, name, notes)
+            else:  # rules.plain: the note's text and figures worked out with the rules
+                delta, bags, code, text, bid_text, points_text = hit
+                notes.append(note(code, text, {"side": name, "bid": bid_text, "taken": taken,
+                                               "points": points_text}))
             points += delta
             if (
                 rules.last_trick
