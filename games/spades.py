@@ -602,10 +602,10 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     bid = [0] * len(seats)
     nils = False
     try:
-        for entry, i in zip(calls, order, strict=True):
-            if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
+        for entry, i in zip(calls, order, strict=False):  # (as long as each other)
+            if type(entry) is not dict or len(entry) != 2 or entry["seat"] != seats[i]:
                 return None
-            n = fast_call[entry.get("call")]
+            n = fast_call[entry["call"]]
             if n < 0:
                 nil[i], nils = "nil", True
             else:
@@ -638,11 +638,9 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
 
 
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
+    """The calls read and judged by the general code (`Spades.check_hand` tries `_calls_fast`
+    first)."""
     calls = record.get("calls")
-    if rules.fast_calls and FAST_PATHS:
-        fast = _calls_fast(calls, rules, table)
-        if fast is not None:
-            return fast
     if type(calls) is not list:
         raise RecordError("bad-format", "a Spades hand needs its `calls` (the bidding)")
     o = rules.options
@@ -1557,7 +1555,8 @@ class Spades:
         table = rules.tables.get(dealer) if type(dealer) is str else None
         if table is None:  # read_dealer says what is wrong
             table = rules.tables[read_dealer(record, rules.seat_letters)]
-        bids = _read_calls(record, rules, table, state)
+        bids = (rules.fast_calls and FAST_PATHS and _calls_fast(record.get("calls"), rules, table)
+                or _read_calls(record, rules, table, state))
         if "deal" in record:
             won, winners, claimed = _replay(record, rules, table, bids)
             if "tricks" in record and not claimed and not (
