@@ -272,6 +272,8 @@ class Table:
         "side_of",
         "sides",
         "members",
+        "bid_seats",
+        "call_sides",
         "side_index",
         "left",
         "consult_order",
@@ -296,6 +298,7 @@ class Table:
         left = (self.dealer + 1) % n
         order = [(left + i) % n for i in range(n)]
         self.bid_order = tuple(i for i in order if i != self.dummy)
+        self.bid_seats = tuple(seats[i] for i in self.bid_order)
         self.players = tuple(i for i in range(n) if i != self.dummy)
         self.sides: tuple[str, ...]
         if rules.partnership:
@@ -308,6 +311,10 @@ class Table:
         self.side_index = {name: i for i, name in enumerate(self.sides)}
         self.members = tuple(
             tuple(i for i in self.bid_order if self.side_of[i] == k) for k in range(len(self.sides))
+        )
+        # Each side's players by their places in the calls (`_calls_fast`).
+        self.call_sides = tuple(
+            tuple(self.bid_order.index(i) for i in members) for members in self.members
         )
         # The first lead at the dealer's left; the dummy passes it on (RESOLUTIONS["dummy-seat"]).
         self.left = left if left != self.dummy else (left + 1) % n
@@ -442,6 +449,13 @@ class SpadesRules:
             if (kind == "num" and n <= self.total_tricks) or (kind == "nil" and self.nil_allowed)
         }
         self.tables = {d: Table(self, d) for d in self.seat_letters}
+        # `_calls_fast`'s side contracts, for every pair (or single) of its call values.
+        values = sorted(set(self.fast_call.values()))
+        self.fast_side: dict[tuple[int, ...], tuple[str, int]] = {}
+        for key in [(a, b) for a in values for b in values] + [(a,) for a in values]:
+            side = _side_fast(self, key)
+            if side is not None:
+                self.fast_side[key] = side
         # The replay's fast trick loop (`_tricks_fast`): four hands, no seat playing blind
         # (dummy) and no first-trick rule, and trumps that rank in the order of their card
         # ids, so that a trick's winner is the highest bit of its trumps (else of its led suit).
@@ -488,6 +502,9 @@ class Bidding:
         self.kind: list[str] = ["num"] * sides  # "num", "blind", "moon", "bmoon", "nils"
         self.bid: list[int] = [0] * sides
         self.numeric: list[tuple[int, int]] = []  # (seat, value) in call order, for leads
+
+
+_new_bidding = object.__new__
 
 
 def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
@@ -588,52 +605,84 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
     return kind, n
 
 
+def _side_fast(rules: SpadesRules, values: tuple[int, ...]) -> tuple[str, int] | None:
+    """A side's (kind, bid) from its players' calls in bidding order as `_calls_fast` reads
+    them (a bid, or -1 for a nil), or None where the rules refuse it: the side part of
+    `_read_calls` and `_side_bids` for numeric and nil calls, worked out once per ruleset
+    (`SpadesRules.fast_side`)."""
+    bids = [n for n in values if n >= 0]
+    total = rules.total_tricks
+    if not bids:  # RESOLUTIONS["side-tricks"]
+        return "nils", 0
+    if len(bids) == 1:
+        side_bid = bids[0]
+    elif rules.sum_bids:
+        side_bid = bids[0] + bids[1]
+        if side_bid > total:
+            return None
+    else:  # last-bidder: the second partner's bid, not below the first's
+        side_bid = bids[1]
+        if side_bid < bids[0]:
+            return None
+    if rules.thirteen_is_moon and side_bid == total:
+        return "moon", side_bid
+    if side_bid < rules.minimum_bid:
+        return None
+    return "num", side_bid
+
+
 def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     """`_read_calls` for the usual bidding, one numeric or nil call a player in turn, in one
     round and not by consultation; None for anything else (a double or blind nil, a blind or
     moon call, a call out of turn, a side's bid the rules refuse), which `_read_calls` then
-    reads and judges."""
-    order, seats, total = table.bid_order, table.seats, rules.total_tricks
+    reads and judges. Each call is looked up in `rules.fast_call`, each side's contract in
+    `rules.fast_side`."""
+    order = table.bid_order
     if type(calls) is not list or len(calls) != len(order):
         return None
     fast_call = rules.fast_call
-    out = Bidding(len(seats), len(table.sides))
-    nil = out.nil
-    bid = [0] * len(seats)
-    nils = False
-    try:
-        for entry, i in zip(calls, order, strict=False):  # (as long as each other)
-            if type(entry) is not dict or len(entry) != 2 or entry["seat"] != seats[i]:
+    try:  # each call's value in call order: a bid, or -1 for a nil
+        if len(order) == 4:  # unrolled: a quarter of the loop's cost
+            e0, e1, e2, e3 = calls
+            s0, s1, s2, s3 = table.bid_seats
+            if (type(e0) is not dict or type(e1) is not dict or type(e2) is not dict
+                    or type(e3) is not dict or len(e0) != 2 or len(e1) != 2 or len(e2) != 2
+                    or len(e3) != 2 or e0["seat"] != s0 or e1["seat"] != s1
+                    or e2["seat"] != s2 or e3["seat"] != s3):
                 return None
-            n = fast_call[entry["call"]]
-            if n < 0:
-                nil[i], nils = "nil", True
-            else:
-                bid[i] = n
+            values = (fast_call[e0["call"]], fast_call[e1["call"]], fast_call[e2["call"]],
+                      fast_call[e3["call"]])
+        else:
+            for entry, seat in zip(calls, table.bid_seats, strict=False):  # (as long)
+                if type(entry) is not dict or len(entry) != 2 or entry["seat"] != seat:
+                    return None
+            values = tuple([fast_call[entry["call"]] for entry in calls])
     except (KeyError, TypeError):  # a call the fast path does not take, or not a string
         return None
-    if rules.track_numeric:  # the numeric bids in call order
-        out.numeric.extend((i, bid[i]) for i in order if nil[i] is None)
-    for k, members in enumerate(table.members):
-        bidders = tuple(i for i in members if nil[i] is None) if nils else members
-        if not bidders:  # RESOLUTIONS["side-tricks"]
-            out.kind[k] = "nils"
-            continue
-        if len(bidders) == 1:
-            side_bid = bid[bidders[0]]
-        elif rules.sum_bids:
-            side_bid = bid[bidders[0]] + bid[bidders[1]]
-            if side_bid > total:
-                return None
-        else:  # last-bidder: the second partner's bid, not below the first's
-            side_bid = bid[bidders[1]]
-            if side_bid < bid[bidders[0]]:
-                return None
-        if rules.thirteen_is_moon and side_bid == total:
-            out.kind[k] = "moon"
-        elif side_bid < rules.minimum_bid:
+    side = rules.fast_side
+    if rules.partnership:
+        (p, q), (r, t) = table.call_sides
+        first, second = side.get((values[p], values[q])), side.get((values[r], values[t]))
+        if first is None or second is None:
             return None
-        out.bid[k] = side_bid
+        kinds, bids = [first[0], second[0]], [first[1], second[1]]
+    else:
+        kinds, bids = [], []
+        for (p,) in table.call_sides:
+            got = side.get((values[p],))
+            if got is None:
+                return None
+            kinds.append(got[0])
+            bids.append(got[1])
+    out = _new_bidding(Bidding)  # its four lists made here, not made and then replaced
+    out.kind, out.bid = kinds, bids
+    out.nil = [None] * len(table.seats)
+    if -1 in values:
+        for i, n in zip(order, values, strict=True):
+            if n < 0:
+                out.nil[i] = "nil"
+    out.numeric = ([(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
+                   if rules.track_numeric else [])
     return out
 
 

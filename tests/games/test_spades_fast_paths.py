@@ -243,3 +243,39 @@ def test_a_made_nil_alone_on_its_side_scores_alike(monkeypatch):
         assert notes_in_full(fast) == notes_in_full(reference)
         made += any(n.code == "spades-nil-made" for n in fast.get("notes", []))
     assert made >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(preset=st.sampled_from(["standard", "hoyle", "pagat-1996", "pagat-barmore", "pagat-3p",
+                               "network-spades"]),
+       set_penalty=st.sampled_from(["bid", "shortfall"]),
+       overtricks=st.sampled_from([1, -1, -10]))
+def test_plain_contract_table_holds_what_contract_works_out(preset, set_penalty, overtricks):
+    """`SpadesRules.plain_notes`, which `_score` reads on the fast path, holds for every side,
+    bid and tricks taken the points, bags and note (text, code, parameters) `_contract`
+    works out for that numeric contract."""
+    options = {"set_penalty": set_penalty, "overtrick_points": overtricks}
+    if overtricks != 1:
+        options["sandbag"] = False
+    rules = spades.BOOK.resolve({"preset": preset, "options": options})[0]
+    assert rules.plain
+    names = {name for table in rules.tables.values() for name in table.sides}
+    total = rules.total_tricks
+    assert len(rules.plain_notes) == len(names) * (total + 1) ** 2
+    for name in names:
+        for bid in range(total + 1):
+            for taken in range(total + 1):
+                notes: list = []
+                points, bags = spades._contract(rules, "num", bid, taken, name, notes)
+                [made] = notes
+                assert rules.plain_notes[name, bid, taken] == (
+                    points, bags, made.code, str(made), made.params["bid"],
+                    made.params["points"])
+                assert made.params == {"side": name, "bid": str(bid), "taken": taken,
+                                       "points": made.params["points"]}
+
+
+def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
+    """Where a bonus option changes a made bid's points, `_score` works each one out."""
+    assert not spades.BOOK.resolve("winspades")[0].plain_notes
+    assert not spades.BOOK.resolve("windswept")[0].plain_notes
