@@ -256,6 +256,7 @@ CALLS.update(
     }
 )
 NILS = ("nil", "dnil", "dbn")
+NUMERIC_SIDES = ["num", "num"]  # `Bidding.kind` of two numeric contracts (`_score_plain`)
 NIL_NAMES = {"nil": "nil", "dnil": "double nil", "dbn": "double blind nil"}
 
 
@@ -474,6 +475,9 @@ class SpadesRules:
         }
         self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
+        # `_score_plain`: partnerships, plain contracts and nothing else to score.
+        self.fast_score = self.plain and self.partnership and not (
+            self.last_trick or self.all_tricks_bonus or self.all_tricks_wins or self.bag_limit)
         # A plain numeric contract's outcome for each (side, bid, tricks taken), as `_contract`
         # works it out: (points, bags, note code, note text, the note's bid and points).
         self.plain_notes: dict[tuple[str, int, int], tuple[int, int, str, str, str, str]] = {}
@@ -1509,6 +1513,34 @@ def _score(
     result["notes"] = notes
 
 
+def _score_plain(
+    rules: SpadesRules, table: Table, bids: Bidding, won: list[int], state: dict,
+    result: dict[str, Any],
+) -> bool:
+    """`_score` for `rules.fast_score` and two numeric contracts, no nil: each side's points,
+    bags and note from `rules.plain_notes`. False (nothing written) for a bid or a number of
+    tricks the table does not hold, which `_score` then scores."""
+    (a, b), (c, d) = table.members
+    first, second = table.sides
+    one = rules.plain_notes.get((first, bids.bid[0], won[a] + won[b]))
+    two = rules.plain_notes.get((second, bids.bid[1], won[c] + won[d]))
+    if one is None or two is None:
+        return False
+    before, bags = state["score"], state["bags"]
+    result["score"] = {first: one[0], second: two[0]}
+    result["after"] = {
+        "score": {first: before[first] + one[0], second: before[second] + two[0]},
+        "bags": {first: bags[first] + one[1], second: bags[second] + two[1]},
+    }
+    result["notes"] = [
+        note(one[2], one[3], {"side": first, "bid": one[4], "taken": won[a] + won[b],
+                              "points": one[5]}),
+        note(two[2], two[3], {"side": second, "bid": two[4], "taken": won[c] + won[d],
+                              "points": two[5]}),
+    ]
+    return True
+
+
 def _contract(
     rules: SpadesRules, kind: str, bid: int, taken: int, name: str, notes: list[str]
 ) -> tuple[int, int]:
@@ -1639,7 +1671,10 @@ class Spades:
                 )
             winners, claimed = None, False
         result: dict[str, Any] = {"tricks": dict(zip(table.seats, won, strict=True))}
-        _score(rules, table, bids, won, state, winners, claimed, result)
+        if not (rules.fast_score and FAST_PATHS and bids.nil == table.no_nils
+                and bids.kind == NUMERIC_SIDES
+                and _score_plain(rules, table, bids, won, state, result)):
+            _score(rules, table, bids, won, state, winners, claimed, result)
         if winners is not None:
             result["trick_winners"] = [table.seats[seat] for seat, _card in winners]
         return result

@@ -279,3 +279,40 @@ def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
     """Where a bonus option changes a made bid's points, `_score` works each one out."""
     assert not spades.BOOK.resolve("winspades")[0].plain_notes
     assert not spades.BOOK.resolve("windswept")[0].plain_notes
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(preset=st.sampled_from(["standard", "hoyle", "pagat-barmore"]),
+       set_penalty=st.sampled_from(["bid", "shortfall"]), seed=st.integers(0, 2**32),
+       scores=st.lists(st.integers(-600, 600), min_size=2, max_size=2),
+       bags=st.lists(st.integers(0, 30), min_size=2, max_size=2),
+       spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=2), summary=st.booleans())
+def test_plain_scoring_fast_path_scores_as_the_general_code(
+        preset, set_penalty, seed, scores, bags, spoils, summary, monkeypatch):
+    """`_score_plain` (partnerships, plain contracts, no bonus, no bag limit) against
+    `_score`, from any score and bags before the hand, on legal and spoiled hands, full and
+    summary: the same scores, state after, notes (with codes and parameters) or error."""
+    rules = {"preset": preset, "options": {"set_penalty": set_penalty}}
+    assert spades.BOOK.resolve(rules)[0].fast_score
+    rng = random.Random(seed)
+    record = random_hand(rng, rules)
+    for how in spoils:
+        if how != "none" and record.get("play"):
+            spoil(record, rng, how)
+    if summary:
+        record = to_summary(record)
+    record["before"] = {"score": dict(zip(("NS", "EW"), scores, strict=True)),
+                        "bags": dict(zip(("NS", "EW"), bags, strict=True))}
+    fast, reference = both(record, monkeypatch)
+    assert fast == reference
+    assert notes_in_full(fast) == notes_in_full(reference)
+
+
+def test_the_plain_scoring_fast_path_is_not_taken_where_more_is_scored():
+    """A bag limit, a last-trick or all-tricks bonus, bonus options or individual play: the
+    general `_score`."""
+    for rules in ["pagat-1996", "network-spades", "windswept", "winspades", "dan-brad",
+                  "spaceways", "pagat-3p",
+                  {"preset": "standard", "options": {"all_tricks_bonus": 100}}]:
+        assert not spades.BOOK.resolve(rules)[0].fast_score, rules
