@@ -1061,9 +1061,10 @@ def _replay(
     top: dict[int, list[int]] = {}
     if table.dummy is not None:
         top[table.dummy] = []
-    for i, kind in enumerate(bids.nil):
-        if kind == "dbn":
-            top[i] = []
+    if "dbn" in bids.nil:
+        for i, kind in enumerate(bids.nil):
+            if kind == "dbn":
+                top[i] = []
     for i in top:
         top[i] = [c for c in parse_cards(record["deal"][seats[i]]) if hands[i] >> c & 1][::-1]
 
@@ -1158,15 +1159,15 @@ def _tricks_fast(
     winners: list[tuple[int, int]] = []
     append = winners.append
     for raw in play:
-        if type(raw) is not list or len(raw) != 4:
+        if type(raw) is not list:
             return None
-        x0, x1, x2, x3 = raw
         try:
+            x0, x1, x2, x3 = raw
             b0, ls, k0, c0 = cards[x0]
             b1, q1, k1, c1 = cards[x1]
             b2, q2, k2, c2 = cards[x2]
             b3, q3, k3, c3 = cards[x3]
-        except (KeyError, TypeError):  # not a card's name, or not a string at all
+        except (ValueError, KeyError, TypeError):  # not four cards' names
             return None
         s0, s1, s2, s3 = turns[leader]
         h = hands[s0]
