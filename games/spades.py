@@ -279,6 +279,8 @@ class Table:
         "left",
         "consult_order",
         "sizes",
+        "four_even",
+        "int_types",
         "no_nils",
     )
 
@@ -328,6 +330,8 @@ class Table:
         self.sizes = tuple(
             size + (rules.options["dealer_discards"] if i == self.dealer else 0) for i in range(n)
         )
+        self.four_even = n == 4 and len(set(self.sizes)) == 1  # `_read_deal`'s unrolled read
+        self.int_types = [int] * n  # the types of a seat-by-seat count (`check_hand`)
 
 
 class SpadesRules:
@@ -926,6 +930,19 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
         bit = CARD_BITS.__getitem__
         masks = []
         try:
+            if table.four_even:  # unrolled for four hands of one size
+                size = table.sizes[0]
+                a, b, c, d = deal[seats[0]], deal[seats[1]], deal[seats[2]], deal[seats[3]]
+                if (type(a) is list and type(b) is list and type(c) is list
+                        and type(d) is list and len(a) == size and len(b) == size
+                        and len(c) == size and len(d) == size):
+                    ma, mb, mc, md = (sum(map(bit, a)), sum(map(bit, b)), sum(map(bit, c)),
+                                      sum(map(bit, d)))
+                    if (ma.bit_count() == size and mb.bit_count() == size
+                            and mc.bit_count() == size and md.bit_count() == size
+                            and ma + mb + mc + md == rules.pack):
+                        return [ma, mb, mc, md]
+                raise KeyError  # read_hands says what is wrong
             for seat, size in zip(seats, table.sizes, strict=True):
                 cards = deal[seat]
                 m = sum(map(bit, cards))
@@ -1231,18 +1248,6 @@ def _close(
             next_leader=table.seats[leader],
         )
     return won, winners, claimed
-
-
-def _states(stated: Any, table: Table, won: list[int]) -> bool:
-    """Whether `stated` is exactly the seats' `won` tricks as `read_counts` reads them (a dict
-    of the seats, each an int); on False the caller reads it with `read_counts`."""
-    if type(stated) is not dict or len(stated) != len(won):
-        return False
-    for seat, n in zip(table.seats, won, strict=True):
-        m = stated.get(seat)
-        if type(m) is not int or m != n:
-            return False
-    return True
 
 
 def _not_held(t: int, s: int, c: int, table: Table) -> None:
@@ -1641,8 +1646,12 @@ class Spades:
                 or _read_calls(record, rules, table, state))
         if "deal" in record:
             won, winners, claimed = _replay(record, rules, table, bids)
+            tricks = dict(zip(table.seats, won, strict=True))
+            # The stated tricks as `read_counts` reads them, if they are the play's: the same
+            # seats and numbers, each an int (so neither a bool nor a float).
             if "tricks" in record and not claimed and not (
-                FAST_PATHS and _states(record["tricks"], table, won)
+                FAST_PATHS and type(stated := record["tricks"]) is dict and stated == tricks
+                and list(map(type, stated.values())) == table.int_types
             ):
                 stated = read_counts(record["tricks"], table.seats, "tricks")
                 if [stated[s] for s in table.seats] != won:
@@ -1671,7 +1680,8 @@ class Spades:
                     f"the tricks add up to {sum(won)}, not {rules.total_tricks}",
                 )
             winners, claimed = None, False
-        result: dict[str, Any] = {"tricks": dict(zip(table.seats, won, strict=True))}
+            tricks = dict(zip(table.seats, won, strict=True))
+        result: dict[str, Any] = {"tricks": tricks}
         if not (rules.fast_score and FAST_PATHS and bids.nil == table.no_nils
                 and bids.kind == NUMERIC_SIDES
                 and _score_plain(rules, table, bids, won, state, result)):

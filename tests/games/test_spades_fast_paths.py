@@ -316,3 +316,45 @@ def test_the_plain_scoring_fast_path_is_not_taken_where_more_is_scored():
                   "spaceways", "pagat-3p",
                   {"preset": "standard", "options": {"all_tricks_bonus": 100}}]:
         assert not spades.BOOK.resolve(rules)[0].fast_score, rules
+
+
+@pytest.mark.parametrize("spelling", [float, bool, str], ids=lambda f: f.__name__)
+def test_stated_tricks_equal_to_the_play_but_not_ints_fail_alike(spelling, monkeypatch):
+    """The play's tricks stated as 2.0, True or "2": equal in value (or not) to the play's,
+    never read as counts, by either path; a seat's count moved to another seat too."""
+    rng = random.Random(7)
+    checked = 0
+    while checked < 20:
+        record = random_hand(rng, "standard")
+        tricks = record["tricks"]
+        seat = next((s for s in tricks if tricks[s] in (0, 1)), None)
+        if seat is None:
+            continue
+        record["tricks"][seat] = spelling(tricks[seat])
+        fast, reference = both(record, monkeypatch)
+        assert fast == reference
+        assert fast["ok"] is False
+        checked += 1
+    record = random_hand(rng, "standard")
+    record["tricks"] = dict(reversed(list(record["tricks"].items())))  # another order: valid
+    fast, reference = both(record, monkeypatch)
+    assert fast == reference
+    assert fast["ok"] is True
+
+
+def test_a_card_dealt_twice_in_place_of_the_next_is_refused_alike(monkeypatch):
+    """A hand dealt one card twice in place of the next (5S, 5S for 5S, 6S: the same sum of
+    bits as 6S alone) is refused as `bad-deal` by either path, whichever hand it is."""
+    rng = random.Random(11)
+    for seat in "NESW":
+        while True:
+            record = random_hand(rng, "standard")
+            hand = record["deal"][seat]
+            pair = next(((a, b) for a in hand for b in hand
+                         if NAMES.index(b) == NAMES.index(a) + 1 and a[-1] == b[-1]), None)
+            if pair is not None:
+                break
+        hand[hand.index(pair[1])] = pair[0]
+        fast, reference = both(record, monkeypatch)
+        assert fast == reference
+        assert fast["errors"][0]["code"] == "bad-deal"
