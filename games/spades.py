@@ -237,10 +237,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: Issue 18: the fast paths (`_calls_fast`; in the replay `_tricks_fast`, the usual deal in
-#: `_read_deal`, stated tricks equal to the play's, no exchange when nobody bid nil) each fall
-#: back to the general code on anything unusual. False runs the general code alone: the
-#: reference that tests/games/test_spades_fast_paths.py holds the fast paths equal to.
+#: Issue 18: the fast paths (`_calls_fast` with its tables of calls and side contracts; in the
+#: replay `_tricks_fast`, the usual deal in `_read_deal`, stated tricks equal to the play's, no
+#: exchange when nobody bid nil; in scoring `_score_plain` and the plain contracts' table
+#: `SpadesRules.plain_notes`) each fall back to the general code on anything unusual. False
+#: runs the general code alone: the reference that tests/games/test_spades_fast_paths.py holds
+#: the fast paths equal to.
 FAST_PATHS = True
 
 CALLS: dict[str, tuple[str, int]] = {str(n): ("num", n) for n in range(18)}
@@ -649,7 +651,8 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     if type(calls) is not list or len(calls) != len(order):
         return None
     fast_call = rules.fast_call
-    try:  # each call's value in call order: a bid, or -1 for a nil
+    values: tuple[int, ...]  # each call's value in call order: a bid, or -1 for a nil
+    try:
         if len(order) == 4:  # unrolled: a quarter of the loop's cost
             e0, e1, e2, e3 = calls
             s0, s1, s2, s3 = table.bid_seats
