@@ -437,6 +437,7 @@ class SpadesRules:
         self.last_trick = o["last_trick_bonus"] != "off"
         self.bag_limit = o["sandbag_limit"] if o["sandbag"] else 0  # 0: no sandbagging
         self.track_numeric = o["first_lead"] == "highest-bidder"
+        self.lead_left = o["first_lead"] == "left-of-dealer"  # `_first_leader`'s first case
         # Decided once per ruleset, not per hand (issue 18); typed here for mypy.
         self.thirteen_is_moon: bool = o["thirteen_is_moon"]
         self.minimum_bid: int = o["minimum_bid"]
@@ -1098,9 +1099,11 @@ def _replay(
     suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
     broken = not o["spades_broken"]
     if rules.fast_play and not top and FAST_PATHS:
-        fast = _tricks_fast(play, hands.copy(), _first_leader(rules, table, bids, hands), broken,
-                            rules)
+        first = table.left if rules.lead_left else _first_leader(rules, table, bids, hands)
+        fast = _tricks_fast(play, hands.copy(), first, broken, rules)
         if fast is not None:  # else a trick the fast loop does not take: replay as below
+            if len(play) == total and "claim" not in record:  # what _close returns then
+                return fast[0], fast[1], False
             return _close(record, rules, table, play, *fast)
     non_spade = ~masks[SPADES]
     ids = CARD_IDS
@@ -1690,7 +1693,8 @@ class Spades:
                 and _score_plain(rules, table, bids, won, state, result)):
             _score(rules, table, bids, won, state, winners, claimed, result)
         if winners is not None:
-            result["trick_winners"] = [table.seats[seat] for seat, _card in winners]
+            seats = table.seats
+            result["trick_winners"] = [seats[seat] for seat, _card in winners]
         return result
 
     def next_dealer(self, rules: SpadesRules, dealer: str) -> str:
