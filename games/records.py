@@ -46,7 +46,8 @@ def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> di
         if record.get("format") != "hand/1":
             raise RecordError("bad-format", 'a hand record needs "format": "hand/1"')
         g, rules_obj, r = _game_and_rules(record, game, rules)
-        state = _state(g, rules_obj, record.get("before"))
+        before = record.get("before")  # _state, inline: a frame less a hand (issue 18)
+        state = g.initial_state(rules_obj) if before is None else g.read_state(before, rules_obj)
         result = {"ok": True, "game": g.name, "rules": r}
         result.update(g.check_hand(record, rules_obj, state))
         return result

@@ -237,10 +237,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: Issue 18: the fast paths (`_calls_fast`; in the replay `_tricks_fast`, the usual deal in
-#: `_read_deal`, stated tricks equal to the play's, no exchange when nobody bid nil) each fall
-#: back to the general code on anything unusual. False runs the general code alone: the
-#: reference that tests/games/test_spades_fast_paths.py holds the fast paths equal to.
+#: Issue 18: the fast paths (`_calls_fast` with its tables of calls and side contracts; in the
+#: replay `_tricks_fast`, the usual deal in `_read_deal`, stated tricks equal to the play's, no
+#: exchange when nobody bid nil; in scoring `_score_plain` and the plain contracts' table
+#: `SpadesRules.plain_notes`) each fall back to the general code on anything unusual. False
+#: runs the general code alone: the reference that tests/games/test_spades_fast_paths.py holds
+#: the fast paths equal to.
 FAST_PATHS = True
 
 CALLS: dict[str, tuple[str, int]] = {str(n): ("num", n) for n in range(18)}
@@ -256,6 +258,7 @@ CALLS.update(
     }
 )
 NILS = ("nil", "dnil", "dbn")
+NUMERIC_SIDES = ["num", "num"]  # `Bidding.kind` of two numeric contracts (`_score_plain`)
 NIL_NAMES = {"nil": "nil", "dnil": "double nil", "dbn": "double blind nil"}
 
 
@@ -272,10 +275,14 @@ class Table:
         "side_of",
         "sides",
         "members",
+        "bid_seats",
+        "call_sides",
         "side_index",
         "left",
         "consult_order",
         "sizes",
+        "four_even",
+        "int_types",
         "no_nils",
     )
 
@@ -296,6 +303,7 @@ class Table:
         left = (self.dealer + 1) % n
         order = [(left + i) % n for i in range(n)]
         self.bid_order = tuple(i for i in order if i != self.dummy)
+        self.bid_seats = tuple(seats[i] for i in self.bid_order)
         self.players = tuple(i for i in range(n) if i != self.dummy)
         self.sides: tuple[str, ...]
         if rules.partnership:
@@ -309,6 +317,10 @@ class Table:
         self.members = tuple(
             tuple(i for i in self.bid_order if self.side_of[i] == k) for k in range(len(self.sides))
         )
+        # Each side's players by their places in the calls (`_calls_fast`).
+        self.call_sides = tuple(
+            tuple(self.bid_order.index(i) for i in members) for members in self.members
+        )
         # The first lead at the dealer's left; the dummy passes it on (RESOLUTIONS["dummy-seat"]).
         self.left = left if left != self.dummy else (left + 1) % n
         dealer_side = self.side_of[self.dealer]
@@ -320,6 +332,8 @@ class Table:
         self.sizes = tuple(
             size + (rules.options["dealer_discards"] if i == self.dealer else 0) for i in range(n)
         )
+        self.four_even = n == 4 and len(set(self.sizes)) == 1  # `_read_deal`'s unrolled read
+        self.int_types = [int] * n  # the types of a seat-by-seat count (`check_hand`)
 
 
 class SpadesRules:
@@ -423,6 +437,7 @@ class SpadesRules:
         self.last_trick = o["last_trick_bonus"] != "off"
         self.bag_limit = o["sandbag_limit"] if o["sandbag"] else 0  # 0: no sandbagging
         self.track_numeric = o["first_lead"] == "highest-bidder"
+        self.lead_left = o["first_lead"] == "left-of-dealer"  # `_first_leader`'s first case
         # Decided once per ruleset, not per hand (issue 18); typed here for mypy.
         self.thirteen_is_moon: bool = o["thirteen_is_moon"]
         self.minimum_bid: int = o["minimum_bid"]
@@ -434,7 +449,21 @@ class SpadesRules:
         self.sum_bids = o["bidding"] == "sum"
         self.nil_allowed: bool = o["nil"]
         self.fast_calls = not self.consult and not self.two_rounds  # `_calls_fast`
+        # `_calls_fast`'s reading of a call: a numeric bid it takes as it is (up to the tricks
+        # of a hand), -1 for a nil (and a 0 bid where a 0 is a nil); other calls are absent.
+        self.fast_call: dict[str, int] = {
+            text: -1 if kind == "nil" or (n == 0 and self.zero_is_nil) else n
+            for text, (kind, n) in CALLS.items()
+            if (kind == "num" and n <= self.total_tricks) or (kind == "nil" and self.nil_allowed)
+        }
         self.tables = {d: Table(self, d) for d in self.seat_letters}
+        # `_calls_fast`'s side contracts, for every pair (or single) of its call values.
+        values = sorted(set(self.fast_call.values()))
+        self.fast_side: dict[tuple[int, ...], tuple[str, int]] = {}
+        for key in [(a, b) for a in values for b in values] + [(a,) for a in values]:
+            side = _side_fast(self, key)
+            if side is not None:
+                self.fast_side[key] = side
         # The replay's fast trick loop (`_tricks_fast`): four hands, no seat playing blind
         # (dummy) and no first-trick rule, and trumps that rank in the order of their card
         # ids, so that a trick's winner is the highest bit of its trumps (else of its led suit).
@@ -445,10 +474,30 @@ class SpadesRules:
             == [c for c in range(54) if trumps >> c & 1]
         )
         in_pack = [(text, c) for text, c in CARD_IDS.items() if pack >> c & 1]
-        self.fast_bit = {text: 1 << c for text, c in in_pack}  # every spelling of a card
-        self.fast_lead = {text: masks[suit[c]] for text, c in in_pack}  # its suit's cards
+        # Every spelling of a card in the pack: (its bit, its suit, its key in a trick led in
+        # each suit, its id); the keys are `self.keys`'s, read without the led suit's row.
+        self.fast_card = {
+            text: (1 << c, suit[c], tuple(keys[led][c] for led in range(4)), c)
+            for text, c in in_pack
+        }
         self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
+        # `_score_plain`: partnerships, plain contracts and nothing else to score.
+        self.fast_score = self.plain and self.partnership and not (
+            self.last_trick or self.all_tricks_bonus or self.all_tricks_wins or self.bag_limit)
+        # A plain numeric contract's outcome for each (side, bid, tricks taken), as `_contract`
+        # works it out: (points, bags, note code, note text, the note's bid and points).
+        self.plain_notes: dict[tuple[str, int, int], tuple[int, int, str, str, str, str]] = {}
+        if self.plain:
+            names = {name for table in self.tables.values() for name in table.sides}
+            for name in sorted(names):
+                for bid in range(self.total_tricks + 1):
+                    for taken in range(self.total_tricks + 1):
+                        made: list[Any] = []
+                        points, bags = _contract(self, "num", bid, taken, name, made)
+                        self.plain_notes[name, bid, taken] = (
+                            points, bags, made[0].code, str(made[0]), made[0].params["bid"],
+                            made[0].params["points"])
 
 
 BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
@@ -464,6 +513,9 @@ class Bidding:
         self.kind: list[str] = ["num"] * sides  # "num", "blind", "moon", "bmoon", "nils"
         self.bid: list[int] = [0] * sides
         self.numeric: list[tuple[int, int]] = []  # (seat, value) in call order, for leads
+
+
+_new_bidding = object.__new__
 
 
 def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
@@ -564,70 +616,92 @@ def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
     return kind, n
 
 
+def _side_fast(rules: SpadesRules, values: tuple[int, ...]) -> tuple[str, int] | None:
+    """A side's (kind, bid) from its players' calls in bidding order as `_calls_fast` reads
+    them (a bid, or -1 for a nil), or None where the rules refuse it: the side part of
+    `_read_calls` and `_side_bids` for numeric and nil calls, worked out once per ruleset
+    (`SpadesRules.fast_side`)."""
+    bids = [n for n in values if n >= 0]
+    total = rules.total_tricks
+    if not bids:  # RESOLUTIONS["side-tricks"]
+        return "nils", 0
+    if len(bids) == 1:
+        side_bid = bids[0]
+    elif rules.sum_bids:
+        side_bid = bids[0] + bids[1]
+        if side_bid > total:
+            return None
+    else:  # last-bidder: the second partner's bid, not below the first's
+        side_bid = bids[1]
+        if side_bid < bids[0]:
+            return None
+    if rules.thirteen_is_moon and side_bid == total:
+        return "moon", side_bid
+    if side_bid < rules.minimum_bid:
+        return None
+    return "num", side_bid
+
+
 def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     """`_read_calls` for the usual bidding, one numeric or nil call a player in turn, in one
     round and not by consultation; None for anything else (a double or blind nil, a blind or
     moon call, a call out of turn, a side's bid the rules refuse), which `_read_calls` then
-    reads and judges."""
-    order, seats, total = table.bid_order, table.seats, rules.total_tricks
+    reads and judges. Each call is looked up in `rules.fast_call`, each side's contract in
+    `rules.fast_side`."""
+    order = table.bid_order
     if type(calls) is not list or len(calls) != len(order):
         return None
-    zero_is_nil, nil_allowed = rules.zero_is_nil, rules.nil_allowed
-    out = Bidding(len(seats), len(table.sides))
-    nil = out.nil
-    numeric = out.numeric if rules.track_numeric else None
-    bid = [0] * len(seats)
-    nils = False
-    for entry, i in zip(calls, order, strict=True):
-        if type(entry) is not dict or len(entry) != 2 or entry.get("seat") != seats[i]:
-            return None
-        call = entry.get("call")
-        kind_n = CALLS.get(call) if type(call) is str else None
-        if kind_n is None:
-            return None
-        kind, n = kind_n
-        if kind == "num":
-            if n > total:
+    fast_call = rules.fast_call
+    values: tuple[int, ...]  # each call's value in call order: a bid, or -1 for a nil
+    try:
+        if len(order) == 4:  # unrolled: a quarter of the loop's cost
+            e0, e1, e2, e3 = calls
+            s0, s1, s2, s3 = table.bid_seats
+            if (type(e0) is not dict or type(e1) is not dict or type(e2) is not dict
+                    or type(e3) is not dict or len(e0) != 2 or len(e1) != 2 or len(e2) != 2
+                    or len(e3) != 2 or e0["seat"] != s0 or e1["seat"] != s1
+                    or e2["seat"] != s2 or e3["seat"] != s3):
                 return None
-            if n == 0 and zero_is_nil:
-                nil[i], nils = "nil", True
-                continue
-            bid[i] = n
-            if numeric is not None:
-                numeric.append((i, n))
-        elif kind == "nil" and nil_allowed:
-            nil[i], nils = "nil", True
+            values = (fast_call[e0["call"]], fast_call[e1["call"]], fast_call[e2["call"]],
+                      fast_call[e3["call"]])
         else:
+            for entry, seat in zip(calls, table.bid_seats, strict=False):  # (as long)
+                if type(entry) is not dict or len(entry) != 2 or entry["seat"] != seat:
+                    return None
+            values = tuple([fast_call[entry["call"]] for entry in calls])
+    except (KeyError, TypeError):  # a call the fast path does not take, or not a string
+        return None
+    side = rules.fast_side
+    if rules.partnership:
+        (p, q), (r, t) = table.call_sides
+        first, second = side.get((values[p], values[q])), side.get((values[r], values[t]))
+        if first is None or second is None:
             return None
-    for k, members in enumerate(table.members):
-        bidders = tuple(i for i in members if nil[i] is None) if nils else members
-        if not bidders:  # RESOLUTIONS["side-tricks"]
-            out.kind[k] = "nils"
-            continue
-        if len(bidders) == 1:
-            side_bid = bid[bidders[0]]
-        elif rules.sum_bids:
-            side_bid = bid[bidders[0]] + bid[bidders[1]]
-            if side_bid > total:
+        kinds, bids = [first[0], second[0]], [first[1], second[1]]
+    else:
+        kinds, bids = [], []
+        for (p,) in table.call_sides:
+            got = side.get((values[p],))
+            if got is None:
                 return None
-        else:  # last-bidder: the second partner's bid, not below the first's
-            side_bid = bid[bidders[1]]
-            if side_bid < bid[bidders[0]]:
-                return None
-        if rules.thirteen_is_moon and side_bid == total:
-            out.kind[k] = "moon"
-        elif side_bid < rules.minimum_bid:
-            return None
-        out.bid[k] = side_bid
+            kinds.append(got[0])
+            bids.append(got[1])
+    out = _new_bidding(Bidding)  # its four lists made here, not made and then replaced
+    out.kind, out.bid = kinds, bids
+    out.nil = [None] * len(table.seats)
+    if -1 in values:
+        for i, n in zip(order, values, strict=True):
+            if n < 0:
+                out.nil[i] = "nil"
+    out.numeric = ([(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
+                   if rules.track_numeric else [])
     return out
 
 
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
+    """The calls read and judged by the general code (`Spades.check_hand` tries `_calls_fast`
+    first)."""
     calls = record.get("calls")
-    if rules.fast_calls and FAST_PATHS:
-        fast = _calls_fast(calls, rules, table)
-        if fast is not None:
-            return fast
     if type(calls) is not list:
         raise RecordError("bad-format", "a Spades hand needs its `calls` (the bidding)")
     o = rules.options
@@ -860,6 +934,19 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
         bit = CARD_BITS.__getitem__
         masks = []
         try:
+            if table.four_even:  # unrolled for four hands of one size
+                size = table.sizes[0]
+                a, b, c, d = deal[seats[0]], deal[seats[1]], deal[seats[2]], deal[seats[3]]
+                if (type(a) is list and type(b) is list and type(c) is list
+                        and type(d) is list and len(a) == size and len(b) == size
+                        and len(c) == size and len(d) == size):
+                    ma, mb, mc, md = (sum(map(bit, a)), sum(map(bit, b)), sum(map(bit, c)),
+                                      sum(map(bit, d)))
+                    if (ma.bit_count() == size and mb.bit_count() == size
+                            and mc.bit_count() == size and md.bit_count() == size
+                            and ma + mb + mc + md == rules.pack):
+                        return [ma, mb, mc, md]
+                raise KeyError  # read_hands says what is wrong
             for seat, size in zip(seats, table.sizes, strict=True):
                 cards = deal[seat]
                 m = sum(map(bit, cards))
@@ -995,9 +1082,10 @@ def _replay(
     top: dict[int, list[int]] = {}
     if table.dummy is not None:
         top[table.dummy] = []
-    for i, kind in enumerate(bids.nil):
-        if kind == "dbn":
-            top[i] = []
+    if "dbn" in bids.nil:
+        for i, kind in enumerate(bids.nil):
+            if kind == "dbn":
+                top[i] = []
     for i in top:
         top[i] = [c for c in parse_cards(record["deal"][seats[i]]) if hands[i] >> c & 1][::-1]
 
@@ -1011,9 +1099,11 @@ def _replay(
     suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
     broken = not o["spades_broken"]
     if rules.fast_play and not top and FAST_PATHS:
-        fast = _tricks_fast(play, hands.copy(), _first_leader(rules, table, bids, hands), broken,
-                            rules)
+        first = table.left if rules.lead_left else _first_leader(rules, table, bids, hands)
+        fast = _tricks_fast(play, hands.copy(), first, broken, rules)
         if fast is not None:  # else a trick the fast loop does not take: replay as below
+            if len(play) == total and "claim" not in record:  # what _close returns then
+                return fast[0], fast[1], False
             return _close(record, rules, table, play, *fast)
     non_spade = ~masks[SPADES]
     ids = CARD_IDS
@@ -1080,52 +1170,63 @@ def _tricks_fast(
     """The tricks of `play` as `_replay`'s loop plays them, for `rules.fast_play` tables:
     (tricks per seat, each trick's (winner, winning card), the next leader), or None as soon
     as a trick is anything but four held, legal cards (`_replay` then replays the hand card
-    by card and finds the error). Cards are bits, suits are masks: a card is held when its bit
-    is in the hand and follows when its bit is in the led suit's mask or the hand has none of
-    it; the winner is the highest bit of the trick's trumps, else of its led suit. `hands`
-    is changed."""
-    bits, lead_mask, turns = rules.fast_bit, rules.fast_lead, rules.fast_turns
-    trumps = rules.suit_masks[SPADES]
-    others = rules.pack & ~trumps
+    by card and finds the error). A card's spelling gives at once its bit, its suit and its
+    key in a trick led in each suit (`rules.fast_card`): a card is held when taking its bit
+    out of the hand makes the hand smaller, follows when its suit is the led one or the hand
+    has none of it, and wins when its key for the led suit is the highest (trumps' keys are
+    over 100). Suits and keys are small ints, so only holding costs a bitwise operation on
+    the hand. `hands` is changed."""
+    cards, turns, masks = rules.fast_card, rules.fast_turns, rules.suit_masks
+    others = rules.pack & ~masks[SPADES]
     won = [0, 0, 0, 0]
     winners: list[tuple[int, int]] = []
+    append = winners.append
     for raw in play:
-        if type(raw) is not list or len(raw) != 4:
+        if type(raw) is not list:
             return None
-        x0, x1, x2, x3 = raw
         try:
-            b0, b1, b2, b3 = bits[x0], bits[x1], bits[x2], bits[x3]
-            led = lead_mask[x0]
-        except (KeyError, TypeError):  # not a card's name, or not a string at all
+            x0, x1, x2, x3 = raw
+            b0, ls, k0, c0 = cards[x0]
+            b1, q1, k1, c1 = cards[x1]
+            b2, q2, k2, c2 = cards[x2]
+            b3, q3, k3, c3 = cards[x3]
+        except (ValueError, KeyError, TypeError):  # not four cards' names
             return None
         s0, s1, s2, s3 = turns[leader]
         h = hands[s0]
-        if not h & b0 or (led == trumps and not broken and h & others):
+        g = h ^ b0
+        if g > h or (ls == SPADES and not broken and h & others):
             return None
-        hands[s0] = h ^ b0
+        hands[s0] = g
+        best, leader, c = k0[ls], s0, c0
         h = hands[s1]
-        if not h & b1 or (not b1 & led and h & led):
+        g = h ^ b1
+        if g > h or (q1 != ls and h & masks[ls]):
             return None
-        hands[s1] = h ^ b1
+        hands[s1] = g
+        k = k1[ls]
+        if k > best:
+            best, leader, c = k, s1, c1
         h = hands[s2]
-        if not h & b2 or (not b2 & led and h & led):
+        g = h ^ b2
+        if g > h or (q2 != ls and h & masks[ls]):
             return None
-        hands[s2] = h ^ b2
+        hands[s2] = g
+        k = k2[ls]
+        if k > best:
+            best, leader, c = k, s2, c2
         h = hands[s3]
-        if not h & b3 or (not b3 & led and h & led):
+        g = h ^ b3
+        if g > h or (q3 != ls and h & masks[ls]):
             return None
-        hands[s3] = h ^ b3
-        trick = b0 | b1 | b2 | b3
-        best = trick & trumps
-        if best:  # a trump wins, so a spade was played: spades are broken
+        hands[s3] = g
+        k = k3[ls]
+        if k > best:
+            best, leader, c = k, s3, c3
+        if best >= 100:  # a trump wins, so a spade was played: spades are broken
             broken = True
-        else:
-            best = trick & led
-        c = best.bit_length() - 1
-        best = 1 << c
-        leader = s0 if best == b0 else s1 if best == b1 else s2 if best == b2 else s3
         won[leader] += 1
-        winners.append((leader, c))
+        append((leader, c))
     return won, winners, leader
 
 
@@ -1153,18 +1254,6 @@ def _close(
             next_leader=table.seats[leader],
         )
     return won, winners, claimed
-
-
-def _states(stated: Any, table: Table, won: list[int]) -> bool:
-    """Whether `stated` is exactly the seats' `won` tricks as `read_counts` reads them (a dict
-    of the seats, each an int); on False the caller reads it with `read_counts`."""
-    if type(stated) is not dict or len(stated) != len(won):
-        return False
-    for seat, n in zip(table.seats, won, strict=True):
-        m = stated.get(seat)
-        if type(m) is not int or m != n:
-            return False
-    return True
 
 
 def _not_held(t: int, s: int, c: int, table: Table) -> None:
@@ -1335,6 +1424,7 @@ def _score(
     notes: list[str] = []
     won_game = None
     nils = bids.nil != table.no_nils  # anybody bid a nil
+    plain_notes = rules.plain_notes if FAST_PATHS else {}
     for k, name in enumerate(sides):
         members = table.members[k]
         points = 0
@@ -1369,7 +1459,13 @@ def _score(
             if taken == total and o["moon_wins_game"]:
                 won_game = name
         else:
-            delta, bags = _contract(rules, kind, bid, taken, name, notes)
+            hit = plain_notes.get((name, bid, taken)) if kind == "num" else None
+            if hit is None:
+                delta, bags = _contract(rules, kind, bid, taken, name, notes)
+            else:  # rules.plain: the note's text and figures worked out with the rules
+                delta, bags, code, text, bid_text, points_text = hit
+                notes.append(note(code, text, {"side": name, "bid": bid_text, "taken": taken,
+                                               "points": points_text}))
             points += delta
             if (
                 rules.last_trick
@@ -1427,6 +1523,34 @@ def _score(
     result["score"] = score
     result["after"] = after
     result["notes"] = notes
+
+
+def _score_plain(
+    rules: SpadesRules, table: Table, bids: Bidding, won: list[int], state: dict,
+    result: dict[str, Any],
+) -> bool:
+    """`_score` for `rules.fast_score` and two numeric contracts, no nil: each side's points,
+    bags and note from `rules.plain_notes`. False (nothing written) for a bid or a number of
+    tricks the table does not hold, which `_score` then scores."""
+    (a, b), (c, d) = table.members
+    first, second = table.sides
+    one = rules.plain_notes.get((first, bids.bid[0], won[a] + won[b]))
+    two = rules.plain_notes.get((second, bids.bid[1], won[c] + won[d]))
+    if one is None or two is None:
+        return False
+    before, bags = state["score"], state["bags"]
+    result["score"] = {first: one[0], second: two[0]}
+    result["after"] = {
+        "score": {first: before[first] + one[0], second: before[second] + two[0]},
+        "bags": {first: bags[first] + one[1], second: bags[second] + two[1]},
+    }
+    result["notes"] = [
+        note(one[2], one[3], {"side": first, "bid": one[4], "taken": won[a] + won[b],
+                              "points": one[5]}),
+        note(two[2], two[3], {"side": second, "bid": two[4], "taken": won[c] + won[d],
+                              "points": two[5]}),
+    ]
+    return True
 
 
 def _contract(
@@ -1524,11 +1648,16 @@ class Spades:
         table = rules.tables.get(dealer) if type(dealer) is str else None
         if table is None:  # read_dealer says what is wrong
             table = rules.tables[read_dealer(record, rules.seat_letters)]
-        bids = _read_calls(record, rules, table, state)
+        bids = (rules.fast_calls and FAST_PATHS and _calls_fast(record.get("calls"), rules, table)
+                or _read_calls(record, rules, table, state))
         if "deal" in record:
             won, winners, claimed = _replay(record, rules, table, bids)
+            tricks = dict(zip(table.seats, won, strict=True))
+            # The stated tricks as `read_counts` reads them, if they are the play's: the same
+            # seats and numbers, each an int (so neither a bool nor a float).
             if "tricks" in record and not claimed and not (
-                FAST_PATHS and _states(record["tricks"], table, won)
+                FAST_PATHS and type(stated := record["tricks"]) is dict and stated == tricks
+                and list(map(type, stated.values())) == table.int_types
             ):
                 stated = read_counts(record["tricks"], table.seats, "tricks")
                 if [stated[s] for s in table.seats] != won:
@@ -1557,10 +1686,15 @@ class Spades:
                     f"the tricks add up to {sum(won)}, not {rules.total_tricks}",
                 )
             winners, claimed = None, False
-        result: dict[str, Any] = {"tricks": dict(zip(table.seats, won, strict=True))}
-        _score(rules, table, bids, won, state, winners, claimed, result)
+            tricks = dict(zip(table.seats, won, strict=True))
+        result: dict[str, Any] = {"tricks": tricks}
+        if not (rules.fast_score and FAST_PATHS and bids.nil == table.no_nils
+                and bids.kind == NUMERIC_SIDES
+                and _score_plain(rules, table, bids, won, state, result)):
+            _score(rules, table, bids, won, state, winners, claimed, result)
         if winners is not None:
-            result["trick_winners"] = [table.seats[seat] for seat, _card in winners]
+            seats = table.seats
+            result["trick_winners"] = [seats[seat] for seat, _card in winners]
         return result
 
     def next_dealer(self, rules: SpadesRules, dealer: str) -> str:

@@ -243,3 +243,118 @@ def test_a_made_nil_alone_on_its_side_scores_alike(monkeypatch):
         assert notes_in_full(fast) == notes_in_full(reference)
         made += any(n.code == "spades-nil-made" for n in fast.get("notes", []))
     assert made >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(preset=st.sampled_from(["standard", "hoyle", "pagat-1996", "pagat-barmore", "pagat-3p",
+                               "network-spades"]),
+       set_penalty=st.sampled_from(["bid", "shortfall"]),
+       overtricks=st.sampled_from([1, -1, -10]))
+def test_plain_contract_table_holds_what_contract_works_out(preset, set_penalty, overtricks):
+    """`SpadesRules.plain_notes`, which `_score` reads on the fast path, holds for every side,
+    bid and tricks taken the points, bags and note (text, code, parameters) `_contract`
+    works out for that numeric contract."""
+    options = {"set_penalty": set_penalty, "overtrick_points": overtricks}
+    if overtricks != 1:
+        options["sandbag"] = False
+    rules = spades.BOOK.resolve({"preset": preset, "options": options})[0]
+    assert rules.plain
+    names = {name for table in rules.tables.values() for name in table.sides}
+    total = rules.total_tricks
+    assert len(rules.plain_notes) == len(names) * (total + 1) ** 2
+    for name in names:
+        for bid in range(total + 1):
+            for taken in range(total + 1):
+                notes: list = []
+                points, bags = spades._contract(rules, "num", bid, taken, name, notes)
+                [made] = notes
+                assert rules.plain_notes[name, bid, taken] == (
+                    points, bags, made.code, str(made), made.params["bid"],
+                    made.params["points"])
+                assert made.params == {"side": name, "bid": str(bid), "taken": taken,
+                                       "points": made.params["points"]}
+
+
+def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
+    """Where a bonus option changes a made bid's points, `_score` works each one out."""
+    assert not spades.BOOK.resolve("winspades")[0].plain_notes
+    assert not spades.BOOK.resolve("windswept")[0].plain_notes
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(preset=st.sampled_from(["standard", "hoyle", "pagat-barmore"]),
+       set_penalty=st.sampled_from(["bid", "shortfall"]), seed=st.integers(0, 2**32),
+       scores=st.lists(st.integers(-600, 600), min_size=2, max_size=2),
+       bags=st.lists(st.integers(0, 30), min_size=2, max_size=2),
+       spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=2), summary=st.booleans())
+def test_plain_scoring_fast_path_scores_as_the_general_code(
+        preset, set_penalty, seed, scores, bags, spoils, summary, monkeypatch):
+    """`_score_plain` (partnerships, plain contracts, no bonus, no bag limit) against
+    `_score`, from any score and bags before the hand, on legal and spoiled hands, full and
+    summary: the same scores, state after, notes (with codes and parameters) or error."""
+    rules = {"preset": preset, "options": {"set_penalty": set_penalty}}
+    assert spades.BOOK.resolve(rules)[0].fast_score
+    rng = random.Random(seed)
+    record = random_hand(rng, rules)
+    for how in spoils:
+        if how != "none" and record.get("play"):
+            spoil(record, rng, how)
+    if summary:
+        record = to_summary(record)
+    record["before"] = {"score": dict(zip(("NS", "EW"), scores, strict=True)),
+                        "bags": dict(zip(("NS", "EW"), bags, strict=True))}
+    fast, reference = both(record, monkeypatch)
+    assert fast == reference
+    assert notes_in_full(fast) == notes_in_full(reference)
+
+
+def test_the_plain_scoring_fast_path_is_not_taken_where_more_is_scored():
+    """A bag limit, a last-trick or all-tricks bonus, bonus options or individual play: the
+    general `_score`."""
+    for rules in ["pagat-1996", "network-spades", "windswept", "winspades", "dan-brad",
+                  "spaceways", "pagat-3p",
+                  {"preset": "standard", "options": {"all_tricks_bonus": 100}}]:
+        assert not spades.BOOK.resolve(rules)[0].fast_score, rules
+
+
+@pytest.mark.parametrize("spelling", [float, bool, str], ids=lambda f: f.__name__)
+def test_stated_tricks_equal_to_the_play_but_not_ints_fail_alike(spelling, monkeypatch):
+    """The play's tricks stated as 2.0, True or "2": equal in value (or not) to the play's,
+    never read as counts, by either path; a seat's count moved to another seat too."""
+    rng = random.Random(7)
+    checked = 0
+    while checked < 20:
+        record = random_hand(rng, "standard")
+        tricks = record["tricks"]
+        seat = next((s for s in tricks if tricks[s] in (0, 1)), None)
+        if seat is None:
+            continue
+        record["tricks"][seat] = spelling(tricks[seat])
+        fast, reference = both(record, monkeypatch)
+        assert fast == reference
+        assert fast["ok"] is False
+        checked += 1
+    record = random_hand(rng, "standard")
+    record["tricks"] = dict(reversed(list(record["tricks"].items())))  # another order: valid
+    fast, reference = both(record, monkeypatch)
+    assert fast == reference
+    assert fast["ok"] is True
+
+
+def test_a_card_dealt_twice_in_place_of_the_next_is_refused_alike(monkeypatch):
+    """A hand dealt one card twice in place of the next (5S, 5S for 5S, 6S: the same sum of
+    bits as 6S alone) is refused as `bad-deal` by either path, whichever hand it is."""
+    rng = random.Random(11)
+    for seat in "NESW":
+        while True:
+            record = random_hand(rng, "standard")
+            hand = record["deal"][seat]
+            pair = next(((a, b) for a in hand for b in hand
+                         if NAMES.index(b) == NAMES.index(a) + 1 and a[-1] == b[-1]), None)
+            if pair is not None:
+                break
+        hand[hand.index(pair[1])] = pair[0]
+        fast, reference = both(record, monkeypatch)
+        assert fast == reference
+        assert fast["errors"][0]["code"] == "bad-deal"
