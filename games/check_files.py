@@ -188,6 +188,16 @@ def check_batch(
     return parts, invalid, last
 
 
+
+def _threads() -> int:
+    """This process's threads as the system counts them (Linux), so that threads started by C
+    code count too; else Python's own count."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
 def _serve(conn: Any, rules: Any, game: str | None, binary: bool) -> None:
     """A worker: check the batches `conn` brings, one after another, sending each result back
     (``(True, number, result)``, or ``(False, number, exception)``) until it brings None."""
@@ -225,7 +235,7 @@ class _Workers:
 
         methods = multiprocessing.get_all_start_methods()
         context: Any
-        if "fork" in methods and threading.active_count() == 1:
+        if "fork" in methods and _threads() == 1:
             context = multiprocessing.get_context("fork")
         elif "forkserver" in methods:
             context = multiprocessing.get_context("forkserver")
