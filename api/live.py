@@ -182,6 +182,14 @@ def retry_ms() -> int:
     return int(getattr(settings, "LIVE_RETRY_MS", 3000))
 
 
+def short_stream_retry_ms() -> int:
+    """How long a browser on the WSGI development server waits before reconnecting to its short
+    event stream: LIVE_SHORT_STREAM_RETRY_MS, by default the long stream's wait but at least 5 s
+    (each reconnect is a request)."""
+    default = max(retry_ms(), 5000)
+    return int(getattr(settings, "LIVE_SHORT_STREAM_RETRY_MS", default))
+
+
 def frame(event_id: str, event: dict[str, Any]) -> bytes:
     """One SSE message: id, event (the announcement's kind), data (its JSON)."""
     kind = str(event.get("event", "message")).replace("\n", " ")
@@ -272,7 +280,7 @@ async def events(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _short_stream(tid: int, after: str | None) -> bytes:
     """WSGI fallback: what was missed, a resume id, and when to come back."""
-    out = [f"retry: {max(retry_ms(), 5000)}\n\n".encode()]
+    out = [f"retry: {short_stream_retry_ms()}\n\n".encode()]
     if after is None:
         out.append(f"id: {event_log.tail(tid) or LOG_START}\n\n".encode())
     else:

@@ -212,3 +212,8 @@ def test_a_confirmed_hand_is_announced_end_to_end(tournament, django_capture_on_
     kinds = [m["event"] for m in messages]
     assert kinds == ["hand-submitted", "hand-confirmed", "standings"]
     assert json.loads(messages[-1]["data"])["version"] == 1
+
+
+def test_under_wsgi_the_reconnect_wait_is_a_setting(client, tournament, settings):
+    settings.LIVE_SHORT_STREAM_RETRY_MS = 1000
+    assert client.get(events_url(tournament)).content.startswith(b"retry: 1000\n\n")
