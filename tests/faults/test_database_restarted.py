@@ -25,9 +25,14 @@ LOADS = 12
 
 @pytest.fixture
 def pooled(postgres_db):
-    """Django's connection comes from the pool (closing it hands it back, as at a request's end)."""
+    """Django's connection comes from the pool (closing it hands it back, as at a request's end).
+    A fresh pool for the test: one the worker's earlier tests used may have connections still
+    checked out by threads of theirs (a live server's), leaving too few places under its
+    maximum to replace the dead ones (seen in CI as a PoolTimeout after 10 s)."""
     if connection.pool is None:
         pytest.skip("the database pool is off (DATABASE_POOL=0)")
+    connection.close()
+    connection.close_pool()
     yield connection.pool
 
 
