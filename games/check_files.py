@@ -113,12 +113,7 @@ def check_files(
     for path in files:
         name = "<stdin>" if path == "-" else path
         try:
-            if path == "-":
-                file = stdin if stdin is not None else sys.stdin.buffer
-                close = False
-            else:
-                file = open(path, "rb")  # noqa: SIM115 (closed below, after streaming)
-                close = True
+            file, close = _open(path, stdin)
         except OSError as error:
             problem(name, f"cannot open: {error.strerror or error}")
             continue
@@ -187,6 +182,15 @@ def check_batch(
         cut(None)
     return parts, invalid, last
 
+
+
+
+def _open(path: str, stdin: Any) -> tuple[Any, bool]:
+    """The file to read for `path` ("-" is stdin: `stdin` when given, else the process's) and
+    whether to close it after streaming. Raises OSError when it cannot be opened."""
+    if path == "-":
+        return (stdin if stdin is not None else sys.stdin.buffer), False
+    return open(path, "rb"), True  # noqa: SIM115 (closed by the caller, after streaming)
 
 
 def _threads() -> int:
@@ -408,12 +412,7 @@ def _check_parallel(
         for index, path in enumerate(files):
             name = "<stdin>" if path == "-" else path
             try:
-                if path == "-":
-                    file = stdin if stdin is not None else sys.stdin.buffer
-                    close = False
-                else:
-                    file = open(path, "rb")  # noqa: SIM115 (closed below, after streaming)
-                    close = True
+                file, close = _open(path, stdin)
             except OSError as error:
                 enqueue(index, name, ("problem", f"cannot open: {error.strerror or error}"))
                 continue
