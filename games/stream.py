@@ -250,7 +250,10 @@ class _Scan:
 
     # -- JSON Lines: one value per line, each parsed on its own --------------------------------
 
-    def _lines(self, text: str) -> Iterator[tuple[int, Any]]:
+    def _chunks(self, text: str) -> Iterator[tuple[int, list[str]]]:
+        """The file's lines, a chunk at a time: ``(lines before, lines)``, cut at the newlines,
+        with a line the next chunk completes carried over. `lines_done` counts the lines of
+        the chunks already handed out and dealt with."""
         source = self.source
         carry = ""
         number = 0
@@ -259,31 +262,23 @@ class _Scan:
             lines = (carry + text if carry else text).split("\n")
             text = ""
             carry = "" if final else lines.pop()  # a line the next chunk completes
-            yield from self._parse_lines(lines, number)
+            yield number, lines
             number += len(lines)
             self.lines_done = number
             if final:
                 return
             text = source.read()
 
+    def _lines(self, text: str) -> Iterator[tuple[int, Any]]:
+        for number, lines in self._chunks(text):
+            yield from self._parse_lines(lines, number)
+
     def _line_batches(self, text: str, size: int) -> Iterator[LineBatch]:
         """`_lines` without the parsing: the same lines, cut at the same places, in batches of
         at most `size` (a chunk's last batch may be smaller), for `parse_lines` elsewhere."""
-        source = self.source
-        carry = ""
-        number = 0
-        while True:
-            final = source.eof
-            lines = (carry + text if carry else text).split("\n")
-            text = ""
-            carry = "" if final else lines.pop()
+        for number, lines in self._chunks(text):
             for start in range(0, len(lines), size):
                 yield LineBatch(number + start, lines[start : start + size])
-            number += len(lines)
-            self.lines_done = number
-            if final:
-                return
-            text = source.read()
 
     def _parse_lines(self, lines: list[str], number: int) -> Iterator[tuple[int, Any]]:
         """The records of `lines`, JSON Lines, the first being line `number` + 1."""
