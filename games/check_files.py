@@ -106,9 +106,7 @@ def check_files(
     def problem(name: str, message: str) -> None:
         nonlocal broken
         broken = True
-        out.flush()
-        stderr.write(f"check_hands: {name}: {message}\n")
-        stderr.flush()
+        _say(out, stderr, name, message)
 
     for path in files:
         name = "<stdin>" if path == "-" else path
@@ -183,6 +181,14 @@ def check_batch(
     return parts, invalid, last
 
 
+
+
+
+def _say(out: Any, stderr: Any, name: str, message: str) -> None:
+    """A file's problem on stderr, after the results written before it."""
+    out.flush()
+    stderr.write(f"check_hands: {name}: {message}\n")
+    stderr.flush()
 
 
 def _open(path: str, stdin: Any) -> tuple[Any, bool]:
@@ -380,9 +386,7 @@ def _check_parallel(
     def problem(name: str, message: str) -> None:
         nonlocal broken
         broken = True
-        out.flush()
-        stderr.write(f"check_hands: {name}: {message}\n")
-        stderr.flush()
+        _say(out, stderr, name, message)
 
     def enqueue(index: int, name: str, what: tuple[str, Any]) -> None:
         nonlocal workers, held_size
