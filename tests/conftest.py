@@ -314,8 +314,7 @@ def page(browser, live_server, settings):
     """A phone-sized page (390 x 844, English) in a new browser context of the module's
     Chromium. The live server is Django's WSGI one, whose event stream is a short response the
     browser reconnects to: here after a second, not five, so a story following a live
-    page waits for the page, not for the reconnect (a third of the browser stories' idle
-    time)."""
+    page waits for the page, not for the reconnect."""
     settings.LIVE_SHORT_STREAM_RETRY_MS = 1000
     context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
     try:
