@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: Every note code, with what it says and its parameters. Seats and sides are seat letters
 #: ("N") and side names ("NS"); points are signed text ("+64", "-50") as printed.
 NOTE_CODES: dict[str, str] = {
@@ -62,6 +64,7 @@ NOTE_CODES: dict[str, str] = {
 }
 
 
+@mypyc_attr(native_class=False)  # compiled (games/accel.py), a str subclass stays a Python class
 class Note(str):
     """One note: its English text (the `str` itself), its `code` and its `params`. Made by
     `note()` (a plain function: about half the cost of a constructor override)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from games.base import (
     Game,
     next_seat,
@@ -341,8 +343,9 @@ class SpadesRules:
 
     def __init__(self, options: dict[str, Any]) -> None:
         o = self.options = options
-        self.__dict__.update(options)  # each option is also an attribute: rules.partnership
-        self.partnership: bool = o["partnership"]  # the one the engine reads as an attribute
+        # The options are read from `self.options`; this one is an attribute too. (Compiled
+        # with games/accel.py this is a native class: attributes are the ones set here.)
+        self.partnership: bool = o["partnership"]
         players = o["players"]
         if o["partnership"] and players != 4:
             raise RecordError("bad-rules", "partnership play needs 4 players")
@@ -508,14 +511,14 @@ class Bidding:
 
     __slots__ = ("nil", "kind", "bid", "numeric")
 
-    def __init__(self, seats: int, sides: int) -> None:
-        self.nil: list[str | None] = [None] * seats  # "nil" / "dnil" / "dbn" per seat
-        self.kind: list[str] = ["num"] * sides  # "num", "blind", "moon", "bmoon", "nils"
-        self.bid: list[int] = [0] * sides
-        self.numeric: list[tuple[int, int]] = []  # (seat, value) in call order, for leads
-
-
-_new_bidding = object.__new__
+    def __init__(
+        self, nil: list[str | None], kind: list[str], bid: list[int],
+        numeric: list[tuple[int, int]],
+    ) -> None:
+        self.nil = nil  # "nil" / "dnil" / "dbn" per seat, or None
+        self.kind = kind  # per side: "num", "blind", "moon", "bmoon", "nils"
+        self.bid = bid  # per side
+        self.numeric = numeric  # (seat, value) in call order, for leads
 
 
 def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
@@ -686,16 +689,14 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
                 return None
             kinds.append(got[0])
             bids.append(got[1])
-    out = _new_bidding(Bidding)  # its four lists made here, not made and then replaced
-    out.kind, out.bid = kinds, bids
-    out.nil = [None] * len(table.seats)
+    nil: list[str | None] = [None] * len(table.seats)
     if -1 in values:
         for i, n in zip(order, values, strict=True):
             if n < 0:
-                out.nil[i] = "nil"
-    out.numeric = ([(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
+                nil[i] = "nil"
+    return Bidding(nil, kinds, bids,
+                   [(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
                    if rules.track_numeric else [])
-    return out
 
 
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
@@ -708,7 +709,7 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
     nsides = len(table.sides)
     seats = table.seats
     total = rules.total_tricks
-    out = Bidding(len(seats), nsides)
+    out = Bidding([None] * len(seats), ["num"] * nsides, [0] * nsides, [])
     made = [False] * nsides  # a side whose bid is already set (blind, consult)
     seat_bid: list[tuple[str, int] | None] = [None] * len(seats)
     pos = 0
@@ -1446,8 +1447,8 @@ def _score(
         kind, bid = bids.kind[k], bids.bid[k]
         bags = 0
         if kind in ("moon", "bmoon"):
-            value = o["moon_value"] * (2 if kind == "bmoon" else 1)
-            delta = value if taken == total else -value
+            moon_points = o["moon_value"] * (2 if kind == "bmoon" else 1)
+            delta = moon_points if taken == total else -moon_points
             label = "blind moon" if kind == "bmoon" else "moon"
             notes.append(note(
                 "spades-bid-made" if taken == total else "spades-bid-set",
@@ -1613,6 +1614,7 @@ def _contract(
     return points, 0
 
 
+@mypyc_attr(native_class=False)  # compiled (games/accel.py): a Python class, as `Game` expects
 class Spades:
     name = "spades"
     book = BOOK
@@ -1670,23 +1672,26 @@ class Spades:
             if "tricks" not in record:
                 raise RecordError("bad-format", "a summary record needs `tricks` per seat")
             stated = record["tricks"]
+            total = 0
             try:
-                won = [stated[s] for s in table.seats]
-                if len(stated) != len(won):
+                # Any, not int: an int-typed variable would turn a stated `true` into 1
+                counts: dict[str, Any] = {s: stated[s] for s in table.seats}  # in seat order
+                if len(stated) != len(counts):
                     raise TypeError
-                for n in won:  # a plain loop: no generator object per hand
+                for n in counts.values():  # a plain loop: no generator object per hand
                     if type(n) is not int or n < 0:
                         raise TypeError
+                    total += n
+                tricks = counts
             except (KeyError, TypeError):
-                stated = read_counts(stated, table.seats, "tricks")
-                won = [stated[s] for s in table.seats]
-            if sum(won) != rules.total_tricks:
+                tricks = read_counts(stated, table.seats, "tricks")
+                total = sum(tricks.values())
+            if total != rules.total_tricks:
                 raise RecordError(
-                    "tricks-do-not-sum",
-                    f"the tricks add up to {sum(won)}, not {rules.total_tricks}",
+                    "tricks-do-not-sum", f"the tricks add up to {total}, not {rules.total_tricks}"
                 )
+            won = list(tricks.values())
             winners, claimed = None, False
-            tricks = dict(zip(table.seats, won, strict=True))
         result: dict[str, Any] = {"tricks": tricks}
         if not (rules.fast_score and FAST_PATHS and bids.nil == table.no_nils
                 and bids.kind == NUMERIC_SIDES
