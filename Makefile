@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench clean
+.PHONY: venv openspiel accel accel-status accel-clean messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench clean
 
 venv: $(VENV)/.installed
 
@@ -27,6 +27,20 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 # Optional OpenSpiel extra for the differential tests (installed without its declared deps).
 openspiel: venv
 	$(PIP) install --disable-pip-version-check -q --no-deps -r requirements-openspiel.txt
+
+# Optional compiled rules engine (games/accel.py): the Spades engine's modules compiled with mypyc
+# into .accel/, used by every process while the sources are the ones it was built from. The
+# pure-Python engine stays the reference (TRICKTABLE_ACCEL=off runs it where a build exists).
+ACCEL := $(PY) -c 'import sys; from games.accel import main; sys.exit(main(sys.argv[1:]))'
+accel: venv
+	$(PIP) install --disable-pip-version-check -q -r requirements-accel.txt
+	$(ACCEL) build
+
+accel-status: venv
+	@$(ACCEL) status
+
+accel-clean: venv
+	$(ACCEL) clean
 
 # Compile translations when gettext is installed; the compiled .mo is committed, so a machine
 # without gettext still serves Japanese.
@@ -100,8 +114,8 @@ worker: venv
 
 # Every benchmark, one table of figures against the quality bars (docs/benchmarks.md);
 # QUICK=1 for smoke sizes. Needs PostgreSQL and Redis running locally, and wrk for the API.
-bench: venv
+bench: venv accel
 	$(PY) bench/all.py $(if $(QUICK),--quick)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles .accel
