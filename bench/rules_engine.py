@@ -7,6 +7,11 @@ Run from the repository root:
     .venv/bin/python bench/rules_engine.py --quick      # 5,000 hands, a smoke run
     .venv/bin/python bench/rules_engine.py --hands 20000 --seed 7
 
+The engine measured is the one `import games` picks: the compiled one where `make accel` built it
+for these sources (`make bench` builds it), else the pure-Python one. With the compiled engine,
+the pure-Python reference is measured too, in a child with TRICKTABLE_ACCEL=off, on the same
+hands in the same run (full and summary records, and OpenSpiel's hands).
+
 Single core (pinned to CPU 0 when the OS allows), except `check_hands` with its default
 --jobs, which gets every CPU this process had (its figure is the one held to the bar; the
 --jobs 1 figure, pinned, is printed beside it). In-process figures are the best of
@@ -165,6 +170,46 @@ def child_api(path: str) -> None:
                       "traced_peak_mib": traced_peak}))
 
 
+def child_pure(path: str, accepted: str, repeat: int) -> None:
+    """(subprocess, TRICKTABLE_ACCEL=off) The pure-Python engine on the same hands: full and
+    summary records, and OpenSpiel's accepted hands (`accepted`, a JSONL file, may be empty)."""
+    import games
+    from games.simulate.spades import to_summary
+
+    records = load(Path(path))
+    summaries = [to_summary(r) for r in records]
+    subset = load(Path(accepted)) if accepted else []
+    print(json.dumps({
+        "engine": games.ENGINE.engine, "hands": len(records),
+        "full": best_of(repeat, check_all, records),
+        "summary": best_of(repeat, check_all, summaries),
+        "accepted": len(subset),
+        "accepted_seconds": best_of(repeat, check_all, subset) if subset else None,
+    }))
+
+
+def pure_reference(path: Path, subset: list[dict], repeat: int) -> dict | str:
+    """The pure engine's figures from `child_pure` (this process's CPU affinity), or why not."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.writelines(json.dumps(record) + "\n" for record in subset)
+    try:
+        argv = [sys.executable, __file__, "--child-pure", str(path), "--accepted",
+                f.name if subset else "", "--repeat", str(repeat)]
+        env = {**os.environ, "TRICKTABLE_ACCEL": "off"}
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
+                              check=False)
+    finally:
+        os.unlink(f.name)
+    if done.returncode:
+        return f"failed (exit {done.returncode}: {done.stderr.strip()[-200:]})"
+    figures = json.loads(done.stdout)
+    if figures["engine"] != "pure Python":
+        return f"the child ran the {figures['engine']} engine"
+    return figures
+
+
 def api_memory(path: Path) -> dict:
     wall, rss, code, out, err = run_child([sys.executable, __file__, "--child-api", str(path)])
     if code:
@@ -244,7 +289,7 @@ def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
     os_seconds = best_of(repeat, replay_all) if sequences else float("nan")
     tt_seconds = best_of(repeat, check_all, subset) if subset else float("nan")
     return {"accepted": len(pairs), "refused": refused, "seconds": os_seconds,
-            "tt_seconds": tt_seconds}
+            "tt_seconds": tt_seconds, "subset": subset}
 
 
 # -- report ---------------------------------------------------------------------------------------
@@ -309,10 +354,14 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument("--child-api", help=argparse.SUPPRESS)
+    parser.add_argument("--child-pure", help=argparse.SUPPRESS)
+    parser.add_argument("--accepted", help=argparse.SUPPRESS)
     parser.add_argument("--child-generate", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_api:
         return child_api(args.child_api)
+    if args.child_pure:
+        return child_pure(args.child_pure, args.accepted, args.repeat)
     if args.child_generate:
         hands_file(Path(args.child_generate), args.hands, args.seed)
         return None
@@ -409,9 +458,29 @@ def main() -> None:
             notes.append("TrickTable / OpenSpiel hands/s on the hands both accept: "
                          f"{spiel['seconds'] / spiel['tt_seconds']:.2f}")
 
+    import games
+
+    if games.ENGINE.active:
+        progress("the pure-Python engine on the same hands (the reference, TRICKTABLE_ACCEL=off)")
+        pure = pure_reference(path, spiel["subset"] if isinstance(spiel, dict) else [],
+                              args.repeat)
+        if isinstance(pure, str):
+            rows.append(f"{'pure-Python engine (reference)':<38} {pure}")
+        else:
+            rows.append("pure-Python engine, the reference (TRICKTABLE_ACCEL=off):")
+            rows.append(row("  API check_record, full records", n, pure["full"]))
+            rows.append(row("  API check_record, summary records", n, pure["summary"]))
+            if pure["accepted_seconds"]:
+                k = pure["accepted"]
+                rows.append(row("  on OpenSpiel's accepted hands", k, pure["accepted_seconds"]))
+                notes.append("pure-Python engine / OpenSpiel hands/s on the same hands: "
+                             f"{spiel['seconds'] / pure['accepted_seconds']:.2f}; compiled / "
+                             f"pure: full records {pure['full'] / full:.2f} x, summary "
+                             f"{pure['summary'] / summary:.2f} x")
     emit(n, full, summary, mem, mem_small, result, spiel, one, cores)
     print(f"TrickTable rules-engine benchmark: {n:,} Spades `standard` hands (seed {args.seed}), "
           f"Python {sys.version.split()[0]}, {pinned}, best of {args.repeat}")
+    print(f"engine: {games.ENGINE.engine} ({games.ENGINE.reason})")
     print(f"input: {path} ({path.stat().st_size / 2**20:.1f} MiB)\n")
     print(f"{'measurement':<38} {'hands':>9} {'seconds':>9} {'hands/s':>10} {'peak MiB':>9}"
           "  target")
