@@ -8,6 +8,7 @@ chooses them), then `check_record` on all the full records and on their summary 
 best of 7, the four measured in turn. Needs pyspiel (make openspiel). From the repository root:
 
     .venv/bin/python bench/rules_cpu.py
+    TRICKTABLE_ACCEL=off .venv/bin/python bench/rules_cpu.py   # the pure engine, where built
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import games  # noqa: E402
 from bench.rules_engine import DEFAULT_CACHE, hands_file, openspiel_actions  # noqa: E402
 from games.records import check_record  # noqa: E402
 from games.simulate.spades import to_summary  # noqa: E402
@@ -61,7 +63,8 @@ def main() -> None:
     print(f"{k:,} hands both accept: OpenSpiel {k / best['openspiel']:,.0f}/s, TrickTable "
           f"{k / best['accepted']:,.0f}/s, TrickTable / OpenSpiel "
           f"{best['openspiel'] / best['accepted']:.2f}; full records {n / best['full']:,.0f}/s, "
-          f"summary records {n / best['summary']:,.0f}/s (CPU time, best of 7)")
+          f"summary records {n / best['summary']:,.0f}/s (CPU time, best of 7; "
+          f"{games.ENGINE.engine} engine)")
 
 
 if __name__ == "__main__":
