@@ -141,16 +141,17 @@ DATABASES = {
 }
 # PostgreSQL through a pool of connections per process (psycopg_pool), as Django advises under
 # ASGI: otherwise every request opens a connection of its own. DATABASE_POOL=0 turns it off.
-# Each checkout is checked (one empty query): after a restart or failover of PostgreSQL the
-# pool's idle connections are dead, and without the check each would fail one request.
+# Each checkout is checked: after a restart or failover of PostgreSQL the pool's idle
+# connections are dead, and without the check each would fail one request. The check asks the
+# socket whether the server said goodbye, and sends a query only then (config/db_pool.py).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_POOL", True):
-    from psycopg_pool import ConnectionPool
+    from config.db_pool import check_connection
 
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", 2),
         "max_size": env.int("DATABASE_POOL_MAX", 8),
         "timeout": 10,
-        "check": ConnectionPool.check_connection,
+        "check": check_connection,
     }
 # Hand submissions under ASGI run through Django's sync handler on a pool of this many threads
 # per process (api/threaded.py): 2 uvicorn workers then overlap their database waits instead of
