@@ -268,6 +268,13 @@ def _representation(submission: Any) -> dict:
     return serializer.to_representation(submission)
 
 
+def warm_thread() -> None:
+    """Build this thread's two serializers now (api/warm.py), not on its first submission."""
+    _validated(None)
+    if getattr(_serializers, "answer", None) is None:
+        _serializers.answer = s.HandVersionSerializer()
+
+
 def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Answer | None:
     """Stage 2: the throttle, then the view's workflow and answer."""
     for throttle in rule.view.throttle_classes:

@@ -63,11 +63,15 @@ _asgi: ASGIHandler | None = None
 
 
 def _reset(**kwargs: Any) -> None:
-    """A changed setting (tests): the next request loads the middleware again."""
-    global _handler, _asgi
+    """A changed setting (tests): the next request loads the middleware again, and a new
+    number of threads gets a pool of that size."""
+    global _handler, _asgi, _executor
     if kwargs.get("setting") in ("MIDDLEWARE", "ROOT_URLCONF", "SUBMIT_THREADS"):
         _handler = None
         _asgi = None
+    if kwargs.get("setting") == "SUBMIT_THREADS" and _executor is not None:
+        _executor.shutdown(wait=False)
+        _executor = None
 
 
 setting_changed.connect(_reset)

@@ -6,9 +6,11 @@ A current, cached standings poll and a tournament's events stream are answered b
 where a scorer's plain submission is answered without the middleware (`api/fastsubmit.py`);
 every other request goes to Django's ASGI handler. Both sit behind the
 request body limit (`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413
-while it arrives, and a chunked body reaches Django with its length stated.
+while it arrives, and a chunked body reaches Django with its length stated. At uvicorn's
+lifespan startup a worker does its first requests' work before it accepts one (`api/warm.py`).
 """
 
+import asyncio
 import gc
 import os
 
@@ -18,7 +20,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_application = get_asgi_application()
 
-from api import fastpath, threaded  # noqa: E402  (needs the apps loaded)
+from api import fastpath, threaded, warm  # noqa: E402  (needs the apps loaded)
 from config.body_limit import BodyLimit  # noqa: E402
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector,
@@ -26,7 +28,24 @@ from config.body_limit import BodyLimit  # noqa: E402
 gc.freeze()
 
 
+async def _lifespan(receive, send):
+    """uvicorn's start and stop: the first requests' work done before the first request
+    (`api/warm.py`), then kept out of the cyclic collector like the rest."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await asyncio.to_thread(warm.warm_up)
+            gc.freeze()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
 async def _application(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
     if scope["type"] == "http" and await fastpath.serve(scope, send, receive):
         return
     if threaded.wanted(scope) and await threaded.serve(scope, receive, send):

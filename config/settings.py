@@ -163,6 +163,9 @@ SUBMIT_THREADS = env.int(
 # without Django's middleware and DRF's dispatch, with the same checks, workflow and answer
 # (api/fastsubmit.py); anything else goes through Django's handler. Off: Django answers all.
 SUBMIT_FAST_PATH = env.bool("SUBMIT_FAST_PATH", default=True)
+# A server process does its first requests' work (views, rule sets, catalogues, the submission
+# threads' connections) at uvicorn's lifespan startup, before it accepts one (api/warm.py).
+WARM_UP = env.bool("WARM_UP", default=True)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
 # (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is

@@ -77,7 +77,7 @@ class Command(BaseCommand):
 
         uvicorn.run(
             "config.asgi:application", host=host, port=port, workers=processes,
-            lifespan="off", proxy_headers=False, server_header=False,
+            lifespan="on", proxy_headers=False, server_header=False,
             access_log=access_log, log_level="info" if access_log else "warning",
             timeout_graceful_shutdown=5,
         )

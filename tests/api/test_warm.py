@@ -1,0 +1,119 @@
+"""A server process's start (api/warm.py, config/asgi.py's lifespan): the first requests' work
+is done before the first request, a step that fails does not stop the start, and nothing is
+written."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+import pytest
+
+from api import fastsubmit, threaded, warm
+from games.registry import GAMES, get_game
+
+
+def run_lifespan(*messages: str) -> list[dict]:
+    """config.asgi's application through a lifespan conversation; what it sent back."""
+    from config.asgi import application
+
+    inbox = [{"type": kind} for kind in messages]
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return inbox.pop(0)
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(application({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    return sent
+
+
+@pytest.mark.django_db
+def test_every_step_runs_and_says_how_long_it_took(settings):
+    settings.SUBMIT_THREADS = 0  # SQLite's setting: no submission threads, no pool
+    done = warm.warm_up()
+    assert list(done) == [name for name, _ in warm.STEPS]
+    assert all(isinstance(seconds, float) for seconds in done.values()), done
+
+
+@pytest.mark.django_db
+def test_every_games_presets_are_compiled_before_a_table_asks(settings, monkeypatch):
+    settings.SUBMIT_THREADS = 0
+    for name in GAMES:
+        monkeypatch.setattr(get_game(name).book, "_cache", {})
+    warm.warm_up()
+    for name in GAMES:
+        book = get_game(name).book
+        assert set(book.presets) <= set(book._cache), name
+
+
+@pytest.mark.django_db
+def test_the_submission_path_is_loaded_before_the_first_submission(settings):
+    settings.SUBMIT_THREADS = 1  # (resets threaded's and fastsubmit's cached parts)
+    assert fastsubmit._rules is None and threaded._handler is None
+    warm.warm_up()
+    assert fastsubmit._rules is not None and threaded._handler is not None
+
+
+def test_a_failing_step_is_logged_and_the_others_still_run(monkeypatch, caplog):
+    ran = []
+
+    def broken() -> None:
+        raise RuntimeError("the database is down")
+
+    monkeypatch.setattr(warm, "STEPS", [("first", broken), ("second", lambda: ran.append(1))])
+    with caplog.at_level(logging.WARNING, logger="api.warm"):
+        done = warm.warm_up()
+    assert done["first"] == "RuntimeError: the database is down"
+    assert isinstance(done["second"], float) and ran == [1]
+    assert "warm-up step first failed" in caplog.text
+
+
+def test_the_lifespan_completes_its_start_after_warming_up_even_when_a_step_fails(monkeypatch):
+    order = []
+
+    def broken() -> None:
+        order.append("warmed")
+        raise RuntimeError("no database")
+
+    monkeypatch.setattr(warm, "STEPS", [("broken", broken)])
+    sent = run_lifespan("lifespan.startup", "lifespan.shutdown")
+    assert order == ["warmed"]
+    assert [m["type"] for m in sent] == ["lifespan.startup.complete",
+                                         "lifespan.shutdown.complete"]
+
+
+def test_switched_off_it_does_nothing(settings, monkeypatch):
+    settings.WARM_UP = False
+    monkeypatch.setattr(warm, "STEPS", [("boom", lambda: pytest.fail("a step ran"))])
+    assert warm.warm_up() == {}
+    assert [m["type"] for m in run_lifespan("lifespan.startup", "lifespan.shutdown")] == [
+        "lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(
+        postgres_db, settings):
+    if postgres_db.pool is None:
+        pytest.skip("the database pool is off (DATABASE_POOL=0)")
+    settings.SUBMIT_THREADS = 3
+    postgres_db.close()
+    postgres_db.close_pool()
+    done = warm.warm_up()
+    assert isinstance(done["connections"], float), done
+    stats = postgres_db.pool.get_stats()
+    assert stats["pool_size"] >= 3 and stats["pool_available"] >= 3, stats
+    _handler, _asgi, executor = threaded._parts()
+    names, together = set(), threading.Barrier(3, timeout=5)
+
+    def look() -> bool:  # on each of the pool's threads at once
+        names.add(threading.current_thread().name)
+        together.wait()
+        return getattr(fastsubmit._serializers, "answer", None) is not None
+
+    assert all(f.result(timeout=10) for f in [executor.submit(look) for _ in range(3)])
+    assert len(names) == 3
