@@ -269,10 +269,13 @@ def _representation(submission: Any) -> dict:
 
 
 def warm_thread() -> None:
-    """Build this thread's two serializers now (api/warm.py), not on its first submission."""
+    """Build this thread's two serializers and bind their fields now (api/warm.py), not on its
+    first submission."""
     _validated(None)
     if getattr(_serializers, "answer", None) is None:
         _serializers.answer = s.HandVersionSerializer()
+    for serializer in (_serializers.submit, _serializers.answer):
+        serializer.fields  # noqa: B018 - DRF builds and binds them on first use
 
 
 def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Answer | None:

@@ -11,14 +11,15 @@ run. `fastsubmit.rules()` alone took 209 ms (the views' imports), a connection 6
 What. `warm_up()` does that work once, in order, before the process accepts a request:
 
 1. the URL conf and the API's views (`get_resolver`), the submission path's rules
-   (`fastsubmit.rules`) and handler (`threaded._parts`);
+   (`fastsubmit.rules`), handler (`threaded._parts`) and statements (`match_rows.prepare`);
 2. every game's named presets compiled (the rule sets the tables will play);
-3. each of `LANGUAGES`' catalogues;
+3. each of `LANGUAGES`' catalogues, and the language and headers of an answer in it;
 4. with submission threads (PostgreSQL), each of them takes a connection from the pool at the
    same time and reads each table a submission reads or writes (nothing found: PostgreSQL's
    session loads the tables' and indexes' descriptions), so the pool holds one warm connection
    per thread; reads the cache once (Redis: each thread's client connects, as the throttle's
-   would); and builds its serializers (`fastsubmit.warm_thread`).
+   would) and pings the live events' Redis client (its pool then holds a connection a thread);
+   and builds its serializers (`fastsubmit.warm_thread`).
 
 A step that fails (the database down at start, say) is logged and skipped: the process still
 starts, and the request that needs it does the work as before. Nothing is written anywhere.
@@ -44,12 +45,16 @@ def enabled() -> bool:
 def _views() -> None:
     from django.urls import get_resolver
 
+    from tournaments.models import TableToken
+    from tournaments.services import match_rows
+
     from . import fastsubmit, threaded
 
     get_resolver().url_patterns  # noqa: B018 - imports the URL conf and every view
     if threaded.threads() > 0:
         threaded._parts()
         fastsubmit.rules()
+        match_rows.prepare(TableToken)
 
 
 def _rules() -> None:
@@ -62,11 +67,21 @@ def _rules() -> None:
 
 
 def _languages() -> None:
+    """Each language's catalogue, and the answer's language and headers worked out for a
+    request in it, as the fast paths do for every request (`fastpath.django_headers`)."""
     from django.utils import translation
 
+    from . import fastpath
+
+    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h.lstrip(".") not in ("", "*")]
+    host = (hosts[0] if hosts else "localhost").encode()
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             translation.gettext("Hand")
+        translation.check_for_language(code)
+        translation.get_supported_language_variant(code)
+        fastpath.django_headers({"type": "http", "scheme": "http", "headers": [
+            (b"host", host), (b"accept-language", code.encode())]})
 
 
 def _connections() -> None:
@@ -75,6 +90,7 @@ def _connections() -> None:
     from django.core.cache import cache
     from django.db import connection
 
+    from tournaments import redis_client
     from tournaments.models import Hand, HandSubmission, Match, Round, Seat, TableToken, Tournament
 
     from . import fastsubmit, threaded
@@ -94,6 +110,8 @@ def _connections() -> None:
             for model in (TableToken, Match, Round, Tournament, Seat, Hand, HandSubmission):
                 model.objects.filter(pk=0).exists()
             cache.get("tricktable:warm-up")
+            if settings.REDIS_URL:  # the live events' client: one pooled connection a thread
+                redis_client.client().ping()
             fastsubmit.warm_thread()
             together.wait()
         finally:

@@ -12,6 +12,7 @@ import pytest
 
 from api import fastsubmit, threaded, warm
 from games.registry import GAMES, get_game
+from tournaments.services import match_rows
 
 
 def run_lifespan(*messages: str) -> list[dict]:
@@ -53,9 +54,14 @@ def test_every_games_presets_are_compiled_before_a_table_asks(settings, monkeypa
 @pytest.mark.django_db
 def test_the_submission_path_is_loaded_before_the_first_submission(settings):
     settings.SUBMIT_THREADS = 1  # (resets threaded's and fastsubmit's cached parts)
+    for built in (match_rows._token_sql, match_rows._match_sql, match_rows._hands_sql):
+        built.cache_clear()
     assert fastsubmit._rules is None and threaded._handler is None
     warm.warm_up()
     assert fastsubmit._rules is not None and threaded._handler is not None
+    assert match_rows._token_sql.cache_info().currsize == 1
+    assert match_rows._match_sql.cache_info().currsize == 2  # locked, and not
+    assert match_rows._hands_sql.cache_info().currsize == 1
 
 
 def test_a_failing_step_is_logged_and_the_others_still_run(monkeypatch, caplog):
@@ -113,7 +119,8 @@ def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(
     def look() -> bool:  # on each of the pool's threads at once
         names.add(threading.current_thread().name)
         together.wait()
-        return getattr(fastsubmit._serializers, "answer", None) is not None
+        built = [getattr(fastsubmit._serializers, name, None) for name in ("submit", "answer")]
+        return all(s is not None and "fields" in s.__dict__ for s in built)  # fields bound
 
     assert all(f.result(timeout=10) for f in [executor.submit(look) for _ in range(3)])
     assert len(names) == 3

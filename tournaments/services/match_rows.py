@@ -83,6 +83,24 @@ def _instance(
     )
 
 
+def prepare(token_model: type[models.Model]) -> None:
+    """Build every statement and column loader of a hand's submission once, at a server
+    process's start (api/warm.py), instead of on its first hand."""
+    if not settings.HAND_ROWS_SQL:
+        return
+    _token_sql(token_model)
+    _loaders(token_model)
+    for lock in (True, False):
+        _match_sql(lock)
+    for model, _alias in _MATCH_JOIN:
+        _loaders(model)
+    _hands_sql()
+    _loaders(Hand)
+    _loaders(HandSubmission, ("record",))
+    if connection.vendor == "postgresql":
+        _hand_and_version_sql()
+
+
 @cache
 def _token_sql(model: type[models.Model]) -> str:
     columns = ", ".join(_q(f.column) for f in model._meta.concrete_fields)
