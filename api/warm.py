@@ -23,6 +23,8 @@ What. `warm_up()` does that work once, in order, before the process accepts a re
 
 A step that fails (the database down at start, say) is logged and skipped: the process still
 starts, and the request that needs it does the work as before. Nothing is written anywhere.
+With the database or Redis down, the start waits for them at most a few seconds (the pool's
+2 s, then each thread's own timeouts).
 `WARM_UP` (settings, environment) turns it off.
 """
 
@@ -101,7 +103,13 @@ def _connections() -> None:
     pool = getattr(connection, "pool", None)
     if pool is not None:  # a database that does not answer fails the step in 2 s, not 10
         pool.open()  # as Django opens it on a first connection (idempotent)
-        pool.wait(timeout=2)
+        try:
+            pool.wait(timeout=2)
+        except Exception:
+            # psycopg_pool closes a pool whose wait() timed out, for good: drop it, so that
+            # the first request makes a new one (the database may be up by then).
+            connection.close_pool()
+            raise
     _handler, _asgi, executor = threaded._parts()
     together = threading.Barrier(count, timeout=5)
 

@@ -124,3 +124,32 @@ def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(
 
     assert all(f.result(timeout=10) for f in [executor.submit(look) for _ in range(3)])
     assert len(names) == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_database_that_does_not_answer_at_start_leaves_a_pool_the_first_request_can_use(
+        postgres_db, settings, monkeypatch):
+    """psycopg_pool closes a pool whose wait() timed out, for good; the warm-up must not leave
+    the process with it (every later request would fail although the database is back)."""
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
+    if postgres_db.pool is None:
+        pytest.skip("the database pool is off (DATABASE_POOL=0)")
+    settings.SUBMIT_THREADS = 2
+    postgres_db.close()
+    postgres_db.close_pool()
+
+    def no_answer(self, timeout: float = 30.0) -> None:
+        self.close()  # what psycopg_pool does when the wait times out
+        raise PoolTimeout("pool initialization incomplete after 2 sec")
+
+    monkeypatch.setattr(ConnectionPool, "wait", no_answer)
+    timed_out = postgres_db.pool
+    done = warm.warm_up()
+    monkeypatch.undo()
+    assert done["connections"].startswith("PoolTimeout"), done
+    assert postgres_db.pool is not timed_out
+    with postgres_db.cursor() as cursor:  # the first request after it
+        cursor.execute("SELECT 1")
+    postgres_db.close()
