@@ -142,8 +142,10 @@ DATABASES = {
 # PostgreSQL through a pool of connections per process (psycopg_pool), as Django advises under
 # ASGI: otherwise every request opens a connection of its own. DATABASE_POOL=0 turns it off.
 # Each checkout is checked: after a restart or failover of PostgreSQL the pool's idle
-# connections are dead, and without the check each would fail one request. The check asks the
-# socket whether the server said goodbye, and sends a query only then (config/db_pool.py).
+# connections are dead, and without the check each would fail one request. The check sends an
+# empty query when the connection was last handed out over a second ago or its socket has
+# something to read (the server's goodbye); one in use moments ago goes out at once
+# (config/db_pool.py).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_POOL", True):
     from config.db_pool import check_connection
 

@@ -1,14 +1,17 @@
-"""The pool's check on each checkout (config/db_pool.py): a quiet live connection is handed out
-without a round trip; one whose server said goodbye is checked for real and refused, so the
-pool replaces it (end to end: test_database_restarted.py)."""
+"""The pool's check on each checkout (config/db_pool.py): a connection handed out moments ago
+with nothing to read goes out again without a round trip; one handed out long ago (it may have
+sat in the pool), never handed out, or whose server said goodbye is checked for real, and
+refused when dead, so the pool replaces it (end to end: test_database_restarted.py)."""
 
 from __future__ import annotations
+
+import time
 
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from config.db_pool import check_connection
+from config import db_pool
 from tests.workers import database_url
 
 pytestmark = [pytest.mark.postgres]
@@ -34,20 +37,37 @@ def full_checks(monkeypatch) -> list:
     return calls
 
 
-def test_a_quiet_live_connection_is_handed_out_without_a_query(conn, full_checks):
-    check_connection(conn)
-    assert full_checks == []
+def test_a_connection_handed_out_moments_ago_and_quiet_goes_out_without_a_query(
+        conn, full_checks):
+    db_pool.check_connection(conn)  # its first checkout: checked for real
+    db_pool.check_connection(conn)
+    assert full_checks == [conn]
 
 
-def test_a_connection_whose_backend_was_terminated_is_refused(conn, pg, full_checks):
+def test_a_connection_handed_out_long_ago_is_checked_for_real(conn, full_checks, monkeypatch):
+    db_pool.check_connection(conn)
+    later = time.monotonic() + db_pool.QUIET + 0.5
+    monkeypatch.setattr(db_pool.time, "monotonic", lambda: later)
+    db_pool.check_connection(conn)
+    assert full_checks == [conn, conn]
+
+
+def test_a_connection_never_handed_out_is_checked_for_real(conn, full_checks):
+    db_pool.check_connection(conn)
+    assert full_checks == [conn]
+
+
+def test_a_connection_whose_backend_was_terminated_is_refused_even_moments_after_use(
+        conn, pg, full_checks):
+    db_pool.check_connection(conn)
     pg.terminate(conn.info.backend_pid)
     with pytest.raises(psycopg.OperationalError):
-        check_connection(conn)
-    assert full_checks == [conn]
+        db_pool.check_connection(conn)
+    assert full_checks == [conn, conn]
 
 
 def test_a_closed_connection_is_refused(conn, full_checks):
     conn.close()
     with pytest.raises(psycopg.OperationalError):
-        check_connection(conn)
+        db_pool.check_connection(conn)
     assert full_checks == []
