@@ -31,7 +31,9 @@ openspiel: venv
 # Optional compiled rules engine (games/accel.py): the Spades engine's modules compiled with mypyc
 # into .accel/, used by every process while the sources are the ones it was built from. The
 # pure-Python engine stays the reference (TRICKTABLE_ACCEL=off runs it where a build exists).
-ACCEL := $(PY) -c 'import sys; from games.accel import main; sys.exit(main(sys.argv[1:]))'
+# (The file is run as a script: it imports nothing of the package, so a damaged build cannot stop
+# its own rebuild or removal.)
+ACCEL := $(PY) games/accel.py
 accel: venv
 	$(PIP) install --disable-pip-version-check -q -r requirements-accel.txt
 	$(ACCEL) build

@@ -8,7 +8,8 @@ that imports `games` uses the compiled modules, as long as
 - the sources they were built from are the sources in the checkout (a digest of every module of
   the `games` package is kept beside the build: editing any of them turns the build off, with a
   warning, until `make accel` runs again),
-- the build is for this interpreter (its cache tag, e.g. cpython-312), and
+- the build is for this interpreter and machine (cache tag and extension suffix, e.g.
+  cpython-312 on x86_64), and its library loads (a damaged build falls back, with a warning), and
 - `TRICKTABLE_ACCEL` is not `off` (the pure engine even where a build exists).
 
 Both engines answer every record alike: tests/games/test_accel.py checks the compiled one against
@@ -22,16 +23,14 @@ Python, no Django: `games/__init__.py` calls `activate` before any engine module
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import importlib.util
 import json
 import logging
 import os
-import shutil
-import subprocess
+import platform
 import sys
-import tempfile
+import sysconfig
 from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +59,11 @@ class Status:
         return "compiled (mypyc)" if self.active else "pure Python"
 
 
+def _platform() -> str:
+    """The machine and extension ABI a build is for (a checkout copied to another machine)."""
+    return f"{platform.machine()} {sysconfig.get_config_var('EXT_SUFFIX')}"
+
+
 def digests(root: Path = ROOT) -> dict[str, str]:
     """The sha256 of every module of the package (not its subpackages), by path from `root`:
     the compiled modules and every module they read at run time."""
@@ -81,9 +85,12 @@ def status(*, root: Path = ROOT, build: Path | None = None,
         return Status(False, "not built (make accel)")
     except (OSError, ValueError) as error:
         return Status(False, f"unreadable build manifest ({error})")
-    if manifest.get("python") != sys.implementation.cache_tag:
-        return Status(False, f"built for {manifest.get('python')}, not "
-                             f"{sys.implementation.cache_tag} (make accel)")
+    if not isinstance(manifest, dict):
+        return Status(False, "unreadable build manifest (not an object)")
+    if manifest.get("python") != sys.implementation.cache_tag or manifest.get(
+            "platform") != _platform():
+        return Status(False, f"built for {manifest.get('python')} on {manifest.get('platform')}, "
+                             f"not {sys.implementation.cache_tag} on {_platform()} (make accel)")
     built = manifest.get("sources", {})
     changed = sorted(set(built) ^ set(now := digests(root))
                      | {path for path in now if built.get(path) != now[path]})
@@ -108,11 +115,16 @@ def activate(package_path: MutableSequence[str], *, root: Path = ROOT,
         return Status(False, "the build has no shared library (make accel)")
     name = f"{GROUP}__mypyc"
     if name not in sys.modules:  # the compiled modules import it by this top-level name
-        spec = importlib.util.spec_from_file_location(name, library)
-        if spec is None or spec.loader is None:
-            return Status(False, f"cannot load {library.name}")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        try:
+            spec = importlib.util.spec_from_file_location(name, library)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"no loader for {library.name}")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        except Exception as error:  # noqa: BLE001 - a damaged build must not stop `import games`
+            reason = f"the build's library does not load ({type(error).__name__}: {error})"
+            log.warning("the compiled rules engine is not used: %s", reason)
+            return Status(False, reason)
         sys.modules[name] = module
     package_path.insert(0, str(build / "games"))
     return found
@@ -120,43 +132,59 @@ def activate(package_path: MutableSequence[str], *, root: Path = ROOT,
 
 def build(*, root: Path = ROOT, python: str = sys.executable) -> Path:
     """Compile `COMPILED` with mypyc (from a copy of the package, in a temporary folder) into
-    `root`/.accel, replacing any earlier build only once the new one is complete."""
-    target = root / ".accel"
-    sources = digests(root)
-    with tempfile.TemporaryDirectory(prefix="tricktable-accel-") as tmp:
-        work = Path(tmp)
-        shutil.copytree(root / "games", work / "games",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "management"))
-        script = (
-            "from setuptools import setup\n"
-            "from mypyc.build import mypycify\n"
-            f"setup(name='tricktable-accel', packages=[], py_modules=[], ext_modules=mypycify("
-            f"{list(COMPILED)!r}, opt_level='3', group_name={GROUP!r}))\n"
-        )
-        done = subprocess.run([python, "-c", script, "build_ext", "--inplace"], cwd=work,
-                              capture_output=True, text=True, check=False)
-        if done.returncode:
-            raise RuntimeError(f"mypyc failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-        staged = Path(tempfile.mkdtemp(prefix=".accel-", dir=root))
-        (staged / "games").mkdir()
-        for path in (work / "games").glob("*.so"):
-            shutil.copy2(path, staged / "games" / path.name)
-        for path in work.glob(f"{GROUP}__mypyc.*.so"):
-            shutil.copy2(path, staged / path.name)
-        from mypy.version import __version__ as mypy_version
+    `root`/.accel, replacing any earlier build only once the new one is complete, under a lock
+    (two builds at once from one checkout take turns)."""
+    import datetime
+    import fcntl
+    import shutil
+    import subprocess
+    import tempfile
 
-        (staged / MANIFEST).write_text(json.dumps({
-            "python": sys.implementation.cache_tag, "mypy": mypy_version,
-            "built": datetime.datetime.now().isoformat(timespec="seconds"),
-            "compiled": list(COMPILED), "sources": sources,
-        }, indent=1) + "\n")
-    clean(root=root)
-    staged.rename(target)
+    target = root / ".accel"
+    with open(root / ".accel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        sources = digests(root)
+        with tempfile.TemporaryDirectory(prefix="tricktable-accel-") as tmp:
+            work = Path(tmp)
+            shutil.copytree(root / "games", work / "games",
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so", "management"))
+            script = (
+                "from setuptools import setup\n"
+                "from mypyc.build import mypycify\n"
+                f"setup(name='tricktable-accel', packages=[], py_modules=[], ext_modules=mypycify("
+                f"{list(COMPILED)!r}, opt_level='3', group_name={GROUP!r}))\n"
+            )
+            done = subprocess.run([python, "-c", script, "build_ext", "--inplace"], cwd=work,
+                                  capture_output=True, text=True, check=False)
+            if done.returncode:
+                raise RuntimeError(f"mypyc failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+            staged = Path(tempfile.mkdtemp(prefix=".accel-", dir=root))
+            try:
+                (staged / "games").mkdir()
+                for path in (work / "games").glob("*.so"):
+                    shutil.copy2(path, staged / "games" / path.name)
+                for path in work.glob(f"{GROUP}__mypyc.*.so"):
+                    shutil.copy2(path, staged / path.name)
+                from mypy.version import __version__ as mypy_version
+
+                (staged / MANIFEST).write_text(json.dumps({
+                    "python": sys.implementation.cache_tag, "platform": _platform(),
+                    "mypy": mypy_version,
+                    "built": datetime.datetime.now().isoformat(timespec="seconds"),
+                    "compiled": list(COMPILED), "sources": sources,
+                }, indent=1) + "\n")
+                staged.chmod(0o755)  # mkdtemp's 0700 would hide it from a server of another user
+                clean(root=root)
+                staged.rename(target)
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)  # gone already once renamed
     return target
 
 
 def clean(*, root: Path = ROOT) -> None:
     """Remove the build: the pure engine from the next process on."""
+    import shutil
+
     shutil.rmtree(root / ".accel", ignore_errors=True)
 
 
@@ -174,10 +202,10 @@ def main(argv: list[str]) -> int:
     elif command != "status":
         print("usage: make accel | accel-status | accel-clean", file=sys.stderr)
         return 2
-    found = status()
+    found = activate([])  # as `import games` would decide, loading the library to be sure
     print(f"rules engine: {found.engine} ({found.reason})")
     return 0
 
 
-if __name__ == "__main__":  # the Makefile calls main() itself: `-m` would import it twice
+if __name__ == "__main__":  # `make accel`: run as a file, without importing the package
     sys.exit(main(sys.argv[1:]))

@@ -31,8 +31,9 @@ def checkout(tmp_path):
 
 
 def write_manifest(root: Path, **changes) -> None:
-    manifest = {"python": sys.implementation.cache_tag, "mypy": "2.4.1", "built": "then",
-                "compiled": list(accel.COMPILED), "sources": accel.digests(root), **changes}
+    manifest = {"python": sys.implementation.cache_tag, "platform": accel._platform(),
+                "mypy": "2.4.1", "built": "then", "compiled": list(accel.COMPILED),
+                "sources": accel.digests(root), **changes}
     (root / ".accel" / accel.MANIFEST).write_text(json.dumps(manifest))
 
 
@@ -72,8 +73,28 @@ def test_a_build_for_another_interpreter_is_not_used(checkout):
     assert "cpython-311" in found.reason
 
 
-def test_an_unreadable_manifest_is_not_used(checkout):
-    (checkout / ".accel" / accel.MANIFEST).write_text("{not json")
+def test_a_build_for_another_machine_is_not_used(checkout):
+    write_manifest(checkout, platform="aarch64 .cpython-312-aarch64-linux-gnu.so")
+    found = accel.status(root=checkout, environ={})
+    assert not found.active
+    assert "aarch64" in found.reason
+
+
+def test_a_build_whose_library_does_not_load_falls_back_to_the_pure_engine(
+        checkout, caplog, monkeypatch):
+    monkeypatch.delitem(sys.modules, f"{accel.GROUP}__mypyc", raising=False)  # a real build's
+    path = [str(checkout / "games")]  # the fixture's library is an empty file, not a library
+    with caplog.at_level(logging.WARNING, logger="games.accel"):
+        found = accel.activate(path, root=checkout, environ={})
+    assert not found.active
+    assert "does not load" in found.reason and "does not load" in caplog.text
+    assert path == [str(checkout / "games")]
+    assert f"{accel.GROUP}__mypyc" not in sys.modules
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "null"])
+def test_an_unreadable_manifest_is_not_used(checkout, text):
+    (checkout / ".accel" / accel.MANIFEST).write_text(text)
     assert not accel.status(root=checkout, environ={}).active
 
 
