@@ -12,16 +12,14 @@ import os
 import random
 import subprocess
 import sys
-import tracemalloc
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.management.commands.check_hands import check_files
 from games.simulate.spades import random_hand, random_match, to_summary
-from tests.games.generator_file import GeneratorFile
+from tests.games.generator_file import checked_peak
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -222,42 +220,13 @@ def test_output_is_compact_utf8(tmp_path: Path, hands: list[dict]) -> None:
     assert line == json.dumps(json.loads(line), ensure_ascii=False, separators=(",", ":"))
 
 
-class Sink(io.RawIOBase):
-    """A binary stdout that keeps only a count of lines."""
-
-    lines = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: bytes) -> int:
-        self.lines += bytes(data).count(b"\n")
-        return len(data)
-
-
-def _command_peak(records: list[bytes], copies: int) -> tuple[int, int]:
-    sink = Sink()
-    stdout = io.TextIOWrapper(io.BufferedWriter(sink), encoding="utf-8")
-    tracemalloc.start()
-    try:
-        pieces = (records[i % len(records)] for i in range(copies))
-        status = check_files(
-            ["-"], stdout=stdout, stderr=io.StringIO(), stdin=GeneratorFile(pieces)
-        )
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert status == 0
-    return sink.lines, peak
-
-
 def test_memory_is_flat(hands: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
     """2,000 and 20,000 summary records (fast to check): the same peak, give or take.
     Reads are 32 KiB here so that both inputs (0.8 MB, 8 MB) span many reads."""
     monkeypatch.setattr("games.stream.CHUNK_SIZE", 32 * 1024)
     lines = [(json.dumps(to_summary(h)) + "\n").encode() for h in hands]
-    n_small, small = _command_peak(lines, 2_000)
-    n_large, large = _command_peak(lines, 20_000)
+    n_small, small = checked_peak(lines, 2_000)
+    n_large, large = checked_peak(lines, 20_000)
     assert (n_small, n_large) == (2_000, 20_000)
     assert large < small * 1.5 + 256 * 1024, (small, large)
 

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from games.check_files import check_files
 from games.simulate.spades import random_hand, to_summary
 from games.stream import LineBatch, StreamError, iter_batches, iter_records, parse_lines
 from tests import sizes
-from tests.games.generator_file import GeneratorFile
+from tests.games.generator_file import GeneratorFile, checked_peak
 
 REPO = Path(__file__).resolve().parents[2]
 RNG = random.Random(18)
@@ -294,32 +293,6 @@ def test_batches_hold_the_records_and_errors_of_iter_records(
 # -- memory ------------------------------------------------------------------------------------
 
 
-class Sink(io.RawIOBase):
-    lines = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: bytes) -> int:  # type: ignore[override]
-        self.lines += bytes(data).count(b"\n")
-        return len(data)
-
-
-def _peak_with_workers(records: list[bytes], copies: int) -> tuple[int, int]:
-    sink = Sink()
-    stdout = io.TextIOWrapper(io.BufferedWriter(sink), encoding="utf-8")
-    tracemalloc.start()
-    try:
-        pieces = (records[i % len(records)] for i in range(copies))
-        status = check_files(["-"], stdout=stdout, stderr=io.StringIO(),
-                             stdin=GeneratorFile(pieces), jobs=2)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert status == 0
-    return sink.lines, peak
-
-
 def test_memory_is_flat_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """4,000 and 40,000 summary records through two workers (default batches and window):
     the same peak in this process, give or take: the batches in flight are bounded. Locally
@@ -328,8 +301,8 @@ def test_memory_is_flat_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("games.stream.CHUNK_SIZE", 32 * 1024)
     lines = [(json.dumps(to_summary(h)) + "\n").encode() for h in HANDS]
     many = 40_000 if sizes.full() else 16_000
-    n_small, small = _peak_with_workers(lines, 4_000)
-    n_large, large = _peak_with_workers(lines, many)
+    n_small, small = checked_peak(lines, 4_000, jobs=2)
+    n_large, large = checked_peak(lines, many, jobs=2)
     assert (n_small, n_large) == (4_000, many)
     assert large < small * 1.5 + 256 * 1024, (small, large)
 
