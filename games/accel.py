@@ -38,21 +38,24 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD = ROOT / ".accel"
+BUILD = ".accel"  # the build's folder, in the checkout's root
 MANIFEST = "manifest.json"
 #: The modules compiled: what a Spades hand goes through, from `check_record` to its notes.
 COMPILED = ("games/spades.py", "games/records.py", "games/notes.py", "games/base.py")
 #: mypyc's shared library of the build (a module of this name beside the package's folder).
 GROUP = "tricktable_games"
+LIBRARY = f"{GROUP}__mypyc"
 ENVIRONMENT = "TRICKTABLE_ACCEL"
 
 
 @dataclass(frozen=True)
 class Status:
-    """Which engine a process runs: `active` is True for the compiled one; `reason` says why."""
+    """Which engine a process runs: `active` is True for the compiled one; `reason` says why.
+    `warn`: a build exists but cannot serve (stale, for another machine, damaged)."""
 
     active: bool
     reason: str
+    warn: bool = False
 
     @property
     def engine(self) -> str:
@@ -73,10 +76,9 @@ def digests(root: Path = ROOT) -> dict[str, str]:
     }
 
 
-def status(*, root: Path = ROOT, build: Path | None = None,
-           environ: Mapping[str, str] = os.environ) -> Status:
-    """Whether the build in `build` (default `root`/.accel) may serve this process."""
-    build = root / ".accel" if build is None else build
+def status(*, root: Path = ROOT, environ: Mapping[str, str] = os.environ) -> Status:
+    """Whether the build in `root`/.accel may serve this process."""
+    build = root / BUILD
     if environ.get(ENVIRONMENT, "").strip().lower() in ("off", "0", "false", "no"):
         return Status(False, f"turned off by {ENVIRONMENT}={environ[ENVIRONMENT]}")
     try:
@@ -84,19 +86,19 @@ def status(*, root: Path = ROOT, build: Path | None = None,
     except FileNotFoundError:
         return Status(False, "not built (make accel)")
     except (OSError, ValueError) as error:
-        return Status(False, f"unreadable build manifest ({error})")
+        return Status(False, f"unreadable build manifest ({error})", warn=True)
     if not isinstance(manifest, dict):
-        return Status(False, "unreadable build manifest (not an object)")
+        return Status(False, "unreadable build manifest (not an object)", warn=True)
     if manifest.get("python") != sys.implementation.cache_tag or manifest.get(
             "platform") != _platform():
         return Status(False, f"built for {manifest.get('python')} on {manifest.get('platform')}, "
-                             f"not {sys.implementation.cache_tag} on {_platform()} (make accel)")
-    built = manifest.get("sources", {})
-    changed = sorted(set(built) ^ set(now := digests(root))
-                     | {path for path in now if built.get(path) != now[path]})
+                             f"not {sys.implementation.cache_tag} on {_platform()} (make accel)",
+                      warn=True)
+    built, now = manifest.get("sources", {}), digests(root)
+    changed = sorted(path for path in set(built) | set(now) if built.get(path) != now.get(path))
     if changed:
         return Status(False, f"built from other sources: {', '.join(changed)} changed since "
-                             "(make accel)")
+                             "(make accel)", warn=True)
     return Status(True, f"built {manifest.get('built', '?')} with mypyc {manifest.get('mypy')}")
 
 
@@ -106,17 +108,16 @@ def activate(package_path: MutableSequence[str], *, root: Path = ROOT,
     called by games/__init__.py before it imports any engine module."""
     found = status(root=root, environ=environ)
     if not found.active:
-        if found.reason.startswith(("built from", "built for", "unreadable")):
+        if found.warn:
             log.warning("the compiled rules engine is not used: %s", found.reason)
         return found
-    build = root / ".accel"
-    library = next(build.glob(f"{GROUP}__mypyc.*"), None)
+    build = root / BUILD
+    library = next(build.glob(f"{LIBRARY}.*"), None)
     if library is None:
-        return Status(False, "the build has no shared library (make accel)")
-    name = f"{GROUP}__mypyc"
-    if name not in sys.modules:  # the compiled modules import it by this top-level name
+        return Status(False, "the build has no shared library (make accel)", warn=True)
+    if LIBRARY not in sys.modules:  # the compiled modules import it by this top-level name
         try:
-            spec = importlib.util.spec_from_file_location(name, library)
+            spec = importlib.util.spec_from_file_location(LIBRARY, library)
             if spec is None or spec.loader is None:
                 raise ImportError(f"no loader for {library.name}")
             module = importlib.util.module_from_spec(spec)
@@ -124,8 +125,8 @@ def activate(package_path: MutableSequence[str], *, root: Path = ROOT,
         except Exception as error:  # noqa: BLE001 - a damaged build must not stop `import games`
             reason = f"the build's library does not load ({type(error).__name__}: {error})"
             log.warning("the compiled rules engine is not used: %s", reason)
-            return Status(False, reason)
-        sys.modules[name] = module
+            return Status(False, reason, warn=True)
+        sys.modules[LIBRARY] = module
     package_path.insert(0, str(build / "games"))
     return found
 
@@ -140,8 +141,8 @@ def build(*, root: Path = ROOT, python: str = sys.executable) -> Path:
     import subprocess
     import tempfile
 
-    target = root / ".accel"
-    with open(root / ".accel.lock", "w") as lock:
+    target = root / BUILD
+    with open(root / f"{BUILD}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         sources = digests(root)
         with tempfile.TemporaryDirectory(prefix="tricktable-accel-") as tmp:
@@ -158,12 +159,12 @@ def build(*, root: Path = ROOT, python: str = sys.executable) -> Path:
                                   capture_output=True, text=True, check=False)
             if done.returncode:
                 raise RuntimeError(f"mypyc failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-            staged = Path(tempfile.mkdtemp(prefix=".accel-", dir=root))
+            staged = Path(tempfile.mkdtemp(prefix=f"{BUILD}-", dir=root))
             try:
                 (staged / "games").mkdir()
                 for path in (work / "games").glob("*.so"):
                     shutil.copy2(path, staged / "games" / path.name)
-                for path in work.glob(f"{GROUP}__mypyc.*.so"):
+                for path in work.glob(f"{LIBRARY}.*.so"):
                     shutil.copy2(path, staged / path.name)
                 from mypy.version import __version__ as mypy_version
 
@@ -185,7 +186,7 @@ def clean(*, root: Path = ROOT) -> None:
     """Remove the build: the pure engine from the next process on."""
     import shutil
 
-    shutil.rmtree(root / ".accel", ignore_errors=True)
+    shutil.rmtree(root / BUILD, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:

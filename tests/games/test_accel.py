@@ -25,7 +25,7 @@ def checkout(tmp_path):
     (tmp_path / "games" / "spades.py").write_text("RULES = 1\n")
     (tmp_path / "games" / "notes.py").write_text("NOTES = 1\n")
     (tmp_path / ".accel" / "games").mkdir(parents=True)
-    (tmp_path / ".accel" / f"{accel.GROUP}__mypyc.so").write_bytes(b"")
+    (tmp_path / ".accel" / f"{accel.LIBRARY}.so").write_bytes(b"")
     write_manifest(tmp_path)
     return tmp_path
 
@@ -82,14 +82,14 @@ def test_a_build_for_another_machine_is_not_used(checkout):
 
 def test_a_build_whose_library_does_not_load_falls_back_to_the_pure_engine(
         checkout, caplog, monkeypatch):
-    monkeypatch.delitem(sys.modules, f"{accel.GROUP}__mypyc", raising=False)  # a real build's
+    monkeypatch.delitem(sys.modules, accel.LIBRARY, raising=False)  # a real build's
     path = [str(checkout / "games")]  # the fixture's library is an empty file, not a library
     with caplog.at_level(logging.WARNING, logger="games.accel"):
         found = accel.activate(path, root=checkout, environ={})
     assert not found.active
     assert "does not load" in found.reason and "does not load" in caplog.text
     assert path == [str(checkout / "games")]
-    assert f"{accel.GROUP}__mypyc" not in sys.modules
+    assert accel.LIBRARY not in sys.modules
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", "null"])
