@@ -8,17 +8,21 @@ from __future__ import annotations
 import dataclasses
 import random
 from fractions import Fraction
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.standings import DEFAULT_TIEBREAKS, StandingsError, compute
+from tournaments.standings import DEFAULT_CHAINS, DEFAULT_TIEBREAKS, StandingsError, compute
 from tournaments.standings.aggregates import Aggregates
 
 from .events import random_event
 
-FIELDS = [name for name in Aggregates.__slots__ if name != "cache"]
+# every aggregate a metric reads: `results` (made on first use after the fast path) stands for
+# its slot; `whole` only says which path ran
+FIELDS = ["results" if name == "_results" else name for name in Aggregates.__slots__
+          if name not in ("cache", "whole")]
 
 
 class General(Aggregates):
@@ -175,3 +179,24 @@ def test_unusual_shapes_come_out_as_the_general_path_says(broken):
     else:
         results.insert(0, dataclasses.replace(results.pop(2), match=10))
     assert outcome(Aggregates, people, results) == outcome(General, people, results)
+
+
+@settings(max_examples=100, deadline=None)
+@given(EVENTS, st.sampled_from(sorted(DEFAULT_CHAINS)))
+def test_metrics_read_the_fast_paths_records_as_the_general_paths_tuples(spec, chain):
+    """progressive_score, head_to_head and the opponents' strength read each entrant's own
+    Results after the fast path and the scaled tuples after the general one: the same rows,
+    with every metric's value, either way (late entrants' fractional credits included)."""
+    people, results = two_sided_event(spec)
+    fast = compute(people, results, tiebreaks=DEFAULT_CHAINS[chain])
+    with mock.patch.object(Aggregates, "_accumulate_fast", General._accumulate_fast):
+        general = compute(people, results, tiebreaks=DEFAULT_CHAINS[chain])
+    assert [(r.rank, r.entrant, dict(r.values), r.tied) for r in fast] == \
+        [(r.rank, r.entrant, dict(r.values), r.tied) for r in general]
+
+
+def test_the_scaled_tuples_are_made_from_the_records_on_first_use():
+    people, results = two_sided_event((random.Random(5), 12, 4))
+    fast, general = Aggregates(people, results), General(people, results)
+    assert fast.whole and not general.whole
+    assert fast.results == general.results

@@ -12,9 +12,14 @@ For metric authors, an `Aggregates` has (`i` = an entrant's position in `entrant
 - `played`, `won`, `drawn`, `lost`, `byes`, `missed`: counts per entrant (lists of int)
 - `mp`, `pf`, `pa`: match points, points for, points against per entrant, scaled integers over
   `mp_den`, `pf_den`, `pa_den` (byes and missed-round credits included)
+- `records[i]`: entrant i's `Result`s as given, in the order given; byes included
 - `results[i]`: entrant i's results as tuples `(match, round, outcome, match_points,
   opponents, place, points_for, points_against)`, points scaled by their denominators,
-  opponents as given (entrant ids); byes included (outcome "bye", opponents ())
+  opponents as given (entrant ids); byes included (outcome "bye", opponents ()). For the usual
+  event (`whole`) these tuples are made on first use: the built-in metrics read `records`
+- `whole`: True when every result's points are whole numbers (Fractions with denominator 1)
+  and every match two-sided or a bye; a record's scaled match points are then its match
+  points' numerator times `mp_den` (likewise for points for and against)
 - `places`: {(match, entrant id): place} for every result with a place
 - `rounds`: the sorted rounds of the event (every round of a result or a missed round)
 - `opp_lcm`: the least common multiple of the opponent counts of all results (at least 1)
@@ -26,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import lcm
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import NoReturn
 
 from .types import OUTCOMES, Entrant, Result, StandingsError
@@ -35,6 +40,7 @@ _NUMBER = frozenset({int, Fraction})
 _INT = frozenset({int})
 # positions in a result record (see the module docstring)
 _ROUND, _OUTCOME, _MP, _PF, _PA = (itemgetter(k) for k in (1, 2, 3, 6, 7))
+_RECORD_ROUND = attrgetter("round")
 
 
 # CPython's Fraction keeps its parts in the slots _numerator and _denominator; the public
@@ -84,9 +90,12 @@ def _denominators(results: Sequence[Result], dens: tuple[int, int, int]) -> tupl
 class Aggregates:
     __slots__ = (
         "entrants", "ids", "index", "n", "played", "won", "drawn", "lost", "byes", "missed",
-        "mp", "pf", "pa", "mp_den", "pf_den", "pa_den", "results", "places", "rounds", "opp_lcm",
-        "cache",
+        "mp", "pf", "pa", "mp_den", "pf_den", "pa_den", "records", "whole", "_results", "places",
+        "rounds", "opp_lcm", "cache",
     )
+    records: list[list[Result]]
+    whole: bool
+    _results: list[list[tuple]] | None
 
     def __init__(self, entrants: Sequence[Entrant], results: Sequence[Result]) -> None:
         self.entrants = tuple(entrants)
@@ -107,6 +116,21 @@ class Aggregates:
                 self._accumulate(results, *_denominators(results, dens))
         except TypeError:  # something unhashable or incomparable where an int belongs
             self._diagnose(results)
+
+    @property
+    def results(self) -> list[list[tuple]]:
+        """Each entrant's results as scaled tuples (see the module docstring); made from
+        `records` on first use when the fast path left them out."""
+        made = self._results
+        if made is None:
+            mp_den, pf_den, pa_den = self.mp_den, self.pf_den, self.pa_den
+            made = self._results = [
+                [(r.match, r.round, r.outcome, r.match_points.numerator * mp_den, r.opponents,
+                  None, r.points_for.numerator * pf_den, r.points_against.numerator * pa_den)
+                 for r in mine]
+                for mine in self.records
+            ]
+        return made
 
     # -- entrants ---------------------------------------------------------------------------------
 
@@ -150,6 +174,7 @@ class Aggregates:
         index_get = self.index.get
         n = self.n
         per: list[list[tuple]] = [[] for _ in range(n)]
+        records: list[list[Result]] = [[] for _ in range(n)]
         opp_counts = {1}
         places: dict[tuple[int, int], int] = {}  # (match, entrant id) -> place, when placed
         tables: dict[int, tuple[int, list[int]]] = {}  # match -> (round, entrant ids)
@@ -197,6 +222,7 @@ class Aggregates:
             else:
                 a = _scaled(v, pa_den, r, "points_against")
             per[i].append((match, rnd, outcome, m, opps, place, f, a))
+            records[i].append(r)
 
         rounds = {rnd for rnd, _ in tables.values()}
         if tables and (
@@ -247,7 +273,7 @@ class Aggregates:
         self.byes, self.missed = byes, missed
         self.mp, self.pf, self.pa = mps, pfs, pas
         self.mp_den, self.pf_den, self.pa_den = mp_den, pf_den, pa_den
-        self.results, self.places = per, places
+        self.records, self._results, self.whole, self.places = records, per, False, places
         self.rounds = tuple(sorted(event_rounds))
         self.opp_lcm = lcm(*opp_counts)
 
@@ -267,7 +293,9 @@ class Aggregates:
             return False
         if not results:
             return False
-        per: list[list[tuple]] = [[] for _ in range(self.n)]
+        # each entrant's Results themselves: a tuple per result (the general path's records)
+        # was a tenth of a 1,000 x 9 recompute to make and free, and its memory slowed the rest
+        per: list[list[Result]] = [[] for _ in range(self.n)]
         add_to = dict(zip(self.ids, [mine.append for mine in per], strict=True))  # id -> append
         seen: dict = {}  # match -> its first Result until the mirror comes, then its round
         seen_setdefault = seen.setdefault
@@ -303,8 +331,7 @@ class Aggregates:
                 if (type(m) is not frac or type(f) is not frac or type(a) is not frac
                         or m._denominator != 1 or f._denominator != 1 or a._denominator != 1):  # type: ignore[attr-defined]
                     return False
-                add_to[entrant]((match, rnd, outcome, m._numerator, opps, None, f._numerator,  # type: ignore[attr-defined]
-                                 a._numerator))  # type: ignore[attr-defined]
+                add_to[entrant](r)
         except (KeyError, TypeError):  # an unknown entrant; something unhashable
             return False
         if completed + byes != len(seen) or not set(map(type, seen)) <= _INT:
@@ -312,9 +339,6 @@ class Aggregates:
         rounds = set(seen.values())  # every match done: its round (a result's, checked equal)
         if not set(map(type, rounds)) <= _INT or min(rounds) < 1:
             return False
-        if mp_den != 1 or pf_den != 1 or pa_den != 1:  # fractional missed-round credits
-            per = [[(x[0], x[1], x[2], x[3] * mp_den, x[4], x[5], x[6] * pf_den, x[7] * pa_den)
-                    for x in mine] for mine in per]
         n = self.n
         played, won, drawn, lost, byes_of, missed = ([0] * n for _ in range(6))
         mps, pfs, pas = ([0] * n for _ in range(3))
@@ -325,8 +349,8 @@ class Aggregates:
             # a plain loop: in CPython 3.12 it takes 12.9 M instructions a 1,000 x 9 event
             # where list(map(itemgetter)) with four counts and three sum(map(...)) took 21.3 M
             w = d = x = b = m = f = a = 0
-            for rec in mine:
-                outcome = rec[2]
+            for r in mine:
+                outcome = r.outcome
                 if outcome == "win":
                     w += 1
                 elif outcome == "loss":
@@ -337,18 +361,18 @@ class Aggregates:
                     b += 1
                 else:
                     return False  # an unknown outcome
-                m += rec[3]
-                f += rec[6]
-                a += rec[7]
+                m += r.match_points._numerator  # type: ignore[attr-defined]
+                f += r.points_for._numerator  # type: ignore[attr-defined]
+                a += r.points_against._numerator  # type: ignore[attr-defined]
             won[i], drawn[i], lost[i], byes_of[i] = w, d, x, b
             counted_byes += b
             played[i] = w + d + x
-            mps[i], pfs[i], pas[i] = m, f, a
+            mps[i], pfs[i], pas[i] = m * mp_den, f * pf_den, a * pa_den
         if counted_byes != byes:
             return False  # a "bye" with an opponent
         for i, e in enumerate(self.entrants):
             if e.missed:
-                if not set(map(_ROUND, per[i])).isdisjoint(e.missed):
+                if not set(map(_RECORD_ROUND, per[i])).isdisjoint(e.missed):
                     return False
                 k = missed[i] = len(e.missed)
                 p, g = e.missed_points, e.missed_game_points
@@ -359,7 +383,7 @@ class Aggregates:
         self.byes, self.missed = byes_of, missed
         self.mp, self.pf, self.pa = mps, pfs, pas
         self.mp_den, self.pf_den, self.pa_den = mp_den, pf_den, pa_den
-        self.results, self.places = per, {}
+        self.records, self._results, self.whole, self.places = per, None, True, {}
         self.rounds = tuple(sorted(rounds))
         self.opp_lcm = 1
         return True

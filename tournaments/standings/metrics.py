@@ -205,11 +205,18 @@ def _progressive_score(agg: Aggregates) -> Column:
     # (13.5 M instructions a 1,000 x 9 recompute, about a tenth of it).
     out: list[int] = []
     add = out.append
-    for mine in agg.results:
-        s = 0
-        for rec in mine:
-            s += rec[3] * later[rec[1]]
-        add(s)
+    if agg.whole:  # the records' own whole match points, times the denominator
+        for mine in agg.records:
+            s = 0
+            for r in mine:
+                s += r.match_points._numerator * later[r.round]  # type: ignore[attr-defined]
+            add(s * den)
+    else:
+        for scaled in agg.results:
+            s = 0
+            for rec in scaled:
+                s += rec[3] * later[rec[1]]
+            add(s)
     for i in compress(range(agg.n), agg.missed):  # late entrants: their credited rounds
         e = agg.entrants[i]
         p = e.missed_points
@@ -256,17 +263,17 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
     median: list[int] = []
     sb: list[int] = []
     if agg.opp_lcm == 1 and not places:  # two-sided matches and byes: the short loop
-        for i, mine in enumerate(agg.results):
+        for i, mine in enumerate(agg.records):
             mine_own = own[i]
             contributions: list[int] = []
             add = contributions.append
             s = 0
-            for rec in mine:
-                opps = rec[4]
+            for r in mine:
+                opps = r.opponents
                 if opps:
                     c = mp[opps[0]]
                     add(c)
-                    outcome = rec[2]
+                    outcome = r.outcome
                     if outcome == "win":
                         s += c + c
                     elif outcome == "draw":
@@ -283,11 +290,12 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
             median.append(b - low - max(contributions) if k >= 3 else b - low)
             sb.append(s)
     else:
-        for i, mine in enumerate(agg.results):
+        for i, mine in enumerate(agg.records):
             contributions = []
             add = contributions.append
             s = 0
-            for match, _, outcome, _, opps, place, _, _ in mine:
+            for r in mine:
+                match, outcome, opps, place = r.match, r.outcome, r.opponents, r.place
                 if len(opps) == 1:
                     c = mp[opps[0]]
                     add(c)
@@ -362,8 +370,17 @@ def _sonneborn_berger(agg: Aggregates) -> Column:
 def _head_to_head(agg: Aggregates, group: Sequence[int]) -> Column:
     ids = agg.ids
     members = {ids[i] for i in group}
-    results = agg.results
     out: list[int] = []
+    if agg.whole:  # the records' own whole match points, times the denominator
+        records, den = agg.records, agg.mp_den
+        for i in group:
+            s = 0
+            for r in records[i]:
+                if not members.isdisjoint(r.opponents):
+                    s += r.match_points._numerator  # type: ignore[attr-defined]
+            out.append(s * den)
+        return Column(out, agg.mp_den)
+    results = agg.results
     for i in group:
         s = 0
         for rec in results[i]:
