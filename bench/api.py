@@ -41,6 +41,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -376,6 +377,20 @@ def _backends(database: str) -> list[int]:
             [database])]
 
 
+def _per_worker(port: int) -> list[int]:
+    """How many of the established connections to `port` each server process holds (ss -p),
+    most first: the kernel hands a new connection to whichever worker accepts first, and the
+    split decides how long the busier worker's queue is."""
+    if not shutil.which("ss"):
+        return []
+    out = subprocess.run(["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
+                         capture_output=True, text=True, check=False).stdout
+    counts: dict[str, int] = {}
+    for pid in re.findall(r"pid=(\d+)", out):
+        counts[pid] = counts.get(pid, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
 def http_phase(args) -> dict:
     """Prepare the tables, start uvicorn (2 workers) and post every table's hands at once."""
     log(f"submitting {args.hands} hands over HTTP from {args.tables} tables at once")
@@ -385,7 +400,11 @@ def http_phase(args) -> dict:
     try:
         pids = _tree(server.process.pid)
         before = sum(map(_cpu_seconds, pids))
+        split: list[list[int]] = []
+        sampler = threading.Timer(1.0, lambda: split.append(_per_worker(server.port)))
+        sampler.start()
         web = asyncio.run(http_submissions(server.port, tables))
+        sampler.cancel()
         # the server's connections (its pools open them as they start and during the run)
         backends = [pid for pid in _backends(args.database) if pid not in ours]
         after = sum(map(_cpu_seconds, pids)), sum(_cpu_seconds(pid) for pid in backends)
@@ -398,6 +417,8 @@ def http_phase(args) -> dict:
     web["postgres_ms"] = 1000 * after[1] / stored
     log(f"CPU a submission over HTTP: uvicorn {web['python_ms']:.1f} ms, PostgreSQL "
         f"{web['postgres_ms']:.1f} ms (backends {len(backends)})")
+    if split and split[0]:
+        log(f"connections per uvicorn worker, a second in: {' / '.join(map(str, split[0]))}")
     log(f"every table's first hand (all {len(tables)} sent at once): p50 "
         f"{web['first_p50']:,.0f} ms, slowest {web['first_max']:,.0f} ms")
     if web["failures"]:
