@@ -22,10 +22,10 @@ HINT = ("set HAND_ROWS_SQL=false: the hand workflows then read and write through
 def hand_rows_sql(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     if not settings.HAND_ROWS_SQL:
         return []
-    from tournaments.models import Hand, HandSubmission
+    from tournaments.models import Hand, HandSubmission, Match
 
     errors: list[CheckMessage] = []
-    for model in (Hand, HandSubmission):
+    for model in (Hand, HandSubmission, Match):  # a match's state: its first hand's update
         for signal in (signals.pre_save, signals.post_save):
             if signal.has_listeners(model):
                 name = "pre_save" if signal is signals.pre_save else "post_save"

@@ -161,3 +161,25 @@ def test_a_new_hand_and_its_first_version_are_stored_as_two_saves_would(match):
     }
     assert stored["hand_id"] == hand.pk and stored["submitted_at"] is not None
     assert stored["idempotency_key"] == "together-1"
+
+
+@pytest.mark.parametrize("sql", [True, False])
+@pytest.mark.parametrize(("match_starts", "round_starts"),
+                         [(True, True), (True, False), (False, True), (False, False)])
+def test_into_play_puts_the_match_and_its_round_in_play_as_save_and_update_do(
+        match, settings, sql, match_starts, round_starts):
+    from tournaments.models import Round
+
+    settings.HAND_ROWS_SQL = sql
+    Round.objects.filter(pk=match.round_id).update(state=Round.State.PUBLISHED)
+    Match.objects.filter(pk=match.pk).update(state=Match.State.PENDING)
+    match = Match.objects.select_related("round").get(pk=match.pk)
+    with CaptureQueriesContext(connection) as queries:
+        match_rows.into_play(match, match_starts=match_starts, round_starts=round_starts)
+    one = sql and connection.vendor == "postgresql"
+    assert len(queries) == (int(match_starts or round_starts) if one
+                            else int(match_starts) + int(round_starts))
+    stored = Match.objects.select_related("round").get(pk=match.pk)
+    assert stored.state == match.state == (Match.State.PLAYING if match_starts
+                                           else Match.State.PENDING)
+    assert stored.round.state == (Round.State.IN_PLAY if round_starts else Round.State.PUBLISHED)

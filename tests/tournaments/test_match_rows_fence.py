@@ -10,7 +10,7 @@ from django.db.models import signals
 
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import checks, services
-from tournaments.models import Hand, HandSubmission
+from tournaments.models import Hand, HandSubmission, Match
 from tournaments.services import match_rows
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_the_default_configuration_passes_the_fence():
     assert ids() == []
 
 
-@pytest.mark.parametrize("model", [Hand, HandSubmission])
+@pytest.mark.parametrize("model", [Hand, HandSubmission, Match])
 @pytest.mark.parametrize("signal", [signals.pre_save, signals.post_save])
 def test_a_save_receiver_on_a_hand_row_stops_start_up(model, signal):
     def receiver(**kwargs):

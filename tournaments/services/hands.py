@@ -352,11 +352,8 @@ def submit_hand(
         _rescore_after(tournament, versions, number, actor, match)
     else:
         versions.append(submission)
-    if match.state == Match.State.PENDING:
-        match.state = Match.State.PLAYING
-        match.save(update_fields=["state"])
-    if match.round.state == Round.State.PUBLISHED:
-        Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
+    match_rows.into_play(match, match_starts=match.state == Match.State.PENDING,
+                         round_starts=match.round.state == Round.State.PUBLISHED)
     notify.hand_submitted(submission)
     backups.hands_arrived(tournament_id=tournament.pk)
     if director:

@@ -5,13 +5,14 @@ seated, the current version of every hand and whether the idempotency key was se
 stores a hand and its version. Through the ORM that was six reads, a lazy load and two inserts,
 and Django compiling each query's SQL cost more than PostgreSQL answering it (profiled: about
 1 ms a query against 0.1–0.3 ms in the database). Here it is one locking read, one read and
-two inserts whose SQL is built once per process from the models' metadata; rows become model
+two inserts (and, for a match's first hand, one update putting the match and its round in
+play) whose SQL is built once per process from the models' metadata; rows become model
 instances through the fields' own database converters and values are prepared by the fields'
 own `get_db_prep_save`, so what is loaded and stored is what the ORM would load and store
 (`tests/tournaments/test_match_rows.py` compares them). PostgreSQL and SQLite (no row locks).
 
 Fenced: `tournaments/checks.py` stops start-up where this would go behind Django's back (a save
-signal receiver on Hand or HandSubmission, a database router or a second database, another
+signal receiver on Hand, HandSubmission or Match, a database router or a second database, another
 Django major version). `HAND_ROWS_SQL=false` takes the ORM path instead, which does the same
 through querysets and `save()`.
 """
@@ -306,3 +307,37 @@ def insert_hand_and_version(hand: Hand, submission: HandSubmission) -> None:
         instance._state.adding = False
         instance._state.db = connection.alias
     submission.hand = hand
+
+
+@cache
+def _into_play_sql() -> str:
+    match, round_ = Match._meta, Round._meta
+    state, round_state = match.get_field("state"), round_.get_field("state")
+    return (
+        f"WITH r AS (UPDATE {_q(round_.db_table)} SET {_q(round_state.column)} = %s"
+        f" WHERE {_q(round_.pk.column)} = %s AND %s)"
+        f" UPDATE {_q(match.db_table)} SET {_q(state.column)} = %s"
+        f" WHERE {_q(match.pk.column)} = %s AND %s"
+    )
+
+
+def into_play(match: Match, *, match_starts: bool, round_starts: bool) -> None:
+    """A first hand puts its match (pending) and its round (published) in play: what
+    `match.save(update_fields=["state"])` and the round's queryset update do, in one statement
+    (one round trip) on PostgreSQL. A round's first hand is usually its match's first too: at
+    the start of a round every table sends one at once."""
+    if match_starts:
+        match.state = Match.State.PLAYING
+    if not (settings.HAND_ROWS_SQL and connection.vendor == "postgresql"):
+        if match_starts:
+            match.save(update_fields=["state"])
+        if round_starts:
+            Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
+        return
+    if not (match_starts or round_starts):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_into_play_sql(), [
+            Round.State.IN_PLAY.value, match.round_id, round_starts,
+            Match.State.PLAYING.value, match.pk, match_starts,
+        ])
