@@ -183,3 +183,49 @@ def test_into_play_puts_the_match_and_its_round_in_play_as_save_and_update_do(
     assert stored.state == match.state == (Match.State.PLAYING if match_starts
                                            else Match.State.PENDING)
     assert stored.round.state == (Round.State.IN_PLAY if round_starts else Round.State.PUBLISHED)
+
+
+def _loaded(instance) -> tuple[dict, dict]:
+    """The values and the state; an empty related-object cache is made on first use either
+    way (a foreign key's attribute looks at it when set)."""
+    state = {k: v for k, v in instance._state.__dict__.items() if (k, v) != ("fields_cache", {})}
+    return {k: v for k, v in instance.__dict__.items() if k != "_state"}, state
+
+
+@pytest.mark.parametrize("names", [None, match_rows._VERSION_FIELDS])
+def test_an_instance_is_made_as_from_db_makes_it(match, names):
+    """A version (all its fields, or without the two large ones) made without __init__ has the
+    same values, deferred fields and state as `from_db` gives, and loads a deferred field."""
+    services.submit_hand(match=match, record=HAND_1, actor=scorer(match, "NS"))
+    stored = HandSubmission.objects.get(hand__match=match)
+    attnames, loaders = match_rows._loaders(HandSubmission, names)
+    columns = ", ".join(connection.ops.quote_name(col.target.column) for col, _ in loaders)
+    with connection.cursor() as cursor:  # the row as the database gives it
+        cursor.execute(f"SELECT {columns} FROM {HandSubmission._meta.db_table} WHERE id = %s",
+                       [stored.pk])
+        row = cursor.fetchone()
+    made = match_rows._instance(HandSubmission, row, names)
+    expected = HandSubmission.from_db(connection.alias, attnames,
+                                      [getattr(stored, name) for name in attnames])
+    assert type(made) is HandSubmission and _loaded(made) == _loaded(expected)
+    assert made.get_deferred_fields() == expected.get_deferred_fields()
+    assert made.raw == stored.raw and made.pk == stored.pk
+
+
+def test_an_init_signal_receiver_gets_its_call(match):
+    from django.db.models.signals import post_init
+
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=TableToken, weak=False, dispatch_uid="match-rows-init")
+    try:
+        key_hash = hash_secret(new_secret())
+        TableToken.objects.create(table=match.table, key_hash=key_hash, label="table 1")
+        seen.clear()  # the create's own instance
+        token = match_rows.token_by_hash(TableToken, key_hash)
+    finally:
+        post_init.disconnect(sender=TableToken, dispatch_uid="match-rows-init")
+    assert seen == [token]
