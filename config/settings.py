@@ -155,6 +155,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "timeout": 10,
         "check": check_connection,
     }
+# The hand workflows' own statements (tournaments/services/match_rows.py) bind their
+# parameters on the server, and psycopg prepares each once a connection has run it this many
+# times: PostgreSQL then plans it once a connection, not once a submission. Django's own cursors
+# bind on the client and are never prepared, whatever this says (Django's default: None, off).
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 # Hand submissions under ASGI run through Django's sync handler on a pool of this many threads
 # per process (api/threaded.py): 2 uvicorn workers then overlap their database waits instead of
 # queueing on Django's one request thread. 0: Django's ASGI handler serves them. Off on SQLite

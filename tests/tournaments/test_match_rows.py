@@ -229,3 +229,44 @@ def test_an_init_signal_receiver_gets_its_call(match):
     finally:
         post_init.disconnect(sender=TableToken, dispatch_uid="match-rows-init")
     assert seen == [token]
+
+
+def _prepared(connection) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+def test_the_statements_are_prepared_once_a_connection_has_run_them_five_times(postgres_db,
+                                                                              match):
+    """PostgreSQL plans a submission's statements once a connection, not once a submission;
+    the ORM's own queries (bound on the client) are never prepared."""
+    for _ in range(5):
+        match_rows.match_hands(match)
+        list(Hand.objects.filter(match=match))
+    assert _prepared(postgres_db) == []
+    match_rows.match_hands(match)
+    list(Hand.objects.filter(match=match))
+    prepared = _prepared(postgres_db)
+    assert len(prepared) == 1 and "string_agg(DISTINCT side" in prepared[0]
+
+
+def test_a_clash_in_a_prepared_insert_is_djangos_integrity_error_and_the_next_goes_in(
+        postgres_db, match):
+    from django.db import IntegrityError, transaction
+
+    user = make_director("td-clash").user
+
+    def stored(number: int, key: str) -> None:
+        with transaction.atomic():
+            match_rows.insert_hand_and_version(Hand(match=match, number=number), HandSubmission(
+                version=1, raw={}, record={}, result={}, idempotency_key=key,
+                submitted_by=user, submitted_label="N", submitted_side="NS"))
+
+    for number in range(1, 7):  # prepared at the sixth
+        stored(number, f"clash-{number}")
+    assert any("INSERT" in statement for statement in _prepared(postgres_db))
+    with pytest.raises(IntegrityError):
+        stored(6, "clash-again")
+    stored(7, "clash-7")
+    assert Hand.objects.filter(match=match).count() == 7

@@ -47,6 +47,32 @@ _VERSION_FIELDS = tuple(
 )
 
 
+def _cursor() -> Any:
+    """Django's cursor for the statements here; on PostgreSQL over psycopg's server-side
+    binding, so that psycopg prepares a statement once a connection has run it five times
+    (`prepare_threshold`) and PostgreSQL plans it once a connection instead of once a
+    submission: planning was 0.14 ms of each of the match's and the hands' reads, against
+    0.05-0.08 ms of execution (EXPLAIN ANALYZE). The wrapper is Django's own, made as
+    `connection.cursor()` makes it: the same error translation, query logging and time zone."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import (
+        TIMESTAMPTZ_OID,
+        Format,
+        ServerBindingCursor,
+        register_tzloader,
+    )
+
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = connection.connection
+        cursor = ServerBindingCursor(raw)
+        if raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone != connection.timezone:
+            register_tzloader(connection.timezone, cursor)
+        return connection._prepare_cursor(cursor)
+
+
 def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
@@ -149,7 +175,7 @@ def token_by_hash(model: type[models.Model], key_hash: str) -> Any:
     queryset cost more than PostgreSQL answering it (its profile in uvicorn)."""
     if not settings.HAND_ROWS_SQL:
         return model._default_manager.filter(key_hash=key_hash).first()
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_token_sql(model), [key_hash])
         row = cursor.fetchone()
     return None if row is None else _instance(model, row)
@@ -185,7 +211,7 @@ def locked_match(match_id: int) -> Match:
         return (Match.objects.select_for_update(of=of)
                 .select_related("round__tournament", "table").get(pk=match_id))
     lock = connection.features.has_select_for_update
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_match_sql(lock), [match_id])
         row = cursor.fetchone()
     if row is None:
@@ -240,7 +266,7 @@ def match_hands(match: Match, idempotency_key: str | None = None) -> MatchHands:
     load on first use), its sides, and the submission stored under `idempotency_key`."""
     if not settings.HAND_ROWS_SQL:
         return _match_hands_orm(match, idempotency_key)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_hands_sql(), [match.pk, idempotency_key, match.pk])
         rows = cursor.fetchall()
     versions = []
@@ -296,7 +322,7 @@ def insert(instance: models.Model) -> None:
         return
     sql, fields = _insert_sql(type(instance))
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         if connection.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
@@ -333,7 +359,7 @@ def insert_hand_and_version(hand: Hand, submission: HandSubmission) -> None:
     sql, hand_fields, fields = _hand_and_version_sql()
     params = [f.get_db_prep_save(f.pre_save(hand, True), connection) for f in hand_fields]
     params += [f.get_db_prep_save(f.pre_save(submission, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         pk, hand_id = cursor.fetchone()
     for instance, key in ((hand, hand_id), (submission, pk)):
@@ -370,7 +396,7 @@ def into_play(match: Match, *, match_starts: bool, round_starts: bool) -> None:
         return
     if not (match_starts or round_starts):
         return
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_into_play_sql(), [
             Round.State.IN_PLAY.value, match.round_id, round_starts,
             Match.State.PLAYING.value, match.pk, match_starts,
