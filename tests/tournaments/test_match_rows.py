@@ -231,28 +231,38 @@ def test_an_init_signal_receiver_gets_its_call(match):
     assert seen == [token]
 
 
+@pytest.fixture
+def preparing(postgres_db):
+    """The connection as configured by default (DATABASE_PREPARE), whatever the environment."""
+    postgres_db.ensure_connection()
+    raw = postgres_db.connection
+    threshold, raw.prepare_threshold = raw.prepare_threshold, 5
+    yield postgres_db
+    raw.prepare_threshold = threshold
+
+
 def _prepared(connection) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         return [statement for (statement,) in cursor.fetchall()]
 
 
-def test_the_statements_are_prepared_once_a_connection_has_run_them_five_times(postgres_db,
+def test_the_statements_are_prepared_once_a_connection_has_run_them_five_times(preparing,
                                                                               match):
     """PostgreSQL plans a submission's statements once a connection, not once a submission;
     the ORM's own queries (bound on the client) are never prepared."""
     for _ in range(5):
         match_rows.match_hands(match)
         list(Hand.objects.filter(match=match))
-    assert _prepared(postgres_db) == []
+    assert _prepared(preparing) == []
     match_rows.match_hands(match)
     list(Hand.objects.filter(match=match))
-    prepared = _prepared(postgres_db)
+    prepared = _prepared(preparing)
     assert len(prepared) == 1 and "string_agg(DISTINCT side" in prepared[0]
 
 
 def test_a_clash_in_a_prepared_insert_is_djangos_integrity_error_and_the_next_goes_in(
-        postgres_db, match):
+        preparing, match):
     from django.db import IntegrityError, transaction
 
     user = make_director("td-clash").user
@@ -265,7 +275,7 @@ def test_a_clash_in_a_prepared_insert_is_djangos_integrity_error_and_the_next_go
 
     for number in range(1, 7):  # prepared at the sixth
         stored(number, f"clash-{number}")
-    assert any("INSERT" in statement for statement in _prepared(postgres_db))
+    assert any("INSERT" in statement for statement in _prepared(preparing))
     with pytest.raises(IntegrityError):
         stored(6, "clash-again")
     stored(7, "clash-7")
