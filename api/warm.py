@@ -17,9 +17,11 @@ What. `warm_up()` does that work once, in order, before the process accepts a re
 4. with submission threads (PostgreSQL), each of them takes a connection from the pool at the
    same time and reads each table a submission reads or writes (nothing found: PostgreSQL's
    session loads the tables' and indexes' descriptions), so the pool holds one warm connection
-   per thread; reads the cache once (Redis: each thread's client connects, as the throttle's
-   would) and pings the live events' Redis client (its pool then holds a connection a thread);
-   and builds its serializers (`fastsubmit.warm_thread`).
+   per thread, with a submission's reads prepared and planned (`match_rows.warm_connection`:
+   the token, the match and the hands, six times each, finding nothing); reads the cache once
+   (Redis: each thread's client connects, as the throttle's would) and pings the live events'
+   Redis client (its pool then holds a connection a thread); and builds its serializers
+   (`fastsubmit.warm_thread`).
 
 A step that fails (the database down at start, say) is logged and skipped: the process still
 starts, and the request that needs it does the work as before. Nothing is written anywhere.
@@ -94,6 +96,7 @@ def _connections() -> None:
 
     from tournaments import redis_client
     from tournaments.models import Hand, HandSubmission, Match, Round, Seat, TableToken, Tournament
+    from tournaments.services import match_rows
 
     from . import fastsubmit, threaded
 
@@ -117,6 +120,7 @@ def _connections() -> None:
         try:
             for model in (TableToken, Match, Round, Tournament, Seat, Hand, HandSubmission):
                 model.objects.filter(pk=0).exists()
+            match_rows.warm_connection(TableToken)
             cache.get("tricktable:warm-up")
             if settings.REDIS_URL:  # the live events' client: one pooled connection a thread
                 redis_client.client().ping()

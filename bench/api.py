@@ -401,7 +401,7 @@ def http_phase(args) -> dict:
         pids = _tree(server.process.pid)
         before = sum(map(_cpu_seconds, pids))
         split: list[list[int]] = []
-        sampler = threading.Timer(1.0, lambda: split.append(_per_worker(server.port)))
+        sampler = threading.Timer(0.3, lambda: split.append(_per_worker(server.port)))
         sampler.start()
         web = asyncio.run(http_submissions(server.port, tables))
         sampler.cancel()
@@ -418,7 +418,7 @@ def http_phase(args) -> dict:
     log(f"CPU a submission over HTTP: uvicorn {web['python_ms']:.1f} ms, PostgreSQL "
         f"{web['postgres_ms']:.1f} ms (backends {len(backends)})")
     if split and split[0]:
-        log(f"connections per uvicorn worker, a second in: {' / '.join(map(str, split[0]))}")
+        log(f"connections per uvicorn worker, 0.3 s in: {' / '.join(map(str, split[0]))}")
     log(f"every table's first hand (all {len(tables)} sent at once): p50 "
         f"{web['first_p50']:,.0f} ms, slowest {web['first_max']:,.0f} ms")
     if web["failures"]:

@@ -157,12 +157,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
     }
 # The hand workflows' own statements (tournaments/services/match_rows.py) bind their
 # parameters on the server, and psycopg prepares each once a connection has run it this many
-# times: PostgreSQL then plans it once a connection, not once a submission. Django's own cursors
+# times (0: at its first run; they all run on every submission): PostgreSQL then plans it once
+# a connection, not once a submission. Django's own cursors
 # bind on the client and are never prepared, whatever this says (Django's default: None, off).
 # DATABASE_PREPARE=false: none prepared (a connection pooler that shares server sessions between
 # clients, such as PgBouncer in transaction mode before 1.21, cannot keep them).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_PREPARE", True):
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 # Hand submissions under ASGI run through Django's sync handler on a pool of this many threads
 # per process (api/threaded.py): 2 uvicorn workers then overlap their database waits instead of
 # queueing on Django's one request thread. 0: Django's ASGI handler serves them. Off on SQLite

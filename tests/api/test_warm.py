@@ -153,3 +153,36 @@ def test_a_database_that_does_not_answer_at_start_leaves_a_pool_the_first_reques
     with postgres_db.cursor() as cursor:  # the first request after it
         cursor.execute("SELECT 1")
     postgres_db.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_each_warm_connection_has_a_submissions_reads_prepared_and_planned_once(
+        postgres_db, settings):
+    """The first submissions, every table's at once, find their reads prepared and past the
+    five plans PostgreSQL makes for a new prepared statement's first executions (its one
+    plan for all is in use: `generic_plans`)."""
+    if postgres_db.pool is None:
+        pytest.skip("the database pool is off (DATABASE_POOL=0)")
+    settings.SUBMIT_THREADS = 3
+    postgres_db.close()
+    postgres_db.close_pool()
+    assert isinstance(warm.warm_up()["connections"], float)
+    _handler, _asgi, executor = threaded._parts()
+    together = threading.Barrier(3, timeout=5)
+
+    def plans() -> list[tuple[str, int]]:  # on each of the pool's threads at once
+        from django.db import connection
+
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT statement, generic_plans FROM pg_prepared_statements")
+                found = cursor.fetchall()
+            together.wait()
+            return found
+        finally:
+            connection.close()
+
+    for found in [f.result(timeout=10) for f in [executor.submit(plans) for _ in range(3)]]:
+        assert len(found) == 3, found  # the token, the match, the hands
+        assert all(generic >= 1 for _statement, generic in found), found

@@ -20,6 +20,7 @@ through querysets and `save()`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -401,3 +402,24 @@ def into_play(match: Match, *, match_starts: bool, round_starts: bool) -> None:
             Round.State.IN_PLAY.value, match.round_id, round_starts,
             Match.State.PLAYING.value, match.pk, match_starts,
         ])
+
+
+#: How often `warm_connection` runs each read: PostgreSQL plans a prepared statement for its
+#: parameters (a custom plan) on its first five executions, and decides on one plan for all
+#: (the generic plan) at the sixth.
+_CUSTOM_PLANS = 6
+
+
+def warm_connection(token_model: type[models.Model]) -> None:
+    """Run a submission's reads on this thread's connection, each finding nothing, as often as
+    PostgreSQL plans a prepared statement anew: at a server's start (api/warm.py), so that the
+    first submissions, every table's at once, are not the ones that pay for the planning. (The
+    writes cannot run for nothing; `into_play` runs once a match.)"""
+    if not (settings.HAND_ROWS_SQL and connection.vendor == "postgresql"):
+        return
+    nothing = Match(pk=0, round_id=0)
+    for _ in range(_CUSTOM_PLANS):
+        token_by_hash(token_model, "")
+        with suppress(Match.DoesNotExist):
+            locked_match(0)
+        match_hands(nothing, "")
