@@ -160,8 +160,9 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
 # times (0: at its first run; they all run on every submission): PostgreSQL then plans it once
 # a connection, not once a submission. Django's own cursors
 # bind on the client and are never prepared, whatever this says (Django's default: None, off).
-# DATABASE_PREPARE=false: none prepared (a connection pooler that shares server sessions between
-# clients, such as PgBouncer in transaction mode before 1.21, cannot keep them).
+# DATABASE_PREPARE=false: none prepared (for a pooler that shares server sessions between clients
+# and does not keep prepared statements: PgBouncer in transaction mode keeps them from 1.22, with
+# max_prepared_statements set).
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_PREPARE", True):
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 # Hand submissions under ASGI run through Django's sync handler on a pool of this many threads

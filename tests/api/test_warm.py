@@ -186,3 +186,33 @@ def test_each_warm_connection_has_a_submissions_reads_prepared_and_planned_once(
     for found in [f.result(timeout=10) for f in [executor.submit(plans) for _ in range(3)]]:
         assert len(found) == 3, found  # the token, the match, the hands
         assert all(generic >= 1 for _statement, generic in found), found
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_warm_statements_serve_ids_of_every_size(postgres_db):
+    """A match id past 32,767 (past an int2) uses the statement the warm-up prepared, not a
+    second one: ids go as bigints whatever their size."""
+    from tournaments.models import Match, TableToken
+    from tournaments.services import match_rows
+
+    postgres_db.ensure_connection()
+    raw = postgres_db.connection
+    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
+    try:
+        match_rows.warm_connection(TableToken)
+        before = _statements(postgres_db)
+        for match_id in (7, 40_000, 3_000_000_000):
+            with pytest.raises(Match.DoesNotExist):
+                match_rows.locked_match(match_id)
+            match_rows.match_hands(Match(pk=match_id, round_id=1), "key")
+        assert _statements(postgres_db) == before and len(before) == 3
+    finally:
+        raw.prepare_threshold = threshold
+        postgres_db.close()
+
+
+def _statements(connection) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements ORDER BY statement")
+        return [statement for (statement,) in cursor.fetchall()]

@@ -31,6 +31,7 @@ from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
+from django.utils.asyncio import async_unsafe
 
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Table, Tournament
 
@@ -48,13 +49,18 @@ _VERSION_FIELDS = tuple(
 )
 
 
+@async_unsafe
 def _cursor() -> Any:
     """Django's cursor for the statements here; on PostgreSQL over psycopg's server-side
-    binding, so that psycopg prepares a statement once a connection has run it five times
-    (`prepare_threshold`) and PostgreSQL plans it once a connection instead of once a
-    submission: planning was 0.14 ms of each of the match's and the hands' reads, against
-    0.05-0.08 ms of execution (EXPLAIN ANALYZE). The wrapper is Django's own, made as
-    `connection.cursor()` makes it: the same error translation, query logging and time zone."""
+    binding, so that psycopg prepares a statement on a connection's first run of it
+    (`prepare_threshold`, config/settings.py) and PostgreSQL plans it once a connection instead
+    of once a submission: planning was 0.14 ms of each of the match's and the hands' reads,
+    against 0.05-0.08 ms of execution (EXPLAIN ANALYZE). A rollback on the connection (a
+    refused submission) makes psycopg drop every statement it prepared there (DDL in the
+    transaction could have changed what they name); the next runs prepare them again. The
+    wrapper is Django's own, made as `connection.cursor()` makes it: the same error
+    translation and time zone; a logged query shows its statement and parameters apart, as
+    parameters bound on the server are."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     from django.db.backends.postgresql.base import (
@@ -72,6 +78,18 @@ def _cursor() -> Any:
         if raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone != connection.timezone:
             register_tzloader(connection.timezone, cursor)
         return connection._prepare_cursor(cursor)
+
+
+def _id(value: Any) -> Any:
+    """A row id as a parameter of one type whatever its size: psycopg sends a plain int as the
+    smallest type that holds it (int2, int4, int8) and prepares a statement once per parameter
+    types, so ids below and above 32,768 would be two statements, the warm one (api/warm.py)
+    serving only the first. An id no bigint holds stays as it is (no row has it)."""
+    if connection.vendor == "postgresql" and type(value) is int and -(2**63) <= value < 2**63:
+        from psycopg.types.numeric import Int8
+
+        return Int8(value)
+    return value
 
 
 def _q(name: str) -> str:
@@ -213,7 +231,7 @@ def locked_match(match_id: int) -> Match:
                 .select_related("round__tournament", "table").get(pk=match_id))
     lock = connection.features.has_select_for_update
     with _cursor() as cursor:
-        cursor.execute(_match_sql(lock), [match_id])
+        cursor.execute(_match_sql(lock), [_id(match_id)])
         row = cursor.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
@@ -268,7 +286,7 @@ def match_hands(match: Match, idempotency_key: str | None = None) -> MatchHands:
     if not settings.HAND_ROWS_SQL:
         return _match_hands_orm(match, idempotency_key)
     with _cursor() as cursor:
-        cursor.execute(_hands_sql(), [match.pk, idempotency_key, match.pk])
+        cursor.execute(_hands_sql(), [_id(match.pk), idempotency_key, _id(match.pk)])
         rows = cursor.fetchall()
     versions = []
     width = len(_VERSION_FIELDS)
@@ -399,14 +417,14 @@ def into_play(match: Match, *, match_starts: bool, round_starts: bool) -> None:
         return
     with _cursor() as cursor:
         cursor.execute(_into_play_sql(), [
-            Round.State.IN_PLAY.value, match.round_id, round_starts,
-            Match.State.PLAYING.value, match.pk, match_starts,
+            Round.State.IN_PLAY.value, _id(match.round_id), round_starts,
+            Match.State.PLAYING.value, _id(match.pk), match_starts,
         ])
 
 
 #: How often `warm_connection` runs each read: PostgreSQL plans a prepared statement for its
-#: parameters (a custom plan) on its first five executions, and decides on one plan for all
-#: (the generic plan) at the sixth.
+#: parameters (a custom plan) on its first five executions, and at the sixth uses one plan for
+#: all (the generic plan) if it is estimated no dearer, as it is for these reads.
 _CUSTOM_PLANS = 6
 
 
