@@ -100,7 +100,7 @@ def benches(args: argparse.Namespace) -> list[Bench]:
               needs=("wrk", "postgres", "redis"), bars=(
             "standings GET 200, req/s at 64 connections",
             "standings GET 200, p99 latency",
-            "standings GET 304, req/s",
+            "standings GET 304, server CPU an answer",
             "standings GET 304, p99 latency",
             "hand submissions/s (4 processes, PostgreSQL)",
             "hand submissions/s over HTTP (64 tables, uvicorn 2 workers)",

@@ -158,18 +158,24 @@ def to_ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url: str, seconds: int, connections: int, script: str | None = None) -> dict:
+def wrk(url: str, seconds: int, connections: int, script: str | None = None,
+        server: list[int] | None = None) -> dict:
+    """wrk's figures; with `server` (the server's processes) also their CPU an answer (µs)."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
     if script:
         command += ["-s", script]
+    before = sum(map(_cpu_seconds, server or []))
     out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    answers = int(re.search(r"(\d+) requests in", out).group(1))
+    cpu_us = 1e6 * (sum(map(_cpu_seconds, server)) - before) / max(answers, 1) \
+        if server else None
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
     p99 = to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
     return {"rps": rps, "p50": p50, "p99": p99, "non2xx": int(bad.group(1)) if bad else 0,
-            "errors": errors.group(1) if errors else "", "raw": out}
+            "errors": errors.group(1) if errors else "", "raw": out, "cpu_us": cpu_us}
 
 
 # --- hand submissions through the services --------------------------------------------------
@@ -600,21 +606,26 @@ def main() -> None:
         assert fetch(server.url(path), {"If-None-Match": etag})[0] == 304
         log(f"wrk GET {path} ({len(body)} bytes), {args.seconds} s")
         wrk(server.url(path), 2, args.connections)  # warm both workers' caches
-        get = wrk(server.url(path), args.seconds, args.connections)
+        pids = _tree(server.process.pid)
+        get = wrk(server.url(path), args.seconds, args.connections, server=pids)
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
             script.write(f"wrk.headers[\"If-None-Match\"] = '{etag}'\n")
         log("wrk GET with If-None-Match")
-        not_modified = wrk(server.url(path), args.seconds, args.connections, script.name)
+        not_modified = wrk(server.url(path), args.seconds, args.connections, script.name,
+                           server=pids)
         os.unlink(script.name)
     finally:
         server.stop()
+    cheaper = not_modified["cpu_us"] < get["cpu_us"]
     results += [
         row(f"standings GET 200, req/s ({args.connections} conns)", f"{get['rps']:,.0f}",
             f">= {TARGETS['get_rps']:,} on 2 cores", get["rps"] >= TARGETS["get_rps"]),
         row("standings GET 200, p50 / p99 latency", f"{get['p50']:.1f} / {get['p99']:.1f} ms",
             f"p99 <= {TARGETS['get_p99_ms']} ms", get["p99"] <= TARGETS["get_p99_ms"]),
-        row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}",
-            "more than the 200s", not_modified["rps"] > get["rps"]),
+        row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}", "", None),
+        row("standings GET 304, server CPU an answer",
+            f"{not_modified['cpu_us']:,.0f} µs (200: {get['cpu_us']:,.0f} µs)",
+            "less than a 200's", cheaper),
         row("standings GET 304, p50 / p99 latency",
             f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
             f"p99 <= {TARGETS['get_p99_ms']} ms", not_modified["p99"] <= TARGETS["get_p99_ms"]),
@@ -626,8 +637,14 @@ def main() -> None:
     report.figure(bar="standings GET 200, p99 latency", value=get["p99"], unit="ms",
                   target=f"<= {TARGETS['get_p99_ms']} ms",
                   ok=get["p99"] <= TARGETS["get_p99_ms"], command=cmd)
+    # "304 responses cheaper still" (product.md): what a 304 costs the server, against a 200.
+    # Their req/s are within a few per cent of each other (each answer is mostly uvicorn's and
+    # the cache's work, the same for both), so which is higher is the load's doing.
     report.figure(bar="standings GET 304, req/s", value=not_modified["rps"], unit="req/s",
-                  target="more than the 200s", ok=not_modified["rps"] > get["rps"], command=cmd)
+                  note=f"200s: {get['rps']:,.0f} req/s", command=cmd)
+    report.figure(bar="standings GET 304, server CPU an answer", value=not_modified["cpu_us"],
+                  unit="µs", target=f"less than a 200's ({get['cpu_us']:,.0f} µs)",
+                  ok=cheaper, command=cmd)
     report.figure(bar="standings GET 304, p99 latency", value=not_modified["p99"], unit="ms",
                   target=f"<= {TARGETS['get_p99_ms']} ms",
                   ok=not_modified["p99"] <= TARGETS["get_p99_ms"], command=cmd)
