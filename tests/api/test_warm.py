@@ -12,6 +12,7 @@ import pytest
 
 from api import fastsubmit, threaded, warm
 from games.registry import GAMES, get_game
+from tests.conftest import prepared_statements
 from tournaments.services import match_rows
 
 
@@ -190,29 +191,18 @@ def test_each_warm_connection_has_a_submissions_reads_prepared_and_planned_once(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_the_warm_statements_serve_ids_of_every_size(postgres_db):
+def test_the_warm_statements_serve_ids_of_every_size(preparing):
     """A match id past 32,767 (past an int2) uses the statement the warm-up prepared, not a
     second one: ids go as bigints whatever their size."""
     from tournaments.models import Match, TableToken
-    from tournaments.services import match_rows
 
-    postgres_db.ensure_connection()
-    raw = postgres_db.connection
-    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
     try:
         match_rows.warm_connection(TableToken)
-        before = _statements(postgres_db)
+        before = prepared_statements(preparing)
         for match_id in (7, 40_000, 3_000_000_000):
             with pytest.raises(Match.DoesNotExist):
                 match_rows.locked_match(match_id)
             match_rows.match_hands(Match(pk=match_id, round_id=1), "key")
-        assert _statements(postgres_db) == before and len(before) == 3
+        assert prepared_statements(preparing) == before and len(before) == 3
     finally:
-        raw.prepare_threshold = threshold
-        postgres_db.close()
-
-
-def _statements(connection) -> list[str]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements ORDER BY statement")
-        return [statement for (statement,) in cursor.fetchall()]
+        preparing.close()  # its session's statements with it (no test rollback drops them)

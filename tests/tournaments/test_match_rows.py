@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tests.conftest import prepared_statements
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import Hand, HandSubmission, Match, TableToken, hash_secret, new_secret
@@ -231,30 +232,14 @@ def test_an_init_signal_receiver_gets_its_call(match):
     assert seen == [token]
 
 
-@pytest.fixture
-def preparing(postgres_db):
-    """The connection as configured by default (DATABASE_PREPARE), whatever the environment."""
-    postgres_db.ensure_connection()
-    raw = postgres_db.connection
-    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
-    yield postgres_db
-    raw.prepare_threshold = threshold
-
-
-def _prepared(connection) -> list[str]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        return [statement for (statement,) in cursor.fetchall()]
-
-
 def test_the_statements_are_prepared_on_a_connections_first_run_of_them(preparing, match):
     """PostgreSQL parses and plans a submission's statements once a connection, not once a
     submission; the ORM's own queries (bound on the client) are never prepared."""
     for _ in range(3):
         list(Hand.objects.filter(match=match))
-    assert _prepared(preparing) == []
+    assert prepared_statements(preparing) == []
     match_rows.match_hands(match)
-    prepared = _prepared(preparing)
+    prepared = prepared_statements(preparing)
     assert len(prepared) == 1 and "string_agg(DISTINCT side" in prepared[0]
 
 
@@ -272,7 +257,7 @@ def test_a_clash_in_a_prepared_insert_is_djangos_integrity_error_and_the_next_go
 
     for number in range(1, 4):
         stored(number, f"clash-{number}")
-    assert any("INSERT" in statement for statement in _prepared(preparing))
+    assert any("INSERT" in statement for statement in prepared_statements(preparing))
     with pytest.raises(IntegrityError):
         stored(3, "clash-again")
     stored(4, "clash-4")
