@@ -293,8 +293,9 @@ class Aggregates:
             return False
         if not results:
             return False
-        # each entrant's Results themselves: a tuple per result (the general path's records)
-        # was a tenth of a 1,000 x 9 recompute to make and free, and its memory slowed the rest
+        # each entrant's Results themselves: a scaled tuple per result (what the general path
+        # keeps as `results`) was a tenth of a 1,000 x 9 recompute to make and free, and its
+        # memory slowed the rest
         per: list[list[Result]] = [[] for _ in range(self.n)]
         add_to = dict(zip(self.ids, [mine.append for mine in per], strict=True))  # id -> append
         seen: dict = {}  # match -> its first Result until the mirror comes, then its round
