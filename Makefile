@@ -102,10 +102,11 @@ test-js:
 	elif [ "$${CI:-}" = true ]; then echo "node not found: CI must run tests/js/" >&2; exit 1; \
 	else echo "node not found: skipping the JavaScript tests in tests/js/ (apt-get install nodejs)"; fi
 
-# ruff, then import-linter's contracts ([tool.importlinter] in pyproject.toml): the layering
+# ruff (lint and format), then import-linter's contracts ([tool.importlinter] in pyproject.toml): the layering
 # api -> tournaments -> games, Django-free engines, and no import cycles where issue 19 removed them.
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: venv

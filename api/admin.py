@@ -15,10 +15,24 @@ from .models import ApiToken
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ["id", "user", "label", "state", "created_at", "expires_at", "revoked_at",
-                    "parent"]
-    readonly_fields = ["key_hash", "created_at", "last_used_at", "expires_at", "revoked_at",
-                       "parent"]
+    list_display = [
+        "id",
+        "user",
+        "label",
+        "state",
+        "created_at",
+        "expires_at",
+        "revoked_at",
+        "parent",
+    ]
+    readonly_fields = [
+        "key_hash",
+        "created_at",
+        "last_used_at",
+        "expires_at",
+        "revoked_at",
+        "parent",
+    ]
     search_fields = ["label", "user__username"]
     actions = ["revoke"]
 

@@ -38,9 +38,11 @@ TABLE = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The 
 class DuplicateBoardSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     dealer = serializers.CharField()
-    deal = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
-                                 required=False, help_text="Each seat's 13 cards (published "
-                                 "after the event).")
+    deal = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Each seat's 13 cards (published after the event).",
+    )
     turned = serializers.CharField(required=False, help_text="Whist: the turned card.")
 
 
@@ -93,8 +95,9 @@ class DuplicateStandingSerializer(serializers.Serializer):
 
 class DuplicateRankingsSerializer(serializers.Serializer):
     method = serializers.CharField()
-    released_round = serializers.IntegerField(allow_null=True,
-                                              help_text="null: every round (a director).")
+    released_round = serializers.IntegerField(
+        allow_null=True, help_text="null: every round (a director)."
+    )
     fields = serializers.DictField(child=DuplicateStandingSerializer(many=True))
 
 
@@ -107,19 +110,23 @@ class DuplicateCreateSerializer(serializers.Serializer):
     boards_per_round = serializers.IntegerField(min_value=1, max_value=dup.MAX_BOARDS_PER_ROUND)
     rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
     even = serializers.ChoiceField(choices=DuplicateEvent.Even.values, default="skip")
-    board_scoring = serializers.ChoiceField(choices=DuplicateEvent.BoardScoring.values,
-                                            default="standard")
-    board_compare = serializers.ChoiceField(choices=DuplicateEvent.BoardCompare.values,
-                                            required=False, allow_null=True, default=None)
+    board_scoring = serializers.ChoiceField(
+        choices=DuplicateEvent.BoardScoring.values, default="standard"
+    )
+    board_compare = serializers.ChoiceField(
+        choices=DuplicateEvent.BoardCompare.values, required=False, allow_null=True, default=None
+    )
     board_honours = serializers.BooleanField(default=False)
-    comparison = serializers.ChoiceField(choices=DuplicateEvent.Comparison.values,
-                                         default="matchpoints")
-    imp_scale = serializers.JSONField(required=False, default=None,
-                                      help_text="{name, factor, steps}; default the game's.")
-    board_source = serializers.ChoiceField(choices=DuplicateEvent.BoardSource.values,
-                                           default="seeded")
-    deal_seed = serializers.CharField(max_length=64, required=False, allow_blank=True,
-                                      default="")
+    comparison = serializers.ChoiceField(
+        choices=DuplicateEvent.Comparison.values, default="matchpoints"
+    )
+    imp_scale = serializers.JSONField(
+        required=False, default=None, help_text="{name, factor, steps}; default the game's."
+    )
+    board_source = serializers.ChoiceField(
+        choices=DuplicateEvent.BoardSource.values, default="seeded"
+    )
+    deal_seed = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
 
 
 class DuplicateCreatedSerializer(serializers.Serializer):
@@ -130,12 +137,19 @@ class DuplicateCreatedSerializer(serializers.Serializer):
 
 class DuplicateResultSubmitSerializer(serializers.Serializer):
     board = serializers.IntegerField(min_value=1)
-    side = serializers.ChoiceField(choices=["NS", "EW"], required=False, default="",
-                                   help_text="The side entering (a table's token must say).")
-    record = serializers.JSONField(help_text="The board's hand/1 record: bids and tricks, or the "
-                                   "full play (which must carry the board's deal).")
-    idempotency_key = serializers.CharField(min_length=8, max_length=100, required=False,
-                                            allow_null=True, default=None)
+    side = serializers.ChoiceField(
+        choices=["NS", "EW"],
+        required=False,
+        default="",
+        help_text="The side entering (a table's token must say).",
+    )
+    record = serializers.JSONField(
+        help_text="The board's hand/1 record: bids and tricks, or the "
+        "full play (which must carry the board's deal)."
+    )
+    idempotency_key = serializers.CharField(
+        min_length=8, max_length=100, required=False, allow_null=True, default=None
+    )
 
 
 class DuplicateResultSerializer(serializers.Serializer):
@@ -158,9 +172,11 @@ class DuplicateDecideSerializer(serializers.Serializer):
     pin = serializers.CharField(max_length=8, required=False, allow_blank=True, default="")
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     version = serializers.IntegerField(
-        min_value=1, help_text="The version of the result answered, as the answerer saw it: if "
+        min_value=1,
+        help_text="The version of the result answered, as the answerer saw it: if "
         "the board's result has changed since, the answer is refused (409 `stale-version`, "
-        "with the current version in `details`) and nothing changes.")
+        "with the current version in `details`) and nothing changes.",
+    )
 
 
 def _event(slug: str) -> Tournament:
@@ -176,8 +192,12 @@ class ReadView(APIView):
     permission_classes = [AllowAny]
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG], summary="The event's boards",
-               responses={200: DuplicateBoardSerializer(many=True)})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="The event's boards",
+    responses={200: DuplicateBoardSerializer(many=True)},
+)
 class Boards(ReadView):
     def get(self, request, slug: str):
         tournament = _event(slug)
@@ -185,9 +205,12 @@ class Boards(ReadView):
         return Response(select.boards_json(tournament, scored))
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG],
-               summary="The movement: for each round, each table's pairs and boards",
-               responses={200: DuplicateMovementSerializer})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="The movement: for each round, each table's pairs and boards",
+    responses={200: DuplicateMovementSerializer},
+)
 class MovementView(ReadView):
     def get(self, request, slug: str):
         from tournaments.duplicate import board_set
@@ -203,68 +226,105 @@ class MovementView(ReadView):
         return Response(data)
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG],
-               summary="Every board's traveller (the released rounds; all for a director)",
-               responses={200: DuplicateTravellerSerializer(many=True)})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Every board's traveller (the released rounds; all for a director)",
+    responses={200: DuplicateTravellerSerializer(many=True)},
+)
 class Travellers(ReadView):
     def get(self, request, slug: str):
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
-        return Response([{"board": n, "lines": select.traveller_rows(scored, n)}
-                         for n in sorted(scored.event.travellers)])
+        return Response(
+            [
+                {"board": n, "lines": select.traveller_rows(scored, n)}
+                for n in sorted(scored.event.travellers)
+            ]
+        )
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG],
-               summary="The rankings per field, ties sharing the place",
-               responses={200: DuplicateRankingsSerializer})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="The rankings per field, ties sharing the place",
+    responses={200: DuplicateRankingsSerializer},
+)
 class Rankings(ReadView):
     def get(self, request, slug: str):
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
-        return Response({
-            "method": scored.event.method, "released_round": scored.through_round,
-            "fields": {name: scored.ranking_rows(name) for name in scored.event.rankings},
-        })
+        return Response(
+            {
+                "method": scored.event.method,
+                "released_round": scored.through_round,
+                "fields": {name: scored.ranking_rows(name) for name in scored.event.rankings},
+            }
+        )
 
 
-@extend_schema(tags=["duplicate"], summary="Create a duplicate event (the signed-in user "
-               "directs it)", request=DuplicateCreateSerializer,
-               responses={201: DuplicateCreatedSerializer})
+@extend_schema(
+    tags=["duplicate"],
+    summary="Create a duplicate event (the signed-in user directs it)",
+    request=DuplicateCreateSerializer,
+    responses={201: DuplicateCreatedSerializer},
+)
 class Create(APIView):
     def post(self, request):
         if not (request.user and request.user.is_authenticated):
             raise NotAllowed("sign-in-required", "sign in to create an event")
         serializer = DuplicateCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = dup.create_duplicate_tournament(actor=Actor(user=request.user),
-                                                     **serializer.validated_data)
-        return Response({"slug": tournament.slug, "boards": tournament.boards.count(),
-                         "rounds": tournament.rounds}, status=status.HTTP_201_CREATED)
+        tournament = dup.create_duplicate_tournament(
+            actor=Actor(user=request.user), **serializer.validated_data
+        )
+        return Response(
+            {
+                "slug": tournament.slug,
+                "boards": tournament.boards.count(),
+                "rounds": tournament.rounds,
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
-def _table_actor(request, tournament: Tournament, number: int, side: str,
-                 pin: str = "") -> tuple[Actor, Match]:
+def _table_actor(
+    request, tournament: Tournament, number: int, side: str, pin: str = ""
+) -> tuple[Actor, Match]:
     round_ = tournament.round_set.order_by("-number").first()
-    match = None if round_ is None else Match.objects.filter(
-        round=round_, table__number=number).select_related("table", "round").first()
+    match = (
+        None
+        if round_ is None
+        else Match.objects.filter(round=round_, table__number=number)
+        .select_related("table", "round")
+        .first()
+    )
     if match is None:
         raise ApiError("no-round", f"no round is in play at table {number}", status_code=409)
     if _is_director(request, tournament):
         return Actor(user=request.user, side=side, pin=pin), match
     token = request.auth
-    if not isinstance(token, TableToken) or token.state != TokenState.ACTIVE or \
-            token.table.round.tournament_id != tournament.pk or token.table.number != number:
+    if (
+        not isinstance(token, TableToken)
+        or token.state != TokenState.ACTIVE
+        or token.table.round.tournament_id != tournament.pk
+        or token.table.number != number
+    ):
         raise NotAllowed("wrong-table", "this table's token (or a director) only")
-    return Actor(table=match.table_id, side=side, pin=pin,
-                 label=token.label or f"table {number} scorer"), match
+    return Actor(
+        table=match.table_id, side=side, pin=pin, label=token.label or f"table {number} scorer"
+    ), match
 
 
 @extend_schema(
-    tags=["duplicate"], parameters=[SLUG, TABLE],
+    tags=["duplicate"],
+    parameters=[SLUG, TABLE],
     summary="Submit a board's result at a table (its token; idempotent by key)",
     request=DuplicateResultSubmitSerializer,
-    responses={201: OpenApiResponse(DuplicateResultSerializer, description="Stored"),
-               200: OpenApiResponse(DuplicateResultSerializer, description="A retry")},
+    responses={
+        201: OpenApiResponse(DuplicateResultSerializer, description="Stored"),
+        200: OpenApiResponse(DuplicateResultSerializer, description="A retry"),
+    },
 )
 class SubmitResult(APIView):
     permission_classes = [AllowAny]  # the table's token or a director: checked below
@@ -275,38 +335,51 @@ class SubmitResult(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         actor, match = _table_actor(request, tournament, number, data["side"])
-        out = dup.submit_board_result(match=match, board=data["board"], record=data["record"],
-                                      actor=actor, idempotency_key=data["idempotency_key"])
-        return Response(DuplicateResultSerializer(out.result).data,
-                        status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK)
+        out = dup.submit_board_result(
+            match=match,
+            board=data["board"],
+            record=data["record"],
+            actor=actor,
+            idempotency_key=data["idempotency_key"],
+        )
+        return Response(
+            DuplicateResultSerializer(out.result).data,
+            status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
+        )
 
 
 def _decide(request, slug: str, pk: int, confirm: bool):
     tournament = _event(slug)
-    result = get_object_or_404(BoardResult.objects.select_related("board", "match__table"),
-                               pk=pk, tournament=tournament)
+    result = get_object_or_404(
+        BoardResult.objects.select_related("board", "match__table"), pk=pk, tournament=tournament
+    )
     serializer = DuplicateDecideSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
-    actor, match = _table_actor(request, tournament, result.table_number, data["side"],
-                                data["pin"])
+    actor, match = _table_actor(request, tournament, result.table_number, data["side"], data["pin"])
     if match.pk != result.match_id:
         raise ApiError("not-pending", "this result is of an earlier round", status_code=409)
     if confirm:
-        result = dup.confirm_board_result(result=result, actor=actor,
-                                          expected_version=data["version"])
+        result = dup.confirm_board_result(
+            result=result, actor=actor, expected_version=data["version"]
+        )
     else:
-        result = dup.reject_board_result(result=result, actor=actor, reason=data["reason"],
-                                         expected_version=data["version"])
+        result = dup.reject_board_result(
+            result=result, actor=actor, reason=data["reason"], expected_version=data["version"]
+        )
     return Response(DuplicateResultSerializer(result).data)
 
 
 PK = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The result's id.")
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG, PK], request=DuplicateDecideSerializer,
-               summary="The other side confirms a board result (with its PIN)",
-               responses={200: DuplicateResultSerializer})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG, PK],
+    request=DuplicateDecideSerializer,
+    summary="The other side confirms a board result (with its PIN)",
+    responses={200: DuplicateResultSerializer},
+)
 class ConfirmResult(APIView):
     permission_classes = [AllowAny]
 
@@ -314,9 +387,13 @@ class ConfirmResult(APIView):
         return _decide(request, slug, pk, True)
 
 
-@extend_schema(tags=["duplicate"], parameters=[SLUG, PK], request=DuplicateDecideSerializer,
-               summary="The other side rejects a board result",
-               responses={200: DuplicateResultSerializer})
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG, PK],
+    request=DuplicateDecideSerializer,
+    summary="The other side rejects a board result",
+    responses={200: DuplicateResultSerializer},
+)
 class RejectResult(APIView):
     permission_classes = [AllowAny]
 

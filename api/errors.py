@@ -69,9 +69,17 @@ DEFAULT_CODES = {
 def _code(exc: exceptions.APIException) -> str:
     codes = exc.get_codes()
     if isinstance(codes, str) and codes not in {
-        "error", "invalid", "not_authenticated", "authentication_failed", "permission_denied",
-        "not_found", "method_not_allowed", "not_acceptable", "unsupported_media_type",
-        "throttled", "parse_error",
+        "error",
+        "invalid",
+        "not_authenticated",
+        "authentication_failed",
+        "permission_denied",
+        "not_found",
+        "method_not_allowed",
+        "not_acceptable",
+        "unsupported_media_type",
+        "throttled",
+        "parse_error",
     }:
         return codes
     for cls in type(exc).__mro__:
@@ -131,7 +139,8 @@ def locked_out(request, original_response=None, credentials=None):
     limit = get_failure_limit(request, credentials)
     if request.path.startswith("/api/"):
         response = error_response(
-            status.HTTP_429_TOO_MANY_REQUESTS, "locked-out",
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            "locked-out",
             "too many wrong passwords for this username from this address; try again later",
             {"wait": wait, "failure_limit": limit},
         )
@@ -139,9 +148,12 @@ def locked_out(request, original_response=None, credentials=None):
         from tournaments.views.errors import _render  # the error pages' layout and language
 
         response = _render(
-            request, "registration/locked_out.html", status.HTTP_429_TOO_MANY_REQUESTS,
+            request,
+            "registration/locked_out.html",
+            status.HTTP_429_TOO_MANY_REQUESTS,
             username=get_client_username(request, credentials) or "",
-            failure_limit=limit, minutes=(wait + 59) // 60 if wait else None,
+            failure_limit=limit,
+            minutes=(wait + 59) // 60 if wait else None,
         )
     if wait:
         response["Retry-After"] = str(wait)

@@ -44,6 +44,8 @@ from . import live as views
 
 PATH = re.compile(r"^/api/v1/tournaments/([-a-zA-Z0-9_]+)/standings$")
 EVENTS = re.compile(r"^/api/v1/tournaments/([-a-zA-Z0-9_]+)/events$")
+
+
 def _load(data: bytes | None) -> Any:
     """A value as Django's Redis cache stores it: integers plain, anything else pickled."""
     if data is None:
@@ -73,19 +75,21 @@ def _header(scope: dict, name: bytes) -> str | None:
 
 #: The middleware whose part in an answer this module reproduces (config/settings.py's list).
 #: Any other in MIDDLEWARE: the fast path stands aside and Django answers everything.
-KNOWN_MIDDLEWARE = frozenset({
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files only
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "api.middleware.ApiErrorsMiddleware",  # exceptions only
-    "django.middleware.csrf.CsrfViewMiddleware",  # unsafe methods only
-    "django.contrib.auth.middleware.AuthenticationMiddleware",  # lazy: nothing for a GET here
-    "django.contrib.messages.middleware.MessageMiddleware",  # nothing unless messages are used
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # a locked-out sign-in only: no sign-in here
-})
+KNOWN_MIDDLEWARE = frozenset(
+    {
+        "django.middleware.security.SecurityMiddleware",
+        "whitenoise.middleware.WhiteNoiseMiddleware",  # static files only
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.locale.LocaleMiddleware",
+        "django.middleware.common.CommonMiddleware",
+        "api.middleware.ApiErrorsMiddleware",  # exceptions only
+        "django.middleware.csrf.CsrfViewMiddleware",  # unsafe methods only
+        "django.contrib.auth.middleware.AuthenticationMiddleware",  # lazy: nothing for a GET here
+        "django.contrib.messages.middleware.MessageMiddleware",  # nothing unless messages are used
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
+        "axes.middleware.AxesMiddleware",  # a locked-out sign-in only: no sign-in here
+    }
+)
 
 
 class _Rules:
@@ -96,15 +100,21 @@ class _Rules:
         i18n_patterns, _ = is_language_prefix_patterns_used(settings.ROOT_URLCONF)
         # Anything the fast path cannot reproduce: Django answers every request.
         # (CommonMiddleware refuses DISALLOWED_USER_AGENTS: a check this module does not make.)
-        self.enabled = (middleware <= KNOWN_MIDDLEWARE and not i18n_patterns
-                        and not settings.DISALLOWED_USER_AGENTS)
+        self.enabled = (
+            middleware <= KNOWN_MIDDLEWARE
+            and not i18n_patterns
+            and not settings.DISALLOWED_USER_AGENTS
+        )
         self.allowed_hosts = list(settings.ALLOWED_HOSTS)
         if settings.DEBUG and not self.allowed_hosts:
             self.allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]
         self.forwarded_host = settings.USE_X_FORWARDED_HOST
         proxy = settings.SECURE_PROXY_SSL_HEADER
-        self.proxy_header = (proxy[0].removeprefix("HTTP_").lower().replace("_", "-").encode(),
-                             proxy[1]) if proxy else None
+        self.proxy_header = (
+            (proxy[0].removeprefix("HTTP_").lower().replace("_", "-").encode(), proxy[1])
+            if proxy
+            else None
+        )
         security = "django.middleware.security.SecurityMiddleware" in middleware
         self.redirect = security and settings.SECURE_SSL_REDIRECT
         sts = ""
@@ -120,19 +130,25 @@ class _Rules:
             fixed.append((b"x-content-type-options", b"nosniff"))
         policy = settings.SECURE_REFERRER_POLICY
         if security and policy:
-            policy = ",".join([v.strip() for v in policy.split(",")] if isinstance(policy, str)
-                              else policy)
+            policy = ",".join(
+                [v.strip() for v in policy.split(",")] if isinstance(policy, str) else policy
+            )
             fixed.append((b"referrer-policy", policy.encode()))
         if security and settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
-            fixed.append((b"cross-origin-opener-policy",
-                          settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()))
+            fixed.append(
+                (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode())
+            )
         if "django.middleware.clickjacking.XFrameOptionsMiddleware" in middleware:
-            fixed.append((b"x-frame-options",
-                          getattr(settings, "X_FRAME_OPTIONS", "DENY").upper().encode()))
+            fixed.append(
+                (b"x-frame-options", getattr(settings, "X_FRAME_OPTIONS", "DENY").upper().encode())
+            )
         self.fixed = fixed
         self.locale = "django.middleware.locale.LocaleMiddleware" in middleware
-        self.session_cookie = settings.SESSION_COOKIE_NAME \
-            if "django.contrib.sessions.middleware.SessionMiddleware" in middleware else None
+        self.session_cookie = (
+            settings.SESSION_COOKIE_NAME
+            if "django.contrib.sessions.middleware.SessionMiddleware" in middleware
+            else None
+        )
         self.language_cookie = settings.LANGUAGE_COOKIE_NAME
         self.read = {b"host", b"x-forwarded-host", b"cookie", b"accept-language"}
         if self.proxy_header is not None:
@@ -182,8 +198,10 @@ def _language(rule: _Rules, headers: dict[bytes, str], cookies: dict[str, str]) 
     key = (cookies.get(rule.language_cookie), headers.get(b"accept-language", ""))
     language = _languages.get(key)
     if language is None:
-        probe = _Probe({rule.language_cookie: key[0]} if key[0] is not None else {},
-                       {"HTTP_ACCEPT_LANGUAGE": key[1]})
+        probe = _Probe(
+            {rule.language_cookie: key[0]} if key[0] is not None else {},
+            {"HTTP_ACCEPT_LANGUAGE": key[1]},
+        )
         with translation.override(translation.get_language_from_request(probe)):
             language = translation.get_language()
         if len(_languages) < 1024:
@@ -247,8 +265,9 @@ def django_headers(scope: dict) -> list[tuple[bytes, bytes]] | None:
 
 
 def _fresh(scope: dict, state: dict[str, Any]) -> bool:
-    return views.fresh(state, _header(scope, b"if-none-match"),
-                       _header(scope, b"if-modified-since"))
+    return views.fresh(
+        state, _header(scope, b"if-none-match"), _header(scope, b"if-modified-since")
+    )
 
 
 async def _tournament_id(slug: str) -> int | None:
@@ -264,17 +283,28 @@ async def _tournament_id(slug: str) -> int | None:
     return await sync_to_async(views._tournament_id)(slug, cached=False)
 
 
-async def _events(scope: dict, receive: Any, send: Any, slug: str,
-                  added: list[tuple[bytes, bytes]]) -> bool:
+async def _events(
+    scope: dict, receive: Any, send: Any, slug: str, added: list[tuple[bytes, bytes]]
+) -> bool:
     tid = await _tournament_id(slug)
     if tid is None:
         return False
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    after = event_log.valid_id(_header(scope, b"last-event-id")
-                          or (query.get("lastEventId") or [None])[0])
-    await send({"type": "http.response.start", "status": 200, "headers": [
-        (b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
-        (b"x-accel-buffering", b"no"), *added]})
+    after = event_log.valid_id(
+        _header(scope, b"last-event-id") or (query.get("lastEventId") or [None])[0]
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream"),
+                (b"cache-control", b"no-cache"),
+                (b"x-accel-buffering", b"no"),
+                *added,
+            ],
+        }
+    )
 
     async def relay() -> None:
         messages = views.stream(tid, after)
@@ -326,8 +356,7 @@ async def serve(scope: dict, send: Any, receive: Any = None) -> bool:
         return False
     if not isinstance(state, dict) or state.get("gen") != (gen or 0):
         return False
-    headers = [(b"etag", state["etag"].encode()),
-               (b"cache-control", views.CACHE_CONTROL.encode())]
+    headers = [(b"etag", state["etag"].encode()), (b"cache-control", views.CACHE_CONTROL.encode())]
     if state["computed_at"] is not None:
         headers.append((b"last-modified", http_date(state["computed_at"]).encode()))
     if _fresh(scope, state):
@@ -349,10 +378,14 @@ async def serve(scope: dict, send: Any, receive: Any = None) -> bool:
     else:
         age = b"%.3f" % max(0.0, datetime.now(UTC).timestamp() - state["computed_at"])
     content = body + age + b"}"
-    headers += [(b"content-type", b"application/json"),
-                (b"content-length", str(len(content)).encode()), *added]
+    headers += [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(content)).encode()),
+        *added,
+    ]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     # HEAD: the GET's headers, no body (as the server makes of Django's answer).
-    await send({"type": "http.response.body",
-                "body": b"" if scope["method"] == "HEAD" else content})
+    await send(
+        {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else content}
+    )
     return True

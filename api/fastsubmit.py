@@ -75,8 +75,9 @@ from .middleware import ApiErrorsMiddleware
 from .models import hash_secret
 
 #: The headers this path reads; any other header is one Django would not act on for this view.
-READ = frozenset({b"authorization", b"content-type", b"content-length", b"accept",
-                  b"idempotency-key", b"cookie"})
+READ = frozenset(
+    {b"authorization", b"content-type", b"content-length", b"accept", b"idempotency-key", b"cookie"}
+)
 ACCEPTED = frozenset({"*/*", "application/json", "application/*"})
 
 
@@ -95,9 +96,12 @@ class _Rules:
         self.view = view
         self.enabled = (
             fastpath.rules().enabled
-            and list(view.authentication_classes) == [
-                authentication.ApiTokenAuthentication, authentication.TableTokenAuthentication,
-                authentication.SessionAuthentication]
+            and list(view.authentication_classes)
+            == [
+                authentication.ApiTokenAuthentication,
+                authentication.TableTokenAuthentication,
+                authentication.SessionAuthentication,
+            ]
             and list(view.permission_classes) == [permissions.ScorerOrSignedIn]
             and list(view.parser_classes) == [parsers.HandJSONParser]
             and list(view.renderer_classes) == [JSONRenderer]
@@ -107,8 +111,11 @@ class _Rules:
             and settings.DEFAULT_CHARSET.lower() in ("utf-8", "utf8")
         )
         # DRF's `Allow` (APIView.default_response_headers): the view's methods, HEAD with GET.
-        names = [m for m in view.http_method_names
-                 if hasattr(view, m) or (m == "head" and hasattr(view, "get"))]
+        names = [
+            m
+            for m in view.http_method_names
+            if hasattr(view, m) or (m == "head" and hasattr(view, "get"))
+        ]
         self.allow = ", ".join(m.upper() for m in names).encode()
         self.cookies = {settings.SESSION_COOKIE_NAME.lower(), settings.CSRF_COOKIE_NAME.lower()}
 
@@ -136,8 +143,9 @@ class _Request:
 
     method = "POST"
 
-    def __init__(self, path: str, token: TableToken | None, meta: dict[str, str],
-                 headers: dict[str, str]) -> None:
+    def __init__(
+        self, path: str, token: TableToken | None, meta: dict[str, str], headers: dict[str, str]
+    ) -> None:
         self.path = path
         self.auth = token
         self.user = AnonymousUser()
@@ -195,8 +203,9 @@ def _token(found: dict[bytes, str]) -> TableToken | None:
     return token
 
 
-def _checked(rule: _Rules, scope: dict, body: bytes
-             ) -> tuple[_Request, dict, str, list[tuple[bytes, bytes]]] | None:
+def _checked(
+    rule: _Rules, scope: dict, body: bytes
+) -> tuple[_Request, dict, str, list[tuple[bytes, bytes]]] | None:
     """Stage 1: (request, valid data, idempotency key, middleware headers), or None."""
     added = fastpath.django_headers(scope)
     if added is None:
@@ -208,14 +217,14 @@ def _checked(rule: _Rules, scope: dict, body: bytes
     if token is None:
         return None
     meta = {"CONTENT_LENGTH": found[b"content-length"]}
-    headers = {"Idempotency-Key": found[b"idempotency-key"]} \
-        if b"idempotency-key" in found else {}
+    headers = {"Idempotency-Key": found[b"idempotency-key"]} if b"idempotency-key" in found else {}
     request = _Request(scope["path"], token, meta, headers)
     if not permissions.ScorerOrSignedIn().has_permission(request, None):
         return None
     try:
         data = parsers.HandJSONParser().parse(
-            io.BytesIO(body), "application/json", {"request": request, "encoding": "utf-8"})
+            io.BytesIO(body), "application/json", {"request": request, "encoding": "utf-8"}
+        )
     except Exception:
         return None
     valid = _validated(data)
@@ -237,8 +246,11 @@ def _rendered(rule: _Rules, response: Any) -> tuple[int, list[tuple[bytes, bytes
     """A DRF Response as DRF finalises it: the JSON, its type, `Allow`, its own headers."""
     content = JSONRenderer().render(response.data, "application/json", {})
     headers = [(b"content-type", b"application/json"), (b"allow", rule.allow)]
-    headers += [(name.lower().encode("latin-1"), value.encode("latin-1"))
-                for name, value in response.items() if name.lower() != "content-type"]
+    headers += [
+        (name.lower().encode("latin-1"), value.encode("latin-1"))
+        for name, value in response.items()
+        if name.lower() != "content-type"
+    ]
     return response.status_code, headers, content
 
 
@@ -290,8 +302,12 @@ def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Ans
     try:
         try:
             submitted = services.submit_hand(
-                match=Match(pk=pk), actor=actor_for(request, data["side"]),
-                record=data["record"], number=data["number"], idempotency_key=key)
+                match=Match(pk=pk),
+                actor=actor_for(request, data["side"]),
+                record=data["record"],
+                number=data["number"],
+                idempotency_key=key,
+            )
         except Match.DoesNotExist as error:
             raise Http404 from error
         code = 201 if submitted.created else 200
@@ -303,8 +319,10 @@ def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Ans
         middleware = ApiErrorsMiddleware(lambda r: None)
         failed = middleware.process_exception(request, exc)  # type: ignore[arg-type]
         assert failed is not None  # under /api/ it always answers
-        headers = [(name.lower().encode("latin-1"), value.encode("latin-1"))
-                   for name, value in failed.items()]
+        headers = [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in failed.items()
+        ]
         return failed.status_code, headers, failed.content
 
 
@@ -326,8 +344,9 @@ def answer(scope: dict, body: bytes) -> Answer | None:
         if checked is None:
             return None
         request, data, key, added = checked
-        language = next((v.decode() for n, v in added if n == b"content-language"),
-                        settings.LANGUAGE_CODE)
+        language = next(
+            (v.decode() for n, v in added if n == b"content-language"), settings.LANGUAGE_CODE
+        )
         pk = int(scope["path"].split("/")[4])
         with translation.override(language):
             done = _work(rule, request, data, key, pk)

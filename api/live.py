@@ -52,6 +52,7 @@ def etag_of(tournament_id: int, version: int, stale: bool) -> str:
 
 # --- standings ----------------------------------------------------------------------------
 
+
 def _remember(token: str, body: bytes) -> None:
     _bodies[token] = body
     _bodies.move_to_end(token)
@@ -69,8 +70,9 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
     live_ttl = keys.STATE_TTL
     cache.set(keys.slug_key(tid), slug, live_ttl + 60)
     gen = cache.get(keys.gen_key(slug)) or 0
-    results_version = Tournament.objects.filter(pk=tid).values_list(
-        "results_version", flat=True).first()
+    results_version = (
+        Tournament.objects.filter(pk=tid).values_list("results_version", flat=True).first()
+    )
     if results_version is None:
         return None
     snapshot = StandingsSnapshot.objects.filter(tournament_id=tid).first()
@@ -81,8 +83,9 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         version, computed = snapshot.version, snapshot.computed_at
         stale = snapshot.inputs_version < results_version
         payload = dict(snapshot.payload)
-    payload.update(version=version, stale=stale,
-                   computed_at=computed.isoformat() if computed else None)
+    payload.update(
+        version=version, stale=stale, computed_at=computed.isoformat() if computed else None
+    )
     body = json.dumps(payload, separators=(",", ":"))[:-1] + ',"age_seconds":'
     state = {
         "gen": gen,
@@ -92,14 +95,12 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         "token": uuid.uuid4().hex,
     }
     encoded = body.encode()
-    cache.set_many({keys.body_key(state["token"]): encoded, keys.state_key(slug): state},
-                   live_ttl)
+    cache.set_many({keys.body_key(state["token"]): encoded, keys.state_key(slug): state}, live_ttl)
     _remember(state["token"], encoded)
     return state, encoded
 
 
-def fresh(state: dict[str, Any], if_none_match: str | None,
-          if_modified_since: str | None) -> bool:
+def fresh(state: dict[str, Any], if_none_match: str | None, if_modified_since: str | None) -> bool:
     """True when the client's copy is current (If-None-Match, else If-Modified-Since): the one
     rule of the view and the ASGI fast path (api/fastpath.py)."""
     if if_none_match is not None:
@@ -112,8 +113,9 @@ def fresh(state: dict[str, Any], if_none_match: str | None,
 
 
 def _conditional(request: HttpRequest, state: dict[str, Any]) -> bool:
-    return fresh(state, request.headers.get("If-None-Match"),
-                 request.headers.get("If-Modified-Since"))
+    return fresh(
+        state, request.headers.get("If-None-Match"), request.headers.get("If-Modified-Since")
+    )
 
 
 def not_modified(state: dict[str, Any]) -> HttpResponse:
@@ -174,6 +176,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- server-sent events -------------------------------------------------------------------
 
+
 def heartbeat_seconds() -> float:
     return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
 
@@ -220,8 +223,13 @@ def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
 LOG_START = "0-0"
 
 
-async def stream(tournament_id: int, after: str | None, *, heartbeat: float | None = None,
-                 limit: int | None = None):
+async def stream(
+    tournament_id: int,
+    after: str | None,
+    *,
+    heartbeat: float | None = None,
+    limit: int | None = None,
+):
     """The SSE byte stream: `retry:`, missed events after `after` (Last-Event-ID), then each
     new announcement, with a heartbeat comment after `heartbeat` quiet seconds. `limit` stops
     after that many messages (tests)."""
@@ -268,14 +276,19 @@ async def events(request: HttpRequest, slug: str) -> HttpResponse:
     tid = await sync_to_async(_tournament_id)(slug)
     if tid is None:
         return not_found(slug)
-    after = event_log.valid_id(request.headers.get("Last-Event-ID")
-                          or request.GET.get("lastEventId"))
+    after = event_log.valid_id(
+        request.headers.get("Last-Event-ID") or request.GET.get("lastEventId")
+    )
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if not isinstance(request, ASGIRequest):
-        return HttpResponse(await sync_to_async(_short_stream)(tid, after),
-                            content_type="text/event-stream", headers=headers)
-    return StreamingHttpResponse(stream(tid, after), content_type="text/event-stream",
-                                 headers=headers)
+        return HttpResponse(
+            await sync_to_async(_short_stream)(tid, after),
+            content_type="text/event-stream",
+            headers=headers,
+        )
+    return StreamingHttpResponse(
+        stream(tid, after), content_type="text/event-stream", headers=headers
+    )
 
 
 def _short_stream(tid: int, after: str | None) -> bytes:
@@ -287,6 +300,3 @@ def _short_stream(tid: int, after: str | None) -> bytes:
         out.extend(frame(event_id, event) for event_id, event in event_log.history(tid, after))
     out.append(HEARTBEAT)
     return b"".join(out)
-
-
-

@@ -31,8 +31,11 @@ class ApiErrorsMiddleware:
 
     def __call__(self, request: HttpRequest):
         response = self.get_response(request)
-        if (request.path.startswith(PREFIX) and response.status_code >= 400
-                and not response.get("Content-Type", "").startswith("application/json")):
+        if (
+            request.path.startswith(PREFIX)
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
             return shaped(response)
         return response
 
@@ -42,7 +45,8 @@ class ApiErrorsMiddleware:
         if isinstance(exc, (OperationalError, InterfaceError)):
             log.warning("database unavailable: %s %s (%s)", request.method, request.path, exc)
             response = error_response(
-                503, "database-unavailable", "the database is unavailable; retry shortly")
+                503, "database-unavailable", "the database is unavailable; retry shortly"
+            )
             response["Retry-After"] = "1"
             return response
         log.error("server error: %s %s", request.method, request.path, exc_info=exc)

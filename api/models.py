@@ -20,6 +20,7 @@ from tournaments.models import SecretToken, TokenState, hash_secret, new_secret
 
 __all__ = ["ApiToken", "TokenState", "hash_secret", "new_secret"]
 
+
 class ApiToken(SecretToken):
     """A director's (or any user's) API token: `Authorization: Token <secret>`."""
 
@@ -27,8 +28,13 @@ class ApiToken(SecretToken):
         settings.AUTH_USER_MODEL, models.CASCADE, related_name="api_tokens", verbose_name=_("user")
     )
     parent = models.ForeignKey(
-        "self", models.CASCADE, null=True, blank=True, related_name="children",
-        verbose_name=_("made with"), editable=False,
+        "self",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("made with"),
+        editable=False,
     )
 
     class Meta:

@@ -38,25 +38,32 @@ class ClockSerializer(serializers.Serializer):
     state = serializers.ChoiceField(
         ["unset", "ready", "running", "paused", "over"],
         help_text="unset: no clock yet (the tournament's length shown); ready: set, not started; "
-        "over: time is up (remaining_seconds goes negative).")
+        "over: time is up (remaining_seconds goes negative).",
+    )
     duration_seconds = serializers.IntegerField()
     remaining_seconds = serializers.IntegerField(help_text="As of server_time.")
     last_hand_seconds = serializers.IntegerField(
-        help_text="The 'last hand' warning shows with this little time left.")
+        help_text="The 'last hand' warning shows with this little time left."
+    )
     last_hand = serializers.BooleanField(help_text="The 'last hand' warning is up.")
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(allow_null=True, help_text="While running, else null.")
     server_time = serializers.DateTimeField(
-        help_text="The server's clock when this was computed: a page takes its offset from it.")
+        help_text="The server's clock when this was computed: a page takes its offset from it."
+    )
 
 
 class ClockSetSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(help_text="The round's length, 1 to 600 minutes.")
     last_hand_minutes = serializers.IntegerField(
-        required=False, allow_null=True, default=None,
-        help_text="'Last hand' at this many minutes left (default: the tournament's).")
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="'Last hand' at this many minutes left (default: the tournament's).",
+    )
     as_default = serializers.BooleanField(
-        required=False, default=False, help_text="Also the length of later rounds.")
+        required=False, default=False, help_text="Also the length of later rounds."
+    )
 
 
 class ClockExtendSerializer(serializers.Serializer):
@@ -64,10 +71,12 @@ class ClockExtendSerializer(serializers.Serializer):
 
 
 class CallRequestSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(["", *DirectorCall.Reason.values], required=False,
-                                     default="", allow_blank=True)
-    note = serializers.CharField(required=False, default="", allow_blank=True,
-                                 max_length=services.NOTE_LENGTH)
+    reason = serializers.ChoiceField(
+        ["", *DirectorCall.Reason.values], required=False, default="", allow_blank=True
+    )
+    note = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=services.NOTE_LENGTH
+    )
 
 
 class CallSerializer(serializers.ModelSerializer):
@@ -77,8 +86,16 @@ class CallSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DirectorCall
-        fields = ["id", "table", "table_id", "reason", "note", "open", "called_at",
-                  "acknowledged_at"]
+        fields = [
+            "id",
+            "table",
+            "table_id",
+            "reason",
+            "note",
+            "open",
+            "called_at",
+            "acknowledged_at",
+        ]
 
 
 class TableProgressSerializer(serializers.Serializer):
@@ -86,8 +103,9 @@ class TableProgressSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     match = serializers.IntegerField(source="match_id")
     names = serializers.ListField(child=serializers.CharField())
-    current_hand = serializers.IntegerField(allow_null=True,
-                                            help_text="null once the match is finished.")
+    current_hand = serializers.IntegerField(
+        allow_null=True, help_text="null once the match is finished."
+    )
     hands = serializers.IntegerField(help_text="Hands entered.")
     confirmed = serializers.IntegerField()
     pending = serializers.IntegerField(help_text="Awaiting the other side's confirmation.")
@@ -112,8 +130,9 @@ def _round(pk: int, request, *, director: bool = False) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
     directs = is_director(actor_for(request), round_.tournament)
     if director and not directs:
-        raise ApiError("not-director", "only this tournament's directors may do that",
-                       status_code=403)
+        raise ApiError(
+            "not-director", "only this tournament's directors may do that", status_code=403
+        )
     if not round_.is_public and not directs:
         raise ApiError("not-found", "No Round matches the given query.", status_code=404)
     return round_
@@ -137,25 +156,38 @@ class RoundClockView(ApiView):
     pagination_class = None
     filter_backends: list = []
 
-    @extend_schema(summary="The round's clock, as of the server's time",
-                   responses={200: ClockSerializer})
+    @extend_schema(
+        summary="The round's clock, as of the server's time", responses={200: ClockSerializer}
+    )
     def get(self, request, pk: int):
         return Response(clock_body(_round(pk, request)))
 
-    @extend_schema(summary="Set the round's length and its 'last hand' warning (directors)",
-                   request=ClockSetSerializer, responses={200: ClockSerializer})
+    @extend_schema(
+        summary="Set the round's length and its 'last hand' warning (directors)",
+        request=ClockSetSerializer,
+        responses={200: ClockSerializer},
+    )
     def post(self, request, pk: int):
         round_ = _round(pk, request, director=True)
         data = valid(ClockSetSerializer, request)
-        services.set_clock(round=round_, actor=actor_for(request), minutes=data["minutes"],
-                           last_hand_minutes=data["last_hand_minutes"],
-                           as_default=data["as_default"])
+        services.set_clock(
+            round=round_,
+            actor=actor_for(request),
+            minutes=data["minutes"],
+            last_hand_minutes=data["last_hand_minutes"],
+            as_default=data["as_default"],
+        )
         return Response(clock_body(round_))
 
 
 def _clock_action(name: str, summary: str, call, request_serializer=None):
-    @extend_schema(tags=["rounds"], parameters=[ROUND], summary=summary,
-                   request=request_serializer, responses={200: ClockSerializer})
+    @extend_schema(
+        tags=["rounds"],
+        parameters=[ROUND],
+        summary=summary,
+        request=request_serializer,
+        responses={200: ClockSerializer},
+    )
     class View(ActionView):
         serializer_class = ClockSerializer
 
@@ -170,14 +202,20 @@ def _clock_action(name: str, summary: str, call, request_serializer=None):
 
 
 ClockStart = _clock_action(
-    "ClockStart", "Start the round's clock (409 clock-already-started)", services.start_clock)
+    "ClockStart", "Start the round's clock (409 clock-already-started)", services.start_clock
+)
 ClockPause = _clock_action(
-    "ClockPause", "Pause the round's clock (409 clock-not-running)", services.pause_clock)
+    "ClockPause", "Pause the round's clock (409 clock-not-running)", services.pause_clock
+)
 ClockResume = _clock_action(
-    "ClockResume", "Restart a paused clock (409 clock-not-paused)", services.resume_clock)
+    "ClockResume", "Restart a paused clock (409 clock-not-paused)", services.resume_clock
+)
 ClockExtend = _clock_action(
-    "ClockExtend", "Give the round more minutes (409 clock-not-started)", services.extend_clock,
-    ClockExtendSerializer)
+    "ClockExtend",
+    "Give the round more minutes (409 clock-not-started)",
+    services.extend_clock,
+    ClockExtendSerializer,
+)
 
 # -- calls for the director -----------------------------------------------------------------------
 
@@ -196,8 +234,10 @@ class TableCall(ActionView):
             return [Scorer()]
         return super().get_permissions()
 
-    @extend_schema(summary="The table's latest call for the director (its token or a director)",
-                   responses={200: CallSerializer, 204: None})
+    @extend_schema(
+        summary="The table's latest call for the director (its token or a director)",
+        responses={200: CallSerializer, 204: None},
+    )
     def get(self, request, pk: int):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
         if is_scorer(request):
@@ -210,9 +250,12 @@ class TableCall(ActionView):
             return Response(status=204)
         return Response(CallSerializer(call).data)
 
-    @extend_schema(summary="Call the director to this table (its own scoring token only; "
-                           "calling again while a call is open answers the open call)",
-                   request=CallRequestSerializer, responses={200: CallSerializer})
+    @extend_schema(
+        summary="Call the director to this table (its own scoring token only; "
+        "calling again while a call is open answers the open call)",
+        request=CallRequestSerializer,
+        responses={200: CallSerializer},
+    )
     def post(self, request, pk: int):
         table = get_object_or_404(Table, pk=pk)
         data = valid(CallRequestSerializer, request)
@@ -220,9 +263,12 @@ class TableCall(ActionView):
         return Response(CallSerializer(call).data)
 
 
-@extend_schema(tags=["rounds"], parameters=[ROUND],
-               summary="The round's open calls for the director, oldest first (directors)",
-               responses={200: CallSerializer(many=True)})
+@extend_schema(
+    tags=["rounds"],
+    parameters=[ROUND],
+    summary="The round's open calls for the director, oldest first (directors)",
+    responses={200: CallSerializer(many=True)},
+)
 class RoundCalls(ApiView):
     serializer_class = CallSerializer
     permission_classes = [SignedIn]
@@ -234,9 +280,13 @@ class RoundCalls(ApiView):
         return Response(CallSerializer(select.open_calls(round_), many=True).data)
 
 
-@extend_schema(tags=["rounds"], parameters=[ID(what="The call's id.")],
-               summary="Acknowledge a call: the table's phone says a director is on the way",
-               request=None, responses={200: CallSerializer})
+@extend_schema(
+    tags=["rounds"],
+    parameters=[ID(what="The call's id.")],
+    summary="Acknowledge a call: the table's phone says a director is on the way",
+    request=None,
+    responses={200: CallSerializer},
+)
 class CallAcknowledge(ActionView):
     serializer_class = CallSerializer
     permission_classes = [SignedIn]
@@ -247,9 +297,12 @@ class CallAcknowledge(ActionView):
         return Response(CallSerializer(call).data)
 
 
-@extend_schema(tags=["rounds"], parameters=[ROUND],
-               summary="Each table's progress in the round, slowest first (directors)",
-               responses={200: TableProgressSerializer(many=True)})
+@extend_schema(
+    tags=["rounds"],
+    parameters=[ROUND],
+    summary="Each table's progress in the round, slowest first (directors)",
+    responses={200: TableProgressSerializer(many=True)},
+)
 class RoundProgress(ApiView):
     serializer_class = TableProgressSerializer
     permission_classes = [SignedIn]

@@ -24,24 +24,41 @@ from .errors import ApiError
 from .views import ActionView, ApiView, actor_for, valid
 
 SEASON = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The season's slug.")
-MEMBER = OpenApiParameter("tournament", str, OpenApiParameter.PATH,
-                          description="The tournament's slug.")
+MEMBER = OpenApiParameter(
+    "tournament", str, OpenApiParameter.PATH, description="The tournament's slug."
+)
 
 
 class SeasonSerializer(serializers.ModelSerializer):
-    points = serializers.ListField(child=serializers.CharField(), read_only=True,
-                                   help_text="Placing points by place; exact numbers as text.")
+    points = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="Placing points by place; exact numbers as text.",
+    )
     tournaments = serializers.SerializerMethodField()
 
     class Meta:
         model = Series
-        fields = ["id", "slug", "name", "game", "rule", "points", "best", "tournaments",
-                  "inputs_version", "created_at"]
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "game",
+            "rule",
+            "points",
+            "best",
+            "tournaments",
+            "inputs_version",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def get_tournaments(self, series: Series) -> list[str]:
-        return list(Tournament.objects.filter(series_members__series=series)
-                    .order_by("starts_at", "id").values_list("slug", flat=True))
+        return list(
+            Tournament.objects.filter(series_members__series=series)
+            .order_by("starts_at", "id")
+            .values_list("slug", flat=True)
+        )
 
 
 class PointsField(serializers.ListField):
@@ -54,8 +71,9 @@ class SeasonCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=GAMES)
     rule = serializers.ChoiceField(choices=Series.Rule.choices, default=Series.Rule.PLACING)
     points = PointsField(required=False)
-    best = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                    max_value=seasons.MAX_BEST)
+    best = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=seasons.MAX_BEST
+    )
     slug = serializers.SlugField(required=False, max_length=80)
 
 
@@ -63,9 +81,13 @@ class SeasonUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=150, required=False)
     rule = serializers.ChoiceField(choices=Series.Rule.choices, required=False)
     points = PointsField(required=False)
-    best = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                    max_value=seasons.MAX_BEST,
-                                    help_text="null: every evening counts")
+    best = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=seasons.MAX_BEST,
+        help_text="null: every evening counts",
+    )
 
 
 class MemberSerializer(serializers.Serializer):
@@ -82,8 +104,11 @@ class SeasonList(generics.ListAPIView, ApiView):
     serializer_class = SeasonSerializer
     filterset_fields = ["game"]
 
-    @extend_schema(summary="Create a season (you become its director)",
-                   request=SeasonCreateSerializer, responses={201: SeasonSerializer})
+    @extend_schema(
+        summary="Create a season (you become its director)",
+        request=SeasonCreateSerializer,
+        responses={201: SeasonSerializer},
+    )
     def post(self, request):
         data = valid(SeasonCreateSerializer, request)
         series = seasons.create_series(actor=actor_for(request), **data)
@@ -96,15 +121,16 @@ class SeasonDetail(generics.RetrieveAPIView, ApiView):
     serializer_class = SeasonSerializer
     lookup_field = "slug"
 
-    @extend_schema(summary="Change the season's name, rule, placing points or best K "
-                           "(its directors)",
-                   request=SeasonUpdateSerializer, responses={200: SeasonSerializer})
+    @extend_schema(
+        summary="Change the season's name, rule, placing points or best K (its directors)",
+        request=SeasonUpdateSerializer,
+        responses={200: SeasonSerializer},
+    )
     def patch(self, request, slug: str):
         changes = valid(SeasonUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
-        series = seasons.update_series(actor=actor_for(request), series=season_of(slug),
-                                       **changes)
+        series = seasons.update_series(actor=actor_for(request), series=season_of(slug), **changes)
         return Response(SeasonSerializer(series).data)
 
 
@@ -113,14 +139,21 @@ def _etag(series: Series, version: int, stale: bool) -> str:
 
 
 @extend_schema(
-    tags=["seasons"], parameters=[SEASON],
+    tags=["seasons"],
+    parameters=[SEASON],
     summary="The season table: the latest snapshot (304 for a current If-None-Match)",
-    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
-        "series, game, rule, points, best, chain, evenings [{tournament, name, state, "
-        "starts_at, standings_version}], rows [{rank, tied, entrant, name, players, score, "
-        "wins, best, total, played, evenings [{score, counted, place}]}], plus version, "
-        "stale, computed_at. Exact numbers are ints or 'a/b' strings.")),
-        304: OpenApiResponse(description="Not modified")},
+    responses={
+        200: OpenApiResponse(
+            OpenApiTypes.OBJECT,
+            description=(
+                "series, game, rule, points, best, chain, evenings [{tournament, name, state, "
+                "starts_at, standings_version}], rows [{rank, tied, entrant, name, players, score, "
+                "wins, best, total, played, evenings [{score, counted, place}]}], plus version, "
+                "stale, computed_at. Exact numbers are ints or 'a/b' strings."
+            ),
+        ),
+        304: OpenApiResponse(description="Not modified"),
+    },
 )
 class SeasonTable(ActionView):
     serializer_class = None
@@ -130,23 +163,35 @@ class SeasonTable(ActionView):
         latest = seasons.latest(series=series)
         version = latest.snapshot.version if latest.snapshot else 0
         etag = _etag(series, version, latest.stale)
-        if etag in {t.strip().removeprefix("W/")
-                    for t in request.headers.get("If-None-Match", "").split(",")}:
+        if etag in {
+            t.strip().removeprefix("W/")
+            for t in request.headers.get("If-None-Match", "").split(",")
+        }:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
-            payload = dict(latest.snapshot.payload) if latest.snapshot else {
-                "series": series.slug, "evenings": [], "rows": []}
-            payload.update(version=version, stale=latest.stale, computed_at=(
-                latest.snapshot.computed_at.isoformat() if latest.snapshot else None))
+            payload = (
+                dict(latest.snapshot.payload)
+                if latest.snapshot
+                else {"series": series.slug, "evenings": [], "rows": []}
+            )
+            payload.update(
+                version=version,
+                stale=latest.stale,
+                computed_at=(latest.snapshot.computed_at.isoformat() if latest.snapshot else None),
+            )
             response = Response(payload)
         response["ETag"] = etag
         response["Cache-Control"] = "public, no-cache"
         return response
 
 
-@extend_schema(tags=["seasons"], parameters=[SEASON],
-               summary="Count a tournament in the season (same game)",
-               request=MemberSerializer, responses={200: SeasonSerializer})
+@extend_schema(
+    tags=["seasons"],
+    parameters=[SEASON],
+    summary="Count a tournament in the season (same game)",
+    request=MemberSerializer,
+    responses={200: SeasonSerializer},
+)
 class SeasonTournaments(ActionView):
     serializer_class = SeasonSerializer
 
@@ -158,9 +203,13 @@ class SeasonTournaments(ActionView):
         return Response(SeasonSerializer(series).data)
 
 
-@extend_schema(tags=["seasons"], parameters=[SEASON, MEMBER],
-               summary="Stop counting a tournament in the season", request=None,
-               responses={200: SeasonSerializer})
+@extend_schema(
+    tags=["seasons"],
+    parameters=[SEASON, MEMBER],
+    summary="Stop counting a tournament in the season",
+    request=None,
+    responses={200: SeasonSerializer},
+)
 class SeasonTournament(ActionView):
     serializer_class = SeasonSerializer
 

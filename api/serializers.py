@@ -41,8 +41,9 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField(help_text="A stable error code, e.g. `invalid-hand`.")
     message = serializers.CharField(help_text="A human-readable message.")
-    details = AnyField(help_text="Structured context (or null): field errors, the rules "
-                       "engine's errors.")
+    details = AnyField(
+        help_text="Structured context (or null): field errors, the rules engine's errors."
+    )
 
     class Meta:
         ref_name = "Error"
@@ -79,7 +80,15 @@ class RatingSerializer(serializers.ModelSerializer):
     class Meta:
         model = Rating
         fields = [
-            "player", "game", "ordinal", "mu", "sigma", "games", "wins", "draws", "win_rate",
+            "player",
+            "game",
+            "ordinal",
+            "mu",
+            "sigma",
+            "games",
+            "wins",
+            "draws",
+            "win_rate",
             "last_played",
         ]
 
@@ -107,8 +116,13 @@ class PlayerRatingSerializer(RatingSerializer):
         for point in rating.history or []:
             if isinstance(point, list | tuple) and len(point) >= 5:
                 out.append(
-                    {"played_at": point[0], "match": point[1], "mu": point[2],
-                     "sigma": point[3], "ordinal": point[4]}
+                    {
+                        "played_at": point[0],
+                        "match": point[1],
+                        "mu": point[2],
+                        "sigma": point[3],
+                        "ordinal": point[4],
+                    }
                 )
         return out
 
@@ -130,8 +144,10 @@ class PlayerDetailSerializer(PlayerSerializer):
 
 
 @extend_schema_field(
-    {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": True}],
-     "description": "A preset name (e.g. `standard`) or the rules object the engine accepts."}
+    {
+        "oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": True}],
+        "description": "A preset name (e.g. `standard`) or the rules object the engine accepts.",
+    }
 )
 class RulesField(serializers.JSONField):
     pass
@@ -145,12 +161,38 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "id", "slug", "name", "game", "rules", "format", "double_round_robin", "rounds",
-            "table_size", "match_length", "match_hands", "points_win", "points_draw",
-            "points_loss", "points_bye", "place_points", "tiebreaks", "late_entry",
-            "show_provisional", "confirmation", "seed", "state", "starts_at", "venue",
-            "results_version", "created_at", "top_cut", "knockout_length", "knockout_count",
-            "tiebreak_hands", "third_place", "consolation",
+            "id",
+            "slug",
+            "name",
+            "game",
+            "rules",
+            "format",
+            "double_round_robin",
+            "rounds",
+            "table_size",
+            "match_length",
+            "match_hands",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "points_bye",
+            "place_points",
+            "tiebreaks",
+            "late_entry",
+            "show_provisional",
+            "confirmation",
+            "seed",
+            "state",
+            "starts_at",
+            "venue",
+            "results_version",
+            "created_at",
+            "top_cut",
+            "knockout_length",
+            "knockout_count",
+            "tiebreak_hands",
+            "third_place",
+            "consolation",
         ]
         read_only_fields = fields
 
@@ -159,20 +201,31 @@ class KnockoutSettingsSerializer(serializers.Serializer):
     """The knockout's settings; send only those to change."""
 
     top_cut = serializers.ChoiceField(
-        choices=[0, 2, 4, 8], required=False,
-        help_text="Swiss: how many go on to the knockout after the last Swiss round (0: none).")
+        choices=[0, 2, 4, 8],
+        required=False,
+        help_text="Swiss: how many go on to the knockout after the last Swiss round (0: none).",
+    )
     length = serializers.ChoiceField(
-        choices=Tournament.KnockoutLength.choices, required=False,
-        help_text="A knockout match: to the rules' target, a number of hands, or best of N.")
+        choices=Tournament.KnockoutLength.choices,
+        required=False,
+        help_text="A knockout match: to the rules' target, a number of hands, or best of N.",
+    )
     count = serializers.IntegerField(
-        min_value=1, max_value=99, required=False,
-        help_text="Hands per knockout match (`hands`) or N (`best-of`, odd).")
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text="Hands per knockout match (`hands`) or N (`best-of`, odd).",
+    )
     tiebreak_hands = serializers.IntegerField(
-        min_value=1, max_value=99, required=False,
-        help_text="A match level after its hands plays this many more, again while level.")
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text="A match level after its hands plays this many more, again while level.",
+    )
     third_place = serializers.BooleanField(required=False)
     consolation = serializers.BooleanField(
-        required=False, help_text="Those outside the cut play on in a Swiss of their own.")
+        required=False, help_text="Those outside the cut play on in a Swiss of their own."
+    )
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -182,11 +235,18 @@ class TournamentCreateSerializer(serializers.Serializer):
     rules = RulesField(help_text="A preset name or the rules with house options.")
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     rounds = serializers.IntegerField(
-        min_value=1, max_value=32767, required=False, allow_null=True, default=None,
-        help_text="Required, except for a knockout (its rounds follow from the field).")
+        min_value=1,
+        max_value=32767,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Required, except for a knockout (its rounds follow from the field).",
+    )
     knockout = KnockoutSettingsSerializer(
-        required=False, help_text="A knockout's or a Swiss's top cut settings at creation, "
-        "checked as `PATCH .../knockout` checks them; refused, nothing is created.")
+        required=False,
+        help_text="A knockout's or a Swiss's top cut settings at creation, "
+        "checked as `PATCH .../knockout` checks them; refused, nothing is created.",
+    )
     match_length = serializers.ChoiceField(
         choices=Tournament.MatchLength.choices, default=Tournament.MatchLength.TARGET
     )
@@ -205,10 +265,14 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     place_points = serializers.ListField(
         child=serializers.DecimalField(max_digits=5, decimal_places=1),
-        required=False, allow_null=True, max_length=4,
+        required=False,
+        allow_null=True,
+        max_length=4,
     )
     tiebreaks = serializers.ListField(
-        child=serializers.CharField(max_length=40), required=False, allow_null=True,
+        child=serializers.CharField(max_length=40),
+        required=False,
+        allow_null=True,
         max_length=20,
     )
     late_entry = serializers.ChoiceField(
@@ -216,7 +280,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     show_provisional = serializers.BooleanField(default=False)
     confirmation = serializers.ChoiceField(
-        choices=Tournament.Confirmation.choices, default=Tournament.Confirmation.PIN,
+        choices=Tournament.Confirmation.choices,
+        default=Tournament.Confirmation.PIN,
         help_text="`pin` (default): the other side confirms a hand with its entry's PIN; "
         "`same-phone`: the table's token alone confirms (a trusting club).",
     )
@@ -244,9 +309,7 @@ class TournamentUpdateSerializer(TournamentCreateSerializer):
 
 class PlayerSpecSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    club_number = serializers.CharField(
-        max_length=30, required=False, allow_blank=True, default=""
-    )
+    club_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
 
@@ -263,8 +326,19 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = [
-            "id", "tournament", "name", "kind", "team", "players", "status", "seed",
-            "joined_round", "late_entry", "withdrawn_after_round", "fixed_table", "affiliation",
+            "id",
+            "tournament",
+            "name",
+            "kind",
+            "team",
+            "players",
+            "status",
+            "seed",
+            "joined_round",
+            "late_entry",
+            "withdrawn_after_round",
+            "fixed_table",
+            "affiliation",
             "registered_at",
         ]
         read_only_fields = fields
@@ -273,8 +347,11 @@ class EntrySerializer(serializers.ModelSerializer):
         return "team" if entry.team_id else "player"
 
     @extend_schema_field(
-        {"type": "object", "nullable": True,
-         "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+        }
     )
     def get_team(self, entry: Entry) -> dict | None:
         return {"id": entry.team_id, "name": entry.team.name} if entry.team_id else None
@@ -288,34 +365,46 @@ class EntrySerializer(serializers.ModelSerializer):
 class RegisterSerializer(serializers.Serializer):
     players = PlayerSpecSerializer(many=True, min_length=1, max_length=2)
     name = serializers.CharField(
-        max_length=100, required=False, allow_blank=True, default="",
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="A team's name (team events; default: the players' names).",
     )
-    seed = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
-                                    allow_null=True, default=None)
+    seed = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, allow_null=True, default=None
+    )
     late_entry = serializers.ChoiceField(
         choices=Tournament.LateEntry.choices, required=False, allow_blank=True, default=""
     )
     affiliation = serializers.CharField(
-        max_length=100, required=False, allow_blank=True, default="",
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="A club or family: entries with the same one are kept apart in the pairings "
-                  "while the draw can.",
+        "while the draw can.",
     )
     checked_in = serializers.BooleanField(
-        required=False, default=False,
+        required=False,
+        default=False,
         help_text="Directors only: the entry is here now and is checked in at once.",
     )
 
 
 class AffiliationSerializer(serializers.Serializer):
-    affiliation = serializers.CharField(max_length=100, allow_blank=True,
-                                        help_text="The entry's club or family (empty: none).")
+    affiliation = serializers.CharField(
+        max_length=100, allow_blank=True, help_text="The entry's club or family (empty: none)."
+    )
 
 
 class CheckInManySerializer(serializers.Serializer):
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=1,
-        max_length=2000, help_text="The entries' ids.")
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1),
+        min_length=1,
+        max_length=2000,
+        help_text="The entries' ids.",
+    )
 
 
 class KeepApartSerializer(serializers.ModelSerializer):
@@ -330,8 +419,9 @@ class KeepApartSerializer(serializers.ModelSerializer):
 
 class KeepApartCreateSerializer(serializers.Serializer):
     first = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="One entry's id.")
-    second = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                      help_text="The other entry's id.")
+    second = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, help_text="The other entry's id."
+    )
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
@@ -372,7 +462,9 @@ class SeedSerializer(serializers.Serializer):
 
 class FixTableSerializer(serializers.Serializer):
     table = serializers.IntegerField(
-        min_value=1, max_value=32767, allow_null=True,
+        min_value=1,
+        max_value=32767,
+        allow_null=True,
         help_text="The table number the entry always sits at (null frees it again).",
     )
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
@@ -392,8 +484,15 @@ class SeatSerializer(serializers.ModelSerializer):
     class Meta:
         model = Seat
         fields = [
-            "entry", "name", "side", "seats", "match_points", "points_for", "points_against",
-            "outcome", "place",
+            "entry",
+            "name",
+            "side",
+            "seats",
+            "match_points",
+            "points_for",
+            "points_against",
+            "outcome",
+            "place",
         ]
         read_only_fields = fields
 
@@ -423,8 +522,15 @@ class RoundSerializer(serializers.ModelSerializer):
     class Meta:
         model = Round
         fields = [
-            "id", "tournament", "number", "state", "generated_at", "published_at", "closed_at",
-            "notes", "matches",
+            "id",
+            "tournament",
+            "number",
+            "state",
+            "generated_at",
+            "published_at",
+            "closed_at",
+            "notes",
+            "matches",
         ]
         read_only_fields = fields
 
@@ -437,8 +543,9 @@ class GenerateSerializer(serializers.Serializer):
 
 class SwapSerializer(serializers.Serializer):
     first = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="An entry id.")
-    second = serializers.IntegerField(min_value=1, max_value=2**63 - 1,
-                                      help_text="Another entry id.")
+    second = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="Another entry id."
+    )
     reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
 
@@ -466,9 +573,22 @@ class HandVersionSerializer(FieldsBuiltOnce, serializers.ModelSerializer):
     class Meta:
         model = HandSubmission
         fields = [
-            "id", "number", "version", "is_current", "status", "source", "raw", "record",
-            "result", "submitted_side", "submitted_label", "submitted_at", "decided_label",
-            "decided_side", "decided_at", "reason",
+            "id",
+            "number",
+            "version",
+            "is_current",
+            "status",
+            "source",
+            "raw",
+            "record",
+            "result",
+            "submitted_side",
+            "submitted_label",
+            "submitted_at",
+            "decided_label",
+            "decided_side",
+            "decided_at",
+            "reason",
         ]
         read_only_fields = fields
 
@@ -482,8 +602,17 @@ class HandSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = HandSubmission
         fields = [
-            "id", "number", "version", "status", "source", "result", "submitted_side",
-            "submitted_at", "decided_side", "decided_at", "reason",
+            "id",
+            "number",
+            "version",
+            "status",
+            "source",
+            "result",
+            "submitted_side",
+            "submitted_at",
+            "decided_side",
+            "decided_at",
+            "reason",
         ]
         read_only_fields = fields
 
@@ -550,26 +679,44 @@ class SubmitSerializer(serializers.Serializer):
         validators=[_hand_object],
     )
     number = serializers.IntegerField(
-        min_value=1, max_value=32767, required=False, allow_null=True, default=None,
+        min_value=1,
+        max_value=32767,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="The hand's number (default: the next hand).",
     )
     side = serializers.CharField(
-        max_length=4, required=False, allow_blank=True, default="",
+        max_length=4,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="The side submitting (a table scorer must say: NS, EW, N, ...).",
     )
     idempotency_key = serializers.CharField(
-        min_length=8, max_length=100, required=False, allow_null=True, default=None,
+        min_length=8,
+        max_length=100,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="Or the `Idempotency-Key` header: a retry with it returns the stored version.",
     )
 
 
 class DecideSerializer(serializers.Serializer):
     side = serializers.CharField(
-        max_length=4, required=False, allow_blank=True, default="",
+        max_length=4,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="The side answering (a table scorer must say; not the submitting side).",
     )
     pin = serializers.CharField(
-        max_length=12, required=False, allow_blank=True, default="", trim_whitespace=True,
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        default="",
+        trim_whitespace=True,
         help_text="The answering side's PIN, from its entry's card: a table scorer must give it "
         "when the tournament's `confirmation` is `pin` (403 `side-pin-required`, "
         "`side-pin-wrong`; 429 `side-pin-locked` after too many wrong PINs at the table). "
@@ -625,7 +772,9 @@ class AuditEventSerializer(serializers.ModelSerializer):
 class TableTokenCreateSerializer(serializers.Serializer):
     label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     expires_in = serializers.IntegerField(
-        min_value=60, max_value=7 * 24 * 3600, default=12 * 3600,
+        min_value=60,
+        max_value=7 * 24 * 3600,
+        default=12 * 3600,
         help_text="Seconds until the token expires (default 12 hours).",
     )
 
@@ -653,8 +802,15 @@ class TableTokenSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableToken
         fields = [
-            "id", "table", "label", "state", "created_at", "expires_at", "revoked_at",
-            "last_used_at", "created_by",
+            "id",
+            "table",
+            "label",
+            "state",
+            "created_at",
+            "expires_at",
+            "revoked_at",
+            "last_used_at",
+            "created_by",
         ]
         read_only_fields = fields
 
@@ -674,12 +830,18 @@ class LoginSerializer(serializers.Serializer):
         max_length=150, required=False, help_text="Not needed when signed in by session."
     )
     password = serializers.CharField(
-        max_length=4096, required=False, style={"input_type": "password"},
+        max_length=4096,
+        required=False,
+        style={"input_type": "password"},
         help_text="Needed unless signed in by session (also with `Authorization: Token`).",
     )
     label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     expires_in = serializers.IntegerField(
-        min_value=60, max_value=366 * 24 * 3600, required=False, allow_null=True, default=None,
+        min_value=60,
+        max_value=366 * 24 * 3600,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="Seconds until the token expires (default: never). A token made with a "
         "token expires no later than it.",
     )
@@ -688,15 +850,24 @@ class LoginSerializer(serializers.Serializer):
 class ApiTokenSerializer(serializers.ModelSerializer):
     state = serializers.CharField(read_only=True)
     parent = serializers.PrimaryKeyRelatedField(
-        read_only=True, allow_null=True,
+        read_only=True,
+        allow_null=True,
         help_text="The token this one was made with (null: made with a password or a session); "
         "revoking it revokes this one.",
     )
 
     class Meta:
         model = ApiToken
-        fields = ["id", "label", "state", "created_at", "expires_at", "revoked_at", "last_used_at",
-                  "parent"]
+        fields = [
+            "id",
+            "label",
+            "state",
+            "created_at",
+            "expires_at",
+            "revoked_at",
+            "last_used_at",
+            "parent",
+        ]
         read_only_fields = fields
 
 
@@ -722,14 +893,16 @@ class BracketLegSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     state = serializers.ChoiceField(choices=Match.State.choices)
     winner = serializers.IntegerField(allow_null=True)
-    points = serializers.DictField(child=serializers.CharField(),
-                                   help_text="The game's points by entry id.")
+    points = serializers.DictField(
+        child=serializers.CharField(), help_text="The game's points by entry id."
+    )
 
 
 class BracketMatchSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The bracket's round (1 = the first).")
-    index = serializers.IntegerField(help_text="From the top; the third-place match is 2 of "
-                                               "the last round.")
+    index = serializers.IntegerField(
+        help_text="From the top; the third-place match is 2 of the last round."
+    )
     name = serializers.CharField()
     top = BracketEntrantSerializer(allow_null=True)
     bottom = BracketEntrantSerializer(allow_null=True)
@@ -738,8 +911,9 @@ class BracketMatchSerializer(serializers.Serializer):
     third_place = serializers.BooleanField()
     state = serializers.ChoiceField(choices=["bye", "decided", "playing", "ready", "waiting"])
     legs = BracketLegSerializer(many=True)
-    wins = serializers.DictField(child=serializers.IntegerField(),
-                                 help_text="Best of N: matches won by entry id.")
+    wins = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Best of N: matches won by entry id."
+    )
 
 
 class BracketRoundSerializer(serializers.Serializer):
@@ -784,18 +958,28 @@ class CutListSerializer(serializers.Serializer):
     top_cut = serializers.IntegerField()
     confirmed = serializers.BooleanField()
     entries = CutRowSerializer(many=True, help_text="In seed order.")
-    line = CutRowSerializer(many=True, help_text="Level with the last one in on match points, "
-                                                 "when the line falls inside them.")
-    decided_by = serializers.CharField(allow_null=True, help_text=(
-        "The tiebreak that drew the line (a metric name, or `final-key`); null without a tie."))
+    line = CutRowSerializer(
+        many=True,
+        help_text="Level with the last one in on match points, when the line falls inside them.",
+    )
+    decided_by = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "The tiebreak that drew the line (a metric name, or `final-key`); null without a tie."
+        ),
+    )
     decided_by_words = serializers.CharField()
     columns = CutColumnSerializer(many=True)
     can_confirm = serializers.BooleanField()
-    refusal = serializers.DictField(allow_null=True, help_text="Why it cannot be confirmed "
-                                                               "now: {code, message}.")
+    refusal = serializers.DictField(
+        allow_null=True, help_text="Why it cannot be confirmed now: {code, message}."
+    )
 
 
 class ConfirmCutSerializer(serializers.Serializer):
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), min_length=2,
-        max_length=4096, help_text="The cut list as shown, entry ids in seed order.")
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        min_length=2,
+        max_length=4096,
+        help_text="The cut list as shown, entry ids in seed order.",
+    )

@@ -91,19 +91,25 @@ def _parts() -> tuple[BaseHandler, ASGIHandler, ThreadPoolExecutor]:
         if _asgi is None:
             _asgi = ASGIHandler()  # its request class, body reading and sending
         if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=max(1, threads()),
-                                           thread_name_prefix="submit")
+            _executor = ThreadPoolExecutor(
+                max_workers=max(1, threads()), thread_name_prefix="submit"
+            )
         return _handler, _asgi, _executor
 
 
 def wanted(scope: dict) -> bool:
     """Is this request one this module serves?"""
-    return (scope["type"] == "http" and scope["method"] == "POST"
-            and PATH.match(scope["path"]) is not None and threads() > 0)
+    return (
+        scope["type"] == "http"
+        and scope["method"] == "POST"
+        and PATH.match(scope["path"]) is not None
+        and threads() > 0
+    )
 
 
-def respond(handler: BaseHandler, asgi: ASGIHandler, scope: dict, body_file: Any
-            ) -> HttpResponseBase:
+def respond(
+    handler: BaseHandler, asgi: ASGIHandler, scope: dict, body_file: Any
+) -> HttpResponseBase:
     """One request, start to finish, on the calling thread, as Django's handlers do it."""
     set_script_prefix(get_script_prefix(scope))
     signals.request_started.send(sender=ASGIHandler, scope=scope)
@@ -147,8 +153,9 @@ async def serve(scope: dict, receive: Any, send: Any) -> bool:
     return True
 
 
-def _serve(handler: BaseHandler, asgi: ASGIHandler, scope: dict, body_file: Any
-           ) -> HttpResponseBase | tuple[int, list[tuple[bytes, bytes]], bytes]:
+def _serve(
+    handler: BaseHandler, asgi: ASGIHandler, scope: dict, body_file: Any
+) -> HttpResponseBase | tuple[int, list[tuple[bytes, bytes]], bytes]:
     """On a submission thread: a plain scorer's submission answered by api/fastsubmit.py,
     anything else (or with SUBMIT_FAST_PATH off) by Django's handler."""
     if fastsubmit.enabled():

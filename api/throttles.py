@@ -80,8 +80,12 @@ class ScopedThrottle(ScopedRateThrottle):
         try:
             allowed, count, oldest = script(
                 keys=[backend.make_key(f"{self.key}:window")],  # not DRF's list,
-                args=[repr(self.now), self.duration, self.num_requests,
-                      f"{self.now!r}:{os.urandom(6).hex()}"],
+                args=[
+                    repr(self.now),
+                    self.duration,
+                    self.num_requests,
+                    f"{self.now!r}:{os.urandom(6).hex()}",
+                ],
             )
         except DOWN as error:  # as with DRF on the tolerant cache: throttling pauses
             _down("throttle", error)

@@ -57,8 +57,7 @@ def actor_for(request, side: str = "", pin: str = "") -> Actor:
     signed-in user, or the public."""
     token = request.auth
     if isinstance(token, TableToken):
-        return Actor(table=token.table_id, side=side, pin=pin,
-                     label=token.label or "table scorer")
+        return Actor(table=token.table_id, side=side, pin=pin, label=token.label or "table scorer")
     if request.user and request.user.is_authenticated:
         return Actor(user=request.user, side=side)
     return Actor(label="public", side=side)
@@ -126,7 +125,8 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
 
     @extend_schema(
         summary="Change the tournament's setup (its directors)",
-        request=s.TournamentUpdateSerializer, responses={200: s.TournamentSerializer},
+        request=s.TournamentUpdateSerializer,
+        responses={200: s.TournamentSerializer},
     )
     def patch(self, request, slug: str):
         changes = valid(s.TournamentUpdateSerializer, request)
@@ -140,7 +140,10 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
 
 def _tournament_action(service, summary: str):
     @extend_schema(
-        tags=["tournaments"], parameters=[SLUG], summary=summary, request=None,
+        tags=["tournaments"],
+        parameters=[SLUG],
+        summary=summary,
+        request=None,
         responses={200: s.TournamentSerializer},
     )
     class View(ActionView):
@@ -173,8 +176,11 @@ class AuditList(generics.ListAPIView, ApiView):
         return tournament.audit.all()
 
 
-@extend_schema(tags=["tournaments"], parameters=[SLUG],
-               summary="The director's result queue: hands awaiting confirmation or disputed")
+@extend_schema(
+    tags=["tournaments"],
+    parameters=[SLUG],
+    summary="The director's result queue: hands awaiting confirmation or disputed",
+)
 class ResultQueue(generics.ListAPIView, ApiView):
     """The current version of every hand in a round in play that is pending or rejected, the
     oldest first: what the director chases or settles (with a correction)."""
@@ -191,7 +197,8 @@ class ResultQueue(generics.ListAPIView, ApiView):
         services.require_director(actor_for(self.request), tournament)
         return (
             HandSubmission.objects.filter(
-                hand__match__round__tournament=tournament, is_current=True,
+                hand__match__round__tournament=tournament,
+                is_current=True,
                 status__in=[HandSubmission.Status.PENDING, HandSubmission.Status.REJECTED],
             )
             .select_related("hand__match__round", "hand__match__table")
@@ -239,9 +246,11 @@ class EntryList(generics.ListAPIView, ApiView):
 
 
 @extend_schema(
-    tags=["entries"], parameters=[SLUG],
+    tags=["entries"],
+    parameters=[SLUG],
     summary="Check in several entries at once (all or none; those already checked in stay so)",
-    request=s.CheckInManySerializer, responses={200: s.EntrySerializer(many=True)},
+    request=s.CheckInManySerializer,
+    responses={200: s.EntrySerializer(many=True)},
 )
 class EntryCheckInMany(ActionView):
     serializer_class = s.EntrySerializer
@@ -249,8 +258,9 @@ class EntryCheckInMany(ActionView):
     def post(self, request, slug: str):
         data = valid(s.CheckInManySerializer, request)
         tournament = tournament_of(slug)
-        services.check_in_entries(tournament=tournament, actor=actor_for(request),
-                                  entries=data["entries"])
+        services.check_in_entries(
+            tournament=tournament, actor=actor_for(request), entries=data["entries"]
+        )
         found = ENTRIES.filter(tournament=tournament, pk__in=data["entries"]).order_by("id")
         return Response(s.EntrySerializer(found, many=True).data)
 
@@ -270,27 +280,40 @@ class KeepApartList(generics.ListAPIView, ApiView):
         services.require_director(actor_for(self.request), tournament)
         return KeepApart.objects.filter(tournament=tournament).order_by("id")
 
-    @extend_schema(summary="Keep two entries apart in the pairings while the draw can",
-                   request=s.KeepApartCreateSerializer, responses={201: s.KeepApartSerializer})
+    @extend_schema(
+        summary="Keep two entries apart in the pairings while the draw can",
+        request=s.KeepApartCreateSerializer,
+        responses={201: s.KeepApartSerializer},
+    )
     def post(self, request, slug: str):
         data = valid(s.KeepApartCreateSerializer, request)
         tournament = tournament_of(slug)
         first = get_object_or_404(Entry, pk=data["first"], tournament=tournament)
         second = get_object_or_404(Entry, pk=data["second"], tournament=tournament)
-        pair = services.keep_apart(tournament=tournament, actor=actor_for(request), first=first,
-                                   second=second, reason=data["reason"])
+        pair = services.keep_apart(
+            tournament=tournament,
+            actor=actor_for(request),
+            first=first,
+            second=second,
+            reason=data["reason"],
+        )
         return Response(s.KeepApartSerializer(pair).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(tags=["entries"], parameters=[ID(what="The pair's id.")],
-               summary="Let two entries kept apart meet again", request=None,
-               responses={204: None})
+@extend_schema(
+    tags=["entries"],
+    parameters=[ID(what="The pair's id.")],
+    summary="Let two entries kept apart meet again",
+    request=None,
+    responses={204: None},
+)
 class KeepApartDelete(ActionView):
     serializer_class = s.KeepApartSerializer
 
     def delete(self, request, pk: int):
-        pair = get_object_or_404(KeepApart.objects.select_related("tournament", "first",
-                                                                  "second"), pk=pk)
+        pair = get_object_or_404(
+            KeepApart.objects.select_related("tournament", "first", "second"), pk=pk
+        )
         services.allow_together(pair=pair, actor=actor_for(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -334,8 +357,11 @@ class EntryDetail(generics.RetrieveAPIView, ApiView):
 
 def _entry_action(name: str, summary: str, request_serializer, call):
     @extend_schema(
-        tags=["entries"], parameters=[ID(what="The entry's id.")], summary=summary,
-        request=request_serializer, responses={200: s.EntrySerializer},
+        tags=["entries"],
+        parameters=[ID(what="The entry's id.")],
+        summary=summary,
+        request=request_serializer,
+        responses={200: s.EntrySerializer},
     )
     class View(ActionView):
         serializer_class = s.EntrySerializer
@@ -354,19 +380,26 @@ EntryCheckIn = _entry_action("EntryCheckIn", "Check an entry in", None, services
 EntryWithdraw = _entry_action(
     "EntryWithdraw", "Withdraw an entry from later rounds", s.ReasonSerializer, services.withdraw
 )
-EntrySeed = _entry_action("EntrySeed", "Set (or clear) an entry's seed", s.SeedSerializer,
-                          services.set_seed)
+EntrySeed = _entry_action(
+    "EntrySeed", "Set (or clear) an entry's seed", s.SeedSerializer, services.set_seed
+)
 EntryUndoCheckIn = _entry_action(
-    "EntryUndoCheckIn", "Take back a check-in (until a round seats the entry)", None,
+    "EntryUndoCheckIn",
+    "Take back a check-in (until a round seats the entry)",
+    None,
     services.undo_check_in,
 )
 EntryAffiliation = _entry_action(
-    "EntryAffiliation", "Set (or clear) an entry's affiliation: a club or family kept apart",
-    s.AffiliationSerializer, services.set_affiliation,
+    "EntryAffiliation",
+    "Set (or clear) an entry's affiliation: a club or family kept apart",
+    s.AffiliationSerializer,
+    services.set_affiliation,
 )
 EntryFixTable = _entry_action(
-    "EntryFixTable", "Always seat an entry at one table (e.g. for access), or free it",
-    s.FixTableSerializer, services.fix_table,
+    "EntryFixTable",
+    "Always seat an entry at one table (e.g. for access), or free it",
+    s.FixTableSerializer,
+    services.fix_table,
 )
 
 
@@ -386,8 +419,10 @@ ROUNDS = Round.objects.select_related("tournament").prefetch_related(
     Prefetch(
         "matches",
         Match.objects.select_related("table").prefetch_related(
-            Prefetch("seats", Seat.objects.select_related(
-                "entry__team", "entry__player").order_by("seats"))
+            Prefetch(
+                "seats",
+                Seat.objects.select_related("entry__team", "entry__player").order_by("seats"),
+            )
         ),
     )
 )
@@ -407,9 +442,11 @@ class RoundList(generics.ListAPIView, ApiView):
 
 
 @extend_schema(
-    tags=["rounds"], parameters=[SLUG],
+    tags=["rounds"],
+    parameters=[SLUG],
     summary="Generate the next round's pairings as a draft (or `regenerate` the draft)",
-    request=s.GenerateSerializer, responses={201: s.RoundSerializer},
+    request=s.GenerateSerializer,
+    responses={201: s.RoundSerializer},
 )
 class RoundGenerate(ActionView):
     serializer_class = s.GenerateSerializer
@@ -436,8 +473,11 @@ class RoundDetail(generics.RetrieveAPIView, ApiView):
 
 def _round_action(name: str, summary: str, request_serializer, call):
     @extend_schema(
-        tags=["rounds"], parameters=[ID(what="The round's id.")], summary=summary,
-        request=request_serializer, responses={200: s.RoundSerializer},
+        tags=["rounds"],
+        parameters=[ID(what="The round's id.")],
+        summary=summary,
+        request=request_serializer,
+        responses={200: s.RoundSerializer},
     )
     class View(ActionView):
         serializer_class = s.RoundSerializer
@@ -455,28 +495,37 @@ def _round_action(name: str, summary: str, request_serializer, call):
 def _swap(round_: Round, request, data: dict) -> None:
     entries = {
         e.pk: e
-        for e in Entry.objects.filter(tournament_id=round_.tournament_id,
-                                      pk__in=[data["first"], data["second"]])
+        for e in Entry.objects.filter(
+            tournament_id=round_.tournament_id, pk__in=[data["first"], data["second"]]
+        )
     }
     missing = [n for n in (data["first"], data["second"]) if n not in entries]
     if missing:
-        raise ApiError("unknown-entry", f"no entry {missing[0]} in this tournament",
-                       details={"entries": missing})
+        raise ApiError(
+            "unknown-entry",
+            f"no entry {missing[0]} in this tournament",
+            details={"entries": missing},
+        )
     services.swap_entries(
-        round=round_, actor=actor_for(request), first=entries[data["first"]],
-        second=entries[data["second"]], reason=data["reason"],
+        round=round_,
+        actor=actor_for(request),
+        first=entries[data["first"]],
+        second=entries[data["second"]],
+        reason=data["reason"],
     )
 
 
-RoundSwap = _round_action(
-    "RoundSwap", "Swap two entries in a draft round", s.SwapSerializer, _swap
-)
+RoundSwap = _round_action("RoundSwap", "Swap two entries in a draft round", s.SwapSerializer, _swap)
 RoundPublish = _round_action(
-    "RoundPublish", "Publish a draft round", None,
+    "RoundPublish",
+    "Publish a draft round",
+    None,
     lambda r, request, data: services.publish_round(round=r, actor=actor_for(request)),
 )
 RoundClose = _round_action(
-    "RoundClose", "Close a round (every match finished)", None,
+    "RoundClose",
+    "Close a round (every match finished)",
+    None,
     lambda r, request, data: services.close_round(round=r, actor=actor_for(request)),
 )
 
@@ -511,9 +560,11 @@ class MatchDetail(generics.RetrieveAPIView, ApiView):
 
 
 @extend_schema(
-    tags=["matches"], parameters=[ID(what="The match's id.")],
+    tags=["matches"],
+    parameters=[ID(what="The match's id.")],
     summary="Finish a match (by its rules or length; a director may close it early)",
-    request=None, responses={200: s.MatchDetailSerializer},
+    request=None,
+    responses={200: s.MatchDetailSerializer},
 )
 class MatchFinish(ActionView):
     permission_classes = [ScorerOrSignedIn]
@@ -534,9 +585,7 @@ class TableDetail(generics.RetrieveAPIView, ApiView):
 
     def get_object(self):
         table = super().get_object()
-        if not table.round.is_public and not directs(
-            self.request, table.round.tournament
-        ):
+        if not table.round.is_public and not directs(self.request, table.round.tournament):
             raise ApiError("not-found", "No Table matches the given query.", status_code=404)
         return table
 
@@ -556,17 +605,24 @@ def idempotency_key(request, data: dict) -> str:
     header = request.headers.get("Idempotency-Key")
     given = data.get("idempotency_key")
     if header is not None and given is not None and header != given:
-        raise ApiError("idempotency-key-mismatch",
-                       "the Idempotency-Key header and the body's idempotency_key differ")
+        raise ApiError(
+            "idempotency-key-mismatch",
+            "the Idempotency-Key header and the body's idempotency_key differ",
+        )
     key = header if header is not None else given
     if not key:
-        raise ApiError("idempotency-key-required",
-                       "send an Idempotency-Key header (or idempotency_key): 8 to 100 characters")
+        raise ApiError(
+            "idempotency-key-required",
+            "send an Idempotency-Key header (or idempotency_key): 8 to 100 characters",
+        )
     return key
 
 
 IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="A client-made key (8 to 100 characters), unique per submission: a retry with "
     "it returns the stored version (200). Or the body's `idempotency_key`.",
 )
@@ -585,25 +641,31 @@ class MatchHands(ApiView):
     def get_throttles(self):
         return [] if self.request.method == "GET" else super().get_throttles()
 
-    @extend_schema(tags=["hands"], parameters=[MATCH],
-                   summary="The current version of every hand of the match",
-                   responses={200: s.HandVersionSerializer(many=True)})
+    @extend_schema(
+        tags=["hands"],
+        parameters=[MATCH],
+        summary="The current version of every hand of the match",
+        responses={200: s.HandVersionSerializer(many=True)},
+    )
     def get(self, request, pk: int):
         match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
         versions = (
             HandSubmission.objects.filter(hand__match=match, is_current=True)
-            .select_related("hand").order_by("hand__number")
+            .select_related("hand")
+            .order_by("hand__number")
         )
         return Response(s.HandVersionSerializer(versions, many=True).data)
 
     @extend_schema(
-        tags=["hands"], parameters=[MATCH, IDEMPOTENCY],
+        tags=["hands"],
+        parameters=[MATCH, IDEMPOTENCY],
         summary="Submit a hand (idempotent by key; a director's hand is confirmed at once)",
         request=s.SubmitSerializer,
         responses={
             201: OpenApiResponse(s.HandVersionSerializer, description="Stored"),
-            200: OpenApiResponse(s.HandVersionSerializer,
-                                 description="A retry: the version stored the first time"),
+            200: OpenApiResponse(
+                s.HandVersionSerializer, description="A retry: the version stored the first time"
+            ),
         },
     )
     def post(self, request, pk: int):
@@ -627,9 +689,12 @@ class MatchHands(ApiView):
         return Response(s.HandVersionSerializer(submitted.submission).data, status=code)
 
 
-@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
-               summary="Every version of a hand, oldest first",
-               responses={200: s.HandVersionSerializer(many=True)})
+@extend_schema(
+    tags=["hands"],
+    parameters=[MATCH, NUMBER],
+    summary="Every version of a hand, oldest first",
+    responses={200: s.HandVersionSerializer(many=True)},
+)
 class HandVersions(ApiView):
     serializer_class = s.HandVersionSerializer
     pagination_class = None
@@ -658,44 +723,68 @@ class _Decide(ActionView):
         return Response(s.HandVersionSerializer(decided).data)
 
 
-@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
-               summary="Confirm a pending hand (the other side, or a director)",
-               request=s.DecideSerializer, responses={200: s.HandVersionSerializer})
+@extend_schema(
+    tags=["hands"],
+    parameters=[MATCH, NUMBER],
+    summary="Confirm a pending hand (the other side, or a director)",
+    request=s.DecideSerializer,
+    responses={200: s.HandVersionSerializer},
+)
 class HandConfirm(_Decide):
     def decide(self, submission, actor, data):
-        return services.confirm_hand(submission=submission, actor=actor,
-                                     expected_version=data["version"])
+        return services.confirm_hand(
+            submission=submission, actor=actor, expected_version=data["version"]
+        )
 
 
-@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
-               summary="Reject a pending hand with a reason (it goes to the director's queue)",
-               request=s.RejectSerializer, responses={200: s.HandVersionSerializer})
+@extend_schema(
+    tags=["hands"],
+    parameters=[MATCH, NUMBER],
+    summary="Reject a pending hand with a reason (it goes to the director's queue)",
+    request=s.RejectSerializer,
+    responses={200: s.HandVersionSerializer},
+)
 class HandReject(_Decide):
     request_serializer = s.RejectSerializer
 
     def decide(self, submission, actor, data):
-        return services.reject_hand(submission=submission, actor=actor, reason=data["reason"],
-                                    expected_version=data["version"])
+        return services.reject_hand(
+            submission=submission,
+            actor=actor,
+            reason=data["reason"],
+            expected_version=data["version"],
+        )
 
 
-@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
-               summary="Void a pending or disputed hand (director, with a reason): the table "
-               "enters it again",
-               request=s.VoidSerializer, responses={200: s.HandVersionSerializer})
+@extend_schema(
+    tags=["hands"],
+    parameters=[MATCH, NUMBER],
+    summary="Void a pending or disputed hand (director, with a reason): the table enters it again",
+    request=s.VoidSerializer,
+    responses={200: s.HandVersionSerializer},
+)
 class HandVoid(ActionView):
     serializer_class = s.HandVersionSerializer
 
     def post(self, request, pk: int, number: int):
         match = get_object_or_404(Match, pk=pk)
         data = valid(s.VoidSerializer, request)
-        voided = services.void_hand(submission=_current(match, number), actor=actor_for(request),
-                                    reason=data["reason"], expected_version=data["version"])
+        voided = services.void_hand(
+            submission=_current(match, number),
+            actor=actor_for(request),
+            reason=data["reason"],
+            expected_version=data["version"],
+        )
         return Response(s.HandVersionSerializer(voided).data)
 
 
-@extend_schema(tags=["hands"], parameters=[MATCH, NUMBER],
-               summary="Correct a hand (director, with a reason): a new confirmed version",
-               request=s.CorrectSerializer, responses={201: s.HandVersionSerializer})
+@extend_schema(
+    tags=["hands"],
+    parameters=[MATCH, NUMBER],
+    summary="Correct a hand (director, with a reason): a new confirmed version",
+    request=s.CorrectSerializer,
+    responses={201: s.HandVersionSerializer},
+)
 class HandCorrect(ActionView):
     parser_classes = [HandJSONParser]
     serializer_class = s.HandVersionSerializer
@@ -705,7 +794,10 @@ class HandCorrect(ActionView):
         data = valid(s.CorrectSerializer, request)
         hand = get_object_or_404(Hand, match=match, number=number)
         new = services.correct_hand(
-            hand=hand, actor=actor_for(request), record=data["record"], reason=data["reason"],
+            hand=hand,
+            actor=actor_for(request),
+            record=data["record"],
+            reason=data["reason"],
             expected_version=data["version"],
         )
         return Response(s.HandVersionSerializer(new).data, status=status.HTTP_201_CREATED)
@@ -731,8 +823,9 @@ class HandCheck(ActionView):
     def post(self, request):
         record = request.data
         if not isinstance(record, dict):
-            raise ApiError("not-an-object", "the body must be a JSON object (a hand/1 or "
-                           "match/1 record)")
+            raise ApiError(
+                "not-an-object", "the body must be a JSON object (a hand/1 or match/1 record)"
+            )
         try:
             result = check_record(dict(record))
         except (TypeError, ValueError, LookupError, AttributeError) as error:
@@ -768,8 +861,9 @@ class TableTokens(ApiView):
     def get_throttles(self):
         return [] if self.request.method == "GET" else super().get_throttles()
 
-    @extend_schema(summary="The table's tokens (directors)",
-                   responses={200: s.TableTokenSerializer(many=True)})
+    @extend_schema(
+        summary="The table's tokens (directors)", responses={200: s.TableTokenSerializer(many=True)}
+    )
     def get(self, request, pk: int):
         table = _director_table(request, pk)
         tokens = table.tokens.select_related("created_by")
@@ -777,13 +871,16 @@ class TableTokens(ApiView):
 
     @extend_schema(
         summary="Create a scorer's token for the table (the secret is shown once)",
-        request=s.TableTokenCreateSerializer, responses={201: s.TableTokenSecretSerializer},
+        request=s.TableTokenCreateSerializer,
+        responses={201: s.TableTokenSecretSerializer},
     )
     def post(self, request, pk: int):
         table = _director_table(request, pk)
         data = valid(s.TableTokenCreateSerializer, request)
         token, secret = services.issue_table_token(
-            table=table, actor=actor_for(request), label=data["label"],
+            table=table,
+            actor=actor_for(request),
+            label=data["label"],
             lifetime=timedelta(seconds=data["expires_in"]),
         )
         out = s.TableTokenSerializer(token).data
@@ -792,9 +889,12 @@ class TableTokens(ApiView):
         return Response(out, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(tags=["tables"], parameters=[TABLE, ID("token", "The token's id.")],
-               summary="Revoke a table token (directors)",
-               responses={200: s.TableTokenSerializer})
+@extend_schema(
+    tags=["tables"],
+    parameters=[TABLE, ID("token", "The token's id.")],
+    summary="Revoke a table token (directors)",
+    responses={200: s.TableTokenSerializer},
+)
 class TableTokenRevoke(ApiView):
     permission_classes = [SignedIn]
     serializer_class = s.TableTokenSerializer
@@ -806,16 +906,20 @@ class TableTokenRevoke(ApiView):
         return Response(s.TableTokenSerializer(found).data)
 
 
-@extend_schema(tags=["auth"], summary="The table token this request carries: its table and "
-               "match (scorers; a card scanned at the wrong table is caught before scoring)",
-               responses={200: s.TableTokenSelfSerializer})
+@extend_schema(
+    tags=["auth"],
+    summary="The table token this request carries: its table and "
+    "match (scorers; a card scanned at the wrong table is caught before scoring)",
+    responses={200: s.TableTokenSelfSerializer},
+)
 class TableTokenSelf(ApiView):
     permission_classes = [Scorer]
     serializer_class = s.TableTokenSelfSerializer
 
     def get(self, request):
-        token = TableToken.objects.select_related(
-            "table__round__tournament", "table__match").get(pk=request.auth.pk)
+        token = TableToken.objects.select_related("table__round__tournament", "table__match").get(
+            pk=request.auth.pk
+        )
         return Response(s.TableTokenSelfSerializer(token).data)
 
 
@@ -844,13 +948,15 @@ class ApiTokens(ApiView):
     @extend_schema(
         summary="Create an API token (with username and password, a session, or an API token "
         "and its user's password)",
-        request=s.LoginSerializer, responses={201: s.ApiTokenSecretSerializer},
+        request=s.LoginSerializer,
+        responses={201: s.ApiTokenSecretSerializer},
     )
     def post(self, request):
         data = valid(s.LoginSerializer, request)
         if isinstance(request.auth, TableToken):
-            self.permission_denied(request, "a table token cannot make API tokens",
-                                   code="scorer-not-allowed")
+            self.permission_denied(
+                request, "a table token cannot make API tokens", code="scorer-not-allowed"
+            )
         parent = request.auth if isinstance(request.auth, ApiToken) else None
         user = request.user if request.user and request.user.is_authenticated else None
         if user is None or parent is not None:
@@ -858,35 +964,45 @@ class ApiTokens(ApiView):
             # alone cannot make tokens), through django-axes' guard like every sign-in.
             username = user.get_username() if parent is not None else data.get("username")
             if not username or not data.get("password"):
-                raise ApiError("bad-credentials", "give a username and a password"
-                               if parent is None else "give your password to make a token "
-                               "with a token", status_code=401)
-            checked = authenticate(request._request, username=username,
-                                   password=data["password"])
+                raise ApiError(
+                    "bad-credentials",
+                    "give a username and a password"
+                    if parent is None
+                    else "give your password to make a token with a token",
+                    status_code=401,
+                )
+            checked = authenticate(request._request, username=username, password=data["password"])
             if checked is None or (user is not None and checked.pk != user.pk):
                 raise ApiError("bad-credentials", "wrong username or password", status_code=401)
             user = checked
-        token, secret = _mint(user=user, parent=parent, label=data["label"],
-                              expires_in=data["expires_in"])
+        token, secret = _mint(
+            user=user, parent=parent, label=data["label"], expires_in=data["expires_in"]
+        )
         out = s.ApiTokenSerializer(token).data
         out["secret"] = secret
         return Response(out, status=status.HTTP_201_CREATED)
 
 
-def _mint(*, user, parent: ApiToken | None, label: str, expires_in: int | None
-          ) -> tuple[ApiToken, str]:
+def _mint(
+    *, user, parent: ApiToken | None, label: str, expires_in: int | None
+) -> tuple[ApiToken, str]:
     """A new API token for `user`; made with `parent`, it expires no later than the parent."""
     secret = new_secret()
     expires = timezone.now() + timedelta(seconds=expires_in) if expires_in else None
     if parent is not None and parent.expires_at is not None:
         expires = min(expires, parent.expires_at) if expires else parent.expires_at
-    token = ApiToken.objects.create(user=user, key_hash=hash_secret(secret), label=label,
-                                    expires_at=expires, parent=parent)
+    token = ApiToken.objects.create(
+        user=user, key_hash=hash_secret(secret), label=label, expires_at=expires, parent=parent
+    )
     return token, secret
 
 
-@extend_schema(tags=["auth"], parameters=[ID(what="The token's id.")],
-               summary="Revoke one of your API tokens", responses={200: s.ApiTokenSerializer})
+@extend_schema(
+    tags=["auth"],
+    parameters=[ID(what="The token's id.")],
+    summary="Revoke one of your API tokens",
+    responses={200: s.ApiTokenSerializer},
+)
 class ApiTokenRevoke(ApiView):
     permission_classes = [SignedIn]
     serializer_class = s.ApiTokenSerializer
@@ -915,8 +1031,11 @@ class PlayerDetail(generics.RetrieveAPIView, ApiView):
 
 @extend_schema(
     tags=["players"],
-    parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH,
-                                 enum=[g for g, _ in GAMES], description="The game.")],
+    parameters=[
+        OpenApiParameter(
+            "game", str, OpenApiParameter.PATH, enum=[g for g, _ in GAMES], description="The game."
+        )
+    ],
     summary="The club leaderboard of a game (by rating ordinal)",
 )
 class Leaderboard(generics.ListAPIView, ApiView):
@@ -931,7 +1050,8 @@ class Leaderboard(generics.ListAPIView, ApiView):
         if game not in {g for g, _ in GAMES}:
             raise ApiError("unknown-game", f"no game {game!r}", status_code=404)
         return (
-            Rating.objects.filter(game=game).select_related("player")
+            Rating.objects.filter(game=game)
+            .select_related("player")
             .order_by("-ordinal", "-games", "player_id")
         )
 
@@ -943,15 +1063,19 @@ class Leaderboard(generics.ListAPIView, ApiView):
 class KnockoutSettings(ActionView):
     serializer_class = s.KnockoutSettingsSerializer
 
-    @extend_schema(summary="Set the knockout: top cut, match length, tie-break hands, third "
-                           "place, consolation Swiss (directors; fixed once the bracket is made)",
-                   request=s.KnockoutSettingsSerializer, responses={200: s.TournamentSerializer})
+    @extend_schema(
+        summary="Set the knockout: top cut, match length, tie-break hands, third "
+        "place, consolation Swiss (directors; fixed once the bracket is made)",
+        request=s.KnockoutSettingsSerializer,
+        responses={200: s.TournamentSerializer},
+    )
     def patch(self, request, slug: str):
         data = valid(s.KnockoutSettingsSerializer, request)
         if not data:
             raise ApiError("no-changes", "send at least one field to change")
-        tournament = services.set_knockout(tournament=tournament_of(slug),
-                                           actor=actor_for(request), **data)
+        tournament = services.set_knockout(
+            tournament=tournament_of(slug), actor=actor_for(request), **data
+        )
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -961,8 +1085,10 @@ class KnockoutBracket(ApiView):
     pagination_class = None
     filter_backends: list = []
 
-    @extend_schema(summary="The bracket as played so far (404 before the cut is confirmed)",
-                   responses={200: s.BracketSerializer})
+    @extend_schema(
+        summary="The bracket as played so far (404 before the cut is confirmed)",
+        responses={200: s.BracketSerializer},
+    )
     def get(self, request, slug: str):
         from tournaments.selectors.knockout import bracket_data
 
@@ -978,20 +1104,27 @@ class KnockoutCut(ApiView):
     pagination_class = None
     filter_backends: list = []
 
-    @extend_schema(summary="The cut list: who goes into the bracket, in seed order, and how a "
-                           "tie at the line was decided", responses={200: s.CutListSerializer})
+    @extend_schema(
+        summary="The cut list: who goes into the bracket, in seed order, and how a "
+        "tie at the line was decided",
+        responses={200: s.CutListSerializer},
+    )
     def get(self, request, slug: str):
         from tournaments.selectors.knockout import cut_data
 
         return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
 
-    @extend_schema(summary="Confirm the cut list as shown and make the bracket (directors; "
-                           "the same list again changes nothing)",
-                   request=s.ConfirmCutSerializer, responses={200: s.CutListSerializer})
+    @extend_schema(
+        summary="Confirm the cut list as shown and make the bracket (directors; "
+        "the same list again changes nothing)",
+        request=s.ConfirmCutSerializer,
+        responses={200: s.CutListSerializer},
+    )
     def post(self, request, slug: str):
         from tournaments.selectors.knockout import cut_data
 
         data = valid(s.ConfirmCutSerializer, request)
-        tournament = services.confirm_cut(tournament=tournament_of(slug),
-                                          actor=actor_for(request), entries=data["entries"])
+        tournament = services.confirm_cut(
+            tournament=tournament_of(slug), actor=actor_for(request), entries=data["entries"]
+        )
         return Response(s.CutListSerializer(cut_data(tournament)).data)

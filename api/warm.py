@@ -84,8 +84,13 @@ def _languages() -> None:
             translation.gettext("Hand")
         translation.check_for_language(code)
         translation.get_supported_language_variant(code)
-        fastpath.django_headers({"type": "http", "scheme": "http", "headers": [
-            (b"host", host), (b"accept-language", code.encode())]})
+        fastpath.django_headers(
+            {
+                "type": "http",
+                "scheme": "http",
+                "headers": [(b"host", host), (b"accept-language", code.encode())],
+            }
+        )
 
 
 def _connections() -> None:
@@ -134,7 +139,9 @@ def _connections() -> None:
 
 
 STEPS: list[tuple[str, Callable[[], None]]] = [
-    ("views", _views), ("rules", _rules), ("languages", _languages),
+    ("views", _views),
+    ("rules", _rules),
+    ("languages", _languages),
     ("connections", _connections),
 ]
 
@@ -150,8 +157,9 @@ def warm_up() -> dict[str, float | str]:
             step()
         except Exception as error:  # noqa: BLE001 - a failed step must not stop the server
             done[name] = f"{type(error).__name__}: {error}"
-            log.warning("warm-up step %s failed (the first request will do it): %s", name,
-                        done[name])
+            log.warning(
+                "warm-up step %s failed (the first request will do it): %s", name, done[name]
+            )
         else:
             done[name] = time.perf_counter() - start
     return done

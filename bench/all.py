@@ -62,63 +62,115 @@ class Bench:
 def benches(args: argparse.Namespace) -> list[Bench]:
     prefix, pg, redis = args.database_prefix, args.pg, args.redis_url
     return [
-        Bench("rules_engine", ["bench/rules_engine.py"], bars=(
-            "Rules engine: full records, hands/s on one core",
-            "Rules engine: summary records, hands/s on one core",
-            "Rules engine: memory flat in the number of records (streaming)",
-            "Rules engine: check_hands end to end, hands/s",
-            "Rules engine vs OpenSpiel's C++ replay (same hands)",
-        )),
-        Bench("pairing", ["bench/pairing.py"], bars=(
-            "Pairing: Swiss round of 1,000 entrants (engine), worst round",
-            "Pairing: tables of 4 for 256 players, worst round",
-            "Pairing: round robin of 1,000, worst round",
-        )),
-        Bench("duplicate", ["bench/duplicate.py"], bars=(
-            "Duplicate: 15-table Mitchell, 27 boards a pair, whole event matchpointed "
-            "(travellers, cards, rankings)",
-            "Duplicate: movements for 15 tables generated",
-        )),
-        Bench("knockout", ["bench/knockout.py"], bars=(
-            "Knockout: bracket of 1,024 entries made (engine)",
-            "Knockout: bracket of 1,024 entries filled from 1,023 results (engine)",
-            "Knockout: first round of 1,024 drawn through the service (SQLite)",
-            "Knockout: second round drawn from 512 results (service, SQLite)",
-        )),
-        Bench("standings", ["bench/standings.py", "--database-url", f"{pg}/{prefix}standings",
-                            "--redis-url", redis], needs=("postgres", "redis"), bars=(
-            "Standings engine: 1,000 teams x 9 rounds, full recompute",
-            "Standings engine: 1,000 x 9 full recompute against a plain-Python recompute "
-            "in the same run",
-            "Standings service on PostgreSQL: load, compute, write the snapshot (1,000 x 9)",
-            "Standings: a confirmed hand -> the worker's new snapshot (1,000 x 9)",
-            "Standings: a confirmed hand -> the worker's new snapshot, median (1,000 x 9)",
-        )),
-        Bench("ratings", ["bench/ratings.py"], quick=["--games", "2000", "--repeat", "1"],
-              bars=("Ratings: rate() from scratch, 2v2, games/s",)),
-        Bench("api", ["bench/api.py", "--database", f"{prefix}api", "--redis", redis],
-              needs=("wrk", "postgres", "redis"), bars=(
-            "standings GET 200, req/s at 64 connections",
-            "standings GET 200, p99 latency",
-            "standings GET 304, server CPU an answer",
-            "standings GET 304, p99 latency",
-            "hand submissions/s (4 processes, PostgreSQL)",
-            "hand submissions/s over HTTP (64 tables, uvicorn 2 workers)",
-            "SSE listeners on one process that received the event",
-        )),
-        Bench("sqlite_room", ["bench/sqlite_room.py"], bars=(
-            "SQLite: hand submissions/s over HTTP (40 tables at once, uvicorn 1 worker)",
-            "SQLite: hands submitted and confirmed/s over HTTP (same tables)",
-        )),
-        Bench("table_cards", ["bench/table_cards.py"], bars=(
-            "Table-card PDF for 100 tables (through the view)",
-        )),
-        Bench("scale", ["bench/scale.py", "--pg", pg, "--database-prefix", f"{prefix}scale_",
-                        "--redis-url", redis], needs=("postgres", "redis"), bars=(
-            "Scale: Swiss round through the service (generate_round), worst round",
-            "Scale: standings snapshot after the round's last confirmation, worst lag",
-            "Scale: hand submissions/s through the services (largest size)",
-        )),
+        Bench(
+            "rules_engine",
+            ["bench/rules_engine.py"],
+            bars=(
+                "Rules engine: full records, hands/s on one core",
+                "Rules engine: summary records, hands/s on one core",
+                "Rules engine: memory flat in the number of records (streaming)",
+                "Rules engine: check_hands end to end, hands/s",
+                "Rules engine vs OpenSpiel's C++ replay (same hands)",
+            ),
+        ),
+        Bench(
+            "pairing",
+            ["bench/pairing.py"],
+            bars=(
+                "Pairing: Swiss round of 1,000 entrants (engine), worst round",
+                "Pairing: tables of 4 for 256 players, worst round",
+                "Pairing: round robin of 1,000, worst round",
+            ),
+        ),
+        Bench(
+            "duplicate",
+            ["bench/duplicate.py"],
+            bars=(
+                "Duplicate: 15-table Mitchell, 27 boards a pair, whole event matchpointed "
+                "(travellers, cards, rankings)",
+                "Duplicate: movements for 15 tables generated",
+            ),
+        ),
+        Bench(
+            "knockout",
+            ["bench/knockout.py"],
+            bars=(
+                "Knockout: bracket of 1,024 entries made (engine)",
+                "Knockout: bracket of 1,024 entries filled from 1,023 results (engine)",
+                "Knockout: first round of 1,024 drawn through the service (SQLite)",
+                "Knockout: second round drawn from 512 results (service, SQLite)",
+            ),
+        ),
+        Bench(
+            "standings",
+            [
+                "bench/standings.py",
+                "--database-url",
+                f"{pg}/{prefix}standings",
+                "--redis-url",
+                redis,
+            ],
+            needs=("postgres", "redis"),
+            bars=(
+                "Standings engine: 1,000 teams x 9 rounds, full recompute",
+                "Standings engine: 1,000 x 9 full recompute against a plain-Python recompute "
+                "in the same run",
+                "Standings service on PostgreSQL: load, compute, write the snapshot (1,000 x 9)",
+                "Standings: a confirmed hand -> the worker's new snapshot (1,000 x 9)",
+                "Standings: a confirmed hand -> the worker's new snapshot, median (1,000 x 9)",
+            ),
+        ),
+        Bench(
+            "ratings",
+            ["bench/ratings.py"],
+            quick=["--games", "2000", "--repeat", "1"],
+            bars=("Ratings: rate() from scratch, 2v2, games/s",),
+        ),
+        Bench(
+            "api",
+            ["bench/api.py", "--database", f"{prefix}api", "--redis", redis],
+            needs=("wrk", "postgres", "redis"),
+            bars=(
+                "standings GET 200, req/s at 64 connections",
+                "standings GET 200, p99 latency",
+                "standings GET 304, server CPU an answer",
+                "standings GET 304, p99 latency",
+                "hand submissions/s (4 processes, PostgreSQL)",
+                "hand submissions/s over HTTP (64 tables, uvicorn 2 workers)",
+                "SSE listeners on one process that received the event",
+            ),
+        ),
+        Bench(
+            "sqlite_room",
+            ["bench/sqlite_room.py"],
+            bars=(
+                "SQLite: hand submissions/s over HTTP (40 tables at once, uvicorn 1 worker)",
+                "SQLite: hands submitted and confirmed/s over HTTP (same tables)",
+            ),
+        ),
+        Bench(
+            "table_cards",
+            ["bench/table_cards.py"],
+            bars=("Table-card PDF for 100 tables (through the view)",),
+        ),
+        Bench(
+            "scale",
+            [
+                "bench/scale.py",
+                "--pg",
+                pg,
+                "--database-prefix",
+                f"{prefix}scale_",
+                "--redis-url",
+                redis,
+            ],
+            needs=("postgres", "redis"),
+            bars=(
+                "Scale: Swiss round through the service (generate_round), worst round",
+                "Scale: standings snapshot after the round's last confirmation, worst lag",
+                "Scale: hand submissions/s through the services (largest size)",
+            ),
+        ),
     ]
 
 
@@ -162,10 +214,19 @@ def run(bench: Bench, argv: list[str], report_file: Path, logs: Path) -> tuple[i
     env = dict(os.environ, **{report.ENV: str(report_file)}, PYTHONUNBUFFERED="1")
     tail: deque[str] = deque(maxlen=40)
     start = time.perf_counter()
-    with (logs / f"{bench.name}.out").open("w") as out, \
-            (logs / f"{bench.name}.err").open("w") as err:
-        proc = subprocess.Popen([sys.executable, *argv], cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.PIPE, text=True, bufsize=1)
+    with (
+        (logs / f"{bench.name}.out").open("w") as out,
+        (logs / f"{bench.name}.err").open("w") as err,
+    ):
+        proc = subprocess.Popen(
+            [sys.executable, *argv],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         for line in proc.stderr:
             err.write(line)
             print(f"  {bench.name}: {line.rstrip()}", file=sys.stderr, flush=True)
@@ -180,9 +241,13 @@ def drop_databases(args: argparse.Namespace) -> None:
         import psycopg
 
         with psycopg.connect(f"{args.pg}/postgres", autocommit=True, connect_timeout=3) as conn:
-            names = [r[0] for r in conn.execute(
-                "select datname from pg_database where datname = any(%s)",
-                [[f"{args.database_prefix}api", f"{args.database_prefix}standings"]])]
+            names = [
+                r[0]
+                for r in conn.execute(
+                    "select datname from pg_database where datname = any(%s)",
+                    [[f"{args.database_prefix}api", f"{args.database_prefix}standings"]],
+                )
+            ]
             for name in names:
                 conn.execute(f'drop database "{name}" with (force)')
         if names:
@@ -198,11 +263,15 @@ def main() -> None:
     parser.add_argument("--output", type=Path, help="also write the table to this file")
     parser.add_argument("--pg", default=PG, help="PostgreSQL server URL (no database name)")
     parser.add_argument("--database-prefix", default="tt_bench_")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL")
-                        or "redis://127.0.0.1:6379/15")
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+    )
     parser.add_argument("--keep-databases", action="store_true")
-    parser.add_argument("--note", default="", help="a line under the machine line "
-                        "(e.g. 'measured while other work ran')")
+    parser.add_argument(
+        "--note",
+        default="",
+        help="a line under the machine line (e.g. 'measured while other work ran')",
+    )
     args = parser.parse_args()
     chosen = benches(args)
     if args.only:
@@ -234,31 +303,44 @@ def main() -> None:
         code, last, seconds = run(bench, argv, report_file, logs)
         got = report.read(report_file)[before:]
         if lacking:  # standings without its database figures
-            got = [r if r.status != "skipped: --engine-only" else
-                   report.Row.skipped(r.bar, lacking[0], r.command) for r in got]
+            got = [
+                r
+                if r.status != "skipped: --engine-only"
+                else report.Row.skipped(r.bar, lacking[0], r.command)
+                for r in got
+            ]
         rows += got
         if code or not got:  # a bench that ran to the end names its own figures
             reported = {r.bar for r in got}
             why = f"exit {code}: {last[:100]}" if code else "no figures reported"
-            rows += [report.Row.error(bar, why, bench.command)
-                     for bar in bench.bars if bar not in reported]
-        timings.append(f"{bench.name} {seconds:.0f} s (load {load:.1f})"
-                       + (f" exit {code}" if code else ""))
+            rows += [
+                report.Row.error(bar, why, bench.command)
+                for bar in bench.bars
+                if bar not in reported
+            ]
+        timings.append(
+            f"{bench.name} {seconds:.0f} s (load {load:.1f})" + (f" exit {code}" if code else "")
+        )
         log(f"{bench.name}: {'failed, ' if code else ''}{len(got)} figures in {seconds:.0f} s")
     if not args.keep_databases and "postgres" not in absent:
         drop_databases(args)
     info["load_end"] = round(os.getloadavg()[0], 2)
     title = "TrickTable benchmarks" + (" (quick)" if args.quick else "")
     text = report.table(rows, info, title=title, note=args.note)
-    extra = [f"Run (seconds, and the 1-min load average as each bench started): "
-             f"{', '.join(timings)}; {time.perf_counter() - start:.0f} s in all. Each bench's "
-             f"own output: {logs}"]
+    extra = [
+        f"Run (seconds, and the 1-min load average as each bench started): "
+        f"{', '.join(timings)}; {time.perf_counter() - start:.0f} s in all. Each bench's "
+        f"own output: {logs}"
+    ]
     failed = report.failures(rows)
     errors = sum(1 for r in rows if r.status.startswith("error"))
     skipped = sum(1 for r in rows if r.status.startswith("skipped"))
     judged = sum(1 for r in rows if not r.status and r.ok is not None)
-    summary = (f"{failed} of {judged} bars missed" + (f", {errors} errors" if errors else "")
-               + (f", {skipped} skipped" if skipped else ""))
+    summary = (
+        f"{failed} of {judged} bars missed"
+        + (f", {errors} errors" if errors else "")
+        + (f", {skipped} skipped" if skipped else "")
+    )
     output = "\n".join([text, "", *extra, "", summary])
     print(output)
     if args.output:

@@ -55,7 +55,10 @@ PY = sys.executable
 PG = "postgres://postgres@127.0.0.1:5432"
 HTTP_SUBMISSIONS, HTTP_P99_MS = 300, 250  # issue 18: over HTTP, 64 tables at once
 TARGETS = {
-    "get_rps": 1500, "get_p99_ms": 50, "listeners": 1000, "submissions": 300,
+    "get_rps": 1500,
+    "get_p99_ms": 50,
+    "listeners": 1000,
+    "submissions": 300,
 }
 
 
@@ -65,9 +68,15 @@ def log(message: str) -> None:
 
 def server_env(args, **extra) -> dict:
     return dict(
-        os.environ, DATABASE_URL=f"{PG}/{args.database}", REDIS_URL=args.redis,
-        DJANGO_SETTINGS_MODULE=args.settings, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50),
-        SECURE_SSL_REDIRECT="0", LOG_LEVEL="WARNING", **extra,
+        os.environ,
+        DATABASE_URL=f"{PG}/{args.database}",
+        REDIS_URL=args.redis,
+        DJANGO_SETTINGS_MODULE=args.settings,
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+        **extra,
     )
 
 
@@ -76,8 +85,9 @@ def prepare_database(args) -> str:
     import psycopg
 
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        exists = conn.execute("select 1 from pg_database where datname = %s",
-                              [args.database]).fetchone()
+        exists = conn.execute(
+            "select 1 from pg_database where datname = %s", [args.database]
+        ).fetchone()
         if exists and args.fresh:
             conn.execute(f'drop database "{args.database}" with (force)')
             exists = None
@@ -85,15 +95,20 @@ def prepare_database(args) -> str:
             conn.execute(f'create database "{args.database}"')
     env = dict(os.environ, DATABASE_URL=f"{PG}/{args.database}")
     env.pop("REDIS_URL", None)  # load in-process: the demo's snapshots are written at once
-    subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
-                   check=True)
-    subprocess.run([PY, "manage.py", "demo", "--if-empty"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [PY, "manage.py", "demo", "--if-empty"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     with psycopg.connect(f"{PG}/{args.database}") as conn:
         row = conn.execute(
             "select t.slug, count(*) from tournaments_tournament t join "
             "tournaments_standingssnapshot s on s.tournament_id = t.id group by t.slug "
-            "order by 2 desc limit 1").fetchone()
+            "order by 2 desc limit 1"
+        ).fetchone()
     if row is None:
         raise SystemExit("the demo wrote no standings snapshot")
     return row[0]
@@ -109,12 +124,30 @@ class Uvicorn:
     def __init__(self, args, workers: int) -> None:
         self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - the server's log, kept
-            prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False)
+            prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False
+        )
         self.process = subprocess.Popen(
-            [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--workers", str(workers), "--no-access-log",
-             "--log-level", "info", "--backlog", "4096"],
-            cwd=ROOT, env=server_env(args), stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                PY,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+                "--no-access-log",
+                "--log-level",
+                "info",
+                "--backlog",
+                "4096",
+            ],
+            cwd=ROOT,
+            env=server_env(args),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         # Ready when every worker has finished its lifespan startup (config/asgi.py: the
         # first requests' work, api/warm.py) and says so; the supervisor's socket accepts
@@ -158,8 +191,13 @@ def to_ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url: str, seconds: int, connections: int, script: str | None = None,
-        server: list[int] | None = None) -> dict:
+def wrk(
+    url: str,
+    seconds: int,
+    connections: int,
+    script: str | None = None,
+    server: list[int] | None = None,
+) -> dict:
     """wrk's figures; with `server` (the server's processes) also their CPU an answer (µs)."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
     if script:
@@ -167,22 +205,33 @@ def wrk(url: str, seconds: int, connections: int, script: str | None = None,
     before = sum(map(_cpu_seconds, server or []))
     out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
     answers = int(re.search(r"(\d+) requests in", out).group(1))
-    cpu_us = 1e6 * (sum(map(_cpu_seconds, server)) - before) / max(answers, 1) \
-        if server else None
+    cpu_us = 1e6 * (sum(map(_cpu_seconds, server)) - before) / max(answers, 1) if server else None
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
     p99 = to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": int(bad.group(1)) if bad else 0,
-            "errors": errors.group(1) if errors else "", "raw": out, "cpu_us": cpu_us}
+    return {
+        "rps": rps,
+        "p50": p50,
+        "p99": p99,
+        "non2xx": int(bad.group(1)) if bad else 0,
+        "errors": errors.group(1) if errors else "",
+        "raw": out,
+        "cpu_us": cpu_us,
+    }
 
 
 # --- hand submissions through the services --------------------------------------------------
 
+
 def setup_django(args) -> None:
-    os.environ.update(DATABASE_URL=f"{PG}/{args.database}", REDIS_URL=args.redis,
-                      DJANGO_SETTINGS_MODULE=args.settings, LOG_LEVEL="ERROR")
+    os.environ.update(
+        DATABASE_URL=f"{PG}/{args.database}",
+        REDIS_URL=args.redis,
+        DJANGO_SETTINGS_MODULE=args.settings,
+        LOG_LEVEL="ERROR",
+    )
     import django
 
     django.setup()
@@ -238,16 +287,23 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
     for step in range(max(len(w[3]) for w in work)):  # the tables take turns, as in a room
         for match, ns, _ew, records in work:
             if step < len(records):
-                submitted.append(services.submit_hand(
-                    match=match, actor=ns, record=records[step],
-                    idempotency_key=uuid.uuid4().hex).submission)
+                submitted.append(
+                    services.submit_hand(
+                        match=match,
+                        actor=ns,
+                        record=records[step],
+                        idempotency_key=uuid.uuid4().hex,
+                    ).submission
+                )
     middle = time.time()
     cpu = (time.process_time() - cpu[0], _cpu_seconds(backend) - cpu[1])
     confirmers = {w[0].pk: w[2] for w in work}
     for submission in submitted:
-        services.confirm_hand(submission=submission,
-                              expected_version=submission.version,
-                              actor=confirmers[submission.hand.match_id])
+        services.confirm_hand(
+            submission=submission,
+            expected_version=submission.version,
+            actor=confirmers[submission.hand.match_id],
+        )
     out.put((n, len(submitted), start, middle, time.time(), cpu))
 
 
@@ -259,8 +315,10 @@ def submissions(args) -> dict:
     ctx = multiprocessing.get_context("spawn")
     ready, out, go, lock = ctx.Queue(), ctx.Queue(), ctx.Event(), ctx.Lock()
     per = args.hands // args.processes
-    procs = [ctx.Process(target=_submitter, args=(args, n, per, lock, ready, go, out))
-             for n in range(args.processes)]
+    procs = [
+        ctx.Process(target=_submitter, args=(args, n, per, lock, ready, go, out))
+        for n in range(args.processes)
+    ]
     for proc in procs:
         proc.start()
     for _ in procs:
@@ -269,8 +327,9 @@ def submissions(args) -> dict:
         except Exception:
             for proc in procs:
                 proc.kill()
-            raise SystemExit("a submitting process did not get ready (see its error above)"
-                             ) from None
+            raise SystemExit(
+                "a submitting process did not get ready (see its error above)"
+            ) from None
     go.set()
     reports = [out.get(timeout=600) for _ in procs]
     for proc in procs:
@@ -280,14 +339,18 @@ def submissions(args) -> dict:
     total = sum(r[1] for r in reports)
     submit_wall = max(r[3] for r in reports) - min(r[2] for r in reports)
     confirm_wall = max(r[4] for r in reports) - min(r[3] for r in reports)
-    return {"total": total, "submit_rate": total / submit_wall,
-            "confirm_rate": total / confirm_wall,
-            # CPU per submission: the submitting processes, and their PostgreSQL backends
-            "python_ms": 1000 * sum(r[5][0] for r in reports) / total,
-            "postgres_ms": 1000 * sum(r[5][1] for r in reports) / total}
+    return {
+        "total": total,
+        "submit_rate": total / submit_wall,
+        "confirm_rate": total / confirm_wall,
+        # CPU per submission: the submitting processes, and their PostgreSQL backends
+        "python_ms": 1000 * sum(r[5][0] for r in reports) / total,
+        "postgres_ms": 1000 * sum(r[5][1] for r in reports) / total,
+    }
 
 
 # --- hand submissions over HTTP -------------------------------------------------------------
+
 
 def prepare_tables(count: int, hands: int) -> list[tuple[int, str, list[dict]]]:
     """`count` matches in play, each with a scorer's table token and its planned hands:
@@ -324,11 +387,13 @@ async def http_submissions(port: int, tables: list[tuple[int, str, list[dict]]])
         try:
             for record in records:
                 body = json.dumps({"record": record, "side": "NS"}).encode()
-                head = (f"POST /api/v1/matches/{match_id}/hands HTTP/1.1\r\n"
-                        "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                        f"Authorization: Table {secret}\r\n"
-                        f"Idempotency-Key: {uuid.uuid4().hex}\r\n"
-                        f"Content-Length: {len(body)}\r\n\r\n")
+                head = (
+                    f"POST /api/v1/matches/{match_id}/hands HTTP/1.1\r\n"
+                    "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    f"Authorization: Table {secret}\r\n"
+                    f"Idempotency-Key: {uuid.uuid4().hex}\r\n"
+                    f"Content-Length: {len(body)}\r\n\r\n"
+                )
                 sent = time.perf_counter()
                 writer.write(head.encode() + body)
                 await writer.drain()
@@ -354,11 +419,15 @@ async def http_submissions(port: int, tables: list[tuple[int, str, list[dict]]])
     latencies.sort()
     firsts.sort()
     stored = len(latencies) - len(failures)
-    return {"total": stored, "rate": stored / wall,
-            "p50": 1000 * latencies[len(latencies) // 2],
-            "p99": 1000 * latencies[int(len(latencies) * 0.99)], "failures": failures,
-            "first_p50": 1000 * firsts[len(firsts) // 2] if firsts else float("nan"),
-            "first_max": 1000 * firsts[-1] if firsts else float("nan")}
+    return {
+        "total": stored,
+        "rate": stored / wall,
+        "p50": 1000 * latencies[len(latencies) // 2],
+        "p99": 1000 * latencies[int(len(latencies) * 0.99)],
+        "failures": failures,
+        "first_p50": 1000 * firsts[len(firsts) // 2] if firsts else float("nan"),
+        "first_max": 1000 * firsts[-1] if firsts else float("nan"),
+    }
 
 
 def _tree(pid: int) -> list[int]:
@@ -378,9 +447,13 @@ def _backends(database: str) -> list[int]:
     import psycopg
 
     with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
-        return [pid for (pid,) in conn.execute(
-            "select pid from pg_stat_activity where datname = %s and pid <> pg_backend_pid()",
-            [database])]
+        return [
+            pid
+            for (pid,) in conn.execute(
+                "select pid from pg_stat_activity where datname = %s and pid <> pg_backend_pid()",
+                [database],
+            )
+        ]
 
 
 def _per_worker(port: int) -> list[int]:
@@ -389,8 +462,12 @@ def _per_worker(port: int) -> list[int]:
     split decides how long the busier worker's queue is."""
     if not shutil.which("ss"):
         return []
-    out = subprocess.run(["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
-                         capture_output=True, text=True, check=False).stdout
+    out = subprocess.run(
+        ["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
     counts: dict[str, int] = {}
     for pid in re.findall(r"pid=(\d+)", out):
         counts[pid] = counts.get(pid, 0) + 1
@@ -421,18 +498,23 @@ def http_phase(args) -> dict:
     # (their CPU since they started: the pools open their connections during the run).
     web["python_ms"] = 1000 * (after[0] - before) / stored
     web["postgres_ms"] = 1000 * after[1] / stored
-    log(f"CPU a submission over HTTP: uvicorn {web['python_ms']:.1f} ms, PostgreSQL "
-        f"{web['postgres_ms']:.1f} ms (backends {len(backends)})")
+    log(
+        f"CPU a submission over HTTP: uvicorn {web['python_ms']:.1f} ms, PostgreSQL "
+        f"{web['postgres_ms']:.1f} ms (backends {len(backends)})"
+    )
     if split and split[0]:
         log(f"connections per uvicorn worker, 0.3 s in: {' / '.join(map(str, split[0]))}")
-    log(f"every table's first hand (all {len(tables)} sent at once): p50 "
-        f"{web['first_p50']:,.0f} ms, slowest {web['first_max']:,.0f} ms")
+    log(
+        f"every table's first hand (all {len(tables)} sent at once): p50 "
+        f"{web['first_p50']:,.0f} ms, slowest {web['first_max']:,.0f} ms"
+    )
     if web["failures"]:
         log(f"HTTP submissions refused: {len(web['failures'])}, first {web['failures'][0]}")
     return web
 
 
 # --- SSE listeners ------------------------------------------------------------------------
+
 
 async def listeners(port: int, path: str, count: int, publish) -> dict:
     connected = 0
@@ -444,8 +526,9 @@ async def listeners(port: int, path: str, count: int, publish) -> dict:
     async def one() -> None:
         nonlocal connected
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
-                     .encode())
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         await writer.drain()
         try:
             buffer = b""
@@ -485,13 +568,17 @@ async def listeners(port: int, path: str, count: int, publish) -> dict:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"connected": connected, "received": len(received),
-            "all_in": max(received) if received else None,
-            "p50": sorted(received)[len(received) // 2] if received else None,
-            "connect_time": connect_time}
+    return {
+        "connected": connected,
+        "received": len(received),
+        "all_in": max(received) if received else None,
+        "p50": sorted(received)[len(received) // 2] if received else None,
+        "connect_time": connect_time,
+    }
 
 
 # --- report -------------------------------------------------------------------------------
+
 
 def compare_fast_path(args, cores: int) -> None:
     """The HTTP submission phase with the fast path off (the reference: Django's handler on
@@ -505,26 +592,35 @@ def compare_fast_path(args, cores: int) -> None:
             web = http_phase(args)
             web["load"] = (load, os.getloadavg()[0])
             runs[mode].append(web)
-    print(f"\nTrickTable API benchmark, HTTP submissions, fast path off / on alternately - "
-          f"{cores} cores, uvicorn 2 workers, PostgreSQL, Redis")
-    print("| fast path | load (1 min) | submissions/s | p50 / p99 ms | CPU a submission: "
-          "uvicorn / PostgreSQL |")
+    print(
+        f"\nTrickTable API benchmark, HTTP submissions, fast path off / on alternately - "
+        f"{cores} cores, uvicorn 2 workers, PostgreSQL, Redis"
+    )
+    print(
+        "| fast path | load (1 min) | submissions/s | p50 / p99 ms | CPU a submission: "
+        "uvicorn / PostgreSQL |"
+    )
     print("|---|---:|---:|---:|---:|")
     for n in range(args.pairs):
         for mode in ("off", "on"):
             web = runs[mode][n]
-            print(f"| {mode} | {web['load'][0]:.1f} -> {web['load'][1]:.1f} | "
-                  f"{web['rate']:,.0f} | {web['p50']:,.0f} / {web['p99']:,.0f} | "
-                  f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms |")
+            print(
+                f"| {mode} | {web['load'][0]:.1f} -> {web['load'][1]:.1f} | "
+                f"{web['rate']:,.0f} | {web['p50']:,.0f} / {web['p99']:,.0f} | "
+                f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms |"
+            )
 
     def total(mode: str, key: str) -> float:
         return sum(web[key] for web in runs[mode]) / len(runs[mode])
 
     web_ratio = total("on", "python_ms") / total("off", "python_ms")
-    both = ((total("on", "python_ms") + total("on", "postgres_ms"))
-            / (total("off", "python_ms") + total("off", "postgres_ms")))
-    print(f"CPU a submission, on / off (means): uvicorn {web_ratio:.2f} x, uvicorn + "
-          f"PostgreSQL {both:.2f} x")
+    both = (total("on", "python_ms") + total("on", "postgres_ms")) / (
+        total("off", "python_ms") + total("off", "postgres_ms")
+    )
+    print(
+        f"CPU a submission, on / off (means): uvicorn {web_ratio:.2f} x, uvicorn + "
+        f"PostgreSQL {both:.2f} x"
+    )
 
 
 def row(figure: str, value: str, target: str, ok: bool | None) -> str:
@@ -540,23 +636,33 @@ def main() -> None:
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
     parser.add_argument("--hands", type=int, default=800, help="hands submitted in all")
-    parser.add_argument("--tables", type=int, default=64,
-                        help="tables submitting over HTTP at once")
+    parser.add_argument(
+        "--tables", type=int, default=64, help="tables submitting over HTTP at once"
+    )
     parser.add_argument("--database", default="tricktable_bench")
     parser.add_argument("--fresh", action="store_true", help="drop and recreate the database")
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL")
-                        or "redis://127.0.0.1:6379/12")
-    parser.add_argument("--settings", default="config.settings",
-                        help="Django settings for the server")
-    parser.add_argument("--fast-path", choices=["on", "off", "both"], default="on",
-                        help="hand submissions answered before Django (SUBMIT_FAST_PATH, "
-                             "api/fastsubmit.py) or by Django's handler; both: with "
-                             "--only submissions-http, off and on alternately (--pairs times) "
-                             "and the CPU ratio")
+    parser.add_argument(
+        "--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/12"
+    )
+    parser.add_argument(
+        "--settings", default="config.settings", help="Django settings for the server"
+    )
+    parser.add_argument(
+        "--fast-path",
+        choices=["on", "off", "both"],
+        default="on",
+        help="hand submissions answered before Django (SUBMIT_FAST_PATH, "
+        "api/fastsubmit.py) or by Django's handler; both: with "
+        "--only submissions-http, off and on alternately (--pairs times) "
+        "and the CPU ratio",
+    )
     parser.add_argument("--pairs", type=int, default=2, help="off/on pairs with --fast-path both")
-    parser.add_argument("--only", choices=["submissions-http"],
-                        help="run one part alone: submissions-http is the HTTP submission "
-                             "phase (64 tables at once), seconds instead of minutes")
+    parser.add_argument(
+        "--only",
+        choices=["submissions-http"],
+        help="run one part alone: submissions-http is the HTTP submission "
+        "phase (64 tables at once), seconds instead of minutes",
+    )
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.hands = 5, 200
@@ -577,22 +683,46 @@ def main() -> None:
     if args.only == "submissions-http":
         setup_django(args)
         web = http_phase(args)
-        print(f"\nTrickTable API benchmark, HTTP submissions only - {cores} cores, uvicorn "
-              f"2 workers, PostgreSQL, Redis; load average {os.getloadavg()[0]:.2f}")
+        print(
+            f"\nTrickTable API benchmark, HTTP submissions only - {cores} cores, uvicorn "
+            f"2 workers, PostgreSQL, Redis; load average {os.getloadavg()[0]:.2f}"
+        )
         print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
         print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
         ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
-        print(row(f"hand submissions over HTTP, {args.tables} tables", f"{web['rate']:,.0f}/s",
-                  f">= {HTTP_SUBMISSIONS}/s", web["rate"] >= HTTP_SUBMISSIONS))
-        print(row("  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms",
-                  f"p99 <= {HTTP_P99_MS} ms", web["p99"] <= HTTP_P99_MS))
-        print(row("  CPU a submission: uvicorn / PostgreSQL",
-                  f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms", "", None))
-        report.figure(bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 "
-                          "workers)", value=web["rate"], unit="/s",
-                      target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms", ok=ok,
-                      shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 "
-                            f"{web['p99']:,.0f} ms", command="bench/api.py --only submissions-http")
+        print(
+            row(
+                f"hand submissions over HTTP, {args.tables} tables",
+                f"{web['rate']:,.0f}/s",
+                f">= {HTTP_SUBMISSIONS}/s",
+                web["rate"] >= HTTP_SUBMISSIONS,
+            )
+        )
+        print(
+            row(
+                "  over HTTP, p50 / p99 latency",
+                f"{web['p50']:,.0f} / {web['p99']:,.0f} ms",
+                f"p99 <= {HTTP_P99_MS} ms",
+                web["p99"] <= HTTP_P99_MS,
+            )
+        )
+        print(
+            row(
+                "  CPU a submission: uvicorn / PostgreSQL",
+                f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms",
+                "",
+                None,
+            )
+        )
+        report.figure(
+            bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+            value=web["rate"],
+            unit="/s",
+            target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms",
+            ok=ok,
+            shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 {web['p99']:,.0f} ms",
+            command="bench/api.py --only submissions-http",
+        )
         return
     path = f"/api/v1/tournaments/{slug}/standings"
     results = []
@@ -611,43 +741,83 @@ def main() -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
             script.write(f"wrk.headers[\"If-None-Match\"] = '{etag}'\n")
         log("wrk GET with If-None-Match")
-        not_modified = wrk(server.url(path), args.seconds, args.connections, script.name,
-                           server=pids)
+        not_modified = wrk(
+            server.url(path), args.seconds, args.connections, script.name, server=pids
+        )
         os.unlink(script.name)
     finally:
         server.stop()
     cheaper = not_modified["cpu_us"] < get["cpu_us"]
     results += [
-        row(f"standings GET 200, req/s ({args.connections} conns)", f"{get['rps']:,.0f}",
-            f">= {TARGETS['get_rps']:,} on 2 cores", get["rps"] >= TARGETS["get_rps"]),
-        row("standings GET 200, p50 / p99 latency", f"{get['p50']:.1f} / {get['p99']:.1f} ms",
-            f"p99 <= {TARGETS['get_p99_ms']} ms", get["p99"] <= TARGETS["get_p99_ms"]),
+        row(
+            f"standings GET 200, req/s ({args.connections} conns)",
+            f"{get['rps']:,.0f}",
+            f">= {TARGETS['get_rps']:,} on 2 cores",
+            get["rps"] >= TARGETS["get_rps"],
+        ),
+        row(
+            "standings GET 200, p50 / p99 latency",
+            f"{get['p50']:.1f} / {get['p99']:.1f} ms",
+            f"p99 <= {TARGETS['get_p99_ms']} ms",
+            get["p99"] <= TARGETS["get_p99_ms"],
+        ),
         row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}", "", None),
-        row("standings GET 304, server CPU an answer",
+        row(
+            "standings GET 304, server CPU an answer",
             f"{not_modified['cpu_us']:,.0f} µs (200: {get['cpu_us']:,.0f} µs)",
-            "less than a 200's", cheaper),
-        row("standings GET 304, p50 / p99 latency",
+            "less than a 200's",
+            cheaper,
+        ),
+        row(
+            "standings GET 304, p50 / p99 latency",
             f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
-            f"p99 <= {TARGETS['get_p99_ms']} ms", not_modified["p99"] <= TARGETS["get_p99_ms"]),
+            f"p99 <= {TARGETS['get_p99_ms']} ms",
+            not_modified["p99"] <= TARGETS["get_p99_ms"],
+        ),
     ]
     cmd = "bench/api.py"
-    report.figure(bar=f"standings GET 200, req/s at {args.connections} connections",
-                  value=get["rps"], unit="req/s", target=f">= {TARGETS['get_rps']:,}",
-                  ok=get["rps"] >= TARGETS["get_rps"], command=cmd)
-    report.figure(bar="standings GET 200, p99 latency", value=get["p99"], unit="ms",
-                  target=f"<= {TARGETS['get_p99_ms']} ms",
-                  ok=get["p99"] <= TARGETS["get_p99_ms"], command=cmd)
+    report.figure(
+        bar=f"standings GET 200, req/s at {args.connections} connections",
+        value=get["rps"],
+        unit="req/s",
+        target=f">= {TARGETS['get_rps']:,}",
+        ok=get["rps"] >= TARGETS["get_rps"],
+        command=cmd,
+    )
+    report.figure(
+        bar="standings GET 200, p99 latency",
+        value=get["p99"],
+        unit="ms",
+        target=f"<= {TARGETS['get_p99_ms']} ms",
+        ok=get["p99"] <= TARGETS["get_p99_ms"],
+        command=cmd,
+    )
     # "304 responses cheaper still" (product.md): what a 304 costs the server, against a 200.
     # Their req/s are within a few per cent of each other (each answer is mostly uvicorn's and
     # the cache's work, the same for both), so which is higher is the load's doing.
-    report.figure(bar="standings GET 304, req/s", value=not_modified["rps"], unit="req/s",
-                  note=f"200s: {get['rps']:,.0f} req/s", command=cmd)
-    report.figure(bar="standings GET 304, server CPU an answer", value=not_modified["cpu_us"],
-                  unit="µs", target=f"less than a 200's ({get['cpu_us']:,.0f} µs)",
-                  ok=cheaper, command=cmd)
-    report.figure(bar="standings GET 304, p99 latency", value=not_modified["p99"], unit="ms",
-                  target=f"<= {TARGETS['get_p99_ms']} ms",
-                  ok=not_modified["p99"] <= TARGETS["get_p99_ms"], command=cmd)
+    report.figure(
+        bar="standings GET 304, req/s",
+        value=not_modified["rps"],
+        unit="req/s",
+        note=f"200s: {get['rps']:,.0f} req/s",
+        command=cmd,
+    )
+    report.figure(
+        bar="standings GET 304, server CPU an answer",
+        value=not_modified["cpu_us"],
+        unit="µs",
+        target=f"less than a 200's ({get['cpu_us']:,.0f} µs)",
+        ok=cheaper,
+        command=cmd,
+    )
+    report.figure(
+        bar="standings GET 304, p99 latency",
+        value=not_modified["p99"],
+        unit="ms",
+        target=f"<= {TARGETS['get_p99_ms']} ms",
+        ok=not_modified["p99"] <= TARGETS["get_p99_ms"],
+        command=cmd,
+    )
     for name, run in (("200", get), ("304", not_modified)):
         if run["non2xx"] or run["errors"]:
             log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
@@ -656,33 +826,59 @@ def main() -> None:
     log(f"submitting {args.hands} hands from {args.processes} processes (services, PostgreSQL)")
     sub = submissions(args)
     results += [
-        row(f"hand submissions/s, {args.processes} processes", f"{sub['submit_rate']:,.0f}",
-            f">= {TARGETS['submissions']}/s", sub["submit_rate"] >= TARGETS["submissions"]),
+        row(
+            f"hand submissions/s, {args.processes} processes",
+            f"{sub['submit_rate']:,.0f}",
+            f">= {TARGETS['submissions']}/s",
+            sub["submit_rate"] >= TARGETS["submissions"],
+        ),
         row("  then confirmations/s", f"{sub['confirm_rate']:,.0f}", "", None),
-        row("  CPU a submission: Python / PostgreSQL",
-            f"{sub['python_ms']:.1f} / {sub['postgres_ms']:.1f} ms", "", None),
+        row(
+            "  CPU a submission: Python / PostgreSQL",
+            f"{sub['python_ms']:.1f} / {sub['postgres_ms']:.1f} ms",
+            "",
+            None,
+        ),
     ]
-    report.figure(bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
-                  value=sub["submit_rate"], unit="/s", target=f">= {TARGETS['submissions']}",
-                  ok=sub["submit_rate"] >= TARGETS["submissions"], command=cmd)
-    report.figure(bar="hand confirmations/s (same processes)", value=sub["confirm_rate"],
-                  unit="/s", command=cmd)
+    report.figure(
+        bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
+        value=sub["submit_rate"],
+        unit="/s",
+        target=f">= {TARGETS['submissions']}",
+        ok=sub["submit_rate"] >= TARGETS["submissions"],
+        command=cmd,
+    )
+    report.figure(
+        bar="hand confirmations/s (same processes)",
+        value=sub["confirm_rate"],
+        unit="/s",
+        command=cmd,
+    )
 
     web = http_phase(args)
     results += [
         row(f"  over HTTP, {args.tables} tables at once", f"{web['rate']:,.0f}/s", "", None),
-        row("  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms", "",
-            None),
-        row("  over HTTP, CPU each: uvicorn / PostgreSQL",
-            f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms", "", None),
+        row(
+            "  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms", "", None
+        ),
+        row(
+            "  over HTTP, CPU each: uvicorn / PostgreSQL",
+            f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms",
+            "",
+            None,
+        ),
     ]
     http_ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
-    report.figure(bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
-                  value=web["rate"], unit="/s",
-                  target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "
-                         f"(services alone: {sub['submit_rate']:,.0f}/s this run)",
-                  ok=http_ok, shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 "
-                                    f"{web['p99']:,.0f} ms", command=cmd)
+    report.figure(
+        bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+        value=web["rate"],
+        unit="/s",
+        target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "
+        f"(services alone: {sub['submit_rate']:,.0f}/s this run)",
+        ok=http_ok,
+        shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 {web['p99']:,.0f} ms",
+        command=cmd,
+    )
 
     from tournaments.live import events
     from tournaments.models import Tournament
@@ -691,26 +887,45 @@ def main() -> None:
     server = Uvicorn(args, workers=1)
     try:
         log(f"opening {args.listeners} SSE listeners on one uvicorn process")
-        sse = asyncio.run(listeners(
-            server.port, f"/api/v1/tournaments/{slug}/events", args.listeners,
-            lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
-        ))
+        sse = asyncio.run(
+            listeners(
+                server.port,
+                f"/api/v1/tournaments/{slug}/events",
+                args.listeners,
+                lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
+            )
+        )
     finally:
         server.stop()
     delivered = f"{sse['received']:,} of {sse['connected']:,}"
-    report.figure(bar="SSE listeners on one process that received the event",
-                  value=sse["received"], unit="", target=f">= {TARGETS['listeners']:,}",
-                  ok=sse["received"] >= TARGETS["listeners"], command=cmd)
+    report.figure(
+        bar="SSE listeners on one process that received the event",
+        value=sse["received"],
+        unit="",
+        target=f">= {TARGETS['listeners']:,}",
+        ok=sse["received"] >= TARGETS["listeners"],
+        command=cmd,
+    )
     results += [
-        row("SSE listeners on one process: event received", delivered,
-            f">= {TARGETS['listeners']:,}", sse["received"] >= TARGETS["listeners"]),
-        row("  time for all to receive it (p50)",
-            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)", "", None),
+        row(
+            "SSE listeners on one process: event received",
+            delivered,
+            f">= {TARGETS['listeners']:,}",
+            sse["received"] >= TARGETS["listeners"],
+        ),
+        row(
+            "  time for all to receive it (p50)",
+            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)",
+            "",
+            None,
+        ),
         row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
     ]
-    print(f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
-          f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
-          f"{args.connections} connections)")
+    print(
+        f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
+        f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
+        f"{args.connections} connections)"
+    )
     print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
     print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
     for line in results:

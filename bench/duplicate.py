@@ -52,15 +52,11 @@ TABLES, ROUNDS, PER_ROUND = 15, 9, 3
 #: The rows bench/all.py's table shows, by their name here, and the figure's name there.
 REPORTED = {
     "compare matchpoints": "Duplicate: 15-table Mitchell, 27 boards a pair, whole event "
-                           "matchpointed (travellers, cards, rankings)",
+    "matchpointed (travellers, cards, rankings)",
     "compare cross-imps": "Duplicate: 15-table Mitchell, 27 boards a pair, cross-IMPs",
     "compare butler": "Duplicate: 15-table Mitchell, 27 boards a pair, Butler",
     "movements 15": "Duplicate: movements for 15 tables generated",
 }
-
-
-
-
 
 
 def movements_15() -> None:
@@ -96,27 +92,59 @@ def main() -> None:
     rows = []
     for method in ("matchpoints", "cross-imps", "butler"):
         print(f"... {method}: {len(results)} results x {repeat}", file=sys.stderr, flush=True)
-        wall, cpu = report.timed(lambda m=method: score_event(results=results, method=m,
-                                                       fields=movement.fields,
-                                                       scale=SPADES_IMPS), repeat)
-        rows.append(report.timing_row(f"compare {method}", wall, cpu, TARGET_SECONDS,
-                        f"{len(results)} results, {TABLES * 2} pairs"))
+        wall, cpu = report.timed(
+            lambda m=method: score_event(
+                results=results, method=m, fields=movement.fields, scale=SPADES_IMPS
+            ),
+            repeat,
+        )
+        rows.append(
+            report.timing_row(
+                f"compare {method}",
+                wall,
+                cpu,
+                TARGET_SECONDS,
+                f"{len(results)} results, {TABLES * 2} pairs",
+            )
+        )
     print("... movements for 15 tables", file=sys.stderr, flush=True)
     wall, cpu = report.timed(movements_15, repeat)
-    rows.append(report.timing_row("movements 15", wall, cpu, TARGET_SECONDS,
-                    "Mitchell 15, 14 skip, 14 relay, barometer 15, Howell 2-8 (search uncached)"))
+    rows.append(
+        report.timing_row(
+            "movements 15",
+            wall,
+            cpu,
+            TARGET_SECONDS,
+            "Mitchell 15, 14 skip, 14 relay, barometer 15, Howell 2-8 (search uncached)",
+        )
+    )
     print("... board_score of 405 Spades summary records", file=sys.stderr, flush=True)
     records = summary_records(len(results), args.seed)
-    wall, cpu = report.timed(lambda: [board_score(game="spades", rules="standard", record=r,
-                                           board_scoring="cga") for r in records],
-                      max(1, repeat // 5))
-    rows.append(report.timing_row("board_score 405 records", wall, cpu, None,
-                    "rules engine check + cga scoring, for the record"))
+    wall, cpu = report.timed(
+        lambda: [
+            board_score(game="spades", rules="standard", record=r, board_scoring="cga")
+            for r in records
+        ],
+        max(1, repeat // 5),
+    )
+    rows.append(
+        report.timing_row(
+            "board_score 405 records",
+            wall,
+            cpu,
+            None,
+            "rules engine check + cga scoring, for the record",
+        )
+    )
 
     report.emit_timings(rows, REPORTED)
-    report.print_timings(f"TrickTable duplicate benchmark (seed {args.seed}"
-                         f"{', quick' if args.quick else ''})", rows, pinned=pinned,
-                         facts={"seed": args.seed, "quick": args.quick}, as_json=args.json)
+    report.print_timings(
+        f"TrickTable duplicate benchmark (seed {args.seed}{', quick' if args.quick else ''})",
+        rows,
+        pinned=pinned,
+        facts={"seed": args.seed, "quick": args.quick},
+        as_json=args.json,
+    )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,10 @@ def _atheris_target(seconds: int, out: str) -> None:
 
     atheris.instrument_all()  # coverage feedback from the engine's own code
 
-    seeds = [json.dumps(legal_hand(n, *PRESETS[n % len(PRESETS)])).encode()
-             for n in range(len(PRESETS) * 2)]
+    seeds = [
+        json.dumps(legal_hand(n, *PRESETS[n % len(PRESETS)])).encode()
+        for n in range(len(PRESETS) * 2)
+    ]
     count = [0]
     start = time.monotonic()
 
@@ -94,8 +96,9 @@ def run_atheris(seconds: int) -> dict:
         return {"skipped": "atheris is not installed (pip install atheris)"}
     out = Path(os.environ.get("TMPDIR", "/tmp")) / f"tricktable-fuzz-{os.getpid()}.count"
     out.unlink(missing_ok=True)
-    process = multiprocessing.get_context("fork").Process(target=_atheris_target,
-                                                          args=(seconds, str(out)))
+    process = multiprocessing.get_context("fork").Process(
+        target=_atheris_target, args=(seconds, str(out))
+    )
     process.start()
     process.join(seconds + 120)
     if process.is_alive():
@@ -104,8 +107,10 @@ def run_atheris(seconds: int) -> dict:
         executions = int(out.read_text())
         out.unlink()
         return {"executions": executions}
-    return {"crash": f"atheris stopped with exit code {process.exitcode} (a failing input is "
-                     "saved as crash-* in the working directory)"}
+    return {
+        "crash": f"atheris stopped with exit code {process.exitcode} (a failing input is "
+        "saved as crash-* in the working directory)"
+    }
 
 
 def duplicates(count: int) -> int:
@@ -120,8 +125,9 @@ def duplicates(count: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--examples", type=int, default=20_000,
-                        help="hypothesis cases per property")
+    parser.add_argument(
+        "--examples", type=int, default=20_000, help="hypothesis cases per property"
+    )
     parser.add_argument("--seconds", type=int, default=60, help="atheris run time")
     parser.add_argument("--quick", action="store_true", help="2,000 cases, atheris 10 s")
     args = parser.parse_args()
@@ -133,8 +139,10 @@ def main() -> None:
     ath = run_atheris(args.seconds)
     doubled = duplicates(2_000)
     total = sum(hyp["tried"].values())
-    print(f"hypothesis: {total:,} cases in {hyp_seconds:.0f} s over {len(hyp['tried'])} "
-          f"properties; failures: {len(hyp['failures'])}")
+    print(
+        f"hypothesis: {total:,} cases in {hyp_seconds:.0f} s over {len(hyp['tried'])} "
+        f"properties; failures: {len(hyp['failures'])}"
+    )
     for name, n in sorted(hyp["tried"].items()):
         print(f"  {name}: {n:,}")
     for failure in hyp["failures"]:
@@ -144,16 +152,32 @@ def main() -> None:
     else:
         print(f"atheris: {ath.get('skipped') or ath.get('crash')}")
     print(f"records with a card doubled, accepted: {doubled} of 2,000")
-    report.figure(bar="rules engine fuzz (hypothesis): cases, failures", value=total,
-                  unit="cases", target="0 failures", ok=not hyp["failures"],
-                  command="bench/fuzz.py")
+    report.figure(
+        bar="rules engine fuzz (hypothesis): cases, failures",
+        value=total,
+        unit="cases",
+        target="0 failures",
+        ok=not hyp["failures"],
+        command="bench/fuzz.py",
+    )
     if "executions" in ath:
-        report.figure(bar="rules engine fuzz (atheris): executions, crashes",
-                      value=ath["executions"], unit="runs", target="0 crashes", ok=True,
-                      command="bench/fuzz.py")
+        report.figure(
+            bar="rules engine fuzz (atheris): executions, crashes",
+            value=ath["executions"],
+            unit="runs",
+            target="0 crashes",
+            ok=True,
+            command="bench/fuzz.py",
+        )
     elif "crash" in ath:
-        report.figure(bar="rules engine fuzz (atheris): executions, crashes", value=0,
-                      unit="runs", target="0 crashes", ok=False, command="bench/fuzz.py")
+        report.figure(
+            bar="rules engine fuzz (atheris): executions, crashes",
+            value=0,
+            unit="runs",
+            target="0 crashes",
+            ok=False,
+            command="bench/fuzz.py",
+        )
 
 
 if __name__ == "__main__":

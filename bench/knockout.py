@@ -53,10 +53,6 @@ REPORTED = {
 }
 
 
-
-
-
-
 def play_out(board):
     """Every match won by the better seed, one bracket round at a time (the way results come
     in): one `advance` per round."""
@@ -65,7 +61,8 @@ def play_out(board):
         for match in board.rounds[number - 1]:
             if match.ready:
                 results[(match.round, match.index)] = min(
-                    (match.top, match.bottom), key=board.seeds.__getitem__)
+                    (match.top, match.bottom), key=board.seeds.__getitem__
+                )
         board = advance(board, results)
     return board
 
@@ -75,9 +72,18 @@ def standings_rows(count: int) -> list[Standing]:
     rows = []
     for k in range(count):
         points = Fraction(max(0, 18 - 2 * (k // 3))) if not 6 <= k <= 9 else Fraction(14)
-        rows.append(Standing(k + 1, k + 1, {"match_points": points,
-                                            "point_difference": Fraction(500 - k),
-                                            "buchholz": Fraction(k % 7), "head_to_head": 0}))
+        rows.append(
+            Standing(
+                k + 1,
+                k + 1,
+                {
+                    "match_points": points,
+                    "point_difference": Fraction(500 - k),
+                    "buchholz": Fraction(k % 7),
+                    "head_to_head": 0,
+                },
+            )
+        )
     return rows
 
 
@@ -86,13 +92,23 @@ def engine_rows(size: int, repeat: int) -> list[dict]:
     out = []
     print(f"... bracket({size}) x {repeat}", file=sys.stderr, flush=True)
     wall, cpu = report.timed(lambda: bracket(ids, third_place=True), repeat)
-    out.append(report.timing_row("bracket made", wall, cpu, TARGET_SECONDS,
-                   f"{size} entries, third-place match"))
+    out.append(
+        report.timing_row(
+            "bracket made", wall, cpu, TARGET_SECONDS, f"{size} entries, third-place match"
+        )
+    )
     empty = bracket(ids, third_place=True)
     print(f"... {size - 1} results through advance x {repeat}", file=sys.stderr, flush=True)
     wall, cpu = report.timed(lambda: play_out(empty), repeat)
-    out.append(report.timing_row("bracket played", wall, cpu, TARGET_SECONDS,
-                   f"{len(empty.rounds)} rounds, one advance per round"))
+    out.append(
+        report.timing_row(
+            "bracket played",
+            wall,
+            cpu,
+            TARGET_SECONDS,
+            f"{len(empty.rounds)} rounds, one advance per round",
+        )
+    )
     done = play_out(empty)
     assert done.champion == 1
     wall, cpu = report.timed(lambda: placings(done), repeat)
@@ -100,8 +116,15 @@ def engine_rows(size: int, repeat: int) -> list[dict]:
     rows = standings_rows(1000)
     wall, cpu = report.timed(lambda: cut(rows, 8, CHAIN), repeat)
     drawn = cut(rows, 8, CHAIN)
-    out.append(report.timing_row("cut of 8 from 1,000", wall, cpu, None,
-                   f"tie at the line of {len(drawn.line)}, decided by {drawn.decided_by}"))
+    out.append(
+        report.timing_row(
+            "cut of 8 from 1,000",
+            wall,
+            cpu,
+            None,
+            f"tie at the line of {len(drawn.line)}, decided by {drawn.decided_by}",
+        )
+    )
     return out
 
 
@@ -133,37 +156,50 @@ def service_rows(size: int) -> list[dict]:
 
     user = get_user_model().objects.create_superuser("bench", password="x")
     td = Actor(user=user)
-    cup = services.create_tournament(actor=td, name="Bench cup", game="spades",
-                                     rules="standard", format="knockout", rounds=1)
+    cup = services.create_tournament(
+        actor=td, name="Bench cup", game="spades", rules="standard", format="knockout", rounds=1
+    )
     services.set_knockout(tournament=cup, actor=td, length="hands", count=4)
     services.open_registration(tournament=cup, actor=td)
     with transaction.atomic():
         players = Player.objects.bulk_create(Player(name=f"P{k}") for k in range(2 * size))
         teams = Team.objects.bulk_create(
             Team(name=f"Team {k}", first=players[2 * k], second=players[2 * k + 1])
-            for k in range(size))
+            for k in range(size)
+        )
         Entry.objects.bulk_create(
             Entry(tournament=cup, team=t, seed=k + 1, pin=f"{k:04d}"[-4:])
-            for k, t in enumerate(teams))
+            for k, t in enumerate(teams)
+        )
     cup.refresh_from_db()
     out = []
 
     def one(name: str, fn: Callable[[], object], extra: str) -> object:
         w0, c0 = time.perf_counter(), time.process_time()
         result = fn()
-        out.append(report.timing_row(name, [time.perf_counter() - w0],
-                                     [time.process_time() - c0], None, extra))
+        out.append(
+            report.timing_row(
+                name, [time.perf_counter() - w0], [time.process_time() - c0], None, extra
+            )
+        )
         return result
 
     print(f"... services: cut list of {size} and confirm", file=sys.stderr, flush=True)
-    listed = one("service cut list", lambda: services.cut_list(tournament=cup),
-                 f"{size} entries by seed")
-    one("service confirm", lambda: services.confirm_cut(tournament=cup, actor=td,
-                                                        entries=listed.ids), "bracket made")
+    listed = one(
+        "service cut list", lambda: services.cut_list(tournament=cup), f"{size} entries by seed"
+    )
+    one(
+        "service confirm",
+        lambda: services.confirm_cut(tournament=cup, actor=td, entries=listed.ids),
+        "bracket made",
+    )
     cup.refresh_from_db()
     print("... services: round 1", file=sys.stderr, flush=True)
-    first = one("service round 1", lambda: services.generate_round(tournament=cup, actor=td),
-                f"{size // 2} tables written")
+    first = one(
+        "service round 1",
+        lambda: services.generate_round(tournament=cup, actor=td),
+        f"{size // 2} tables written",
+    )
     services.publish_round(round=first, actor=td)
     with transaction.atomic():  # every match won by the top seed's side (no hands: a result)
         matches = list(Match.objects.filter(round=first, is_bye=False))
@@ -172,13 +208,17 @@ def service_rows(size: int) -> list[dict]:
             seat.outcome = "win" if seat.side == "NS" else "loss"
             seat.match_points = Decimal(2) if seat.outcome == "win" else Decimal(0)
             seat.points_for, seat.points_against = "100", "50"
-        Seat.objects.bulk_update(seats, ["outcome", "match_points", "points_for",
-                                         "points_against"], batch_size=500)
+        Seat.objects.bulk_update(
+            seats, ["outcome", "match_points", "points_for", "points_against"], batch_size=500
+        )
         Match.objects.filter(pk__in=[m.pk for m in matches]).update(state="finished")
     services.close_round(round=first, actor=td)
     print("... services: round 2", file=sys.stderr, flush=True)
-    second = one("service round 2", lambda: services.generate_round(tournament=cup, actor=td),
-                 f"bracket read from {len(matches)} results, {size // 4} tables written")
+    second = one(
+        "service round 2",
+        lambda: services.generate_round(tournament=cup, actor=td),
+        f"bracket read from {len(matches)} results, {size // 4} tables written",
+    )
     assert second.matches.count() == size // 4
     return out
 
@@ -200,9 +240,13 @@ def main() -> None:
             rows += service_rows(size)
     if size == 1024:  # bench/all.py's bars are for 1,024 entries
         report.emit_timings(rows, REPORTED)
-    report.print_timings(f"TrickTable knockout benchmark ({size} entries"
-                         f"{', quick' if args.quick else ''})", rows, pinned=pinned,
-                         facts={"size": size, "quick": args.quick}, as_json=args.json)
+    report.print_timings(
+        f"TrickTable knockout benchmark ({size} entries{', quick' if args.quick else ''})",
+        rows,
+        pinned=pinned,
+        facts={"size": size, "quick": args.quick},
+        as_json=args.json,
+    )
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ def round_robin_row(n: int, rounds: int | None) -> dict:
 REPORTED = {
     "Swiss 1,000": "Pairing: Swiss round of 1,000 entrants (engine), worst round",
     "Swiss 1,000 kept apart": "Pairing: Swiss round of 1,000, 20 % in ten clubs kept apart, "
-                              "worst round",
+    "worst round",
     "tables of 4, 256": "Pairing: tables of 4 for 256 players, worst round",
     "tables of 3, 255": "Pairing: tables of 3 for 255 players, worst round",
     "progressive 256": "Pairing: progressive partnerships for 256, worst round",
@@ -134,10 +134,18 @@ def emit(rows: list[dict]) -> None:
 
     for row in rows:
         if row["name"] in REPORTED:
-            shown = (f"{report.format_value(row['worst_s'], 's')} ({row['rounds']} rounds, "
-                     f"{row['repeats']} repeats)")
-            report.figure(bar=REPORTED[row["name"]], value=row["worst_s"], unit="s",
-                          target=row["target"], ok=row["pass"], shown=shown)
+            shown = (
+                f"{report.format_value(row['worst_s'], 's')} ({row['rounds']} rounds, "
+                f"{row['repeats']} repeats)"
+            )
+            report.figure(
+                bar=REPORTED[row["name"]],
+                value=row["worst_s"],
+                unit="s",
+                target=row["target"],
+                ok=row["pass"],
+                shown=shown,
+            )
 
 
 def main() -> None:

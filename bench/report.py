@@ -103,9 +103,18 @@ def figure(
     written, or None."""
     if not os.environ.get(ENV):
         return None
-    return _write(Row(bar=bar, value=value, unit=unit, target=target, ok=ok,
-                      command=_command() if command is None else command, note=note,
-                      shown=shown))
+    return _write(
+        Row(
+            bar=bar,
+            value=value,
+            unit=unit,
+            target=target,
+            ok=ok,
+            command=_command() if command is None else command,
+            note=note,
+            shown=shown,
+        )
+    )
 
 
 def skipped(*, bar: str, why: str, command: str | None = None) -> Row | None:
@@ -146,8 +155,11 @@ def read(path: str | Path) -> list[Row]:
     except FileNotFoundError:
         return []
     known = set(Row.__dataclass_fields__)
-    return [Row(**{k: v for k, v in json.loads(line).items() if k in known})
-            for line in lines if line.strip()]
+    return [
+        Row(**{k: v for k, v in json.loads(line).items() if k in known})
+        for line in lines
+        if line.strip()
+    ]
 
 
 # -- formatting -----------------------------------------------------------------------------------
@@ -234,8 +246,10 @@ def machine_line(info: dict) -> str:
     cores = f"{info['cores']} cores"
     if info.get("usable_cores") not in (None, info["cores"]):
         cores += f" ({info['usable_cores']} usable)"
-    line = (f"{cores}, {info['cpu']}, Python {info['python']}, {info['postgresql']}, "
-            f"{info['redis']}, {info['date']}")
+    line = (
+        f"{cores}, {info['cpu']}, Python {info['python']}, {info['postgresql']}, "
+        f"{info['redis']}, {info['date']}"
+    )
     if info.get("load") is not None:
         line += f"; 1-min load average {info['load']}"
         if info.get("load_end") is not None:
@@ -247,8 +261,9 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|")
 
 
-def table(rows: list[Row], info: dict, *, title: str = "TrickTable benchmarks",
-          note: str = "") -> str:
+def table(
+    rows: list[Row], info: dict, *, title: str = "TrickTable benchmarks", note: str = ""
+) -> str:
     """The Markdown table: figure | measured | target | result, headed by the machine line."""
     head = ("figure", "measured", "target", "result")
     body = [(r.bar, r.measured, r.target, r.verdict) for r in rows]
@@ -256,16 +271,30 @@ def table(rows: list[Row], info: dict, *, title: str = "TrickTable benchmarks",
     aligns = ("<", ">", "<", "<")
 
     def line(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(
-            f"{_cell(c):{a}{w}}" for c, a, w in zip(cells, aligns, widths, strict=True)
-        ) + " |"
+        return (
+            "| "
+            + " | ".join(
+                f"{_cell(c):{a}{w}}" for c, a, w in zip(cells, aligns, widths, strict=True)
+            )
+            + " |"
+        )
 
-    rule = "|" + "|".join(
-        ("-" * (w + 1) + ":") if a == ">" else "-" * (w + 2)
-        for a, w in zip(aligns, widths, strict=True)
-    ) + "|"
-    out = [f"## {title}", "", machine_line(info) + (f"  \n{note}" if note else ""), "",
-           line(head), rule]
+    rule = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if a == ">" else "-" * (w + 2)
+            for a, w in zip(aligns, widths, strict=True)
+        )
+        + "|"
+    )
+    out = [
+        f"## {title}",
+        "",
+        machine_line(info) + (f"  \n{note}" if note else ""),
+        "",
+        line(head),
+        rule,
+    ]
     out += [line(cells) for cells in body]
     notes = [f"- {r.bar}: {r.note}" for r in rows if r.note]
     if notes:
@@ -292,17 +321,22 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[list[float], list[floa
     return wall, cpu
 
 
-def timing_row(name: str, wall: list[float], cpu: list[float], target: float | None,
-               extra: str = "") -> dict:
+def timing_row(
+    name: str, wall: list[float], cpu: list[float], target: float | None, extra: str = ""
+) -> dict:
     """A measurement judged on the time it spent on its core: the worst repeat's CPU time and
     the median wall time must both be within the target (the worst wall time, also shown,
     includes the time other processes held the core on a shared machine)."""
     median = statistics.median(wall)
     return {
-        "name": name, "repeats": len(wall), "worst_s": max(wall), "median_s": median,
+        "name": name,
+        "repeats": len(wall),
+        "worst_s": max(wall),
+        "median_s": median,
         "worst_cpu_s": max(cpu),
-        "target": (f"CPU worst, wall median <= {target * 1000:g} ms" if target is not None
-                   else "-"),
+        "target": (
+            f"CPU worst, wall median <= {target * 1000:g} ms" if target is not None else "-"
+        ),
         "pass": None if target is None else max(cpu) <= target and median <= target,
         "extra": extra,
     }
@@ -312,32 +346,50 @@ def emit_timings(rows: list[dict], reported: dict[str, str]) -> None:
     """The rows named in `reported` (row name -> bar) as figures for bench/all.py's table."""
     for r in rows:
         if r["name"] in reported:
-            shown = (f"{format_value(r['worst_cpu_s'], 's')} CPU worst, "
-                     f"{format_value(r['median_s'], 's')} wall median")
-            figure(bar=reported[r["name"]], value=r["worst_cpu_s"], unit="s",
-                   target=r["target"], ok=r["pass"], shown=shown)
+            shown = (
+                f"{format_value(r['worst_cpu_s'], 's')} CPU worst, "
+                f"{format_value(r['median_s'], 's')} wall median"
+            )
+            figure(
+                bar=reported[r["name"]],
+                value=r["worst_cpu_s"],
+                unit="s",
+                target=r["target"],
+                ok=r["pass"],
+                shown=shown,
+            )
 
 
-def print_timings(title: str, rows: list[dict], *, pinned: str, facts: dict,
-                  as_json: bool) -> None:
+def print_timings(title: str, rows: list[dict], *, pinned: str, facts: dict, as_json: bool) -> None:
     """The rows as a table under a line about the machine, or as JSON with `--json`."""
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
-    info = {"cores": os.cpu_count(), "pinned": pinned, "load_average_1m": round(load[0], 2),
-            "python": sys.version.split()[0], **facts}
+    info = {
+        "cores": os.cpu_count(),
+        "pinned": pinned,
+        "load_average_1m": round(load[0], 2),
+        "python": sys.version.split()[0],
+        **facts,
+    }
     if as_json:
         print(json.dumps({"machine": info, "rows": rows}, indent=2))
         return
-    print(f"{title}: {info['cores']} cores, {pinned}, load average {load[0]:.2f}, "
-          f"Python {info['python']}")
+    print(
+        f"{title}: {info['cores']} cores, {pinned}, load average {load[0]:.2f}, "
+        f"Python {info['python']}"
+    )
     width = max([len("measurement"), *(len(r["name"]) for r in rows)])
-    head = (f"{'measurement':<{width}} {'repeats':>7} {'worst ms':>9} {'median ms':>10} "
-            f"{'worst CPU':>9}  {'target':<30} {'result':<6} notes")
+    head = (
+        f"{'measurement':<{width}} {'repeats':>7} {'worst ms':>9} {'median ms':>10} "
+        f"{'worst CPU':>9}  {'target':<30} {'result':<6} notes"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
         verdict = "-" if r["pass"] is None else ("pass" if r["pass"] else "FAIL")
-        print(f"{r['name']:<{width}} {r['repeats']:>7} {r['worst_s'] * 1000:>9.1f} "
-              f"{r['median_s'] * 1000:>10.1f} {r['worst_cpu_s'] * 1000:>9.1f}  "
-              f"{r['target']:<30} {verdict:<6} {r['extra']}")
+        print(
+            f"{r['name']:<{width}} {r['repeats']:>7} {r['worst_s'] * 1000:>9.1f} "
+            f"{r['median_s'] * 1000:>10.1f} {r['worst_cpu_s'] * 1000:>9.1f}  "
+            f"{r['target']:<30} {verdict:<6} {r['extra']}"
+        )
     print("-" * len(head))
     print("worst/median: wall milliseconds of one repeat; worst CPU: process time of the slowest.")

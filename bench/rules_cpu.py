@@ -49,10 +49,15 @@ def main() -> None:
         def run() -> None:
             for record in batch:
                 check_record(record)
+
         return run
 
-    runs = {"openspiel": openspiel, "accepted": check(accepted), "full": check(records),
-            "summary": check(summaries)}
+    runs = {
+        "openspiel": openspiel,
+        "accepted": check(accepted),
+        "full": check(records),
+        "summary": check(summaries),
+    }
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(7):
         for name, run in runs.items():
@@ -60,11 +65,13 @@ def main() -> None:
             run()
             best[name] = min(best[name], time.process_time() - start)
     k, n = len(pairs), len(records)
-    print(f"{k:,} hands both accept: OpenSpiel {k / best['openspiel']:,.0f}/s, TrickTable "
-          f"{k / best['accepted']:,.0f}/s, TrickTable / OpenSpiel "
-          f"{best['openspiel'] / best['accepted']:.2f}; full records {n / best['full']:,.0f}/s, "
-          f"summary records {n / best['summary']:,.0f}/s (CPU time, best of 7; "
-          f"{games.ENGINE.engine} engine)")
+    print(
+        f"{k:,} hands both accept: OpenSpiel {k / best['openspiel']:,.0f}/s, TrickTable "
+        f"{k / best['accepted']:,.0f}/s, TrickTable / OpenSpiel "
+        f"{best['openspiel'] / best['accepted']:.2f}; full records {n / best['full']:,.0f}/s, "
+        f"summary records {n / best['summary']:,.0f}/s (CPU time, best of 7; "
+        f"{games.ENGINE.engine} engine)"
+    )
 
 
 if __name__ == "__main__":

@@ -117,8 +117,9 @@ def assert_all_valid(records: list[dict], what: str) -> None:
         raise SystemExit(f"{len(bad)} {what} records do not validate, e.g. {bad[0]}")
 
 
-def run_child(argv: list[str], *, discard_output: bool = False,
-              cpus: set[int] | None = None) -> tuple[float, float, int, bytes, bytes]:
+def run_child(
+    argv: list[str], *, discard_output: bool = False, cpus: set[int] | None = None
+) -> tuple[float, float, int, bytes, bytes]:
     """Run a command; (wall seconds, its own peak RSS in MiB, exit code, stdout, stderr).
     With `discard_output` its standard output goes to /dev/null; with `cpus` it may run on
     those CPUs (else on this process's).
@@ -127,7 +128,9 @@ def run_child(argv: list[str], *, discard_output: bool = False,
     over every child so far)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        argv, cwd=ROOT, stderr=subprocess.PIPE,
+        argv,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL if discard_output else subprocess.PIPE,
         preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
     )
@@ -166,8 +169,17 @@ def child_api(path: str) -> None:
             check_record(json.loads(line))
     traced_peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    print(json.dumps({"hands": hands, "ok": ok, "seconds": seconds, "peak_mib": peak,
-                      "traced_peak_mib": traced_peak}))
+    print(
+        json.dumps(
+            {
+                "hands": hands,
+                "ok": ok,
+                "seconds": seconds,
+                "peak_mib": peak,
+                "traced_peak_mib": traced_peak,
+            }
+        )
+    )
 
 
 def child_pure(path: str, accepted: str, repeat: int) -> None:
@@ -179,13 +191,18 @@ def child_pure(path: str, accepted: str, repeat: int) -> None:
     records = load(Path(path))
     summaries = [to_summary(r) for r in records]
     subset = load(Path(accepted)) if accepted else []
-    print(json.dumps({
-        "engine": games.ENGINE.engine, "hands": len(records),
-        "full": best_of(repeat, check_all, records),
-        "summary": best_of(repeat, check_all, summaries),
-        "accepted": len(subset),
-        "accepted_seconds": best_of(repeat, check_all, subset) if subset else None,
-    }))
+    print(
+        json.dumps(
+            {
+                "engine": games.ENGINE.engine,
+                "hands": len(records),
+                "full": best_of(repeat, check_all, records),
+                "summary": best_of(repeat, check_all, summaries),
+                "accepted": len(subset),
+                "accepted_seconds": best_of(repeat, check_all, subset) if subset else None,
+            }
+        )
+    )
 
 
 def pure_reference(path: Path, subset: list[dict], repeat: int) -> dict | str:
@@ -195,11 +212,18 @@ def pure_reference(path: Path, subset: list[dict], repeat: int) -> dict | str:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         f.writelines(json.dumps(record) + "\n" for record in subset)
     try:
-        argv = [sys.executable, __file__, "--child-pure", str(path), "--accepted",
-                f.name if subset else "", "--repeat", str(repeat)]
+        argv = [
+            sys.executable,
+            __file__,
+            "--child-pure",
+            str(path),
+            "--accepted",
+            f.name if subset else "",
+            "--repeat",
+            str(repeat),
+        ]
         env = {**os.environ, "TRICKTABLE_ACCEL": "off"}
-        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
-                              check=False)
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     finally:
         os.unlink(f.name)
     if done.returncode:
@@ -219,8 +243,9 @@ def api_memory(path: Path) -> dict:
     return figures
 
 
-def check_hands(path: Path, repeat: int, jobs: int | None = None,
-                cpus: set[int] | None = None) -> tuple[float, float] | str:
+def check_hands(
+    path: Path, repeat: int, jobs: int | None = None, cpus: set[int] | None = None
+) -> tuple[float, float] | str:
     """Best wall time and peak RSS of `manage.py check_hands [--jobs N] FILE > /dev/null`, or
     why not. `cpus`: the CPUs the child may use (this process is pinned to one; the default
     --jobs is the number the child may use, so the parallel figure needs them all).
@@ -234,7 +259,8 @@ def check_hands(path: Path, repeat: int, jobs: int | None = None,
     for _ in range(repeat):
         wall, rss, code, _, err = run_child(
             [sys.executable, "manage.py", "check_hands", *option, str(path)],
-            discard_output=True, cpus=cpus,
+            discard_output=True,
+            cpus=cpus,
         )
         if code:
             tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
@@ -288,15 +314,25 @@ def openspiel_replay(records: list[dict], repeat: int) -> dict | str:
     subset = [record for record, _ in pairs]
     os_seconds = best_of(repeat, replay_all) if sequences else float("nan")
     tt_seconds = best_of(repeat, check_all, subset) if subset else float("nan")
-    return {"accepted": len(pairs), "refused": refused, "seconds": os_seconds,
-            "tt_seconds": tt_seconds, "subset": subset}
+    return {
+        "accepted": len(pairs),
+        "refused": refused,
+        "seconds": os_seconds,
+        "tt_seconds": tt_seconds,
+        "subset": subset,
+    }
 
 
 # -- report ---------------------------------------------------------------------------------------
 
 
-def row(name: str, hands: int | str, seconds: float | str, peak: float | str = "",
-        target: int | None = None) -> str:
+def row(
+    name: str,
+    hands: int | str,
+    seconds: float | str,
+    peak: float | str = "",
+    target: int | None = None,
+) -> str:
     rate = hands / seconds if isinstance(seconds, float) and isinstance(hands, int) else None
     secs = f"{seconds:.3f}" if isinstance(seconds, float) else seconds
     rate_s = f"{rate:,.0f}" if rate else ""
@@ -308,39 +344,64 @@ def row(name: str, hands: int | str, seconds: float | str, peak: float | str = "
     return f"{name:<38} {hands_s:>9} {secs:>9} {rate_s:>10} {peak_s:>9}  {goal}"
 
 
-def emit(n: int, full: float, summary: float, mem: dict, mem_small: dict,
-         check: tuple[float, float] | str, spiel: dict | str,
-         check_one: tuple[float, float] | str = "not measured", cores: int = 1) -> None:
+def emit(
+    n: int,
+    full: float,
+    summary: float,
+    mem: dict,
+    mem_small: dict,
+    check: tuple[float, float] | str,
+    spiel: dict | str,
+    check_one: tuple[float, float] | str = "not measured",
+    cores: int = 1,
+) -> None:
     """The figures for bench/all.py's table (bench/report.py; nothing unless it asks)."""
     from bench import report
 
-    for bar, seconds, target in (("full records", full, TARGETS["api-full"]),
-                                 ("summary records", summary, TARGETS["api-summary"])):
+    for bar, seconds, target in (
+        ("full records", full, TARGETS["api-full"]),
+        ("summary records", summary, TARGETS["api-summary"]),
+    ):
         rate = n / seconds
-        report.figure(bar=f"Rules engine: {bar}, hands/s on one core", value=rate,
-                      unit="hands/s", target=f">= {target:,}", ok=rate >= target)
+        report.figure(
+            bar=f"Rules engine: {bar}, hands/s on one core",
+            value=rate,
+            unit="hands/s",
+            target=f">= {target:,}",
+            ok=rate >= target,
+        )
     big, small = mem["child_rss_mib"], mem_small["child_rss_mib"]
     report.figure(  # flat: the peak for N hands within 10% (+1 MiB) of the peak for N/10
-        bar="Rules engine: memory flat in the number of records (streaming)", value=big,
-        unit="MiB", shown=f"{big:.0f} / {small:.0f} MiB ({mem['hands']:,} / "
-        f"{mem_small['hands']:,} hands)", target="same peak RSS for N and N/10",
-        ok=big <= small * 1.1 + 1)
+        bar="Rules engine: memory flat in the number of records (streaming)",
+        value=big,
+        unit="MiB",
+        shown=f"{big:.0f} / {small:.0f} MiB ({mem['hands']:,} / {mem_small['hands']:,} hands)",
+        target="same peak RSS for N and N/10",
+        ok=big <= small * 1.1 + 1,
+    )
     if isinstance(check, str):
         report.error(bar="Rules engine: check_hands end to end, hands/s", why=check)
     else:
         rate = n / check[0]
         one = f"{n / check_one[0]:,.0f}" if not isinstance(check_one, str) else check_one
-        report.figure(bar="Rules engine: check_hands end to end, hands/s", value=rate,
-                      unit="hands/s", target=f">= {TARGETS['check_hands']:,}",
-                      ok=rate >= TARGETS["check_hands"],
-                      shown=f"{rate:,.0f} hands/s (default --jobs, {cores} cores; "
-                      f"--jobs 1: {one})")
+        report.figure(
+            bar="Rules engine: check_hands end to end, hands/s",
+            value=rate,
+            unit="hands/s",
+            target=f">= {TARGETS['check_hands']:,}",
+            ok=rate >= TARGETS["check_hands"],
+            shown=f"{rate:,.0f} hands/s (default --jobs, {cores} cores; --jobs 1: {one})",
+        )
     if isinstance(spiel, dict) and spiel["accepted"]:
         ratio = spiel["seconds"] / spiel["tt_seconds"]
-        report.figure(bar="Rules engine vs OpenSpiel's C++ replay (same hands)",
-                      value=ratio, unit="x", target=f">= {OPENSPIEL_RATIO:g} x in the same run",
-                      ok=ratio >= OPENSPIEL_RATIO,
-                      shown=f"{ratio:.2f} x OpenSpiel ({spiel['accepted']:,} hands)")
+        report.figure(
+            bar="Rules engine vs OpenSpiel's C++ replay (same hands)",
+            value=ratio,
+            unit="x",
+            target=f">= {OPENSPIEL_RATIO:g} x in the same run",
+            ok=ratio >= OPENSPIEL_RATIO,
+            shown=f"{ratio:.2f} x OpenSpiel ({spiel['accepted']:,} hands)",
+        )
     elif isinstance(spiel, str):
         report.skipped(bar="Rules engine vs OpenSpiel's C++ replay (same hands)", why=spiel)
 
@@ -385,8 +446,16 @@ def main() -> None:
     if not path.exists():
         progress(f"generating {args.hands:,} hands (cached for the next runs)")
         _, _, code, out, err = run_child(
-            [sys.executable, __file__, "--child-generate", str(args.cache_dir),
-             "--hands", str(args.hands), "--seed", str(args.seed)]
+            [
+                sys.executable,
+                __file__,
+                "--child-generate",
+                str(args.cache_dir),
+                "--hands",
+                str(args.hands),
+                "--seed",
+                str(args.seed),
+            ]
         )
         if code:
             raise SystemExit(err.decode())
@@ -401,8 +470,9 @@ def main() -> None:
         raise SystemExit(f"only {mem['ok']} of {mem['hands']} hands validated")
     progress(f"check_hands (default --jobs, {cores} CPUs), then --jobs 1 (pinned)")
     result = check_hands(path, args.repeat, cpus=cpus)
-    small_result = (check_hands(small, args.repeat, cpus=cpus) if not isinstance(result, str)
-                    else result)
+    small_result = (
+        check_hands(small, args.repeat, cpus=cpus) if not isinstance(result, str) else result
+    )
     one = check_hands(path, args.repeat, jobs=1) if not isinstance(result, str) else result
     small_one = check_hands(small, args.repeat, jobs=1) if not isinstance(one, str) else one
 
@@ -419,22 +489,45 @@ def main() -> None:
     summary = best_of(args.repeat, check_all, summaries)
 
     rows.append(row("API check_record, full records", n, full, target=TARGETS["api-full"]))
-    rows.append(row("API check_record, summary records", n, summary,
-                    target=TARGETS["api-summary"]))
-    rows.append(row("API stream (read+json.loads+check)", mem["hands"], mem["seconds"],
-                    mem["child_rss_mib"]))
-    rows.append(row("  same, 10x fewer hands", mem_small["hands"], mem_small["seconds"],
-                    mem_small["child_rss_mib"]))
-    rows.append(row("  checking's allocations (tracemalloc)", min(mem["hands"], 20_000), "",
-                    mem["traced_peak_mib"]))
+    rows.append(row("API check_record, summary records", n, summary, target=TARGETS["api-summary"]))
+    rows.append(
+        row(
+            "API stream (read+json.loads+check)", mem["hands"], mem["seconds"], mem["child_rss_mib"]
+        )
+    )
+    rows.append(
+        row(
+            "  same, 10x fewer hands",
+            mem_small["hands"],
+            mem_small["seconds"],
+            mem_small["child_rss_mib"],
+        )
+    )
+    rows.append(
+        row(
+            "  checking's allocations (tracemalloc)",
+            min(mem["hands"], 20_000),
+            "",
+            mem["traced_peak_mib"],
+        )
+    )
     if isinstance(result, str):
         rows.append(f"{'check_hands':<38} {result}")
     else:
-        rows.append(row(f"check_hands FILE > /dev/null ({cores} CPUs)", n, result[0],
-                        result[1], target=TARGETS["check_hands"]))
+        rows.append(
+            row(
+                f"check_hands FILE > /dev/null ({cores} CPUs)",
+                n,
+                result[0],
+                result[1],
+                target=TARGETS["check_hands"],
+            )
+        )
         rows.append(row("  same, 10x fewer hands", max(1, n // 10), *small_result))
-        for name, figures, hands in (("check_hands --jobs 1 FILE (1 CPU)", one, n),
-                                     ("  same, 10x fewer hands", small_one, max(1, n // 10))):
+        for name, figures, hands in (
+            ("check_hands --jobs 1 FILE (1 CPU)", one, n),
+            ("  same, 10x fewer hands", small_one, max(1, n // 10)),
+        ):
             if isinstance(figures, str):
                 rows.append(f"{name:<38} {figures}")
             else:
@@ -452,18 +545,21 @@ def main() -> None:
         rows.append(row("OpenSpiel checked replay (accepted)", k, spiel["seconds"]))
         rows.append(row("  TrickTable API on the same hands", k, spiel["tt_seconds"]))
         refused = ", ".join(f"{v:,} {r}" for r, v in sorted(spiel["refused"].items())) or "none"
-        notes.append(f"OpenSpiel refused {n - k:,} of {n:,} hands ({refused}): it never lets a "
-                     "spade be led while the leader holds another suit.")
+        notes.append(
+            f"OpenSpiel refused {n - k:,} of {n:,} hands ({refused}): it never lets a "
+            "spade be led while the leader holds another suit."
+        )
         if k:
-            notes.append("TrickTable / OpenSpiel hands/s on the hands both accept: "
-                         f"{spiel['seconds'] / spiel['tt_seconds']:.2f}")
+            notes.append(
+                "TrickTable / OpenSpiel hands/s on the hands both accept: "
+                f"{spiel['seconds'] / spiel['tt_seconds']:.2f}"
+            )
 
     import games
 
     if games.ENGINE.active:
         progress("the pure-Python engine on the same hands (the reference, TRICKTABLE_ACCEL=off)")
-        pure = pure_reference(path, spiel["subset"] if isinstance(spiel, dict) else [],
-                              args.repeat)
+        pure = pure_reference(path, spiel["subset"] if isinstance(spiel, dict) else [], args.repeat)
         if isinstance(pure, str):
             rows.append(f"{'pure-Python engine (reference)':<38} {pure}")
         else:
@@ -473,22 +569,29 @@ def main() -> None:
             if pure["accepted_seconds"]:
                 k = pure["accepted"]
                 rows.append(row("  on OpenSpiel's accepted hands", k, pure["accepted_seconds"]))
-                notes.append("pure-Python engine / OpenSpiel hands/s on the same hands: "
-                             f"{spiel['seconds'] / pure['accepted_seconds']:.2f}; compiled / "
-                             f"pure: full records {pure['full'] / full:.2f} x, summary "
-                             f"{pure['summary'] / summary:.2f} x")
+                notes.append(
+                    "pure-Python engine / OpenSpiel hands/s on the same hands: "
+                    f"{spiel['seconds'] / pure['accepted_seconds']:.2f}; compiled / "
+                    f"pure: full records {pure['full'] / full:.2f} x, summary "
+                    f"{pure['summary'] / summary:.2f} x"
+                )
     emit(n, full, summary, mem, mem_small, result, spiel, one, cores)
-    print(f"TrickTable rules-engine benchmark: {n:,} Spades `standard` hands (seed {args.seed}), "
-          f"Python {sys.version.split()[0]}, {pinned}, best of {args.repeat}")
+    print(
+        f"TrickTable rules-engine benchmark: {n:,} Spades `standard` hands (seed {args.seed}), "
+        f"Python {sys.version.split()[0]}, {pinned}, best of {args.repeat}"
+    )
     print(f"engine: {games.ENGINE.engine} ({games.ENGINE.reason})")
     print(f"input: {path} ({path.stat().st_size / 2**20:.1f} MiB)\n")
-    print(f"{'measurement':<38} {'hands':>9} {'seconds':>9} {'hands/s':>10} {'peak MiB':>9}"
-          "  target")
+    print(
+        f"{'measurement':<38} {'hands':>9} {'seconds':>9} {'hands/s':>10} {'peak MiB':>9}  target"
+    )
     print("-" * 100)
     print("\n".join(rows))
     print("-" * 100)
-    notes.append(f"peak MiB of a subprocess is its ru_maxrss (os.wait4); the parent was "
-                 f"{parent_rss:.0f} MiB when it spawned them.")
+    notes.append(
+        f"peak MiB of a subprocess is its ru_maxrss (os.wait4); the parent was "
+        f"{parent_rss:.0f} MiB when it spawned them."
+    )
     for note in notes:
         print(note)
     return None

@@ -73,8 +73,13 @@ def log(message: str) -> None:
 
 def _setup(database_url: str, redis_url: str, queue: str) -> None:
     """Point Django at the size's database, Redis and private queue, then set it up."""
-    os.environ.update(DATABASE_URL=database_url, REDIS_URL=redis_url, STANDINGS_QUEUE=queue,
-                      DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="ERROR")
+    os.environ.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        STANDINGS_QUEUE=queue,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        LOG_LEVEL="ERROR",
+    )
     import django
 
     django.setup()
@@ -110,10 +115,28 @@ class Worker:
 
         name = f"{self.queue}@%h"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "-Q", self.queue, "-n", name, "-l", "warning", "--without-gossip",
-             "--without-mingle", "--logfile", str(self.log)],
-            cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "-Q",
+                self.queue,
+                "-n",
+                name,
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--logfile",
+                str(self.log),
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         host = name.replace("%h", socket.gethostname())
@@ -164,7 +187,8 @@ def _submitter(n: int, seed: int, inbox, outbox) -> None:
                 _, match_ids, hands = message
                 work = []
                 for match in Match.objects.filter(pk__in=match_ids).select_related(
-                        "round__tournament"):
+                    "round__tournament"
+                ):
                     ns, ew = scorers(match)
                     work.append((match, ns, ew, _planned_hands(match, rng, hands)))
                 outbox.put(("ready", n, sum(len(w[3]) for w in work)))
@@ -175,15 +199,19 @@ def _submitter(n: int, seed: int, inbox, outbox) -> None:
                     for match, ns, ew, records in work:
                         if step < len(records):
                             done = services.submit_hand(
-                                match=match, actor=ns, record=records[step],
-                                idempotency_key=uuid.uuid4().hex)
+                                match=match,
+                                actor=ns,
+                                record=records[step],
+                                idempotency_key=uuid.uuid4().hex,
+                            )
                             submitted.append((done.submission, ew))
                 outbox.put(("submitted", n, len(submitted), start, time.time()))
             elif message[0] == "confirm":
                 start = time.time()
                 for submission, ew in submitted:
-                    services.confirm_hand(submission=submission,
-                                          expected_version=submission.version, actor=ew)
+                    services.confirm_hand(
+                        submission=submission, expected_version=submission.version, actor=ew
+                    )
                 outbox.put(("confirmed", n, len(submitted), start, time.time()))
     except BaseException as error:  # the parent must hear of it rather than wait forever
         outbox.put(("failed", n, f"{type(error).__name__}: {error}"))
@@ -199,8 +227,10 @@ class Submitters:
         ctx = multiprocessing.get_context("spawn")
         self.outbox = ctx.Queue()
         self.inboxes = [ctx.Queue() for _ in range(processes)]
-        self.procs = [ctx.Process(target=_submitter, args=(n, seed, inbox, self.outbox))
-                      for n, inbox in enumerate(self.inboxes)]
+        self.procs = [
+            ctx.Process(target=_submitter, args=(n, seed, inbox, self.outbox))
+            for n, inbox in enumerate(self.inboxes)
+        ]
         for proc in self.procs:
             proc.start()
         for _ in self.procs:  # every process has Django set up before anything is timed
@@ -270,30 +300,48 @@ def run_size(args: argparse.Namespace) -> dict:
     # Re-ratings to a queue nobody consumes (their count is reported): routed as every task is,
     # by the setting named in TASK_QUEUE_SETTINGS (config/routing.py).
     settings.RATINGS_QUEUE = ratings_queue
-    settings.TASK_QUEUE_SETTINGS = {**settings.TASK_QUEUE_SETTINGS,
-                                    "tournaments.recompute_ratings": "RATINGS_QUEUE"}
+    settings.TASK_QUEUE_SETTINGS = {
+        **settings.TASK_QUEUE_SETTINGS,
+        "tournaments.recompute_ratings": "RATINGS_QUEUE",
+    }
     call_command("migrate", verbosity=0)
     director = Actor(user=get_user_model().objects.create_user(f"scale-{teams}", password="x"))
     worker = Worker(queue)
     worker.start()
     submitters = tournament = None
-    out: dict = {"teams": teams, "rounds": rounds, "hands_per_match": hands,
-                 "processes": args.processes, "per_round": []}
+    out: dict = {
+        "teams": teams,
+        "rounds": rounds,
+        "hands_per_match": hands,
+        "processes": args.processes,
+        "per_round": [],
+    }
     try:
         submitters = Submitters(args.processes, args.seed)
         event_start = time.perf_counter()
         start = time.perf_counter()
         tournament = services.create_tournament(
-            actor=director, name=f"Scale {teams}", slug=f"scale-{teams}", game="spades",
-            rules="standard", format="swiss", rounds=rounds, match_length="hands",
-            match_hands=hands, seed=args.seed)
+            actor=director,
+            name=f"Scale {teams}",
+            slug=f"scale-{teams}",
+            game="spades",
+            rules="standard",
+            format="swiss",
+            rounds=rounds,
+            match_length="hands",
+            match_hands=hands,
+            seed=args.seed,
+        )
         scheduling.release(standings_service.PENDING_KEY.format(tournament.pk))
         scheduling.release(RATINGS_KEY.format("spades"))
         services.open_registration(tournament=tournament, actor=director)
         for k in range(teams):
             entry = services.register_entry(
-                tournament=tournament, actor=director, name=f"Team {k + 1}",
-                players=[f"Scale player {k + 1}a", f"Scale player {k + 1}b"])
+                tournament=tournament,
+                actor=director,
+                name=f"Team {k + 1}",
+                players=[f"Scale player {k + 1}a", f"Scale player {k + 1}b"],
+            )
             services.check_in(entry=entry, actor=director)
         out["registration_s"] = time.perf_counter() - start
         log(f"{teams} teams: registered and checked in in {out['registration_s']:.1f} s")
@@ -305,11 +353,14 @@ def run_size(args: argparse.Namespace) -> dict:
             start = time.perf_counter()
             round_ = services.publish_round(round=round_, actor=director)
             one["publish_s"] = time.perf_counter() - start
-            ids = list(Match.objects.filter(round=round_, is_bye=False)
-                       .order_by("table__number").values_list("pk", flat=True))
+            ids = list(
+                Match.objects.filter(round=round_, is_bye=False)
+                .order_by("table__number")
+                .values_list("pk", flat=True)
+            )
             one["matches"] = len(ids)
             start = time.perf_counter()
-            shares = [ids[p::args.processes] for p in range(args.processes)]
+            shares = [ids[p :: args.processes] for p in range(args.processes)]
             planned = submitters.ask([("plan", share, hands) for share in shares])
             one["planning_s"] = time.perf_counter() - start
             one["hands"] = sum(a[2] for a in planned)
@@ -323,10 +374,12 @@ def run_size(args: argparse.Namespace) -> dict:
             services.close_round(round=round_, actor=director)
             one["close_s"] = time.perf_counter() - start
             out["per_round"].append(one)
-            log(f"{teams} teams, round {number}/{rounds}: pairing {one['pairing_s']:.2f} s; "
+            log(
+                f"{teams} teams, round {number}/{rounds}: pairing {one['pairing_s']:.2f} s; "
                 f"{one['hands']:,} hands submitted at {one['hands'] / one['submit_s']:,.0f}/s, "
                 f"confirmed at {one['hands'] / one['confirm_s']:,.0f}/s; snapshot "
-                f"{one['lag_s']:.2f} s after the last confirmation")
+                f"{one['lag_s']:.2f} s after the last confirmation"
+            )
         out["wall_s"] = time.perf_counter() - event_start
         recomputes = redis_client.client().llen(ratings_queue)
         out["ratings_tasks_left"] = recomputes
@@ -336,9 +389,15 @@ def run_size(args: argparse.Namespace) -> dict:
         worker.stop()
         try:
             client = redis_client.client()
-            client.delete(ratings_queue, queue, *(  # the queues and kombu's routing for them
-                f"_kombu.{kind}.{q}" for q in (queue, ratings_queue)
-                for kind in ("binding", "binding_permanent")))
+            client.delete(
+                ratings_queue,
+                queue,
+                *(  # the queues and kombu's routing for them
+                    f"_kombu.{kind}.{q}"
+                    for q in (queue, ratings_queue)
+                    for kind in ("binding", "binding_permanent")
+                ),
+            )
             if tournament is not None:
                 client.delete(event_log.log_key(tournament.pk))
         except Exception as error:  # cleaning up must not hide the run's own error
@@ -358,43 +417,58 @@ def summarise(size: dict) -> dict:
     worst = max(per, key=lambda r: r["pairing_s"])
     laggard = max(per, key=lambda r: r["lag_s"])
     return {
-        "teams": size["teams"], "rounds": len(per), "matches": sum(r["matches"] for r in per),
-        "hands": hands, "pairing_total": sum(r["pairing_s"] for r in per),
-        "pairing_worst": worst["pairing_s"], "pairing_worst_round": worst["round"],
+        "teams": size["teams"],
+        "rounds": len(per),
+        "matches": sum(r["matches"] for r in per),
+        "hands": hands,
+        "pairing_total": sum(r["pairing_s"] for r in per),
+        "pairing_worst": worst["pairing_s"],
+        "pairing_worst_round": worst["round"],
         "submit_rate": hands / sum(r["submit_s"] for r in per),
         "confirm_rate": hands / sum(r["confirm_s"] for r in per),
-        "lag_worst": laggard["lag_s"], "lag_worst_round": laggard["round"],
-        "wall": size["wall_s"], "registration": size["registration_s"],
+        "lag_worst": laggard["lag_s"],
+        "lag_worst_round": laggard["round"],
+        "wall": size["wall_s"],
+        "registration": size["registration_s"],
         "hands_per_match": size["hands_per_match"],
     }
 
 
 def print_table(sizes: list[dict], processes: int) -> None:
-    head = (f"{'teams':>6} {'rounds':>6} {'matches':>8} {'hands':>8} {'h/match':>7} "
-            f"{'pair tot s':>10} {'pair worst':>10} {'submit/s':>9} {'confirm/s':>9} "
-            f"{'lag worst':>9} {'wall s':>8}")
+    head = (
+        f"{'teams':>6} {'rounds':>6} {'matches':>8} {'hands':>8} {'h/match':>7} "
+        f"{'pair tot s':>10} {'pair worst':>10} {'submit/s':>9} {'confirm/s':>9} "
+        f"{'lag worst':>9} {'wall s':>8}"
+    )
     print(head)
     print("-" * len(head))
     for s in sizes:
-        print(f"{s['teams']:>6,} {s['rounds']:>6} {s['matches']:>8,} {s['hands']:>8,} "
-              f"{s['hands_per_match']:>7} {s['pairing_total']:>10.2f} "
-              f"{s['pairing_worst']:>7.2f} r{s['pairing_worst_round']:<2} "
-              f"{s['submit_rate']:>9,.0f} {s['confirm_rate']:>9,.0f} "
-              f"{s['lag_worst']:>6.2f} r{s['lag_worst_round']:<2} {s['wall']:>8.1f}")
+        print(
+            f"{s['teams']:>6,} {s['rounds']:>6} {s['matches']:>8,} {s['hands']:>8,} "
+            f"{s['hands_per_match']:>7} {s['pairing_total']:>10.2f} "
+            f"{s['pairing_worst']:>7.2f} r{s['pairing_worst_round']:<2} "
+            f"{s['submit_rate']:>9,.0f} {s['confirm_rate']:>9,.0f} "
+            f"{s['lag_worst']:>6.2f} r{s['lag_worst_round']:<2} {s['wall']:>8.1f}"
+        )
     print("-" * len(head))
     base = sizes[0]
+
     def per_hand(size: dict) -> float:  # seconds of submitting + confirming per hand
         return 1 / size["submit_rate"] + 1 / size["confirm_rate"]
 
     for s in sizes[1:]:
         ratio = {k: s[k] / base[k] for k in ("teams", "hands", "pairing_total", "wall")}
-        print(f"growth, {s['teams']:,} vs {base['teams']:,} teams: teams x{ratio['teams']:.1f}, "
-              f"hands x{ratio['hands']:.1f}, pairing time x{ratio['pairing_total']:.1f}, "
-              f"time per hand x{per_hand(s) / per_hand(base):.1f}, "
-              f"wall time x{ratio['wall']:.1f}")
-    print(f"submit/s, confirm/s: hands over the wall clock of {processes} processes (each its own "
-          "tables); lag: last confirmation's commit -> the worker's snapshot visible; "
-          "r<n>: the round where the worst was; wall: the whole event (registration included).")
+        print(
+            f"growth, {s['teams']:,} vs {base['teams']:,} teams: teams x{ratio['teams']:.1f}, "
+            f"hands x{ratio['hands']:.1f}, pairing time x{ratio['pairing_total']:.1f}, "
+            f"time per hand x{per_hand(s) / per_hand(base):.1f}, "
+            f"wall time x{ratio['wall']:.1f}"
+        )
+    print(
+        f"submit/s, confirm/s: hands over the wall clock of {processes} processes (each its own "
+        "tables); lag: last confirmation's commit -> the worker's snapshot visible; "
+        "r<n>: the round where the worst was; wall: the whole event (registration included)."
+    )
 
 
 def pairing_by_round(raw: list[dict]) -> None:
@@ -411,36 +485,53 @@ def emit(sizes: list[dict]) -> None:
     note = "quick run: the bar is for 1,000 teams" if big["teams"] < 1000 else ""
     report.figure(
         bar="Scale: Swiss round through the service (generate_round), worst round",
-        value=big["pairing_worst"], unit="s", target=f"<= {PAIRING_TARGET:g} s at 1,000 teams",
+        value=big["pairing_worst"],
+        unit="s",
+        target=f"<= {PAIRING_TARGET:g} s at 1,000 teams",
         ok=big["pairing_worst"] <= PAIRING_TARGET,
         shown=f"{big['pairing_worst']:.2f} s ({big['teams']:,} teams, round "
-              f"{big['pairing_worst_round']})", note=note)
+        f"{big['pairing_worst_round']})",
+        note=note,
+    )
     worst = max(sizes, key=lambda s: s["lag_worst"])
     report.figure(
         bar="Scale: standings snapshot after the round's last confirmation, worst lag",
-        value=worst["lag_worst"], unit="s", target=f"<= {LAG_TARGET:g} s",
+        value=worst["lag_worst"],
+        unit="s",
+        target=f"<= {LAG_TARGET:g} s",
         ok=worst["lag_worst"] <= LAG_TARGET,
         shown=f"{worst['lag_worst']:.2f} s ({worst['teams']:,} teams, round "
-              f"{worst['lag_worst_round']})")
+        f"{worst['lag_worst_round']})",
+    )
     report.figure(
         bar="Scale: hand submissions/s through the services (largest size)",
-        value=big["submit_rate"], unit="/s",
-        shown=f"{big['submit_rate']:,.0f}/s ({big['hands']:,} hands)")
-    report.figure(bar="Scale: confirmations/s (largest size)", value=big["confirm_rate"],
-                  unit="/s", shown=f"{big['confirm_rate']:,.0f}/s")
+        value=big["submit_rate"],
+        unit="/s",
+        shown=f"{big['submit_rate']:,.0f}/s ({big['hands']:,} hands)",
+    )
+    report.figure(
+        bar="Scale: confirmations/s (largest size)",
+        value=big["confirm_rate"],
+        unit="/s",
+        shown=f"{big['confirm_rate']:,.0f}/s",
+    )
     base = sizes[0]
     report.figure(
-        bar="Scale: whole event wall time (largest size)", value=big["wall"], unit="s",
+        bar="Scale: whole event wall time (largest size)",
+        value=big["wall"],
+        unit="s",
         shown=f"{big['wall']:,.0f} s ({big['teams']:,} x {big['rounds']}; "
-              f"x{big['wall'] / base['wall']:.1f} vs {base['teams']:,} teams)")
+        f"x{big['wall'] / base['wall']:.1f} vs {base['teams']:,} teams)",
+    )
 
 
 def _child(command: list[str]) -> tuple[int, str, str]:
     """Run one size: its progress echoed to standard error; (exit code, its standard output,
     the line of its standard error that says why when it fails)."""
     with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.PIPE,
-                                text=True, bufsize=1)
+        proc = subprocess.Popen(
+            command, cwd=ROOT, stdout=out, stderr=subprocess.PIPE, text=True, bufsize=1
+        )
         tail: deque[str] = deque(maxlen=40)
         for line in proc.stderr:
             sys.stderr.write(line)
@@ -452,21 +543,29 @@ def _child(command: list[str]) -> tuple[int, str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
-                        help="teams per size, comma-separated (default 100,300,1000)")
+    parser.add_argument(
+        "--sizes",
+        type=lambda s: [int(x) for x in s.split(",")],
+        help="teams per size, comma-separated (default 100,300,1000)",
+    )
     parser.add_argument("--rounds", type=int, help="rounds per event (default 9)")
     parser.add_argument("--quick", action="store_true", help="50, 100, 200 teams x 5 rounds")
     parser.add_argument("--hands-per-match", type=int, default=10)
-    parser.add_argument("--largest-hands-per-match", type=int, default=LARGEST_HANDS,
-                        help=f"hands per match at the largest size when it is 1,000 teams or "
-                        f"more (default {LARGEST_HANDS}, to keep a full run under 20 minutes "
-                        "on 2 cores; 10 gives the issue's ~45,000 hands at 1,000 x 9)")
+    parser.add_argument(
+        "--largest-hands-per-match",
+        type=int,
+        default=LARGEST_HANDS,
+        help=f"hands per match at the largest size when it is 1,000 teams or "
+        f"more (default {LARGEST_HANDS}, to keep a full run under 20 minutes "
+        "on 2 cores; 10 gives the issue's ~45,000 hands at 1,000 x 9)",
+    )
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pg", default=PG, help="PostgreSQL server URL (no database name)")
     parser.add_argument("--database-prefix", default="tt_bench_scale_")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL")
-                        or "redis://127.0.0.1:6379/15")
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
@@ -481,12 +580,30 @@ def main() -> None:
         hands = args.hands_per_match
         if teams == max(sizes) and teams >= 1000 and args.largest_hands_per_match:
             hands = args.largest_hands_per_match
-        log(f"{teams:,} teams x {rounds} rounds, {hands} hands a match, "
-            f"{args.processes} submitting processes")
-        command = [sys.executable, __file__, "--one", str(teams), "--rounds", str(rounds),
-                   "--hands-per-match", str(hands), "--processes", str(args.processes),
-                   "--seed", str(args.seed), "--pg", args.pg,
-                   "--database-prefix", args.database_prefix, "--redis-url", args.redis_url]
+        log(
+            f"{teams:,} teams x {rounds} rounds, {hands} hands a match, "
+            f"{args.processes} submitting processes"
+        )
+        command = [
+            sys.executable,
+            __file__,
+            "--one",
+            str(teams),
+            "--rounds",
+            str(rounds),
+            "--hands-per-match",
+            str(hands),
+            "--processes",
+            str(args.processes),
+            "--seed",
+            str(args.seed),
+            "--pg",
+            args.pg,
+            "--database-prefix",
+            args.database_prefix,
+            "--redis-url",
+            args.redis_url,
+        ]
         if args.keep:
             command.append("--keep")
         code, out, last = _child(command)
@@ -498,9 +615,11 @@ def main() -> None:
     if args.json:
         print(json.dumps({"sizes": summary, "raw": raw}, indent=2))
         return
-    print(f"TrickTable scale benchmark: Spades Swiss through the services on PostgreSQL, a Celery "
-          f"worker, {os.cpu_count()} cores, 1-min load average {os.getloadavg()[0]:.2f}"
-          + (" (quick)" if args.quick else ""))
+    print(
+        f"TrickTable scale benchmark: Spades Swiss through the services on PostgreSQL, a Celery "
+        f"worker, {os.cpu_count()} cores, 1-min load average {os.getloadavg()[0]:.2f}"
+        + (" (quick)" if args.quick else "")
+    )
     print_table(summary, args.processes)
     pairing_by_round(raw)
 

@@ -82,10 +82,19 @@ def bench_engine(evenings: int, entrants: int, best: int, runs: int, seed: int) 
         kwargs = {"points": POINTS} if rule == PLACING else {}
         rows = season_table(data, rule=rule, best=best, **kwargs)
         assert len(rows) == entrants
-        low, mid = timed(lambda rule=rule, kwargs=kwargs: season_table(
-            data, rule=rule, best=best, **kwargs), runs)
-        out.append({"name": f"engine, {rule}", "size": f"{evenings} x {entrants}, best {best}",
-                    "best": low, "median": mid, "runs": runs})
+        low, mid = timed(
+            lambda rule=rule, kwargs=kwargs: season_table(data, rule=rule, best=best, **kwargs),
+            runs,
+        )
+        out.append(
+            {
+                "name": f"engine, {rule}",
+                "size": f"{evenings} x {entrants}, best {best}",
+                "best": low,
+                "median": mid,
+                "runs": runs,
+            }
+        )
     return out
 
 
@@ -97,8 +106,9 @@ def setup_django(database_url: str | None) -> None:
 
             base, name = database_url.rsplit("/", 1)
             with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-                if not conn.execute("select 1 from pg_database where datname = %s",
-                                    (name,)).fetchone():
+                if not conn.execute(
+                    "select 1 from pg_database where datname = %s", (name,)
+                ).fetchone():
                     conn.execute(f'create database "{name}"')
     else:
         folder = Path(tempfile.gettempdir()) / "tricktable-bench"
@@ -133,31 +143,52 @@ def build_season_in_db(evenings: int, entrants: int, seed: int):
     Tournament.objects.filter(slug__startswith=f"{slug}-e").delete()
     with transaction.atomic():
         players = Player.objects.bulk_create(
-            Player(name=f"Season player {slug} {k}") for k in range(entrants))
-        series = Series.objects.create(name=slug, slug=slug, game="german-whist",
-                                       rule="placing", points=list(POINTS), best=30)
+            Player(name=f"Season player {slug} {k}") for k in range(entrants)
+        )
+        series = Series.objects.create(
+            name=slug, slug=slug, game="german-whist", rule="placing", points=list(POINTS), best=30
+        )
         for n, evening in enumerate(data):
             tournament = Tournament.objects.create(
-                name=f"Night {n + 1}", slug=f"{slug}-e{n + 1}", game="german-whist",
-                rules="standard", format="swiss", rounds=4, state="finished",
-                results_version=1)
+                name=f"Night {n + 1}",
+                slug=f"{slug}-e{n + 1}",
+                game="german-whist",
+                rules="standard",
+                format="swiss",
+                rounds=4,
+                state="finished",
+                results_version=1,
+            )
             keys = list(evening.results)
             entries = Entry.objects.bulk_create(
                 Entry(tournament=tournament, player=players[int(k[1:])], pin=f"{i:04d}")
-                for i, k in enumerate(keys))
-            rows = [{"rank": evening.results[k][0], "tied": False, "entry": e.pk,
-                     "name": players[int(k[1:])].name, "players": [], "withdrawn": False,
-                     "values": {"match_points": str(evening.results[k][1])}}
-                    for k, e in zip(keys, entries, strict=True)]
-            StandingsSnapshot.objects.create(tournament=tournament, version=1, inputs_version=1,
-                                             payload={"tournament": tournament.slug,
-                                                      "rows": rows})
+                for i, k in enumerate(keys)
+            )
+            rows = [
+                {
+                    "rank": evening.results[k][0],
+                    "tied": False,
+                    "entry": e.pk,
+                    "name": players[int(k[1:])].name,
+                    "players": [],
+                    "withdrawn": False,
+                    "values": {"match_points": str(evening.results[k][1])},
+                }
+                for k, e in zip(keys, entries, strict=True)
+            ]
+            StandingsSnapshot.objects.create(
+                tournament=tournament,
+                version=1,
+                inputs_version=1,
+                payload={"tournament": tournament.slug, "rows": rows},
+            )
             SeriesMember.objects.create(series=series, tournament=tournament)
     return series
 
 
-def bench_service(evenings: int, entrants: int, runs: int, seed: int,
-                  database_url: str | None) -> list[dict]:
+def bench_service(
+    evenings: int, entrants: int, runs: int, seed: int, database_url: str | None
+) -> list[dict]:
     setup_django(database_url)
     from django.db import connection
     from django.db.models import F
@@ -173,9 +204,15 @@ def bench_service(evenings: int, entrants: int, runs: int, seed: int,
 
     once()  # warm the connection and the caches of Django's query compiler
     low, mid = timed(once, runs)
-    return [{"name": f"service recompute ({connection.vendor})",
-             "size": f"{evenings} x {entrants}, best 30", "best": low, "median": mid,
-             "runs": runs}]
+    return [
+        {
+            "name": f"service recompute ({connection.vendor})",
+            "size": f"{evenings} x {entrants}, best 30",
+            "best": low,
+            "median": mid,
+            "runs": runs,
+        }
+    ]
 
 
 def main() -> None:
@@ -192,15 +229,16 @@ def main() -> None:
     runs = 3 if args.quick else 15
     figures = bench_engine(args.evenings, args.entrants, args.best, runs * 2, args.seed)
     if not args.no_service:
-        figures += bench_service(args.evenings, args.entrants, runs, args.seed,
-                                 args.database_url)
+        figures += bench_service(args.evenings, args.entrants, runs, args.seed, args.database_url)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
     print(f"{'measurement':42} {'size':24} {'best ms':>9} {'median ms':>10} runs")
     for f in figures:
-        print(f"{f['name']:42} {f['size']:24} {f['best'] * 1000:9.2f} "
-              f"{f['median'] * 1000:10.2f} {f['runs']:4}")
+        print(
+            f"{f['name']:42} {f['size']:24} {f['best'] * 1000:9.2f} "
+            f"{f['median'] * 1000:10.2f} {f['runs']:4}"
+        )
 
 
 if __name__ == "__main__":

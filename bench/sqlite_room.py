@@ -43,8 +43,7 @@ def main() -> None:
         args.hands = 3
     with tempfile.TemporaryDirectory(prefix="tricktable-bench-sqlite-") as folder:
         database = Path(folder) / "club.sqlite3"
-        env = servers.production_env(DATABASE_URL=f"sqlite:///{database}",
-                                     LOG_LEVEL="WARNING")
+        env = servers.production_env(DATABASE_URL=f"sqlite:///{database}", LOG_LEVEL="WARNING")
         log(f"building 2 rooms of {args.tables} tables x {args.hands} hands in {database}")
         alone = room.prepare(env, tables=args.tables, hands=args.hands)
         built = room.prepare(env, tables=args.tables, hands=args.hands)
@@ -62,21 +61,37 @@ def main() -> None:
     cmd = "bench/sqlite_room.py"
     rate = submitted.submitted / submitted.seconds
     p50, p99 = 1000 * submitted.percentile(0.5), 1000 * submitted.percentile(0.99)
-    report.figure(bar=f"SQLite: hand submissions/s over HTTP ({args.tables} tables at once, "
-                  "uvicorn 1 worker)", value=rate, unit="/s", command=cmd, ok=clean,
-                  target="every hand stored once, no 'database is locked'",
-                  shown=f"{rate:,.0f}/s, p50 {p50:,.0f} / p99 {p99:,.0f} ms")
+    report.figure(
+        bar=f"SQLite: hand submissions/s over HTTP ({args.tables} tables at once, "
+        "uvicorn 1 worker)",
+        value=rate,
+        unit="/s",
+        command=cmd,
+        ok=clean,
+        target="every hand stored once, no 'database is locked'",
+        shown=f"{rate:,.0f}/s, p50 {p50:,.0f} / p99 {p99:,.0f} ms",
+    )
     both = played.confirmed / played.seconds
     b50, b99 = 1000 * played.percentile(0.5), 1000 * played.percentile(0.99)
-    report.figure(bar="SQLite: hands submitted and confirmed/s over HTTP (same tables)",
-                  value=both, unit="/s", command=cmd,
-                  shown=f"{both:,.0f}/s, p50 {b50:,.0f} / p99 {b99:,.0f} ms")
-    print(f"\nTrickTable SQLite room - {os.cpu_count()} cores, uvicorn 1 worker, DEBUG off, "
-          f"SQLite WAL, no Redis; {args.tables} tables at once, {args.hands} hands each")
-    print(f"submissions alone:  {submitted.submitted} of {alone.hands} in "
-          f"{submitted.seconds:.2f} s = {rate:.1f}/s, latency p50 {p50:.0f} / p99 {p99:.0f} ms")
-    print(f"submit + confirm:   {played.confirmed} of {built.hands} in {played.seconds:.2f} s = "
-          f"{both:.1f} hands/s, submission latency p50 {b50:.0f} / p99 {b99:.0f} ms")
+    report.figure(
+        bar="SQLite: hands submitted and confirmed/s over HTTP (same tables)",
+        value=both,
+        unit="/s",
+        command=cmd,
+        shown=f"{both:,.0f}/s, p50 {b50:,.0f} / p99 {b99:,.0f} ms",
+    )
+    print(
+        f"\nTrickTable SQLite room - {os.cpu_count()} cores, uvicorn 1 worker, DEBUG off, "
+        f"SQLite WAL, no Redis; {args.tables} tables at once, {args.hands} hands each"
+    )
+    print(
+        f"submissions alone:  {submitted.submitted} of {alone.hands} in "
+        f"{submitted.seconds:.2f} s = {rate:.1f}/s, latency p50 {p50:.0f} / p99 {p99:.0f} ms"
+    )
+    print(
+        f"submit + confirm:   {played.confirmed} of {built.hands} in {played.seconds:.2f} s = "
+        f"{both:.1f} hands/s, submission latency p50 {b50:.0f} / p99 {b99:.0f} ms"
+    )
     print(f"5xx answers: {len(failed)}; 'database is locked' in the server log: {locked}")
     if not clean:
         raise SystemExit(1)

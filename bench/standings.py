@@ -82,12 +82,20 @@ def synthetic_swiss(entrants: int, rounds: int, seed: int) -> tuple[list[Entrant
     """A finished Swiss event of `entrants` teams over `rounds` rounds (see the module doc)."""
     rng = random.Random(seed)
     late = set(rng.sample(range(entrants), entrants // 100 + 1)) if rounds > 2 else set()
-    gone = set(rng.sample(sorted(set(range(entrants)) - late), entrants // 100)) \
-        if rounds > 5 else set()
+    gone = (
+        set(rng.sample(sorted(set(range(entrants)) - late), entrants // 100))
+        if rounds > 5
+        else set()
+    )
     people = [
-        Entrant(id=10_000 + k, order=k + 1, seed=k + 1 if k < entrants // 10 else None,
-                withdrawn=k in gone, missed=(1, 2) if k in late else (),
-                missed_points=Fraction(1) if k in late else Fraction(0))
+        Entrant(
+            id=10_000 + k,
+            order=k + 1,
+            seed=k + 1 if k < entrants // 10 else None,
+            withdrawn=k in gone,
+            missed=(1, 2) if k in late else (),
+            missed_points=Fraction(1) if k in late else Fraction(0),
+        )
         for k in range(entrants)
     ]
     score = {e.id: (2 if e.missed else 0) for e in people}
@@ -96,8 +104,11 @@ def synthetic_swiss(entrants: int, rounds: int, seed: int) -> tuple[list[Entrant
     results: list[Result] = []
     match = 0
     for rnd in range(1, rounds + 1):
-        active = [e.id for e, k in zip(people, range(entrants), strict=True)
-                  if not (k in late and rnd <= 2) and not (k in gone and rnd > 5)]
+        active = [
+            e.id
+            for e, k in zip(people, range(entrants), strict=True)
+            if not (k in late and rnd <= 2) and not (k in gone and rnd > 5)
+        ]
         rng.shuffle(active)
         active.sort(key=lambda i: -score[i])
         if len(active) % 2:
@@ -106,8 +117,9 @@ def synthetic_swiss(entrants: int, rounds: int, seed: int) -> tuple[list[Entrant
             had_bye.add(bye)
             match += 1
             score[bye] += 2
-            results.append(Result(rnd, match, bye, (), "bye", Fraction(2), Fraction(0),
-                                  Fraction(0)))
+            results.append(
+                Result(rnd, match, bye, (), "bye", Fraction(2), Fraction(0), Fraction(0))
+            )
         used: set[int] = set()
         for k, a in enumerate(active):
             if a in used:
@@ -130,10 +142,12 @@ def synthetic_swiss(entrants: int, rounds: int, seed: int) -> tuple[list[Entrant
             mp = {"win": 2, "draw": 1, "loss": 0}
             score[a] += mp[oa]
             score[b] += mp[ob]
-            results.append(Result(rnd, match, a, (b,), oa, Fraction(mp[oa]), Fraction(pa),
-                                  Fraction(pb)))
-            results.append(Result(rnd, match, b, (a,), ob, Fraction(mp[ob]), Fraction(pb),
-                                  Fraction(pa)))
+            results.append(
+                Result(rnd, match, a, (b,), oa, Fraction(mp[oa]), Fraction(pa), Fraction(pb))
+            )
+            results.append(
+                Result(rnd, match, b, (a,), ob, Fraction(mp[ob]), Fraction(pb), Fraction(pa))
+            )
     return people, results
 
 
@@ -172,11 +186,9 @@ def plain_recompute(entrants: list[Entrant], results: list[Result]) -> list[int]
                 contributions.append(own)
         contributions.extend([own] * len(e.missed))
         b = buchholz[i] = sum(contributions)
-        median[i] = b - min(contributions) - max(contributions) if len(contributions) >= 3 \
-            else b
+        median[i] = b - min(contributions) - max(contributions) if len(contributions) >= 3 else b
         sb[i] = s
-    return sorted(mp, key=lambda i: (-mp[i], -pd[i], -buchholz[i], -median[i], -sb[i],
-                                     -wins[i]))
+    return sorted(mp, key=lambda i: (-mp[i], -pd[i], -buchholz[i], -median[i], -sb[i], -wins[i]))
 
 
 def time_runs(fn: Callable[[], object], runs: int) -> dict[str, float]:
@@ -189,8 +201,12 @@ def time_runs(fn: Callable[[], object], runs: int) -> dict[str, float]:
         fn()
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
-    return {"best": min(walls), "median": statistics.median(walls), "cpu_best": min(cpus),
-            "cpu_share": sum(cpus) / sum(walls)}
+    return {
+        "best": min(walls),
+        "median": statistics.median(walls),
+        "cpu_best": min(cpus),
+        "cpu_share": sum(cpus) / sum(walls),
+    }
 
 
 # -- measurements ---------------------------------------------------------------------------------
@@ -198,29 +214,37 @@ def time_runs(fn: Callable[[], object], runs: int) -> dict[str, float]:
 
 def engine_recompute(args: argparse.Namespace) -> list[Measurement]:
     """The pure engine: compute() over every result, every registered metric, default chain."""
-    sizes = [(1_000, 9, ENGINE_TARGET_SECONDS, 5 if args.quick else 21),
-             (256, 9, None, 5 if args.quick else 21),
-             (10_000, 14, None, 1 if args.quick else 5)]
+    sizes = [
+        (1_000, 9, ENGINE_TARGET_SECONDS, 5 if args.quick else 21),
+        (256, 9, None, 5 if args.quick else 21),
+        (10_000, 14, None, 1 if args.quick else 5),
+    ]
     out = []
     for entrants, rounds, target, runs in sizes:
         people, results = synthetic_swiss(entrants, rounds, args.seed)
         timing = time_runs(
             lambda p=people, r=results: compute(p, r, tiebreaks=DEFAULT_TIEBREAKS), runs
         )
-        out.append(Measurement(
-            "engine full recompute", f"{entrants:,} x {rounds}", runs=runs, target=target,
-            note=f"{len(results):,} results, {len(METRICS)} metrics", **timing,
-        ))
+        out.append(
+            Measurement(
+                "engine full recompute",
+                f"{entrants:,} x {rounds}",
+                runs=runs,
+                target=target,
+                note=f"{len(results):,} results, {len(METRICS)} metrics",
+                **timing,
+            )
+        )
         if target is not None:  # the issue 18 bar: against the plain recompute, same run
             out.extend(against_plain(people, results, runs))
     return out
 
 
-def against_plain(people: list[Entrant], results: list[Result], runs: int
-                  ) -> list[Measurement]:
+def against_plain(people: list[Entrant], results: list[Result], runs: int) -> list[Measurement]:
     """The engine and `plain_recompute` on the same event, run after run in turn (so that
     both see the same load), each run after gc.collect(): the plain figure, and the engine's
     best over the plain best as the ratio (the median of the run-by-run ratios beside it)."""
+
     def engine() -> object:
         return compute(people, results, tiebreaks=DEFAULT_TIEBREAKS)
 
@@ -241,12 +265,24 @@ def against_plain(people: list[Entrant], results: list[Result], runs: int
     median_ratio = statistics.median(a / b for a, b in zip(e, p, strict=True))
     size = "1,000 x 9"
     return [
-        Measurement("plain recompute", size, min(p), statistics.median(p), runs,
-                    note="reference: dicts of ints, the default chain's figures"),
-        Measurement("engine / plain", size, ratio, median_ratio, runs,
-                    target=ENGINE_PLAIN_RATIO,
-                    note=f"engine {min(e) * 1000:.1f} ms / plain {min(p) * 1000:.1f} ms "
-                         "(best of each, same run)"),
+        Measurement(
+            "plain recompute",
+            size,
+            min(p),
+            statistics.median(p),
+            runs,
+            note="reference: dicts of ints, the default chain's figures",
+        ),
+        Measurement(
+            "engine / plain",
+            size,
+            ratio,
+            median_ratio,
+            runs,
+            target=ENGINE_PLAIN_RATIO,
+            note=f"engine {min(e) * 1000:.1f} ms / plain {min(p) * 1000:.1f} ms "
+            "(best of each, same run)",
+        ),
     ]
 
 
@@ -257,8 +293,16 @@ def _in_own_process(which: str, args: argparse.Namespace) -> list[Measurement]:
         return []
     import subprocess
 
-    command = [sys.executable, "-m", "bench.standings_db", which, "--seed", str(args.seed),
-               "--database-url", args.database_url]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.standings_db",
+        which,
+        "--seed",
+        str(args.seed),
+        "--database-url",
+        args.database_url,
+    ]
     if args.redis_url:
         command += ["--redis-url", args.redis_url]
     if args.quick:
@@ -266,8 +310,17 @@ def _in_own_process(which: str, args: argparse.Namespace) -> list[Measurement]:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
-        return [Measurement(f"{which} (failed)", "1,000 x 9", None, None, 0, target=1.0,
-                            note=done.stderr.strip().splitlines()[-1][:80])]
+        return [
+            Measurement(
+                f"{which} (failed)",
+                "1,000 x 9",
+                None,
+                None,
+                0,
+                target=1.0,
+                note=done.stderr.strip().splitlines()[-1][:80],
+            )
+        ]
     return [Measurement(**m) for m in json.loads(done.stdout.strip().splitlines()[-1])]
 
 
@@ -293,19 +346,26 @@ MEASUREMENTS: list[Callable[[argparse.Namespace], list[Measurement]]] = [
 
 #: bench/all.py's name for each figure, by (measurement, size).
 REPORTED = {
-    ("engine full recompute", "1,000 x 9"):
-        "Standings engine: 1,000 teams x 9 rounds, full recompute",
+    (
+        "engine full recompute",
+        "1,000 x 9",
+    ): "Standings engine: 1,000 teams x 9 rounds, full recompute",
     ("engine full recompute", "256 x 9"): "Standings engine: 256 x 9 (growth)",
     ("engine full recompute", "10,000 x 14"): "Standings engine: 10,000 x 14 (growth)",
-    ("service recompute", "1,000 x 9"):
-        "Standings service on PostgreSQL: load, compute, write the snapshot (1,000 x 9)",
-    ("confirm -> snapshot", "1,000 x 9"):
-        "Standings: a confirmed hand -> the worker's new snapshot (1,000 x 9)",
+    (
+        "service recompute",
+        "1,000 x 9",
+    ): "Standings service on PostgreSQL: load, compute, write the snapshot (1,000 x 9)",
+    (
+        "confirm -> snapshot",
+        "1,000 x 9",
+    ): "Standings: a confirmed hand -> the worker's new snapshot (1,000 x 9)",
 }
 CONFIRM_MEDIAN_SECONDS = 0.3  # issue 18
 MEDIAN_BAR = "Standings: a confirmed hand -> the worker's new snapshot, median (1,000 x 9)"
-RATIO_BAR = ("Standings engine: 1,000 x 9 full recompute against a plain-Python recompute "
-             "in the same run")
+RATIO_BAR = (
+    "Standings engine: 1,000 x 9 full recompute against a plain-Python recompute in the same run"
+)
 FAILED = {"service (failed)": "service recompute", "confirm (failed)": "confirm -> snapshot"}
 
 
@@ -316,9 +376,14 @@ def emit(measured: list[Measurement], *, engine_only: bool) -> None:
 
     for m in measured:
         if m.name == "engine / plain":
-            report.figure(bar=RATIO_BAR, value=m.best, unit="x", target="<= 2 x",
-                          ok=m.best <= ENGINE_PLAIN_RATIO,
-                          shown=f"{m.best:.2f} x (median {m.median:.2f} x; {m.note})")
+            report.figure(
+                bar=RATIO_BAR,
+                value=m.best,
+                unit="x",
+                target="<= 2 x",
+                ok=m.best <= ENGINE_PLAIN_RATIO,
+                shown=f"{m.best:.2f} x (median {m.median:.2f} x; {m.note})",
+            )
             continue
         bar = REPORTED.get((FAILED.get(m.name, m.name), m.size))
         if bar is None:
@@ -326,22 +391,34 @@ def emit(measured: list[Measurement], *, engine_only: bool) -> None:
         if m.best is None:
             why = m.note or "not measured"
             (report.skipped if why.startswith("skipped") else report.error)(
-                bar=bar, why=why.removeprefix("skipped: "))
+                bar=bar, why=why.removeprefix("skipped: ")
+            )
             continue
-        target = "" if m.target is None else (
-            f"<= {m.target:g} s" if m.target >= 1 else f"<= {m.target * 1000:g} ms")
+        target = (
+            ""
+            if m.target is None
+            else (f"<= {m.target:g} s" if m.target >= 1 else f"<= {m.target * 1000:g} ms")
+        )
         report.figure(
-            bar=bar, value=m.best, unit="s", target=target,
+            bar=bar,
+            value=m.best,
+            unit="s",
+            target=target,
             ok=None if m.target is None else m.best <= m.target,
             shown=f"{report.format_value(m.best, 's')} (median "
-                  f"{report.format_value(m.median, 's')})",
-            note=m.note if "worst" in m.note else "")
+            f"{report.format_value(m.median, 's')})",
+            note=m.note if "worst" in m.note else "",
+        )
         if m.name == "confirm -> snapshot":  # issue 18 judges the median, and tighter
-            report.figure(bar=MEDIAN_BAR, value=m.median, unit="s",
-                          target=f"<= {CONFIRM_MEDIAN_SECONDS:g} s",
-                          ok=m.median <= CONFIRM_MEDIAN_SECONDS,
-                          shown=f"{report.format_value(m.median, 's')} (best "
-                                f"{report.format_value(m.best, 's')}; {m.note})")
+            report.figure(
+                bar=MEDIAN_BAR,
+                value=m.median,
+                unit="s",
+                target=f"<= {CONFIRM_MEDIAN_SECONDS:g} s",
+                ok=m.median <= CONFIRM_MEDIAN_SECONDS,
+                shown=f"{report.format_value(m.median, 's')} (best "
+                f"{report.format_value(m.best, 's')}; {m.note})",
+            )
     if engine_only:
         for key in (("service recompute", "1,000 x 9"), ("confirm -> snapshot", "1,000 x 9")):
             report.skipped(bar=REPORTED[key], why="--engine-only")
@@ -354,14 +431,19 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pin", action="store_true", help="pin the process to one CPU")
-    parser.add_argument("--engine-only", action="store_true",
-                        help="only the pure engine (no database, no worker)")
-    parser.add_argument("--database-url", default=None,
-                        help="PostgreSQL for the service figures (default: a bench database "
-                        "on 127.0.0.1)")
-    parser.add_argument("--redis-url", default=None,
-                        help="Redis for confirm -> snapshot (default: $REDIS_URL, else "
-                        "redis://127.0.0.1:6379/13)")
+    parser.add_argument(
+        "--engine-only", action="store_true", help="only the pure engine (no database, no worker)"
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="PostgreSQL for the service figures (default: a bench database on 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="Redis for confirm -> snapshot (default: $REDIS_URL, else redis://127.0.0.1:6379/13)",
+    )
     args = parser.parse_args()
     if args.database_url is None:
         from bench.standings_db import DEFAULT_DB
@@ -378,33 +460,51 @@ def main() -> None:
     cores = os.cpu_count()
     emit(measured, engine_only=args.engine_only)
     if args.json:
-        print(json.dumps({
-            "python": sys.version.split()[0], "cores": cores, "pinned": pinned,
-            "seed": args.seed, "load_average_1min": load,
-            "measurements": [asdict(m) | {"status": m.status} for m in measured],
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "python": sys.version.split()[0],
+                    "cores": cores,
+                    "pinned": pinned,
+                    "seed": args.seed,
+                    "load_average_1min": load,
+                    "measurements": [asdict(m) | {"status": m.status} for m in measured],
+                },
+                indent=2,
+            )
+        )
         return
 
     def ms(seconds: float | None) -> str:
         return f"{seconds * 1000:.1f}" if seconds is not None else "-"
 
-    print(f"TrickTable standings benchmark: Python {sys.version.split()[0]}, {cores} cores, "
-          f"{pinned}, seed {args.seed}, 1-min load average {load[0]:.2f} -> {load[1]:.2f}")
-    print(f"{'measurement':<22} {'size':>11} {'best ms':>8} {'median':>8} {'cpu ms':>8} "
-          f"{'cpu/wall':>8} {'runs':>4}  {'target':<15} note")
+    print(
+        f"TrickTable standings benchmark: Python {sys.version.split()[0]}, {cores} cores, "
+        f"{pinned}, seed {args.seed}, 1-min load average {load[0]:.2f} -> {load[1]:.2f}"
+    )
+    print(
+        f"{'measurement':<22} {'size':>11} {'best ms':>8} {'median':>8} {'cpu ms':>8} "
+        f"{'cpu/wall':>8} {'runs':>4}  {'target':<15} note"
+    )
     print("-" * 110)
     for m in measured:
         if m.name == "engine / plain":  # a ratio, not seconds
-            print(f"{m.name:<22} {m.size:>11} {m.best:>7.2f}x {m.median:>7.2f}x {'':>8} "
-                  f"{'':>8} {m.runs:>4}  {'<= 2 x ' + m.status:<15} {m.note}")
+            print(
+                f"{m.name:<22} {m.size:>11} {m.best:>7.2f}x {m.median:>7.2f}x {'':>8} "
+                f"{'':>8} {m.runs:>4}  {'<= 2 x ' + m.status:<15} {m.note}"
+            )
             continue
         target = f"<= {m.target * 1000:.0f} ms {m.status}" if m.target is not None else ""
         share = f"{m.cpu_share:.2f}" if m.cpu_share is not None else "-"
-        print(f"{m.name:<22} {m.size:>11} {ms(m.best):>8} {ms(m.median):>8} "
-              f"{ms(m.cpu_best):>8} {share:>8} {m.runs:>4}  {target:<15} {m.note}")
+        print(
+            f"{m.name:<22} {m.size:>11} {ms(m.best):>8} {ms(m.median):>8} "
+            f"{ms(m.cpu_best):>8} {share:>8} {m.runs:>4}  {target:<15} {m.note}"
+        )
     print("-" * 110)
-    print("best/median: wall time of one recompute; cpu ms: this process's CPU time in its best "
-          "run; cpu/wall well below 1 means other processes held the CPU (figures inflated).")
+    print(
+        "best/median: wall time of one recompute; cpu ms: this process's CPU time in its best "
+        "run; cpu/wall well below 1 means other processes held the CPU (figures inflated)."
+    )
 
 
 if __name__ == "__main__":

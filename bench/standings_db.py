@@ -65,9 +65,13 @@ def build_event(entrants: int, rounds: int, seed: int):
     Tournament.objects.filter(slug=slug).delete()
     with transaction.atomic():
         tournament = Tournament.objects.create(
-            name=f"Bench {entrants} x {rounds}", slug=slug, game="spades", rules="standard",
-            format="swiss", rounds=rounds + 1, tiebreaks=[
-                "match_points", "point_difference", "buchholz", "head_to_head", "wins"],
+            name=f"Bench {entrants} x {rounds}",
+            slug=slug,
+            game="spades",
+            rules="standard",
+            format="swiss",
+            rounds=rounds + 1,
+            tiebreaks=["match_points", "point_difference", "buchholz", "head_to_head", "wins"],
             state="running",
         )
         players = Player.objects.bulk_create(
@@ -78,14 +82,20 @@ def build_event(entrants: int, rounds: int, seed: int):
             for k in range(entrants)
         )
         entries = Entry.objects.bulk_create(
-            Entry(tournament=tournament, team=teams[k], seed=e.seed,
-                  joined_round=(max(e.missed) + 1) if e.missed else 1,
-                  status="withdrawn" if e.withdrawn else "checked-in")
+            Entry(
+                tournament=tournament,
+                team=teams[k],
+                seed=e.seed,
+                joined_round=(max(e.missed) + 1) if e.missed else 1,
+                status="withdrawn" if e.withdrawn else "checked-in",
+            )
             for k, e in enumerate(people)
         )
         entry_of = {e.id: entries[k].pk for k, e in enumerate(people)}
-        round_objs = {r: Round.objects.create(tournament=tournament, number=r, state="closed")
-                      for r in range(1, rounds + 1)}
+        round_objs = {
+            r: Round.objects.create(tournament=tournament, number=r, state="closed")
+            for r in range(1, rounds + 1)
+        }
         by_match: dict[int, list] = {}
         for result in results:
             by_match.setdefault(result.match, []).append(result)
@@ -108,11 +118,18 @@ def build_event(entrants: int, rounds: int, seed: int):
         for match, (_, group) in zip(matches, sorted(by_match.items()), strict=True):
             for index, r in enumerate(group):
                 side = "-" if r.outcome == "bye" else ("NS", "EW")[index]
-                seats.append(Seat(match=match, entry_id=entry_of[r.entrant], side=side,
-                                  seats=side, outcome=r.outcome,
-                                  match_points=Decimal(str(float(r.match_points))),
-                                  points_for=str(r.points_for),
-                                  points_against=str(r.points_against)))
+                seats.append(
+                    Seat(
+                        match=match,
+                        entry_id=entry_of[r.entrant],
+                        side=side,
+                        seats=side,
+                        outcome=r.outcome,
+                        match_points=Decimal(str(float(r.match_points))),
+                        points_for=str(r.points_for),
+                        points_against=str(r.points_against),
+                    )
+                )
         Seat.objects.bulk_create(seats)
     return tournament, len(results)
 
@@ -129,18 +146,33 @@ def service_recompute(args, measurement_cls, time_runs) -> list:
 
     runs = 3 if args.quick else 7
     timing = time_runs(once, runs)
-    return [measurement_cls(
-        "service recompute", "1,000 x 9", runs=runs, target=1.0,
-        note=f"PostgreSQL: load {count:,} results, compute, write the snapshot", **timing,
-    )]
+    return [
+        measurement_cls(
+            "service recompute",
+            "1,000 x 9",
+            runs=runs,
+            target=1.0,
+            note=f"PostgreSQL: load {count:,} results, compute, write the snapshot",
+            **timing,
+        )
+    ]
 
 
 def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
     """Needs REDIS_URL (or --redis-url): starts a worker of its own on a private queue."""
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
-        return [measurement_cls("confirm -> snapshot", "1,000 x 9", best=None, median=None,
-                                runs=0, target=1.0, note="skipped: no REDIS_URL")]
+        return [
+            measurement_cls(
+                "confirm -> snapshot",
+                "1,000 x 9",
+                best=None,
+                median=None,
+                runs=0,
+                target=1.0,
+                note="skipped: no REDIS_URL",
+            )
+        ]
     setup_django(args.database_url, redis_url)
     import random
 
@@ -167,10 +199,29 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
         Seat.objects.create(match=match, entry=entry, side=side, seats=side)
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"tricktable-{QUEUE}.log"
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", QUEUE,
-         "-n", f"{QUEUE}@%h", "-l", "warning", "--without-gossip", "--without-mingle",
-         "--logfile", str(log)],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "-Q",
+            QUEUE,
+            "-n",
+            f"{QUEUE}@%h",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--logfile",
+            str(log),
+        ],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     latencies, worker_cpu = [], []
     try:
@@ -188,17 +239,20 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
         for _ in range(3 if args.quick else 10):
             version = StandingsSnapshot.objects.filter(tournament=tournament).count()
             record = simulate.next_hand(match, rng, summary=True)
-            submitted = services.submit_hand(match=match, actor=ns, record=record,
-                                             idempotency_key=uuid.uuid4().hex).submission
+            submitted = services.submit_hand(
+                match=match, actor=ns, record=record, idempotency_key=uuid.uuid4().hex
+            ).submission
             while announcements.get_message(timeout=0):  # what the submission announced
                 pass
             cpu = _cpu_seconds(worker.pid)
-            services.confirm_hand(submission=submitted,
-                                  expected_version=submitted.version, actor=ew)
+            services.confirm_hand(
+                submission=submitted, expected_version=submitted.version, actor=ew
+            )
             start = time.perf_counter()
             if args.poll:
-                while not StandingsSnapshot.objects.filter(tournament=tournament,
-                                                           version__gt=version).exists():
+                while not StandingsSnapshot.objects.filter(
+                    tournament=tournament, version__gt=version
+                ).exists():
                     if time.perf_counter() - start > 30:
                         raise RuntimeError(f"no snapshot after 30 s; see {log}")
                     time.sleep(0.005)
@@ -207,20 +261,27 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
             latencies.append(time.perf_counter() - start)
             time.sleep(0.05)  # the worker's own bookkeeping after the task, before reading CPU
             worker_cpu.append(_cpu_seconds(worker.pid) - cpu)
-            if not StandingsSnapshot.objects.filter(tournament=tournament,
-                                                    version__gt=version).exists():
+            if not StandingsSnapshot.objects.filter(
+                tournament=tournament, version__gt=version
+            ).exists():
                 raise RuntimeError("announced, but no new snapshot in the database")
         announcements.close()
     finally:
         worker.terminate()
         worker.wait(timeout=30)
     how = "polled every 5 ms" if args.poll else "announcement awaited"
-    return [measurement_cls(
-        "confirm -> snapshot", "1,000 x 9", best=min(latencies),
-        median=statistics.median(latencies), runs=len(latencies), target=1.0,
-        note=f"real worker via Redis; worst {max(latencies) * 1000:.0f} ms; worker CPU "
-             f"{statistics.median(worker_cpu) * 1000:.0f} ms a snapshot (median); {how}",
-    )]
+    return [
+        measurement_cls(
+            "confirm -> snapshot",
+            "1,000 x 9",
+            best=min(latencies),
+            median=statistics.median(latencies),
+            runs=len(latencies),
+            target=1.0,
+            note=f"real worker via Redis; worst {max(latencies) * 1000:.0f} ms; worker CPU "
+            f"{statistics.median(worker_cpu) * 1000:.0f} ms a snapshot (median); {how}",
+        )
+    ]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -260,9 +321,12 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--poll", action="store_true",
-                        help="confirm: poll the database every 5 ms for the snapshot instead of "
-                        "awaiting the worker's announcement (the figure before 24 November)")
+    parser.add_argument(
+        "--poll",
+        action="store_true",
+        help="confirm: poll the database every 5 ms for the snapshot instead of "
+        "awaiting the worker's announcement (the figure before 24 November)",
+    )
     args = parser.parse_args()
     measure = service_recompute if args.which == "service" else confirm_to_snapshot
     print(json.dumps([asdict(m) for m in measure(args, Measurement, time_runs)]))

@@ -60,10 +60,22 @@ def instructions(part: str, calls: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-             __file__, "--child", part, "--calls", str(calls)],
-            cwd=ROOT, env=dict(os.environ, PYTHONHASHSEED="0"), check=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                "--child",
+                part,
+                "--calls",
+                str(calls),
+            ],
+            cwd=ROOT,
+            env=dict(os.environ, PYTHONHASHSEED="0"),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for line in out.read_text().splitlines():
             if line.startswith(("summary:", "totals:")):
@@ -73,8 +85,12 @@ def instructions(part: str, calls: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("parts", nargs="*", metavar="part",
-                        help=f"any of {', '.join(PARTS)} (default: engine plain)")
+    parser.add_argument(
+        "parts",
+        nargs="*",
+        metavar="part",
+        help=f"any of {', '.join(PARTS)} (default: engine plain)",
+    )
     parser.add_argument("--calls", type=int, default=5, help="K calls per measured run")
     parser.add_argument("--child", choices=PARTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -89,8 +105,11 @@ def main() -> None:
     for part in parts:
         setup = instructions(part, 0)
         per_call[part] = (instructions(part, args.calls) - setup) / args.calls
-        print(f"{part:<11} {per_call[part] / 1e6:8.1f} M instructions per call "
-              f"(setup {setup / 1e6:.0f} M, K = {args.calls})", flush=True)
+        print(
+            f"{part:<11} {per_call[part] / 1e6:8.1f} M instructions per call "
+            f"(setup {setup / 1e6:.0f} M, K = {args.calls})",
+            flush=True,
+        )
     if "engine" in per_call and "plain" in per_call:
         print(f"engine / plain {per_call['engine'] / per_call['plain']:.2f} x (bar: <= 2 x)")
 

@@ -44,8 +44,12 @@ def main() -> None:
     args = parser.parse_args()
     api.log(f"preparing {args.database}")
     api.prepare_database(args)
-    os.environ.update(DEBUG="0", SECRET_KEY="bench-" + uuid.uuid4().hex,
-                      SECURE_SSL_REDIRECT="0", LOG_LEVEL="ERROR")
+    os.environ.update(
+        DEBUG="0",
+        SECRET_KEY="bench-" + uuid.uuid4().hex,
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="ERROR",
+    )
     api.setup_django(args)
     from django.conf import settings
 
@@ -61,14 +65,24 @@ def main() -> None:
     async def post(pk: int, secret: str, record: dict) -> int:
         body = json.dumps({"record": record, "side": "NS"}).encode()
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-            "method": "POST", "scheme": "http", "path": f"/api/v1/matches/{pk}/hands",
-            "raw_path": f"/api/v1/matches/{pk}/hands".encode(), "root_path": "",
-            "query_string": b"", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80),
-            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
-                        (b"authorization", f"Table {secret}".encode()),
-                        (b"idempotency-key", uuid.uuid4().hex.encode()),
-                        (b"content-length", str(len(body)).encode())],
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": f"/api/v1/matches/{pk}/hands",
+            "raw_path": f"/api/v1/matches/{pk}/hands".encode(),
+            "root_path": "",
+            "query_string": b"",
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 80),
+            "headers": [
+                (b"host", b"127.0.0.1"),
+                (b"content-type", b"application/json"),
+                (b"authorization", f"Table {secret}".encode()),
+                (b"idempotency-key", uuid.uuid4().hex.encode()),
+                (b"content-length", str(len(body)).encode()),
+            ],
         }
         sent = False
         status = 0
@@ -91,7 +105,7 @@ def main() -> None:
 
     async def one_round(n: int) -> int:
         """Round n's tables, `--tables` at a time, each posting its hands in order."""
-        todo = list(planned[n * count:(n + 1) * count])
+        todo = list(planned[n * count : (n + 1) * count])
 
         async def worker() -> int:
             done = 0
@@ -117,26 +131,34 @@ def main() -> None:
             before = time.process_time(), sum(map(api._cpu_seconds, backends))
             stored = await one_round(n)
             after = time.process_time(), sum(map(api._cpu_seconds, backends))
-            found[mode].append((1000 * (after[0] - before[0]) / stored,
-                                1000 * (after[1] - before[1]) / stored))
-            api.log(f"round {n + 1} fast path {mode}: Python {found[mode][-1][0]:.2f} ms, "
-                    f"PostgreSQL {found[mode][-1][1]:.2f} ms a submission")
+            found[mode].append(
+                (1000 * (after[0] - before[0]) / stored, 1000 * (after[1] - before[1]) / stored)
+            )
+            api.log(
+                f"round {n + 1} fast path {mode}: Python {found[mode][-1][0]:.2f} ms, "
+                f"PostgreSQL {found[mode][-1][1]:.2f} ms a submission"
+            )
         return found
 
     load = os.getloadavg()[0]
     found = asyncio.run(run())
-    print(f"\nCPU a hand submission, in-process ASGI ({args.tables} tables at once, "
-          f"{args.round} hands a round, fast path off / on alternately; load {load:.1f} -> "
-          f"{os.getloadavg()[0]:.1f})")
+    print(
+        f"\nCPU a hand submission, in-process ASGI ({args.tables} tables at once, "
+        f"{args.round} hands a round, fast path off / on alternately; load {load:.1f} -> "
+        f"{os.getloadavg()[0]:.1f})"
+    )
     print("| fast path | Python ms (median, min-max) | PostgreSQL ms (median) |")
     print("|---|---:|---:|")
     for mode in ("off", "on"):
         py = [a for a, _ in found[mode]]
         pg = [b for _, b in found[mode]]
-        print(f"| {mode} | {statistics.median(py):.2f} ({min(py):.2f}-{max(py):.2f}) | "
-              f"{statistics.median(pg):.2f} |")
-    ratio = (statistics.median(a for a, _ in found["on"])
-             / statistics.median(a for a, _ in found["off"]))
+        print(
+            f"| {mode} | {statistics.median(py):.2f} ({min(py):.2f}-{max(py):.2f}) | "
+            f"{statistics.median(pg):.2f} |"
+        )
+    ratio = statistics.median(a for a, _ in found["on"]) / statistics.median(
+        a for a, _ in found["off"]
+    )
     print(f"on / off, Python CPU a submission (medians): {ratio:.2f} x")
 
 

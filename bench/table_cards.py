@@ -37,11 +37,15 @@ def log(message: str) -> None:
 
 
 def setup(database: Path) -> None:
-    os.environ.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="false",
-                      SECRET_KEY="bench-table-cards-" + "x" * 40,
-                      ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
-                      SECURE_SSL_REDIRECT="false", LOG_LEVEL="WARNING",
-                      DJANGO_SETTINGS_MODULE="config.settings")
+    os.environ.update(
+        DATABASE_URL=f"sqlite:///{database}",
+        DEBUG="false",
+        SECRET_KEY="bench-table-cards-" + "x" * 40,
+        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
     os.environ.pop("REDIS_URL", None)
     import django
 
@@ -50,8 +54,10 @@ def setup(database: Path) -> None:
     from django.core.management import call_command
 
     # no collectstatic here: the print stylesheet is read from static/ as in development
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
     call_command("migrate", "--noinput", verbosity=0)
 
@@ -66,13 +72,22 @@ def event(tables: int):
     user = get_user_model().objects.create_user(f"bench-{tables}", is_staff=True)
     director = Actor(user=user, label="bench director")
     tournament = services.create_tournament(
-        actor=director, name=f"Cards {tables}", game="spades", rules="standard",
-        format="swiss", rounds=3, match_length="director", seed=tables,
+        actor=director,
+        name=f"Cards {tables}",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=3,
+        match_length="director",
+        seed=tables,
     )
     for n in range(2 * tables):
-        services.register_entry(tournament=tournament, actor=director, name=f"Team {n + 1}",
-                                players=[PlayerSpec(f"Player {n + 1}a"),
-                                         PlayerSpec(f"Player {n + 1}b")])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=f"Team {n + 1}",
+            players=[PlayerSpec(f"Player {n + 1}a"), PlayerSpec(f"Player {n + 1}b")],
+        )
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     return tournament.slug, user
@@ -93,14 +108,20 @@ def time_cards(tables: int, runs: int) -> dict:
         body = response.content
         wall = time.perf_counter() - start
         if response.status_code != 200 or not body.startswith(b"%PDF"):
-            raise SystemExit(f"cards for {tables} tables: HTTP {response.status_code} "
-                             f"{body[:200]!r}")
+            raise SystemExit(
+                f"cards for {tables} tables: HTTP {response.status_code} {body[:200]!r}"
+            )
         size = len(body)
         if k:
             walls.append(wall)
         log(f"{tables} tables: {wall:.2f} s ({size // 1024} KiB)")
-    return {"tables": tables, "best": min(walls), "median": statistics.median(walls),
-            "runs": runs, "kib": size // 1024}
+    return {
+        "tables": tables,
+        "best": min(walls),
+        "median": statistics.median(walls),
+        "runs": runs,
+        "kib": size // 1024,
+    }
 
 
 def main() -> None:
@@ -115,22 +136,29 @@ def main() -> None:
         setup(Path(folder) / "cards.sqlite3")
         sizes = [args.tables] if args.quick else [8, args.tables]
         measured = [time_cards(n, args.runs) for n in sizes]
-    print(f"TrickTable table-card PDF benchmark: Python {sys.version.split()[0]}, "
-          f"1-min load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"TrickTable table-card PDF benchmark: Python {sys.version.split()[0]}, "
+        f"1-min load average {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'tables':>6} {'best s':>7} {'median':>7} {'runs':>4} {'KiB':>6}  target")
     for m in measured:
         target = ""
         if m["tables"] == args.tables:
             ok = m["best"] <= TARGET_SECONDS
             target = f"<= {TARGET_SECONDS:g} s {'ok' if ok else 'MISSED'}"
-        print(f"{m['tables']:>6} {m['best']:>7.2f} {m['median']:>7.2f} {m['runs']:>4} "
-              f"{m['kib']:>6}  {target}")
+        print(
+            f"{m['tables']:>6} {m['best']:>7.2f} {m['median']:>7.2f} {m['runs']:>4} "
+            f"{m['kib']:>6}  {target}"
+        )
     big = measured[-1]
-    report.figure(bar=f"Table-card PDF for {big['tables']} tables (through the view)",
-                  value=big["best"], unit="s", target=f"<= {TARGET_SECONDS:g} s",
-                  ok=big["best"] <= TARGET_SECONDS,
-                  shown=f"{big['best']:.2f} s (median {big['median']:.2f} s, "
-                        f"{big['kib']:,} KiB)")
+    report.figure(
+        bar=f"Table-card PDF for {big['tables']} tables (through the view)",
+        value=big["best"],
+        unit="s",
+        target=f"<= {TARGET_SECONDS:g} s",
+        ok=big["best"] <= TARGET_SECONDS,
+        shown=f"{big['best']:.2f} s (median {big['median']:.2f} s, {big['kib']:,} KiB)",
+    )
 
 
 if __name__ == "__main__":

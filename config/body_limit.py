@@ -63,8 +63,7 @@ async def _refuse(scope: Scope, send: Send, limit: int) -> None:
     headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()]
     headers.append((b"content-length", str(len(response.content)).encode()))
     headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": response.status_code,
-                "headers": headers})
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     await send({"type": "http.response.body", "body": response.content})
 
 
@@ -134,8 +133,11 @@ class BodyLimit:
                 chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        headers = [(name, value) for name, value in scope.get("headers", ())
-                   if name not in (b"transfer-encoding", b"content-length")]
+        headers = [
+            (name, value)
+            for name, value in scope.get("headers", ())
+            if name not in (b"transfer-encoding", b"content-length")
+        ]
         headers.append((b"content-length", str(size).encode()))
         replay = [{"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks]
         replay.append({"type": "http.request", "body": b"", "more_body": False})

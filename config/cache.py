@@ -41,8 +41,9 @@ def _down(operation: str, error: Exception) -> None:
     now = time.monotonic()
     if now - _last_logged >= LOG_EVERY:
         _last_logged = now
-        log.warning("cache unavailable, %s skipped (%s: %s)", operation, type(error).__name__,
-                    error)
+        log.warning(
+            "cache unavailable, %s skipped (%s: %s)", operation, type(error).__name__, error
+        )
 
 
 class ReusedClientRedisCacheClient(RedisCacheClient):

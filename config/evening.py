@@ -17,8 +17,21 @@ SERVER_ENV = "TRICKTABLE_SERVER"
 EVENING = "evening"
 SECRET_KEY_FILE = "secret_key"
 # Interfaces that are never the club's Wi-Fi: containers, virtual machines, VPN tunnels.
-VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap",
-                    "utun", "wg", "zt", "tailscale", "lo")
+VIRTUAL_PREFIXES = (
+    "docker",
+    "br-",
+    "veth",
+    "virbr",
+    "vmnet",
+    "vboxnet",
+    "tun",
+    "tap",
+    "utun",
+    "wg",
+    "zt",
+    "tailscale",
+    "lo",
+)
 
 
 def is_evening_server() -> bool:

@@ -12,8 +12,9 @@ from typing import Any
 from django.conf import settings
 
 
-def route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None,
-          **kw: Any) -> dict[str, str] | None:
+def route(
+    name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **kw: Any
+) -> dict[str, str] | None:
     setting = getattr(settings, "TASK_QUEUE_SETTINGS", {}).get(name)
     queue = getattr(settings, setting, None) if setting else None
     return {"queue": queue} if queue else None

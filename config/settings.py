@@ -43,8 +43,13 @@ LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 # The evening server answers on the laptop's own network addresses: phones use those.
 LAN_ADDRESSES = evening.lan_addresses() if EVENING_SERVER else []
 if EVENING_SERVER:
-    ALLOWED_HOSTS = [*LOCAL_HOSTS, *LAN_ADDRESSES, socket.gethostname(),
-                     f"{socket.gethostname()}.local", *env.list("ALLOWED_HOSTS", default=[])]
+    ALLOWED_HOSTS = [
+        *LOCAL_HOSTS,
+        *LAN_ADDRESSES,
+        socket.gethostname(),
+        f"{socket.gethostname()}.local",
+        *env.list("ALLOWED_HOSTS", default=[]),
+    ]
 else:
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[*LOCAL_HOSTS, "0.0.0.0"])
 
@@ -68,8 +73,9 @@ CSRF_FAILURE_VIEW = "tournaments.views.errors.csrf_failure"
 if PUBLIC_URL:
     _public = urlsplit(PUBLIC_URL)
     if _public.scheme not in ("http", "https") or not _public.hostname:
-        raise ImproperlyConfigured(f"PUBLIC_URL must be http://host[:port] or https://..., "
-                                   f"not {PUBLIC_URL!r}")
+        raise ImproperlyConfigured(
+            f"PUBLIC_URL must be http://host[:port] or https://..., not {PUBLIC_URL!r}"
+        )
     CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
     if _public.hostname not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
         ALLOWED_HOSTS.append(_public.hostname)
@@ -170,7 +176,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
 # queueing on Django's one request thread. 0: Django's ASGI handler serves them. Off on SQLite
 # (one writer at a time), where the evening server keeps its one request thread.
 SUBMIT_THREADS = env.int(
-    "SUBMIT_THREADS", default=4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0)
+    "SUBMIT_THREADS", default=4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0
+)
 # On those threads, a plain scorer's submission (table token, JSON, nothing unusual) is answered
 # without Django's middleware and DRF's dispatch, with the same checks, workflow and answer
 # (api/fastsubmit.py); anything else goes through Django's handler. Off: Django answers all.
@@ -184,11 +191,13 @@ WARM_UP = env.bool("WARM_UP", default=True)
 # locked" when its read lock cannot be upgraded; synchronous=NORMAL is durable across a crash of
 # the server in WAL mode (a power cut may lose the last commits, never corrupt the file).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,  # seconds a writer waits for the lock (SQLite's busy timeout)
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,  # seconds a writer waits for the lock (SQLite's busy timeout)
+        }
+    )
 # Backups of every tournament's archive (docs/exports.md): into BACKUP_DIR/<slug>/ when a round
 # is closed and at most every BACKUP_INTERVAL seconds while hands arrive, keeping the newest
 # BACKUP_KEEP files per tournament. Unset (the default): no automatic backups.

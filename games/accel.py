@@ -89,21 +89,33 @@ def status(*, root: Path = ROOT, environ: Mapping[str, str] = os.environ) -> Sta
         return Status(False, f"unreadable build manifest ({error})", warn=True)
     if not isinstance(manifest, dict):
         return Status(False, "unreadable build manifest (not an object)", warn=True)
-    if manifest.get("python") != sys.implementation.cache_tag or manifest.get(
-            "platform") != _platform():
-        return Status(False, f"built for {manifest.get('python')} on {manifest.get('platform')}, "
-                             f"not {sys.implementation.cache_tag} on {_platform()} (make accel)",
-                      warn=True)
+    if (
+        manifest.get("python") != sys.implementation.cache_tag
+        or manifest.get("platform") != _platform()
+    ):
+        return Status(
+            False,
+            f"built for {manifest.get('python')} on {manifest.get('platform')}, "
+            f"not {sys.implementation.cache_tag} on {_platform()} (make accel)",
+            warn=True,
+        )
     built, now = manifest.get("sources", {}), digests(root)
     changed = sorted(path for path in set(built) | set(now) if built.get(path) != now.get(path))
     if changed:
-        return Status(False, f"built from other sources: {', '.join(changed)} changed since "
-                             "(make accel)", warn=True)
+        return Status(
+            False,
+            f"built from other sources: {', '.join(changed)} changed since (make accel)",
+            warn=True,
+        )
     return Status(True, f"built {manifest.get('built', '?')} with mypyc {manifest.get('mypy')}")
 
 
-def activate(package_path: MutableSequence[str], *, root: Path = ROOT,
-             environ: Mapping[str, str] = os.environ) -> Status:
+def activate(
+    package_path: MutableSequence[str],
+    *,
+    root: Path = ROOT,
+    environ: Mapping[str, str] = os.environ,
+) -> Status:
     """Put the compiled modules first on the `games` package's path when `status` allows;
     called by games/__init__.py before it imports any engine module."""
     found = status(root=root, environ=environ)
@@ -147,16 +159,24 @@ def build(*, root: Path = ROOT, python: str = sys.executable) -> Path:
         sources = digests(root)
         with tempfile.TemporaryDirectory(prefix="tricktable-accel-") as tmp:
             work = Path(tmp)
-            shutil.copytree(root / "games", work / "games",
-                            ignore=shutil.ignore_patterns("__pycache__", "*.so", "management"))
+            shutil.copytree(
+                root / "games",
+                work / "games",
+                ignore=shutil.ignore_patterns("__pycache__", "*.so", "management"),
+            )
             script = (
                 "from setuptools import setup\n"
                 "from mypyc.build import mypycify\n"
                 f"setup(name='tricktable-accel', packages=[], py_modules=[], ext_modules=mypycify("
                 f"{list(COMPILED)!r}, opt_level='3', group_name={GROUP!r}))\n"
             )
-            done = subprocess.run([python, "-c", script, "build_ext", "--inplace"], cwd=work,
-                                  capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                [python, "-c", script, "build_ext", "--inplace"],
+                cwd=work,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if done.returncode:
                 raise RuntimeError(f"mypyc failed ({done.returncode}):\n{done.stdout}{done.stderr}")
             staged = Path(tempfile.mkdtemp(prefix=f"{BUILD}-", dir=root))
@@ -168,12 +188,20 @@ def build(*, root: Path = ROOT, python: str = sys.executable) -> Path:
                     shutil.copy2(path, staged / path.name)
                 from mypy.version import __version__ as mypy_version
 
-                (staged / MANIFEST).write_text(json.dumps({
-                    "python": sys.implementation.cache_tag, "platform": _platform(),
-                    "mypy": mypy_version,
-                    "built": datetime.datetime.now().isoformat(timespec="seconds"),
-                    "compiled": list(COMPILED), "sources": sources,
-                }, indent=1) + "\n")
+                (staged / MANIFEST).write_text(
+                    json.dumps(
+                        {
+                            "python": sys.implementation.cache_tag,
+                            "platform": _platform(),
+                            "mypy": mypy_version,
+                            "built": datetime.datetime.now().isoformat(timespec="seconds"),
+                            "compiled": list(COMPILED),
+                            "sources": sources,
+                        },
+                        indent=1,
+                    )
+                    + "\n"
+                )
                 staged.chmod(0o755)  # mkdtemp's 0700 would hide it from a server of another user
                 clean(root=root)
                 staged.rename(target)

@@ -51,8 +51,9 @@ def _exchange(entry: Any) -> Any:
 
 
 CARD_FIELDS = {
-    "deal": lambda deal: ({seat: _cards(cards) for seat, cards in deal.items()}
-                         if isinstance(deal, dict) else deal),
+    "deal": lambda deal: (
+        {seat: _cards(cards) for seat, cards in deal.items()} if isinstance(deal, dict) else deal
+    ),
     "discard": _cards,
     "turned": _card,
     "stock": _cards,

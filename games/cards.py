@@ -26,7 +26,10 @@ SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4
 #: Each suit's sign as printed (the one home of these symbols: pages, sheets, the rules in words).
 SUIT_SIGNS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SYMBOLS = {sign: letter for letter, sign in SUIT_SIGNS.items()} | {
-    "♤": "S", "♡": "H", "♢": "D", "♧": "C"
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
 }
 
 
@@ -100,4 +103,3 @@ def parse_suit(text: object, **where: Unpack[Where]) -> int:
         if len(letter) == 1 and letter in SUITS:
             return SUITS.index(letter)
     raise RecordError("bad-format", f"{text!r} is not a suit (S, H, D, C)", **where)
-

@@ -93,8 +93,7 @@ def check_files(
     `jobs` above 1 checks in that many worker processes once the input reaches `in_process`
     lines or records, `batch` at a time; what is written is the same as with ``jobs=1``."""
     if jobs > 1:
-        return _check_parallel(files, rules, game, stdout, stderr, stdin, jobs, batch,
-                               in_process)
+        return _check_parallel(files, rules, game, stdout, stderr, stdin, jobs, batch, in_process)
     out = _Writer(stdout)
     if out.binary is not None:
         stdout.flush()
@@ -181,9 +180,6 @@ def check_batch(
     return parts, invalid, last
 
 
-
-
-
 def _say(out: Any, stderr: Any, name: str, message: str) -> None:
     """A file's problem on stderr, after the results written before it."""
     out.flush()
@@ -220,8 +216,7 @@ def _serve(conn: Any, rules: Any, game: str | None, binary: bool) -> None:
             return
         number, batch = task
         try:
-            answer: tuple[bool, int, Any] = (True, number,
-                                             check_batch(batch, rules, game, binary))
+            answer: tuple[bool, int, Any] = (True, number, check_batch(batch, rules, game, binary))
         except Exception as error:  # pragma: no cover - check_batch catches the engine's
             answer = (False, number, error)
         conn.send(answer)
@@ -257,8 +252,9 @@ class _Workers:
         self.processes: list[Any] = []
         for _ in range(jobs):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, rules, game, binary),
-                                      daemon=True)
+            process = context.Process(
+                target=_serve, args=(theirs, rules, game, binary), daemon=True
+            )
             process.start()
             theirs.close()
             self.conns.append(mine)
@@ -342,8 +338,15 @@ class _Workers:
 
 
 def _check_parallel(
-    files: list[str], rules: Any, game: str | None, stdout: IO[Any], stderr: IO[Any],
-    stdin: IO[Any] | None, jobs: int, size: int, in_process: int,
+    files: list[str],
+    rules: Any,
+    game: str | None,
+    stdout: IO[Any],
+    stderr: IO[Any],
+    stdin: IO[Any] | None,
+    jobs: int,
+    size: int,
+    in_process: int,
 ) -> int:
     """`check_files` with workers: each file read here in batches (`iter_batches`), every
     batch and every message queued in input order, written in that order."""
@@ -451,8 +454,12 @@ def main(files: list[str], jobs: int | None = None) -> int:
     """``manage.py check_hands [--jobs N] FILE...``, as the command runs it (`jobs` defaults
     to the number of usable cores)."""
     try:
-        return check_files(files, stdout=sys.stdout, stderr=sys.stderr,
-                           jobs=default_jobs() if jobs is None else jobs)
+        return check_files(
+            files,
+            stdout=sys.stdout,
+            stderr=sys.stderr,
+            jobs=default_jobs() if jobs is None else jobs,
+        )
     except BrokenPipeError:  # the reader went away (`check_hands big.jsonl | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python exits

@@ -87,7 +87,10 @@ class RecordError(Exception):
         return {
             key: value
             for key, value in (
-                ("hand", self.hand), ("trick", self.trick), ("seat", self.seat), ("card", self.card)
+                ("hand", self.hand),
+                ("trick", self.trick),
+                ("seat", self.seat),
+                ("card", self.card),
             )
             if value is not None
         }

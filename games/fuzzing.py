@@ -16,8 +16,9 @@ from typing import Any
 from games.records import check_record
 from games.registry import GAME_MODULES, get_game
 
-SIMULATORS = {name: f"games.simulate.{module.split('.')[-1]}" for name, module in
-              GAME_MODULES.items()}
+SIMULATORS = {
+    name: f"games.simulate.{module.split('.')[-1]}" for name, module in GAME_MODULES.items()
+}
 #: Every named preset of every game, as (game, preset).
 PRESETS = [(name, preset) for name in GAME_MODULES for preset in get_game(name).book.presets]
 
@@ -79,9 +80,13 @@ def _at(value: Any, path: tuple) -> Any:
 
 
 def _card_like(item: Any) -> bool:
-    return (isinstance(item, str) and 2 <= len(item) <= 3 and item[-1] in "SHDCJ"
-            and item[:-1] in {"A", "K", "Q", "J", "T", "10", "9", "8", "7", "6", "5", "4",
-                              "3", "2", "B", "R", "L"})
+    return (
+        isinstance(item, str)
+        and 2 <= len(item) <= 3
+        and item[-1] in "SHDCJ"
+        and item[:-1]
+        in {"A", "K", "Q", "J", "T", "10", "9", "8", "7", "6", "5", "4", "3", "2", "B", "R", "L"}
+    )
 
 
 #: Where every card appears once: the deal, the play and the stock. (A card named elsewhere,
@@ -111,8 +116,11 @@ def broken_contract(answer: Any) -> str | None:
     if not isinstance(errors, list) or not errors:
         return "a refusal without errors"
     for error in errors:
-        if not (isinstance(error, dict) and isinstance(error.get("code"), str)
-                and isinstance(error.get("message"), str)):
+        if not (
+            isinstance(error, dict)
+            and isinstance(error.get("code"), str)
+            and isinstance(error.get("message"), str)
+        ):
             return f"an error without code and message: {error!r:.200}"
     return None
 

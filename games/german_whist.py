@@ -140,9 +140,7 @@ def _check_trump(record: dict, turned: int) -> None:
             )
 
 
-def _replay(
-    record: dict, rules: GermanWhistRules, dealer: int
-) -> tuple[dict[str, int], list[str]]:
+def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> tuple[dict[str, int], list[str]]:
     """Replay a full record: the tricks that count per seat (a claim's included) and the seat
     that won each trick played, drawing tricks too."""
     hands, stock = _read_pack(record, rules)
@@ -301,19 +299,33 @@ class GermanWhist:
                 )
         score = {"N": 0, "S": 0}
         phase = "all 26 tricks" if rules.all_count else f"the last {counted} tricks"
-        notes = [note("german-whist-tricks", f"N took {n}, S took {s} of {phase}",
-                      {"n": n, "s": s, "all": rules.all_count, "counted": counted})]
+        notes = [
+            note(
+                "german-whist-tricks",
+                f"N took {n}, S took {s} of {phase}",
+                {"n": n, "s": s, "all": rules.all_count, "counted": counted},
+            )
+        ]
         if winner is not None:
             points = abs(n - s) if rules.difference else 1  # resolution: difference-score
             score[winner] = points
-            notes.append(note("german-whist-wins", f"{winner} wins ({signed(points)})",
-                              {"seat": winner, "points": signed(points)}))
+            notes.append(
+                note(
+                    "german-whist-wins",
+                    f"{winner} wins ({signed(points)})",
+                    {"seat": winner, "points": signed(points)},
+                )
+            )
         else:
             notes.append(note("german-whist-tie", "a tie: no score"))
         before = state["score"]
         after = {"score": {seat: before[seat] + score[seat] for seat in SEATS}}
         result: dict[str, Any] = {
-            "tricks": tricks, "score": score, "after": after, "notes": notes, "winner": winner
+            "tricks": tricks,
+            "score": score,
+            "after": after,
+            "notes": notes,
+            "winner": winner,
         }
         if winners is not None:
             result["trick_winners"] = winners

@@ -36,7 +36,7 @@ NOTE_CODES: dict[str, str] = {
     "whist-honours": "a side scored its honours (side, held, points)",
     "whist-honours-barred": "honours not scored: the side was at the bar (side, held, start)",
     "whist-honours-after-game": "honours not scored: the other side reached game (side, held, "
-                                "other)",
+    "other)",
     "whist-game-pays": "a game won, the loser pays (winner, loser, score, other_score, points)",
     "whist-game": "a game won (winner, loser, score, other_score, points)",
     "whist-rubber": "a rubber won (winner, games, other_games, points)",
@@ -44,10 +44,9 @@ NOTE_CODES: dict[str, str] = {
     "solo-thrown-in": "every player passed: the hand is thrown in",
     "solo-misere": "a misère played (who, contract, trumps, after_lead, taken, made)",
     "solo-declared": "an abundance declared played (who, contract, trumps, lost, made)",
-    "solo-made": "a contract made (who, contract, trumps, after_lead, taken, need, extra, "
-                 "scored)",
+    "solo-made": "a contract made (who, contract, trumps, after_lead, taken, need, extra, scored)",
     "solo-failed": "a contract failed (who, contract, trumps, after_lead, taken, need, short, "
-                   "under, scored)",
+    "under, scored)",
     "solo-paid-pair": "the settlement of a pair (value, who, made)",
     "solo-paid-alone": "the settlement of a lone declarer (value, declarer, made)",
     # German Whist

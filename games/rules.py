@@ -148,4 +148,3 @@ def _cache_key(rules: Any) -> str:
         return json.dumps(rules, sort_keys=True)
     except (TypeError, ValueError):
         raise RecordError("bad-rules", "rules must be JSON data") from None
-

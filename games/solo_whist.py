@@ -853,7 +853,9 @@ def _replay(
                 "play-incomplete",
                 f"the play stops after {played} tricks, before the {BID_NAMES[c.bid]} is "
                 "settled, and no claim closes it",
-                trick=played + 1, trick_winners=list(winners), next_leader=leader,
+                trick=played + 1,
+                trick_winners=list(winners),
+                next_leader=leader,
             )
         tricks = won
     if stated is not None and stated != tricks:
@@ -918,8 +920,13 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
         else:
             name += f" ({SUITS[c.trump]} trumps)"
     params: dict[str, Any] = {
-        "declarer": c.declarer, "partner": c.partner, "contract": c.bid, "trumps": trumps,
-        "after_lead": after_lead, "taken": side, "scored": over is not None,
+        "declarer": c.declarer,
+        "partner": c.partner,
+        "contract": c.bid,
+        "trumps": trumps,
+        "after_lead": after_lead,
+        "taken": side,
+        "scored": over is not None,
     }
     if c.bid in MISERES:
         made = side == 0
@@ -968,9 +975,11 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
             if made
             else (f"{value} from each of {who} to one opponent each")
         )
-        paid = note("solo-paid-pair", f"value {value}: {how}",
-                    {"value": str(value), "declarer": c.declarer, "partner": c.partner,
-                     "made": made})
+        paid = note(
+            "solo-paid-pair",
+            f"value {value}: {how}",
+            {"value": str(value), "declarer": c.declarer, "partner": c.partner, "made": made},
+        )
     else:
         change = {s: (3 * v if s == c.declarer else -v) for s in SEATS}
         how = (
@@ -978,8 +987,11 @@ def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict
             if made
             else f"{c.declarer} pays {value} to each opponent"
         )
-        paid = note("solo-paid-alone", f"value {value}: {how}",
-                    {"value": str(value), "declarer": c.declarer, "made": made})
+        paid = note(
+            "solo-paid-alone",
+            f"value {value}: {how}",
+            {"value": str(value), "declarer": c.declarer, "made": made},
+        )
     return change, [note(code, text, params), paid]
 
 

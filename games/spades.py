@@ -292,8 +292,9 @@ class Table:
         dummy_seat = ""
         if rules.dummy:  # RESOLUTIONS["dummy-seat"]: at the dealer's left (E of N) or right
             on_left = rules.options["dummy_seat"] == "left"
-            dummy_seat = ("E" if dealer == "N" else "W") if on_left else (
-                "W" if dealer == "N" else "E")
+            dummy_seat = (
+                ("E" if dealer == "N" else "W") if on_left else ("W" if dealer == "N" else "E")
+            )
             seats = "".join(s for s in "NESW" if s in ("N", "S", dummy_seat))
         else:
             seats = rules.seat_letters
@@ -313,8 +314,9 @@ class Table:
             self.side_of = tuple(0 if s in "NS" else 1 for s in seats)
         else:
             self.sides = tuple(seats[i] for i in self.players)
-            self.side_of = tuple(-1 if i == self.dummy else self.sides.index(s) for i, s in
-                                 enumerate(seats))
+            self.side_of = tuple(
+                -1 if i == self.dummy else self.sides.index(s) for i, s in enumerate(seats)
+            )
         self.side_index = {name: i for i, name in enumerate(self.sides)}
         self.members = tuple(
             tuple(i for i in self.bid_order if self.side_of[i] == k) for k in range(len(self.sides))
@@ -326,9 +328,7 @@ class Table:
         # The first lead at the dealer's left; the dummy passes it on (RESOLUTIONS["dummy-seat"]).
         self.left = left if left != self.dummy else (left + 1) % n
         dealer_side = self.side_of[self.dealer]
-        self.consult_order = tuple(
-            sorted(range(len(self.sides)), key=lambda k: k == dealer_side)
-        )
+        self.consult_order = tuple(sorted(range(len(self.sides)), key=lambda k: k == dealer_side))
         self.no_nils: list[str | None] = [None] * n  # `Bidding.nil` when nobody bid a nil
         size = rules.hand_size
         self.sizes = tuple(
@@ -431,8 +431,12 @@ class SpadesRules:
         }
         # No bonus option is on: a made bid is 10 a trick plus the overtricks (see _contract).
         self.plain = not (
-            o["small_exact_bids"] or o["ten_for_two"] or o["seven_plus_bonus"]
-            or o["ten_for_200"] != "off" or o["big_bid_bonus"] or o["exact_bid_bonus"]
+            o["small_exact_bids"]
+            or o["ten_for_two"]
+            or o["seven_plus_bonus"]
+            or o["ten_for_200"] != "off"
+            or o["big_bid_bonus"]
+            or o["exact_bid_bonus"]
         )
         self.overtrick_points: int = o["overtrick_points"]
         self.set_by_bid = o["set_penalty"] == "bid"
@@ -472,7 +476,9 @@ class SpadesRules:
         # ids, so that a trick's winner is the highest bit of its trumps (else of its led suit).
         trumps = masks[SPADES]
         self.fast_play = (
-            players == 4 and not self.dummy and o["first_lead"] != "lowest-clubs"
+            players == 4
+            and not self.dummy
+            and o["first_lead"] != "lowest-clubs"
             and [c for c in trump_order if trumps >> c & 1]
             == [c for c in range(54) if trumps >> c & 1]
         )
@@ -486,8 +492,13 @@ class SpadesRules:
         self.fast_turns = tuple(tuple((lead + j) % 4 for j in range(4)) for lead in range(4))
         self.zero_state = dict.fromkeys(self.tables[self.seat_letters[0]].sides, 0)
         # `_score_plain`: partnerships, plain contracts and nothing else to score.
-        self.fast_score = self.plain and self.partnership and not (
-            self.last_trick or self.all_tricks_bonus or self.all_tricks_wins or self.bag_limit)
+        self.fast_score = (
+            self.plain
+            and self.partnership
+            and not (
+                self.last_trick or self.all_tricks_bonus or self.all_tricks_wins or self.bag_limit
+            )
+        )
         # A plain numeric contract's outcome for each (side, bid, tricks taken), as `_contract`
         # works it out: (points, bags, note code, note text, the note's bid and points).
         self.plain_notes: dict[tuple[str, int, int], tuple[int, int, str, str, str, str]] = {}
@@ -499,8 +510,13 @@ class SpadesRules:
                         made: list[Any] = []
                         points, bags = _contract(self, "num", bid, taken, name, made)
                         self.plain_notes[name, bid, taken] = (
-                            points, bags, made[0].code, str(made[0]), made[0].params["bid"],
-                            made[0].params["points"])
+                            points,
+                            bags,
+                            made[0].code,
+                            str(made[0]),
+                            made[0].params["bid"],
+                            made[0].params["points"],
+                        )
 
 
 BOOK = RuleBook("spades", OPTIONS, PRESETS, SpadesRules)
@@ -512,7 +528,10 @@ class Bidding:
     __slots__ = ("nil", "kind", "bid", "numeric")
 
     def __init__(
-        self, nil: list[str | None], kind: list[str], bid: list[int],
+        self,
+        nil: list[str | None],
+        kind: list[str],
+        bid: list[int],
         numeric: list[tuple[int, int]],
     ) -> None:
         self.nil = nil  # "nil" / "dnil" / "dbn" per seat, or None
@@ -526,8 +545,8 @@ def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
     if not isinstance(entry, dict) or "call" not in entry:
         raise RecordError("bad-format", f"call {where + 1} must be {{seat or side, call}}")
     call = entry["call"]
-    kind = None if isinstance(call, bool) else CALLS.get(
-        call if isinstance(call, str) else str(call)
+    kind = (
+        None if isinstance(call, bool) else CALLS.get(call if isinstance(call, str) else str(call))
     )
     if kind is None and isinstance(call, str):
         kind = CALLS.get(call.strip().lower())
@@ -660,13 +679,27 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
         if len(order) == 4:  # unrolled: a quarter of the loop's cost
             e0, e1, e2, e3 = calls
             s0, s1, s2, s3 = table.bid_seats
-            if (type(e0) is not dict or type(e1) is not dict or type(e2) is not dict
-                    or type(e3) is not dict or len(e0) != 2 or len(e1) != 2 or len(e2) != 2
-                    or len(e3) != 2 or e0["seat"] != s0 or e1["seat"] != s1
-                    or e2["seat"] != s2 or e3["seat"] != s3):
+            if (
+                type(e0) is not dict
+                or type(e1) is not dict
+                or type(e2) is not dict
+                or type(e3) is not dict
+                or len(e0) != 2
+                or len(e1) != 2
+                or len(e2) != 2
+                or len(e3) != 2
+                or e0["seat"] != s0
+                or e1["seat"] != s1
+                or e2["seat"] != s2
+                or e3["seat"] != s3
+            ):
                 return None
-            values = (fast_call[e0["call"]], fast_call[e1["call"]], fast_call[e2["call"]],
-                      fast_call[e3["call"]])
+            values = (
+                fast_call[e0["call"]],
+                fast_call[e1["call"]],
+                fast_call[e2["call"]],
+                fast_call[e3["call"]],
+            )
         else:
             for entry, seat in zip(calls, table.bid_seats, strict=False):  # (as long)
                 if type(entry) is not dict or len(entry) != 2 or entry["seat"] != seat:
@@ -694,9 +727,14 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
         for i, n in zip(order, values, strict=True):
             if n < 0:
                 nil[i] = "nil"
-    return Bidding(nil, kinds, bids,
-                   [(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
-                   if rules.track_numeric else [])
+    return Bidding(
+        nil,
+        kinds,
+        bids,
+        [(i, n) for i, n in zip(order, values, strict=True) if n >= 0]
+        if rules.track_numeric
+        else [],
+    )
 
 
 def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
@@ -763,13 +801,15 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 out.kind[k], out.bid[k] = (kind, n) if kind == "num" else ("moon", total)
                 if both_nil and not (kind == "num" and n == 0):
                     raise RecordError("bid-not-allowed", f"{side}'s players both bid nil")
-                out.numeric.append((next(i for i in members if not out.nil[i]) if not both_nil
-                                    else members[0], out.bid[k]))
+                out.numeric.append(
+                    (
+                        next(i for i in members if not out.nil[i]) if not both_nil else members[0],
+                        out.bid[k],
+                    )
+                )
                 pos += 1
             elif not both_nil:
-                raise RecordError(
-                    "call-out-of-turn", f"{table.sides[k]}'s side call is missing"
-                )
+                raise RecordError("call-out-of-turn", f"{table.sides[k]}'s side call is missing")
             if both_nil and out.kind[k] == "num":
                 out.kind[k] = "nils"
         rounds_order: tuple[int, ...] = ()
@@ -787,7 +827,9 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
             entry = calls[pos] if pos < ncalls else None
             kind_n = (
                 CALLS.get(call)
-                if type(entry) is dict and len(entry) == 2 and entry.get("seat") == seats[i]
+                if type(entry) is dict
+                and len(entry) == 2
+                and entry.get("seat") == seats[i]
                 and type(call := entry.get("call")) is str
                 else None
             )
@@ -826,12 +868,14 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 if made[k]:
                     continue
                 if pos >= len(calls):
-                    raise RecordError("call-out-of-turn", f"{table.sides[k]}'s second call is "
-                                      "missing")
+                    raise RecordError(
+                        "call-out-of-turn", f"{table.sides[k]}'s second call is missing"
+                    )
                 seat, side, kind, n = _parse_call(calls[pos], pos)
                 if side != table.sides[k]:
-                    raise RecordError("call-out-of-turn",
-                                      f"it is {table.sides[k]}'s turn to call, not {side!r}")
+                    raise RecordError(
+                        "call-out-of-turn", f"it is {table.sides[k]}'s turn to call, not {side!r}"
+                    )
                 pos += 1
                 _raise_bid(out, k, kind, n, total, None)
         else:
@@ -841,8 +885,9 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 k = table.side_of[i]
                 if kind != "pass" and (out.nil[i] or out.kind[k] in ("blind", "bmoon")):
                     raise RecordError(
-                        "bid-not-allowed", "nil bidders and blind sides only pass in the second "
-                        "round", seat=seats[i]
+                        "bid-not-allowed",
+                        "nil bidders and blind sides only pass in the second round",
+                        seat=seats[i],
                     )
                 _raise_bid(out, k, kind, n, total, seats[i])
                 if kind == "num":
@@ -872,8 +917,9 @@ def _raise_bid(out: Bidding, k: int, kind: str, n: int, total: int, seat: str | 
     if kind != "num":
         raise RecordError("bid-not-allowed", "the second round takes a number or pass", seat=seat)
     if out.kind[k] not in ("num", "nils") or n <= out.bid[k]:
-        raise RecordError("bid-too-low", f"a second-round bid must raise the side's {out.bid[k]}",
-                          seat=seat)
+        raise RecordError(
+            "bid-too-low", f"a second-round bid must raise the side's {out.bid[k]}", seat=seat
+        )
     if n > total:
         raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
     out.kind[k], out.bid[k] = "num", n
@@ -938,14 +984,29 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
             if table.four_even:  # unrolled for four hands of one size
                 size = table.sizes[0]
                 a, b, c, d = deal[seats[0]], deal[seats[1]], deal[seats[2]], deal[seats[3]]
-                if (type(a) is list and type(b) is list and type(c) is list
-                        and type(d) is list and len(a) == size and len(b) == size
-                        and len(c) == size and len(d) == size):
-                    ma, mb, mc, md = (sum(map(bit, a)), sum(map(bit, b)), sum(map(bit, c)),
-                                      sum(map(bit, d)))
-                    if (ma.bit_count() == size and mb.bit_count() == size
-                            and mc.bit_count() == size and md.bit_count() == size
-                            and ma + mb + mc + md == rules.pack):
+                if (
+                    type(a) is list
+                    and type(b) is list
+                    and type(c) is list
+                    and type(d) is list
+                    and len(a) == size
+                    and len(b) == size
+                    and len(c) == size
+                    and len(d) == size
+                ):
+                    ma, mb, mc, md = (
+                        sum(map(bit, a)),
+                        sum(map(bit, b)),
+                        sum(map(bit, c)),
+                        sum(map(bit, d)),
+                    )
+                    if (
+                        ma.bit_count() == size
+                        and mb.bit_count() == size
+                        and mc.bit_count() == size
+                        and md.bit_count() == size
+                        and ma + mb + mc + md == rules.pack
+                    ):
                         return [ma, mb, mc, md]
                 raise KeyError  # read_hands says what is wrong
             for seat, size in zip(seats, table.sizes, strict=True):
@@ -1065,8 +1126,7 @@ def _replay(
         dm = 0
         for c in discard:
             dm |= 1 << c
-        if len(discard) != o["dealer_discards"] or dm.bit_count() != len(discard) or \
-                dm & ~hands[d]:
+        if len(discard) != o["dealer_discards"] or dm.bit_count() != len(discard) or dm & ~hands[d]:
             raise RecordError(
                 "bad-deal",
                 f"the dealer must discard {o['dealer_discards']} of the cards dealt to them",
@@ -1075,8 +1135,9 @@ def _replay(
         hands[d] ^= dm
     elif "discard" in record:
         raise RecordError("bad-format", "`discard` is only for the dealer_discards option")
-    if "exchange" in record or (rules.partnership and (bids.nil != table.no_nils
-                                                       or not FAST_PATHS)):
+    if "exchange" in record or (
+        rules.partnership and (bids.nil != table.no_nils or not FAST_PATHS)
+    ):
         _exchange(record, rules, table, bids, hands)  # (no nil, no exchange: nothing is due)
 
     # Seats that play their top card, in dealt order: the dummy and double blind nil bidders.
@@ -1095,8 +1156,9 @@ def _replay(
         raise RecordError("bad-format", "a full record needs `play`, the tricks in order")
     total = rules.total_tricks
     if len(play) > total:
-        raise RecordError("too-many-tricks", f"{len(play)} tricks played, the hand has {total}",
-                          trick=total + 1)
+        raise RecordError(
+            "too-many-tricks", f"{len(play)} tricks played, the hand has {total}", trick=total + 1
+        )
     suit, keys, masks = rules.suit, rules.keys, rules.suit_masks
     broken = not o["spades_broken"]
     if rules.fast_play and not top and FAST_PATHS:
@@ -1120,8 +1182,9 @@ def _replay(
         except (KeyError, TypeError):
             cs = parse_cards(raw, trick=t + 1)
         if len(cs) != n:
-            raise RecordError("bad-trick", f"trick {t + 1} has {len(cs)} cards, not {n}",
-                              trick=t + 1)
+            raise RecordError(
+                "bad-trick", f"trick {t + 1} has {len(cs)} cards, not {n}", trick=t + 1
+            )
         if top or (slow_first and t == 0):
             bw, bc, best = _trick_slowly(t, cs, leader, hands, top, broken, rules, table)
         else:
@@ -1136,7 +1199,9 @@ def _replay(
                 raise RecordError(
                     "spades-not-broken",
                     f"{seats[s]} leads {NAMES[c]} before spades are broken",
-                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                    trick=t + 1,
+                    seat=seats[s],
+                    card=NAMES[c],
                 )
             hands[s] = h ^ bit
             key = keys[ls]
@@ -1152,7 +1217,9 @@ def _replay(
                     raise RecordError(
                         "must-follow-suit",
                         f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
-                        trick=t + 1, seat=seats[s], card=NAMES[c],
+                        trick=t + 1,
+                        seat=seats[s],
+                        card=NAMES[c],
                     )
                 hands[s] = h ^ bit
                 if key[c] > best:
@@ -1250,8 +1317,10 @@ def _close(
         claimed = True
     elif remaining:
         raise RecordError(
-            "play-incomplete", f"the play stops after {len(play)} of {total} tricks",
-            trick=len(play) + 1, trick_winners=[table.seats[s] for s, _card in winners],
+            "play-incomplete",
+            f"the play stops after {len(play)} of {total} tricks",
+            trick=len(play) + 1,
+            trick_winners=[table.seats[s] for s, _card in winners],
             next_leader=table.seats[leader],
         )
     return won, winners, claimed
@@ -1260,7 +1329,10 @@ def _close(
 def _not_held(t: int, s: int, c: int, table: Table) -> None:
     seat = table.seats[s]
     raise RecordError(
-        "card-not-held", f"{seat} does not hold {NAMES[c]}", trick=t + 1, seat=seat,
+        "card-not-held",
+        f"{seat} does not hold {NAMES[c]}",
+        trick=t + 1,
+        seat=seat,
         card=NAMES[c],
     )
 
@@ -1292,7 +1364,9 @@ def _trick_slowly(
                 raise RecordError(
                     "must-play-top-card",
                     f"{seats[s]} plays blind and must play its top card {NAMES[expected]}",
-                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                    trick=t + 1,
+                    seat=seats[s],
+                    card=NAMES[c],
                 )
         elif lowest_clubs:
             _check_first_trick(c, h, rules, seats[s])
@@ -1301,13 +1375,17 @@ def _trick_slowly(
                 raise RecordError(
                     "spades-not-broken",
                     f"{seats[s]} leads {NAMES[c]} before spades are broken",
-                    trick=t + 1, seat=seats[s], card=NAMES[c],
+                    trick=t + 1,
+                    seat=seats[s],
+                    card=NAMES[c],
                 )
         elif suit[c] != ls and h & rules.suit_masks[ls]:
             raise RecordError(
                 "must-follow-suit",
                 f"{seats[s]} plays {NAMES[c]} holding {'SHDC'[ls]}",
-                trick=t + 1, seat=seats[s], card=NAMES[c],
+                trick=t + 1,
+                seat=seats[s],
+                card=NAMES[c],
             )
         hands[s] = h ^ (1 << c)
         key = rules.keys[ls][c]
@@ -1324,13 +1402,19 @@ def _check_first_trick(c: int, h: int, rules: SpadesRules, seat: str) -> None:
         lowest = (clubs & -clubs).bit_length() - 1
         if c != lowest:
             raise RecordError(
-                "must-play-lowest-club", f"{seat} must play their lowest club {NAMES[lowest]}",
-                trick=1, seat=seat, card=NAMES[c],
+                "must-play-lowest-club",
+                f"{seat} must play their lowest club {NAMES[lowest]}",
+                trick=1,
+                seat=seat,
+                card=NAMES[c],
             )
     elif rules.suit[c] == SPADES and h & ~rules.suit_masks[SPADES]:
         raise RecordError(
-            "spade-on-first-trick", f"{seat} may not play {NAMES[c]} to the first trick",
-            trick=1, seat=seat, card=NAMES[c],
+            "spade-on-first-trick",
+            f"{seat} may not play {NAMES[c]} to the first trick",
+            trick=1,
+            seat=seat,
+            card=NAMES[c],
         )
 
 
@@ -1361,7 +1445,8 @@ def _claim(
     mine = sum(e for j, e in enumerate(extra) if table.side_of[j] == side)
     if min(extra) < 0 or mine != k or sum(extra) != remaining:
         raise RecordError(
-            "tricks-mismatch", "the stated tricks do not agree with the play and the claim",
+            "tricks-mismatch",
+            "the stated tricks do not agree with the play and the claim",
             seat=table.seats[i],
         )
     won[:] = [counts[s] for s in table.seats]
@@ -1437,11 +1522,13 @@ def _score(
                 delta = value[0] if ok else -value[1]
                 points += delta
                 verb = "made" if ok else f"took {won[i]}: failed"
-                notes.append(note(
-                    "spades-nil-made" if ok else "spades-nil-failed",
-                    f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})",
-                    {"seat": seats[i], "nil": kind, "taken": won[i], "points": signed(delta)},
-                ))
+                notes.append(
+                    note(
+                        "spades-nil-made" if ok else "spades-nil-failed",
+                        f"{seats[i]} {verb} {NIL_NAMES[kind]} ({signed(delta)})",
+                        {"seat": seats[i], "nil": kind, "taken": won[i], "points": signed(delta)},
+                    )
+                )
         taken = won[members[0]] + won[members[1]] if len(members) == 2 else won[members[0]]
         # RESOLUTIONS["side-tricks"]: all the side's tricks count for its bid.
         kind, bid = bids.kind[k], bids.bid[k]
@@ -1450,12 +1537,18 @@ def _score(
             moon_points = o["moon_value"] * (2 if kind == "bmoon" else 1)
             delta = moon_points if taken == total else -moon_points
             label = "blind moon" if kind == "bmoon" else "moon"
-            notes.append(note(
-                "spades-bid-made" if taken == total else "spades-bid-set",
-                f"{name} bid {label}, took {taken} ({signed(delta)})",
-                {"side": name, "bid": "blind-moon" if kind == "bmoon" else "moon",
-                 "taken": taken, "points": signed(delta)},
-            ))
+            notes.append(
+                note(
+                    "spades-bid-made" if taken == total else "spades-bid-set",
+                    f"{name} bid {label}, took {taken} ({signed(delta)})",
+                    {
+                        "side": name,
+                        "bid": "blind-moon" if kind == "bmoon" else "moon",
+                        "taken": taken,
+                        "points": signed(delta),
+                    },
+                )
+            )
             points += delta
             if taken == total and o["moon_wins_game"]:
                 won_game = name
@@ -1465,8 +1558,13 @@ def _score(
                 delta, bags = _contract(rules, kind, bid, taken, name, notes)
             else:  # rules.plain: the note's text and figures worked out with the rules
                 delta, bags, code, text, bid_text, points_text = hit
-                notes.append(note(code, text, {"side": name, "bid": bid_text, "taken": taken,
-                                               "points": points_text}))
+                notes.append(
+                    note(
+                        code,
+                        text,
+                        {"side": name, "bid": bid_text, "taken": taken, "points": points_text},
+                    )
+                )
             points += delta
             if (
                 rules.last_trick
@@ -1479,42 +1577,56 @@ def _score(
                         "the last-trick bonus needs the play: send a full record",
                     )
                 if claimed:  # RESOLUTIONS["last-trick-claim"]
-                    notes.append(note("spades-no-last-trick-bonus",
-                                      f"{name}: no last-trick bonus after a claim",
-                                      {"side": name}))
+                    notes.append(
+                        note(
+                            "spades-no-last-trick-bonus",
+                            f"{name}: no last-trick bonus after a claim",
+                            {"side": name},
+                        )
+                    )
                 else:
                     bonus = _last_trick_bonus(k, winners, table, rules)
                     if bonus:
                         points += bonus
-                        notes.append(note(
-                            "spades-last-tricks-bonus",
-                            f"{name} won the last tricks with high trumps (+{bonus})",
-                            {"side": name, "bonus": bonus},
-                        ))
+                        notes.append(
+                            note(
+                                "spades-last-tricks-bonus",
+                                f"{name} won the last tricks with high trumps (+{bonus})",
+                                {"side": name, "bonus": bonus},
+                            )
+                        )
         if taken == total:
             if rules.all_tricks_bonus:
                 points += rules.all_tricks_bonus
-                notes.append(note(
-                    "spades-all-tricks-bonus",
-                    f"{name} took all {total} tricks (+{rules.all_tricks_bonus})",
-                    {"side": name, "total": total, "bonus": rules.all_tricks_bonus},
-                ))
+                notes.append(
+                    note(
+                        "spades-all-tricks-bonus",
+                        f"{name} took all {total} tricks (+{rules.all_tricks_bonus})",
+                        {"side": name, "total": total, "bonus": rules.all_tricks_bonus},
+                    )
+                )
             if rules.all_tricks_wins:
                 won_game = name
-                notes.append(note("spades-all-tricks-wins",
-                                  f"{name} took all {total} tricks and wins the game",
-                                  {"side": name, "total": total}))
+                notes.append(
+                    note(
+                        "spades-all-tricks-wins",
+                        f"{name} took all {total} tricks and wins the game",
+                        {"side": name, "total": total},
+                    )
+                )
         bag_total = bags_before[name] + bags  # RESOLUTIONS["bags-always-counted"]
         if rules.bag_limit and bag_total >= rules.bag_limit:
             limit = rules.bag_limit
             while bag_total >= limit:
                 bag_total -= limit
                 points -= rules.sandbag_penalty
-                notes.append(note(
-                    "spades-bag-penalty",
-                    f"{name} reached {limit} bags (-{rules.sandbag_penalty})",
-                    {"side": name, "limit": limit, "penalty": rules.sandbag_penalty},
-                ))
+                notes.append(
+                    note(
+                        "spades-bag-penalty",
+                        f"{name} reached {limit} bags (-{rules.sandbag_penalty})",
+                        {"side": name, "limit": limit, "penalty": rules.sandbag_penalty},
+                    )
+                )
         score[name] = points
         after_score[name] = score_before[name] + points
         after_bags[name] = bag_total
@@ -1527,7 +1639,11 @@ def _score(
 
 
 def _score_plain(
-    rules: SpadesRules, table: Table, bids: Bidding, won: list[int], state: dict,
+    rules: SpadesRules,
+    table: Table,
+    bids: Bidding,
+    won: list[int],
+    state: dict,
     result: dict[str, Any],
 ) -> bool:
     """`_score` for `rules.fast_score` and two numeric contracts, no nil: each side's points,
@@ -1546,10 +1662,16 @@ def _score_plain(
         "bags": {first: bags[first] + one[1], second: bags[second] + two[1]},
     }
     result["notes"] = [
-        note(one[2], one[3], {"side": first, "bid": one[4], "taken": won[a] + won[b],
-                              "points": one[5]}),
-        note(two[2], two[3], {"side": second, "bid": two[4], "taken": won[c] + won[d],
-                              "points": two[5]}),
+        note(
+            one[2],
+            one[3],
+            {"side": first, "bid": one[4], "taken": won[a] + won[b], "points": one[5]},
+        ),
+        note(
+            two[2],
+            two[3],
+            {"side": second, "bid": two[4], "taken": won[c] + won[d], "points": two[5]},
+        ),
     ]
     return True
 
@@ -1563,13 +1685,23 @@ def _contract(
         if taken >= bid:
             points = 10 * bid + (taken - bid) * rules.overtrick_points
             text = f"+{points}" if points > 0 else str(points)  # signed(points)
-            notes.append(note("spades-bid-made", f"{name} bid {bid}, took {taken} ({text})",
-                              {"side": name, "bid": str(bid), "taken": taken, "points": text}))
+            notes.append(
+                note(
+                    "spades-bid-made",
+                    f"{name} bid {bid}, took {taken} ({text})",
+                    {"side": name, "bid": str(bid), "taken": taken, "points": text},
+                )
+            )
             return points, taken - bid
         points = -10 * (bid if rules.set_by_bid else bid - taken)
         text = f"+{points}" if points > 0 else str(points)
-        notes.append(note("spades-bid-set", f"{name} bid {bid}, took {taken}: set ({text})",
-                          {"side": name, "bid": str(bid), "taken": taken, "points": text}))
+        notes.append(
+            note(
+                "spades-bid-set",
+                f"{name} bid {bid}, took {taken}: set ({text})",
+                {"side": name, "bid": str(bid), "taken": taken, "points": text},
+            )
+        )
         return points, 0
     blind = kind == "blind"
     made = taken == bid if (blind and o["blind_bid_exact"]) else taken >= bid
@@ -1585,17 +1717,28 @@ def _contract(
             if blind:
                 base = base * 2 if o["blind_made"] == "double" else base + 100
         points = base + over * o["overtrick_points"]
-        if bid >= 10 and o["ten_for_200"] == "at-least" or (
-            o["ten_for_200"] == "exact" and bid == 10 and taken == 10
+        if (
+            bid >= 10
+            and o["ten_for_200"] == "at-least"
+            or (o["ten_for_200"] == "exact" and bid == 10 and taken == 10)
         ):
             points += 200
         if o["big_bid_bonus"] and bid >= 10:
             points += o["big_bid_bonus"]
         if o["exact_bid_bonus"] and over == 0 and kind != "nils":
             points += o["exact_bid_bonus"]
-        notes.append(note("spades-bid-made", f"{name} bid {label}, took {taken} ({signed(points)})",
-                          {"side": name, "bid": f"blind-{bid}" if blind else str(bid),
-                           "taken": taken, "points": signed(points)}))
+        notes.append(
+            note(
+                "spades-bid-made",
+                f"{name} bid {label}, took {taken} ({signed(points)})",
+                {
+                    "side": name,
+                    "bid": f"blind-{bid}" if blind else str(bid),
+                    "taken": taken,
+                    "points": signed(points),
+                },
+            )
+        )
         return points, over
     short = abs(bid - taken)  # RESOLUTIONS["blind-exact-failure"]
     points = -10 * (bid if o["set_penalty"] == "bid" else short)
@@ -1608,9 +1751,18 @@ def _contract(
         points -= 200
     if o["big_bid_bonus"] and bid >= 10:
         points -= o["big_bid_bonus"]
-    notes.append(note("spades-bid-set", f"{name} bid {label}, took {taken}: set ({signed(points)})",
-                      {"side": name, "bid": f"blind-{bid}" if blind else str(bid),
-                       "taken": taken, "points": signed(points)}))
+    notes.append(
+        note(
+            "spades-bid-set",
+            f"{name} bid {label}, took {taken}: set ({signed(points)})",
+            {
+                "side": name,
+                "bid": f"blind-{bid}" if blind else str(bid),
+                "taken": taken,
+                "points": signed(points),
+            },
+        )
+    )
     return points, 0
 
 
@@ -1634,8 +1786,12 @@ class Spades:
         for key in ("score", "bags"):
             if key in before:
                 value = before[key]
-                if not isinstance(value, dict) or set(value) != set(sides) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+                if (
+                    not isinstance(value, dict)
+                    or set(value) != set(sides)
+                    or not all(
+                        isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+                    )
                 ):
                     raise RecordError(
                         "bad-state", f"`before.{key}` must give an integer for {', '.join(sides)}"
@@ -1650,22 +1806,30 @@ class Spades:
         table = rules.tables.get(dealer) if type(dealer) is str else None
         if table is None:  # read_dealer says what is wrong
             table = rules.tables[read_dealer(record, rules.seat_letters)]
-        bids = (rules.fast_calls and FAST_PATHS and _calls_fast(record.get("calls"), rules, table)
-                or _read_calls(record, rules, table, state))
+        bids = (
+            rules.fast_calls
+            and FAST_PATHS
+            and _calls_fast(record.get("calls"), rules, table)
+            or _read_calls(record, rules, table, state)
+        )
         if "deal" in record:
             won, winners, claimed = _replay(record, rules, table, bids)
             tricks = dict(zip(table.seats, won, strict=True))
             # The stated tricks as `read_counts` reads them, if they are the play's: the same
             # seats and numbers, each an int (so neither a bool nor a float).
-            if "tricks" in record and not claimed and not (
-                FAST_PATHS and type(stated := record["tricks"]) is dict and stated == tricks
-                and list(map(type, stated.values())) == table.int_types
+            if (
+                "tricks" in record
+                and not claimed
+                and not (
+                    FAST_PATHS
+                    and type(stated := record["tricks"]) is dict
+                    and stated == tricks
+                    and list(map(type, stated.values())) == table.int_types
+                )
             ):
                 stated = read_counts(record["tricks"], table.seats, "tricks")
                 if [stated[s] for s in table.seats] != won:
-                    raise RecordError(
-                        "tricks-mismatch", "the stated tricks differ from the play's"
-                    )
+                    raise RecordError("tricks-mismatch", "the stated tricks differ from the play's")
         else:
             if "play" in record:
                 raise RecordError("bad-format", "`play` needs the `deal` (a full record)")
@@ -1693,9 +1857,13 @@ class Spades:
             won = list(tricks.values())
             winners, claimed = None, False
         result: dict[str, Any] = {"tricks": tricks}
-        if not (rules.fast_score and FAST_PATHS and bids.nil == table.no_nils
-                and bids.kind == NUMERIC_SIDES
-                and _score_plain(rules, table, bids, won, state, result)):
+        if not (
+            rules.fast_score
+            and FAST_PATHS
+            and bids.nil == table.no_nils
+            and bids.kind == NUMERIC_SIDES
+            and _score_plain(rules, table, bids, won, state, result)
+        ):
             _score(rules, table, bids, won, state, winners, claimed, result)
         if winners is not None:
             seats = table.seats

@@ -36,17 +36,14 @@ import re
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-__all__ = ["CHUNK_SIZE", "LineBatch", "StreamError", "iter_batches", "iter_records",
-           "parse_lines"]
+__all__ = ["CHUNK_SIZE", "LineBatch", "StreamError", "iter_batches", "iter_records", "parse_lines"]
 
 CHUNK_SIZE = 1 << 20  # characters (text input) or bytes (binary input) per read
 _NOTHING = object()  # no value read yet
 #: JSON Lines: the C scanner json.loads ends in, called directly on each line (no whitespace
 #: regex on either side, no Python frames: issue 18); a line it does not read whole, from its
 #: first character to its last, goes to json.loads, which reads or refuses it as before.
-_SCAN: Callable[[str, int], tuple[Any, int]] = (
-    json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in its __init__
-)
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in its __init__
 _WS = re.compile(r"[ \t\n\r]*")
 _NOT_WS = re.compile(r"[^ \t\n\r]")
 
@@ -55,6 +52,7 @@ def _after_ws(text: str, pos: int) -> int:
     """The first position at or after `pos` that is not JSON whitespace (or the end)."""
     match = _WS.match(text, pos)
     return pos if match is None else match.end()  # the pattern matches everywhere
+
 
 # A decoding failure this close to the end of the buffer may only mean the value is cut short.
 _TAIL = 64
@@ -131,7 +129,9 @@ def iter_records(
     except UnicodeDecodeError as error:
         state.report(
             f"the file is not UTF-8 text ({error.reason}), at or after this line",
-            state.lines_done + 1, 1, -1,
+            state.lines_done + 1,
+            1,
+            -1,
         )
 
 
@@ -168,7 +168,9 @@ def iter_batches(
     except UnicodeDecodeError as error:
         state.report(
             f"the file is not UTF-8 text ({error.reason}), at or after this line",
-            state.lines_done + 1, 1, -1,
+            state.lines_done + 1,
+            1,
+            -1,
         )
     if records:
         yield records
@@ -306,9 +308,7 @@ class _Scan:
             else:
                 yield number, value
 
-    def _line_values(
-        self, line: str, number: int, error: ValueError
-    ) -> Iterator[tuple[int, Any]]:
+    def _line_values(self, line: str, number: int, error: ValueError) -> Iterator[tuple[int, Any]]:
         """A line that is not one value: several values, or an error (reported; go on)."""
         if isinstance(error, json.JSONDecodeError) and error.msg == "Extra data":
             pos = _after_ws(line, 0)
@@ -377,8 +377,7 @@ class _Scan:
                 if fill():
                     continue
                 if in_array:
-                    self._fail("unexpected end of the file inside the array", buf, pos, where,
-                               base)
+                    self._fail("unexpected end of the file inside the array", buf, pos, where, base)
                 return
             c = buf[pos]
             if in_array:
@@ -388,8 +387,13 @@ class _Scan:
                     continue
                 if expect == "sep":
                     if c != ",":
-                        self._fail("expecting ',' or ']' between the array's records", buf,
-                                   pos, where, base)
+                        self._fail(
+                            "expecting ',' or ']' between the array's records",
+                            buf,
+                            pos,
+                            where,
+                            base,
+                        )
                         return
                     expect = "value"
                     pos += 1

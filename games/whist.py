@@ -382,7 +382,9 @@ def _replay(record: dict, dealer: int) -> dict:
         raise RecordError(
             "play-incomplete",
             f"the play stops after {len(play)} tricks and no claim closes it",
-            trick=len(play) + 1, trick_winners=list(winners), next_leader=SEATS[leader],
+            trick=len(play) + 1,
+            trick_winners=list(winners),
+            next_leader=SEATS[leader],
         )
     honour_mask = _HONOUR_MASKS[trump]
     return {
@@ -436,18 +438,34 @@ def _score(
         )
         if penalty == "transfer":
             score[OTHER[side]] += points
-            notes.append(note(
-                "whist-revoke", f"{seat} revoked{where}: {signed(points)} to {OTHER[side]}",
-                {"seat": seat, "trick": trick, "count": count, "points": signed(points),
-                 "to": OTHER[side]},
-            ))
+            notes.append(
+                note(
+                    "whist-revoke",
+                    f"{seat} revoked{where}: {signed(points)} to {OTHER[side]}",
+                    {
+                        "seat": seat,
+                        "trick": trick,
+                        "count": count,
+                        "points": signed(points),
+                        "to": OTHER[side],
+                    },
+                )
+            )
         else:
             score[side] -= points
-            notes.append(note(
-                "whist-revoke", f"{seat} revoked{where}: {signed(-points)} to {side}",
-                {"seat": seat, "trick": trick, "count": count, "points": signed(-points),
-                 "to": side},
-            ))
+            notes.append(
+                note(
+                    "whist-revoke",
+                    f"{seat} revoked{where}: {signed(-points)} to {side}",
+                    {
+                        "seat": seat,
+                        "trick": trick,
+                        "count": count,
+                        "points": signed(-points),
+                        "to": side,
+                    },
+                )
+            )
     for side in SIDES:
         if score[side] >= target:
             reached[side] = 0
@@ -457,9 +475,13 @@ def _score(
         if tricks[side] > 6:
             odd = tricks[side] - 6
             score[side] += odd
-            notes.append(note("whist-odd-tricks",
-                              f"{side} took {tricks[side]} tricks ({signed(odd)})",
-                              {"side": side, "tricks": tricks[side], "points": signed(odd)}))
+            notes.append(
+                note(
+                    "whist-odd-tricks",
+                    f"{side} took {tricks[side]} tricks ({signed(odd)})",
+                    {"side": side, "tricks": tricks[side], "points": signed(odd)},
+                )
+            )
             if side not in reached and score[side] >= target:
                 reached[side] = 1
 
@@ -471,22 +493,31 @@ def _score(
             if not points:
                 continue
             if rules.barred_at > 0 and start[side] >= rules.barred_at:  # barred-at-or-above
-                notes.append(note(
-                    "whist-honours-barred",
-                    f"{side} held {held} honours: not scored ({side} had {start[side]} "
-                    "at the start of the hand)",
-                    {"side": side, "held": held, "start": start[side]},
-                ))
+                notes.append(
+                    note(
+                        "whist-honours-barred",
+                        f"{side} held {held} honours: not scored ({side} had {start[side]} "
+                        "at the start of the hand)",
+                        {"side": side, "held": held, "start": start[side]},
+                    )
+                )
             elif OTHER[side] in reached:  # resolution: honours-after-own-game
-                notes.append(note(
-                    "whist-honours-after-game",
-                    f"{side} held {held} honours: not scored ({OTHER[side]} reached game)",
-                    {"side": side, "held": held, "other": OTHER[side]},
-                ))
+                notes.append(
+                    note(
+                        "whist-honours-after-game",
+                        f"{side} held {held} honours: not scored ({OTHER[side]} reached game)",
+                        {"side": side, "held": held, "other": OTHER[side]},
+                    )
+                )
             else:
                 score[side] += points
-                notes.append(note("whist-honours", f"{side} held {held} honours ({signed(points)})",
-                                  {"side": side, "held": held, "points": signed(points)}))
+                notes.append(
+                    note(
+                        "whist-honours",
+                        f"{side} held {held} honours ({signed(points)})",
+                        {"side": side, "held": held, "points": signed(points)},
+                    )
+                )
                 if side not in reached and score[side] >= target:
                     reached[side] = 2
 
@@ -507,30 +538,50 @@ def _score(
         game_points[winner] += points
         game_over = {"winner": winner, "score": dict(score), "game_points": points}
         if rules.game_points == "none":
-            notes.append(note(
-                "whist-game-pays",
-                f"{winner} win the game {score[winner]}-{score[loser]}: {loser} pay {points}",
-                {"winner": winner, "loser": loser, "score": score[winner],
-                 "other_score": score[loser], "points": points},
-            ))
+            notes.append(
+                note(
+                    "whist-game-pays",
+                    f"{winner} win the game {score[winner]}-{score[loser]}: {loser} pay {points}",
+                    {
+                        "winner": winner,
+                        "loser": loser,
+                        "score": score[winner],
+                        "other_score": score[loser],
+                        "points": points,
+                    },
+                )
+            )
         else:
-            notes.append(note(
-                "whist-game",
-                f"{winner} win the game {score[winner]}-{score[loser]} "
-                f"({points} game point{'s' if points != 1 else ''})",
-                {"winner": winner, "loser": loser, "score": score[winner],
-                 "other_score": score[loser], "points": points},
-            ))
+            notes.append(
+                note(
+                    "whist-game",
+                    f"{winner} win the game {score[winner]}-{score[loser]} "
+                    f"({points} game point{'s' if points != 1 else ''})",
+                    {
+                        "winner": winner,
+                        "loser": loser,
+                        "score": score[winner],
+                        "other_score": score[loser],
+                        "points": points,
+                    },
+                )
+            )
         if rules.rubber and games[winner] == 2:  # resolution: rubber-bonus-in-state
             game_points[winner] += RUBBER_BONUS
             game_over["rubber_bonus"] = RUBBER_BONUS
-            notes.append(note(
-                "whist-rubber",
-                f"{winner} win the rubber {games[winner]}-{games[loser]} "
-                f"({signed(RUBBER_BONUS)} game points)",
-                {"winner": winner, "games": games[winner], "other_games": games[loser],
-                 "points": signed(RUBBER_BONUS)},
-            ))
+            notes.append(
+                note(
+                    "whist-rubber",
+                    f"{winner} win the rubber {games[winner]}-{games[loser]} "
+                    f"({signed(RUBBER_BONUS)} game points)",
+                    {
+                        "winner": winner,
+                        "games": games[winner],
+                        "other_games": games[loser],
+                        "points": signed(RUBBER_BONUS),
+                    },
+                )
+            )
         after_score = _zero()  # resolution: scores-reset
     result["after"] = {"score": after_score, "games": games, "game_points": game_points}
     result["notes"] = notes

@@ -44,8 +44,12 @@ hypothesis_settings.load_profile(sizes.profile())
 
 #: Where the long tests are: real servers, real Chromium, whole demo evenings (seconds to a
 #: minute each, against milliseconds for most others).
-LONG = ("tests/browser/", "tests/evening/", "tests/test_sqlite_room.py",
-        "tests/tournaments/test_demo.py")
+LONG = (
+    "tests/browser/",
+    "tests/evening/",
+    "tests/test_sqlite_room.py",
+    "tests/tournaments/test_demo.py",
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -66,8 +70,11 @@ def pytest_report_header(config):
     browser = chromium()
     if not browser.exists():
         return f"browser tests: skipped, no Chromium at {browser}"
-    hint = "" if browser == HEADLESS_SHELL else (
-        "; apt-get install chromium-headless-shell for a third of the CPU a page")
+    hint = (
+        ""
+        if browser == HEADLESS_SHELL
+        else ("; apt-get install chromium-headless-shell for a third of the CPU a page")
+    )
     return f"browser tests: {browser} (TRICKTABLE_CHROMIUM to choose another{hint})"
 
 
@@ -202,8 +209,12 @@ def in_process_tasks(settings):
     import uuid
 
     settings.REDIS_URL = None
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"in-process-{uuid.uuid4().hex}"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"in-process-{uuid.uuid4().hex}",
+        }
+    }
 
 
 @pytest.fixture
@@ -287,8 +298,10 @@ def browser():
     Django is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for as long as the
     browser lives; the module's last test closes both. A browser that died in a test is started
     again for the next."""
-    require(chromium().exists(),
-            f"needs Chromium at {chromium()} (apt-get install -y chromium chromium-headless-shell)")
+    require(
+        chromium().exists(),
+        f"needs Chromium at {chromium()} (apt-get install -y chromium chromium-headless-shell)",
+    )
     require(
         importlib.util.find_spec("playwright") is not None,
         "needs the playwright Python package (make venv)",
@@ -315,8 +328,9 @@ class _Browser:
 
     def get(self):
         if self._browser is None or not self._browser.is_connected():
-            self._browser = self._pw.chromium.launch(executable_path=str(chromium()),
-                                                     args=CHROMIUM_ARGS)
+            self._browser = self._pw.chromium.launch(
+                executable_path=str(chromium()), args=CHROMIUM_ARGS
+            )
         return self._browser
 
     def new_context(self, **options):
@@ -341,8 +355,11 @@ def page(browser, live_server, settings):
         context.close()
 
 
-ARTIFACTS = Path(os.environ.get("TRICKTABLE_ARTIFACTS", Path(__file__).resolve().parent.parent
-                                / "test-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get(
+        "TRICKTABLE_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"
+    )
+)
 
 
 @pytest.fixture
@@ -383,7 +400,8 @@ def accessibility():
 
 AXE_VERSION = "4.14.1"
 AXE_SOURCE = (Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js").read_text(
-    encoding="utf-8") + "\n;undefined"
+    encoding="utf-8"
+) + "\n;undefined"
 #: WCAG 2.1 A and AA rules only (axe's best-practice rules are advice, not the standard).
 AXE_RUN = """async () => {
   const result = await window.axe.run(document, {

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # -- building the room (in the subprocess) ------------------------------------------------------
 
+
 def planned_hands(match: Any, rng: Any, count: int) -> list[dict]:
     """Legal summary records for the match's next `count` hands, planned with the rules engine
     alone (dealer by rotation, state carried forward); stops where the rules end the match."""
@@ -44,13 +45,17 @@ def planned_hands(match: Any, rng: Any, count: int) -> list[dict]:
     sim = simulator(tournament.game)
     dealer, before, records = rng.choice(g.seats(compiled)), None, []
     while len(records) < count:
-        record = sim.to_summary(sim.random_hand(rng, tournament.rules, dealer=dealer,
-                                                before=before))
+        record = sim.to_summary(
+            sim.random_hand(rng, tournament.rules, dealer=dealer, before=before)
+        )
         for key in ("format", "game", "rules", "before"):
             record.pop(key, None)
         state = before if before is not None else g.initial_state(compiled)
-        result = check_hand({**record, "format": "hand/1", "before": state},
-                            rules=tournament.rules, game=tournament.game)
+        result = check_hand(
+            {**record, "format": "hand/1", "before": state},
+            rules=tournament.rules,
+            game=tournament.game,
+        )
         assert result["ok"], result
         records.append(record)
         before, dealer = result["after"], g.next_dealer(compiled, dealer)
@@ -73,24 +78,42 @@ def build(tables: int, hands: int, seed: int = 40) -> dict:
     user = get_user_model().objects.create_user(f"room-{uuid.uuid4().hex[:8]}")
     director = Actor(user=user, label="room director")
     tournament = services.create_tournament(
-        actor=director, name="Room night", game="spades", rules="standard", format="swiss",
-        rounds=3, match_length="director", seed=seed,
+        actor=director,
+        name="Room night",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=3,
+        match_length="director",
+        seed=seed,
     )
     for n in range(2 * tables):
-        services.register_entry(tournament=tournament, actor=director, name=f"Team {n + 1}",
-                                players=[PlayerSpec(f"Player {n + 1}a"),
-                                         PlayerSpec(f"Player {n + 1}b")])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=f"Team {n + 1}",
+            players=[PlayerSpec(f"Player {n + 1}a"), PlayerSpec(f"Player {n + 1}b")],
+        )
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     secrets_ = services.issue_round_tokens(round=round_, actor=director)
     room = []
-    for match in (Match.objects.filter(round=round_, is_bye=False)
-                  .select_related("round__tournament").order_by("table__number")):
+    for match in (
+        Match.objects.filter(round=round_, is_bye=False)
+        .select_related("round__tournament")
+        .order_by("table__number")
+    ):
         sides = sorted(set(match.seats.values_list("side", flat=True)))
         pins = dict(match.seats.values_list("side", "entry__pin"))
-        room.append({"match": match.pk, "secret": secrets_[match.table_id], "sides": sides,
-                     "pins": pins,
-                     "records": planned_hands(match, rng, hands)})
+        room.append(
+            {
+                "match": match.pk,
+                "secret": secrets_[match.table_id],
+                "sides": sides,
+                "pins": pins,
+                "records": planned_hands(match, rng, hands),
+            }
+        )
     return {"slug": tournament.slug, "tables": room}
 
 
@@ -106,17 +129,26 @@ class Room:
 
 def prepare(env: Mapping[str, str], *, tables: int = 40, hands: int = 5) -> Room:
     """Migrate the database `env` names and build the room in it (subprocesses)."""
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=dict(env), check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=dict(env),
+        check=True,
+    )
     done = subprocess.run(
         [sys.executable, "-m", "tests.room", "--tables", str(tables), "--hands", str(hands)],
-        cwd=ROOT, env=dict(env, LOG_LEVEL="WARNING"), check=True, capture_output=True, text=True,
+        cwd=ROOT,
+        env=dict(env, LOG_LEVEL="WARNING"),
+        check=True,
+        capture_output=True,
+        text=True,
     )
     data = json.loads(done.stdout)
     return Room(slug=data["slug"], tables=data["tables"])
 
 
 # -- playing it over HTTP ---------------------------------------------------------------------
+
 
 @dataclass
 class Played:
@@ -133,10 +165,15 @@ class Played:
         return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
 
 
-def _post(conn: http.client.HTTPConnection, path: str, body: dict, headers: dict
-          ) -> tuple[int, Any]:
-    conn.request("POST", path, body=json.dumps(body).encode(),
-                 headers={"Content-Type": "application/json", **headers})
+def _post(
+    conn: http.client.HTTPConnection, path: str, body: dict, headers: dict
+) -> tuple[int, Any]:
+    conn.request(
+        "POST",
+        path,
+        body=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **headers},
+    )
     response = conn.getresponse()
     raw = response.read()
     try:
@@ -145,8 +182,9 @@ def _post(conn: http.client.HTTPConnection, path: str, body: dict, headers: dict
         return response.status, raw[:200]
 
 
-def play(url: str, room: Room, *, confirm: bool = True, retry_every: int = 0,
-         timeout: float = 60.0) -> Played:
+def play(
+    url: str, room: Room, *, confirm: bool = True, retry_every: int = 0, timeout: float = 60.0
+) -> Played:
     """Every table at once: submit each planned hand (NS side), the other side confirms it.
     With `retry_every` n, every n-th submission is sent twice with the same idempotency key
     (a phone that lost the answer): the second must be a 200 with the same version."""
@@ -165,8 +203,12 @@ def play(url: str, room: Room, *, confirm: bool = True, retry_every: int = 0,
             for n, record in enumerate(t["records"], 1):
                 key = uuid.uuid4().hex
                 sent = time.perf_counter()
-                code, answer = _post(conn, base, {"record": record, "side": submitter},
-                                     {**auth, "Idempotency-Key": key})
+                code, answer = _post(
+                    conn,
+                    base,
+                    {"record": record, "side": submitter},
+                    {**auth, "Idempotency-Key": key},
+                )
                 took = time.perf_counter() - sent
                 with lock:
                     played.statuses.append(code)
@@ -178,8 +220,12 @@ def play(url: str, room: Room, *, confirm: bool = True, retry_every: int = 0,
                 with lock:
                     played.submitted += 1
                 if retry_every and n % retry_every == 0:
-                    again, repeat = _post(conn, base, {"record": record, "side": submitter},
-                                          {**auth, "Idempotency-Key": key})
+                    again, repeat = _post(
+                        conn,
+                        base,
+                        {"record": record, "side": submitter},
+                        {**auth, "Idempotency-Key": key},
+                    )
                     with lock:
                         played.statuses.append(again)
                         if again == 200 and repeat["id"] == answer["id"]:
@@ -189,9 +235,12 @@ def play(url: str, room: Room, *, confirm: bool = True, retry_every: int = 0,
                 if not confirm:
                     continue
                 path = f"{base}/{answer['number']}/confirm"
-                code, decided = _post(conn, path,
-                                      {"side": answerer, "pin": t["pins"][answerer],
-                                       "version": answer["version"]}, auth)
+                code, decided = _post(
+                    conn,
+                    path,
+                    {"side": answerer, "pin": t["pins"][answerer], "version": answer["version"]},
+                    auth,
+                )
                 with lock:
                     played.statuses.append(code)
                     if code == 200 and decided["status"] == "confirmed":

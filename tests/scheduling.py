@@ -24,8 +24,9 @@ def module(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
-def next_unit(pending: list[int], collection: list[str], workers: int, *,
-              from_back: bool = False) -> list[int]:
+def next_unit(
+    pending: list[int], collection: list[str], workers: int, *, from_back: bool = False
+) -> list[int]:
     """The next tests to send a worker: the pending tests at the front (or the back) that belong
     to the first (or last) one's module, at most max(1, len(pending) // (2 * workers)) of them,
     in collection order."""
@@ -74,13 +75,12 @@ class ModuleLoadScheduling(LoadScheduling):
         queued = self.node2pending[node]
         while self.pending and len(queued) < 2:
             back = self._from_back(node)
-            unit = next_unit(self.pending, self.collection, len(self.node2pending),
-                             from_back=back)
+            unit = next_unit(self.pending, self.collection, len(self.node2pending), from_back=back)
             if back:
-                del self.pending[-len(unit):]
+                del self.pending[-len(unit) :]
                 self._taken_from_back += len(unit)
             else:
-                del self.pending[:len(unit)]
+                del self.pending[: len(unit)]
             queued.extend(unit)
             node.send_runtest_some(unit)
         if not self.pending:

@@ -34,10 +34,26 @@ HOST = "127.0.0.1"
 
 #: Variables of the calling environment a server must not inherit: it gets its own database,
 #: no Redis (tasks in-process), production settings, its own address and folder.
-INHERITED_NOT = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "SECURE_SSL_REDIRECT", "STANDINGS_QUEUE", "IMPORTS_QUEUE", "BACKUP_DIR",
-                 "BACKUP_INTERVAL", "BACKUP_KEEP", "DJANGO_SETTINGS_MODULE", "PUBLIC_URL",
-                 "HTTPS", "TIME_ZONE", "TRICKTABLE_SERVER", "PORT", "CLUB_DIR")
+INHERITED_NOT = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "SECURE_SSL_REDIRECT",
+    "STANDINGS_QUEUE",
+    "IMPORTS_QUEUE",
+    "BACKUP_DIR",
+    "BACKUP_INTERVAL",
+    "BACKUP_KEEP",
+    "DJANGO_SETTINGS_MODULE",
+    "PUBLIC_URL",
+    "HTTPS",
+    "TIME_ZONE",
+    "TRICKTABLE_SERVER",
+    "PORT",
+    "CLUB_DIR",
+)
 
 
 def free_port() -> int:
@@ -50,9 +66,14 @@ def production_env(**overrides: str) -> dict[str, str]:
     """This environment without the project's own settings, then DEBUG off, a random secret
     key, loopback hosts, plain HTTP and no Redis; `overrides` last (DATABASE_URL, ...)."""
     env = {k: v for k, v in os.environ.items() if k not in INHERITED_NOT}
-    env.update(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50),
-               ALLOWED_HOSTS=f"{HOST},localhost", SECURE_SSL_REDIRECT="false",
-               DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=f"{HOST},localhost",
+        SECURE_SSL_REDIRECT="false",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONUNBUFFERED="1",
+    )
     env.update(overrides)
     return env
 
@@ -96,26 +117,39 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def _show(server: Server, why: str) -> None:
-    print(f"\n----- {why}: the server's log ({server.log_path}) -----\n{server.log()}"
-          "----- end of the server's log -----", file=sys.stderr, flush=True)
+    print(
+        f"\n----- {why}: the server's log ({server.log_path}) -----\n{server.log()}"
+        "----- end of the server's log -----",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 @contextlib.contextmanager
-def running(command: Sequence[str], *, env: Mapping[str, str], port: int | None = None,
-            ready_path: str = "/api/v1/", timeout: float = 60.0,
-            cwd: Path = ROOT) -> Iterator[Server]:
+def running(
+    command: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    port: int | None = None,
+    ready_path: str = "/api/v1/",
+    timeout: float = 60.0,
+    cwd: Path = ROOT,
+) -> Iterator[Server]:
     """Run `command` (its `{port}` filled in) until the block ends; yields once an HTTP GET of
     `ready_path` gets any answer. Raises RuntimeError, with the log printed, when the server
     exits or does not answer within `timeout` seconds."""
     port = port or free_port()
     argv = [part.replace("{port}", str(port)) for part in command]
     log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - kept after the server stops
-        prefix="tricktable-server-", suffix=".log", delete=False)
-    process = subprocess.Popen(argv, cwd=cwd, env=dict(env), stdout=log,
-                               stderr=subprocess.STDOUT, start_new_session=True)
+        prefix="tricktable-server-", suffix=".log", delete=False
+    )
+    process = subprocess.Popen(
+        argv, cwd=cwd, env=dict(env), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     log.close()
-    server = Server(url=f"http://{HOST}:{port}", port=port, process=process,
-                    log_path=Path(log.name))
+    server = Server(
+        url=f"http://{HOST}:{port}", port=port, process=process, log_path=Path(log.name)
+    )
     try:
         deadline = time.monotonic() + timeout
         while not _answers(server.url + ready_path):
@@ -136,11 +170,27 @@ def running(command: Sequence[str], *, env: Mapping[str, str], port: int | None 
         _stop(process)
 
 
-def uvicorn(env: Mapping[str, str], *, workers: int = 1, port: int | None = None,
-            timeout: float = 60.0, access_log: bool = False) -> contextlib.AbstractContextManager:
+def uvicorn(
+    env: Mapping[str, str],
+    *,
+    workers: int = 1,
+    port: int | None = None,
+    timeout: float = 60.0,
+    access_log: bool = False,
+) -> contextlib.AbstractContextManager:
     """`uvicorn config.asgi:application` on 127.0.0.1 with `workers` worker processes."""
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
-               "--port", "{port}", "--workers", str(workers)]
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        HOST,
+        "--port",
+        "{port}",
+        "--workers",
+        str(workers),
+    ]
     if not access_log:
         command.append("--no-access-log")
     return running(command, env=env, port=port, timeout=timeout)

@@ -25,8 +25,10 @@ def test_a_full_page_screenshot_is_a_png_of_the_whole_page(page, live_server, tm
 
 
 def test_accessibility_check_catches_an_unlabelled_input_and_low_contrast(page, accessibility):
-    page.set_content('<html lang="en"><body><h1>x</h1><input type="text">'
-                     '<p style="color:#ccc;background:#fff">faint</p></body></html>')
+    page.set_content(
+        '<html lang="en"><body><h1>x</h1><input type="text">'
+        '<p style="color:#ccc;background:#fff">faint</p></body></html>'
+    )
     problems = accessibility(page)
     assert any(p.startswith("label:") for p in problems), problems
     assert any(p.startswith("color-contrast:") for p in problems), problems

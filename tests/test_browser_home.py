@@ -4,6 +4,7 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
 def test_switch_home_page_to_japanese(page, live_server):
     page.goto(live_server.url + "/")
     assert page.title().startswith("TrickTable")

@@ -8,9 +8,16 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tournaments.checker import MAX_BYTES, demo_records
 
 EXAMPLE = {
-    "format": "hand/1", "game": "spades", "rules": "standard", "dealer": "N",
-    "calls": [{"seat": "E", "call": "4"}, {"seat": "S", "call": "nil"},
-              {"seat": "W", "call": "6"}, {"seat": "N", "call": "5"}],
+    "format": "hand/1",
+    "game": "spades",
+    "rules": "standard",
+    "dealer": "N",
+    "calls": [
+        {"seat": "E", "call": "4"},
+        {"seat": "S", "call": "nil"},
+        {"seat": "W", "call": "6"},
+        {"seat": "N", "call": "5"},
+    ],
     "tricks": {"N": 3, "E": 4, "S": 0, "W": 6},
 }
 
@@ -83,9 +90,13 @@ def test_in_japanese_the_notes_errors_game_and_rules_are_japanese_words(client):
     """A Japanese reader sees the engine's notes and errors, the game and the rules in Japanese:
     no English note, no raw preset id or option value."""
     client.cookies["django_language"] = "ja"
-    house = dict(EXAMPLE, rules={"preset": "standard",
-                                 "options": {"double_nil": "when-behind", "nil": True,
-                                             "ten_for_200": "off"}})
+    house = dict(
+        EXAMPLE,
+        rules={
+            "preset": "standard",
+            "options": {"double_nil": "when-behind", "nil": True, "ten_for_200": "off"},
+        },
+    )
     bad = dict(EXAMPLE, tricks={"N": 3, "E": 4, "S": 0, "W": 5})
     records = "\n".join(json.dumps(r) for r in (house, bad))
     page = client.post("/check/", {"records": records}).content.decode()

@@ -3,7 +3,8 @@
 from tests.scheduling import next_unit
 
 COLLECTION = [f"tests/a.py::test_{n}" for n in range(6)] + [
-    f"tests/b.py::test_{n}" for n in range(30)]
+    f"tests/b.py::test_{n}" for n in range(30)
+]
 
 
 def test_a_worker_is_sent_the_rest_of_the_first_pending_module():

@@ -21,18 +21,32 @@ def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
     for name in [k for k, v in env.items() if v is None]:
         environment.pop(name, None)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=environment,
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
-@pytest.mark.parametrize("site", [
-    {"ALLOWED_HOSTS": "club.example.org"},  # behind TLS, no PUBLIC_URL
-    {"PUBLIC_URL": "https://club.example.org"},
-])
+@pytest.mark.parametrize(
+    "site",
+    [
+        {"ALLOWED_HOSTS": "club.example.org"},  # behind TLS, no PUBLIC_URL
+        {"PUBLIC_URL": "https://club.example.org"},
+    ],
+)
 def test_an_https_configuration_passes_the_deploy_check(site):
-    done = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="0",
-                  SECRET_KEY=secrets.token_urlsafe(60), **site)
+    done = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        **site,
+    )
     assert done.returncode == 0, done.stderr
     assert "no issues" in done.stdout
 
@@ -45,21 +59,37 @@ def test_production_refuses_to_start_with_the_development_secret_key():
 
 def settings_of(*names: str, **env: str) -> dict[str, str]:
     """The named settings as the configuration given by `env` sets them."""
-    code = ("from django.conf import settings;"
-            f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]")
+    code = (
+        "from django.conf import settings;"
+        f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]"
+    )
     done = manage("shell", "-v", "0", "-c", code, **{**dict.fromkeys(INHERITED_NOT), **env})
     assert done.returncode == 0, done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
 
 
-SECURITY = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
-            "SECURE_HSTS_SECONDS")
+SECURITY = (
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+)
 
 
 def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
-    found = settings_of("DEBUG", "HTTPS", *SECURITY, "DATABASES", "TIME_ZONE", "BACKUP_DIR",
-                        "STATIC_BROTLI", "PASSWORD_HASHERS", TRICKTABLE_SERVER="evening",
-                        CLUB_DIR=str(tmp_path), TZ="Asia/Tokyo")
+    found = settings_of(
+        "DEBUG",
+        "HTTPS",
+        *SECURITY,
+        "DATABASES",
+        "TIME_ZONE",
+        "BACKUP_DIR",
+        "STATIC_BROTLI",
+        "PASSWORD_HASHERS",
+        TRICKTABLE_SERVER="evening",
+        CLUB_DIR=str(tmp_path),
+        TZ="Asia/Tokyo",
+    )
     assert found["BACKUP_DIR"] == repr(str(tmp_path / "backups"))
     assert found["DEBUG"] == "False" and found["HTTPS"] == "False"
     assert all(found[name] in ("False", "0") for name in SECURITY)
@@ -72,9 +102,15 @@ def test_the_evening_server_runs_production_mode_over_plain_http(tmp_path):
 
 
 def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():
-    found = settings_of("HTTPS", *SECURITY, "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
-                        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60),
-                        PUBLIC_URL="http://192.168.1.20:8000")
+    found = settings_of(
+        "HTTPS",
+        *SECURITY,
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        PUBLIC_URL="http://192.168.1.20:8000",
+    )
     assert found["HTTPS"] == "False"
     assert all(found[name] in ("False", "0") for name in SECURITY)
     assert "'192.168.1.20'" in found["ALLOWED_HOSTS"]
@@ -82,8 +118,14 @@ def test_a_plain_http_public_url_in_production_mode_keeps_cookies_for_http():
 
 
 def test_an_https_public_url_turns_on_secure_cookies_hsts_and_the_redirect():
-    found = settings_of("HTTPS", *SECURITY, "STATIC_BROTLI", DEBUG="0",
-                        SECRET_KEY=secrets.token_urlsafe(60), PUBLIC_URL="https://club.example.org")
+    found = settings_of(
+        "HTTPS",
+        *SECURITY,
+        "STATIC_BROTLI",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        PUBLIC_URL="https://club.example.org",
+    )
     assert found["HTTPS"] == "True"
     assert found["STATIC_BROTLI"] == "True"
     assert found["SESSION_COOKIE_SECURE"] == found["CSRF_COOKIE_SECURE"] == "True"
@@ -100,11 +142,18 @@ def test_a_public_url_that_is_not_a_web_address_is_refused():
 def test_the_lockout_answer_imports_on_its_own():
     """django-axes imports AXES_LOCKOUT_CALLABLE first thing in its checks: no import cycle."""
     done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup();"
-         "from django.conf import settings;"
-         "from django.utils.module_loading import import_string;"
-         "print(callable(import_string(settings.AXES_LOCKOUT_CALLABLE)))"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup();"
+            "from django.conf import settings;"
+            "from django.utils.module_loading import import_string;"
+            "print(callable(import_string(settings.AXES_LOCKOUT_CALLABLE)))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
     )
     assert done.returncode == 0, done.stderr

@@ -38,8 +38,12 @@ def evening(tmp_path_factory) -> Evening:
     """The evening server on its SQLite file with the room built in it, played once."""
     folder = tmp_path_factory.mktemp("sqlite-room")
     database = folder / "club.sqlite3"
-    env = servers.production_env(DATABASE_URL=f"sqlite:///{database}", LOG_LEVEL="WARNING",
-                                 BACKUP_DIR=str(folder / "backups"), BACKUP_INTERVAL="1")
+    env = servers.production_env(
+        DATABASE_URL=f"sqlite:///{database}",
+        LOG_LEVEL="WARNING",
+        BACKUP_DIR=str(folder / "backups"),
+        BACKUP_INTERVAL="1",
+    )
     built = room.prepare(env, tables=TABLES, hands=HANDS)
     with servers.uvicorn(env, workers=1) as server:
         played = room.play(server.url, built, retry_every=2)
@@ -53,7 +57,8 @@ def stored(database) -> dict[str, list]:
             "versions": db.execute(
                 "select h.match_id, h.number, s.status, s.idempotency_key, s.is_current "
                 "from tournaments_handsubmission s "
-                "join tournaments_hand h on h.id = s.hand_id").fetchall(),
+                "join tournaments_hand h on h.id = s.hand_id"
+            ).fetchall(),
             "journal": db.execute("pragma journal_mode").fetchone()[0],
         }
 
@@ -73,8 +78,9 @@ def test_forty_tables_submitting_and_confirming_at_once_store_every_hand_once(ev
     assert len(versions) == built.hands  # one version per hand: nothing stored twice
     per_hand = Counter((match, number) for match, number, *_ in versions)
     assert set(per_hand.values()) == {1}
-    assert {(t["match"], n) for t in built.tables
-            for n in range(1, len(t["records"]) + 1)} == set(per_hand)
+    assert {(t["match"], n) for t in built.tables for n in range(1, len(t["records"]) + 1)} == set(
+        per_hand
+    )
     assert {status for _m, _n, status, _k, _c in versions} == {"confirmed"}
     assert all(current for *_, current in versions)
     assert len({key for *_, key, _c in versions}) == built.hands
@@ -82,26 +88,36 @@ def test_forty_tables_submitting_and_confirming_at_once_store_every_hand_once(ev
     assert "Traceback" not in evening.log
 
 
-def test_the_backups_written_while_hands_arrived_restore_into_an_empty_database(
-        evening, tmp_path):
+def test_the_backups_written_while_hands_arrived_restore_into_an_empty_database(evening, tmp_path):
     files = sorted((evening.backups / evening.built.slug).glob("*.json"))
     assert files, "the server wrote no backup while hands arrived"
     newest = json.loads(files[-1].read_text("utf-8"))
-    in_backup = {(v["idempotency_key"], v["status"]) for h in newest["hands"]
-                 for v in h["versions"]}
+    in_backup = {
+        (v["idempotency_key"], v["status"]) for h in newest["hands"] for v in h["versions"]
+    }
     assert in_backup
     env = servers.production_env(DATABASE_URL=f"sqlite:///{tmp_path / 'new.sqlite3'}")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-                   cwd=servers.ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=servers.ROOT,
+        env=env,
+        check=True,
+    )
 
-    done = subprocess.run([sys.executable, "manage.py", "restore_backup", str(evening.backups)],
-                          cwd=servers.ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "restore_backup", str(evening.backups)],
+        cwd=servers.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
     assert done.returncode == 0, done.stderr
     assert f"Restored {evening.built.slug!r}" in done.stdout
     with sqlite3.connect(tmp_path / "new.sqlite3") as db:
-        restored = set(db.execute(
-            "select idempotency_key, status from tournaments_handsubmission").fetchall())
+        restored = set(
+            db.execute("select idempotency_key, status from tournaments_handsubmission").fetchall()
+        )
     assert restored == in_backup
     # What the backup holds is what the evening's database held: every hand it names is there.
     keys = {k for *_, k, _c in stored(evening.database)["versions"]}

@@ -208,8 +208,11 @@ def test_card_and_tournament_words_follow_the_glossary(catalog):
     by_id = {e.msgid: e.msgstr[0] for e in messages(catalog) if e.msgctxt is None}
     assert {word: by_id[word] for word in GLOSSARY} == GLOSSARY
     whist_terms = [by_id["Play rubbers"], by_id["Points per revoke"], by_id["Honours score"]]
-    assert ["ラバー" in whist_terms[0], "リボーク" in whist_terms[1], "アナー" in whist_terms[2]] \
-        == [True, True, True]
+    assert [
+        "ラバー" in whist_terms[0],
+        "リボーク" in whist_terms[1],
+        "アナー" in whist_terms[2],
+    ] == [True, True, True]
 
 
 def test_translator_notes_naming_a_club_term_are_followed(catalog):
@@ -257,8 +260,9 @@ class VisibleText(HTMLParser):
             engine_note = tag != "html" and values.get("lang") == "en"
             self.stack.append((tag, tag in self.SKIP or engine_note))
         if not self.hidden:
-            self.parts += [values[k] or "" for k in ("aria-label", "title", "placeholder")
-                           if k in values]
+            self.parts += [
+                values[k] or "" for k in ("aria-label", "title", "placeholder") if k in values
+            ]
 
     def handle_endtag(self, tag: str) -> None:
         while self.stack:
@@ -289,8 +293,11 @@ def club(db, django_capture_on_commit_callbacks, in_process_tasks) -> Club:
     pending and a disputed hand), standings computed; the client is the signed-in director."""
     with django_capture_on_commit_callbacks(execute=True):
         spades = demo.build_spades(teams=6, played=1)
-    match = (Match.objects.filter(round__tournament=spades, round__number=1, is_bye=False)
-             .order_by("table__number").first())
+    match = (
+        Match.objects.filter(round__tournament=spades, round__number=1, is_bye=False)
+        .order_by("table__number")
+        .first()
+    )
     client = Client()
     client.force_login(spades.directors.get())
     return Club(spades=spades, match=match, client=client)
@@ -298,8 +305,11 @@ def club(db, django_capture_on_commit_callbacks, in_process_tasks) -> Club:
 
 def pages(club: Club) -> dict[str, str]:
     slug = club.spades.slug
-    playing = (Match.objects.filter(round__tournament=club.spades, round__number=2,
-                                    is_bye=False).order_by("table__number").first())
+    playing = (
+        Match.objects.filter(round__tournament=club.spades, round__number=2, is_bye=False)
+        .order_by("table__number")
+        .first()
+    )
     return {
         "home": reverse("tournaments:home"),
         "tournament": reverse("tournaments:public-tournament", args=[slug]),
@@ -315,22 +325,43 @@ def pages(club: Club) -> dict[str, str]:
 # For each page: words that must show in Japanese, and the English they replace. Only interface
 # words: the demo's team and player names are English ("Nil Desperandum", "Overtricks").
 WORDS = {
-    "home": [("開催中", "Playing now"), ("終了した大会", "Finished tournaments"),
-             ("スペードのランキング", "Spades leaderboard")],
-    "tournament": [("ルール", "The rules"), ("マッチポイント", "Match points"),
-                   ("ニル:1トリックも取らないという宣言です", "a player promises to take no trick"),
-                   ("リアルタイム順位表", "Live standings")],
+    "home": [
+        ("開催中", "Playing now"),
+        ("終了した大会", "Finished tournaments"),
+        ("スペードのランキング", "Spades leaderboard"),
+    ],
+    "tournament": [
+        ("ルール", "The rules"),
+        ("マッチポイント", "Match points"),
+        ("ニル:1トリックも取らないという宣言です", "a player promises to take no trick"),
+        ("リアルタイム順位表", "Live standings"),
+    ],
     "standings": [("順位表", "Standings"), ("順位", "Rank")],
-    "round": [("ラウンド 1 の組み合わせ", "Round 1 pairings"),
-              ("対戦の組み合わせ", "Who plays whom")],
-    "match": [("ハンドごとの経過", "Hand by hand"), ("ディーラー", "Dealer"),
-              ("累計", "Running total")],
-    "table": [("得点入力コード", "Scoring code"), ("ハンドを送信", "Submit the hand"),
-              ("取ったトリック", "Tricks taken"), ("1テーブルの人数", "Players at a table")],
-    "dashboard": [("次の作業", "Next steps"), ("結果の処理待ち", "Result queue"),
-                  ("印刷・インポート・エクスポート", "Print, import, export")],
-    "projector": [("ラウンド 2 の組み合わせ", "Round 2 pairings"), ("順位表", "Standings"),
-                  ("対戦中", "In play")],
+    "round": [
+        ("ラウンド 1 の組み合わせ", "Round 1 pairings"),
+        ("対戦の組み合わせ", "Who plays whom"),
+    ],
+    "match": [
+        ("ハンドごとの経過", "Hand by hand"),
+        ("ディーラー", "Dealer"),
+        ("累計", "Running total"),
+    ],
+    "table": [
+        ("得点入力コード", "Scoring code"),
+        ("ハンドを送信", "Submit the hand"),
+        ("取ったトリック", "Tricks taken"),
+        ("1テーブルの人数", "Players at a table"),
+    ],
+    "dashboard": [
+        ("次の作業", "Next steps"),
+        ("結果の処理待ち", "Result queue"),
+        ("印刷・インポート・エクスポート", "Print, import, export"),
+    ],
+    "projector": [
+        ("ラウンド 2 の組み合わせ", "Round 2 pairings"),
+        ("順位表", "Standings"),
+        ("対戦中", "In play"),
+    ],
 }
 
 
@@ -372,8 +403,9 @@ def test_the_same_pages_are_in_english_when_the_cookie_says_english(club):
 
 def test_the_scoring_script_gets_its_strings_in_japanese(club):
     html = get(club.client, pages(club)["table"], "ja")
-    found = re.search(r'<script id="scoring-strings" type="application/json">(.*?)</script>',
-                      html, re.S)
+    found = re.search(
+        r'<script id="scoring-strings" type="application/json">(.*?)</script>', html, re.S
+    )
     assert found
     strings = json.loads(found.group(1))
     assert strings["score"] == "このハンドの得点"

@@ -34,15 +34,33 @@ class Worker:
         env = dict(os.environ, DATABASE_URL=database_url(), STANDINGS_QUEUE=self.queue)
         hostname = f"{self.queue}@%h"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "-Q", self.queue, "-n", hostname, "-l", "warning", "--without-gossip",
-             "--without-mingle", "--logfile", str(self.log)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "-Q",
+                self.queue,
+                "-n",
+                hostname,
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--logfile",
+                str(self.log),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            replies = app.control.ping(destination=[hostname.replace("%h", _host())],
-                                       timeout=0.5)
+            replies = app.control.ping(destination=[hostname.replace("%h", _host())], timeout=0.5)
             if replies:
                 return
             if self.process.poll() is not None:

@@ -82,8 +82,15 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "tournament", "status", "seed", "joined_round", "fixed_table",
-                    "affiliation"]
+    list_display = [
+        "__str__",
+        "tournament",
+        "status",
+        "seed",
+        "joined_round",
+        "fixed_table",
+        "affiliation",
+    ]
     list_filter = ["status", "tournament"]
     search_fields = ["team__name", "player__name", "affiliation"]
     autocomplete_fields = ["team", "player"]
@@ -135,8 +142,11 @@ class MatchAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None:
             return "-"
         url = reverse("tournaments:director-match", args=[obj.round.tournament.slug, obj.pk])
-        return format_html('<a href="{}">{}</a>', url, _(
-            "Finish the match or correct a hand on the director's match page"))
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            _("Finish the match or correct a hand on the director's match page"),
+        )
 
 
 @admin.register(Table)
@@ -150,8 +160,16 @@ class VersionInline(admin.TabularInline):
     fk_name = "hand"
     extra = 0
     can_delete = False
-    fields = ["version", "status", "is_current", "source", "submitted_label", "decided_label",
-              "reason", "submitted_at"]
+    fields = [
+        "version",
+        "status",
+        "is_current",
+        "source",
+        "submitted_label",
+        "decided_label",
+        "reason",
+        "submitted_at",
+    ]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -221,8 +239,17 @@ class SeatAdmin(admin.ModelAdmin):
 class ImportJobAdmin(admin.ModelAdmin):
     """Hand-record imports: read-only (a job is started from the director's import page)."""
 
-    list_display = ["id", "tournament", "filename", "state", "total", "stored", "duplicates",
-                    "failed", "created_at"]
+    list_display = [
+        "id",
+        "tournament",
+        "filename",
+        "state",
+        "total",
+        "stored",
+        "duplicates",
+        "failed",
+        "created_at",
+    ]
     list_filter = ["state", "tournament"]
     exclude = ["content"]
 
@@ -264,8 +291,7 @@ class RoundClockAdmin(ReadOnlyAdmin):
 class DirectorCallAdmin(ReadOnlyAdmin):
     """Calls for the director: made from a table's phone, answered on the room panel."""
 
-    list_display = ["table", "reason", "note", "called_at", "acknowledged_at",
-                    "acknowledged_label"]
+    list_display = ["table", "reason", "note", "called_at", "acknowledged_at", "acknowledged_label"]
     list_filter = ["reason"]
 
 
@@ -277,8 +303,14 @@ from .models import Board, BoardResult, DuplicateEvent, DuplicatePair  # noqa: E
 
 @admin.register(DuplicateEvent)
 class DuplicateEventAdmin(ReadOnlyAdmin):
-    list_display = ["tournament", "movement", "tables", "boards_per_round", "comparison",
-                    "released_round"]
+    list_display = [
+        "tournament",
+        "movement",
+        "tables",
+        "boards_per_round",
+        "comparison",
+        "released_round",
+    ]
 
 
 @admin.register(DuplicatePair)
@@ -297,6 +329,15 @@ class BoardAdmin(ReadOnlyAdmin):
 class BoardResultAdmin(ReadOnlyAdmin):
     """Board results are versioned: a correction or an adjustment is a new version."""
 
-    list_display = ["tournament", "board", "round_number", "table_number", "version", "status",
-                    "kind", "ns_score", "ew_score"]
+    list_display = [
+        "tournament",
+        "board",
+        "round_number",
+        "table_number",
+        "version",
+        "status",
+        "kind",
+        "ns_score",
+        "ew_score",
+    ]
     list_filter = ["tournament", "status", "kind"]

@@ -41,7 +41,11 @@ class TournamentsConfig(AppConfig):
         notify.subscribe(standings_cache.results_changed)
         notify.subscribe(_after_commit)
         for signal in (post_save, post_delete):
-            signal.connect(standings_cache.tournament_saved, sender=Tournament, weak=False,
-                           dispatch_uid=f"tricktable-standings-cache-{signal is post_save}")
+            signal.connect(
+                standings_cache.tournament_saved,
+                sender=Tournament,
+                weak=False,
+                dispatch_uid=f"tricktable-standings-cache-{signal is post_save}",
+            )
         # A worker that starts sweeps what was missed while none ran.
         worker_ready.connect(tasks.catch_up, weak=False, dispatch_uid="tricktable-catch-up")

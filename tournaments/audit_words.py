@@ -67,18 +67,24 @@ def _at_table(said: Said) -> str:
 
 
 def _late(said: Said) -> str:
-    policy = str(Tournament.LateEntry(said.data["policy"]).label) if said.data.get(
-        "policy") in Tournament.LateEntry.values else ""
+    policy = (
+        str(Tournament.LateEntry(said.data["policy"]).label)
+        if said.data.get("policy") in Tournament.LateEntry.values
+        else ""
+    )
     sentence = _("Registered %(entry)s late, to play from round %(round)s.") % {
-        "entry": _entry(said), "round": said.data.get("joined_round")}
+        "entry": _entry(said),
+        "round": said.data.get("joined_round"),
+    }
     return f"{sentence} {_('%(policy)s.') % {'policy': policy}}" if policy else sentence
 
 
 def _withdrawn(said: Said) -> str:
     sentence = _("Withdrew %(entry)s.") % {"entry": _entry(said)}
     if said.data.get("in_draft_round"):
-        sentence += " " + _("Their place in the draft round is left empty until it is paired "
-                            "again.")
+        sentence += " " + _(
+            "Their place in the draft round is left empty until it is paired again."
+        )
     return sentence
 
 
@@ -93,13 +99,23 @@ def _paired(said: Said) -> str:
     byes = [said.entry(e) for e in said.data.get("byes") or []]
     values = {"round": said.place("round"), "tables": said.data.get("tables", 0)}
     if said.data.get("regenerated"):
-        sentence = ngettext("Paired round %(round)s again: %(tables)s table.",
-                            "Paired round %(round)s again: %(tables)s tables.",
-                            values["tables"]) % values
+        sentence = (
+            ngettext(
+                "Paired round %(round)s again: %(tables)s table.",
+                "Paired round %(round)s again: %(tables)s tables.",
+                values["tables"],
+            )
+            % values
+        )
     else:
-        sentence = ngettext("Paired round %(round)s: %(tables)s table.",
-                            "Paired round %(round)s: %(tables)s tables.",
-                            values["tables"]) % values
+        sentence = (
+            ngettext(
+                "Paired round %(round)s: %(tables)s table.",
+                "Paired round %(round)s: %(tables)s tables.",
+                values["tables"],
+            )
+            % values
+        )
     if byes:
         sentence += " " + _("Sitting out: %(names)s.") % {"names": ", ".join(byes)}
     return sentence
@@ -111,28 +127,43 @@ def _swapped(said: Said) -> str:
     if tables and tables[0] == tables[1] and tables[0] is not None:
         where = _("changed sides at table %(table)s") % {"table": tables[0]}
         sentence = _("%(first)s and %(second)s %(where)s in round %(round)s.") % {
-            "first": first, "second": second, "where": where, "round": said.place("round")}
+            "first": first,
+            "second": second,
+            "where": where,
+            "round": said.place("round"),
+        }
     elif tables:
         shown = [str(t) if t is not None else _("the bye") for t in tables]
-        sentence = _("Swapped %(first)s and %(second)s (tables %(one)s and %(other)s) in "
-                     "round %(round)s.") % {"first": first, "second": second, "one": shown[0],
-                                            "other": shown[1], "round": said.place("round")}
+        sentence = _(
+            "Swapped %(first)s and %(second)s (tables %(one)s and %(other)s) in round %(round)s."
+        ) % {
+            "first": first,
+            "second": second,
+            "one": shown[0],
+            "other": shown[1],
+            "round": said.place("round"),
+        }
     else:
         sentence = _("Swapped %(first)s and %(second)s in round %(round)s.") % {
-            "first": first, "second": second, "round": said.place("round")}
-    rematches = [" v ".join(said.entry(e) for e in pair)
-                 for pair in said.data.get("rematches") or []]
+            "first": first,
+            "second": second,
+            "round": said.place("round"),
+        }
+    rematches = [
+        " v ".join(said.entry(e) for e in pair) for pair in said.data.get("rematches") or []
+    ]
     if rematches:
-        sentence += " " + ngettext("This makes a rematch: %(pairs)s.",
-                                   "This makes rematches: %(pairs)s.",
-                                   len(rematches)) % {"pairs": "; ".join(rematches)}
+        sentence += " " + ngettext(
+            "This makes a rematch: %(pairs)s.", "This makes rematches: %(pairs)s.", len(rematches)
+        ) % {"pairs": "; ".join(rematches)}
     return sentence
 
 
 def _setup(said: Said) -> str:
     changes = said.data.get("changes") or {}
     fields = [_field_label(name) for name in sorted(changes)] or [
-        s.strip() for s in (said.event.subject or "").split(",") if s.strip()]
+        s.strip() for s in (said.event.subject or "").split(",") if s.strip()
+    ]
     sentence = _("Changed the setup: %(fields)s.") % {"fields": ", ".join(fields)}
     if said.data.get("discarded_draft"):
         sentence += " " + _("The draft round was discarded.")
@@ -148,40 +179,68 @@ def _field_label(name: str) -> str:
 
 def _corrected(said: Said) -> str:
     sentence = _("Corrected hand %(hand)s at %(where)s (version %(version)s).") % {
-        "hand": said.place("hand", recorded="number"), "where": _at_table(said),
-        "version": said.data.get("version")}
+        "hand": said.place("hand", recorded="number"),
+        "where": _at_table(said),
+        "version": said.data.get("version"),
+    }
     rescored = len(said.data.get("rescored") or [])
     if rescored:
-        sentence += " " + ngettext("%(count)s later hand was scored again.",
-                                   "%(count)s later hands were scored again.",
-                                   rescored) % {"count": rescored}
+        sentence += " " + ngettext(
+            "%(count)s later hand was scored again.",
+            "%(count)s later hands were scored again.",
+            rescored,
+        ) % {"count": rescored}
     if said.data.get("after_next_round_paired"):
         sentence += " " + _("The next round had already been paired.")
     return sentence
 
 
 def _voided(said: Said) -> str:
-    values = {"hand": said.place("hand", recorded="number"), "where": _at_table(said),
-              "version": said.data.get("version")}
+    values = {
+        "hand": said.place("hand", recorded="number"),
+        "where": _at_table(said),
+        "version": said.data.get("version"),
+    }
     if said.data.get("was") == "rejected":
-        return _("Voided disputed hand %(hand)s at %(where)s (version %(version)s): the table "
-                 "enters it again.") % values
-    return _("Voided hand %(hand)s at %(where)s (version %(version)s), which was awaiting "
-             "confirmation: the table enters it again.") % values
+        return (
+            _(
+                "Voided disputed hand %(hand)s at %(where)s (version %(version)s): the table "
+                "enters it again."
+            )
+            % values
+        )
+    return (
+        _(
+            "Voided hand %(hand)s at %(where)s (version %(version)s), which was awaiting "
+            "confirmation: the table enters it again."
+        )
+        % values
+    )
 
 
 def _match_closed(said: Said) -> str:
     hands = said.data.get("hands", 0)
-    return ngettext("Ended the match at %(where)s after %(hands)s hand.",
-                    "Ended the match at %(where)s after %(hands)s hands.",
-                    hands) % {"where": _at_table(said), "hands": hands}
+    return ngettext(
+        "Ended the match at %(where)s after %(hands)s hand.",
+        "Ended the match at %(where)s after %(hands)s hands.",
+        hands,
+    ) % {"where": _at_table(said), "hands": hands}
 
 
 def _import_done(said: Said) -> str:
-    values = {"file": said.event.subject, "stored": said.data.get("stored", 0),
-              "duplicates": said.data.get("duplicates", 0), "failed": said.data.get("failed", 0)}
-    return _("Imported hands from %(file)s: %(stored)s stored, %(duplicates)s already there, "
-             "%(failed)s refused.") % values
+    values = {
+        "file": said.event.subject,
+        "stored": said.data.get("stored", 0),
+        "duplicates": said.data.get("duplicates", 0),
+        "failed": said.data.get("failed", 0),
+    }
+    return (
+        _(
+            "Imported hands from %(file)s: %(stored)s stored, %(duplicates)s already there, "
+            "%(failed)s refused."
+        )
+        % values
+    )
 
 
 def _two(said: Said) -> dict[str, str]:
@@ -191,9 +250,11 @@ def _two(said: Said) -> dict[str, str]:
 
 def _entries_imported(said: Said) -> str:
     count = len(said.data.get("entries") or [])
-    return ngettext("Imported %(count)s entry from %(file)s.",
-                    "Imported %(count)s entries from %(file)s.",
-                    count) % {"count": count, "file": said.event.subject}
+    return ngettext(
+        "Imported %(count)s entry from %(file)s.",
+        "Imported %(count)s entries from %(file)s.",
+        count,
+    ) % {"count": count, "file": said.event.subject}
 
 
 def decided_by_words(name: str | None) -> str:
@@ -219,16 +280,18 @@ def _knockout_set(said: Said) -> str:
 def _cut_confirmed(said: Said) -> str:
     entries = said.data.get("entries") or []
     listed = ", ".join(f"{n}. {said.entry(e)}" for n, e in enumerate(entries, 1))
-    sentence = _("Confirmed the %(count)s entries of the knockout, in seed order: "
-                 "%(entries)s.") % {"count": len(entries), "entries": listed}
+    sentence = _("Confirmed the %(count)s entries of the knockout, in seed order: %(entries)s.") % {
+        "count": len(entries),
+        "entries": listed,
+    }
     if said.data.get("decided_by"):
         sentence += " " + _("The tie at the cut line was decided by %(tiebreak)s.") % {
-            "tiebreak": decided_by_words(said.data["decided_by"])}
+            "tiebreak": decided_by_words(said.data["decided_by"])
+        }
     return sentence
 
 
-CLOCK_ACTIONS = ("clock-set", "clock-started", "clock-paused", "clock-resumed",
-                 "clock-extended")
+CLOCK_ACTIONS = ("clock-set", "clock-started", "clock-paused", "clock-resumed", "clock-extended")
 
 
 def _left(said: Said) -> str:
@@ -241,11 +304,20 @@ def _left(said: Said) -> str:
 def _clock(said: Said) -> str:
     """The round clock's changes (tournaments.services.room)."""
     action, data = said.event.action, said.data
-    where = {"round": said.place("round"), "minutes": data.get("minutes"), "left": _left(said),
-             "warn": data.get("last_hand")}
+    where = {
+        "round": said.place("round"),
+        "minutes": data.get("minutes"),
+        "left": _left(said),
+        "warn": data.get("last_hand"),
+    }
     if action == "clock-set":
-        text = _("Set round %(round)s's clock to %(minutes)s minutes, 'last hand' at "
-                 "%(warn)s minutes left.") % where
+        text = (
+            _(
+                "Set round %(round)s's clock to %(minutes)s minutes, 'last hand' at "
+                "%(warn)s minutes left."
+            )
+            % where
+        )
         if data.get("default"):
             text += " " + _("Later rounds get the same.")
         return text
@@ -274,25 +346,30 @@ SENTENCES: dict[str, Writer] = {
     "setup-changed": _setup,
     "tournament-finished": lambda s: _("Finished the tournament."),
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
-    "member-claimed": lambda s: _(
-        "%(entry)s registered with the club number %(number)s of a member: a new player was "
-        "made, to be linked by a director if it is the member."
-    ) % {"entry": _entry(s), "number": s.data.get("club_number", "")},
+    "member-claimed": lambda s: (
+        _(
+            "%(entry)s registered with the club number %(number)s of a member: a new player was "
+            "made, to be linked by a director if it is the member."
+        )
+        % {"entry": _entry(s), "number": s.data.get("club_number", "")}
+    ),
     "late-entry": _late,
     "checked-in": lambda s: _("Checked in %(entry)s.") % {"entry": _entry(s)},
-    "check-in-undone": lambda s: _("Took back the check-in of %(entry)s.") % {
-        "entry": _entry(s)},
+    "check-in-undone": lambda s: _("Took back the check-in of %(entry)s.") % {"entry": _entry(s)},
     "withdrawn": _withdrawn,
-    "seeded": lambda s: _("Seeded %(entry)s number %(seed)s.") % {
-        "entry": _entry(s), "seed": s.data.get("seed")},
+    "seeded": lambda s: (
+        _("Seeded %(entry)s number %(seed)s.") % {"entry": _entry(s), "seed": s.data.get("seed")}
+    ),
     "table-fixed": _table_fixed,
     "affiliation-set": lambda s: (
-        _("Set the affiliation of %(entry)s to %(affiliation)s.") % {
-            "entry": _entry(s), "affiliation": s.data.get("affiliation")}
-        if s.data.get("affiliation") else
-        _("Cleared the affiliation of %(entry)s.") % {"entry": _entry(s)}),
-    "kept-apart": lambda s: _("Asked the pairings to keep %(first)s and %(second)s apart.") % (
-        _two(s)),
+        _("Set the affiliation of %(entry)s to %(affiliation)s.")
+        % {"entry": _entry(s), "affiliation": s.data.get("affiliation")}
+        if s.data.get("affiliation")
+        else _("Cleared the affiliation of %(entry)s.") % {"entry": _entry(s)}
+    ),
+    "kept-apart": lambda s: (
+        _("Asked the pairings to keep %(first)s and %(second)s apart.") % (_two(s))
+    ),
     "kept-apart-removed": lambda s: _("Let %(first)s and %(second)s meet again.") % _two(s),
     "entries-imported": _entries_imported,
     "round-generated": _paired,
@@ -304,67 +381,130 @@ SENTENCES: dict[str, Writer] = {
     "hand-corrected": _corrected,
     "match-closed": _match_closed,
     "hand-voided": _voided,
-    "hands-import-queued": lambda s: ngettext(
-        "Started importing %(count)s line of hands from %(file)s.",
-        "Started importing %(count)s lines of hands from %(file)s.",
-        int(s.data.get("lines") or 0),
-    ) % {"count": int(s.data.get("lines") or 0), "file": s.event.subject},
+    "hands-import-queued": lambda s: (
+        ngettext(
+            "Started importing %(count)s line of hands from %(file)s.",
+            "Started importing %(count)s lines of hands from %(file)s.",
+            int(s.data.get("lines") or 0),
+        )
+        % {"count": int(s.data.get("lines") or 0), "file": s.event.subject}
+    ),
     "hands-imported": _import_done,
-    "hands-import-failed": lambda s: _("The hand import from %(file)s stopped.") % {
-        "file": s.event.subject},
-    "table-token-created": lambda s: _("Made a scoring link for %(where)s.") % {
-        "where": _at_table(s)},
-    "table-token-revoked": lambda s: _("Revoked a scoring link for %(where)s.") % {
-        "where": _at_table(s)},
+    "hands-import-failed": lambda s: (
+        _("The hand import from %(file)s stopped.") % {"file": s.event.subject}
+    ),
+    "table-token-created": lambda s: (
+        _("Made a scoring link for %(where)s.") % {"where": _at_table(s)}
+    ),
+    "table-token-revoked": lambda s: (
+        _("Revoked a scoring link for %(where)s.") % {"where": _at_table(s)}
+    ),
     **{action: _clock for action in CLOCK_ACTIONS},
     "director-called": _called,
-    "call-acknowledged": lambda s: _(
-        "Answered the call from table %(table)s of round %(round)s.") % {
-        "table": s.place("table"), "round": s.place("round")},
+    "call-acknowledged": lambda s: (
+        _("Answered the call from table %(table)s of round %(round)s.")
+        % {"table": s.place("table"), "round": s.place("round")}
+    ),
     # duplicate events (tournaments/services/duplicate.py)
-    "duplicate-created": lambda s: _("Created the duplicate event (%(boards)s boards).") % {
-        "boards": s.data.get("boards", "?")},
-    "duplicate-board-dealt": lambda s: _("Entered the deal of %(board)s.") % {
-        "board": s.event.subject},
-    "duplicate-started": lambda s: _("Numbered %(pairs)s pairs and fixed the movement.") % {
-        "pairs": s.data.get("pairs", "?")},
-    "duplicate-late-pair": lambda s: _("Seated a late pair as %(pair)s from round %(round)s.") % {
-        "pair": s.event.subject, "round": s.data.get("from_round", "?")},
-    "duplicate-round-started": lambda s: _("Started round %(round)s.") % {
-        "round": s.place("round")},
-    "duplicate-result-entered": lambda s: _("Entered a result: %(where)s.") % {
-        "where": s.event.subject},
-    "duplicate-adjusted": lambda s: _("Adjusted a result (NS %(ns)s, EW %(ew)s): %(where)s.") % {
-        "ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject},
-    "duplicate-assigned": lambda s: _("Assigned a score (NS %(ns)s, EW %(ew)s): %(where)s.") % {
-        "ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject},
-    "duplicate-round-closed": lambda s: _("Closed round %(round)s.") % {
-        "round": s.place("round")},
-    "duplicate-released": lambda s: _("Released the results up to round %(round)s.") % {
-        "round": s.place("round")},
+    "duplicate-created": lambda s: (
+        _("Created the duplicate event (%(boards)s boards).")
+        % {"boards": s.data.get("boards", "?")}
+    ),
+    "duplicate-board-dealt": lambda s: (
+        _("Entered the deal of %(board)s.") % {"board": s.event.subject}
+    ),
+    "duplicate-started": lambda s: (
+        _("Numbered %(pairs)s pairs and fixed the movement.") % {"pairs": s.data.get("pairs", "?")}
+    ),
+    "duplicate-late-pair": lambda s: (
+        _("Seated a late pair as %(pair)s from round %(round)s.")
+        % {"pair": s.event.subject, "round": s.data.get("from_round", "?")}
+    ),
+    "duplicate-round-started": lambda s: (
+        _("Started round %(round)s.") % {"round": s.place("round")}
+    ),
+    "duplicate-result-entered": lambda s: (
+        _("Entered a result: %(where)s.") % {"where": s.event.subject}
+    ),
+    "duplicate-adjusted": lambda s: (
+        _("Adjusted a result (NS %(ns)s, EW %(ew)s): %(where)s.")
+        % {"ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject}
+    ),
+    "duplicate-assigned": lambda s: (
+        _("Assigned a score (NS %(ns)s, EW %(ew)s): %(where)s.")
+        % {"ns": s.data.get("ns", ""), "ew": s.data.get("ew", ""), "where": s.event.subject}
+    ),
+    "duplicate-round-closed": lambda s: _("Closed round %(round)s.") % {"round": s.place("round")},
+    "duplicate-released": lambda s: (
+        _("Released the results up to round %(round)s.") % {"round": s.place("round")}
+    ),
 }
 
 #: The trail's filter: each kind of event and the actions it holds.
 KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
-    "tournament": (gettext_lazy("The tournament"), (
-        "tournament-created", "registration-opened", "setup-changed", "tournament-finished")),
-    "entries": (gettext_lazy("Entries"), (
-        "entry-registered", "late-entry", "checked-in", "check-in-undone", "withdrawn", "seeded",
-        "table-fixed", "entries-imported", "affiliation-set", "kept-apart",
-        "kept-apart-removed", "member-claimed")),
-    "rounds": (gettext_lazy("Rounds and pairings"), (
-        "round-generated", "entries-swapped", "round-published", "round-closed",
-        "knockout-set", "cut-confirmed")),
-    "hands": (gettext_lazy("Hands and matches"), (
-        "hand-corrected", "hand-voided", "match-closed", "hands-import-queued", "hands-imported",
-        "hands-import-failed")),
+    "tournament": (
+        gettext_lazy("The tournament"),
+        ("tournament-created", "registration-opened", "setup-changed", "tournament-finished"),
+    ),
+    "entries": (
+        gettext_lazy("Entries"),
+        (
+            "entry-registered",
+            "late-entry",
+            "checked-in",
+            "check-in-undone",
+            "withdrawn",
+            "seeded",
+            "table-fixed",
+            "entries-imported",
+            "affiliation-set",
+            "kept-apart",
+            "kept-apart-removed",
+            "member-claimed",
+        ),
+    ),
+    "rounds": (
+        gettext_lazy("Rounds and pairings"),
+        (
+            "round-generated",
+            "entries-swapped",
+            "round-published",
+            "round-closed",
+            "knockout-set",
+            "cut-confirmed",
+        ),
+    ),
+    "hands": (
+        gettext_lazy("Hands and matches"),
+        (
+            "hand-corrected",
+            "hand-voided",
+            "match-closed",
+            "hands-import-queued",
+            "hands-imported",
+            "hands-import-failed",
+        ),
+    ),
     "access": (gettext_lazy("Scoring links"), ("table-token-created", "table-token-revoked")),
-    "room": (gettext_lazy("Clock and calls"), (*CLOCK_ACTIONS, "director-called",
-                                              "call-acknowledged")),
-    "duplicate": (gettext_lazy("Duplicate boards and results"), (
-        "duplicate-created", "duplicate-board-dealt", "duplicate-started", "duplicate-late-pair",
-        "duplicate-round-started", "duplicate-result-entered", "duplicate-adjusted",
-        "duplicate-assigned", "duplicate-round-closed", "duplicate-released")),
+    "room": (
+        gettext_lazy("Clock and calls"),
+        (*CLOCK_ACTIONS, "director-called", "call-acknowledged"),
+    ),
+    "duplicate": (
+        gettext_lazy("Duplicate boards and results"),
+        (
+            "duplicate-created",
+            "duplicate-board-dealt",
+            "duplicate-started",
+            "duplicate-late-pair",
+            "duplicate-round-started",
+            "duplicate-result-entered",
+            "duplicate-adjusted",
+            "duplicate-assigned",
+            "duplicate-round-closed",
+            "duplicate-released",
+        ),
+    ),
 }
 
 

@@ -14,8 +14,10 @@ from django.db.models import signals
 
 # The Django major version match_rows.py was written and tested against.
 WRITTEN_FOR = 6
-HINT = ("set HAND_ROWS_SQL=false: the hand workflows then read and write through the ORM "
-        "(slower, the same results)")
+HINT = (
+    "set HAND_ROWS_SQL=false: the hand workflows then read and write through the ORM "
+    "(slower, the same results)"
+)
 
 
 @register()
@@ -29,18 +31,31 @@ def hand_rows_sql(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
         for signal in (signals.pre_save, signals.post_save):
             if signal.has_listeners(model):
                 name = "pre_save" if signal is signals.pre_save else "post_save"
-                errors.append(Error(
-                    f"a {name} receiver is attached to {model.__name__}, and the hand "
-                    "workflows store it in plain SQL, which sends no signal",
-                    hint=HINT, obj=model, id="tournaments.E001"))
+                errors.append(
+                    Error(
+                        f"a {name} receiver is attached to {model.__name__}, and the hand "
+                        "workflows store it in plain SQL, which sends no signal",
+                        hint=HINT,
+                        obj=model,
+                        id="tournaments.E001",
+                    )
+                )
     if getattr(settings, "DATABASE_ROUTERS", []) or len(settings.DATABASES) > 1:
-        errors.append(Error(
-            "a database router or a second database is configured, and the hand workflows "
-            "read and write the default database in plain SQL",
-            hint=HINT, id="tournaments.E002"))
+        errors.append(
+            Error(
+                "a database router or a second database is configured, and the hand workflows "
+                "read and write the default database in plain SQL",
+                hint=HINT,
+                id="tournaments.E002",
+            )
+        )
     if django.VERSION[0] != WRITTEN_FOR:
-        errors.append(Error(
-            f"the hand workflows' plain SQL was written for Django {WRITTEN_FOR}, "
-            f"this is Django {django.get_version()}",
-            hint=HINT, id="tournaments.E003"))
+        errors.append(
+            Error(
+                f"the hand workflows' plain SQL was written for Django {WRITTEN_FOR}, "
+                f"this is Django {django.get_version()}",
+                hint=HINT,
+                id="tournaments.E003",
+            )
+        )
     return errors

@@ -20,19 +20,78 @@ from .models import Match, Tournament
 from .services import Actor, PlayerSpec
 
 GIVEN = [
-    "Aiko", "Ben", "Chika", "Daniel", "Emi", "Fiona", "Goro", "Hana", "Isamu", "Jun", "Kenta",
-    "Laura", "Mai", "Naoki", "Olivia", "Priya", "Riku", "Sakura", "Takumi", "Uma", "Wataru",
-    "Yui", "Zoe", "Haruto", "Mio", "Sota", "Rin", "Kaito", "Hinata", "Tom", "Ellen", "Marco",
+    "Aiko",
+    "Ben",
+    "Chika",
+    "Daniel",
+    "Emi",
+    "Fiona",
+    "Goro",
+    "Hana",
+    "Isamu",
+    "Jun",
+    "Kenta",
+    "Laura",
+    "Mai",
+    "Naoki",
+    "Olivia",
+    "Priya",
+    "Riku",
+    "Sakura",
+    "Takumi",
+    "Uma",
+    "Wataru",
+    "Yui",
+    "Zoe",
+    "Haruto",
+    "Mio",
+    "Sota",
+    "Rin",
+    "Kaito",
+    "Hinata",
+    "Tom",
+    "Ellen",
+    "Marco",
 ]
 FAMILY = [
-    "Sato", "Suzuki", "Takahashi", "Tanaka", "Watanabe", "Ito", "Yamamoto", "Nakamura",
-    "Kobayashi", "Kato", "Smith", "Jones", "Brown", "Taylor", "Wilson", "Evans", "Clarke",
-    "Murphy", "Rossi", "Patel",
+    "Sato",
+    "Suzuki",
+    "Takahashi",
+    "Tanaka",
+    "Watanabe",
+    "Ito",
+    "Yamamoto",
+    "Nakamura",
+    "Kobayashi",
+    "Kato",
+    "Smith",
+    "Jones",
+    "Brown",
+    "Taylor",
+    "Wilson",
+    "Evans",
+    "Clarke",
+    "Murphy",
+    "Rossi",
+    "Patel",
 ]
 TEAMS = [
-    "Nil Desperandum", "Bag Ladies", "Spade Runners", "Blind Ambition", "Moonshot",
-    "The Sandbaggers", "Trump Cards", "Big Slick", "Double Trouble", "Late Bidders",
-    "Kyoto Aces", "Shibuya Shufflers", "Ten for Two", "Overtricks", "Set Piece", "Last Trick",
+    "Nil Desperandum",
+    "Bag Ladies",
+    "Spade Runners",
+    "Blind Ambition",
+    "Moonshot",
+    "The Sandbaggers",
+    "Trump Cards",
+    "Big Slick",
+    "Double Trouble",
+    "Late Bidders",
+    "Kyoto Aces",
+    "Shibuya Shufflers",
+    "Ten for Two",
+    "Overtricks",
+    "Set Piece",
+    "Last Trick",
 ]
 DEMO_DIRECTOR = ("director", "tricktable")
 
@@ -52,8 +111,9 @@ def director_actor() -> Actor:
     return Actor(user=user, label="demo director")
 
 
-def _play_round(tournament: Tournament, director: Actor, rng: random.Random,
-                *, finish: bool = True) -> None:
+def _play_round(
+    tournament: Tournament, director: Actor, rng: random.Random, *, finish: bool = True
+) -> None:
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     matches = list(Match.objects.filter(round=round_, is_bye=False).order_by("table__number"))
@@ -61,8 +121,7 @@ def _play_round(tournament: Tournament, director: Actor, rng: random.Random,
         _part_play(matches, director, rng)
         return
     for match in matches:
-        simulate.play_match(match, rng, director=director,
-                            hands=tournament.match_hands or 24)
+        simulate.play_match(match, rng, director=director, hands=tournament.match_hands or 24)
     services.close_round(round=round_, actor=director)
 
 
@@ -80,32 +139,45 @@ def _part_play(matches: list[Match], director: Actor, rng: random.Random) -> Non
                 simulate.play_hand(match, rng, confirm=False)
             elif index == len(matches) - 3:
                 pending = simulate.play_hand(match, rng, confirm=False)
-                other = next(a for a in simulate.scorers(match)
-                             if a.side != pending.submitted_side)
-                services.reject_hand(submission=pending,
-                                     expected_version=pending.version, actor=other,
-                                     reason="we counted 4 tricks for North, not 3")
+                other = next(a for a in simulate.scorers(match) if a.side != pending.submitted_side)
+                services.reject_hand(
+                    submission=pending,
+                    expected_version=pending.version,
+                    actor=other,
+                    reason="we counted 4 tricks for North, not 3",
+                )
 
 
 @transaction.atomic
-def build_spades(seed: int = 2026, *, start: datetime | None = None, teams: int = 16,
-                 played: int = 3) -> Tournament:
+def build_spades(
+    seed: int = 2026, *, start: datetime | None = None, teams: int = 16, played: int = 3
+) -> Tournament:
     """The Spades Swiss: `teams` teams, five rounds, `played` of them closed and the next in
     play."""
     rng = random.Random(seed)
     director = director_actor()
     start = start or timezone.now().replace(hour=18, minute=30, second=0, microsecond=0)
     tournament = services.create_tournament(
-        actor=director, name="Friday Night Spades", game="spades", rules="standard",
-        format="swiss", rounds=5, match_length="target", seed=seed, starts_at=start,
+        actor=director,
+        name="Friday Night Spades",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=5,
+        match_length="target",
+        seed=seed,
+        starts_at=start,
         venue="Koenji Community Hall",
     )
     services.open_registration(tournament=tournament, actor=director)
     names = _names(rng, 2 * teams)
     for index, team in enumerate(TEAMS[:teams]):
-        services.register_entry(tournament=tournament, actor=director, name=team,
-                                players=[PlayerSpec(names[2 * index]),
-                                         PlayerSpec(names[2 * index + 1])])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=team,
+            players=[PlayerSpec(names[2 * index]), PlayerSpec(names[2 * index + 1])],
+        )
     for entry in tournament.entries.all():
         services.check_in(entry=entry, actor=director)
     for _ in range(played):
@@ -115,8 +187,9 @@ def build_spades(seed: int = 2026, *, start: datetime | None = None, teams: int 
 
 
 @transaction.atomic
-def build_solo_whist(seed: int = 2026, *, start: datetime | None = None, players: int = 12,
-                     rounds: int = 3) -> Tournament:
+def build_solo_whist(
+    seed: int = 2026, *, start: datetime | None = None, players: int = 12, rounds: int = 3
+) -> Tournament:
     """The Solo Whist evening: `players` players at tables of four, every round played."""
     rng = random.Random(seed + 1)
     director = director_actor()
@@ -124,14 +197,22 @@ def build_solo_whist(seed: int = 2026, *, start: datetime | None = None, players
         hour=19, minute=0, second=0, microsecond=0
     )
     tournament = services.create_tournament(
-        actor=director, name="Solo Whist Evening", game="solo-whist", rules="phillips",
-        format="individual", rounds=rounds, match_length="hands", match_hands=8,
-        place_points=[3, 2, 1, 0], seed=seed, starts_at=start, venue="Koenji Community Hall",
+        actor=director,
+        name="Solo Whist Evening",
+        game="solo-whist",
+        rules="phillips",
+        format="individual",
+        rounds=rounds,
+        match_length="hands",
+        match_hands=8,
+        place_points=[3, 2, 1, 0],
+        seed=seed,
+        starts_at=start,
+        venue="Koenji Community Hall",
     )
     services.open_registration(tournament=tournament, actor=director)
     for name in _names(rng, players):
-        services.register_entry(tournament=tournament, actor=director,
-                                players=[PlayerSpec(name)])
+        services.register_entry(tournament=tournament, actor=director, players=[PlayerSpec(name)])
     for _ in range(rounds):
         _play_round(tournament, director, rng)
     services.finish_tournament(tournament=tournament, actor=director)
@@ -139,8 +220,14 @@ def build_solo_whist(seed: int = 2026, *, start: datetime | None = None, players
 
 
 @transaction.atomic
-def build_cup(seed: int = 2026, *, start: datetime | None = None, teams: int = 12,
-              rounds: int = 3, cut: int = 8) -> Tournament:
+def build_cup(
+    seed: int = 2026,
+    *,
+    start: datetime | None = None,
+    teams: int = 12,
+    rounds: int = 3,
+    cut: int = 8,
+) -> Tournament:
     """The Spades cup: a Swiss of `rounds` rounds (three hands a match), the top `cut` into a
     seeded knockout (three hands a match, a tie-break hand while level, a third-place match;
     entered as summary records), the rest on in a consolation Swiss; finished."""
@@ -150,18 +237,37 @@ def build_cup(seed: int = 2026, *, start: datetime | None = None, teams: int = 1
         hour=13, minute=0, second=0, microsecond=0
     )
     tournament = services.create_tournament(
-        actor=director, name="Spring Spades Cup", game="spades", rules="standard",
-        format="swiss", rounds=rounds, match_length="hands", match_hands=3, seed=seed,
-        starts_at=start, venue="Koenji Community Hall",
+        actor=director,
+        name="Spring Spades Cup",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=rounds,
+        match_length="hands",
+        match_hands=3,
+        seed=seed,
+        starts_at=start,
+        venue="Koenji Community Hall",
     )
-    services.set_knockout(tournament=tournament, actor=director, top_cut=cut, length="hands",
-                          count=3, tiebreak_hands=1, third_place=True, consolation=True)
+    services.set_knockout(
+        tournament=tournament,
+        actor=director,
+        top_cut=cut,
+        length="hands",
+        count=3,
+        tiebreak_hands=1,
+        third_place=True,
+        consolation=True,
+    )
     services.open_registration(tournament=tournament, actor=director)
     names = _names(rng, 2 * teams)
     for index, team in enumerate(TEAMS[-teams:]):
-        services.register_entry(tournament=tournament, actor=director, name=team,
-                                players=[PlayerSpec(names[2 * index]),
-                                         PlayerSpec(names[2 * index + 1])])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=team,
+            players=[PlayerSpec(names[2 * index]), PlayerSpec(names[2 * index + 1])],
+        )
     for _ in range(rounds):
         _play_round(tournament, director, rng)
     tournament.refresh_from_db()
@@ -187,8 +293,13 @@ SEASON_BEST = 3
 
 
 @transaction.atomic
-def build_season(seed: int = 2026, *, start: datetime | None = None, players: int = 6,
-                 evenings: int = SEASON_EVENINGS) -> list[Tournament]:
+def build_season(
+    seed: int = 2026,
+    *,
+    start: datetime | None = None,
+    players: int = 6,
+    evenings: int = SEASON_EVENINGS,
+) -> list[Tournament]:
     """A German Whist season: `evenings` short Swiss evenings (two rounds of one-deal matches)
     a week apart for the same club players (one misses an evening), added up by placing
     points, the best SEASON_BEST evenings counted, so a dropped evening shows."""
@@ -197,24 +308,38 @@ def build_season(seed: int = 2026, *, start: datetime | None = None, players: in
     rng = random.Random(seed + 3)
     director = director_actor()
     start = start or (timezone.now() - timedelta(days=7 * evenings)).replace(
-        hour=19, minute=0, second=0, microsecond=0)
-    series = seasons.create_series(actor=director, name="German Whist Winter Season",
-                                   game="german-whist", rule="placing",
-                                   points=[10, 8, 6, 5, 4, 3], best=SEASON_BEST)
+        hour=19, minute=0, second=0, microsecond=0
+    )
+    series = seasons.create_series(
+        actor=director,
+        name="German Whist Winter Season",
+        game="german-whist",
+        rule="placing",
+        points=[10, 8, 6, 5, 4, 3],
+        best=SEASON_BEST,
+    )
     names = _names(rng, players)
     out = []
     for night in range(evenings):
         tournament = services.create_tournament(
-            actor=director, name=f"German Whist Night {night + 1}", game="german-whist",
-            rules="standard", format="swiss", rounds=2, match_length="hands", match_hands=1,
-            seed=seed + night, starts_at=start + timedelta(days=7 * night),
+            actor=director,
+            name=f"German Whist Night {night + 1}",
+            game="german-whist",
+            rules="standard",
+            format="swiss",
+            rounds=2,
+            match_length="hands",
+            match_hands=1,
+            seed=seed + night,
+            starts_at=start + timedelta(days=7 * night),
             venue="Koenji Community Hall",
         )
         services.open_registration(tournament=tournament, actor=director)
         present = [n for i, n in enumerate(names) if i != night % players or night == 0]
         for name in present:
-            services.register_entry(tournament=tournament, actor=director,
-                                    players=[PlayerSpec(name)])
+            services.register_entry(
+                tournament=tournament, actor=director, players=[PlayerSpec(name)]
+            )
         for _ in range(2):
             _play_round(tournament, director, rng)
         services.finish_tournament(tournament=tournament, actor=director)
@@ -225,13 +350,22 @@ def build_season(seed: int = 2026, *, start: datetime | None = None, players: in
 
 
 DUPLICATE_PAIRS = [
-    "Aces High", "Quiet Nil", "Two Bags", "North Star", "Cut & Run", "Tokyo Trumps",
-    "Blue Suits", "Last Lead", "Fast Finesse", "Kitchen Table",
+    "Aces High",
+    "Quiet Nil",
+    "Two Bags",
+    "North Star",
+    "Cut & Run",
+    "Tokyo Trumps",
+    "Blue Suits",
+    "Last Lead",
+    "Fast Finesse",
+    "Kitchen Table",
 ]
 
 
-def _duplicate_round(tournament: Tournament, director: Actor, rng: random.Random, *,
-                     complete: bool = True) -> None:
+def _duplicate_round(
+    tournament: Tournament, director: Actor, rng: random.Random, *, complete: bool = True
+) -> None:
     """Start the next round; each table plays its boards as legal full records from the
     boards' deals (`duplicate.simulate.play_board`), NS entering, EW confirming with its PIN.
     `complete=False` leaves the round in play: a table done, one awaiting a confirmation."""
@@ -253,32 +387,41 @@ def _duplicate_round(tournament: Tournament, director: Actor, rng: random.Random
             numbers = numbers if index == 0 else numbers[:1] if index == 1 else []
         for number in numbers:
             b = boards[number]
-            dealt = Dealt(number=number, dealer=b.dealer,
-                          hands={s: tuple(c) for s, c in b.hands.items()},
-                          turned=b.turned or None)
-            record = play_board(dealt, tournament.game, tournament.rules,
-                                seed=rng.randrange(1 << 30))
+            dealt = Dealt(
+                number=number,
+                dealer=b.dealer,
+                hands={s: tuple(c) for s, c in b.hands.items()},
+                turned=b.turned or None,
+            )
+            record = play_board(
+                dealt, tournament.game, tournament.rules, seed=rng.randrange(1 << 30)
+            )
             out = dup.submit_board_result(match=match, board=number, record=record, actor=ns)
             if complete or index == 0:
-                dup.confirm_board_result(result=out.result, actor=ew,
-                                         expected_version=out.result.version)
+                dup.confirm_board_result(
+                    result=out.result, actor=ew, expected_version=out.result.version
+                )
     if complete:
         dup.close_duplicate_round(round=round_, actor=director)
 
 
-def _duplicate_pairs(tournament: Tournament, director: Actor, rng: random.Random,
-                     count: int) -> None:
+def _duplicate_pairs(
+    tournament: Tournament, director: Actor, rng: random.Random, count: int
+) -> None:
     names = _names(rng, 2 * count)
     for index in range(count):
-        services.register_entry(tournament=tournament, actor=director,
-                                name=DUPLICATE_PAIRS[index % len(DUPLICATE_PAIRS)],
-                                players=[PlayerSpec(names[2 * index]),
-                                         PlayerSpec(names[2 * index + 1])])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=DUPLICATE_PAIRS[index % len(DUPLICATE_PAIRS)],
+            players=[PlayerSpec(names[2 * index]), PlayerSpec(names[2 * index + 1])],
+        )
 
 
 @transaction.atomic
-def build_duplicate_spades(seed: int = 2026, *, start: datetime | None = None,
-                           tables: int = 5, boards_per_round: int = 2) -> Tournament:
+def build_duplicate_spades(
+    seed: int = 2026, *, start: datetime | None = None, tables: int = 5, boards_per_round: int = 2
+) -> Tournament:
     """A finished duplicate Spades evening: a Mitchell of `tables` tables, every round played
     and released, the deals and travellers published."""
     from .services import duplicate as dup
@@ -286,12 +429,22 @@ def build_duplicate_spades(seed: int = 2026, *, start: datetime | None = None,
     rng = random.Random(seed + 2)
     director = director_actor()
     start = start or (timezone.now() - timedelta(days=3)).replace(
-        hour=19, minute=0, second=0, microsecond=0)
+        hour=19, minute=0, second=0, microsecond=0
+    )
     tournament = dup.create_duplicate_tournament(
-        actor=director, name="Duplicate Spades Night", game="spades", rules="standard",
-        movement="mitchell", tables=tables, boards_per_round=boards_per_round,
-        board_scoring="cga", comparison="matchpoints", deal_seed=f"demo-{seed}",
-        starts_at=start, venue="Koenji Community Hall")
+        actor=director,
+        name="Duplicate Spades Night",
+        game="spades",
+        rules="standard",
+        movement="mitchell",
+        tables=tables,
+        boards_per_round=boards_per_round,
+        board_scoring="cga",
+        comparison="matchpoints",
+        deal_seed=f"demo-{seed}",
+        starts_at=start,
+        venue="Koenji Community Hall",
+    )
     services.open_registration(tournament=tournament, actor=director)
     _duplicate_pairs(tournament, director, rng, 2 * tables)
     dup.start_duplicate(tournament=tournament, actor=director)
@@ -303,8 +456,9 @@ def build_duplicate_spades(seed: int = 2026, *, start: datetime | None = None,
 
 
 @transaction.atomic
-def build_duplicate_whist(seed: int = 2026, *, start: datetime | None = None, tables: int = 3,
-                          played: int = 2) -> Tournament:
+def build_duplicate_whist(
+    seed: int = 2026, *, start: datetime | None = None, tables: int = 3, played: int = 2
+) -> Tournament:
     """A barometer Whist evening in play: `played` rounds closed and released (the ranking
     after each round), the next round under way."""
     from .services import duplicate as dup
@@ -313,10 +467,19 @@ def build_duplicate_whist(seed: int = 2026, *, start: datetime | None = None, ta
     director = director_actor()
     start = start or timezone.now().replace(hour=19, minute=30, second=0, microsecond=0)
     tournament = dup.create_duplicate_tournament(
-        actor=director, name="Barometer Whist", game="whist", rules="short-whist",
-        movement="barometer", tables=tables, rounds=played + 2, boards_per_round=2,
-        comparison="matchpoints", deal_seed=f"demo-whist-{seed}", starts_at=start,
-        venue="Koenji Community Hall")
+        actor=director,
+        name="Barometer Whist",
+        game="whist",
+        rules="short-whist",
+        movement="barometer",
+        tables=tables,
+        rounds=played + 2,
+        boards_per_round=2,
+        comparison="matchpoints",
+        deal_seed=f"demo-whist-{seed}",
+        starts_at=start,
+        venue="Koenji Community Hall",
+    )
     services.open_registration(tournament=tournament, actor=director)
     _duplicate_pairs(tournament, director, rng, 2 * tables)
     dup.start_duplicate(tournament=tournament, actor=director)
@@ -328,8 +491,12 @@ def build_duplicate_whist(seed: int = 2026, *, start: datetime | None = None, ta
     return tournament
 
 
-
-
 def build(seed: int = 2026) -> list[Tournament]:
-    return [build_solo_whist(seed), build_cup(seed), build_spades(seed), *build_season(seed),
-            build_duplicate_spades(seed), build_duplicate_whist(seed)]
+    return [
+        build_solo_whist(seed),
+        build_cup(seed),
+        build_spades(seed),
+        *build_season(seed),
+        build_duplicate_spades(seed),
+        build_duplicate_whist(seed),
+    ]

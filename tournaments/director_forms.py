@@ -152,8 +152,14 @@ class RulesForm(DirectorForm):
     game = forms.ChoiceField(label=_("Game"), choices=GAMES)
     preset = forms.ChoiceField(label=_("Rule preset"))
 
-    def __init__(self, *args: Any, game: str = "spades", preset: str = "",
-                 options: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        game: str = "spades",
+        preset: str = "",
+        options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         data = self.data if self.is_bound else {}
         self.game = data.get("game") or game
@@ -164,8 +170,9 @@ class RulesForm(DirectorForm):
         if self.preset not in book.presets:
             self.preset = next(iter(book.presets))
         names = PRESENTATIONS[self.game].preset_names
-        self.fields["preset"].choices = [(p, f"{names[p]} ({p})" if p in names else p)
-                                         for p in book.presets]
+        self.fields["preset"].choices = [
+            (p, f"{names[p]} ({p})" if p in names else p) for p in book.presets
+        ]
         self.initial["game"], self.initial["preset"] = self.game, self.preset
         self.preset_values = book.preset_options(self.preset)
         chosen = {**self.preset_values, **(options or {})}
@@ -188,14 +195,17 @@ class RulesForm(DirectorForm):
         help_text = option.help
         if option.cards:
             return forms.CharField(
-                label=label, required=False, help_text=_("Cards separated by spaces, e.g. 2C 2H"),
+                label=label,
+                required=False,
+                help_text=_("Cards separated by spaces, e.g. 2C 2H"),
                 max_length=200,
             )
         if isinstance(option.default, bool):
             return forms.BooleanField(label=label, required=False, help_text=help_text)
         if option.choices:
             return forms.ChoiceField(
-                label=label, help_text=help_text,
+                label=label,
+                help_text=help_text,
                 choices=[(_choice_key(c), words) for c, words in value_choices(game, name)],
             )
         return forms.IntegerField(
@@ -243,7 +253,10 @@ class RulesForm(DirectorForm):
 
 def _decimal_field(label: Any, *, required: bool = True) -> forms.DecimalField:
     return forms.DecimalField(
-        label=label, max_digits=5, decimal_places=1, required=required,
+        label=label,
+        max_digits=5,
+        decimal_places=1,
+        required=required,
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
 
@@ -254,7 +267,8 @@ class SetupForm(RulesForm):
     name = forms.CharField(label=_("Name"), max_length=150)
     venue = forms.CharField(label=_("Venue"), max_length=150, required=False)
     starts_at = forms.DateTimeField(
-        label=_("Starts at"), required=False,
+        label=_("Starts at"),
+        required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
@@ -264,48 +278,62 @@ class SetupForm(RulesForm):
     )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
     rounds = forms.IntegerField(
-        label=_("Rounds"), min_value=1, max_value=32767,
+        label=_("Rounds"),
+        min_value=1,
+        max_value=32767,
         help_text=_("Not asked for a knockout: its rounds follow from the number of entries."),
     )
     match_length = forms.ChoiceField(
         label=_("Match length"), choices=Tournament.MatchLength.choices
     )
     match_hands = forms.IntegerField(
-        label=_("Hands per match"), min_value=1, max_value=32767, required=False,
+        label=_("Hands per match"),
+        min_value=1,
+        max_value=32767,
+        required=False,
         help_text=_("For a fixed number of hands."),
     )
     points_win = _decimal_field(_("Match points for a win"))
     points_draw = _decimal_field(_("Match points for a draw"))
     points_loss = _decimal_field(_("Match points for a loss"))
     points_bye = _decimal_field(_("Match points for a bye"), required=False)
-    points_bye.help_text = _("Empty: the format's usual value (a win; a draw in progressive "
-                             "play; the average place at tables).")
+    points_bye.help_text = _(
+        "Empty: the format's usual value (a win; a draw in progressive "
+        "play; the average place at tables)."
+    )
     place_points = forms.CharField(
-        label=_("Match points by place"), required=False, max_length=60,
+        label=_("Match points by place"),
+        required=False,
+        max_length=60,
         help_text=_("Tables of 3 or 4: points for 1st, 2nd, … place, e.g. 3, 2, 1, 0."),
     )
-    late_entry = forms.ChoiceField(
-        label=_("Late entries"), choices=Tournament.LateEntry.choices
-    )
+    late_entry = forms.ChoiceField(label=_("Late entries"), choices=Tournament.LateEntry.choices)
     show_provisional = forms.BooleanField(
         label=_("Show unconfirmed hands in the standings (marked provisional)"), required=False
     )
     confirmation = forms.ChoiceField(
-        label=_("Confirming hands"), choices=Tournament.Confirmation.choices, required=False,
-        help_text=_("With PINs, the side that did not enter a hand confirms it with the PIN on "
-                    "its card (the table's phone alone cannot). Same phone: for a club that "
-                    "trusts whoever holds the phone."),
+        label=_("Confirming hands"),
+        choices=Tournament.Confirmation.choices,
+        required=False,
+        help_text=_(
+            "With PINs, the side that did not enter a hand confirms it with the PIN on "
+            "its card (the table's phone alone cannot). Same phone: for a club that "
+            "trusts whoever holds the phone."
+        ),
     )
     seed = forms.IntegerField(
-        label=_("Pairing seed"), min_value=0, max_value=2**31 - 1,
+        label=_("Pairing seed"),
+        min_value=0,
+        max_value=2**31 - 1,
         help_text=_("The same seed draws the same pairings."),
     )
 
     #: The fields that shape the hands and the draw: read-only once a round is published.
     LOCKED = ("game", "preset", "format", "double_round_robin", "match_length", "match_hands")
 
-    def __init__(self, *args: Any, tournament: Tournament | None = None,
-                 locked: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, tournament: Tournament | None = None, locked: bool = False, **kwargs: Any
+    ) -> None:
         self.tournament = tournament
         initial = dict(kwargs.pop("initial", None) or {})
         if tournament is not None:
@@ -339,34 +367,64 @@ class SetupForm(RulesForm):
             for name in self.option_names:
                 self.fields[f"opt_{name}"].disabled = True
         self.order_fields(
-            ["name", "venue", "starts_at", "game", "preset", "format", "double_round_robin",
-             "rounds", "match_length", "match_hands", "points_win", "points_draw",
-             "points_loss", "points_bye", "place_points",
-             *[f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)],
-             "late_entry", "show_provisional", "confirmation", "seed"]
+            [
+                "name",
+                "venue",
+                "starts_at",
+                "game",
+                "preset",
+                "format",
+                "double_round_robin",
+                "rounds",
+                "match_length",
+                "match_hands",
+                "points_win",
+                "points_draw",
+                "points_loss",
+                "points_bye",
+                "place_points",
+                *[f"tiebreak_{n}" for n in range(1, TIEBREAK_SLOTS + 1)],
+                "late_entry",
+                "show_provisional",
+                "confirmation",
+                "seed",
+            ]
         )
 
     @staticmethod
     def _defaults(fmt: str) -> dict[str, Any]:
         return {
-            "format": fmt, "rounds": 4, "match_length": Tournament.MatchLength.TARGET,
-            "points_win": Decimal(2), "points_draw": Decimal(1), "points_loss": Decimal(0),
-            "late_entry": Tournament.LateEntry.ZERO, "seed": 0,
+            "format": fmt,
+            "rounds": 4,
+            "match_length": Tournament.MatchLength.TARGET,
+            "points_win": Decimal(2),
+            "points_draw": Decimal(1),
+            "points_loss": Decimal(0),
+            "late_entry": Tournament.LateEntry.ZERO,
+            "seed": 0,
             "confirmation": Tournament.Confirmation.PIN,
         }
 
     @staticmethod
     def _initial_from(tournament: Tournament) -> dict[str, Any]:
         return {
-            "name": tournament.name, "venue": tournament.venue,
-            "starts_at": tournament.starts_at, "format": tournament.format,
-            "double_round_robin": tournament.double_round_robin, "rounds": tournament.rounds,
-            "match_length": tournament.match_length, "match_hands": tournament.match_hands,
-            "points_win": tournament.points_win, "points_draw": tournament.points_draw,
-            "points_loss": tournament.points_loss, "points_bye": tournament.points_bye,
+            "name": tournament.name,
+            "venue": tournament.venue,
+            "starts_at": tournament.starts_at,
+            "format": tournament.format,
+            "double_round_robin": tournament.double_round_robin,
+            "rounds": tournament.rounds,
+            "match_length": tournament.match_length,
+            "match_hands": tournament.match_hands,
+            "points_win": tournament.points_win,
+            "points_draw": tournament.points_draw,
+            "points_loss": tournament.points_loss,
+            "points_bye": tournament.points_bye,
             "place_points": ", ".join(number(p) for p in tournament.place_points),
-            "tiebreaks": list(tournament.tiebreaks), "late_entry": tournament.late_entry,
-            "show_provisional": tournament.show_provisional, "seed": tournament.seed,
+            "tiebreaks": list(tournament.tiebreaks),
+            "late_entry": tournament.late_entry,
+            "show_provisional": tournament.show_provisional,
+            "seed": tournament.seed,
             "confirmation": tournament.confirmation,
         }
 
@@ -386,8 +444,11 @@ class SetupForm(RulesForm):
         if not text:
             return None
         try:
-            return [Decimal(part) for part in text.replace(";", ",").replace(" ", ",").split(",")
-                    if part]
+            return [
+                Decimal(part)
+                for part in text.replace(";", ",").replace(" ", ",").split(",")
+                if part
+            ]
         except ArithmeticError:
             raise forms.ValidationError(
                 _("Give numbers separated by commas, e.g. 3, 2, 1, 0."), code="bad-points"
@@ -406,15 +467,25 @@ class SetupForm(RulesForm):
         """The keyword arguments of create_tournament (and the changes of update_tournament)."""
         data = self.cleaned_data
         values = {
-            "name": data["name"], "venue": data.get("venue", ""),
-            "starts_at": data.get("starts_at"), "game": self.game, "rules": self.rules(),
-            "format": data["format"], "double_round_robin": data["double_round_robin"],
-            "rounds": data["rounds"], "match_length": data["match_length"],
-            "match_hands": data.get("match_hands"), "points_win": data["points_win"],
-            "points_draw": data["points_draw"], "points_loss": data["points_loss"],
-            "points_bye": data.get("points_bye"), "place_points": data.get("place_points"),
-            "tiebreaks": data["tiebreaks"], "late_entry": data["late_entry"],
-            "show_provisional": data["show_provisional"], "seed": data["seed"],
+            "name": data["name"],
+            "venue": data.get("venue", ""),
+            "starts_at": data.get("starts_at"),
+            "game": self.game,
+            "rules": self.rules(),
+            "format": data["format"],
+            "double_round_robin": data["double_round_robin"],
+            "rounds": data["rounds"],
+            "match_length": data["match_length"],
+            "match_hands": data.get("match_hands"),
+            "points_win": data["points_win"],
+            "points_draw": data["points_draw"],
+            "points_loss": data["points_loss"],
+            "points_bye": data.get("points_bye"),
+            "place_points": data.get("place_points"),
+            "tiebreaks": data["tiebreaks"],
+            "late_entry": data["late_entry"],
+            "show_provisional": data["show_provisional"],
+            "seed": data["seed"],
         }
         if data.get("confirmation"):  # left out of a form: unchanged (or the default, PINs)
             values["confirmation"] = data["confirmation"]
@@ -424,8 +495,14 @@ class SetupForm(RulesForm):
             else:
                 values.pop("rounds")
         if self.tournament is not None and self.locked:
-            for name in ("game", "rules", "format", "double_round_robin", "match_length",
-                         "match_hands"):
+            for name in (
+                "game",
+                "rules",
+                "format",
+                "double_round_robin",
+                "match_length",
+                "match_hands",
+            ):
                 values.pop(name)
         return values
 
@@ -436,23 +513,38 @@ class KnockoutForm(DirectorForm):
     under the prefix "knockout"), where `settings` keeps what the chosen format uses."""
 
     top_cut = forms.TypedChoiceField(
-        label=_("Top cut"), coerce=int, required=False,
+        label=_("Top cut"),
+        coerce=int,
+        required=False,
         choices=[(0, _("No cut")), (2, _("Top 2")), (4, _("Top 4")), (8, _("Top 8"))],
-        help_text=_("After the last Swiss round, the best by the tiebreak chain go on to a "
-                    "knockout, seeded by their places."),
+        help_text=_(
+            "After the last Swiss round, the best by the tiebreak chain go on to a "
+            "knockout, seeded by their places."
+        ),
     )
-    length = forms.ChoiceField(label=_("Knockout match length"),
-                               choices=Tournament.KnockoutLength.choices)
+    length = forms.ChoiceField(
+        label=_("Knockout match length"), choices=Tournament.KnockoutLength.choices
+    )
     count = forms.IntegerField(
-        label=_("Hands, or N of best of N"), min_value=1, max_value=99, required=False,
-        help_text=_("A fixed number of hands: how many. Best of N matches: N (odd)."))
+        label=_("Hands, or N of best of N"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_("A fixed number of hands: how many. Best of N matches: N (odd)."),
+    )
     tiebreak_hands = forms.IntegerField(
-        label=_("Tie-break hands"), min_value=1, max_value=99,
-        help_text=_("A knockout match level after its hands plays this many more, again "
-                    "while it stays level. To a target, the rules' own tie rule plays on."))
+        label=_("Tie-break hands"),
+        min_value=1,
+        max_value=99,
+        help_text=_(
+            "A knockout match level after its hands plays this many more, again "
+            "while it stays level. To a target, the rules' own tie rule plays on."
+        ),
+    )
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
     consolation = forms.BooleanField(
-        label=_("Those outside the cut play on in a consolation Swiss"), required=False)
+        label=_("Those outside the cut play on in a consolation Swiss"), required=False
+    )
 
     #: The settings only a Swiss has (a top cut, and a consolation Swiss beside it).
     SWISS_ONLY = ("top_cut", "consolation")
@@ -470,9 +562,14 @@ class KnockoutForm(DirectorForm):
     def defaults() -> dict[str, Any]:
         """The model's defaults (a new tournament's settings until changed)."""
         default = {f.name: f.default for f in Tournament._meta.concrete_fields}
-        return {"top_cut": default["top_cut"], "length": default["knockout_length"],
-                "count": None, "tiebreak_hands": default["tiebreak_hands"],
-                "third_place": default["third_place"], "consolation": default["consolation"]}
+        return {
+            "top_cut": default["top_cut"],
+            "length": default["knockout_length"],
+            "count": None,
+            "tiebreak_hands": default["tiebreak_hands"],
+            "third_place": default["third_place"],
+            "consolation": default["consolation"],
+        }
 
     @staticmethod
     def uses(fmt: str) -> bool:
@@ -494,7 +591,9 @@ class RegisterEntryForm(DirectorForm):
     """A team (two players) or a player entered by the director."""
 
     name = forms.CharField(
-        label=_("Team name"), max_length=100, required=False,
+        label=_("Team name"),
+        max_length=100,
+        required=False,
         help_text=_("Leave empty to name the team after its players."),
     )
     player_1 = forms.CharField(label=_("Player"), max_length=100)
@@ -503,13 +602,18 @@ class RegisterEntryForm(DirectorForm):
     club_2 = forms.CharField(label=_("Partner's club number"), max_length=30, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
     late_entry = forms.ChoiceField(
-        label=_("Missed rounds (late entry)"), required=False,
+        label=_("Missed rounds (late entry)"),
+        required=False,
         choices=[("", _("The tournament's policy")), *Tournament.LateEntry.choices],
     )
     affiliation = forms.CharField(
-        label=_("Affiliation"), max_length=100, required=False,
-        help_text=_("A club or family: entries with the same one are kept apart in the pairings "
-                    "while the draw can."),
+        label=_("Affiliation"),
+        max_length=100,
+        required=False,
+        help_text=_(
+            "A club or family: entries with the same one are kept apart in the pairings "
+            "while the draw can."
+        ),
     )
     checked_in = forms.BooleanField(label=_("Here now: check in at once"), required=False)
 
@@ -566,7 +670,9 @@ class SeedForm(DirectorForm):
 
 class FixTableForm(DirectorForm):
     table = forms.IntegerField(
-        label=_("Fixed table"), min_value=1, required=False,
+        label=_("Fixed table"),
+        min_value=1,
+        required=False,
         help_text=_("Empty: seat anywhere."),
     )
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
@@ -613,11 +719,14 @@ class CorrectionForm(DirectorForm):
     record = forms.CharField(
         label=_("Hand record (JSON)"),
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "autocomplete": "off"}),
-        help_text=_("The facts of the hand (dealer, bids, tricks or the play). The score is "
-                    "computed by the rules engine."),
+        help_text=_(
+            "The facts of the hand (dealer, bids, tricks or the play). The score is "
+            "computed by the rules engine."
+        ),
     )
     reason = forms.CharField(
-        label=_("Reason for the correction"), max_length=500,
+        label=_("Reason for the correction"),
+        max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     #: The version the director saw and corrects: the service refuses a stale one.

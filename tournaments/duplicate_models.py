@@ -62,7 +62,9 @@ class DuplicateEvent(models.Model):
     tables = models.PositiveSmallIntegerField(_("tables"))
     boards_per_round = models.PositiveSmallIntegerField(_("boards per round"))
     board_scoring = models.CharField(
-        _("board scoring"), max_length=10, choices=BoardScoring.choices,
+        _("board scoring"),
+        max_length=10,
+        choices=BoardScoring.choices,
         default=BoardScoring.STANDARD,
     )
     board_compare = models.CharField(
@@ -73,9 +75,10 @@ class DuplicateEvent(models.Model):
         _("comparison"), max_length=12, choices=Comparison.choices, default=Comparison.MATCHPOINTS
     )
     imp_scale = models.JSONField(
-        _("IMP scale"), default=dict, blank=True,
-        help_text=_("Empty: the game's default scale. Otherwise {\"name\", \"factor\", "
-                    "\"steps\"}."),
+        _("IMP scale"),
+        default=dict,
+        blank=True,
+        help_text=_('Empty: the game\'s default scale. Otherwise {"name", "factor", "steps"}.'),
     )
     board_source = models.CharField(
         _("boards"), max_length=12, choices=BoardSource.choices, default=BoardSource.SEEDED
@@ -86,7 +89,8 @@ class DuplicateEvent(models.Model):
         default=dict, blank=True, help_text=_("The movement as generated (rounds, tables, pairs).")
     )
     released_round = models.PositiveSmallIntegerField(
-        _("results released up to round"), default=0,
+        _("results released up to round"),
+        default=0,
         help_text=_("The tables see other tables' results of the rounds up to this one."),
     )
 
@@ -97,14 +101,16 @@ class DuplicateEvent(models.Model):
                 condition=Q(movement__in=["mitchell", "howell", "barometer"]),
                 name="duplicate_movement_known",
             ),
-            models.CheckConstraint(condition=Q(even__in=["skip", "relay"]),
-                                   name="duplicate_even_known"),
+            models.CheckConstraint(
+                condition=Q(even__in=["skip", "relay"]), name="duplicate_even_known"
+            ),
             models.CheckConstraint(
                 condition=Q(board_scoring__in=["standard", "cga", "andrews"]),
                 name="duplicate_board_scoring_known",
             ),
-            models.CheckConstraint(condition=Q(board_compare__in=["own", "net"]),
-                                   name="duplicate_board_compare_known"),
+            models.CheckConstraint(
+                condition=Q(board_compare__in=["own", "net"]), name="duplicate_board_compare_known"
+            ),
             models.CheckConstraint(
                 condition=Q(comparison__in=["matchpoints", "cross-imps", "butler"]),
                 name="duplicate_comparison_known",
@@ -114,8 +120,9 @@ class DuplicateEvent(models.Model):
                 name="duplicate_board_source_known",
             ),
             models.CheckConstraint(condition=Q(tables__gte=2), name="duplicate_two_tables"),
-            models.CheckConstraint(condition=Q(boards_per_round__gte=1),
-                                   name="duplicate_boards_per_round_positive"),
+            models.CheckConstraint(
+                condition=Q(boards_per_round__gte=1), name="duplicate_boards_per_round_positive"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -137,9 +144,7 @@ class DuplicatePair(models.Model):
         "tournaments.Tournament", models.CASCADE, related_name="duplicate_pairs"
     )
     number = models.PositiveSmallIntegerField(_("pair"))
-    entry = models.OneToOneField(
-        "tournaments.Entry", models.CASCADE, related_name="duplicate_pair"
-    )
+    entry = models.OneToOneField("tournaments.Entry", models.CASCADE, related_name="duplicate_pair")
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -156,9 +161,7 @@ class Board(models.Model):
     """One board: its number, dealer and deal (each seat's 13 cards; Whist: the turned card).
     `hands` is empty while a director-entered or first-record board has no deal yet."""
 
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", models.CASCADE, related_name="boards"
-    )
+    tournament = models.ForeignKey("tournaments.Tournament", models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField(_("board"))
     dealer = models.CharField(_("dealer"), max_length=1)
     hands = models.JSONField(_("deal"), default=dict, blank=True)
@@ -170,8 +173,9 @@ class Board(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="board_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="board_number_positive"),
-            models.CheckConstraint(condition=Q(dealer__in=["N", "E", "S", "W"]),
-                                   name="board_dealer_seat"),
+            models.CheckConstraint(
+                condition=Q(dealer__in=["N", "E", "S", "W"]), name="board_dealer_seat"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -240,36 +244,59 @@ class BoardResult(models.Model):
     class Meta:
         ordering = ["board_id", "round_number", "table_number", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "board", "version"],
-                                    name="board_result_version_once"),
-            models.UniqueConstraint(fields=["match", "board"], condition=Q(is_current=True),
-                                    name="board_result_one_current"),
-            models.UniqueConstraint(fields=["match", "board"], condition=Q(status="confirmed"),
-                                    name="board_result_one_confirmed"),
-            models.UniqueConstraint(fields=["idempotency_key"],
-                                    condition=Q(idempotency_key__isnull=False),
-                                    name="board_result_idempotency_key_once"),
-            models.CheckConstraint(condition=Q(is_current=True) | ~Q(status="pending"),
-                                   name="board_result_pending_is_current"),
+            models.UniqueConstraint(
+                fields=["match", "board", "version"], name="board_result_version_once"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "board"],
+                condition=Q(is_current=True),
+                name="board_result_one_current",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "board"],
+                condition=Q(status="confirmed"),
+                name="board_result_one_confirmed",
+            ),
+            models.UniqueConstraint(
+                fields=["idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="board_result_idempotency_key_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_current=True) | ~Q(status="pending"),
+                name="board_result_pending_is_current",
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=["pending", "confirmed", "rejected", "superseded"]),
                 name="board_result_status_known",
             ),
             models.CheckConstraint(
-                condition=Q(kind="adjusted", ns_adjusted__in=["average-plus", "average",
-                                                              "average-minus"],
-                            ew_adjusted__in=["average-plus", "average", "average-minus"])
+                condition=Q(
+                    kind="adjusted",
+                    ns_adjusted__in=["average-plus", "average", "average-minus"],
+                    ew_adjusted__in=["average-plus", "average", "average-minus"],
+                )
                 & ~Q(reason="")
-                | Q(kind__in=["summary", "full", "assigned"], ns_adjusted="", ew_adjusted="",
-                    ns_score__isnull=False, ew_score__isnull=False),
+                | Q(
+                    kind__in=["summary", "full", "assigned"],
+                    ns_adjusted="",
+                    ew_adjusted="",
+                    ns_score__isnull=False,
+                    ew_score__isnull=False,
+                ),
                 name="board_result_scored_or_adjusted",
             ),
-            models.CheckConstraint(condition=~Q(kind="assigned") | ~Q(reason=""),
-                                   name="board_result_assigned_has_reason"),
-            models.CheckConstraint(condition=~Q(ns_pair=models.F("ew_pair")),
-                                   name="board_result_two_pairs"),
+            models.CheckConstraint(
+                condition=~Q(kind="assigned") | ~Q(reason=""),
+                name="board_result_assigned_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=~Q(ns_pair=models.F("ew_pair")), name="board_result_two_pairs"
+            ),
         ]
 
     def __str__(self) -> str:
-        return (f"{self.board}, {_('round')} {self.round_number} {_('table')} "
-                f"{self.table_number} v{self.version} ({self.status})")
+        return (
+            f"{self.board}, {_('round')} {self.round_number} {_('table')} "
+            f"{self.table_number} v{self.version} ({self.status})"
+        )

@@ -30,8 +30,10 @@ ERROR_MESSAGES: dict[str, Any] = {
     "rules-mismatch": lazy("The hand's rules differ from the tournament's."),
     "bad-card": lazy("That is not a card."),
     "bad-seat": lazy("That seat or side is not at this table."),
-    "bad-deal": lazy("The deal is not right: a card is missing or twice, or a hand has the wrong "
-                     "number of cards."),
+    "bad-deal": lazy(
+        "The deal is not right: a card is missing or twice, or a hand has the wrong "
+        "number of cards."
+    ),
     "bad-state": lazy("The score before this hand differs from the earlier hands."),
     "wrong-dealer": lazy("That is not the dealer of this hand."),
     "match-over": lazy("The match is already complete."),
@@ -51,16 +53,18 @@ ERROR_MESSAGES: dict[str, Any] = {
     "must-follow-suit": lazy("A player did not follow suit although they could."),
     "spades-not-broken": lazy("A spade was led before spades were broken."),
     "must-play-lowest-club": lazy("On the first trick each player plays their lowest club."),
-    "spade-on-first-trick": lazy("A spade was played to the first trick by a player holding a "
-                                 "heart or diamond."),
+    "spade-on-first-trick": lazy(
+        "A spade was played to the first trick by a player holding a heart or diamond."
+    ),
     "must-play-top-card": lazy("A hand played blind must play its top card."),
     "bad-claim": lazy("The claim is not possible: more tricks than remain, or not a player here."),
     "claim-ambiguous": lazy("The claim leaves each player's tricks unknown: say the tricks."),
     "tricks-do-not-sum": lazy("The tricks do not add up to the tricks in the hand."),
     "tricks-mismatch": lazy("The tricks given differ from those the play gives."),
     "honours-mismatch": lazy("The honours given differ from those in the deal."),
-    "full-record-required": lazy("These rules need the cards played to score this hand: enter it "
-                                 "card by card."),
+    "full-record-required": lazy(
+        "These rules need the cards played to score this hand: enter it card by card."
+    ),
     "revokes-mismatch": lazy("The revokes given differ from those the play shows."),
     "winner-mismatch": lazy("The winner given differs from the one the tricks give."),
 }
@@ -98,8 +102,9 @@ def translate_errors(errors: Iterable[dict]) -> list[dict]:
         shown = dict(error)
         if error.get("code") in ERROR_MESSAGES:
             shown["detail"] = error.get("message", "")
-            shown["message"] = error_sentence({**error, "hand": None, "trick": None,
-                                               "seat": None, "card": None})
+            shown["message"] = error_sentence(
+                {**error, "hand": None, "trick": None, "seat": None, "card": None}
+            )
         out.append(shown)
     return out
 
@@ -108,10 +113,10 @@ def translate_errors(errors: Iterable[dict]) -> list[dict]:
 #: service's English message stays for the logs and the command line; `code` never changes).
 REFUSALS: dict[str, Any] = {
     "invalid-hand": lazy("The rules engine refused the hand."),
-    "later-hand-invalid": lazy("Hand %(number)s is no longer legal after this change: correct it "
-                               "first."),
-    "later-hand-after-end": lazy("The match would end before hand %(number)s: correct that "
-                                 "first."),
+    "later-hand-invalid": lazy(
+        "Hand %(number)s is no longer legal after this change: correct it first."
+    ),
+    "later-hand-after-end": lazy("The match would end before hand %(number)s: correct that first."),
     "bad-record": lazy("The rules engine refused the result."),
 }
 
@@ -136,10 +141,13 @@ def refusal_words(code: str, message: str, details: Any) -> tuple[str, Any]:
         errors = [e for e in details.get("errors") or [] if isinstance(e, dict)]
         after_end = any(e.get("code") == "match-over" for e in errors)
         text = str(REFUSALS["later-hand-after-end" if after_end else code]) % {
-            "number": details.get("hand", "?")}
+            "number": details.get("hand", "?")
+        }
         reason = "" if after_end else _first_reason(errors)
-        return (f"{text} {reason}" if reason else text), {**details,
-                                                           "errors": translate_errors(errors)}
+        return (f"{text} {reason}" if reason else text), {
+            **details,
+            "errors": translate_errors(errors),
+        }
     if code == "bad-record" and isinstance(details, dict) and details.get("code"):
         text = str(REFUSALS[code])
         return f"{text} {error_sentence(details)}", translate_errors([details])[0]
@@ -184,7 +192,9 @@ def _contract(p: dict) -> str:
         suit = SUIT_WORDS.get(p["trumps"], p["trumps"])
         if p.get("after_lead"):
             return _("%(contract)s (%(suit)s trumps, named after the opening lead)") % {
-                "contract": name, "suit": suit}
+                "contract": name,
+                "suit": suit,
+            }
         return _("%(contract)s (%(suit)s trumps)") % {"contract": name, "suit": suit}
     return str(name)
 
@@ -192,50 +202,74 @@ def _contract(p: dict) -> str:
 def _solo_misere(p: dict) -> str:
     if p["made"]:
         return _("%(who)s, %(contract)s: took no trick (made)") % {
-            "who": _who(p), "contract": _contract(p)}
-    return ngettext("%(who)s, %(contract)s: took %(count)s trick (failed)",
-                    "%(who)s, %(contract)s: took %(count)s tricks (failed)", p["taken"]) % {
-        "who": _who(p), "contract": _contract(p), "count": p["taken"]}
+            "who": _who(p),
+            "contract": _contract(p),
+        }
+    return ngettext(
+        "%(who)s, %(contract)s: took %(count)s trick (failed)",
+        "%(who)s, %(contract)s: took %(count)s tricks (failed)",
+        p["taken"],
+    ) % {"who": _who(p), "contract": _contract(p), "count": p["taken"]}
 
 
 def _solo_declared(p: dict) -> str:
     if p["made"]:
         return _("%(who)s, %(contract)s: took all 13 (made)") % {
-            "who": _who(p), "contract": _contract(p)}
-    return ngettext("%(who)s, %(contract)s: lost %(count)s trick (failed)",
-                    "%(who)s, %(contract)s: lost %(count)s tricks (failed)", p["lost"]) % {
-        "who": _who(p), "contract": _contract(p), "count": p["lost"]}
+            "who": _who(p),
+            "contract": _contract(p),
+        }
+    return ngettext(
+        "%(who)s, %(contract)s: lost %(count)s trick (failed)",
+        "%(who)s, %(contract)s: lost %(count)s tricks (failed)",
+        p["lost"],
+    ) % {"who": _who(p), "contract": _contract(p), "count": p["lost"]}
 
 
 def _solo_made(p: dict) -> str:
     text = _("%(who)s, %(contract)s: took %(taken)s of %(need)s") % {
-        "who": _who(p), "contract": _contract(p), "taken": p["taken"], "need": p["need"]}
+        "who": _who(p),
+        "contract": _contract(p),
+        "taken": p["taken"],
+        "need": p["need"],
+    }
     if p.get("extra"):
         extra = ngettext("%(count)s overtrick", "%(count)s overtricks", p["extra"]) % {
-            "count": p["extra"]}
-        text += " (+" + (extra if p["scored"] else _("%(tricks)s, not scored") % {
-            "tricks": extra}) + ")"
+            "count": p["extra"]
+        }
+        text += (
+            " (+"
+            + (extra if p["scored"] else _("%(tricks)s, not scored") % {"tricks": extra})
+            + ")"
+        )
     return text
 
 
 def _solo_failed(p: dict) -> str:
     text = _("%(who)s, %(contract)s: took %(taken)s of %(need)s") % {
-        "who": _who(p), "contract": _contract(p), "taken": p["taken"], "need": p["need"]}
+        "who": _who(p),
+        "contract": _contract(p),
+        "taken": p["taken"],
+        "need": p["need"],
+    }
     short = _("%(count)s short") % {"count": p["short"]}
     if p.get("under"):
         under = ngettext("%(count)s undertrick", "%(count)s undertricks", p["under"]) % {
-            "count": p["under"]}
-        short += ", " + (under if p["scored"] else _("%(tricks)s, not scored") % {
-            "tricks": under})
+            "count": p["under"]
+        }
+        short += ", " + (under if p["scored"] else _("%(tricks)s, not scored") % {"tricks": under})
     return f"{text} ({short})"
 
 
 def _solo_pair(p: dict) -> str:
     if p["made"]:
         return _("Value %(value)s: %(who)s each receive it from one opponent each.") % {
-            "value": p["value"], "who": _who(p)}
+            "value": p["value"],
+            "who": _who(p),
+        }
     return _("Value %(value)s: %(who)s each pay it to one opponent each.") % {
-        "value": p["value"], "who": _who(p)}
+        "value": p["value"],
+        "who": _who(p),
+    }
 
 
 def _solo_alone(p: dict) -> str:
@@ -253,8 +287,14 @@ def _german_tricks(p: dict) -> str:
 def _revoke(p: dict) -> str:
     if p.get("trick") is not None:
         return _("%(seat)s revoked (trick %(trick)s): %(points)s to %(to)s") % p
-    return ngettext("%(seat)s revoked: %(points)s to %(to)s",
-                    "%(seat)s revoked %(count)s times: %(points)s to %(to)s", p["count"]) % p
+    return (
+        ngettext(
+            "%(seat)s revoked: %(points)s to %(to)s",
+            "%(seat)s revoked %(count)s times: %(points)s to %(to)s",
+            p["count"],
+        )
+        % p
+    )
 
 
 class _Over(dict):
@@ -271,42 +311,57 @@ class _Over(dict):
 def _simple(message: Any, **convert: Callable[[Any], str]) -> Callable[[dict], str]:
     def say(p: dict) -> str:
         return str(message) % _Over(p, {k: f(p[k]) for k, f in convert.items()})
+
     return say
 
 
 #: Each note code (games.notes.NOTE_CODES) and how it reads.
 NOTE_SENTENCES: dict[str, Callable[[dict], str]] = {
-    "spades-nil-made": _simple(lazy("%(seat)s made %(nil)s (%(points)s)"),
-                               nil=lambda k: call_label(NIL_CALLS.get(k, str(k))).lower()),
-    "spades-nil-failed": _simple(lazy("%(seat)s took %(taken)s: failed %(nil)s (%(points)s)"),
-                                 nil=lambda k: call_label(NIL_CALLS.get(k, str(k))).lower()),
-    "spades-bid-made": _simple(lazy("%(side)s bid %(bid)s, took %(taken)s (%(points)s)"),
-                               bid=_bid),
-    "spades-bid-set": _simple(lazy("%(side)s bid %(bid)s, took %(taken)s: set (%(points)s)"),
-                              bid=_bid),
+    "spades-nil-made": _simple(
+        lazy("%(seat)s made %(nil)s (%(points)s)"),
+        nil=lambda k: call_label(NIL_CALLS.get(k, str(k))).lower(),
+    ),
+    "spades-nil-failed": _simple(
+        lazy("%(seat)s took %(taken)s: failed %(nil)s (%(points)s)"),
+        nil=lambda k: call_label(NIL_CALLS.get(k, str(k))).lower(),
+    ),
+    "spades-bid-made": _simple(lazy("%(side)s bid %(bid)s, took %(taken)s (%(points)s)"), bid=_bid),
+    "spades-bid-set": _simple(
+        lazy("%(side)s bid %(bid)s, took %(taken)s: set (%(points)s)"), bid=_bid
+    ),
     "spades-no-last-trick-bonus": _simple(lazy("%(side)s: no last-trick bonus after a claim")),
     "spades-last-tricks-bonus": _simple(
-        lazy("%(side)s won the last tricks with high trumps (+%(bonus)s)")),
+        lazy("%(side)s won the last tricks with high trumps (+%(bonus)s)")
+    ),
     "spades-all-tricks-bonus": _simple(lazy("%(side)s took all %(total)s tricks (+%(bonus)s)")),
-    "spades-all-tricks-wins": _simple(
-        lazy("%(side)s took all %(total)s tricks and wins the game")),
+    "spades-all-tricks-wins": _simple(lazy("%(side)s took all %(total)s tricks and wins the game")),
     "spades-bag-penalty": _simple(lazy("%(side)s reached %(limit)s bags (-%(penalty)s)")),
     "whist-revoke": _revoke,
     "whist-odd-tricks": _simple(lazy("%(side)s took %(tricks)s tricks (%(points)s)")),
     "whist-honours": _simple(lazy("%(side)s held %(held)s honours (%(points)s)")),
-    "whist-honours-barred": _simple(lazy(
-        "%(side)s held %(held)s honours: not scored (%(side)s had %(start)s at the start of the "
-        "hand)")),
-    "whist-honours-after-game": _simple(lazy(
-        "%(side)s held %(held)s honours: not scored (%(other)s reached game)")),
-    "whist-game-pays": _simple(lazy(
-        "%(winner)s win the game %(score)s-%(other_score)s: %(loser)s pay %(points)s")),
-    "whist-game": lambda p: ngettext(
-        "%(winner)s win the game %(score)s-%(other_score)s (%(points)s game point)",
-        "%(winner)s win the game %(score)s-%(other_score)s (%(points)s game points)",
-        p["points"]) % p,
-    "whist-rubber": _simple(lazy(
-        "%(winner)s win the rubber %(games)s-%(other_games)s (%(points)s game points)")),
+    "whist-honours-barred": _simple(
+        lazy(
+            "%(side)s held %(held)s honours: not scored (%(side)s had %(start)s at the start of the "  # noqa: E501
+            "hand)"
+        )
+    ),
+    "whist-honours-after-game": _simple(
+        lazy("%(side)s held %(held)s honours: not scored (%(other)s reached game)")
+    ),
+    "whist-game-pays": _simple(
+        lazy("%(winner)s win the game %(score)s-%(other_score)s: %(loser)s pay %(points)s")
+    ),
+    "whist-game": lambda p: (
+        ngettext(
+            "%(winner)s win the game %(score)s-%(other_score)s (%(points)s game point)",
+            "%(winner)s win the game %(score)s-%(other_score)s (%(points)s game points)",
+            p["points"],
+        )
+        % p
+    ),
+    "whist-rubber": _simple(
+        lazy("%(winner)s win the rubber %(games)s-%(other_games)s (%(points)s game points)")
+    ),
     "solo-thrown-in": _simple(lazy("Thrown in: everyone passed, no score.")),
     "solo-misere": _solo_misere,
     "solo-declared": _solo_declared,
@@ -318,14 +373,21 @@ NOTE_SENTENCES: dict[str, Callable[[dict], str]] = {
     "german-whist-wins": _simple(lazy("%(seat)s wins (%(points)s)")),
     "german-whist-tie": _simple(lazy("A tie: no score.")),
     "board-nil-made": _simple(lazy("%(seat)s made nil: +%(value)s to %(side)s")),
-    "board-nil-failed": _simple(lazy("%(seat)s failed nil: 0 to %(side)s, +%(value)s to "
-                                     "%(other)s")),
+    "board-nil-failed": _simple(
+        lazy("%(seat)s failed nil: 0 to %(side)s, +%(value)s to %(other)s")
+    ),
     "board-bid-made": _simple(lazy("%(side)s made %(bid)s: +%(value)s")),
-    "board-bid-set": _simple(lazy("%(side)s set at %(bid)s: 0 to %(side)s, +%(value)s to "
-                                  "%(other)s")),
-    "board-bags": lambda p: ngettext("%(side)s took %(bags)s bag: -%(bags)s to %(side)s",
-                                     "%(side)s took %(bags)s bags: -%(bags)s to %(side)s",
-                                     p["bags"]) % p,
+    "board-bid-set": _simple(
+        lazy("%(side)s set at %(bid)s: 0 to %(side)s, +%(value)s to %(other)s")
+    ),
+    "board-bags": lambda p: (
+        ngettext(
+            "%(side)s took %(bags)s bag: -%(bags)s to %(side)s",
+            "%(side)s took %(bags)s bags: -%(bags)s to %(side)s",
+            p["bags"],
+        )
+        % p
+    ),
     "board-bags-to-other": _simple(lazy("… and +%(bags)s to %(other)s")),
 }
 

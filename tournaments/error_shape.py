@@ -16,9 +16,15 @@ from django.http import JsonResponse
 
 #: The stable code of an error status that has no code of its own.
 STATUS_CODES = {
-    400: "bad-request", 401: "not-authenticated", 403: "permission-denied", 404: "not-found",
-    405: "method-not-allowed", 406: "not-acceptable", 413: "too-large",
-    415: "unsupported-media-type", 429: "throttled",
+    400: "bad-request",
+    401: "not-authenticated",
+    403: "permission-denied",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    413: "too-large",
+    415: "unsupported-media-type",
+    429: "throttled",
 }
 
 

@@ -116,7 +116,12 @@ def outcome(game: str, rules: Any, after: dict | None) -> Outcome:
 
 
 def knockout_ended(
-    *, length: str, count: int | None, tiebreak_hands: int, hands: int, rules_ended: bool,
+    *,
+    length: str,
+    count: int | None,
+    tiebreak_hands: int,
+    hands: int,
+    rules_ended: bool,
     tied: bool,
 ) -> str | None:
     """Why a knockout match is complete after `hands` hands ("rules", "hands", "tie-break"), or

@@ -161,25 +161,34 @@ class Tournament(models.Model):
     # The knockout (a knockout tournament, or the top cut that ends a Swiss): tournaments.services
     # .knockout. `bracket` is empty until the director confirms who is in it, in seed order.
     top_cut = models.PositiveSmallIntegerField(
-        _("top cut"), default=0,
+        _("top cut"),
+        default=0,
         help_text=_("Swiss: how many go on to a knockout after the last Swiss round (0: none)."),
     )
     knockout_length = models.CharField(
-        _("knockout match length"), max_length=10, choices=KnockoutLength.choices,
+        _("knockout match length"),
+        max_length=10,
+        choices=KnockoutLength.choices,
         default=KnockoutLength.TARGET,
     )
     knockout_count = models.PositiveSmallIntegerField(
-        _("knockout hands or matches"), null=True, blank=True,
+        _("knockout hands or matches"),
+        null=True,
+        blank=True,
         help_text=_("Hands per knockout match, or N of best of N matches."),
     )
     tiebreak_hands = models.PositiveSmallIntegerField(
-        _("tie-break hands"), default=1,
-        help_text=_("A knockout match tied after its hands plays this many more, again while "
-                    "it stays tied. Never a coin."),
+        _("tie-break hands"),
+        default=1,
+        help_text=_(
+            "A knockout match tied after its hands plays this many more, again while "
+            "it stays tied. Never a coin."
+        ),
     )
     third_place = models.BooleanField(_("third-place match"), default=False)
     consolation = models.BooleanField(
-        _("consolation Swiss"), default=False,
+        _("consolation Swiss"),
+        default=False,
         help_text=_("Those outside the top cut play on in a Swiss of their own."),
     )
     bracket = models.JSONField(_("bracket"), default=dict, blank=True, editable=False)
@@ -199,11 +208,13 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     round_minutes = models.PositiveSmallIntegerField(
-        _("minutes per round"), default=60,
+        _("minutes per round"),
+        default=60,
         help_text=_("The round clock's length for each new round (the director may change it)."),
     )
     last_hand_minutes = models.PositiveSmallIntegerField(
-        _("last hand warning (minutes left)"), default=10,
+        _("last hand warning (minutes left)"),
+        default=10,
         help_text=_("The clock says 'last hand' when this many minutes are left."),
     )
 
@@ -227,20 +238,33 @@ class Tournament(models.Model):
                 condition=Q(game__in=[g for g, _ in GAMES]), name="tournament_game_known"
             ),
             models.CheckConstraint(
-                condition=Q(format__in=["swiss", "round-robin", "individual", "progressive",
-                                        "knockout", "duplicate"]),
+                condition=Q(
+                    format__in=[
+                        "swiss",
+                        "round-robin",
+                        "individual",
+                        "progressive",
+                        "knockout",
+                        "duplicate",
+                    ]
+                ),
                 name="tournament_format_known",
             ),
-            models.CheckConstraint(condition=Q(top_cut__in=[0, 2, 4, 8]),
-                                   name="tournament_top_cut_known"),
+            models.CheckConstraint(
+                condition=Q(top_cut__in=[0, 2, 4, 8]), name="tournament_top_cut_known"
+            ),
             models.CheckConstraint(
                 condition=Q(knockout_length="target")
-                | Q(knockout_length__in=["hands", "best-of"], knockout_count__isnull=False,
-                    knockout_count__gte=1),
+                | Q(
+                    knockout_length__in=["hands", "best-of"],
+                    knockout_count__isnull=False,
+                    knockout_count__gte=1,
+                ),
                 name="tournament_knockout_length_counted",
             ),
-            models.CheckConstraint(condition=Q(tiebreak_hands__gte=1),
-                                   name="tournament_tiebreak_hands_positive"),
+            models.CheckConstraint(
+                condition=Q(tiebreak_hands__gte=1), name="tournament_tiebreak_hands_positive"
+            ),
             models.CheckConstraint(
                 condition=Q(state__in=["setup", "registration", "running", "finished"]),
                 name="tournament_state_known",
@@ -314,9 +338,13 @@ class Entry(models.Model):
         help_text=_("Always seat this entry at this table number (e.g. for access)."),
     )
     affiliation = models.CharField(
-        _("affiliation"), max_length=100, blank=True,
-        help_text=_("A club or family: entries with the same one are kept apart in the pairings "
-                    "while the draw can."),
+        _("affiliation"),
+        max_length=100,
+        blank=True,
+        help_text=_(
+            "A club or family: entries with the same one are kept apart in the pairings "
+            "while the draw can."
+        ),
     )
     pin = models.CharField(
         _("PIN"),
@@ -391,10 +419,10 @@ class KeepApart(models.Model):
         verbose_name_plural = _("pairs kept apart")
         constraints = [
             # One row per pair, named in id order: (3, 7), never (7, 3) beside it.
-            models.CheckConstraint(condition=Q(first__lt=F("second")),
-                                   name="keep_apart_in_order"),
-            models.UniqueConstraint(fields=["tournament", "first", "second"],
-                                    name="keep_apart_once"),
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="keep_apart_in_order"),
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="keep_apart_once"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -522,14 +550,11 @@ class SecretToken(models.Model):
             return None
 
 
-
 class TableToken(SecretToken):
     """A scorer's token for one table (`Authorization: Table <secret>`), printed on its card as a
     QR code: its bearer scores that table's match and nothing else."""
 
-    table = models.ForeignKey(
-        Table, models.CASCADE, related_name="tokens", verbose_name=_("table")
-    )
+    table = models.ForeignKey(Table, models.CASCADE, related_name="tokens", verbose_name=_("table"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -581,8 +606,12 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(bracket_round__isnull=True, bracket_index__isnull=True)
-                | Q(bracket_round__isnull=False, bracket_index__isnull=False,
-                    bracket_round__gte=1, bracket_index__gte=1),
+                | Q(
+                    bracket_round__isnull=False,
+                    bracket_index__isnull=False,
+                    bracket_round__gte=1,
+                    bracket_index__gte=1,
+                ),
                 name="match_bracket_place_whole",
             ),
         ]
@@ -830,9 +859,7 @@ class ImportJob(models.Model):
     filename = models.CharField(_("file"), max_length=255, blank=True)
     file_hash = models.CharField(max_length=64, help_text=_("SHA-256 of the uploaded bytes."))
     content = models.TextField(help_text=_("The uploaded file, as UTF-8 text."))
-    state = models.CharField(
-        _("state"), max_length=10, choices=State.choices, default=State.QUEUED
-    )
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.QUEUED)
     total = models.PositiveIntegerField(_("lines"), default=0)
     processed = models.PositiveIntegerField(_("processed"), default=0)
     stored = models.PositiveIntegerField(_("stored"), default=0)
@@ -846,12 +873,16 @@ class ImportJob(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     progressed_at = models.DateTimeField(
-        null=True, blank=True,
-        help_text=_("When the job last moved: claimed, or its progress written. A running job "
-                    "that has not moved for a minute is resumed by the sweep."),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the job last moved: claimed, or its progress written. A running job "
+            "that has not moved for a minute is resumed by the sweep."
+        ),
     )
     runner = models.CharField(
-        max_length=32, blank=True,
+        max_length=32,
+        blank=True,
         help_text=_("The run that holds the job; a run taken over writes nothing more."),
     )
 
@@ -908,19 +939,28 @@ class Series(models.Model):
     game = models.CharField(_("game"), max_length=20, choices=GAMES)
     rule = models.CharField(_("rule"), max_length=20, choices=Rule.choices, default=Rule.PLACING)
     points = models.JSONField(
-        _("placing points"), default=list, blank=True,
+        _("placing points"),
+        default=list,
+        blank=True,
         help_text=_("Points for 1st, 2nd, ... place each evening, e.g. [10, 8, 6, 5, 4, 3, 2, 1]."),
     )
     best = models.PositiveSmallIntegerField(
-        _("best evenings counted"), null=True, blank=True,
+        _("best evenings counted"),
+        null=True,
+        blank=True,
         help_text=_("Only each entrant's best K evenings count; empty: every evening."),
     )
     directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="directed_series",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_series",
         verbose_name=_("directors"),
     )
     tournaments = models.ManyToManyField(
-        Tournament, through="SeriesMember", related_name="series", blank=True,
+        Tournament,
+        through="SeriesMember",
+        related_name="series",
+        blank=True,
     )
     inputs_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -930,12 +970,15 @@ class Series(models.Model):
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
         constraints = [
-            models.CheckConstraint(condition=Q(rule__in=["placing", "match-points"]),
-                                   name="series_rule_known"),
-            models.CheckConstraint(condition=Q(game__in=[g for g, _ in GAMES]),
-                                   name="series_game_known"),
-            models.CheckConstraint(condition=Q(best__isnull=True) | Q(best__gte=1),
-                                   name="series_best_positive"),
+            models.CheckConstraint(
+                condition=Q(rule__in=["placing", "match-points"]), name="series_rule_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(game__in=[g for g, _ in GAMES]), name="series_game_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(best__isnull=True) | Q(best__gte=1), name="series_best_positive"
+            ),
             models.CheckConstraint(condition=~Q(name=""), name="series_name_not_empty"),
         ]
 
@@ -974,10 +1017,12 @@ class SeriesSnapshot(models.Model):
         ordering = ["series_id", "-version"]
         get_latest_by = "version"
         constraints = [
-            models.UniqueConstraint(fields=["series", "version"],
-                                    name="series_snapshot_version_once"),
-            models.UniqueConstraint(fields=["series", "inputs_version"],
-                                    name="series_snapshot_inputs_once"),
+            models.UniqueConstraint(
+                fields=["series", "version"], name="series_snapshot_version_once"
+            ),
+            models.UniqueConstraint(
+                fields=["series", "inputs_version"], name="series_snapshot_inputs_once"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -1014,12 +1059,16 @@ class RoundClock(models.Model):
                 condition=Q(paused_at__isnull=True) | Q(started_at__isnull=False),
                 name="round_clock_paused_after_start",
             ),
-            models.CheckConstraint(condition=Q(duration__gt=timedelta(0)),
-                                   name="round_clock_duration_positive"),
-            models.CheckConstraint(condition=Q(last_hand__gte=timedelta(0)),
-                                   name="round_clock_last_hand_not_negative"),
-            models.CheckConstraint(condition=Q(paused_for__gte=timedelta(0)),
-                                   name="round_clock_paused_for_not_negative"),
+            models.CheckConstraint(
+                condition=Q(duration__gt=timedelta(0)), name="round_clock_duration_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(last_hand__gte=timedelta(0)), name="round_clock_last_hand_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(paused_for__gte=timedelta(0)),
+                name="round_clock_paused_for_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -1051,7 +1100,8 @@ class DirectorCall(models.Model):
         ordering = ["called_at", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["table"], condition=Q(acknowledged_at__isnull=True),
+                fields=["table"],
+                condition=Q(acknowledged_at__isnull=True),
                 name="director_call_one_open_per_table",
             ),
             models.CheckConstraint(

@@ -22,60 +22,96 @@ ON_OFF: dict[bool, Any] = {True: lazy("On"), False: lazy("Off")}
 
 VALUE_LABELS: dict[tuple[str, str], dict[Any, Any]] = {
     ("spades", "two_player_deal"): {"draw": lazy("Draw the hands"), "dummy": lazy("A dummy hand")},
-    ("spades", "dummy_seat"): {"left": lazy("Left of the dealer"),
-                               "right": lazy("Right of the dealer")},
-    ("spades", "bidding"): {"last-bidder": lazy("Each partner bids; the last bidder decides"),
-                            "sum": lazy("Each partner bids; the side's bid is the sum"),
-                            "consult": lazy("Partners consult and bid together")},
-    ("spades", "double_nil"): {"never": lazy("Never"), "always": lazy("Always"),
-                               "when-behind": lazy("Only when behind")},
-    ("spades", "blind_made"): {"double": lazy("Scores double"),
-                               "bonus-100": lazy("Scores a bonus of 100")},
-    ("spades", "blind_failed"): {"double": lazy("Loses double"),
-                                 "normal": lazy("Loses as an ordinary bid"),
-                                 "penalty-100": lazy("Loses 100 more")},
-    ("spades", "first_lead"): {"left-of-dealer": lazy("The player left of the dealer"),
-                               "two-of-clubs": lazy("The holder of the two of clubs"),
-                               "lowest-clubs": lazy("Lowest clubs on the first trick"),
-                               "highest-bidder": lazy("The highest bidder")},
-    ("spades", "set_penalty"): {"bid": lazy("10 per trick bid"),
-                                "shortfall": lazy("10 per trick short")},
-    ("spades", "ten_for_200"): {"off": ON_OFF[False],
-                                "at-least": lazy("A bid of 10 or more scores 200"),
-                                "exact": lazy("Exactly 10 tricks on a bid of 10 scores 200")},
-    ("spades", "last_trick_bonus"): {"off": ON_OFF[False],
-                                     "last": lazy("The last trick"),
-                                     "sequence": lazy("The last tricks in sequence")},
-    ("whist", "game_points"): {"short": lazy("Short whist game points"),
-                               "long": lazy("Long whist game points"),
-                               "none": lazy("None: the loser pays the difference")},
-    ("whist", "settle"): {"difference": lazy("The difference"),
-                          "official": lazy("As the official laws settle")},
-    ("solo-whist", "table"): {"phillips": lazy("Phillips (Pan Book of Card Games)"),
-                              "parlett-1": lazy("Parlett, first table"),
-                              "parlett-2": lazy("Parlett, second table"),
-                              "parlett-3": lazy("Parlett, third table")},
+    ("spades", "dummy_seat"): {
+        "left": lazy("Left of the dealer"),
+        "right": lazy("Right of the dealer"),
+    },
+    ("spades", "bidding"): {
+        "last-bidder": lazy("Each partner bids; the last bidder decides"),
+        "sum": lazy("Each partner bids; the side's bid is the sum"),
+        "consult": lazy("Partners consult and bid together"),
+    },
+    ("spades", "double_nil"): {
+        "never": lazy("Never"),
+        "always": lazy("Always"),
+        "when-behind": lazy("Only when behind"),
+    },
+    ("spades", "blind_made"): {
+        "double": lazy("Scores double"),
+        "bonus-100": lazy("Scores a bonus of 100"),
+    },
+    ("spades", "blind_failed"): {
+        "double": lazy("Loses double"),
+        "normal": lazy("Loses as an ordinary bid"),
+        "penalty-100": lazy("Loses 100 more"),
+    },
+    ("spades", "first_lead"): {
+        "left-of-dealer": lazy("The player left of the dealer"),
+        "two-of-clubs": lazy("The holder of the two of clubs"),
+        "lowest-clubs": lazy("Lowest clubs on the first trick"),
+        "highest-bidder": lazy("The highest bidder"),
+    },
+    ("spades", "set_penalty"): {
+        "bid": lazy("10 per trick bid"),
+        "shortfall": lazy("10 per trick short"),
+    },
+    ("spades", "ten_for_200"): {
+        "off": ON_OFF[False],
+        "at-least": lazy("A bid of 10 or more scores 200"),
+        "exact": lazy("Exactly 10 tricks on a bid of 10 scores 200"),
+    },
+    ("spades", "last_trick_bonus"): {
+        "off": ON_OFF[False],
+        "last": lazy("The last trick"),
+        "sequence": lazy("The last tricks in sequence"),
+    },
+    ("whist", "game_points"): {
+        "short": lazy("Short whist game points"),
+        "long": lazy("Long whist game points"),
+        "none": lazy("None: the loser pays the difference"),
+    },
+    ("whist", "settle"): {
+        "difference": lazy("The difference"),
+        "official": lazy("As the official laws settle"),
+    },
+    ("solo-whist", "table"): {
+        "phillips": lazy("Phillips (Pan Book of Card Games)"),
+        "parlett-1": lazy("Parlett, first table"),
+        "parlett-2": lazy("Parlett, second table"),
+        "parlett-3": lazy("Parlett, third table"),
+    },
     ("solo-whist", "after_unaccepted_prop"): {
         "any-bid": lazy("Anyone may bid on"),
         "eldest-only": lazy("Only the eldest hand may accept"),
-        "solo-only": lazy("Only solo or higher may follow")},
-    ("solo-whist", "trump_indicator"): {"dealer-card": lazy("The dealer's last card"),
-                                        "second-pack": lazy("A card cut from a second pack"),
-                                        "rotation": lazy("By rotation"),
-                                        "joker": lazy("A joker: the contract names trumps")},
+        "solo-only": lazy("Only solo or higher may follow"),
+    },
+    ("solo-whist", "trump_indicator"): {
+        "dealer-card": lazy("The dealer's last card"),
+        "second-pack": lazy("A card cut from a second pack"),
+        "rotation": lazy("By rotation"),
+        "joker": lazy("A joker: the contract names trumps"),
+    },
     ("solo-whist", "abundance_first_trick"): {
         "declared-suit": lazy("The declared suit"),
-        "turned-suit": lazy("The turned suit")},
+        "turned-suit": lazy("The turned suit"),
+    },
     ("solo-whist", "abundance_trumps_named"): {
         "after-auction": lazy("After the auction"),
-        "after-opening-lead": lazy("After the opening lead")},
-    ("solo-whist", "declared_with_trumps"): {"off": ON_OFF[False],
-                                             "replaces": lazy("Replaces abundance declared"),
-                                             "ranks-above": lazy("Ranks above it")},
-    ("german-whist", "counted_tricks"): {"last-13": lazy("The last 13 tricks"),
-                                         "all-26": lazy("All 26 tricks")},
-    ("german-whist", "score"): {"win": lazy("1 for a win"),
-                                "difference": lazy("The difference in tricks")},
+        "after-opening-lead": lazy("After the opening lead"),
+    },
+    ("solo-whist", "declared_with_trumps"): {
+        "off": ON_OFF[False],
+        "replaces": lazy("Replaces abundance declared"),
+        "ranks-above": lazy("Ranks above it"),
+    },
+    ("german-whist", "counted_tricks"): {
+        "last-13": lazy("The last 13 tricks"),
+        "all-26": lazy("All 26 tricks"),
+    },
+    ("german-whist", "score"): {
+        "win": lazy("1 for a win"),
+        "difference": lazy("The difference in tricks"),
+    },
 }
 
 
@@ -96,8 +132,10 @@ def value_label(game: str, option: str, value: Any) -> str:
 
 def choices(game: str, option: str) -> list[tuple[Any, str]]:
     """(value, words) for each value the engine's option takes."""
-    return [(value, value_label(game, option, value))
-            for value in get_game(game).book.options[option].choices]
+    return [
+        (value, value_label(game, option, value))
+        for value in get_game(game).book.options[option].choices
+    ]
 
 
 def preset_label(game: str, preset: str) -> str:
@@ -118,8 +156,8 @@ def rules_label(game: str, rules: Any) -> str:
         return "" if rules is None else str(rules)
     name = preset_label(game, str(rules.get("preset", "")))
     options = pgettext("list separator", ", ").join(
-        _("%(option)s: %(value)s") % {"option": option_label(option),
-                                      "value": value_label(game, option, value)}
+        _("%(option)s: %(value)s")
+        % {"option": option_label(option), "value": value_label(game, option, value)}
         for option, value in (rules.get("options") or {}).items()
     )
     if not options:

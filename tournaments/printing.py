@@ -105,15 +105,19 @@ def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
     """Each seat letter with its player. A team holding two seats (`NS`) puts its first player
     in the first seat and the partner in the second."""
     sides = {letter: seat.side for seat in seats for letter in seat.seats}
-    found = gameplay.seat_players([(seat.seats, _players(seat.entry), seat.entry.name)
-                                   for seat in seats], layout.seats)
-    return [SeatLine(letter, *found[letter], sides.get(letter, "")) if letter in found
-            else SeatLine(letter, "", "", "") for letter in layout.seats]
+    found = gameplay.seat_players(
+        [(seat.seats, _players(seat.entry), seat.entry.name) for seat in seats], layout.seats
+    )
+    return [
+        SeatLine(letter, *found[letter], sides.get(letter, ""))
+        if letter in found
+        else SeatLine(letter, "", "", "")
+        for letter in layout.seats
+    ]
 
 
 def _players(entry: Entry) -> list[str]:
-    return [entry.team.first.name, entry.team.second.name] if entry.team_id else [
-        entry.player.name]
+    return [entry.team.first.name, entry.team.second.name] if entry.team_id else [entry.player.name]
 
 
 def _sides(seats: list[Seat], layout: gameplay.Layout) -> list[tuple[str, str]]:
@@ -207,8 +211,9 @@ class SheetLayout:
         return len(self.leading)
 
 
-def sheet_layout(tournament: Tournament, rows: int | None = None, *,
-                 knockout: bool = False) -> SheetLayout:
+def sheet_layout(
+    tournament: Tournament, rows: int | None = None, *, knockout: bool = False
+) -> SheetLayout:
     """The columns the game's scorer needs on paper (its presentation's), and enough rows for
     the match length (the knockout's length for a knockout round)."""
     shown = presentation(tournament.game)
@@ -230,8 +235,7 @@ def dealers(tournament: Tournament, first: str, count: int) -> list[str]:
     return out[:count]
 
 
-def sheet_rows(tournament: Tournament, wanted: int | None = None, *,
-               knockout: bool = False) -> int:
+def sheet_rows(tournament: Tournament, wanted: int | None = None, *, knockout: bool = False) -> int:
     """Rows to print: as asked (1–60), else the fixed number of hands, else a game's default.
     A knockout match has the knockout's length: its number of hands plus room for two rounds
     of tie-break hands, or (to a target, or best of N: one sheet per match) the game's
@@ -239,8 +243,10 @@ def sheet_rows(tournament: Tournament, wanted: int | None = None, *,
     if wanted is not None:
         return max(1, min(MAX_ROWS, wanted))
     if knockout:
-        if tournament.knockout_length == Tournament.KnockoutLength.HANDS \
-                and tournament.knockout_count:
+        if (
+            tournament.knockout_length == Tournament.KnockoutLength.HANDS
+            and tournament.knockout_count
+        ):
             extra = 2 * (tournament.tiebreak_hands or 0)
             return min(MAX_ROWS, tournament.knockout_count + extra)
         return presentation(tournament.game).sheet_rows
@@ -286,7 +292,7 @@ def static_file(url: str) -> Path | None:
     path = unquote(urlsplit(url).path)
     if not path.startswith(prefix) or ".." in path.split("/"):
         return None
-    name = path[len(prefix):]
+    name = path[len(prefix) :]
     try:
         if staticfiles_storage.exists(name):
             return Path(staticfiles_storage.path(name))

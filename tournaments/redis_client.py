@@ -40,8 +40,12 @@ def client() -> Any:
         import redis
 
         with _lock:
-            found = _clients.setdefault(address, redis.Redis.from_url(
-                address, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT))
+            found = _clients.setdefault(
+                address,
+                redis.Redis.from_url(
+                    address, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
+                ),
+            )
     return found
 
 
@@ -66,7 +70,12 @@ def async_client(*, pubsub: bool = False) -> Any:
         with _lock:
             for old in [k for k in _async if k[0].is_closed()]:
                 del _async[old]
-            found = _async.setdefault(key, redis.asyncio.Redis.from_url(
-                key[1], socket_connect_timeout=TIMEOUT,
-                socket_timeout=None if pubsub else TIMEOUT))
+            found = _async.setdefault(
+                key,
+                redis.asyncio.Redis.from_url(
+                    key[1],
+                    socket_connect_timeout=TIMEOUT,
+                    socket_timeout=None if pubsub else TIMEOUT,
+                ),
+            )
     return found

@@ -54,6 +54,7 @@ def amount(value: Fraction | int) -> str:
 
 # -- calls and contracts as the club says them (pages and the scoring page) ------------------
 
+
 def call_label(call: str) -> str:
     """A Spades call as the club says it (Japanese card terms follow the club's notes)."""
     if call.isdigit():

@@ -35,8 +35,10 @@ def scorers(match: Match) -> list[Actor]:
     pins: dict[str, str] = {}
     for side, pin in match.seats.values_list("side", "entry__pin").order_by("side", "entry_id"):
         pins.setdefault(side, pin)
-    return [Actor(table=match.table_id, side=side, pin=pin, label=f"table {side}")
-            for side, pin in sorted(pins.items())]
+    return [
+        Actor(table=match.table_id, side=side, pin=pin, label=f"table {side}")
+        for side, pin in sorted(pins.items())
+    ]
 
 
 def next_hand(match: Match, rng: random.Random, *, summary: bool = False) -> dict:
@@ -66,13 +68,16 @@ def play_hand(
     sides = scorers(match)
     submitter = sides[rng.randrange(len(sides))]
     submitted = services.submit_hand(
-        match=match, actor=submitter, record=next_hand(match, rng, summary=summary),
+        match=match,
+        actor=submitter,
+        record=next_hand(match, rng, summary=summary),
         idempotency_key=f"sim-{match.pk}-{rng.getrandbits(64):016x}",
     ).submission
     if confirm:
         answer = next(a for a in sides if a.side != submitter.side)
-        submitted = services.confirm_hand(submission=submitted,
-                                          expected_version=submitted.version, actor=answer)
+        submitted = services.confirm_hand(
+            submission=submitted, expected_version=submitted.version, actor=answer
+        )
     return submitted
 
 

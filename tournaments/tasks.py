@@ -91,5 +91,10 @@ def import_hands(self, job_id: int) -> dict | None:
         raise
     if job is None:
         return None
-    return {"state": job.state, "processed": job.processed, "stored": job.stored,
-            "duplicates": job.duplicates, "failed": job.failed}
+    return {
+        "state": job.state,
+        "processed": job.processed,
+        "stored": job.stored,
+        "duplicates": job.duplicates,
+        "failed": job.failed,
+    }

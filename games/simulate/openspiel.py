@@ -254,7 +254,7 @@ def replay(game: Any, actions: list[int], start_scores: tuple[int, int] | None =
 
 
 def _reason(state: Any, index: int, action: int) -> str:
-    """"spades-lead" when the refused action is a spade led, after a spade has been played, by
+    """ "spades-lead" when the refused action is a spade led, after a spade has been played, by
     a player who holds it and other suits too: legal for TrickTable (spades broken), not for
     OpenSpiel. Anything else is "illegal"."""
     played = index - 56
@@ -271,8 +271,9 @@ def _reason(state: Any, index: int, action: int) -> str:
     return "spades-lead" if broken else "illegal"
 
 
-def random_game(game: Any, rng: Any, *, start_scores: tuple[int, int] | None = None,
-                max_bid: int = 13) -> Any:
+def random_game(
+    game: Any, rng: Any, *, start_scores: tuple[int, int] | None = None, max_bid: int = 13
+) -> Any:
     """A finished OpenSpiel game: a random deal (uniform chance outcomes), random legal bids
     (at most `max_bid` each) and random legal plays."""
     state = game.new_initial_state()

@@ -168,14 +168,27 @@ def _second_round(
 ) -> list[dict]:
     """Second-round calls: mostly passes, sometimes a raise of the side's bid by one."""
     if rules.options["bidding"] == "consult" and rules.partnership:
-        return [{"side": table.sides[k], "call": "pass"} for k in table.consult_order
-                if not any(c.get("side") == table.sides[k] and c["call"].startswith("blind")
-                           for c in calls)]
+        return [
+            {"side": table.sides[k], "call": "pass"}
+            for k in table.consult_order
+            if not any(
+                c.get("side") == table.sides[k] and c["call"].startswith("blind") for c in calls
+            )
+        ]
     try:
-        first = _read_calls({"calls": calls + [
-            {"seat": table.seats[i], "call": "pass"} for i in table.bid_order
-            if not any(c.get("side") == table.sides[table.side_of[i]] for c in calls)
-        ]}, rules, table, state)
+        first = _read_calls(
+            {
+                "calls": calls
+                + [
+                    {"seat": table.seats[i], "call": "pass"}
+                    for i in table.bid_order
+                    if not any(c.get("side") == table.sides[table.side_of[i]] for c in calls)
+                ]
+            },
+            rules,
+            table,
+            state,
+        )
     except RecordError:
         return []
     out = []
@@ -184,8 +197,13 @@ def _second_round(
         if any(c.get("side") == table.sides[k] for c in calls):
             continue
         bid = first.bid[k]
-        if (daring and rng.random() < 0.2 and first.nil[i] is None
-                and first.kind[k] in ("num", "nils") and bid < rules.total_tricks):
+        if (
+            daring
+            and rng.random() < 0.2
+            and first.nil[i] is None
+            and first.kind[k] in ("num", "nils")
+            and bid < rules.total_tricks
+        ):
             first.bid[k] = bid + 1
             out.append({"seat": table.seats[i], "call": str(bid + 1)})
         else:

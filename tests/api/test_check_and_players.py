@@ -34,18 +34,24 @@ def test_check_accepts_a_match_record(anon):
 
 
 def test_check_never_500s_on_an_odd_record(anon):
-    body = anon.post("/api/v1/hands/check", {"format": "hand/1", "game": ["x"]},
-                     format="json").json()
+    body = anon.post(
+        "/api/v1/hands/check", {"format": "hand/1", "game": ["x"]}, format="json"
+    ).json()
     assert body["ok"] is False
 
 
 def test_check_refuses_non_objects_and_non_json_with_400(anon):
     assert_error(anon.post("/api/v1/hands/check", [HAND], format="json"), 400, "not-an-object")
-    assert_error(anon.post("/api/v1/hands/check", "{oops", content_type="application/json"),
-                 400, "parse-error")
-    assert_error(anon.post("/api/v1/hands/check", "a=1",
-                           content_type="application/x-www-form-urlencoded"),
-                 415, "unsupported-media-type")
+    assert_error(
+        anon.post("/api/v1/hands/check", "{oops", content_type="application/json"),
+        400,
+        "parse-error",
+    )
+    assert_error(
+        anon.post("/api/v1/hands/check", "a=1", content_type="application/x-www-form-urlencoded"),
+        415,
+        "unsupported-media-type",
+    )
 
 
 def test_check_refuses_a_body_over_64_kib_with_413(anon):
@@ -57,14 +63,25 @@ def test_check_refuses_a_body_over_64_kib_with_413(anon):
 def ratings(db):
     now = timezone.now()
     out = []
-    for name, ordinal, games, wins in (("Aiko", 20.0, 10, 7), ("Ben", 25.0, 2, 2),
-                                       ("Chika", 10.0, 6, 1)):
+    for name, ordinal, games, wins in (
+        ("Aiko", 20.0, 10, 7),
+        ("Ben", 25.0, 2, 2),
+        ("Chika", 10.0, 6, 1),
+    ):
         player = Player.objects.create(name=name)
-        out.append(Rating.objects.create(
-            player=player, game="spades", mu=ordinal + 6, sigma=2.0, ordinal=ordinal,
-            games=games, wins=wins, last_played=now,
-            history=[[now.isoformat(), 1, ordinal + 6, 2.0, ordinal]],
-        ))
+        out.append(
+            Rating.objects.create(
+                player=player,
+                game="spades",
+                mu=ordinal + 6,
+                sigma=2.0,
+                ordinal=ordinal,
+                games=games,
+                wins=wins,
+                last_played=now,
+                history=[[now.isoformat(), 1, ordinal + 6, 2.0, ordinal]],
+            )
+        )
     return out
 
 

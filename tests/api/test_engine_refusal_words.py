@@ -19,8 +19,13 @@ BAD = {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}
 
 
 def submit(client, match, record, language, key="key-0001-abcdef"):
-    return client.post(f"/api/v1/matches/{match.pk}/hands", {"record": record, "side": "NS"},
-                       format="json", HTTP_IDEMPOTENCY_KEY=key, HTTP_ACCEPT_LANGUAGE=language)
+    return client.post(
+        f"/api/v1/matches/{match.pk}/hands",
+        {"record": record, "side": "NS"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
 
 
 def test_a_refused_hand_is_refused_in_japanese_with_the_same_codes(scorer, match):
@@ -36,8 +41,9 @@ def test_a_refused_hand_is_refused_in_japanese_with_the_same_codes(scorer, match
 
 def test_in_english_the_refusal_reads_as_english_sentences(scorer, match):
     body = assert_error(submit(scorer, match, BAD, "en"), 422, "invalid-hand")
-    assert body["message"] == ("The rules engine refused the hand. The tricks do not add up to "
-                               "the tricks in the hand.")
+    assert body["message"] == (
+        "The rules engine refused the hand. The tricks do not add up to the tricks in the hand."
+    )
     assert body["details"][0]["message"] == "The tricks do not add up to the tricks in the hand."
     assert not JAPANESE.search(str(body))
 
@@ -51,10 +57,14 @@ def test_every_refusal_carrying_engine_errors_reads_in_japanese():
 
     engine = {"code": "wrong-dealer", "message": "the dealer should be E", "hand": None}
     with translation.override("ja"):
-        later, details = refusal_words("later-hand-invalid", "hand 2 is no longer legal",
-                                       {"hand": 2, "errors": [engine]})
-        ended, _ = refusal_words("later-hand-invalid", "the match would end",
-                                 {"hand": 3, "errors": [{"code": "match-over"}]})
+        later, details = refusal_words(
+            "later-hand-invalid", "hand 2 is no longer legal", {"hand": 2, "errors": [engine]}
+        )
+        ended, _ = refusal_words(
+            "later-hand-invalid",
+            "the match would end",
+            {"hand": 3, "errors": [{"code": "match-over"}]},
+        )
         board, detail = refusal_words("bad-record", "the dealer should be E", engine)
         other = refusal_words("round-not-in-play", "round 1 is draft", None)
     assert "ハンド2" in later and JAPANESE.search(later) and "[" not in later

@@ -63,30 +63,47 @@ def both(monkeypatch) -> Both:
     return apps
 
 
-def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.pk}/hands",
-         scheme: str = "http") -> list[tuple]:
+def play(
+    both: Both,
+    tables,
+    steps,
+    path=lambda match: f"/api/v1/matches/{match.pk}/hands",
+    scheme: str = "http",
+) -> list[tuple]:
     """Each step (headers, body) on both matches, Django first; every pair compared."""
     answers = []
     (mine, secret), (theirs, other_secret) = tables
     for make_headers, body in steps:
         got = []
-        for app, (match, token), tag in ((both.django, (theirs, other_secret), "-d"),
-                                         (both.ours, (mine, secret), "-t")):
-            headers = {"host": "testserver", "content-type": "application/json",
-                       **make_headers(token)}
+        for app, (match, token), tag in (
+            (both.django, (theirs, other_secret), "-d"),
+            (both.ours, (mine, secret), "-t"),
+        ):
+            headers = {
+                "host": "testserver",
+                "content-type": "application/json",
+                **make_headers(token),
+            }
             if "idempotency-key" in headers:
                 headers["idempotency-key"] += tag
             status, found, content = asgi.request(
-                app, "POST", path(match), headers, scheme=scheme, timeout=30,
-                body=body if isinstance(body, bytes) else json.dumps(body).encode())
+                app,
+                "POST",
+                path(match),
+                headers,
+                scheme=scheme,
+                timeout=30,
+                body=body if isinstance(body, bytes) else json.dumps(body).encode(),
+            )
             if "content-length" in found:  # ids differ in length: the length is checked here
                 assert found["content-length"] == str(len(content))
                 found["content-length"] = "-"
             if "location" in found:  # a redirect names the match
                 found["location"] = found["location"].replace(f"/{match.pk}/", "/-/")
             if "set-cookie" in found:  # a new CSRF secret: random, masked
-                found["set-cookie"] = re.sub(r"csrftoken=\w+; expires=[^;]+",
-                                             "csrftoken=-; expires=-", found["set-cookie"])
+                found["set-cookie"] = re.sub(
+                    r"csrftoken=\w+; expires=[^;]+", "csrftoken=-; expires=-", found["set-cookie"]
+                )
             got.append((status, found, masked(content, match)))
         assert got[1] == got[0]
         answers.append(got[1])
@@ -94,13 +111,24 @@ def play(both: Both, tables, steps, path=lambda match: f"/api/v1/matches/{match.
 
 
 def test_a_submission_its_replay_and_the_next_are_answered_here_as_django_does(both, tables):
-    answers = play(both, tables, [
-        (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
-        (scorer("key-0002-abcdef", **{"content-type": "application/json; charset=utf-8",
-                                      "accept": "application/json"}),
-         {"record": HAND_2, "side": "NS", "number": 2}),
-    ])
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
+            (
+                scorer(
+                    "key-0002-abcdef",
+                    **{
+                        "content-type": "application/json; charset=utf-8",
+                        "accept": "application/json",
+                    },
+                ),
+                {"record": HAND_2, "side": "NS", "number": 2},
+            ),
+        ],
+    )
     assert [status for status, _, _ in answers] == [201, 200, 201]
     assert both.answered == [True, True, True]
     headers = answers[0][1]
@@ -112,14 +140,20 @@ def test_a_submission_its_replay_and_the_next_are_answered_here_as_django_does(b
 
 def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both, tables):
     bad = {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}
-    answers = play(both, tables, [
-        (scorer("key-0003-abcdef"), {"record": bad, "side": "NS"}),
-        (scorer("key-0004-abcdef", **{"accept-language": "ja"}), {"record": bad, "side": "NS"}),
-        (scorer("key-0005-abcdef", **{"accept-language": "ja"}),
-         {"record": HAND_1, "side": "NS"}),  # stored, answered in Japanese
-        (scorer("key-0005-abcdef"), {"record": HAND_2, "side": "NS"}),  # the key reused
-        (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "XX"}),
-    ])
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0003-abcdef"), {"record": bad, "side": "NS"}),
+            (scorer("key-0004-abcdef", **{"accept-language": "ja"}), {"record": bad, "side": "NS"}),
+            (
+                scorer("key-0005-abcdef", **{"accept-language": "ja"}),
+                {"record": HAND_1, "side": "NS"},
+            ),  # stored, answered in Japanese
+            (scorer("key-0005-abcdef"), {"record": HAND_2, "side": "NS"}),  # the key reused
+            (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "XX"}),
+        ],
+    )
     assert [status for status, _, _ in answers] == [422, 422, 201, 409, 400]
     assert answers[1][1]["content-language"] == "ja" and answers[1][2] != answers[0][2]
     assert answers[2][1]["content-language"] == "ja"
@@ -130,38 +164,70 @@ def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both,
 
 def test_another_tables_token_and_an_unknown_match_are_answered_here_alike(both, tables):
     (mine, secret), (theirs, other_secret) = tables
-    answers = play(both, [(mine, other_secret), (theirs, secret)],
-                   [(scorer("key-0007-abcdef"), {"record": HAND_1, "side": "NS"})])
-    answers += play(both, tables, [(scorer("key-0008-abcdef"), {"record": HAND_1, "side": "NS"})],
-                    path=lambda match: "/api/v1/matches/999999/hands")
+    answers = play(
+        both,
+        [(mine, other_secret), (theirs, secret)],
+        [(scorer("key-0007-abcdef"), {"record": HAND_1, "side": "NS"})],
+    )
+    answers += play(
+        both,
+        tables,
+        [(scorer("key-0008-abcdef"), {"record": HAND_1, "side": "NS"})],
+        path=lambda match: "/api/v1/matches/999999/hands",
+    )
     assert [(status, body["code"]) for status, _, body in answers] == [
-        (403, "wrong-table"), (404, "not-found")]
+        (403, "wrong-table"),
+        (404, "not-found"),
+    ]
     assert both.answered == [True, True]
     assert stored(mine) == stored(theirs) == []
 
 
 def test_what_django_must_refuse_is_left_to_django(both, tables):
     (mine, _), (theirs, _) = tables
-    expired = [(mine, table_token(mine.table, expires_at=timezone.now() - timedelta(1))[1]),
-               (theirs, table_token(theirs.table, expires_at=timezone.now() - timedelta(1))[1])]
+    expired = [
+        (mine, table_token(mine.table, expires_at=timezone.now() - timedelta(1))[1]),
+        (theirs, table_token(theirs.table, expires_at=timezone.now() - timedelta(1))[1]),
+    ]
     answers = play(both, expired, [(scorer("key-0009-abcdef"), {"record": HAND_1, "side": "NS"})])
-    answers += play(both, tables, [
-        (lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
-         {"record": HAND_1, "side": "NS"}),
-        (lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
-         {"record": HAND_1, "side": "NS"}),
-        (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
-        (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the workflow's refusal: here
-        (lambda secret: {"authorization": f"Table {secret}"}, {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0010-abcdef"), b"{not json"),
-        (scorer("key-0011-abcdef"), {"record": "nope", "side": "NS"}),
-        (scorer("key-0012-abcdef", **{"content-type": "text/plain"}),
-         {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0013-abcdef", accept="text/html"), {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0014-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
-    ])
-    assert [status for status, _, _ in answers] == [401, 401, 401, 401, 400, 400, 400, 400,
-                                                    415, 406, 400]
+    answers += play(
+        both,
+        tables,
+        [
+            (
+                lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
+                {"record": HAND_1, "side": "NS"},
+            ),
+            (
+                lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
+                {"record": HAND_1, "side": "NS"},
+            ),
+            (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
+            (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the workflow's refusal: here
+            (lambda secret: {"authorization": f"Table {secret}"}, {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0010-abcdef"), b"{not json"),
+            (scorer("key-0011-abcdef"), {"record": "nope", "side": "NS"}),
+            (
+                scorer("key-0012-abcdef", **{"content-type": "text/plain"}),
+                {"record": HAND_1, "side": "NS"},
+            ),
+            (scorer("key-0013-abcdef", accept="text/html"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0014-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
+        ],
+    )
+    assert [status for status, _, _ in answers] == [
+        401,
+        401,
+        401,
+        401,
+        400,
+        400,
+        400,
+        400,
+        415,
+        406,
+        400,
+    ]
     assert answers[0][2]["code"] == "token-expired"
     assert answers[4][2]["code"] == "bad-idempotency-key"
     assert both.answered == [False] * 4 + [True] + [False] * 6
@@ -169,12 +235,20 @@ def test_what_django_must_refuse_is_left_to_django(both, tables):
 
 
 def test_a_browsers_session_and_an_asked_for_indent_are_left_to_django(both, tables):
-    answers = play(both, tables, [
-        (scorer("key-0015-abcdef", cookie="sessionid=abcdefghijkl; csrftoken=x"),
-         {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0016-abcdef", accept="application/json; indent=4"),
-         {"record": HAND_2, "side": "NS"}),
-    ])
+    answers = play(
+        both,
+        tables,
+        [
+            (
+                scorer("key-0015-abcdef", cookie="sessionid=abcdefghijkl; csrftoken=x"),
+                {"record": HAND_1, "side": "NS"},
+            ),
+            (
+                scorer("key-0016-abcdef", accept="application/json; indent=4"),
+                {"record": HAND_2, "side": "NS"},
+            ),
+        ],
+    )
     assert [status for status, _, _ in answers] == [201, 201]
     assert answers[0][1]["set-cookie"].startswith("csrftoken=-")  # Django renewed the cookie
     assert both.answered == [False, False]
@@ -186,8 +260,12 @@ def test_https_gets_hsts_here_and_plain_http_djangos_redirect(both, tables, sett
     settings.SECURE_HSTS_SECONDS = 3600
     both.django = ASGIHandler()  # its middleware reads these settings when loaded
     answers = play(both, tables, [(scorer("key-0022-abcdef"), {"record": HAND_1, "side": "NS"})])
-    answers += play(both, tables, [(scorer("key-0023-abcdef"), {"record": HAND_1, "side": "NS"})],
-                    scheme="https")
+    answers += play(
+        both,
+        tables,
+        [(scorer("key-0023-abcdef"), {"record": HAND_1, "side": "NS"})],
+        scheme="https",
+    )
     assert [status for status, _, _ in answers] == [301, 201]
     assert answers[1][1]["strict-transport-security"] == "max-age=3600"
     assert both.answered == [False, True]
@@ -195,13 +273,22 @@ def test_https_gets_hsts_here_and_plain_http_djangos_redirect(both, tables, sett
 
 
 def test_throttling_counts_once_and_its_refusal_is_djangos(both, tables, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "hand-submit": "2/minute"}}
-    answers = play(both, tables, [
-        (scorer("key-0017-abcdef"), {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0018-abcdef"), b"{not json"),  # refused after the throttle counted it
-        (scorer("key-0019-abcdef"), {"record": HAND_2, "side": "NS"}),
-    ])
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hand-submit": "2/minute",
+        },
+    }
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0017-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0018-abcdef"), b"{not json"),  # refused after the throttle counted it
+            (scorer("key-0019-abcdef"), {"record": HAND_2, "side": "NS"}),
+        ],
+    )
     assert [status for status, _, _ in answers] == [201, 400, 429]
     assert answers[2][2]["code"] == "throttled" and "retry-after" in answers[2][1]
     assert both.answered == [True, False, False]
@@ -235,35 +322,44 @@ def test_the_answers_representation_is_the_view_serializers_byte_for_byte():
     director = make_director(f"td-{uuid.uuid4().hex[:6]}")
     match = make_match(director)
     pending = services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_1)
-    services.reject_hand(submission=pending.submission, actor=table_scorer(match, "EW"),
-                         expected_version=1, reason="wrong tricks — 違う")
-    again = services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_1,
-                                 number=1)  # version 2
+    services.reject_hand(
+        submission=pending.submission,
+        actor=table_scorer(match, "EW"),
+        expected_version=1,
+        reason="wrong tricks — 違う",
+    )
+    again = services.submit_hand(
+        match=match, actor=table_scorer(match, "NS"), record=HAND_1, number=1
+    )  # version 2
     services.confirm_hand(submission=again.submission, actor=director, expected_version=2)
     services.submit_hand(match=match, actor=table_scorer(match, "NS"), record=HAND_2)  # pending
     versions = list(HandSubmission.objects.filter(hand__match=match).select_related("hand"))
     assert len({v.status for v in versions}) == 3  # rejected, confirmed, pending
     render = JSONRenderer().render
     for version in versions:
-        assert (render(fastsubmit._representation(version))
-                == render(s.HandVersionSerializer(version).data))
+        assert render(fastsubmit._representation(version)) == render(
+            s.HandVersionSerializer(version).data
+        )
 
 
-@pytest.mark.parametrize("body", [
-    {"record": HAND_1, "side": "NS"},
-    {"record": HAND_1, "side": "NS", "number": 2, "idempotency_key": "key-0030-abcdef"},
-    {"record": HAND_1, "side": "", "number": None},
-    {"record": HAND_1},
-    {"record": HAND_1, "side": "NORTH"},
-    {"record": HAND_1, "number": 0},
-    {"record": HAND_1, "idempotency_key": "short"},
-    {"record": "nope", "side": "NS"},
-    {"record": [], "side": "NS"},
-    {"side": "NS"},
-    [HAND_1],
-    None,
-    "text",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"record": HAND_1, "side": "NS"},
+        {"record": HAND_1, "side": "NS", "number": 2, "idempotency_key": "key-0030-abcdef"},
+        {"record": HAND_1, "side": "", "number": None},
+        {"record": HAND_1},
+        {"record": HAND_1, "side": "NORTH"},
+        {"record": HAND_1, "number": 0},
+        {"record": HAND_1, "idempotency_key": "short"},
+        {"record": "nope", "side": "NS"},
+        {"record": [], "side": "NS"},
+        {"side": "NS"},
+        [HAND_1],
+        None,
+        "text",
+    ],
+)
 def test_the_body_is_validated_as_the_views_serializer_validates_it(body):
     from api import serializers as s
 

@@ -76,8 +76,12 @@ def test_a_hand_over_64_kib_is_413(scorer, match):
 
 
 def test_a_body_that_is_not_json_is_400(scorer, match):
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands", "{not json",
-                           content_type="application/json", HTTP_IDEMPOTENCY_KEY="key-12345678")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands",
+        "{not json",
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="key-12345678",
+    )
     assert_error(response, 400, "parse-error")
 
 
@@ -103,17 +107,19 @@ def test_the_other_side_confirms_and_the_submitting_side_cannot(scorer, match):
 
 def test_a_scorer_cannot_confirm_at_another_table(scorer, other_scorer, match):
     submit(scorer, match)
-    response = other_scorer.post(f"/api/v1/matches/{match.pk}/hands/1/confirm",
-                                 {"side": "EW", "version": 1},
-                                 format="json")
+    response = other_scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/confirm", {"side": "EW", "version": 1}, format="json"
+    )
     assert_error(response, 403, "wrong-table")
 
 
 def test_a_stale_version_cannot_be_confirmed(scorer, match):
     submit(scorer, match)
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/confirm",
-                           {"side": "EW", "pin": side_pin(match, "EW"), "version": 7},
-                           format="json")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/confirm",
+        {"side": "EW", "pin": side_pin(match, "EW"), "version": 7},
+        format="json",
+    )
     body = assert_error(response, 409, "stale-version")
     assert body["details"]["current"] == 1
     assert HandSubmission.objects.get().status == "pending"
@@ -129,9 +135,11 @@ def test_a_confirmation_without_the_version_seen_is_400_and_changes_nothing(td, 
 
 def test_a_rejection_of_a_stale_version_is_409(scorer, match):
     submit(scorer, match)
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
-                           {"side": "EW", "pin": side_pin(match, "EW"), "version": 2,
-                            "reason": "x"}, format="json")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/reject",
+        {"side": "EW", "pin": side_pin(match, "EW"), "version": 2, "reason": "x"},
+        format="json",
+    )
     assert_error(response, 409, "stale-version")
     assert HandSubmission.objects.get().status == "pending"
 
@@ -139,21 +147,27 @@ def test_a_rejection_of_a_stale_version_is_409(scorer, match):
 def test_a_correction_of_a_stale_version_is_409_and_changes_nothing(td, scorer, match):
     submit(scorer, match)
     fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
-    response = td.post(f"/api/v1/matches/{match.pk}/hands/1/correct",
-                       {"record": fixed, "reason": "slip", "version": 2}, format="json")
+    response = td.post(
+        f"/api/v1/matches/{match.pk}/hands/1/correct",
+        {"record": fixed, "reason": "slip", "version": 2},
+        format="json",
+    )
     assert_error(response, 409, "stale-version")
     assert HandSubmission.objects.count() == 1
 
 
 def test_a_director_voids_a_disputed_hand_and_the_table_enters_it_again(td, scorer, match):
     submit(scorer, match)
-    scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
-                {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4",
-                 "version": 1}, format="json")
+    scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/reject",
+        {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4", "version": 1},
+        format="json",
+    )
     url = f"/api/v1/matches/{match.pk}/hands/1/void"
     assert_error(td.post(url, {"version": 1}, format="json"), 400, "invalid")
-    assert_error(td.post(url, {"version": 2, "reason": "deal again"}, format="json"),
-                 409, "stale-version")
+    assert_error(
+        td.post(url, {"version": 2, "reason": "deal again"}, format="json"), 409, "stale-version"
+    )
     response = td.post(url, {"version": 1, "reason": "misdeal"}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "voided" and response.json()["reason"] == "misdeal"
@@ -164,18 +178,20 @@ def test_a_director_voids_a_disputed_hand_and_the_table_enters_it_again(td, scor
 
 def test_a_scorer_cannot_void_a_hand(scorer, match):
     submit(scorer, match)
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/void",
-                           {"version": 1, "reason": "x"}, format="json")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/void", {"version": 1, "reason": "x"}, format="json"
+    )
     assert_error(response, 403, "scorer-not-allowed")
     assert HandSubmission.objects.get().status == "pending"
 
 
 def test_a_rejection_keeps_the_reason_and_a_new_version_follows(scorer, match):
     submit(scorer, match)
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands/1/reject",
-                           {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4",
-                            "version": 1},
-                           format="json")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands/1/reject",
+        {"side": "EW", "pin": side_pin(match, "EW"), "reason": "we took 4", "version": 1},
+        format="json",
+    )
     assert response.status_code == 200
     assert response.json()["status"] == "rejected" and response.json()["reason"] == "we took 4"
     again = submit(scorer, match, key="key-0002-abcdef", number=1)
@@ -187,8 +203,7 @@ def test_a_director_corrects_with_a_reason_and_the_versions_are_kept(td, scorer,
     url = f"/api/v1/matches/{match.pk}/hands/1/correct"
     fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
     assert_error(td.post(url, {"record": fixed, "version": 1}, format="json"), 400, "invalid")
-    response = td.post(url, {"record": fixed, "reason": "scorer slip", "version": 1},
-                       format="json")
+    response = td.post(url, {"record": fixed, "reason": "scorer slip", "version": 1}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["status"] == "confirmed" and response.json()["version"] == 2
     history = td.get(f"/api/v1/matches/{match.pk}/hands/1/versions").json()
@@ -250,8 +265,13 @@ def test_a_table_token_cannot_direct(scorer, match):
 
 
 def test_hand_submission_is_throttled_with_429(scorer, match, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "hand-submit": "2/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hand-submit": "2/minute",
+        },
+    }
     submit(scorer, match)
     submit(scorer, match)
     body = assert_error(submit(scorer, match), 429, "throttled")
@@ -276,8 +296,10 @@ def test_two_scorers_racing_on_one_hand_get_one_201_and_one_409(postgres_db):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=race, args=(secret, side))
-               for secret, side in zip(secrets, ("NS", "EW"), strict=True)]
+    threads = [
+        threading.Thread(target=race, args=(secret, side))
+        for secret, side in zip(secrets, ("NS", "EW"), strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -31,35 +31,40 @@ def as_td(td):
 @pytest.fixture
 def swiss(td):
     actor = Actor(user=td)
-    made = services.create_tournament(actor=actor, name="Cup night", game="spades",
-                                      rules="standard", format="swiss", rounds=2)
+    made = services.create_tournament(
+        actor=actor, name="Cup night", game="spades", rules="standard", format="swiss", rounds=2
+    )
     services.open_registration(tournament=made, actor=actor)
     for n in range(1, 7):
-        services.register_entry(tournament=made, actor=actor, players=[f"P{n}a", f"P{n}b"],
-                                name=f"Team {n}")
+        services.register_entry(
+            tournament=made, actor=actor, players=[f"P{n}a", f"P{n}b"], name=f"Team {n}"
+        )
     made.refresh_from_db()
     return made
 
 
 def test_a_director_sets_the_knockout_and_bad_settings_get_a_code(as_td, swiss):
     url = f"/api/v1/tournaments/{swiss.slug}/knockout"
-    good = as_td.patch(url, {"top_cut": 4, "length": "best-of", "count": 3,
-                             "third_place": True}, format="json")
+    good = as_td.patch(
+        url, {"top_cut": 4, "length": "best-of", "count": 3, "third_place": True}, format="json"
+    )
     even = as_td.patch(url, {"count": 2}, format="json")
     empty = as_td.patch(url, {}, format="json")
     assert good.status_code == 200
-    assert (good.json()["top_cut"], good.json()["knockout_length"],
-            good.json()["knockout_count"], good.json()["third_place"]) == (4, "best-of", 3, True)
+    assert (
+        good.json()["top_cut"],
+        good.json()["knockout_length"],
+        good.json()["knockout_count"],
+        good.json()["third_place"],
+    ) == (4, "best-of", 3, True)
     assert (even.status_code, even.json()["code"]) == (422, "bad-knockout-length")
     assert empty.json()["code"] == "no-changes"
 
 
 def test_strangers_cannot_set_the_knockout_or_confirm_the_cut(swiss):
     anon = APIClient()
-    set_ = anon.patch(f"/api/v1/tournaments/{swiss.slug}/knockout", {"top_cut": 4},
-                      format="json")
-    confirm = anon.post(f"/api/v1/tournaments/{swiss.slug}/cut", {"entries": [1, 2]},
-                        format="json")
+    set_ = anon.patch(f"/api/v1/tournaments/{swiss.slug}/knockout", {"top_cut": 4}, format="json")
+    confirm = anon.post(f"/api/v1/tournaments/{swiss.slug}/cut", {"entries": [1, 2]}, format="json")
     assert set_.status_code in (401, 403) and confirm.status_code in (401, 403)
     swiss.refresh_from_db()
     assert swiss.top_cut == 0 and swiss.bracket == {}
@@ -67,8 +72,9 @@ def test_strangers_cannot_set_the_knockout_or_confirm_the_cut(swiss):
 
 def test_the_cut_list_is_confirmed_once_and_the_bracket_follows_the_results(as_td, td, swiss):
     director = Actor(user=td)
-    services.set_knockout(tournament=swiss, actor=director, top_cut=4, length="hands", count=1,
-                          third_place=True)
+    services.set_knockout(
+        tournament=swiss, actor=director, top_cut=4, length="hands", count=1, third_place=True
+    )
     cut_url = f"/api/v1/tournaments/{swiss.slug}/cut"
     early = as_td.get(cut_url).json()
     assert (early["can_confirm"], early["refusal"]["code"]) == (False, "swiss-not-over")
@@ -100,14 +106,14 @@ def test_the_cut_list_is_confirmed_once_and_the_bracket_follows_the_results(as_t
     assert third["third_place"] and third["state"] == "ready"
     assert {third["top"]["entry"], third["bottom"]["entry"]} == {
         m["top"]["entry"] if m["winner"] == m["bottom"]["entry"] else m["bottom"]["entry"]
-        for m in semis}
+        for m in semis
+    }
     assert bracket["rounds"][1]["name"] == "Final"
     assert bracket["complete"] is False
 
 
 def test_the_knockout_endpoints_are_in_the_openapi_document(client):
-    schema = client.get("/api/v1/schema/",
-                        HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     paths = schema["paths"]
     assert {"get", "post"} <= set(paths["/api/v1/tournaments/{slug}/cut"])
     assert "get" in paths["/api/v1/tournaments/{slug}/bracket"]
@@ -117,23 +123,39 @@ def test_the_knockout_endpoints_are_in_the_openapi_document(client):
 
 
 def test_a_knockout_is_created_with_its_settings_and_without_rounds(as_td):
-    made = as_td.post("/api/v1/tournaments", {
-        "name": "Cup final night", "game": "spades", "rules": "standard", "format": "knockout",
-        "knockout": {"length": "best-of", "count": 3, "third_place": True}}, format="json")
+    made = as_td.post(
+        "/api/v1/tournaments",
+        {
+            "name": "Cup final night",
+            "game": "spades",
+            "rules": "standard",
+            "format": "knockout",
+            "knockout": {"length": "best-of", "count": 3, "third_place": True},
+        },
+        format="json",
+    )
     assert made.status_code == 201, made.json()
-    assert (made.json()["format"], made.json()["knockout_length"], made.json()["knockout_count"],
-            made.json()["third_place"]) == ("knockout", "best-of", 3, True)
+    assert (
+        made.json()["format"],
+        made.json()["knockout_length"],
+        made.json()["knockout_count"],
+        made.json()["third_place"],
+    ) == ("knockout", "best-of", 3, True)
 
 
 def test_a_swiss_with_a_cut_at_creation_and_refusals_that_create_nothing(as_td):
     from tournaments.models import Tournament
 
     base = {"name": "Cut night", "game": "spades", "rules": "standard", "format": "swiss"}
-    cut = as_td.post("/api/v1/tournaments", {**base, "rounds": 3, "knockout": {"top_cut": 4}},
-                     format="json")
+    cut = as_td.post(
+        "/api/v1/tournaments", {**base, "rounds": 3, "knockout": {"top_cut": 4}}, format="json"
+    )
     no_rounds = as_td.post("/api/v1/tournaments", {**base, "name": "No rounds"}, format="json")
-    even = as_td.post("/api/v1/tournaments", {**base, "name": "Even", "rounds": 3, "knockout": {
-        "length": "best-of", "count": 2}}, format="json")
+    even = as_td.post(
+        "/api/v1/tournaments",
+        {**base, "name": "Even", "rounds": 3, "knockout": {"length": "best-of", "count": 2}},
+        format="json",
+    )
     assert (cut.status_code, cut.json()["top_cut"]) == (201, 4)
     assert no_rounds.status_code in (400, 422) and no_rounds.json()["code"]
     assert (even.status_code, even.json()["code"]) == (422, "bad-knockout-length")

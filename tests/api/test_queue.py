@@ -10,20 +10,25 @@ from .conftest import assert_error
 
 
 def test_the_queue_lists_pending_and_disputed_hands_oldest_first(td, match):
-    first = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                 record=HAND_1).submission
-    services.reject_hand(submission=first,
-                         expected_version=first.version,
-                         actor=scorer(match, "EW"), reason="E took 5")
+    first = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.reject_hand(
+        submission=first,
+        expected_version=first.version,
+        actor=scorer(match, "EW"),
+        reason="E took 5",
+    )
     slug = match.round.tournament.slug
     body = td.get(f"/api/v1/tournaments/{slug}/queue").json()
     assert [(i["number"], i["status"], i["table"], i["round"]) for i in body["results"]] == [
-        (1, "rejected", 1, 1)]
+        (1, "rejected", 1, 1)
+    ]
     assert body["results"][0]["reason"] == "E took 5"
-    again = services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_1,
-                                 number=1).submission
-    services.confirm_hand(submission=again,
-                          expected_version=again.version, actor=scorer(match, "NS"))
+    again = services.submit_hand(
+        match=match, actor=scorer(match, "EW"), record=HAND_1, number=1
+    ).submission
+    services.confirm_hand(
+        submission=again, expected_version=again.version, actor=scorer(match, "NS")
+    )
     services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2)
     body = td.get(f"/api/v1/tournaments/{slug}/queue").json()
     assert [(i["number"], i["status"]) for i in body["results"]] == [(2, "pending")]

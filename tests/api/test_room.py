@@ -20,8 +20,10 @@ def clock_url(match, action: str = "") -> str:
 def test_anyone_reads_a_published_rounds_clock_with_the_servers_time(anon, match):
     body = anon.get(clock_url(match)).json()
     assert body["state"] == "unset" and body["duration_seconds"] == 3600
-    assert abs(datetime.fromisoformat(body["server_time"]).timestamp()
-               - datetime.now().timestamp()) < 60
+    assert (
+        abs(datetime.fromisoformat(body["server_time"]).timestamp() - datetime.now().timestamp())
+        < 60
+    )
 
 
 def test_a_draft_rounds_clock_is_not_found_for_the_public(anon, match):
@@ -45,7 +47,8 @@ def test_a_director_sets_starts_pauses_resumes_and_extends_the_clock(td, match):
 def test_a_reload_reads_the_same_time_left(td, anon, match):
     td.post(clock_url(match, "start"))
     RoundClock.objects.filter(round=match.round).update(
-        started_at=RoundClock.objects.get(round=match.round).started_at - timedelta(minutes=15))
+        started_at=RoundClock.objects.get(round=match.round).started_at - timedelta(minutes=15)
+    )
     left = anon.get(clock_url(match)).json()["remaining_seconds"]
     assert 2690 <= left <= 2700
 
@@ -58,8 +61,9 @@ def test_pausing_a_clock_that_is_not_running_is_409_with_a_stable_code(td, match
 
 
 def test_a_bad_length_is_422_and_changes_nothing(td, match):
-    assert_error(td.post(clock_url(match), {"minutes": 0}, format="json"), 422,
-                 "clock-minutes-invalid")
+    assert_error(
+        td.post(clock_url(match), {"minutes": 0}, format="json"), 422, "clock-minutes-invalid"
+    )
     assert not RoundClock.objects.exists()
 
 
@@ -101,8 +105,13 @@ def test_an_unknown_reason_is_400(scorer, match):
 
 
 def test_calls_are_throttled_per_table(scorer, match, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "call": "2/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "call": "2/minute",
+        },
+    }
     for _ in range(2):
         assert scorer.post(call_url(match), {}, format="json").status_code == 200
     assert_error(scorer.post(call_url(match), {}, format="json"), 429, "throttled")

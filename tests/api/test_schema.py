@@ -22,7 +22,10 @@ def test_the_schema_generates_and_validates_without_warnings(tmp_path):
 
 def test_the_error_shape_is_a_component_used_by_the_4xx_responses(schema):
     assert set(schema["components"]["schemas"]["Error"]["required"]) == {
-        "code", "message", "details"}
+        "code",
+        "message",
+        "details",
+    }
     submit = schema["paths"]["/api/v1/matches/{id}/hands"]["post"]["responses"]
     for code in ("400", "401", "403", "404", "409", "413", "422", "429"):
         ref = submit[code]["content"]["application/json"]["schema"]["$ref"]

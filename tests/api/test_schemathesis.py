@@ -29,6 +29,7 @@ CHECKS = [
     response_schema_conformance,
 ]
 
+
 def bounded(examples: int) -> settings:
     """A fixed, small number of examples per operation (CI stays fast and repeatable)."""
     return settings(
@@ -37,7 +38,6 @@ def bounded(examples: int) -> settings:
         derandomize=True,
         suppress_health_check=list(HealthCheck),
     )
-
 
 
 @pytest.fixture(autouse=True)
@@ -58,8 +58,16 @@ def data(db) -> None:
     director = make_director("st-td")
     make_match(director)
     player = Player.objects.create(name="Aiko")
-    Rating.objects.create(player=player, game="spades", mu=25, sigma=8, ordinal=1, games=3,
-                          wins=2, history=[["2025-01-01T00:00:00+00:00", 1, 25, 8, 1]])
+    Rating.objects.create(
+        player=player,
+        game="spades",
+        mu=25,
+        sigma=8,
+        ordinal=1,
+        games=3,
+        wins=2,
+        history=[["2025-01-01T00:00:00+00:00", 1, 25, 8, 1]],
+    )
 
 
 @pytest.fixture

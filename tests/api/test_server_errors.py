@@ -19,21 +19,27 @@ def _failing(exc):
 def test_a_lost_database_is_a_503_with_retry_after(td, monkeypatch):
     td.raise_request_exception = False
     monkeypatch.setattr(services, "create_tournament", _failing(OperationalError("gone")))
-    response = td.post("/api/v1/tournaments", {"name": "X", "game": "spades",
-                                               "rules": "standard", "format": "swiss",
-                                               "rounds": 3}, format="json")
+    response = td.post(
+        "/api/v1/tournaments",
+        {"name": "X", "game": "spades", "rules": "standard", "format": "swiss", "rounds": 3},
+        format="json",
+    )
     assert response.status_code == 503 and response["Retry-After"] == "1"
-    assert response.json() == {"code": "database-unavailable",
-                               "message": "the database is unavailable; retry shortly",
-                               "details": None}
+    assert response.json() == {
+        "code": "database-unavailable",
+        "message": "the database is unavailable; retry shortly",
+        "details": None,
+    }
 
 
 def test_any_other_failure_is_a_500_in_the_error_shape(td, monkeypatch):
     td.raise_request_exception = False
     monkeypatch.setattr(services, "create_tournament", _failing(RuntimeError("boom")))
-    response = td.post("/api/v1/tournaments", {"name": "X", "game": "spades",
-                                               "rules": "standard", "format": "swiss",
-                                               "rounds": 3}, format="json")
+    response = td.post(
+        "/api/v1/tournaments",
+        {"name": "X", "game": "spades", "rules": "standard", "format": "swiss", "rounds": 3},
+        format="json",
+    )
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"
     assert response.json()["code"] == "server-error"
@@ -55,11 +61,12 @@ def test_the_error_shape_has_one_home_that_imports_no_drf():
     import subprocess
     import sys
 
-    code = ("import sys, tournaments.error_shape as e; "
-            "assert not [m for m in sys.modules if m.startswith('rest_framework')]; "
-            "assert e.body('x', 'y') == {'code': 'x', 'message': 'y', 'details': None}")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    code = (
+        "import sys, tournaments.error_shape as e; "
+        "assert not [m for m in sys.modules if m.startswith('rest_framework')]; "
+        "assert e.body('x', 'y') == {'code': 'x', 'message': 'y', 'details': None}"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     import api.errors
     import api.live

@@ -78,15 +78,23 @@ def play(both: Both, tables, steps) -> list[tuple]:
     (mine, secret), (theirs, other_secret) = tables
     for make_headers, body in steps:
         got = []
-        for app, (match, token), tag in ((both.django, (theirs, other_secret), "-d"),
-                                         (both.ours, (mine, secret), "-t")):
-            headers = {"host": "testserver", "content-type": "application/json",
-                       **make_headers(token)}
+        for app, (match, token), tag in (
+            (both.django, (theirs, other_secret), "-d"),
+            (both.ours, (mine, secret), "-t"),
+        ):
+            headers = {
+                "host": "testserver",
+                "content-type": "application/json",
+                **make_headers(token),
+            }
             if "idempotency-key" in headers:  # a key is unique across matches
                 headers["idempotency-key"] += tag
-            status, found, content = request(app, f"/api/v1/matches/{match.pk}/hands",
-                                             headers, json.dumps(body).encode()
-                                             if not isinstance(body, bytes) else body)
+            status, found, content = request(
+                app,
+                f"/api/v1/matches/{match.pk}/hands",
+                headers,
+                json.dumps(body).encode() if not isinstance(body, bytes) else body,
+            )
             found.pop("content-length", None)
             got.append((status, found, masked(content, match)))
         assert got[1] == got[0]
@@ -101,17 +109,36 @@ def scorer(key: str, **extra: str):
 def stored(match: Match) -> list[tuple]:
     """The match's stored versions (the idempotency key without its "-d"/"-t" tag)."""
     rows = HandSubmission.objects.filter(hand__match=match).order_by("hand__number", "version")
-    return [(*row[:-1], row[-1][:-2]) for row in rows.values_list(
-        "hand__number", "version", "is_current", "status", "source", "raw", "record", "result",
-        "submitted_side", "submitted_label", "decided_side", "reason", "idempotency_key")]
+    return [
+        (*row[:-1], row[-1][:-2])
+        for row in rows.values_list(
+            "hand__number",
+            "version",
+            "is_current",
+            "status",
+            "source",
+            "raw",
+            "record",
+            "result",
+            "submitted_side",
+            "submitted_label",
+            "decided_side",
+            "reason",
+            "idempotency_key",
+        )
+    ]
 
 
 def test_a_submission_and_its_replay_are_djangos_answers_and_rows(both, tables):
-    answers = play(both, tables, [
-        (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
-        (scorer("key-0002-abcdef"), {"record": HAND_2, "side": "NS", "number": 2}),
-    ])
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
+            (scorer("key-0002-abcdef"), {"record": HAND_2, "side": "NS", "number": 2}),
+        ],
+    )
     assert [status for status, _, _ in answers] == [201, 200, 201]
     assert answers[1][2] == answers[0][2]
     headers = answers[0][1]
@@ -122,25 +149,49 @@ def test_a_submission_and_its_replay_are_djangos_answers_and_rows(both, tables):
 
 
 def test_refusals_are_djangos_answers_and_change_nothing(both, tables):
-    answers = play(both, tables, [
-        (lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
-         {"record": HAND_1, "side": "NS"}),  # unknown token
-        (lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
-         {"record": HAND_1, "side": "NS"}),  # malformed header
-        (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
-        (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the key too short
-        (lambda secret: {"authorization": f"Table {secret}"},
-         {"record": HAND_1, "side": "NS"}),  # no key
-        (scorer("key-0003-abcdef"), b"{not json"),
-        (scorer("key-0004-abcdef"), {"record": "nope", "side": "NS"}),
-        (scorer("key-0005-abcdef"),
-         {"record": {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}, "side": "NS"}),
-        (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "XX"}),
-        (scorer("key-0007-abcdef", **{"accept-language": "ja"}),
-         {"record": HAND_1, "side": "XX"}),  # the refusal in Japanese
-    ])
-    assert [status for status, _, _ in answers] == [401, 401, 401, 400, 400, 400, 400, 422,
-                                                    400, 400]
+    answers = play(
+        both,
+        tables,
+        [
+            (
+                lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
+                {"record": HAND_1, "side": "NS"},
+            ),  # unknown token
+            (
+                lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
+                {"record": HAND_1, "side": "NS"},
+            ),  # malformed header
+            (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
+            (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the key too short
+            (
+                lambda secret: {"authorization": f"Table {secret}"},
+                {"record": HAND_1, "side": "NS"},
+            ),  # no key
+            (scorer("key-0003-abcdef"), b"{not json"),
+            (scorer("key-0004-abcdef"), {"record": "nope", "side": "NS"}),
+            (
+                scorer("key-0005-abcdef"),
+                {"record": {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}, "side": "NS"},
+            ),
+            (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "XX"}),
+            (
+                scorer("key-0007-abcdef", **{"accept-language": "ja"}),
+                {"record": HAND_1, "side": "XX"},
+            ),  # the refusal in Japanese
+        ],
+    )
+    assert [status for status, _, _ in answers] == [
+        401,
+        401,
+        401,
+        400,
+        400,
+        400,
+        400,
+        422,
+        400,
+        400,
+    ]
     assert answers[0][1]["www-authenticate"] == "Token"
     assert answers[-1][1]["content-language"] == "ja"
     assert stored(tables[0][0]) == stored(tables[1][0]) == []
@@ -154,21 +205,34 @@ def test_another_tables_token_is_refused_alike(both, tables):
 
 
 def test_a_bad_host_is_refused_alike(both, tables):
-    answers = play(both, tables, [
-        (scorer("key-0009-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
-    ])
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0009-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
+        ],
+    )
     assert answers[0][0] == 400
     assert stored(tables[0][0]) == []
 
 
 def test_throttling_is_djangos(both, tables, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "hand-submit": "2/minute"}}
-    answers = play(both, tables, [
-        (scorer("key-0010-abcdef"), {"record": HAND_1, "side": "NS"}),
-        (scorer("key-0011-abcdef"), {"record": HAND_2, "side": "NS"}),
-        (scorer("key-0012-abcdef"), {"record": HAND_1, "side": "NS"}),
-    ])
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hand-submit": "2/minute",
+        },
+    }
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0010-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0011-abcdef"), {"record": HAND_2, "side": "NS"}),
+            (scorer("key-0012-abcdef"), {"record": HAND_1, "side": "NS"}),
+        ],
+    )
     assert [status for status, _, _ in answers] == [201, 201, 429]
     assert answers[2][2]["code"] == "throttled" and "retry-after" in answers[2][1]
 

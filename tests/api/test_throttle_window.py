@@ -44,8 +44,13 @@ class _Reference(ScopedThrottle):
 
 
 def test_the_redis_throttle_lets_through_refuses_and_waits_as_drf_does(settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "hand-submit": RATE}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hand-submit": RATE,
+        },
+    }
     view = SimpleNamespace(throttle_scope="hand-submit")
     request = _request(424242)
     _Reference.cache.clear()
@@ -63,8 +68,13 @@ def test_the_redis_throttle_lets_through_refuses_and_waits_as_drf_does(settings)
 
 
 def test_the_redis_throttle_is_one_command_and_counts_each_client_apart(settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "hand-submit": "1/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "hand-submit": "1/minute",
+        },
+    }
     view = SimpleNamespace(throttle_scope="hand-submit")
     client = caches["default"]._cache.get_client(write=True)
     assert ScopedThrottle().allow_request(_request(3), view)  # the script is loaded by now

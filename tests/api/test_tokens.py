@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_director_creates_a_table_token_shown_once_and_stored_hashed(td, match):
-    response = td.post(f"/api/v1/tables/{match.table_id}/tokens", {"label": "T1 phone"},
-                       format="json")
+    response = td.post(
+        f"/api/v1/tables/{match.table_id}/tokens", {"label": "T1 phone"}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     secret = body["secret"]
@@ -40,12 +41,13 @@ def test_a_new_table_tokens_url_is_at_the_public_url_phones_use(td, match, setti
 
 
 def test_the_new_token_scores_at_its_table(td, match):
-    secret = td.post(f"/api/v1/tables/{match.table_id}/tokens", {}, format="json").json()[
-        "secret"]
+    secret = td.post(f"/api/v1/tables/{match.table_id}/tokens", {}, format="json").json()["secret"]
     scorer = client_with(f"Table {secret}")
-    response = scorer.post(f"/api/v1/matches/{match.pk}/hands",
-                           {"record": HAND_1, "side": "NS", "idempotency_key": "k-123456789"},
-                           format="json")
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands",
+        {"record": HAND_1, "side": "NS", "idempotency_key": "k-123456789"},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     assert scorer.get(f"/api/v1/tables/{match.table_id}").json()["match"]["id"] == match.pk
 
@@ -68,8 +70,13 @@ def test_only_the_tournaments_directors_manage_table_tokens(anon, other_td, scor
 
 
 def test_token_creation_is_throttled(td, match, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tokens": "1/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "tokens": "1/minute",
+        },
+    }
     url = f"/api/v1/tables/{match.table_id}/tokens"
     assert td.post(url, {}, format="json").status_code == 201
     assert_error(td.post(url, {}, format="json"), 429, "throttled")
@@ -77,9 +84,11 @@ def test_token_creation_is_throttled(td, match, settings):
 
 def test_a_director_gets_an_api_token_with_a_password_and_revokes_it(anon):
     get_user_model().objects.create_user("aiko", password="s3cret-pass")
-    response = anon.post("/api/v1/auth/tokens",
-                         {"username": "aiko", "password": "s3cret-pass", "label": "laptop"},
-                         format="json")
+    response = anon.post(
+        "/api/v1/auth/tokens",
+        {"username": "aiko", "password": "s3cret-pass", "label": "laptop"},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     made = response.json()
     me = client_with(f"Token {made['secret']}")
@@ -90,8 +99,13 @@ def test_a_director_gets_an_api_token_with_a_password_and_revokes_it(anon):
 
 
 def test_wrong_credentials_are_401_and_login_is_throttled(anon, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "2/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": "2/minute",
+        },
+    }
     body = {"username": "nobody", "password": "wrong"}
     assert_error(anon.post("/api/v1/auth/tokens", body, format="json"), 401, "bad-credentials")
     assert_error(anon.post("/api/v1/auth/tokens", {}, format="json"), 401, "bad-credentials")

@@ -10,8 +10,7 @@ from .conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 
-NEW = {"name": "Club night", "game": "spades", "rules": "standard", "format": "swiss",
-       "rounds": 3}
+NEW = {"name": "Club night", "game": "spades", "rules": "standard", "format": "swiss", "rounds": 3}
 
 
 @pytest.fixture
@@ -53,19 +52,27 @@ def test_an_anonymous_client_cannot_create_or_change_a_tournament(anon, tourname
 
 def test_a_director_of_one_tournament_cannot_change_another(other_td, tournament):
     slug = tournament["slug"]
-    assert_error(other_td.post(f"/api/v1/tournaments/{slug}/open-registration"), 403,
-                 "not-director")
-    assert_error(other_td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"),
-                 403, "not-director")
+    assert_error(
+        other_td.post(f"/api/v1/tournaments/{slug}/open-registration"), 403, "not-director"
+    )
+    assert_error(
+        other_td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"),
+        403,
+        "not-director",
+    )
     assert_error(other_td.get(f"/api/v1/tournaments/{slug}/audit"), 403, "not-director")
 
 
 def test_bad_input_is_400_with_field_errors(td):
-    body = assert_error(td.post("/api/v1/tournaments", {**NEW, "rounds": 0, "game": "chess"},
-                                format="json"), 400, "invalid")
+    body = assert_error(
+        td.post("/api/v1/tournaments", {**NEW, "rounds": 0, "game": "chess"}, format="json"),
+        400,
+        "invalid",
+    )
     assert set(body["details"]) == {"rounds", "game"}
-    assert_error(td.post("/api/v1/tournaments", {**NEW, "rules": {"preset": "nope"}},
-                         format="json"), 400)
+    assert_error(
+        td.post("/api/v1/tournaments", {**NEW, "rules": {"preset": "nope"}}, format="json"), 400
+    )
     assert_error(td.post("/api/v1/tournaments", [1], format="json"), 400, "invalid")
 
 
@@ -83,13 +90,21 @@ def test_a_taken_slug_is_409(td, tournament):
 def test_public_registration_only_while_open(td, anon, tournament):
     slug = tournament["slug"]
     body = {"players": [{"name": "A"}, {"name": "B"}]}
-    assert_error(anon.post(f"/api/v1/tournaments/{slug}/entries", body, format="json"), 403,
-                 "registration-closed")
+    assert_error(
+        anon.post(f"/api/v1/tournaments/{slug}/entries", body, format="json"),
+        403,
+        "registration-closed",
+    )
     entries = open_with_teams(td, anon, slug, 2)
     assert entries[0]["kind"] == "team" and [p["name"] for p in entries[0]["players"]] == [
-        "P1a", "P1b"]
-    again = anon.post(f"/api/v1/tournaments/{slug}/entries",
-                      {"players": [{"name": "P1a"}, {"name": "Z"}]}, format="json")
+        "P1a",
+        "P1b",
+    ]
+    again = anon.post(
+        f"/api/v1/tournaments/{slug}/entries",
+        {"players": [{"name": "P1a"}, {"name": "Z"}]},
+        format="json",
+    )
     assert_error(again, 409, "already-entered")
 
 
@@ -99,18 +114,20 @@ def test_entries_check_in_withdraw_seed_and_filter_by_status(td, anon, other_td,
     assert_error(other_td.post(f"/api/v1/entries/{first['id']}/check-in"), 403, "not-director")
     assert_error(anon.post(f"/api/v1/entries/{first['id']}/check-in"), 401)
     assert td.post(f"/api/v1/entries/{first['id']}/check-in").json()["status"] == "checked-in"
-    response = td.post(f"/api/v1/entries/{second['id']}/withdraw", {"reason": "ill"},
-                       format="json")
+    response = td.post(f"/api/v1/entries/{second['id']}/withdraw", {"reason": "ill"}, format="json")
     assert response.json()["status"] == "withdrawn"
-    assert td.post(f"/api/v1/entries/{first['id']}/seed", {"seed": 1},
-                   format="json").json()["seed"] == 1
+    assert (
+        td.post(f"/api/v1/entries/{first['id']}/seed", {"seed": 1}, format="json").json()["seed"]
+        == 1
+    )
     listed = anon.get(f"/api/v1/tournaments/{slug}/entries?status=checked-in").json()
     assert [e["id"] for e in listed["results"]] == [first["id"]]
     assert anon.get(f"/api/v1/entries/{second['id']}").json()["status"] == "withdrawn"
 
 
-def test_fix_table_seats_an_entry_at_one_table_and_refuses_a_taken_table(td, other_td,
-                                                                        tournament, anon):
+def test_fix_table_seats_an_entry_at_one_table_and_refuses_a_taken_table(
+    td, other_td, tournament, anon
+):
     slug = tournament["slug"]
     first, second = open_with_teams(td, anon, slug, 2)
     url = f"/api/v1/entries/{first['id']}/fix-table"
@@ -132,14 +149,16 @@ def test_bulk_import_previews_row_errors_and_imports_all_or_nothing(td, tourname
     slug = tournament["slug"]
     url = f"/api/v1/tournaments/{slug}/entries/import"
     bad = b"team,player1,player2\nA,Ann,Bob\nB,Cid,\n"
-    response = td.post(url, {"file": SimpleUploadedFile("e.csv", bad), "dry_run": "true"},
-                       format="multipart")
+    response = td.post(
+        url, {"file": SimpleUploadedFile("e.csv", bad), "dry_run": "true"}, format="multipart"
+    )
     assert response.status_code == 200, response.content
     preview = response.json()
     assert preview["ok"] is False and preview["rows"][1]["errors"][0]["code"] == "missing-player"
     good = b"team,player1,player2\nA,Ann,Bob\nB,Cid,Dee\n"
-    dry = td.post(url, {"file": SimpleUploadedFile("e.csv", good), "dry_run": "true"},
-                  format="multipart").json()
+    dry = td.post(
+        url, {"file": SimpleUploadedFile("e.csv", good), "dry_run": "true"}, format="multipart"
+    ).json()
     assert dry["ok"] and not dry["imported"] and not Entry.objects.exists()
     done = td.post(url, {"file": SimpleUploadedFile("e.csv", good)}, format="multipart").json()
     assert done["imported"] and Entry.objects.count() == 2
@@ -174,19 +193,31 @@ def test_a_round_is_generated_as_a_hidden_draft_swapped_published_and_listed(td,
     assert draft["state"] == "draft" and len(draft["matches"]) == 2
     assert anon.get(f"/api/v1/tournaments/{slug}/rounds").json()["count"] == 0
     assert_error(anon.get(f"/api/v1/rounds/{draft['id']}"), 404)
-    assert_error(td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"), 409,
-                 "draft-exists")
-    again = td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {"regenerate": True},
-                    format="json")
+    assert_error(
+        td.post(f"/api/v1/tournaments/{slug}/rounds/generate", {}, format="json"),
+        409,
+        "draft-exists",
+    )
+    again = td.post(
+        f"/api/v1/tournaments/{slug}/rounds/generate", {"regenerate": True}, format="json"
+    )
     assert again.status_code == 201
     round_id = again.json()["id"]
-    swap = td.post(f"/api/v1/rounds/{round_id}/swap",
-                   {"first": teams[0]["id"], "second": teams[3]["id"], "reason": "travel"},
-                   format="json")
+    swap = td.post(
+        f"/api/v1/rounds/{round_id}/swap",
+        {"first": teams[0]["id"], "second": teams[3]["id"], "reason": "travel"},
+        format="json",
+    )
     assert swap.status_code == 200, swap.content
-    assert_error(td.post(f"/api/v1/rounds/{round_id}/swap",
-                         {"first": teams[0]["id"], "second": 99999}, format="json"),
-                 400, "unknown-entry")
+    assert_error(
+        td.post(
+            f"/api/v1/rounds/{round_id}/swap",
+            {"first": teams[0]["id"], "second": 99999},
+            format="json",
+        ),
+        400,
+        "unknown-entry",
+    )
     published = td.post(f"/api/v1/rounds/{round_id}/publish")
     assert published.json()["state"] == "published"
     listed = anon.get(f"/api/v1/tournaments/{slug}/rounds").json()["results"]
@@ -208,8 +239,9 @@ def test_the_audit_trail_is_for_directors(td, anon, tournament):
     td.post(f"/api/v1/tournaments/{slug}/open-registration")
     body = td.get(f"/api/v1/tournaments/{slug}/audit").json()
     assert [e["action"] for e in body["results"]] == ["registration-opened", "tournament-created"]
-    assert td.get(f"/api/v1/tournaments/{slug}/audit?action=tournament-created").json()[
-        "count"] == 1
+    assert (
+        td.get(f"/api/v1/tournaments/{slug}/audit?action=tournament-created").json()["count"] == 1
+    )
     assert_error(anon.get(f"/api/v1/tournaments/{slug}/audit"), 401, "not-authenticated")
     assert AuditEvent.objects.count() == 2
 
@@ -227,8 +259,11 @@ def test_directors_change_the_setup_and_nobody_else_can(td, other_td, anon, tour
     url = f"/api/v1/tournaments/{slug}"
     assert_error(anon.patch(url, {"rounds": 6}, format="json"), 401)
     assert_error(other_td.patch(url, {"rounds": 6}, format="json"), 403, "not-director")
-    changed = td.patch(url, {"rounds": 6, "venue": "Club room", "points_draw": "1.5",
-                             "points_win": "3"}, format="json")
+    changed = td.patch(
+        url,
+        {"rounds": 6, "venue": "Club room", "points_draw": "1.5", "points_win": "3"},
+        format="json",
+    )
     assert changed.status_code == 200, changed.content
     body = changed.json()
     assert (body["rounds"], body["venue"], body["points_draw"]) == (6, "Club room", "1.5")
@@ -239,7 +274,8 @@ def test_a_refused_setup_change_changes_nothing(td, tournament):
     url = f"/api/v1/tournaments/{tournament['slug']}"
     before = td.get(url).json()
     assert_error(td.patch(url, {"rounds": 0}, format="json"), 400)
-    assert_error(td.patch(url, {"points_win": "0", "points_loss": "1"}, format="json"), 422,
-                 "bad-points")
+    assert_error(
+        td.patch(url, {"points_win": "0", "points_loss": "1"}, format="json"), 422, "bad-points"
+    )
     assert_error(td.patch(url, {}, format="json"), 400, "no-changes")
     assert td.get(url).json() == before

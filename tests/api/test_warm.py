@@ -89,8 +89,7 @@ def test_the_lifespan_completes_its_start_after_warming_up_even_when_a_step_fail
     monkeypatch.setattr(warm, "STEPS", [("broken", broken)])
     sent = run_lifespan("lifespan.startup", "lifespan.shutdown")
     assert order == ["warmed"]
-    assert [m["type"] for m in sent] == ["lifespan.startup.complete",
-                                         "lifespan.shutdown.complete"]
+    assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
 def test_switched_off_it_does_nothing(settings, monkeypatch):
@@ -98,13 +97,14 @@ def test_switched_off_it_does_nothing(settings, monkeypatch):
     monkeypatch.setattr(warm, "STEPS", [("boom", lambda: pytest.fail("a step ran"))])
     assert warm.warm_up() == {}
     assert [m["type"] for m in run_lifespan("lifespan.startup", "lifespan.shutdown")] == [
-        "lifespan.startup.complete", "lifespan.shutdown.complete"]
+        "lifespan.startup.complete",
+        "lifespan.shutdown.complete",
+    ]
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(
-        postgres_db, settings):
+def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(postgres_db, settings):
     if postgres_db.pool is None:
         pytest.skip("the database pool is off (DATABASE_POOL=0)")
     settings.SUBMIT_THREADS = 3
@@ -130,7 +130,8 @@ def test_each_submission_thread_holds_a_warm_connection_and_its_serializers(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_database_that_does_not_answer_at_start_leaves_a_pool_the_first_request_can_use(
-        postgres_db, settings, monkeypatch):
+    postgres_db, settings, monkeypatch
+):
     """psycopg_pool closes a pool whose wait() timed out, for good; the warm-up must not leave
     the process with it (every later request would fail although the database is back)."""
     from psycopg_pool import ConnectionPool, PoolTimeout
@@ -159,7 +160,8 @@ def test_a_database_that_does_not_answer_at_start_leaves_a_pool_the_first_reques
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_each_warm_connection_has_a_submissions_reads_prepared_and_planned_once(
-        postgres_db, settings):
+    postgres_db, settings
+):
     """The first submissions, every table's at once, find their reads prepared and past the
     five plans PostgreSQL makes for a new prepared statement's first executions (its one
     plan for all is in use: `generic_plans`)."""

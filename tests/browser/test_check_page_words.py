@@ -13,20 +13,37 @@ from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-HAND = {"format": "hand/1", "game": "spades", "dealer": "N",
-        "rules": {"preset": "standard", "options": {"double_nil": "when-behind",
-                                                    "ten_for_200": "off", "nil": True}},
-        "calls": [{"seat": "E", "call": "4"}, {"seat": "S", "call": "nil"},
-                  {"seat": "W", "call": "6"}, {"seat": "N", "call": "5"}],
-        "tricks": {"N": 3, "E": 4, "S": 0, "W": 6}}
+HAND = {
+    "format": "hand/1",
+    "game": "spades",
+    "dealer": "N",
+    "rules": {
+        "preset": "standard",
+        "options": {"double_nil": "when-behind", "ten_for_200": "off", "nil": True},
+    },
+    "calls": [
+        {"seat": "E", "call": "4"},
+        {"seat": "S", "call": "nil"},
+        {"seat": "W", "call": "6"},
+        {"seat": "N", "call": "5"},
+    ],
+    "tricks": {"N": 3, "E": 4, "S": 0, "W": 6},
+}
 BAD = {**HAND, "rules": "standard", "tricks": {"N": 3, "E": 4, "S": 0, "W": 5}}
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
 WORDS = {
-    "en": ["S made nil (+100)", "Only when behind", "Ten for 200: Off",
-           "The tricks do not add up to the tricks in the hand."],
-    "ja": ["Sがニル成功（+100）", "負けているときだけ",
-           "トリック数の合計が、1ハンドのトリック数と合いません。"],
+    "en": [
+        "S made nil (+100)",
+        "Only when behind",
+        "Ten for 200: Off",
+        "The tricks do not add up to the tricks in the hand.",
+    ],
+    "ja": [
+        "Sがニル成功（+100）",
+        "負けているときだけ",
+        "トリック数の合計が、1ハンドのトリック数と合いません。",
+    ],
 }
 RAW = ["when-behind", "ten_for_200", "double_nil", "tricks-do-not-sum", "[", "made nil (+"]
 
@@ -37,8 +54,9 @@ def test_the_checker_says_the_engines_words_in_the_pages_language(
     page, live_server, screenshot, accessibility, language, size
 ):
     page.set_viewport_size(SIZES[size])
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     page.goto(live_server.url + "/check/")
     page.locator("textarea").fill("\n".join(json.dumps(r) for r in (HAND, BAD)))
     page.locator("form.check button[type=submit]").click()

@@ -122,7 +122,10 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     expect(page.get_by_text("Tournament created.")).to_be_visible()
     tournament = Tournament.objects.get(name="Friday Spades")
     assert (tournament.game, tournament.match_length, tournament.match_hands) == (
-        "spades", "hands", 1)
+        "spades",
+        "hands",
+        1,
+    )
 
     submit(page, "Open registration")
     expect(page.get_by_text("Registration is open.")).to_be_visible()
@@ -140,9 +143,11 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
 
     # -- the director enters three more teams and checks everyone in -------------------------
     page.get_by_role("link", name="Manage entries").click()
-    for team, first, second in (("Night Owls", "Ken Sato", "Yui Mori"),
-                                ("Big Bags", "Ann Lee", "Bob Ray"),
-                                ("Lucky Nils", "Emi Abe", "Dan Cho")):
+    for team, first, second in (
+        ("Night Owls", "Ken Sato", "Yui Mori"),
+        ("Big Bags", "Ann Lee", "Bob Ray"),
+        ("Lucky Nils", "Emi Abe", "Dan Cho"),
+    ):
         page.get_by_label("Player", exact=True).fill(first)
         page.get_by_label("Partner", exact=True).fill(second)
         page.get_by_label("Team name").fill(team)
@@ -217,7 +222,8 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     visited(scorer, screenshot, accessibility, "scoring-preview")
     scorer.get_by_role("button", name="Submit the hand").click()
     expect(scorer.locator("#submit-status")).to_contain_text(
-        "Hand 1 is stored and awaits confirmation by the other side.")
+        "Hand 1 is stored and awaits confirmation by the other side."
+    )
 
     # the opponents confirm on the same phone
     decision = scorer.locator("form.decide[data-number='1']")
@@ -226,15 +232,22 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     expect(scorer.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(scorer.get_by_text("The match is finished.")).to_be_visible()
     visited(scorer, screenshot, accessibility, "scoring-after")
-    version_1 = HandSubmission.objects.get(hand__match__table__number=1,
-                                           hand__match__round__tournament=tournament)
-    assert (version_1.status, version_1.source, version_1.submitted_side,
-            version_1.decided_side) == ("confirmed", "table", "NS", "EW")
+    version_1 = HandSubmission.objects.get(
+        hand__match__table__number=1, hand__match__round__tournament=tournament
+    )
+    assert (
+        version_1.status,
+        version_1.source,
+        version_1.submitted_side,
+        version_1.decided_side,
+    ) == ("confirmed", "table", "NS", "EW")
 
     # -- the spectator's standings follow, without a reload ---------------------------------
     spectator.wait_for_function(
-        "v => Number(document.querySelector('#standings-live [data-version]').dataset.version)"
-        " > v", arg=version, timeout=LIVE_UPDATE_MS)
+        "v => Number(document.querySelector('#standings-live [data-version]').dataset.version) > v",
+        arg=version,
+        timeout=LIVE_UPDATE_MS,
+    )
     expect(spectator.locator(".standings-table")).to_be_visible()
     points = match_points(spectator)
     assert points[at_table_1["NS"]] == "2" and points[at_table_1["EW"]] == "0", points
@@ -273,14 +286,24 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
 def published_table(director: Actor) -> tuple[Tournament, Match]:
     """Round 1 of a two-team Spades Swiss, published: one table, a match of one hand."""
     tournament = services.create_tournament(
-        actor=director, name="Keyboard Spades", game="spades", rules="standard",
-        format="swiss", rounds=1, match_length="hands", match_hands=1,
+        actor=director,
+        name="Keyboard Spades",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=1,
+        match_length="hands",
+        match_hands=1,
         confirmation="same-phone",  # about the keyboard, not the PIN
     )
     services.open_registration(tournament=tournament, actor=director)
     for name, players in (("Moonshot", ("Mai", "Tom")), ("Night Owls", ("Ken", "Yui"))):
-        services.register_entry(tournament=tournament, actor=director, name=name,
-                                players=[PlayerSpec(p) for p in players])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=name,
+            players=[PlayerSpec(p) for p in players],
+        )
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     return tournament, Match.objects.get(round=round_)
@@ -308,8 +331,9 @@ def tab_to(page: Page, matches, *, backwards: bool = False, limit: int = 80) -> 
     raise AssertionError("never reached by Tab")
 
 
-def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(page, live_server,
-                                                                       director_user):
+def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(
+    page, live_server, director_user
+):
     director = Actor(user=director_user)
     tournament, match = published_table(director)
     _, secret = services.issue_table_token(table=match.table, actor=director)
@@ -366,7 +390,10 @@ def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(page, live_
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     version = HandSubmission.objects.get(hand__match=match)
     assert (version.status, version.submitted_side, version.decided_side) == (
-        "confirmed", "NS", "EW")
+        "confirmed",
+        "NS",
+        "EW",
+    )
     assert version.raw["tricks"] == TRICKS
 
 
@@ -405,8 +432,9 @@ def test_the_site_nav_and_language_switch_are_reached_by_tab_with_a_visible_focu
     header = ["TrickTable", "Tournaments", "Sign in", "EN", "日本語"]
     reached = []
     for expected in header:
-        focused = tab_to(page, lambda f: f["label"] in header and f["label"] not in reached,
-                         limit=10)
+        focused = tab_to(
+            page, lambda f: f["label"] in header and f["label"] not in reached, limit=10
+        )
         reached.append(focused["label"])
         ring = page.evaluate(OUTLINE)
         assert ring["focusVisible"], (expected, ring)

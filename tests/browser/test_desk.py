@@ -21,8 +21,11 @@ def td(db):
     return get_user_model().objects.create_user("aiko", password=PASSWORD)
 
 
-@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844},
-                                      {"width": 1366, "height": 768}], ids=["phone", "laptop"])
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 390, "height": 844}, {"width": 1366, "height": 768}],
+    ids=["phone", "laptop"],
+)
 def test_the_desk_finds_checks_in_many_undoes_one_and_never_reloads(
     page, live_server, td, screenshot, accessibility, viewport
 ):
@@ -42,8 +45,10 @@ def test_the_desk_finds_checks_in_many_undoes_one_and_never_reloads(
     page.get_by_role("checkbox", name="Select Team 5").check()
     page.get_by_role("button", name="Check in the selected").click()
     page.get_by_text("2 entries checked in.").wait_for()
-    assert set(Entry.objects.filter(status="checked-in").values_list("team__name", flat=True)) \
-        == {"Team 2", "Team 5"}
+    assert set(Entry.objects.filter(status="checked-in").values_list("team__name", flat=True)) == {
+        "Team 2",
+        "Team 5",
+    }
 
     page.get_by_role("button", name="Undo the check-in of Team 5").click()
     page.get_by_text("The check-in of Team 5 is taken back.").wait_for()

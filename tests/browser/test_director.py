@@ -37,13 +37,22 @@ def sign_in(page, live_server, next_path: str = "/director/") -> None:
 def make(user, *, teams: int) -> Tournament:
     actor = Actor(user=user)
     tournament = services.create_tournament(
-        actor=actor, name="Friday Spades", game="spades", rules="standard", format="swiss",
-        rounds=3, venue="Club room",
+        actor=actor,
+        name="Friday Spades",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=3,
+        venue="Club room",
     )
     services.open_registration(tournament=tournament, actor=actor)
     for n in range(1, teams + 1):
-        services.register_entry(tournament=tournament, actor=actor,
-                                players=[f"Player {n}A", f"Player {n}B"], name=f"Team {n}")
+        services.register_entry(
+            tournament=tournament,
+            actor=actor,
+            players=[f"Player {n}A", f"Player {n}B"],
+            name=f"Team {n}",
+        )
     return tournament
 
 
@@ -108,8 +117,7 @@ def test_a_director_registers_pairs_publishes_and_follows_a_round(
     assert page.get_by_text("round-published").is_visible()
 
 
-def test_a_director_corrects_a_hand_with_a_reason(page, live_server, td, screenshot,
-                                                  accessibility):
+def test_a_director_corrects_a_hand_with_a_reason(page, live_server, td, screenshot, accessibility):
     tournament = make(td, teams=2)
     director = Actor(user=td)
     round_ = services.generate_round(tournament=tournament, actor=director)
@@ -135,8 +143,9 @@ def test_a_director_corrects_a_hand_with_a_reason(page, live_server, td, screens
     assert "North miscounted their tricks" in history.inner_text()
 
 
-def test_the_house_options_follow_the_game_without_a_page_load(page, live_server, td,
-                                                               accessibility):
+def test_the_house_options_follow_the_game_without_a_page_load(
+    page, live_server, td, accessibility
+):
     sign_in(page, live_server)
     page.get_by_label("Name", exact=True).fill("Whist drive")
     assert page.get_by_role("button", name="Show the options of this game and preset").is_hidden()

@@ -75,8 +75,9 @@ def test_a_hand_is_corrected_in_the_tables_own_form_filled_with_the_current_vers
     screenshot(page, "director-correction-facts-laptop")
 
 
-def test_a_recorded_play_is_corrected_card_by_card(page, live_server, td, screenshot,
-                                                   accessibility):
+def test_a_recorded_play_is_corrected_card_by_card(
+    page, live_server, td, screenshot, accessibility
+):
     tournament, match, director = published(td)
     record = legal_hand(2, "spades", "standard")
     record = {k: v for k, v in record.items() if k not in ("format", "game", "rules")}
@@ -102,18 +103,22 @@ def test_a_recorded_play_is_corrected_card_by_card(page, live_server, td, screen
     expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
     current = HandSubmission.objects.get(hand__match=match, is_current=True)
     assert current.version == 2 and current.record["play"] == record["play"]
-    assert current.result["score"] == check_hand(
-        {**record, "format": "hand/1", "game": "spades", "rules": "standard"})["score"]
+    assert (
+        current.result["score"]
+        == check_hand({**record, "format": "hand/1", "game": "spades", "rules": "standard"})[
+            "score"
+        ]
+    )
 
 
 def test_a_disputed_hand_is_voided_and_the_match_ended_after_confirming(
     page, live_server, td, screenshot, accessibility
 ):
     tournament, match, director = published(td)
-    pending = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
-    services.reject_hand(submission=pending, actor=scorer(match, "EW"), expected_version=1,
-                         reason="we took 4")
+    pending = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.reject_hand(
+        submission=pending, actor=scorer(match, "EW"), expected_version=1, reason="we took 4"
+    )
     sign_in(page, live_server, f"/director/{tournament.slug}/matches/{match.pk}/")
 
     page.get_by_role("button", name="End the match").click()
@@ -140,8 +145,7 @@ def test_a_disputed_hand_is_voided_and_the_match_ended_after_confirming(
     assert match.state == "finished"
 
 
-def test_closing_a_round_asks_first_in_japanese(page, live_server, td, screenshot,
-                                                accessibility):
+def test_closing_a_round_asks_first_in_japanese(page, live_server, td, screenshot, accessibility):
     tournament, match, director = published(td)
     sign_in(page, live_server, f"/director/{tournament.slug}/rounds/1/")
     with page.expect_navigation():
@@ -157,8 +161,9 @@ def test_closing_a_round_asks_first_in_japanese(page, live_server, td, screensho
     assert tournament.round_set.get(number=1).state != "closed"
 
 
-def test_the_hand_page_in_japanese_offers_the_game_form(page, live_server, td, screenshot,
-                                                       accessibility):
+def test_the_hand_page_in_japanese_offers_the_game_form(
+    page, live_server, td, screenshot, accessibility
+):
     tournament, match, director = published(td)
     services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
     sign_in(page, live_server, hand_path(tournament, match))

@@ -46,8 +46,10 @@ def score_board(phone, pin: str, tricks: tuple[int, ...]) -> None:
 
 def typed(cards: list[str]) -> str:
     """A hand as a director types it: by suit, tens as 10."""
-    return " ".join(suit + " " + " ".join("10" if c[0] == "T" else c[0] for c in cards
-                                          if c[1] == suit) for suit in "SHDC")
+    return " ".join(
+        suit + " " + " ".join("10" if c[0] == "T" else c[0] for c in cards if c[1] == suit)
+        for suit in "SHDC"
+    )
 
 
 def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, accessibility):
@@ -75,8 +77,12 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
     expect(page.get_by_text("Aiko Sato").first).to_be_visible()
     director = Actor(user=user)
     for n in range(2, 7):
-        services.register_entry(tournament=tournament, actor=director,
-                                players=[f"Player {n}a", f"Player {n}b"], name=f"Pair {n}")
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            players=[f"Player {n}a", f"Player {n}b"],
+            name=f"Pair {n}",
+        )
     page.reload()
 
     # the director types board 1 as it came out of the physical board (two cards swapped
@@ -111,8 +117,9 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
     page.goto(f"{live_server.url}/director/{tournament.slug}/duplicate/print/boards/")
     expect(page.get_by_role("heading", name="Curtain cards")).to_be_visible()
     assert page.locator(".slip").count() == 6 * 4
-    pdf = page.request.get(f"{live_server.url}/director/{tournament.slug}/duplicate/print/"
-                           "boards/?format=pdf")
+    pdf = page.request.get(
+        f"{live_server.url}/director/{tournament.slug}/duplicate/print/boards/?format=pdf"
+    )
     assert pdf.body().startswith(b"%PDF")
     screenshot(page, "duplicate-boards-laptop-en")
     page.goto(f"{live_server.url}/director/{tournament.slug}/duplicate/print/guide/")
@@ -141,8 +148,9 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
             score_board(phone, pin, TRICKS[table])
             phone.get_by_text("Every board of this round is scored").wait_for()
             # no peeking: nothing of another table before the release
-            expect(phone.get_by_text("Other tables' results appear when the director "
-                                     "releases them")).to_be_visible()
+            expect(
+                phone.get_by_text("Other tables' results appear when the director releases them")
+            ).to_be_visible()
         page.goto(f"{live_server.url}/director/{tournament.slug}/duplicate/")
         page.get_by_role("button", name=f"Close round {number}").click()
         expect(page.get_by_role("button", name=f"Close round {number}")).to_have_count(0)
@@ -170,9 +178,11 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
     # export
     with spectator.expect_download() as download:
         spectator.goto(f"{live_server.url}/duplicate/{tournament.slug}/")
-        spectator.evaluate(f"() => {{ const a = document.createElement('a'); a.href = "
-                           f"'/duplicate/{tournament.slug}/export/csv'; a.download = ''; "
-                           "document.body.appendChild(a); a.click(); }")
+        spectator.evaluate(
+            f"() => {{ const a = document.createElement('a'); a.href = "
+            f"'/duplicate/{tournament.slug}/export/csv'; a.download = ''; "
+            "document.body.appendChild(a); a.click(); }"
+        )
     assert "Pair 2" in Path(download.value.path()).read_text(encoding="utf-8")
 
     # the projector and the phone in Japanese

@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def open_table_in(page, live_server, match, director, language: str) -> None:
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     _, secret = services.issue_table_token(table=match.table, actor=director)
     page.goto(live_server.url + services.scoring_path(match.table, secret))
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")

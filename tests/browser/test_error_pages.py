@@ -34,15 +34,21 @@ def evening(settings):
 @pytest.fixture
 def club(db):
     actor = Actor(user=get_user_model().objects.create_user("td"))
-    spades = services.create_tournament(actor=actor, name="Friday Spades", game="spades",
-                                        rules="standard", format="swiss", rounds=3)
+    spades = services.create_tournament(
+        actor=actor, name="Friday Spades", game="spades", rules="standard", format="swiss", rounds=3
+    )
     services.open_registration(tournament=spades, actor=actor)
     for n in range(1, 5):
-        services.register_entry(tournament=spades, actor=actor, name=f"Team {n}",
-                                players=[PlayerSpec(f"P{n} North"), PlayerSpec(f"P{n} South")])
+        services.register_entry(
+            tournament=spades,
+            actor=actor,
+            name=f"Team {n}",
+            players=[PlayerSpec(f"P{n} North"), PlayerSpec(f"P{n} South")],
+        )
     services.generate_round(tournament=spades, actor=actor)  # round 1: a draft
-    open_event = services.create_tournament(actor=actor, name="Open Spades", game="spades",
-                                            rules="standard", format="swiss", rounds=2)
+    open_event = services.create_tournament(
+        actor=actor, name="Open Spades", game="spades", rules="standard", format="swiss", rounds=2
+    )
     services.open_registration(tournament=open_event, actor=actor)
     return {"running": spades, "open": open_event}
 
@@ -65,7 +71,8 @@ def _check(tab, kind: str, lang: str, size: str, screenshot, accessibility) -> N
     expect(tab.locator(".ways-back a[href='/']")).to_be_visible()
     assert "Traceback" not in tab.content()
     no_sideways_scroll = tab.evaluate(
-        "document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
     assert no_sideways_scroll, f"{kind} {lang} {size} scrolls sideways"
     screenshot(tab, f"error-{kind}-{lang}-{size}")
     assert accessibility(tab) == [], (kind, lang, size)
@@ -78,8 +85,7 @@ def test_a_mistyped_address(page, live_server, evening, club, screenshot, access
         _check(tab, "404", lang, size, screenshot, accessibility)
 
 
-def test_a_server_error(page, live_server, evening, club, screenshot, accessibility,
-                        monkeypatch):
+def test_a_server_error(page, live_server, evening, club, screenshot, accessibility, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("a bug")
 
@@ -90,8 +96,9 @@ def test_a_server_error(page, live_server, evening, club, screenshot, accessibil
         _check(tab, "500", lang, size, screenshot, accessibility)
 
 
-def test_a_form_sent_after_its_cookie_is_gone(page, live_server, evening, club, screenshot,
-                                              accessibility):
+def test_a_form_sent_after_its_cookie_is_gone(
+    page, live_server, evening, club, screenshot, accessibility
+):
     for lang, size, tab in _pages(page):
         tab.goto(f"{live_server.url}/t/{club['open'].slug}/")
         tab.locator("#id_player_1").fill("Aiko")
@@ -103,10 +110,13 @@ def test_a_form_sent_after_its_cookie_is_gone(page, live_server, evening, club, 
         _check(tab, "csrf", lang, size, screenshot, accessibility)
 
 
-def test_a_draft_round_says_its_pairings_are_not_published(page, live_server, evening, club,
-                                                           screenshot, accessibility):
-    said = {"en": "Round 1's pairings are not published yet.",
-            "ja": "ラウンド 1 の組み合わせはまだ発表されていません。"}
+def test_a_draft_round_says_its_pairings_are_not_published(
+    page, live_server, evening, club, screenshot, accessibility
+):
+    said = {
+        "en": "Round 1's pairings are not published yet.",
+        "ja": "ラウンド 1 の組み合わせはまだ発表されていません。",
+    }
     for lang, size, tab in _pages(page):
         response = tab.goto(f"{live_server.url}/t/{club['running'].slug}/rounds/1/")
         assert response.status == 404

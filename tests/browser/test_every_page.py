@@ -80,8 +80,9 @@ def test_every_page_passes_axe_in_english_on_a_phone_and_japanese_on_a_laptop_an
     sign_in_browser(page, live_server, demo.director_actor().user)
     found = {}
     for language, viewport in (("en", PHONE), ("ja", LAPTOP)):
-        page.context.add_cookies([{"name": "django_language", "value": language,
-                                   "url": live_server.url}])
+        page.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
         page.set_viewport_size(viewport)
         for name, path in pages.items():
             page.goto(f"{live_server.url}{path}")

@@ -25,8 +25,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 PROJECTOR = {"width": 1920, "height": 1080}
-TEAMS = ["Nil Desperandum", "Bag Ladies", "Spade Runners", "Blind Ambition", "Moonshot",
-         "The Sandbaggers", "Trump Cards", "Big Slick", "Double Trouble", "Late Bidders"]
+TEAMS = [
+    "Nil Desperandum",
+    "Bag Ladies",
+    "Spade Runners",
+    "Blind Ambition",
+    "Moonshot",
+    "The Sandbaggers",
+    "Trump Cards",
+    "Big Slick",
+    "Double Trouble",
+    "Late Bidders",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -43,14 +53,33 @@ def cup() -> tuple:
     user = get_user_model().objects.create_user("td", password="x")
     td = Actor(user=user, label="td")
     tournament = services.create_tournament(
-        actor=td, name="Spring Cup", game="spades", rules="standard", format="swiss", rounds=3,
-        match_length="hands", match_hands=1, seed=4)
-    services.set_knockout(tournament=tournament, actor=td, top_cut=8, length="hands", count=1,
-                          third_place=True, consolation=True)
+        actor=td,
+        name="Spring Cup",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=3,
+        match_length="hands",
+        match_hands=1,
+        seed=4,
+    )
+    services.set_knockout(
+        tournament=tournament,
+        actor=td,
+        top_cut=8,
+        length="hands",
+        count=1,
+        third_place=True,
+        consolation=True,
+    )
     services.open_registration(tournament=tournament, actor=td)
     for n, name in enumerate(TEAMS):
-        services.register_entry(tournament=tournament, actor=td, name=name,
-                                players=[PlayerSpec(f"Player {n}a"), PlayerSpec(f"Player {n}b")])
+        services.register_entry(
+            tournament=tournament,
+            actor=td,
+            name=name,
+            players=[PlayerSpec(f"Player {n}a"), PlayerSpec(f"Player {n}b")],
+        )
     for seed in range(3):
         round_ = services.generate_round(tournament=tournament, actor=td)
         services.publish_round(round=round_, actor=td)
@@ -80,19 +109,28 @@ def play_out_one(match: Match, rng: random.Random) -> Match:
     return match
 
 
-def shots(page, live_server, screenshot, accessibility, name: str, path: str,
-          sizes=(("phone", PHONE), ("laptop", LAPTOP))) -> None:
+def shots(
+    page,
+    live_server,
+    screenshot,
+    accessibility,
+    name: str,
+    path: str,
+    sizes=(("phone", PHONE), ("laptop", LAPTOP)),
+) -> None:
     for label, size in sizes:
         page.set_viewport_size(size)
         page.goto(f"{live_server.url}{path}")
         screenshot(page, f"knockout-{name}-{label}")
         assert accessibility(page) == [], f"{name} {label}"
-        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], \
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (
             f"{name} {label}: the bracket scrolls sideways in its box, never the page"
+        )
 
 
 def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
-        page, live_server, another_page, screenshot, accessibility):
+    page, live_server, another_page, screenshot, accessibility
+):
     tournament, td, user = cup()
     slug = tournament.slug
     sign_in_browser(page, live_server, user)
@@ -159,11 +197,15 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
             services.publish_round(round=round_, actor=td)
         play_the_round(tournament, td, seed)
         services.close_round(round=tournament.round_set.get(number=number), actor=td)
-        for viewer, live in ((spectator, "#bracket-live"), (projector, "#bracket-live"),
-                             (room, "#projector-live")):
+        for viewer, live in (
+            (spectator, "#bracket-live"),
+            (projector, "#bracket-live"),
+            (room, "#projector-live"),
+        ):
             viewer.wait_for_function(
-                f"document.querySelectorAll('{live} .bracket-line.won').length >= "
-                f"{decided}", timeout=10_000)
+                f"document.querySelectorAll('{live} .bracket-line.won').length >= {decided}",
+                timeout=10_000,
+            )
             assert viewer.evaluate("window.notReloaded") is True
         if number == 5:
             screenshot(spectator, "knockout-bracket-semis-phone")
@@ -171,44 +213,63 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     board = knockout.board(tournament)
     assert board.complete
     champion = tournament.entries.get(pk=board.bracket.champion).name
-    projector.wait_for_function("document.querySelector('.bracket-champion') !== null",
-                                timeout=10_000)
+    projector.wait_for_function(
+        "document.querySelector('.bracket-champion') !== null", timeout=10_000
+    )
     assert champion in projector.locator(".bracket-champion").inner_text()
     assert spectator.locator(".bracket-third .bracket-line.won").count() == 1
     screenshot(projector, "knockout-bracket-projector")
     assert accessibility(projector) == []
-    assert projector.evaluate("document.documentElement.scrollHeight") <= 1080, \
+    assert projector.evaluate("document.documentElement.scrollHeight") <= 1080, (
         "the whole bracket on one projector screen"
-    room.wait_for_function("document.querySelector('#projector-live .bracket-champion')",
-                           timeout=10_000)
+    )
+    room.wait_for_function(
+        "document.querySelector('#projector-live .bracket-champion')", timeout=10_000
+    )
     assert champion in room.locator("#projector-live .bracket-champion").inner_text()
     assert room.locator("#projector-live .bracket-round").count() == 3
     assert room.locator("#projector-live .bracket-third .bracket-line.won").count() == 1
     screenshot(room, "knockout-room-projector")
     assert accessibility(room) == []
-    assert room.evaluate("document.documentElement.scrollHeight") <= 1080, \
+    assert room.evaluate("document.documentElement.scrollHeight") <= 1080, (
         "the round's tables and the whole bracket on one projector screen"
+    )
     assert room.evaluate("document.documentElement.scrollWidth") <= 1920
 
     # Every bracket page, in English and Japanese.
     shots(page, live_server, screenshot, accessibility, "bracket", f"/t/{slug}/bracket/")
     shots(page, live_server, screenshot, accessibility, "director", f"/director/{slug}/knockout/")
-    page.context.add_cookies([{"name": "django_language", "value": "ja",
-                               "url": live_server.url}])
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
     shots(page, live_server, screenshot, accessibility, "bracket-ja", f"/t/{slug}/bracket/")
     assert page.locator("html").get_attribute("lang") == "ja"
     assert page.get_by_role("heading", name="決勝", exact=True).is_visible()
-    shots(page, live_server, screenshot, accessibility, "projector-ja",
-          f"/t/{slug}/bracket/projector/", sizes=(("projector", PROJECTOR),))
-    shots(page, live_server, screenshot, accessibility, "room-projector-ja",
-          f"/t/{slug}/projector/", sizes=(("projector", PROJECTOR),))
+    shots(
+        page,
+        live_server,
+        screenshot,
+        accessibility,
+        "projector-ja",
+        f"/t/{slug}/bracket/projector/",
+        sizes=(("projector", PROJECTOR),),
+    )
+    shots(
+        page,
+        live_server,
+        screenshot,
+        accessibility,
+        "room-projector-ja",
+        f"/t/{slug}/projector/",
+        sizes=(("projector", PROJECTOR),),
+    )
     assert page.locator("#projector-bracket").inner_text() == "トーナメント表"
-    shots(page, live_server, screenshot, accessibility, "director-ja",
-          f"/director/{slug}/knockout/")
+    shots(
+        page, live_server, screenshot, accessibility, "director-ja", f"/director/{slug}/knockout/"
+    )
 
 
 def test_the_new_tournament_form_asks_what_the_chosen_format_uses(
-        page, live_server, screenshot, accessibility):
+    page, live_server, screenshot, accessibility
+):
     """A knockout is not asked for rounds nor a cut; a Swiss is asked for its top cut and the
     knockout's settings; another format for neither. Hidden parts are disabled (not sent)."""
     from tournaments.models import Tournament
@@ -248,5 +309,10 @@ def test_the_new_tournament_form_asks_what_the_chosen_format_uses(
     with page.expect_navigation():
         form.get_by_role("button", name="Create tournament").click()
     cup = Tournament.objects.get(name="Autumn Cup")
-    assert (cup.rounds, cup.top_cut, cup.knockout_length, cup.knockout_count,
-            cup.third_place) == (4, 4, "best-of", 3, True)
+    assert (cup.rounds, cup.top_cut, cup.knockout_length, cup.knockout_count, cup.third_place) == (
+        4,
+        4,
+        "best-of",
+        3,
+        True,
+    )

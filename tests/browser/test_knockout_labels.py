@@ -26,30 +26,48 @@ def in_process(settings):
 
 
 def test_knockout_tables_are_labelled_with_their_bracket_round(
-        page, live_server, screenshot, accessibility):
+    page, live_server, screenshot, accessibility
+):
     user = get_user_model().objects.create_user("td", password="x")
     td = Actor(user=user, label="td")
     tournament = services.create_tournament(
-        actor=td, name="Knockout Cup", game="spades", rules="standard", format="knockout",
-        rounds=3, match_length="hands", match_hands=1, seed=4)
-    services.set_knockout(tournament=tournament, actor=td, length="best-of", count=3,
-                          third_place=True)
+        actor=td,
+        name="Knockout Cup",
+        game="spades",
+        rules="standard",
+        format="knockout",
+        rounds=3,
+        match_length="hands",
+        match_hands=1,
+        seed=4,
+    )
+    services.set_knockout(
+        tournament=tournament, actor=td, length="best-of", count=3, third_place=True
+    )
     services.open_registration(tournament=tournament, actor=td)
     for n in range(8):
-        services.register_entry(tournament=tournament, actor=td, name=f"Team {n}",
-                                players=[PlayerSpec(f"P{n}a"), PlayerSpec(f"P{n}b")])
+        services.register_entry(
+            tournament=tournament,
+            actor=td,
+            name=f"Team {n}",
+            players=[PlayerSpec(f"P{n}a"), PlayerSpec(f"P{n}b")],
+        )
     listed = services.cut_list(tournament=tournament)
     services.confirm_cut(tournament=tournament, actor=td, entries=listed.ids)
     round_ = services.generate_round(tournament=tournament, actor=td)
     services.publish_round(round=round_, actor=td)
     slug = tournament.slug
     sign_in_browser(page, live_server, user)
-    pages = {"round": f"/t/{slug}/rounds/1/", "director-round": f"/director/{slug}/rounds/1/",
-             "dashboard": f"/director/{slug}/"}
+    pages = {
+        "round": f"/t/{slug}/rounds/1/",
+        "director-round": f"/director/{slug}/rounds/1/",
+        "dashboard": f"/director/{slug}/",
+    }
     words = {"en": ("Quarter-final", "Knockout of 8"), "ja": ("準々決勝", "8組のノックアウト")}
     for lang in ("en", "ja"):
-        page.context.add_cookies([{"name": "django_language", "value": lang,
-                                   "url": live_server.url}])
+        page.context.add_cookies(
+            [{"name": "django_language", "value": lang, "url": live_server.url}]
+        )
         label, summary = words[lang]
         for name, path in pages.items():
             for size_name, size in SIZES.items():

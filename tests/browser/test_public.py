@@ -41,13 +41,24 @@ def duel(show_provisional: bool = False) -> tuple[Tournament, Match, Actor]:
     """Two Spades teams in round 1 of a Swiss, a match of two hands, one already confirmed."""
     td = director()
     tournament = services.create_tournament(
-        actor=td, name="Duel", game="spades", rules="standard", format="swiss", rounds=2,
-        match_length="hands", match_hands=2, show_provisional=show_provisional,
+        actor=td,
+        name="Duel",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=2,
+        match_length="hands",
+        match_hands=2,
+        show_provisional=show_provisional,
     )
     services.open_registration(tournament=tournament, actor=td)
     for n, names in enumerate((("Aiko", "Ben"), ("Chika", "Dan")), 1):
-        services.register_entry(tournament=tournament, actor=td, name=f"Team {n}",
-                                players=[PlayerSpec(p) for p in names])
+        services.register_entry(
+            tournament=tournament,
+            actor=td,
+            name=f"Team {n}",
+            players=[PlayerSpec(p) for p in names],
+        )
     round_ = services.generate_round(tournament=tournament, actor=td)
     services.publish_round(round=round_, actor=td)
     match = Match.objects.get(round=round_)
@@ -85,7 +96,9 @@ def test_standings_follow_a_confirmed_hand_over_the_event_stream(page, live_serv
     # the next reconnection and the fragment is swapped in.
     page.wait_for_function(
         "v => Number(document.querySelector('[data-version]').dataset.version) > v",
-        arg=version, timeout=20_000)
+        arg=version,
+        timeout=20_000,
+    )
     assert sorted(match_points(page)) == ["0", "2"]
     assert page.evaluate("window.notReloaded") is True
     assert page.locator("[data-live-events]").get_attribute("data-live-mode") == "sse"
@@ -104,7 +117,9 @@ def test_standings_poll_their_fragment_without_event_source(page, live_server):
 
     page.wait_for_function(
         "() => [...document.querySelectorAll('.standings-table tbody td')]"
-        ".some(td => td.textContent.trim() === '2')", timeout=10_000)
+        ".some(td => td.textContent.trim() === '2')",
+        timeout=10_000,
+    )
     assert sorted(match_points(page)) == ["0", "2"]
     assert page.evaluate("window.notReloaded") is True
 
@@ -133,16 +148,22 @@ def test_the_projector_pages_through_a_long_table(page, live_server):
     assert len(first) == 3
     page.wait_for_function(
         "() => document.querySelector('[data-page-indicator=standings]').textContent"
-        " === 'Page 2 of 3'", timeout=5_000)
+        " === 'Page 2 of 3'",
+        timeout=5_000,
+    )
     second = page.locator("table[data-paginate=standings] tbody tr:visible").all_inner_texts()
     assert len(second) == 3 and set(second).isdisjoint(first)
     page.wait_for_function(
         "() => document.querySelector('[data-page-indicator=standings]').textContent"
-        " === 'Page 3 of 3'", timeout=5_000)
+        " === 'Page 3 of 3'",
+        timeout=5_000,
+    )
     assert page.locator("table[data-paginate=standings] tbody tr:visible").count() == 2
     page.wait_for_function(
         "() => document.querySelector('[data-page-indicator=standings]').textContent"
-        " === 'Page 1 of 3'", timeout=5_000)
+        " === 'Page 1 of 3'",
+        timeout=5_000,
+    )
     assert not page.locator("body > header").is_visible()  # no site chrome on the screen
 
 
@@ -157,18 +178,23 @@ def test_the_projector_fits_its_pages_to_the_screen(page, live_server):
     bottom = page.evaluate(
         "() => Math.max(...[...document.querySelectorAll("
         "'table[data-paginate=standings] tbody tr')].filter(r => !r.hidden)"
-        ".map(r => r.getBoundingClientRect().bottom))")
+        ".map(r => r.getBoundingClientRect().bottom))"
+    )
     assert bottom <= 380
-    assert re.fullmatch(r"Page 1 of \d", page.locator("[data-page-indicator=standings]")
-                        .inner_text())
+    assert re.fullmatch(
+        r"Page 1 of \d", page.locator("[data-page-indicator=standings]").inner_text()
+    )
 
 
 def a_club_evening() -> dict:
     """The demo's Spades Swiss (a round in play) and Solo Whist evening, small."""
     spades = demo.build_spades(7, teams=6, played=1)
     solo = demo.build_solo_whist(7, players=8, rounds=1)
-    match = (Match.objects.filter(round__tournament=spades, round__number=1, is_bye=False)
-             .order_by("table__number").first())
+    match = (
+        Match.objects.filter(round__tournament=spades, round__number=1, is_bye=False)
+        .order_by("table__number")
+        .first()
+    )
     player = Entry.objects.filter(tournament=spades).first().team.first
     return {
         "home": "/",
@@ -188,8 +214,7 @@ def test_every_public_page_screenshots_and_passes_the_accessibility_basics(
 ):
     pages = a_club_evening()
     for name, url in pages.items():
-        page.set_viewport_size(PROJECTOR if name == "projector" else {"width": 390,
-                                                                      "height": 844})
+        page.set_viewport_size(PROJECTOR if name == "projector" else {"width": 390, "height": 844})
         page.goto(live_server.url + url)
         if name == "match":
             page.locator("details.play summary").first.click()  # the play, trick by trick
@@ -207,8 +232,7 @@ def test_the_pages_in_japanese(page, live_server, screenshot, accessibility):
     with page.expect_navigation():
         page.get_by_role("button", name="日本語").click()
     for name in ("home", "tournament", "standings", "match", "player", "projector"):
-        page.set_viewport_size(PROJECTOR if name == "projector" else {"width": 390,
-                                                                      "height": 844})
+        page.set_viewport_size(PROJECTOR if name == "projector" else {"width": 390, "height": 844})
         page.goto(live_server.url + pages[name])
         assert page.locator("html").get_attribute("lang") == "ja"
         screenshot(page, f"public-{name}-ja")
@@ -220,7 +244,8 @@ def test_the_pages_in_japanese(page, live_server, screenshot, accessibility):
 def test_registering_a_team_in_the_browser(page, live_server, accessibility, screenshot):
     td = director()
     tournament = services.create_tournament(
-        actor=td, name="Open Spades", game="spades", rules="hoyle", format="swiss", rounds=3)
+        actor=td, name="Open Spades", game="spades", rules="hoyle", format="swiss", rounds=3
+    )
     services.open_registration(tournament=tournament, actor=td)
     page.goto(f"{live_server.url}/t/{tournament.slug}/")
     page.get_by_label("Team name (optional)").fill("Moonshot")
@@ -237,5 +262,6 @@ def test_registering_a_team_in_the_browser(page, live_server, accessibility, scr
     with page.expect_navigation():
         page.get_by_role("button", name="Enter our team").click()
     assert page.get_by_role("alert").inner_text() == (
-        "One of these players is already entered in this tournament.")
+        "One of these players is already entered in this tournament."
+    )
     assert accessibility(page) == []

@@ -60,8 +60,9 @@ def test_the_match_page_fits_a_phone_with_the_key_facts_first(
         screenshot(page, f"public-match-{name}{suffix}")
 
 
-def test_the_round_page_follows_results_live(page, live_server, live_in_process, screenshot,
-                                             accessibility):
+def test_the_round_page_follows_results_live(
+    page, live_server, live_in_process, screenshot, accessibility
+):
     match = make_match(make_director("td"), match_length="hands", match_hands=8)
     page.goto(f"{live_server.url}/t/{match.round.tournament.slug}/rounds/1/")
     source = page.locator("[data-live-events]")

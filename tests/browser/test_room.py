@@ -38,20 +38,25 @@ def evening():
     one hand awaiting confirmation, one disputed, one table not started)."""
     tournament = demo.build_spades(7, teams=16, played=1)
     Team.objects.filter(name="Bag Ladies").update(
-        name="The Extraordinarily Long-Named Partnership of Koenji Community Hall")
+        name="The Extraordinarily Long-Named Partnership of Koenji Community Hall"
+    )
     round_ = Round.objects.get(tournament=tournament, number=2)
     return tournament, round_, demo.director_actor()
 
 
 def in_japanese(page, live_server) -> None:
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ja",
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ja", "url": live_server.url}]
+    )
 
 
 def playing_match(round_: Round) -> Match:
     """A table still playing (not finished)."""
-    return (Match.objects.filter(round=round_, is_bye=False, state=Match.State.PLAYING)
-            .order_by("table__number").first())
+    return (
+        Match.objects.filter(round=round_, is_bye=False, state=Match.State.PLAYING)
+        .order_by("table__number")
+        .first()
+    )
 
 
 def shown_seconds(locator) -> int:
@@ -74,7 +79,8 @@ def open_scoring(phone, live_server, match, director) -> None:
 
 
 def test_the_clock_started_by_the_director_counts_the_same_on_a_phone_with_a_wrong_clock(
-        page, another_page, live_server, evening, screenshot, accessibility):
+    page, another_page, live_server, evening, screenshot, accessibility
+):
     tournament, round_, td = evening
     sign_in_browser(page, live_server, td.user)
     page.set_viewport_size(LAPTOP)
@@ -101,8 +107,9 @@ def test_the_clock_started_by_the_director_counts_the_same_on_a_phone_with_a_wro
 
     # Paused on the director's page: the phone hears it through the event stream.
     page.get_by_role("button", name="Pause").click()
-    expect(phone.locator("[data-clock] [data-clock-note]")).to_have_text("Clock paused",
-                                                                         timeout=10_000)
+    expect(phone.locator("[data-clock] [data-clock-note]")).to_have_text(
+        "Clock paused", timeout=10_000
+    )
     screenshot(page, "room-clock-director-laptop")
 
     # Resumed, then near the end: "Last hand"; past the end: "Time".
@@ -120,14 +127,16 @@ def test_the_clock_started_by_the_director_counts_the_same_on_a_phone_with_a_wro
     clock_row.save()
     phone.reload()
     expect(phone.locator("[data-clock] [data-clock-note]")).to_have_text(
-        "Time: finish the hand being played")
+        "Time: finish the hand being played"
+    )
     assert shown_seconds(phone_clock) < 0
     screenshot(phone, "room-clock-over-phone")
     assert accessibility(phone) == []
 
 
-def test_the_clock_on_the_round_page_and_in_japanese(page, live_server, evening, screenshot,
-                                                    accessibility):
+def test_the_clock_on_the_round_page_and_in_japanese(
+    page, live_server, evening, screenshot, accessibility
+):
     tournament, round_, td = evening
     room.set_clock(round=round_, actor=td, minutes=45, last_hand_minutes=10)
     room.start_clock(round=round_, actor=td)
@@ -147,7 +156,8 @@ def test_the_clock_on_the_round_page_and_in_japanese(page, live_server, evening,
 
 
 def test_a_table_calls_the_director_who_sees_it_live_and_answers(
-        page, another_page, live_server, evening, screenshot, accessibility):
+    page, another_page, live_server, evening, screenshot, accessibility
+):
     tournament, round_, td = evening
     match = playing_match(round_)
     sign_in_browser(page, live_server, td.user)
@@ -167,7 +177,8 @@ def test_a_table_calls_the_director_who_sees_it_live_and_answers(
     assert accessibility(phone) == []
     phone.get_by_role("button", name="Call the director now").click()
     expect(phone.locator("#call-status")).to_have_text(
-        "Call received: a director will come to this table.")
+        "Call received: a director will come to this table."
+    )
     screenshot(phone, "room-call-received-phone")
 
     # The dashboard shows the call without a reload, beeps and announces it.
@@ -175,8 +186,7 @@ def test_a_table_calls_the_director_who_sees_it_live_and_answers(
     expect(alert).to_contain_text(f"Table {match.table.number}", timeout=10_000)
     expect(alert).to_contain_text("Revoke at trick 7")
     expect(page.locator("body")).to_have_attribute("data-last-beep", "played")
-    expect(page.locator("table.table-progress tbody tr").first).to_have_class(
-        re.compile("calling"))
+    expect(page.locator("table.table-progress tbody tr").first).to_have_class(re.compile("calling"))
     screenshot(page, "room-call-dashboard-laptop")
     assert accessibility(page) == []
 
@@ -187,8 +197,7 @@ def test_a_table_calls_the_director_who_sees_it_live_and_answers(
 
     page.get_by_role("button", name=f"On my way to table {match.table.number}").click()
     expect(page.locator(".call-alert")).to_have_count(0)
-    expect(phone.locator("#call-status")).to_have_text("A director is on the way.",
-                                                       timeout=10_000)
+    expect(phone.locator("#call-status")).to_have_text("A director is on the way.", timeout=10_000)
     screenshot(phone, "room-call-on-the-way-phone")
     assert accessibility(phone) == []
 
@@ -211,7 +220,8 @@ def test_a_phone_without_the_tables_code_is_told_to_scan_the_card(page, live_ser
 
 
 def test_table_progress_puts_the_slowest_tables_first_and_updates_live(
-        page, live_server, evening, screenshot, accessibility):
+    page, live_server, evening, screenshot, accessibility
+):
     tournament, round_, td = evening
     sign_in_browser(page, live_server, td.user)
     page.set_viewport_size(LAPTOP)
@@ -225,6 +235,7 @@ def test_table_progress_puts_the_slowest_tables_first_and_updates_live(
     assert accessibility(page) == []
 
     from tournaments import simulate
+
     match = playing_match(round_)
     simulate.play_hand(match, __import__("random").Random(3), confirm=False)
     number = match.table.number
@@ -266,7 +277,8 @@ def _overflowing(page) -> list[str]:
 
 @pytest.mark.parametrize("size, name", [(FULL_HD, "1080p"), (HD, "720p")])
 def test_the_projector_fits_without_overlap_shows_the_clock_and_progress(
-        page, live_server, evening, screenshot, accessibility, size, name):
+    page, live_server, evening, screenshot, accessibility, size, name
+):
     tournament, round_, td = evening
     room.start_clock(round=round_, actor=td)
     page.set_viewport_size(size)
@@ -305,5 +317,6 @@ def test_the_projector_follows_a_clock_pause_live(page, live_server, evening):
     page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")
     expect(page.locator("[data-live-events]")).to_have_attribute("data-live-mode", "sse")
     room.pause_clock(round=round_, actor=td)
-    expect(page.locator("[data-clock]")).to_have_attribute("data-clock-state", "paused",
-                                                           timeout=10_000)
+    expect(page.locator("[data-clock]")).to_have_attribute(
+        "data-clock-state", "paused", timeout=10_000
+    )

@@ -37,7 +37,12 @@ def seated_match(director, *, rules, fmt: str, table_size: int = 4) -> Match:
     """A published Spades match of players under `rules` (any number of seats), one player per
     seat letter, named after the seat."""
     tournament = services.create_tournament(
-        actor=director, name="Variants", game="spades", rules=rules, format=fmt, rounds=1,
+        actor=director,
+        name="Variants",
+        game="spades",
+        rules=rules,
+        format=fmt,
+        rounds=1,
         table_size=table_size,
     )
     round_ = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
@@ -45,8 +50,9 @@ def seated_match(director, *, rules, fmt: str, table_size: int = 4) -> Match:
     shape = gameplay.layout("spades", tournament.rules)
     for seat in shape.seats:
         side = next(side for side in shape.sides if seat in side)
-        entry = Entry.objects.create(tournament=tournament,
-                                     player=Player.objects.create(name=f"Player {seat}"))
+        entry = Entry.objects.create(
+            tournament=tournament, player=Player.objects.create(name=f"Player {seat}")
+        )
         Seat.objects.create(match=match, entry=entry, side=side, seats=seat)
     return match
 
@@ -60,11 +66,19 @@ def stored_queue(page, match) -> list[dict]:
 def enter_spades_hand_1(page) -> None:
     """HAND_1 of the builders: dealer N; E 4, S 3, W 7, N 6; tricks N 3, E 4, S 3, W 3."""
     page.get_by_role("radio", name="N/S Aiko & Ben").check()
-    for seat, team, bid in (("E", "Chika & Dan", "4"), ("S", "Aiko & Ben", "3"),
-                            ("W", "Chika & Dan", "7"), ("N", "Aiko & Ben", "6")):
+    for seat, team, bid in (
+        ("E", "Chika & Dan", "4"),
+        ("S", "Aiko & Ben", "3"),
+        ("W", "Chika & Dan", "7"),
+        ("N", "Aiko & Ben", "6"),
+    ):
         page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(bid)
-    for seat, team, tricks in (("N", "Aiko & Ben", 3), ("E", "Chika & Dan", 4),
-                               ("S", "Aiko & Ben", 3), ("W", "Chika & Dan", 3)):
+    for seat, team, tricks in (
+        ("N", "Aiko & Ben", 3),
+        ("E", "Chika & Dan", 4),
+        ("S", "Aiko & Ben", 3),
+        ("W", "Chika & Dan", 3),
+    ):
         more = page.get_by_role("button", name=f"One more: {seat} {team}", exact=True)
         for _ in range(tricks):
             more.click()
@@ -97,7 +111,8 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
 
     page.get_by_role("button", name="Submit the hand").click()
     expect(page.locator("#submit-status")).to_contain_text(
-        "Hand 1 is stored and awaits confirmation by the other side.")
+        "Hand 1 is stored and awaits confirmation by the other side."
+    )
     pending = page.locator("form.decide[data-number='1']")
     expect(pending).to_contain_text("E/W: check the hand, then confirm or reject it.")
     expect(pending.locator(".hand-over")).to_be_visible()  # N/S entered it: pass the phone
@@ -132,8 +147,9 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
     open_table(page, live_server, match, director)
     expect(page.locator("#scoring")).to_have_attribute("data-confirmation", "pin")
     expect(page.locator("#pin-rules")).to_be_visible()
-    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                         idempotency_key="pin-mode-hand-1")
+    services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="pin-mode-hand-1"
+    )
     decision = page.locator("form.decide[data-number='1']")
     expect(decision).to_be_visible()
     pin = decision.get_by_label("PIN of the side answering")
@@ -164,8 +180,12 @@ def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_s
     open_table(page, live_server, match, director)
     page.get_by_role("radio", name="E/W Chika & Dan").check()
     # double nil needs the side 100 behind; nobody is behind before the first hand
-    for seat, team, bid in (("E", "Chika & Dan", "double-nil"), ("S", "Aiko & Ben", "3"),
-                            ("W", "Chika & Dan", "7"), ("N", "Aiko & Ben", "6")):
+    for seat, team, bid in (
+        ("E", "Chika & Dan", "double-nil"),
+        ("S", "Aiko & Ben", "3"),
+        ("W", "Chika & Dan", "7"),
+        ("N", "Aiko & Ben", "6"),
+    ):
         page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(bid)
     page.get_by_role("spinbutton", name="N Aiko & Ben", exact=True).fill("13")
     page.get_by_role("button", name="Check the score").click()
@@ -192,8 +212,9 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     enter_spades_hand_1(page)
     check_score(page)
     # meanwhile the other side enters hand 1 on their own phone
-    services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_1,
-                         idempotency_key="other-phone-1")
+    services.submit_hand(
+        match=match, actor=scorer(match, "EW"), record=HAND_1, idempotency_key="other-phone-1"
+    )
     page.get_by_role("button", name="Submit the hand").click()
     status = page.locator("#submit-status")
     expect(status).to_contain_text("Hand 1 was not stored:")
@@ -213,7 +234,10 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     expect(page.get_by_role("heading", name="Enter hand 1 again")).to_be_visible()
     version = HandSubmission.objects.get()
     assert (version.status, version.decided_side, version.reason) == (
-        "rejected", "NS", "W took 4, not 3")
+        "rejected",
+        "NS",
+        "W took 4, not 3",
+    )
 
 
 def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_server):
@@ -254,8 +278,12 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
                 body: JSON.stringify({record, number: 1, side: 'NS'})});
             return [response.status, (await response.json()).id];
         }""",
-        [f"/api/v1/matches/{match.pk}/hands", queued["key"], queued["record"],
-         f"tricktable:table:{match.table_id}:token"],
+        [
+            f"/api/v1/matches/{match.pk}/hands",
+            queued["key"],
+            queued["record"],
+            f"tricktable:table:{match.table_id}:token",
+        ],
     )
     assert replay == [200, version.pk]
     assert HandSubmission.objects.count() == 1 and Hand.objects.count() == 1
@@ -285,8 +313,10 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
     # retries (when its stream or a refresh comes back) fail until then, so the queued hand is
     # still there to be sent by hand.
     online: list[bool] = []
-    page.route(hands_url, lambda route: route.continue_() if online
-               else route.abort("internetdisconnected"))
+    page.route(
+        hands_url,
+        lambda route: route.continue_() if online else route.abort("internetdisconnected"),
+    )
     page.reload()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
     retry = page.get_by_role("button", name="Try sending now")
@@ -322,8 +352,9 @@ def test_the_list_follows_hands_entered_on_another_phone(page, live_server):
     match = make_match(director)
     open_table(page, live_server, match, director)
     expect(page.get_by_text("No hands yet.")).to_be_visible()
-    services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_1,
-                         idempotency_key="other-phone-2")
+    services.submit_hand(
+        match=match, actor=scorer(match, "EW"), record=HAND_1, idempotency_key="other-phone-2"
+    )
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back to the page
     expect(page.locator("form.decide[data-number='1']")).to_contain_text("N/S: check the hand")
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
@@ -332,12 +363,14 @@ def test_the_list_follows_hands_entered_on_another_phone(page, live_server):
 def test_without_a_token_the_page_says_how_to_get_one(page, live_server, accessibility):
     director = make_director("td")
     match = make_match(director)
-    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                         idempotency_key="no-token-1")
+    services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="no-token-1"
+    )
     page.goto(f"{live_server.url}/table/{match.table_id}/")
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
     expect(page.locator("#access-status")).to_have_text(
-        "To enter scores, scan the QR code on this table's card with this phone's camera.")
+        "To enter scores, scan the QR code on this table's card with this phone's camera."
+    )
     expect(page.locator("#entry")).to_be_hidden()
     expect(page.locator("tr.hand[data-hand='1']")).to_be_visible()  # the hands are public
     expect(page.get_by_role("button", name="Confirm hand 1")).to_be_hidden()
@@ -351,12 +384,12 @@ def test_a_withdrawn_card_is_caught_before_a_hand_is_entered(page, live_server):
     services.revoke_table_token(token=token, actor=director)
     page.goto(live_server.url + services.scoring_path(match.table, secret))
     expect(page.locator("#access-status")).to_have_text(
-        "This scoring code was withdrawn: ask the director for a new table card.")
+        "This scoring code was withdrawn: ask the director for a new table card."
+    )
     expect(page.locator("#entry")).to_be_hidden()
     page.get_by_role("button", name="Forget this phone's scoring code").click()
     expect(page.locator("#access-status")).to_contain_text("scan the QR code")
-    assert page.evaluate(
-        f"localStorage.getItem('tricktable:table:{match.table_id}:token')") is None
+    assert page.evaluate(f"localStorage.getItem('tricktable:table:{match.table_id}:token')") is None
 
 
 def test_a_signed_in_director_scores_without_a_card(page, live_server):
@@ -366,11 +399,13 @@ def test_a_signed_in_director_scores_without_a_card(page, live_server):
     match = make_match(director)
     client = Client()
     client.force_login(director.user)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     page.goto(f"{live_server.url}/table/{match.table_id}/")
     expect(page.locator("#access-status")).to_have_text(
-        "You are signed in as a director: hands you enter are confirmed.")
+        "You are signed in as a director: hands you enter are confirmed."
+    )
     enter_spades_hand_1(page)
     check_score(page)
     page.get_by_role("button", name="Submit the hand").click()
@@ -383,8 +418,9 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
     page, live_server, screenshot, accessibility
 ):
     director = make_director("td")
-    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual",
-                       confirmation="same-phone")  # about the contract, not the PIN
+    match = make_match(
+        director, game="solo-whist", rules="phillips", fmt="individual", confirmation="same-phone"
+    )  # about the contract, not the PIN
     open_table(page, live_server, match, director)
     page.get_by_role("radio", name="N Player N").first.check()
     page.get_by_label("Who deals the first hand?").select_option("W")
@@ -432,9 +468,14 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     page.get_by_role("button", name="Submit the hand").click()
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
-    assert version.raw == {"dealer": "N", "trump": "S", "tricks": {"NS": 8, "EW": 5},
-                           "honours": {"NS": 3, "EW": 1},
-                           "revokes": [{"seat": "E", "count": 1}], "penalty": "transfer"}
+    assert version.raw == {
+        "dealer": "N",
+        "trump": "S",
+        "tricks": {"NS": 8, "EW": 5},
+        "honours": {"NS": 3, "EW": 1},
+        "revokes": [{"seat": "E", "count": 1}],
+        "penalty": "transfer",
+    }
     assert version.submitted_side == "EW"
 
 
@@ -447,8 +488,14 @@ def test_the_solo_auctions_the_page_writes_are_legal_for_every_seat(page, live_s
         if declarer == other:
             continue
         cases.append({"dealer": dealer, "bid": "prop", "declarer": declarer, "partner": other})
-        cases.append({"dealer": dealer, "bid": "abundance-in-trumps", "declarer": declarer,
-                      "overcalled": other})
+        cases.append(
+            {
+                "dealer": dealer,
+                "bid": "abundance-in-trumps",
+                "declarer": declarer,
+                "overcalled": other,
+            }
+        )
     for dealer, declarer, bid in itertools.product("NESW", "NESW", ("solo", "misere")):
         cases.append({"dealer": dealer, "bid": bid, "declarer": declarer})
     auctions = page.evaluate(
@@ -465,8 +512,13 @@ def test_the_solo_auctions_the_page_writes_are_legal_for_every_seat(page, live_s
         cases,
     )
     for case, calls in zip(cases, auctions, strict=True):
-        record = {"format": "hand/1", "dealer": case["dealer"], "calls": calls, "turned": "2H",
-                  "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}}
+        record = {
+            "format": "hand/1",
+            "dealer": case["dealer"],
+            "calls": calls,
+            "turned": "2H",
+            "tricks": {"N": 4, "E": 3, "S": 3, "W": 3},
+        }
         if case["bid"] == "misere":
             record["tricks"] = dict.fromkeys("NESW", 3) | {case["declarer"]: 4}
         result = check_hand(record, rules="phillips", game="solo-whist")
@@ -495,35 +547,59 @@ def test_the_page_speaks_japanese(page, live_server, screenshot):
     ("rules", "fmt", "size", "fill", "tricks", "calls"),
     [
         pytest.param(
-            "pagat-1996", "progressive", 4,
-            [("N/S: the side's bid (agreed together)", "5"), ("W: nil?", "nil"),
-             ("E/W: the side's bid (agreed together)", "4")],
+            "pagat-1996",
+            "progressive",
+            4,
+            [
+                ("N/S: the side's bid (agreed together)", "5"),
+                ("W: nil?", "nil"),
+                ("E/W: the side's bid (agreed together)", "4"),
+            ],
             {"N": 3, "E": 4, "S": 3, "W": 3},
-            [{"seat": "W", "call": "nil"}, {"side": "EW", "call": "4"},
-             {"side": "NS", "call": "5"}],
+            [
+                {"seat": "W", "call": "nil"},
+                {"side": "EW", "call": "4"},
+                {"side": "NS", "call": "5"},
+            ],
             id="bids-by-consultation",
         ),
         pytest.param(
-            {"preset": "pagat-barmore", "options": {"blind_bid_behind": 0}}, "progressive", 4,
-            [("N/S: blind bid (before looking at the cards)", "blind-7"),
-             ("E Player E", "3"), ("W Player W", "4")],
+            {"preset": "pagat-barmore", "options": {"blind_bid_behind": 0}},
+            "progressive",
+            4,
+            [
+                ("N/S: blind bid (before looking at the cards)", "blind-7"),
+                ("E Player E", "3"),
+                ("W Player W", "4"),
+            ],
             {"N": 4, "E": 3, "S": 3, "W": 3},
-            [{"side": "NS", "call": "blind-7"}, {"seat": "E", "call": "3"},
-             {"seat": "W", "call": "4"}],
+            [
+                {"side": "NS", "call": "blind-7"},
+                {"seat": "E", "call": "3"},
+                {"seat": "W", "call": "4"},
+            ],
             id="a-side-bids-blind",
         ),
         pytest.param(
-            {"preset": "pagat-3p", "options": {"blind_bid_behind": 0}}, "individual", 3,
+            {"preset": "pagat-3p", "options": {"blind_bid_behind": 0}},
+            "individual",
+            3,
             [("E Player E", "5"), ("S Player S", "6"), ("N Player N", "blind-6")],
             {"N": 6, "E": 5, "S": 6},
-            [{"seat": "E", "call": "5"}, {"seat": "S", "call": "6"},
-             {"seat": "N", "call": "blind-6"}],
+            [
+                {"seat": "E", "call": "5"},
+                {"seat": "S", "call": "6"},
+                {"seat": "N", "call": "blind-6"},
+            ],
             id="three-players",
         ),
         pytest.param(
-            {"preset": "standard", "options": {"players": 2, "partnership": False,
-                                               "two_player_deal": "dummy"}},
-            "swiss", 2,
+            {
+                "preset": "standard",
+                "options": {"players": 2, "partnership": False, "two_player_deal": "dummy"},
+            },
+            "swiss",
+            2,
             [("S Player S", "6"), ("N Player N", "5")],
             {"N": 5, "E": 4, "S": 8},
             [{"seat": "S", "call": "6"}, {"seat": "N", "call": "5"}],
@@ -531,8 +607,9 @@ def test_the_page_speaks_japanese(page, live_server, screenshot):
         ),
     ],
 )
-def test_spades_variants_build_the_calls_their_rules_expect(page, live_server, rules, fmt, size,
-                                                            fill, tricks, calls):
+def test_spades_variants_build_the_calls_their_rules_expect(
+    page, live_server, rules, fmt, size, fill, tricks, calls
+):
     director = make_director("td")
     match = seated_match(director, rules=rules, fmt=fmt, table_size=size)
     open_table(page, live_server, match, director)

@@ -19,8 +19,21 @@ from tournaments.models import Hand, HandSubmission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-RANKS = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "Ten", "9": "Nine",
-         "8": "Eight", "7": "Seven", "6": "Six", "5": "Five", "4": "Four", "3": "Three", "2": "Two"}
+RANKS = {
+    "A": "Ace",
+    "K": "King",
+    "Q": "Queen",
+    "J": "Jack",
+    "T": "Ten",
+    "9": "Nine",
+    "8": "Eight",
+    "7": "Seven",
+    "6": "Six",
+    "5": "Five",
+    "4": "Four",
+    "3": "Three",
+    "2": "Two",
+}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 TEAMS = {"N": "Aiko & Ben", "S": "Aiko & Ben", "E": "Chika & Dan", "W": "Chika & Dan"}
 
@@ -34,7 +47,8 @@ def legal_spades_hand() -> dict:
 
 def card_button(page, card: str):
     return page.locator("#card-grid").get_by_role(
-        "button", name=f"{RANKS[card[0]]} of {SUITS[card[1]]}", exact=True)
+        "button", name=f"{RANKS[card[0]]} of {SUITS[card[1]]}", exact=True
+    )
 
 
 def enter_by_cards(page, record: dict) -> None:
@@ -44,7 +58,8 @@ def enter_by_cards(page, record: dict) -> None:
     for call in record["calls"]:
         seat = call["seat"]
         page.get_by_role("combobox", name=f"{seat} {TEAMS[seat]}", exact=True).select_option(
-            call["call"])
+            call["call"]
+        )
     for seat in "ESW":
         expect(page.locator("#deal-status")).to_contain_text(f"Cards dealt to {seat}: 0 of 13")
         for card in record["deal"][seat]:
@@ -53,7 +68,8 @@ def enter_by_cards(page, record: dict) -> None:
             if seat != "W" and card != record["deal"][seat][-1]:
                 expect(button).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#deal-status")).to_have_text(
-        "The deal is complete. Now tap the cards as they were played.")
+        "The deal is complete. Now tap the cards as they were played."
+    )
     expect(page.locator("[data-deal-count='N']")).to_have_text("13")
     expect(page.locator("#play-status")).to_contain_text("Trick 1: E leads")
     for trick in record["play"]:
@@ -85,9 +101,10 @@ def test_a_legal_hand_entered_card_by_card_is_scored_by_the_engine_and_stored(
     page.get_by_role("button", name="Check the score").click()
     preview = page.locator("#preview")
     expect(preview).to_contain_text("The rules engine accepts this hand.")
-    score = " · ".join(f"{side[0]}/{side[1]} +{points}" if points >= 0
-                       else f"{side[0]}/{side[1]} −{-points}"
-                       for side, points in expected["score"].items())
+    score = " · ".join(
+        f"{side[0]}/{side[1]} +{points}" if points >= 0 else f"{side[0]}/{side[1]} −{-points}"
+        for side, points in expected["score"].items()
+    )
     expect(preview).to_contain_text(score)
     page.get_by_text("The record that will be checked (hand/1 JSON)").click()
     expect(page.locator("#cards-record")).to_contain_text('"play"')
@@ -96,11 +113,13 @@ def test_a_legal_hand_entered_card_by_card_is_scored_by_the_engine_and_stored(
 
     page.get_by_role("button", name="Submit the hand").click()
     expect(page.locator("#submit-status")).to_contain_text(
-        "Hand 1 is stored and awaits confirmation by the other side.")
+        "Hand 1 is stored and awaits confirmation by the other side."
+    )
     version = HandSubmission.objects.get(hand__match=match, hand__number=1)
     # the same cards in each hand (the last seat's filled in suit by suit; order is no fact)
     assert {seat: sorted(cards) for seat, cards in version.record["deal"].items()} == {
-        seat: sorted(cards) for seat, cards in record["deal"].items()}
+        seat: sorted(cards) for seat, cards in record["deal"].items()
+    }
     assert version.record["play"] == record["play"]
     assert version.result["score"] == expected["score"]
 
@@ -177,8 +196,7 @@ def only_card(left: list[str], trick: list[str]) -> str | None:
     return None
 
 
-def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
-                shoot=None) -> int:
+def play_tricks(page, record: dict, winners: list[str], *, english: bool = True, shoot=None) -> int:
     """Every trick, one tap per card. Before each trick the page names the leader (the engine's
     answer: the last trick's winner); a seat with one legal card is offered it first, and that
     offer is what is tapped. Returns how many cards were played from the offer. `shoot()` is
@@ -193,12 +211,14 @@ def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
             assert leader == winners[number - 2]
             if english:
                 expect(status).to_have_text(
-                    f"Trick {number}: {leader} leads, having won trick {number - 1}.")
+                    f"Trick {number}: {leader} leads, having won trick {number - 1}."
+                )
             else:
                 expect(status).to_contain_text(f"トリック {number - 1} を取った {leader}")
         else:
-            expect(status).to_contain_text(f"Trick 1: {leader} leads" if english
-                                           else f"{leader} のリード")
+            expect(status).to_contain_text(
+                f"Trick 1: {leader} leads" if english else f"{leader} のリード"
+            )
         # the seats not to play have their cards set aside for this tap
         other = next(card for seat, cards in left.items() if seat != leader for card in cards)
         expect(by_data(page, other)).to_be_disabled()
@@ -211,7 +231,8 @@ def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
                 expect(button).to_be_visible()
                 if english:
                     expect(button).to_have_text(
-                        f"Play {label(card)}: the only card {seat} may play")
+                        f"Play {label(card)}: the only card {seat} may play"
+                    )
                 if shoot is not None and number > 1:
                     shoot()
                     shoot = None
@@ -221,8 +242,9 @@ def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
                 expect(button).to_be_hidden()
                 by_data(page, card).click()
             left[seat].remove(card)
-    expect(status).to_have_text("All 13 tricks are entered." if english
-                                else "13 トリックすべて入力しました。")
+    expect(status).to_have_text(
+        "All 13 tricks are entered." if english else "13 トリックすべて入力しました。"
+    )
     return offered
 
 
@@ -250,10 +272,15 @@ def test_spades_card_by_card_names_each_leader_and_offers_the_only_legal_card(
     for call in record["calls"]:
         seat = call["seat"]
         page.get_by_role("combobox", name=f"{seat} {TEAMS[seat]}", exact=True).select_option(
-            call["call"])
+            call["call"]
+        )
     deal_by_data(page, record)
-    offered = play_tricks(page, record, expected["trick_winners"],
-                          shoot=lambda: screenshot(page, "scoring-cards-spades-offer"))
+    offered = play_tricks(
+        page,
+        record,
+        expected["trick_winners"],
+        shoot=lambda: screenshot(page, "scoring-cards-spades-offer"),
+    )
     assert offered >= 4  # at least the four cards of trick 13
     won = page.locator("#played-list li").nth(0)
     expect(won).to_contain_text(f"won by {expected['trick_winners'][0]}")
@@ -284,8 +311,12 @@ def test_whist_card_by_card_names_each_leader_and_is_stored(
     expect(page.locator("#play-problem")).to_be_visible()
     page.get_by_label("The turned card (the dealer's last card)").select_option(record["turned"])
     expect(page.locator("#play-problem")).to_be_hidden()
-    play_tricks(page, record, expected["trick_winners"],
-                shoot=lambda: screenshot(page, "scoring-cards-whist-offer"))
+    play_tricks(
+        page,
+        record,
+        expected["trick_winners"],
+        shoot=lambda: screenshot(page, "scoring-cards-whist-offer"),
+    )
     screenshot(page, "scoring-cards-whist")
     assert accessibility(page) == []
     check_and_submit(page, match, record, expected)
@@ -317,8 +348,12 @@ def test_solo_whist_card_by_card_names_each_leader_and_is_stored(
     page.locator("[data-turned-rank]").select_option(record["turned"][0])
     page.locator(f'input[name="turned-suit"][value="{record["turned"][1]}"]').check()
     deal_by_data(page, record)
-    play_tricks(page, record, expected["trick_winners"],
-                shoot=lambda: screenshot(page, "scoring-cards-solo-offer"))
+    play_tricks(
+        page,
+        record,
+        expected["trick_winners"],
+        shoot=lambda: screenshot(page, "scoring-cards-solo-offer"),
+    )
     screenshot(page, "scoring-cards-solo")
     page.set_viewport_size({"width": 1366, "height": 900})
     screenshot(page, "scoring-cards-solo-laptop")
@@ -340,8 +375,13 @@ def test_card_by_card_in_japanese_names_each_leader(page, live_server, screensho
     for call in record["calls"]:
         page.locator(f'[data-bid-seat="{call["seat"]}"]').select_option(call["call"])
     deal_by_data(page, record)
-    play_tricks(page, record, expected["trick_winners"], english=False,
-                shoot=lambda: screenshot(page, "scoring-cards-ja-offer"))
+    play_tricks(
+        page,
+        record,
+        expected["trick_winners"],
+        english=False,
+        shoot=lambda: screenshot(page, "scoring-cards-ja-offer"),
+    )
     screenshot(page, "scoring-cards-ja")
     page.set_viewport_size({"width": 1920, "height": 1080})
     screenshot(page, "scoring-cards-ja-projector")

@@ -23,8 +23,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TEAMS = {"N": "Aiko & Ben", "S": "Aiko & Ben", "E": "Chika & Dan", "W": "Chika & Dan"}
 OFFLINE_EN = "No connection: hands are kept on this phone and sent when the Wi-Fi returns."
-OFFLINE_JA = ("接続がありません。ハンドはこのスマートフォンに保存され、"
-              "Wi-Fi が戻ったら送信されます。")
+OFFLINE_JA = (
+    "接続がありません。ハンドはこのスマートフォンに保存され、Wi-Fi が戻ったら送信されます。"
+)
 SHOTS = Path(os.environ.get("TRICKTABLE_OFFLINE_SHOTS", "/tmp/shots-offline"))
 
 
@@ -45,7 +46,8 @@ def enter_spades(page, record: dict) -> None:
     for call in record["calls"]:
         seat = call["seat"]
         page.get_by_role("combobox", name=f"{seat} {TEAMS[seat]}", exact=True).select_option(
-            call["call"])
+            call["call"]
+        )
     for seat, tricks in record["tricks"].items():
         page.get_by_role("spinbutton", name=f"{seat} {TEAMS[seat]}", exact=True).fill(str(tricks))
     expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
@@ -77,10 +79,12 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     enter_spades(page, HAND_2)
     page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text(
-        "The rules engine checks this hand when it is sent")
+        "The rules engine checks this hand when it is sent"
+    )
     page.get_by_role("button", name="Submit the hand").click()
     expect(page.locator("#submit-status")).to_contain_text(
-        "Hand 2 is queued on this phone: it is sent after the hands queued before it.")
+        "Hand 2 is queued on this phone: it is sent after the hands queued before it."
+    )
     queued = page.locator("#queued-hands li")
     expect(queued).to_have_count(2)
     expect(queued.nth(0)).to_contain_text("Hand 1, dealt by N")
@@ -123,15 +127,16 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     assert stored_queue(phone, match) == []
     for number in (1, 2):
         expect(phone.locator(f"tr.hand[data-hand='{number}']")).to_have_attribute(
-            "data-status", "pending")
+            "data-status", "pending"
+        )
     expect(phone.get_by_role("heading", name="Enter hand 3")).to_be_visible()
 
     # each hand stored exactly once, under the key it was queued with
     assert Hand.objects.filter(match=match).count() == 2
     versions = list(HandSubmission.objects.filter(hand__match=match).order_by("hand__number"))
-    assert [(v.hand.number, v.version, v.idempotency_key, v.raw, v.submitted_side)
-            for v in versions] == [(1, 1, first["key"], HAND_1, "NS"),
-                                   (2, 1, second["key"], HAND_2, "NS")]
+    assert [
+        (v.hand.number, v.version, v.idempotency_key, v.raw, v.submitted_side) for v in versions
+    ] == [(1, 1, first["key"], HAND_1, "NS"), (2, 1, second["key"], HAND_2, "NS")]
 
     # the other side confirms both on its own phone, from the same card
     other = another_page()
@@ -141,19 +146,22 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
         expect(decision).to_contain_text("E/W: check the hand, then confirm or reject it.")
         decision.get_by_role("button", name=f"Confirm hand {number}").click()
         expect(other.locator(f"tr.hand[data-hand='{number}']")).to_have_attribute(
-            "data-status", "confirmed")
+            "data-status", "confirmed"
+        )
     # and the first phone follows without a reload (the event stream)
     for number in (1, 2):
         expect(phone.locator(f"tr.hand[data-hand='{number}']")).to_have_attribute(
-            "data-status", "confirmed", timeout=15000)
+            "data-status", "confirmed", timeout=15000
+        )
     expect(phone.locator("form.decide")).to_have_count(0)
     versions = list(HandSubmission.objects.filter(hand__match=match).order_by("hand__number"))
     assert [(v.status, v.decided_side) for v in versions] == [("confirmed", "EW")] * 2
     assert HandSubmission.objects.filter(hand__match=match).count() == 2
 
 
-@pytest.mark.parametrize(("locale", "lang", "text"), [("en-US", "en", OFFLINE_EN),
-                                                       ("ja-JP", "ja", OFFLINE_JA)])
+@pytest.mark.parametrize(
+    ("locale", "lang", "text"), [("en-US", "en", OFFLINE_EN), ("ja-JP", "ja", OFFLINE_JA)]
+)
 def test_offline_the_page_says_hands_are_kept_on_the_phone(
     page, another_page, live_server, locale, lang, text, accessibility
 ):
@@ -207,9 +215,7 @@ CACHED = """async () => {
 }"""
 
 
-def test_over_https_a_service_worker_lets_the_page_reload_offline(
-    page, live_server, settings
-):
+def test_over_https_a_service_worker_lets_the_page_reload_offline(page, live_server, settings):
     """The worker needs a secure context: the live server's http://localhost is one, and
     PUBLIC_URL says the site runs over HTTPS, so the page offers its worker."""
     settings.PUBLIC_URL = "https://club.example"
@@ -217,7 +223,8 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
     match = make_match(director)
     _, secret = services.issue_table_token(table=match.table, actor=director)
     url = live_server.url.replace("127.0.0.1", "localhost") + services.scoring_path(
-        match.table, secret)
+        match.table, secret
+    )
     open_card(page, url)
     assert page.evaluate("window.isSecureContext")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -228,7 +235,8 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
         page.wait_for_timeout(100)
     kept = page.evaluate(CACHED)
     assert sorted(path for path, _body in kept) == sorted(
-        [page_path, "/static/css/scoring.css", "/static/js/scoring.js", *SCORING_MODULES])
+        [page_path, "/static/css/scoring.css", "/static/js/scoring.js", *SCORING_MODULES]
+    )
     # nothing of the API, the hands fragment, the token probe or the scoring code
     assert all(secret not in body for _path, body in kept)
     (html,) = [body for path, body in kept if path == page_path]
@@ -237,8 +245,9 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
-    again = page.evaluate("JSON.parse(document.getElementById('scoring-config').textContent)"
-                          ".renderedAt")
+    again = page.evaluate(
+        "JSON.parse(document.getElementById('scoring-config').textContent).renderedAt"
+    )
     assert again == rendered  # the kept copy, not a new rendering
     expect(page.locator("#offline-banner")).to_have_text(OFFLINE_EN)
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
@@ -250,8 +259,10 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(
     page.context.set_offline(False)
     expect(page.locator("#queue")).to_be_hidden(timeout=15000)
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
-    assert all(not path.startswith("/api/") and "hands" not in path and "token" not in path
-               for path, _body in page.evaluate(CACHED))
+    assert all(
+        not path.startswith("/api/") and "hands" not in path and "token" not in path
+        for path, _body in page.evaluate(CACHED)
+    )
 
 
 def test_a_stream_the_browser_gives_up_on_is_opened_again_and_the_list_follows(
@@ -299,5 +310,6 @@ def test_a_stream_the_browser_gives_up_on_is_opened_again_and_the_list_follows(
     page.evaluate("window.__sameDocument = true")
     services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
-        "data-status", "pending", timeout=15000)
+        "data-status", "pending", timeout=15000
+    )
     assert page.evaluate("window.__sameDocument") is True  # no reload

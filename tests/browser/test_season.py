@@ -38,8 +38,7 @@ def aiko_score(page) -> str:
     return row.locator("td.score").inner_text()
 
 
-def test_the_season_table_follows_a_change_of_rule_without_a_reload(page, live_server,
-                                                                     season):
+def test_the_season_table_follows_a_change_of_rule_without_a_reload(page, live_server, season):
     series, director = season
     page.goto(f"{live_server.url}/seasons/{series.slug}/")
     assert aiko_score(page) == "28"
@@ -48,17 +47,23 @@ def test_the_season_table_follows_a_change_of_rule_without_a_reload(page, live_s
     seasons.update_series(actor=director, series=series, best=2)
     page.wait_for_function(
         "(shown) => document.querySelector('#season-live [data-version]').dataset.version "
-        "!== shown", arg=shown, timeout=20_000)
+        "!== shown",
+        arg=shown,
+        timeout=20_000,
+    )
     assert aiko_score(page) == "20"
     assert page.locator("[data-live-events]").get_attribute("data-live-mode") == "sse"
 
 
 def test_the_season_page_and_projector_screenshot_and_pass_axe_in_english_and_japanese(
-        page, live_server, season, screenshot, accessibility):
+    page, live_server, season, screenshot, accessibility
+):
     series, _director = season
-    views = [("season-phone", f"/seasons/{series.slug}/", PHONE),
-             ("season-laptop", f"/seasons/{series.slug}/", LAPTOP),
-             ("season-projector", f"/seasons/{series.slug}/projector/", PROJECTOR)]
+    views = [
+        ("season-phone", f"/seasons/{series.slug}/", PHONE),
+        ("season-laptop", f"/seasons/{series.slug}/", LAPTOP),
+        ("season-projector", f"/seasons/{series.slug}/projector/", PROJECTOR),
+    ]
     for language in ("en", "ja"):
         if language == "ja":
             page.goto(live_server.url + "/")
@@ -83,8 +88,9 @@ def test_the_projector_fits_the_table_on_a_1920_by_1080_screen(page, live_server
     assert table["y"] + table["height"] <= PROJECTOR["height"]
 
 
-def test_the_directors_season_pages_pass_axe_and_add_an_evening(page, live_server, season,
-                                                                screenshot, accessibility):
+def test_the_directors_season_pages_pass_axe_and_add_an_evening(
+    page, live_server, season, screenshot, accessibility
+):
     from tests.conftest import sign_in_browser
     from tests.season_data import evening
 

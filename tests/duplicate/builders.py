@@ -10,25 +10,46 @@ from tournaments.services import Actor
 from tournaments.services import duplicate as dup
 
 
-def make_event(director: Actor, *, game: str = "spades", rules: str = "standard",
-               movement: str = "mitchell", tables: int = 3, pairs: int | None = None,
-               boards_per_round: int = 2, start: bool = True, **options) -> Tournament:
+def make_event(
+    director: Actor,
+    *,
+    game: str = "spades",
+    rules: str = "standard",
+    movement: str = "mitchell",
+    tables: int = 3,
+    pairs: int | None = None,
+    boards_per_round: int = 2,
+    start: bool = True,
+    **options,
+) -> Tournament:
     tournament = dup.create_duplicate_tournament(
-        actor=director, name="Duplicate night", game=game, rules=rules, movement=movement,
-        tables=tables, boards_per_round=boards_per_round, deal_seed="club", **options)
+        actor=director,
+        name="Duplicate night",
+        game=game,
+        rules=rules,
+        movement=movement,
+        tables=tables,
+        boards_per_round=boards_per_round,
+        deal_seed="club",
+        **options,
+    )
     services.open_registration(tournament=tournament, actor=director)
     for n in range(1, (pairs or 2 * tables) + 1):
-        services.register_entry(tournament=tournament, actor=director,
-                                players=[f"P{n}a", f"P{n}b"], name=f"Pair {n}")
+        services.register_entry(
+            tournament=tournament, actor=director, players=[f"P{n}a", f"P{n}b"], name=f"Pair {n}"
+        )
     if start:
         dup.start_duplicate(tournament=tournament, actor=director)
     return tournament
 
 
 def engine_board(board: Board) -> EngineBoard:
-    return EngineBoard(number=board.number, dealer=board.dealer,
-                       hands={s: tuple(c) for s, c in board.hands.items()},
-                       turned=board.turned or None)
+    return EngineBoard(
+        number=board.number,
+        dealer=board.dealer,
+        hands={s: tuple(c) for s, c in board.hands.items()},
+        turned=board.turned or None,
+    )
 
 
 def played(tournament: Tournament, number: int, seed: int = 1) -> dict:
@@ -50,8 +71,12 @@ def play_round(tournament: Tournament, director: Actor, *, seed: int = 1) -> Non
     for match in round_.matches.select_related("table", "round"):
         for b in dup.boards_of(event, round_.number, match.table.number):
             record = played(tournament, b, seed=seed * 1000 + match.table.number)
-            out = dup.submit_board_result(match=match, board=b, record=record,
-                                          actor=table_scorer(match, "NS"))
-            dup.confirm_board_result(result=out.result, actor=table_scorer(match, "EW"),
-                                     expected_version=out.result.version)
+            out = dup.submit_board_result(
+                match=match, board=b, record=record, actor=table_scorer(match, "NS")
+            )
+            dup.confirm_board_result(
+                result=out.result,
+                actor=table_scorer(match, "EW"),
+                expected_version=out.result.version,
+            )
     dup.close_duplicate_round(round=round_, actor=director)

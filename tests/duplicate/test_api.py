@@ -23,8 +23,7 @@ def test_the_movement_lists_each_tables_pairs_and_boards(td):
     tournament = make_event(td)
     data = Client().get(f"/api/v1/duplicate/{tournament.slug}/movement").json()
     assert data["kind"] == "mitchell" and len(data["rounds"]) == 3
-    assert data["rounds"][0][0] == {"table": 1, "ns": 1, "ew": 4, "board_set": 1,
-                                    "boards": [1, 2]}
+    assert data["rounds"][0][0] == {"table": 1, "ns": 1, "ew": 4, "board_set": 1, "boards": [1, 2]}
 
 
 def test_boards_show_their_deal_only_after_the_event(td):
@@ -41,35 +40,50 @@ def test_a_table_submits_by_token_and_the_other_side_confirms(td):
     table = round_.tables.get(number=1)
     auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table.pk]}"}
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
-    body = {"board": board, "side": "NS", "record": played(tournament, board),
-            "idempotency_key": "result-0001"}
+    body = {
+        "board": board,
+        "side": "NS",
+        "record": played(tournament, board),
+        "idempotency_key": "result-0001",
+    }
     url = f"/api/v1/duplicate/{tournament.slug}/tables/1/results"
     first = Client().post(url, body, content_type="application/json", **auth)
     assert first.status_code == 201, first.content
     again = Client().post(url, body, content_type="application/json", **auth)
     assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
-    other = Client().post(f"/api/v1/duplicate/{tournament.slug}/tables/2/results", body,
-                          content_type="application/json", **auth)
+    other = Client().post(
+        f"/api/v1/duplicate/{tournament.slug}/tables/2/results",
+        body,
+        content_type="application/json",
+        **auth,
+    )
     assert other.status_code == 403
     pin = table.match.seats.get(side="EW").entry.pin
     confirm = Client().post(
         f"/api/v1/duplicate/{tournament.slug}/results/{first.json()['id']}/confirm",
-        {"side": "EW", "pin": pin, "version": 2}, content_type="application/json", **auth)
+        {"side": "EW", "pin": pin, "version": 2},
+        content_type="application/json",
+        **auth,
+    )
     assert (confirm.status_code, confirm.json()["code"]) == (409, "stale-version")
     assert confirm.json()["details"] == {"current": 1}
     confirm = Client().post(
         f"/api/v1/duplicate/{tournament.slug}/results/{first.json()['id']}/confirm",
         {"side": "EW", "pin": pin, "version": first.json()["version"]},
-        content_type="application/json", **auth)
+        content_type="application/json",
+        **auth,
+    )
     assert confirm.json()["status"] == "confirmed"
 
 
 def test_a_stranger_cannot_submit(td):
     tournament = make_event(td)
     dup.start_round(tournament=tournament, actor=td)
-    response = Client().post(f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
-                             {"board": 1, "side": "NS", "record": {}},
-                             content_type="application/json")
+    response = Client().post(
+        f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
+        {"board": 1, "side": "NS", "record": {}},
+        content_type="application/json",
+    )
     assert response.status_code == 403
 
 
@@ -87,10 +101,19 @@ def test_rankings_and_travellers_wait_for_the_release(td):
 def test_a_director_creates_an_event_through_the_api(td):
     client = Client()
     client.force_login(td.user)
-    response = client.post("/api/v1/duplicate", {
-        "name": "API duplicate", "game": "whist", "rules": "short-whist",
-        "movement": "howell", "tables": 3, "boards_per_round": 2, "deal_seed": "s"},
-        content_type="application/json")
+    response = client.post(
+        "/api/v1/duplicate",
+        {
+            "name": "API duplicate",
+            "game": "whist",
+            "rules": "short-whist",
+            "movement": "howell",
+            "tables": 3,
+            "boards_per_round": 2,
+            "deal_seed": "s",
+        },
+        content_type="application/json",
+    )
     assert response.status_code == 201, response.content
     assert response.json()["rounds"] == 5 and response.json()["boards"] == 10
 

@@ -48,22 +48,36 @@ def evening(td) -> Tournament:
     match = round_.matches.select_related("table", "round").order_by("table__number").first()
     first, second = dup.boards_of(event, 3, match.table.number)
     ns, ew = table_scorer(match, "NS"), table_scorer(match, "EW")
-    out = dup.submit_board_result(match=match, board=first, record=played(tournament, first),
-                                  actor=ns, idempotency_key="table-1-board-first")
+    out = dup.submit_board_result(
+        match=match,
+        board=first,
+        record=played(tournament, first),
+        actor=ns,
+        idempotency_key="table-1-board-first",
+    )
     dup.reject_board_result(result=out.result, actor=ew, expected_version=1, reason="tricks")
-    dup.submit_board_result(match=match, board=first,
-                            record=played(tournament, first, seed=9), actor=ns)
-    dup.adjust_board_result(match=match, board=second, actor=td, ns="average-plus",
-                            ew="average-minus", reason="a fouled board")
+    dup.submit_board_result(
+        match=match, board=first, record=played(tournament, first, seed=9), actor=ns
+    )
+    dup.adjust_board_result(
+        match=match,
+        board=second,
+        actor=td,
+        ns="average-plus",
+        ew="average-minus",
+        reason="a fouled board",
+    )
     return tournament
 
 
 def test_a_duplicate_evening_survives_a_backup_and_a_restore(td, tmp_path, settings):
     tournament = evening(td)
     before = {"rankings": rankings(tournament), "travellers": travellers(tournament)}
-    versions = list(BoardResult.objects.filter(tournament=tournament)
-                    .order_by("board__number", "round_number", "table_number", "version")
-                    .values_list("version", "status", "kind", "idempotency_key"))
+    versions = list(
+        BoardResult.objects.filter(tournament=tournament)
+        .order_by("board__number", "round_number", "table_number", "version")
+        .values_list("version", "status", "kind", "idempotency_key")
+    )
     settings.BACKUP_DIR = str(tmp_path)
     path = backups.write_backup(tournament_id=tournament.pk, reason="round-closed")
     first = json.loads(path.read_text(encoding="utf-8"))
@@ -81,24 +95,33 @@ def test_a_duplicate_evening_survives_a_backup_and_a_restore(td, tmp_path, setti
     assert (event.board_scoring, event.released_round, event.pairs) == ("cga", 2, 6)
     assert rankings(restored) == before["rankings"]
     assert travellers(restored) == before["travellers"]
-    assert list(BoardResult.objects.filter(tournament=restored)
-                .order_by("board__number", "round_number", "table_number", "version")
-                .values_list("version", "status", "kind", "idempotency_key")) == versions
+    assert (
+        list(
+            BoardResult.objects.filter(tournament=restored)
+            .order_by("board__number", "round_number", "table_number", "version")
+            .values_list("version", "status", "kind", "idempotency_key")
+        )
+        == versions
+    )
     again = archive.export_archive(restored)
-    assert {k: v for k, v in again.items() if k != "exported_at"} == \
-        {k: v for k, v in first.items() if k != "exported_at"}
+    assert {k: v for k, v in again.items() if k != "exported_at"} == {
+        k: v for k, v in first.items() if k != "exported_at"
+    }
 
     # the evening goes on where it stopped: the pending board is confirmed, the round closed
     pending = BoardResult.objects.get(tournament=restored, status="pending")
     match = pending.match
-    dup.confirm_board_result(result=pending, actor=table_scorer(match, "EW"),
-                             expected_version=pending.version)
+    dup.confirm_board_result(
+        result=pending, actor=table_scorer(match, "EW"), expected_version=pending.version
+    )
     for m in match.round.matches.exclude(pk=match.pk).select_related("table", "round"):
         for b in dup.boards_of(event, 3, m.table.number):
-            out = dup.submit_board_result(match=m, board=b, record=played(restored, b),
-                                          actor=table_scorer(m, "NS"))
-            dup.confirm_board_result(result=out.result, actor=table_scorer(m, "EW"),
-                                     expected_version=out.result.version)
+            out = dup.submit_board_result(
+                match=m, board=b, record=played(restored, b), actor=table_scorer(m, "NS")
+            )
+            dup.confirm_board_result(
+                result=out.result, actor=table_scorer(m, "EW"), expected_version=out.result.version
+            )
     dup.close_duplicate_round(round=match.round, actor=td)
     dup.finish_duplicate(tournament=restored, actor=td)
     assert set(rankings(restored)) == {"NS", "EW"}

@@ -39,8 +39,14 @@ def test_a_dealt_whist_board_is_what_the_engine_reads_in_a_full_record():
     """The board's dealer, deal and turned card make a full record the engine accepts (here
     with every trick claimed at once)."""
     board = deal_board(3, 2, "whist")
-    record = {"format": "hand/1", "game": "whist", "rules": "short-whist",
-              **board.record_fields(), "play": [], "claim": {"seat": "N", "tricks": 7}}
+    record = {
+        "format": "hand/1",
+        "game": "whist",
+        "rules": "short-whist",
+        **board.record_fields(),
+        "play": [],
+        "claim": {"seat": "N", "tricks": 7},
+    }
     result = check_hand(record)
     assert result["ok"], result
     assert result["tricks"] == {"NS": 7, "EW": 6}
@@ -54,8 +60,11 @@ def test_board_sets_number_boards_consecutively():
 
 
 def test_bad_boards_and_games_are_refused():
-    for call, code in ((lambda: dealer_of(0), "bad-board"), (lambda: deal_board(1, 1, "solo-whist"),
-                       "bad-game"), (lambda: deal_board(1.5, 1), "bad-seed")):
+    for call, code in (
+        (lambda: dealer_of(0), "bad-board"),
+        (lambda: deal_board(1, 1, "solo-whist"), "bad-game"),
+        (lambda: deal_board(1.5, 1), "bad-seed"),
+    ):
         with pytest.raises(DuplicateError) as error:
             call()
         assert error.value.code == code
@@ -63,8 +72,7 @@ def test_bad_boards_and_games_are_refused():
 
 def test_record_fields_carry_dealer_deal_and_turned():
     board = Board(number=1, dealer="N", hands={s: () for s in "NESW"}, turned="5H")
-    assert board.record_fields() == {"dealer": "N", "deal": {s: [] for s in "NESW"},
-                                     "turned": "5H"}
+    assert board.record_fields() == {"dealer": "N", "deal": {s: [] for s in "NESW"}, "turned": "5H"}
 
 
 def test_a_seeded_board_is_the_same_in_every_release():

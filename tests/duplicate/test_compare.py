@@ -22,9 +22,12 @@ from tournaments.duplicate import (
 
 # A 5-table board (Spades, board_compare own): NS 71, 62, 62, 33, -40; EW 10 at every table
 # except 40 at the last.
-FIVE = [Result(board=1, ns=ns, ew=ns + 5, ns_score=score, ew_score=40 if ns == 5 else 10,
-               table=ns, round=1)
-        for ns, score in zip(range(1, 6), (71, 62, 62, 33, -40), strict=True)]
+FIVE = [
+    Result(
+        board=1, ns=ns, ew=ns + 5, ns_score=score, ew_score=40 if ns == 5 else 10, table=ns, round=1
+    )
+    for ns, score in zip(range(1, 6), (71, 62, 62, 33, -40), strict=True)
+]
 
 
 def points(event, board=1):
@@ -64,8 +67,10 @@ def test_a_board_played_once_scores_half_the_top_by_neuberg():
 
 
 def test_adjusted_results_take_their_share_of_the_top_and_the_rest_are_factored():
-    results = [*FIVE[:4], Result(board=1, ns=5, ew=10, ns_adjusted="average-plus",
-                                 ew_adjusted="average-minus")]
+    results = [
+        *FIVE[:4],
+        Result(board=1, ns=5, ew=10, ns_adjusted="average-plus", ew_adjusted="average-minus"),
+    ]
     event = score_event(results=results)
     got = points(event)
     # the adjusted table: 60 % and 40 % of the top of 8
@@ -78,14 +83,19 @@ def test_adjusted_results_take_their_share_of_the_top_and_the_rest_are_factored(
 
 
 def test_average_is_half_the_top_and_in_imps_zero():
-    results = [*FIVE[:4], Result(board=1, ns=5, ew=10, ns_adjusted="average",
-                                 ew_adjusted="average")]
+    results = [
+        *FIVE[:4],
+        Result(board=1, ns=5, ew=10, ns_adjusted="average", ew_adjusted="average"),
+    ]
     assert points(score_event(results=results))[4] == (4, 4)
     assert points(score_event(results=results, method="butler"))[4] == (0, 0)
-    imps = score_event(results=[*FIVE[:4], Result(board=1, ns=5, ew=10,
-                                                  ns_adjusted="average-plus",
-                                                  ew_adjusted="average-minus")],
-                       method="cross-imps")
+    imps = score_event(
+        results=[
+            *FIVE[:4],
+            Result(board=1, ns=5, ew=10, ns_adjusted="average-plus", ew_adjusted="average-minus"),
+        ],
+        method="cross-imps",
+    )
     assert points(imps)[4] == (3, -3)
 
 
@@ -96,8 +106,7 @@ def test_cross_imps_by_hand_on_a_5_result_board():
     -40: -11, -11, -11, -8 = -41 -> -10.25."""
     event = score_event(results=FIVE, method="cross-imps", scale=SPADES_IMPS)
     ns = [p[0] for p in points(event)]
-    assert ns == [Fraction(9, 2), Fraction(7, 2), Fraction(7, 2), Fraction(-5, 4),
-                  Fraction(-41, 4)]
+    assert ns == [Fraction(9, 2), Fraction(7, 2), Fraction(7, 2), Fraction(-5, 4), Fraction(-41, 4)]
     assert sum(ns) == 0
 
 
@@ -113,16 +122,17 @@ def test_butler_by_hand_on_a_5_result_board():
 
 
 def test_whist_imps_are_one_per_trick_of_difference():
-    results = [Result(board=1, ns=i, ew=10 + i, ns_score=v, ew_score=-v)
-               for i, v in enumerate((2, 1, -1), 1)]
+    results = [
+        Result(board=1, ns=i, ew=10 + i, ns_score=v, ew_score=-v)
+        for i, v in enumerate((2, 1, -1), 1)
+    ]
     event = score_event(results=results, method="cross-imps", scale=WHIST_IMPS)
     assert [p[0] for p in points(event)] == [2, Fraction(1, 2), Fraction(-5, 2)]
     assert WHIST_IMPS.imps(-3) == -3
 
 
 def test_imp_scale_boundaries_follow_the_wbf_table():
-    assert [SPADES_IMPS.imps(d) for d in (0, 3, 4, 10, -10, 800, 1000)] == [
-        0, 0, 1, 2, -2, 24, 24]
+    assert [SPADES_IMPS.imps(d) for d in (0, 3, 4, 10, -10, 800, 1000)] == [0, 0, 1, 2, -2, 24, 24]
     with pytest.raises(DuplicateError) as error:
         ImpScale("bad", Fraction(1), (50, 20))
     assert error.value.code == "bad-scale"
@@ -146,14 +156,18 @@ def test_mitchell_fields_rank_ns_and_ew_apart_with_ties_sharing_the_place():
     assert ew == [("1=", 4, 4), ("1=", 5, 4), ("1=", 6, 4)]
     card = event.cards[1]
     assert [(c.board, c.direction, c.opponents, c.score, c.points) for c in card] == [
-        (1, "NS", 4, 50, 4), (2, "NS", 5, 10, 2)]
+        (1, "NS", 4, 50, 4),
+        (2, "NS", 5, 10, 2),
+    ]
 
 
 def test_bad_results_are_refused_with_a_code():
     for results, code in (
         ([Result(board=1, ns=1, ew=2)], "bad-result"),
-        ([Result(board=1, ns=1, ew=2, ns_adjusted="average-plus-plus",
-                 ew_adjusted="average")], "bad-adjustment"),
+        (
+            [Result(board=1, ns=1, ew=2, ns_adjusted="average-plus-plus", ew_adjusted="average")],
+            "bad-adjustment",
+        ),
         ([Result(board=1, ns=1, ew=1, ns_score=1, ew_score=1)], "bad-result"),
         ([Result(board=1, ns=1, ew=2, ns_score=1.5, ew_score=1)], "bad-result"),
     ):
@@ -199,8 +213,11 @@ def test_matchpoints_of_a_direction_add_up_to_a_times_a_minus_1(values):
     assert sum(mps) == n * (n - 1)
     assert all(0 <= mp <= 2 * (n - 1) for mp in mps)
     # a better score never gets fewer matchpoints
-    for (a, ma), (b, mb) in zip(sorted(zip(values, mps, strict=True)),
-                                sorted(zip(values, mps, strict=True))[1:], strict=False):
+    for (a, ma), (b, mb) in zip(
+        sorted(zip(values, mps, strict=True)),
+        sorted(zip(values, mps, strict=True))[1:],
+        strict=False,
+    ):
         assert (a < b and ma < mb) or (a == b and ma == mb)
 
 
@@ -212,11 +229,14 @@ def test_neuberg_keeps_the_board_average_at_half_the_expected_top(values, extra)
     assert sum(factored) / n == e - 1  # the average result is still 50 % of 2 x (E - 1)
 
 
-@given(values=st.lists(st.integers(-300, 300), min_size=2, max_size=12),
-       method=st.sampled_from(["cross-imps", "butler"]))
+@given(
+    values=st.lists(st.integers(-300, 300), min_size=2, max_size=12),
+    method=st.sampled_from(["cross-imps", "butler"]),
+)
 def test_imps_are_zero_sum_on_a_board_with_cross_imps_and_ordered_with_both(values, method):
-    results = [Result(board=1, ns=i, ew=100 + i, ns_score=v, ew_score=-v)
-               for i, v in enumerate(values, 1)]
+    results = [
+        Result(board=1, ns=i, ew=100 + i, ns_score=v, ew_score=-v) for i, v in enumerate(values, 1)
+    ]
     event = score_event(results=results, method=method, scale=SPADES_IMPS)
     got = [line.ns_points for line in event.travellers[1].lines]
     if method == "cross-imps":

@@ -14,8 +14,12 @@ from tournaments.duplicate.movements import HOWELL_TABLES, MITCHELL_TABLES, Move
 
 
 def meetings(movement: Movement) -> Counter:
-    return Counter(frozenset((s.ns, s.ew)) for seats in movement.rounds for s in seats
-                   if s.ns is not None and s.ew is not None)
+    return Counter(
+        frozenset((s.ns, s.ew))
+        for seats in movement.rounds
+        for s in seats
+        if s.ns is not None and s.ew is not None
+    )
 
 
 def assert_common_properties(movement: Movement) -> None:
@@ -83,8 +87,7 @@ def test_howell_has_the_spec_properties_at_every_size(tables, data):
 @pytest.mark.parametrize("tables", list(HOWELL_TABLES))
 def test_complete_howell_moves_single_copies_where_the_offsets_allow(tables):
     movement = howell(tables)
-    per_round = max(max(Counter(s.board_set for s in seats).values())
-                    for seats in movement.rounds)
+    per_round = max(max(Counter(s.board_set for s in seats).values()) for seats in movement.rounds)
     assert per_round == movement.copies
     assert movement.copies == {2: 2, 3: 3, 5: 2}.get(tables, 1)
     # every pair sits NS and EW about equally often
@@ -141,9 +144,14 @@ def test_a_late_pair_takes_the_missing_seat_from_its_first_round():
 
 
 def test_bad_sizes_are_refused_with_a_code():
-    for call in (lambda: mitchell(1), lambda: howell(9), lambda: howell(4, rounds=8),
-                 lambda: mitchell(4, even="arrow"), lambda: sit_out(mitchell(3), 7),
-                 lambda: mitchell(3, pairs=4)):
+    for call in (
+        lambda: mitchell(1),
+        lambda: howell(9),
+        lambda: howell(4, rounds=8),
+        lambda: mitchell(4, even="arrow"),
+        lambda: sit_out(mitchell(3), 7),
+        lambda: mitchell(3, pairs=4),
+    ):
         with pytest.raises(DuplicateError) as error:
             call()
         assert error.value.code in {"bad-tables", "bad-rounds", "bad-movement", "bad-pair"}
@@ -153,4 +161,10 @@ def test_plays_expands_sets_into_boards():
     m = mitchell(3)
     first = [p for p in plays(m, 2) if p.round == 1]
     assert [(p.table, p.ns, p.ew, p.board) for p in first] == [
-        (1, 1, 4, 1), (1, 1, 4, 2), (2, 2, 5, 3), (2, 2, 5, 4), (3, 3, 6, 5), (3, 3, 6, 6)]
+        (1, 1, 4, 1),
+        (1, 1, 4, 2),
+        (2, 2, 5, 3),
+        (2, 2, 5, 4),
+        (3, 3, 6, 5),
+        (3, 3, 6, 6),
+    ]

@@ -32,11 +32,22 @@ def director_client(td):
 
 
 def test_a_director_creates_a_duplicate_event_from_the_form(director_client):
-    response = director_client.post(reverse("tournaments:duplicate-new"), {
-        "name": "Spades duplicate", "rules": "spades:standard", "movement": "mitchell",
-        "tables": 5, "even": "skip", "boards_per_round": 3, "board_scoring": "cga",
-        "comparison": "matchpoints", "board_source": "seeded", "deal_seed": "s1",
-        "confirmation": "pin"})
+    response = director_client.post(
+        reverse("tournaments:duplicate-new"),
+        {
+            "name": "Spades duplicate",
+            "rules": "spades:standard",
+            "movement": "mitchell",
+            "tables": 5,
+            "even": "skip",
+            "boards_per_round": 3,
+            "board_scoring": "cga",
+            "comparison": "matchpoints",
+            "board_source": "seeded",
+            "deal_seed": "s1",
+            "confirmation": "pin",
+        },
+    )
     tournament = Tournament.objects.get(name="Spades duplicate")
     assert response.status_code == 302
     assert tournament.duplicate.board_scoring == "cga"
@@ -66,19 +77,37 @@ def test_the_phone_scores_a_board_and_the_other_side_confirms_with_its_pin(td):
     secret = _token_for(round_, td, 1)
     phone = Client()
     auth = {"HTTP_AUTHORIZATION": f"Table {secret}"}
-    panel = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
-                      **auth)
+    panel = phone.get(
+        reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]), **auth
+    )
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     assert f"Next: board {board}" in panel.content.decode()
     act = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
-    answer = phone.post(act, {"action": "submit", "board": board, "side": "NS",
-                              "record": json.dumps(played(tournament, board))}, **auth)
+    answer = phone.post(
+        act,
+        {
+            "action": "submit",
+            "board": board,
+            "side": "NS",
+            "record": json.dumps(played(tournament, board)),
+        },
+        **auth,
+    )
     assert answer.status_code == 200
     result = BoardResult.objects.get()
     assert result.status == "pending"
     pin = result.match.seats.get(side="EW").entry.pin
-    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin,
-                     "version": result.version}, **auth)
+    phone.post(
+        act,
+        {
+            "action": "confirm",
+            "result": result.pk,
+            "side": "EW",
+            "pin": pin,
+            "version": result.version,
+        },
+        **auth,
+    )
     result.refresh_from_db()
     assert result.status == "confirmed"
 
@@ -87,9 +116,10 @@ def test_a_token_of_another_table_opens_nothing(td):
     tournament = make_event(td)
     round_ = dup.start_round(tournament=tournament, actor=td)
     secret = _token_for(round_, td, 2)
-    response = Client().get(reverse("tournaments:duplicate-table-panel",
-                                    args=[tournament.slug, 1]),
-                            HTTP_AUTHORIZATION=f"Table {secret}")
+    response = Client().get(
+        reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
+        HTTP_AUTHORIZATION=f"Table {secret}",
+    )
     assert response.status_code == 403
 
 
@@ -100,9 +130,21 @@ def test_the_phones_summary_form_makes_a_legal_spades_record(td):
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     response = Client().post(
         reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
-        {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
-         "call_S": "3", "call_W": "4", "tricks_N": "3", "tricks_E": "4", "tricks_S": "3",
-         "tricks_W": "3"}, HTTP_AUTHORIZATION=f"Table {secret}")
+        {
+            "action": "submit",
+            "board": board,
+            "side": "NS",
+            "call_N": "6",
+            "call_E": "4",
+            "call_S": "3",
+            "call_W": "4",
+            "tricks_N": "3",
+            "tricks_E": "4",
+            "tricks_S": "3",
+            "tricks_W": "3",
+        },
+        HTTP_AUTHORIZATION=f"Table {secret}",
+    )
     assert response.status_code == 200, response.content.decode()
     assert BoardResult.objects.get().ns_score == 60
 
@@ -118,10 +160,14 @@ def test_results_pages_hide_unreleased_rounds_and_show_them_after_release(td):
     page = public.get(reverse("tournaments:duplicate-results", args=[tournament.slug]))
     assert "North-South" in page.content.decode()
     assert "No released result" not in public.get(traveller).content.decode()
-    assert public.get(reverse("tournaments:duplicate-card", args=[tournament.slug, 1])
-                      ).status_code == 200
-    assert public.get(reverse("tournaments:duplicate-deals", args=[tournament.slug])
-                      ).status_code == 404  # the deals come after the event
+    assert (
+        public.get(reverse("tournaments:duplicate-card", args=[tournament.slug, 1])).status_code
+        == 200
+    )
+    assert (
+        public.get(reverse("tournaments:duplicate-deals", args=[tournament.slug])).status_code
+        == 404
+    )  # the deals come after the event
 
 
 def test_the_projector_view_is_the_dark_screen_with_north_south_before_east_west(td):
@@ -142,9 +188,11 @@ def test_the_tournaments_standings_rounds_and_projector_lead_to_the_duplicate_pa
     tournament = make_event(td)
     results = reverse("tournaments:duplicate-results", args=[tournament.slug])
     public = Client()
-    for name, args, target in (("public-standings", [], results),
-                               ("public-round", [1], results),
-                               ("public-projector", [], f"{results}?view=projector")):
+    for name, args, target in (
+        ("public-standings", [], results),
+        ("public-round", [1], results),
+        ("public-projector", [], f"{results}?view=projector"),
+    ):
         answer = public.get(reverse(f"tournaments:{name}", args=[tournament.slug, *args]))
         assert (answer.status_code, answer["Location"]) == (302, target)
     overview = public.get(reverse("tournaments:public-tournament", args=[tournament.slug]))
@@ -173,15 +221,17 @@ def test_every_export_downloads(td, fmt):
 def test_printing_boards_and_guide_cards(director_client, td):
     tournament = make_event(td, start=False)
     tournament.directors.add(td.user)
-    boards = director_client.get(reverse("tournaments:duplicate-print-boards",
-                                         args=[tournament.slug]))
+    boards = director_client.get(
+        reverse("tournaments:duplicate-print-boards", args=[tournament.slug])
+    )
     text = boards.content.decode()
     assert "Curtain cards" in text and "Make-up sheet" in text
     assert text.count('class="slip"') == 4 * 6
     guide = director_client.get(reverse("tournaments:duplicate-guide", args=[tournament.slug]))
     assert guide.content.decode().count('class="guide"') == 3
-    pdf = director_client.get(reverse("tournaments:duplicate-guide", args=[tournament.slug]),
-                              {"format": "pdf"})
+    pdf = director_client.get(
+        reverse("tournaments:duplicate-guide", args=[tournament.slug]), {"format": "pdf"}
+    )
     assert pdf.content.startswith(b"%PDF")
 
 
@@ -197,15 +247,15 @@ def test_the_duplicate_pages_speak_japanese(td):
 
 
 def test_the_phones_whist_form_scores_tricks_from_the_board(td):
-    tournament = make_event(td, game="whist", rules="short-whist", movement="barometer",
-                            tables=2)
+    tournament = make_event(td, game="whist", rules="short-whist", movement="barometer", tables=2)
     round_ = dup.start_round(tournament=tournament, actor=td)
     secret = _token_for(round_, td, 1)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     response = Client().post(
         reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
         {"action": "submit", "board": board, "side": "EW", "tricks_NS": "9"},
-        HTTP_AUTHORIZATION=f"Table {secret}")
+        HTTP_AUTHORIZATION=f"Table {secret}",
+    )
     assert response.status_code == 200, response.content.decode()
     result = BoardResult.objects.get()
     assert (result.ns_score, result.ew_score, result.submitted_side) == (3, 0, "EW")
@@ -222,17 +272,30 @@ def _typed(cards):
 
 def test_the_director_types_a_boards_deal_and_goes_on_to_the_next_board(director_client, td):
     tournament = dup.create_duplicate_tournament(
-        actor=td, name="Typed boards", game="spades", rules="standard", movement="mitchell",
-        tables=3, boards_per_round=2, board_source="director")
+        actor=td,
+        name="Typed boards",
+        game="spades",
+        rules="standard",
+        movement="mitchell",
+        tables=3,
+        boards_per_round=2,
+        board_source="director",
+    )
     source = make_event(td, start=False).boards.get(number=1).hands
     page = director_client.get(reverse("tournaments:duplicate-director", args=[tournament.slug]))
     url = reverse("tournaments:duplicate-deal", args=[tournament.slug, 1])
     assert url in page.content.decode()
     form = {s: _typed(source[s]) for s in "NESW"}
-    form["W"] = "s" + " ".join(c[0] for c in source["W"] if c[1] == "S") + \
-        " h" + "".join(c[0] for c in source["W"] if c[1] == "H") + \
-        " d" + "".join(c[0] for c in source["W"] if c[1] == "D") + \
-        " c" + "".join(c[0] for c in source["W"] if c[1] == "C")  # lower case, T, no spaces
+    form["W"] = (
+        "s"
+        + " ".join(c[0] for c in source["W"] if c[1] == "S")
+        + " h"
+        + "".join(c[0] for c in source["W"] if c[1] == "H")
+        + " d"
+        + "".join(c[0] for c in source["W"] if c[1] == "D")
+        + " c"
+        + "".join(c[0] for c in source["W"] if c[1] == "C")
+    )  # lower case, T, no spaces
     saved = director_client.post(url, form)
     assert saved.status_code == 302
     assert saved["Location"] == reverse("tournaments:duplicate-deal", args=[tournament.slug, 2])
@@ -243,8 +306,15 @@ def test_the_director_types_a_boards_deal_and_goes_on_to_the_next_board(director
 
 def test_a_mistyped_deal_says_what_is_wrong_and_keeps_what_was_typed(director_client, td):
     tournament = dup.create_duplicate_tournament(
-        actor=td, name="Typed boards", game="spades", rules="standard", movement="mitchell",
-        tables=3, boards_per_round=2, board_source="director")
+        actor=td,
+        name="Typed boards",
+        game="spades",
+        rules="standard",
+        movement="mitchell",
+        tables=3,
+        boards_per_round=2,
+        board_source="director",
+    )
     source = make_event(td, start=False).boards.get(number=1).hands
     url = reverse("tournaments:duplicate-deal", args=[tournament.slug, 1])
     form = {s: _typed(source[s]) for s in "NESW"}
@@ -261,8 +331,7 @@ def test_a_mistyped_deal_says_what_is_wrong_and_keeps_what_was_typed(director_cl
     assert "These cards are given twice" in text and "(North, East)" in text
     lost = source["N"][0]
     symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[lost[1]]
-    assert f"These cards are in no hand: {symbol}{'10' if lost[0] == 'T' else lost[0]}." \
-        in text
+    assert f"These cards are in no hand: {symbol}{'10' if lost[0] == 'T' else lost[0]}." in text
     assert form["N"].split()[0] in text  # the typed cards are kept
     form["W"] = _typed(source["W"][:12])
     text = director_client.post(url, form).content.decode()
@@ -282,8 +351,10 @@ def test_a_played_boards_deal_cannot_be_replaced(director_client, td):
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     url = reverse("tournaments:duplicate-deal", args=[tournament.slug, board])
     page = director_client.get(url).content.decode()
-    assert "its deal can no longer be changed" in page and "<form method=\"post\" class=\"setup" \
-        not in page
+    assert (
+        "its deal can no longer be changed" in page
+        and '<form method="post" class="setup' not in page
+    )
     before = tournament.boards.get(number=board).hands
     other = tournament.boards.exclude(number=board).first().hands
     answer = director_client.post(url, {s: _typed(other[s]) for s in "NESW"})
@@ -299,21 +370,36 @@ def test_the_phone_refuses_an_answer_to_a_result_entered_again_since(td):
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     act = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
     phone = Client()
-    phone.post(act, {"action": "submit", "board": board, "side": "NS",
-                     "record": json.dumps(played(tournament, board))}, **auth)
+    phone.post(
+        act,
+        {
+            "action": "submit",
+            "board": board,
+            "side": "NS",
+            "record": json.dumps(played(tournament, board)),
+        },
+        **auth,
+    )
     result = BoardResult.objects.get()
-    panel = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
-                      **auth).content.decode()
+    panel = phone.get(
+        reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]), **auth
+    ).content.decode()
     assert 'name="version" value="1"' in panel
     pin = result.match.seats.get(side="EW").entry.pin
-    answer = phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW",
-                              "pin": pin, "version": 2}, **auth)
+    answer = phone.post(
+        act,
+        {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin, "version": 2},
+        **auth,
+    )
     assert answer.status_code == 409
     assert "This result changed since you looked at it" in answer.content.decode()
     result.refresh_from_db()
     assert result.status == "pending"
-    phone.post(act, {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin,
-                     "version": 1}, **auth)
+    phone.post(
+        act,
+        {"action": "confirm", "result": result.pk, "side": "EW", "pin": pin, "version": 1},
+        **auth,
+    )
     result.refresh_from_db()
     assert result.status == "confirmed"
 
@@ -328,9 +414,21 @@ def test_the_phone_says_the_engines_refusal_of_a_board_in_japanese(td):
     phone.cookies["django_language"] = "ja"
     response = phone.post(
         reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
-        {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
-         "call_S": "3", "call_W": "4", "tricks_N": "9", "tricks_E": "4", "tricks_S": "3",
-         "tricks_W": "3"}, HTTP_AUTHORIZATION=f"Table {secret}")
+        {
+            "action": "submit",
+            "board": board,
+            "side": "NS",
+            "call_N": "6",
+            "call_E": "4",
+            "call_S": "3",
+            "call_W": "4",
+            "tricks_N": "9",
+            "tricks_E": "4",
+            "tricks_S": "3",
+            "tricks_W": "3",
+        },
+        HTTP_AUTHORIZATION=f"Table {secret}",
+    )
     page = response.content.decode()
     assert "トリック数の合計が、1ハンドのトリック数と合いません。" in page
     assert "add up to" not in page and "tricks-do-not-sum" not in page
@@ -348,16 +446,32 @@ def test_the_result_to_confirm_gives_its_notes_in_japanese(td, board_scoring):
     phone = Client()
     phone.cookies["django_language"] = "ja"
     auth = {"HTTP_AUTHORIZATION": f"Table {secret}"}
-    phone.post(reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
-               {"action": "submit", "board": board, "side": "NS", "call_N": "6", "call_E": "4",
-                "call_S": "3", "call_W": "4", "tricks_N": "3", "tricks_E": "4", "tricks_S": "3",
-                "tricks_W": "3"}, **auth)
+    phone.post(
+        reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
+        {
+            "action": "submit",
+            "board": board,
+            "side": "NS",
+            "call_N": "6",
+            "call_E": "4",
+            "call_S": "3",
+            "call_W": "4",
+            "tricks_N": "3",
+            "tricks_E": "4",
+            "tricks_S": "3",
+            "tricks_W": "3",
+        },
+        **auth,
+    )
     result = BoardResult.objects.get()
     assert result.status == "pending" and result.notes
-    page = phone.get(reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]),
-                     **auth).content.decode()
-    expected = {"standard": ["NS：ビッド6、6トリック獲得（+60）"],
-                "cga": ["NS：ビッド6成功（+60）", "EWがバッグ3：EWに-3", "…そしてNSに+3"]}
+    page = phone.get(
+        reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]), **auth
+    ).content.decode()
+    expected = {
+        "standard": ["NS：ビッド6、6トリック獲得（+60）"],
+        "cga": ["NS：ビッド6成功（+60）", "EWがバッグ3：EWに-3", "…そしてNSに+3"],
+    }
     for japanese in expected[board_scoring]:
         assert f"<li>{japanese}</li>" in page
     for english in result.notes:

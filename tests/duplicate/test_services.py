@@ -36,11 +36,15 @@ def test_the_same_seed_deals_the_same_boards(td):
 
 def test_starting_numbers_the_pairs_and_the_mitchell_seats_ns_and_ew(td):
     tournament = make_event(td)
-    assert list(DuplicatePair.objects.filter(tournament=tournament)
-                .values_list("number", flat=True)) == [1, 2, 3, 4, 5, 6]
+    assert list(
+        DuplicatePair.objects.filter(tournament=tournament).values_list("number", flat=True)
+    ) == [1, 2, 3, 4, 5, 6]
     round_ = dup.start_round(tournament=tournament, actor=td)
-    seats = {(m.table.number, s.side): s.entry.duplicate_pair.number
-             for m in round_.matches.all() for s in m.seats.all()}
+    seats = {
+        (m.table.number, s.side): s.entry.duplicate_pair.number
+        for m in round_.matches.all()
+        for s in m.seats.all()
+    }
     assert seats[(1, "NS")] == 1 and seats[(1, "EW")] == 4
 
 
@@ -49,20 +53,24 @@ def test_a_result_waits_for_the_other_side_and_a_pin(td):
     dup.start_round(tournament=tournament, actor=td)
     match = first_match(tournament)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
-    out = dup.submit_board_result(match=match, board=board, record=played(tournament, board),
-                                  actor=table_scorer(match, "NS"))
+    out = dup.submit_board_result(
+        match=match, board=board, record=played(tournament, board), actor=table_scorer(match, "NS")
+    )
     assert out.result.status == "pending"
     with pytest.raises(ServiceError) as own:
-        dup.confirm_board_result(result=out.result, actor=table_scorer(match, "NS"),
-                                 expected_version=1)
+        dup.confirm_board_result(
+            result=out.result, actor=table_scorer(match, "NS"), expected_version=1
+        )
     assert own.value.code == "own-side"
     ew = table_scorer(match, "EW")
     wrong = type(ew)(table=ew.table, side="EW", pin="0000" if ew.pin != "0000" else "1111")
     with pytest.raises(ServiceError) as bad:
         dup.confirm_board_result(result=out.result, actor=wrong, expected_version=1)
     assert bad.value.code == "side-pin-wrong"
-    assert dup.confirm_board_result(result=out.result, actor=ew,
-                                    expected_version=1).status == "confirmed"
+    assert (
+        dup.confirm_board_result(result=out.result, actor=ew, expected_version=1).status
+        == "confirmed"
+    )
 
 
 def test_a_full_record_of_another_deal_is_refused(td):
@@ -73,8 +81,9 @@ def test_a_full_record_of_another_deal_is_refused(td):
     record = played(tournament, second)
     record["dealer"] = Board.objects.get(tournament=tournament, number=first).dealer
     with pytest.raises(ServiceError) as error:
-        dup.submit_board_result(match=match, board=first, record=record,
-                                actor=table_scorer(match, "NS"))
+        dup.submit_board_result(
+            match=match, board=first, record=record, actor=table_scorer(match, "NS")
+        )
     assert error.value.code == "board-mismatch"
     assert not BoardResult.objects.exists()
 
@@ -85,8 +94,12 @@ def test_a_board_of_another_table_is_refused(td):
     match = first_match(tournament)
     other = dup.boards_of(dup.event_of(tournament), 1, 2)[0]
     with pytest.raises(ServiceError) as error:
-        dup.submit_board_result(match=match, board=other, record=played(tournament, other),
-                                actor=table_scorer(match, "NS"))
+        dup.submit_board_result(
+            match=match,
+            board=other,
+            record=played(tournament, other),
+            actor=table_scorer(match, "NS"),
+        )
     assert error.value.code == "wrong-board"
 
 
@@ -96,10 +109,20 @@ def test_a_retry_with_the_same_key_returns_the_stored_result(td):
     match = first_match(tournament)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     record = played(tournament, board)
-    first = dup.submit_board_result(match=match, board=board, record=record,
-                                    actor=table_scorer(match, "NS"), idempotency_key="k1")
-    again = dup.submit_board_result(match=match, board=board, record=record,
-                                    actor=table_scorer(match, "NS"), idempotency_key="k1")
+    first = dup.submit_board_result(
+        match=match,
+        board=board,
+        record=record,
+        actor=table_scorer(match, "NS"),
+        idempotency_key="k1",
+    )
+    again = dup.submit_board_result(
+        match=match,
+        board=board,
+        record=record,
+        actor=table_scorer(match, "NS"),
+        idempotency_key="k1",
+    )
     assert (again.created, again.result.pk) == (False, first.result.pk)
 
 
@@ -108,13 +131,23 @@ def test_the_database_keeps_one_current_result_per_board_per_table_round(td):
     dup.start_round(tournament=tournament, actor=td)
     match = first_match(tournament)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
-    out = dup.submit_board_result(match=match, board=board, record=played(tournament, board),
-                                  actor=table_scorer(match, "NS"))
+    out = dup.submit_board_result(
+        match=match, board=board, record=played(tournament, board), actor=table_scorer(match, "NS")
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
         BoardResult.objects.create(
-            tournament=tournament, board=out.result.board, match=match, round_number=1,
-            table_number=1, ns_pair=1, ew_pair=4, version=2, kind="summary", ns_score=1,
-            ew_score=2)
+            tournament=tournament,
+            board=out.result.board,
+            match=match,
+            round_number=1,
+            table_number=1,
+            ns_pair=1,
+            ew_pair=4,
+            version=2,
+            kind="summary",
+            ns_score=1,
+            ew_score=2,
+        )
 
 
 def test_an_adjusted_result_needs_a_reason_and_is_audited(td):
@@ -123,11 +156,18 @@ def test_an_adjusted_result_needs_a_reason_and_is_audited(td):
     match = first_match(tournament)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     with pytest.raises(ServiceError) as error:
-        dup.adjust_board_result(match=match, board=board, actor=td, ns="average-plus",
-                                ew="average-minus", reason=" ")
+        dup.adjust_board_result(
+            match=match, board=board, actor=td, ns="average-plus", ew="average-minus", reason=" "
+        )
     assert error.value.code == "reason-required"
-    result = dup.adjust_board_result(match=match, board=board, actor=td, ns="average-plus",
-                                     ew="average-minus", reason="board fouled")
+    result = dup.adjust_board_result(
+        match=match,
+        board=board,
+        actor=td,
+        ns="average-plus",
+        ew="average-minus",
+        reason="board fouled",
+    )
     assert result.status == "confirmed"
     assert tournament.audit.filter(action="duplicate-adjusted", reason="board fouled").exists()
 
@@ -170,8 +210,7 @@ def test_a_missing_pair_sits_out_and_its_opponents_play_nothing(td):
 
 
 def test_a_barometer_plays_the_same_boards_at_every_table(td):
-    tournament = make_event(td, game="whist", rules="short-whist", movement="barometer",
-                            tables=2)
+    tournament = make_event(td, game="whist", rules="short-whist", movement="barometer", tables=2)
     event = dup.event_of(tournament)
     assert dup.boards_of(event, 1, 1) == dup.boards_of(event, 1, 2)
     play_round(tournament, td)
@@ -199,11 +238,13 @@ def test_an_answer_to_a_version_the_confirmer_never_saw_is_refused_and_changes_n
     match = first_match(tournament)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     ns, ew = table_scorer(match, "NS"), table_scorer(match, "EW")
-    first = dup.submit_board_result(match=match, board=board, record=played(tournament, board),
-                                    actor=ns).result
+    first = dup.submit_board_result(
+        match=match, board=board, record=played(tournament, board), actor=ns
+    ).result
     dup.reject_board_result(result=first, actor=ew, expected_version=1, reason="9 tricks")
-    second = dup.submit_board_result(match=match, board=board,
-                                     record=played(tournament, board, seed=7), actor=ns).result
+    second = dup.submit_board_result(
+        match=match, board=board, record=played(tournament, board, seed=7), actor=ns
+    ).result
     assert second.version == 2
     for result, seen in ((second, 1), (first, 1), (second, None), (second, True)):
         with pytest.raises(ServiceError) as stale:
@@ -215,14 +256,16 @@ def test_an_answer_to_a_version_the_confirmer_never_saw_is_refused_and_changes_n
     assert stale.value.code == "stale-version"
     second.refresh_from_db()
     assert (second.status, second.decided_label) == ("pending", "")
-    assert dup.confirm_board_result(result=second, actor=ew,
-                                    expected_version=2).status == "confirmed"
+    assert (
+        dup.confirm_board_result(result=second, actor=ew, expected_version=2).status == "confirmed"
+    )
 
 
 def test_the_director_enters_a_boards_deal_until_it_is_played(td):
     tournament = make_event(td, start=False)
-    hands = {s: " ".join(c[1] + c[0] for c in tournament.boards.get(number=2).hands[s])
-             for s in "NESW"}
+    hands = {
+        s: " ".join(c[1] + c[0] for c in tournament.boards.get(number=2).hands[s]) for s in "NESW"
+    }
     board = dup.set_board_deal(tournament=tournament, actor=td, number=1, hands=hands)
     assert board.source == "director" and len(board.hands["N"]) == 13
     bad = dict(hands, N=hands["E"])

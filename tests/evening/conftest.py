@@ -139,8 +139,11 @@ def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer
     """`manage.py serve` as `make serve` runs it, reading what it prints until it serves."""
     process = subprocess.Popen(
         [*argv, sys.executable, "manage.py", "serve", "--port", str(port)],
-        cwd=ROOT, env=laptop_environment(club, **extra), stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=laptop_environment(club, **extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     server = EveningServer(process=process, club=club, port=port)
     deadline = time.monotonic() + 180

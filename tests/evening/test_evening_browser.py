@@ -15,8 +15,12 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-TEAMS = (("Night Owls", "Ken Sato", "Yui Mori"), ("Big Bags", "Ann Lee", "Bob Ray"),
-         ("Lucky Nils", "Emi Abe", "Dan Cho"), ("Moonshot", "Mai Ito", "Tom Evans"))
+TEAMS = (
+    ("Night Owls", "Ken Sato", "Yui Mori"),
+    ("Big Bags", "Ann Lee", "Bob Ray"),
+    ("Lucky Nils", "Emi Abe", "Dan Cho"),
+    ("Moonshot", "Mai Ito", "Tom Evans"),
+)
 
 
 def submit(page, button: str) -> None:
@@ -32,8 +36,11 @@ def qr_codes_in(pdf: bytes, folder) -> list[str]:
 
     source = folder / "cards.pdf"
     source.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-r", "200", "-png", str(source), str(folder / "page")],
-                   check=True, timeout=120)
+    subprocess.run(
+        ["pdftoppm", "-r", "200", "-png", str(source), str(folder / "page")],
+        check=True,
+        timeout=120,
+    )
     found = []
     for image in sorted(folder.glob("page*.png")):
         found += [code.text for code in zxingcpp.read_barcodes(Image.open(image))]

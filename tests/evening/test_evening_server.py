@@ -61,8 +61,10 @@ def test_static_files_are_served_with_no_collectstatic_step(evening_server):
 
 
 def test_static_files_go_gzipped_to_a_browser_that_asks(evening_server):
-    request = urllib.request.Request(f"{evening_server.public_url}/static/css/public.css",
-                                     headers={"Accept-Encoding": "gzip, deflate, br"})
+    request = urllib.request.Request(
+        f"{evening_server.public_url}/static/css/public.css",
+        headers={"Accept-Encoding": "gzip, deflate, br"},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.headers.get("Content-Encoding") == "gzip"  # no Brotli copy over HTTP
         assert gzip.decompress(response.read()).strip()
@@ -79,15 +81,18 @@ def test_the_secret_key_is_made_on_first_start_and_kept_in_the_club_folder(eveni
     key = evening_server.club / "secret_key"
     assert len(key.read_text().strip()) >= 50
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
-    tracked = subprocess.run(["git", "ls-files", "club"], cwd=ROOT, capture_output=True,
-                             text=True)
+    tracked = subprocess.run(["git", "ls-files", "club"], cwd=ROOT, capture_output=True, text=True)
     assert tracked.stdout == ""  # the club's folder stays out of git (.gitignore)
 
 
 def in_namespace(laptop, club, code: str) -> str:
     done = subprocess.run(
-        laptop.run(sys.executable, "-c", code), cwd=ROOT, capture_output=True, text=True,
-        timeout=60, env=laptop_environment(club),
+        laptop.run(sys.executable, "-c", code),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=laptop_environment(club),
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -99,8 +104,9 @@ def authenticates(club, username: str, password: str) -> bool:
     from django.contrib.auth.hashers import check_password
 
     with sqlite3.connect(club / "tricktable.sqlite3") as database:
-        row = database.execute("SELECT password, is_active FROM auth_user WHERE username = ?",
-                               (username,)).fetchone()
+        row = database.execute(
+            "SELECT password, is_active FROM auth_user WHERE username = ?", (username,)
+        ).fetchone()
     return row is not None and bool(row[1]) and check_password(password, row[0])
 
 
@@ -137,8 +143,12 @@ def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_passwo
     assert authenticates(tmp_path, username, password)
 
     reset = subprocess.run(
-        [sys.executable, "manage.py", "director_password"], cwd=ROOT, capture_output=True,
-        text=True, timeout=60, env=laptop_environment(tmp_path),
+        [sys.executable, "manage.py", "director_password"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=laptop_environment(tmp_path),
     )
     assert reset.returncode == 0, reset.stderr
     new_password = reset.stdout.split("director / ")[1].split()[0]
@@ -147,15 +157,21 @@ def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_passwo
     assert not authenticates(tmp_path, username, password)
 
 
-def test_the_demos_published_password_is_refused_on_the_evening_server(
-    offline_laptop, tmp_path
-):
+def test_the_demos_published_password_is_refused_on_the_evening_server(offline_laptop, tmp_path):
     created = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c",
-         "from django.core.management import call_command; call_command('migrate', verbosity=0);"
-         "from django.contrib.auth import get_user_model;"
-         "get_user_model().objects.create_superuser('director', password='tricktable')"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from django.core.management import call_command; call_command('migrate', verbosity=0);"
+            "from django.contrib.auth import get_user_model;"
+            "get_user_model().objects.create_superuser('director', password='tricktable')",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env=laptop_environment(tmp_path, TRICKTABLE_SERVER="evening"),
     )
     assert created.returncode == 0, created.stderr
@@ -170,18 +186,25 @@ def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
     port = free_port()
     # Another program on the laptop holds the port (a first evening server, or anything else).
     holder = subprocess.Popen(
-        offline_laptop.run(sys.executable, "-c",
-                           "import socket, time\n"
-                           "s = socket.socket()\n"
-                           f"s.bind(('0.0.0.0', {port})); s.listen()\n"
-                           "print('listening', flush=True); time.sleep(120)"),
-        stdout=subprocess.PIPE, text=True,
+        offline_laptop.run(
+            sys.executable,
+            "-c",
+            "import socket, time\n"
+            "s = socket.socket()\n"
+            f"s.bind(('0.0.0.0', {port})); s.listen()\n"
+            "print('listening', flush=True); time.sleep(120)",
+        ),
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "listening"
         done = subprocess.run(
             offline_laptop.run(sys.executable, "manage.py", "serve", "--port", str(port)),
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
             env=laptop_environment(tmp_path),
         )
         assert done.returncode != 0
@@ -193,18 +216,25 @@ def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
 
 
 def test_wait_until_up_reports_a_dead_server(tmp_path):
-    gone = subprocess.Popen([sys.executable, "-c", "print('bye')"], stdout=subprocess.PIPE,
-                            text=True)
+    gone = subprocess.Popen(
+        [sys.executable, "-c", "print('bye')"], stdout=subprocess.PIPE, text=True
+    )
     gone.wait(timeout=30)
     server = EveningServer(process=gone, club=tmp_path, port=9)
     with pytest.raises(pytest.fail.Exception, match="stopped"):
         wait_until_up("http://127.0.0.1:9/", server, seconds=5)
 
 
-def send(url: str, *, method: str = "GET", data: bytes | None = None,
-         headers: dict[str, str] | None = None) -> tuple[int, str]:
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Accept-Language": "ja", **(headers or {})})
+def send(
+    url: str,
+    *,
+    method: str = "GET",
+    data: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, str]:
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Accept-Language": "ja", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read().decode()
@@ -221,10 +251,13 @@ def test_no_answer_of_the_evening_server_to_a_bad_request_is_a_technical_page(ev
         ("a mistyped address", 404, f"{site}/standings/", {}),
         ("an unknown tournament", 404, f"{site}/t/no-such-evening/", {}),
         ("an unknown round", 404, f"{site}/t/no-such-evening/rounds/3/", {}),
-        ("a sign-in without its form's token", 403, f"{site}/accounts/login/",
-         {"method": "POST", "data": form}),
-        ("another site's host name", 400, f"{site}/",
-         {"headers": {"Host": "evil.example"}}),
+        (
+            "a sign-in without its form's token",
+            403,
+            f"{site}/accounts/login/",
+            {"method": "POST", "data": form},
+        ),
+        ("another site's host name", 400, f"{site}/", {"headers": {"Host": "evil.example"}}),
         ("a director's page, signed out", 200, f"{site}/director/", {}),  # the sign-in page
     ]
     for what, status, url, options in requests:
@@ -250,7 +283,6 @@ def test_the_banner_lists_every_lan_address_besides_the_public_one(settings):
     assert "Phones:     http://192.168.1.20:8000/" in text
     assert "http://192.168.1.2:8000/" in text  # not hidden inside the public address
     assert text.count("192.168.1.20:8000/\n") == 1
-
 
 
 def test_a_server_that_waited_for_another_servers_collect_serves_its_files(settings, tmp_path):

@@ -61,10 +61,13 @@ class Pg:
 
     def waiting_on_locks(self) -> list[int]:
         """Backends of the test database that wait for a lock (a row lock, here)."""
-        return [pid for (pid,) in self.rows(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid() ORDER BY pid"
-        )]
+        return [
+            pid
+            for (pid,) in self.rows(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid() ORDER BY pid"
+            )
+        ]
 
     def terminate(self, pid: int) -> None:
         """Kill a backend (what a crash of the server process or a network cut does to it) and
@@ -112,10 +115,29 @@ class KillableWorker:
 
         full = dict(os.environ, DATABASE_URL=database_url(), STANDINGS_QUEUE=self.queue, **env)
         self.inner.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "-Q", self.queue, "-n", f"{self.queue}@%h", "-l", "warning", "--without-gossip",
-             "--without-mingle", "--logfile", str(self.inner.log)],
-            cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "-Q",
+                self.queue,
+                "-n",
+                f"{self.queue}@%h",
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--logfile",
+                str(self.inner.log),
+            ],
+            cwd=ROOT,
+            env=full,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
 
     def kill(self) -> None:
@@ -161,8 +183,9 @@ def scorer_client(match: Match):
 
 def submit(client, match: Match, record: Any, *, key: str, side: str = "NS", **extra):
     body = {"record": record, "side": side, **extra}
-    return client.post(f"/api/v1/matches/{match.pk}/hands", body, format="json",
-                       HTTP_IDEMPOTENCY_KEY=key)
+    return client.post(
+        f"/api/v1/matches/{match.pk}/hands", body, format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
 
 
 def decide(client, match: Match, number: int, verb: str, side: str, **extra):

@@ -50,7 +50,8 @@ def restart_database(pg, pool) -> int:
     assert len(pids) >= 2, pool.get_stats()
     killed = pg.rows(
         "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
-        "WHERE datname = current_database() AND pid = ANY(%s)", (pids,)
+        "WHERE datname = current_database() AND pid = ANY(%s)",
+        (pids,),
     )
     return len(killed)
 
@@ -73,8 +74,11 @@ def warm(client: Client, path: str, pool) -> None:
     pool.wait(timeout=5)
 
 
-@pytest.mark.parametrize("where", ["/t/{slug}/", "/api/v1/tournaments/{slug}"],
-                         ids=["pages, never a 500", "api calls, never a 503"])
+@pytest.mark.parametrize(
+    "where",
+    ["/t/{slug}/", "/api/v1/tournaments/{slug}"],
+    ids=["pages, never a 500", "api calls, never a 503"],
+)
 def test_requests_after_a_database_restart_are_served_without_an_error(pg, pooled, where):
     tournament = make_match(make_director()).round.tournament
     client = Client(raise_request_exception=False)
@@ -86,7 +90,8 @@ def test_requests_after_a_database_restart_are_served_without_an_error(pg, poole
 
 
 def test_a_page_whose_connection_dies_under_it_gets_the_friendly_500_page_and_the_next_is_served(
-        pg, pooled):
+    pg, pooled
+):
     """The request in flight at the cut is the one that is lost: it gets the site's own 500 page
     (in the reader's language, never Django's bare "Server Error (500)"), and the reader's
     reload is served."""

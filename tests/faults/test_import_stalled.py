@@ -52,8 +52,11 @@ def job(settings, django_capture_on_commit_callbacks):
     match = make_match(director, match_length="hands", match_hands=20)
     with django_capture_on_commit_callbacks(execute=False):  # queued, not yet run
         made = hand_imports.start_hand_import(
-            tournament=match.round.tournament, actor=Actor(user=director.user),
-            data=import_file(), filename="hands.jsonl")
+            tournament=match.round.tournament,
+            actor=Actor(user=director.user),
+            data=import_file(),
+            filename="hands.jsonl",
+        )
     return made
 
 
@@ -80,7 +83,8 @@ def submissions(job: ImportJob) -> dict[str, int]:
     """How many versions each of the job's idempotency keys stored."""
     prefix = hand_imports.idempotency_key(job, 0)[:-1]
     keys = HandSubmission.objects.filter(idempotency_key__startswith=prefix).values_list(
-        "idempotency_key", flat=True)
+        "idempotency_key", flat=True
+    )
     counts: dict[str, int] = {}
     for key in keys:
         counts[key] = counts.get(key, 0) + 1
@@ -102,8 +106,7 @@ def test_a_job_stalled_mid_way_is_resumed_by_the_sweep_from_its_last_line_storin
     assert ImportJob.objects.get(pk=job.pk).state == "running"
 
     # A minute without progress later, the standings sweep resumes it.
-    ImportJob.objects.filter(pk=job.pk).update(
-        progressed_at=timezone.now() - timedelta(seconds=61))
+    ImportJob.objects.filter(pk=job.pk).update(progressed_at=timezone.now() - timedelta(seconds=61))
     resumed_lines: list[int] = []
     real = hand_imports._import_line
 
@@ -118,7 +121,12 @@ def test_a_job_stalled_mid_way_is_resumed_by_the_sweep_from_its_last_line_storin
     assert resumed_lines == [6, 7, 8, 9, 10, 11, 12]  # from the last written line, not line 1
     assert [error["line"] for error in job.errors] == [BAD_LINE], job.errors
     assert (job.state, job.processed, job.stored, job.duplicates, job.failed) == (
-        "done", LINES, LINES - 1, 0, 1)
+        "done",
+        LINES,
+        LINES - 1,
+        0,
+        1,
+    )
     assert [error["line"] for error in job.errors] == [BAD_LINE], job.errors
     stored = submissions(job)
     assert len(stored) == LINES - 1 and set(stored.values()) == {1}  # every line stored once
@@ -126,8 +134,7 @@ def test_a_job_stalled_mid_way_is_resumed_by_the_sweep_from_its_last_line_storin
     assert HandSubmission.objects.filter(is_current=True).count() == LINES - 1
 
     # The finished job is never resumed again, by the sweep or by the old message coming back.
-    ImportJob.objects.filter(pk=job.pk).update(
-        progressed_at=timezone.now() - timedelta(hours=1))
+    ImportJob.objects.filter(pk=job.pk).update(progressed_at=timezone.now() - timedelta(hours=1))
     assert hand_imports.resume_stalled() == []
     assert hand_imports.run_hand_import(job.pk).stored == LINES - 1
     assert len(submissions(job)) == LINES - 1
@@ -158,7 +165,12 @@ def test_a_run_taken_over_by_the_sweep_writes_nothing_more(job, monkeypatch):
     job.refresh_from_db()
     assert slow.runner == job.runner
     assert (job.state, job.processed, job.stored, job.duplicates, job.failed) == (
-        "done", LINES, LINES - 1, 0, 1)
+        "done",
+        LINES,
+        LINES - 1,
+        0,
+        1,
+    )
     assert set(submissions(job).values()) == {1} and len(submissions(job)) == LINES - 1
 
 
@@ -172,9 +184,11 @@ def second_table(match):
     table = Table.objects.create(round=match.round, number=2)
     other = Match.objects.create(round=match.round, table=table)
     for side, names in (("NS", ("Eri", "Fumi")), ("EW", ("Goro", "Hana"))):
-        team = Team.objects.create(name=f"{names[0]} & {names[1]}",
-                                   first=Player.objects.create(name=names[0]),
-                                   second=Player.objects.create(name=names[1]))
+        team = Team.objects.create(
+            name=f"{names[0]} & {names[1]}",
+            first=Player.objects.create(name=names[0]),
+            second=Player.objects.create(name=names[1]),
+        )
         entry = Entry.objects.create(tournament=match.round.tournament, team=team)
         Seat.objects.create(match=other, entry=entry, side=side, seats=side)
     return other
@@ -187,8 +201,7 @@ def two_tables_file() -> bytes:
         for hand in range(1, 7):
             dealer = "NESW"[(hand - 1) % 4]
             record = spades_hand(dealer, ["3", "3", "3", "3"], {"N": 3, "E": 4, "S": 3, "W": 3})
-            lines.append(json.dumps({"round": 1, "table": table, "hand": hand,
-                                     "record": record}))
+            lines.append(json.dumps({"round": 1, "table": table, "hand": hand, "record": record}))
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -210,8 +223,11 @@ def test_a_worker_killed_mid_import_is_resumed_by_the_next_workers_sweep(
     # (progress written after line 5), then waits on line 7, inside its transaction.
     with pg.row_lock(table_of(type(other)), other.pk):
         job = hand_imports.start_hand_import(
-            tournament=match.round.tournament, actor=Actor(user=director.user),
-            data=two_tables_file(), filename="two-tables.jsonl")
+            tournament=match.round.tournament,
+            actor=Actor(user=director.user),
+            data=two_tables_file(),
+            filename="two-tables.jsonl",
+        )
         worker.launch(IMPORTS_QUEUE=worker.queue)
         [stuck] = wait_until(pg.waiting_on_locks, 30, "the worker's import to block on line 7")
         worker.kill()  # SIGKILL: the message stays unacknowledged for the broker's hour
@@ -223,11 +239,11 @@ def test_a_worker_killed_mid_import_is_resumed_by_the_next_workers_sweep(
 
     # A minute without progress (set back rather than waited for), then a new worker starts:
     # its start-up sweep resumes the job, which its own queue runs to the end.
-    ImportJob.objects.filter(pk=job.pk).update(
-        progressed_at=timezone.now() - timedelta(seconds=61))
+    ImportJob.objects.filter(pk=job.pk).update(progressed_at=timezone.now() - timedelta(seconds=61))
     worker.launch(IMPORTS_QUEUE=worker.queue)
-    wait_until(lambda: ImportJob.objects.get(pk=job.pk).state == "done", 30,
-               "the resumed import to finish")
+    wait_until(
+        lambda: ImportJob.objects.get(pk=job.pk).state == "done", 30, "the resumed import to finish"
+    )
 
     job.refresh_from_db()
     assert (job.processed, job.stored, job.duplicates, job.failed) == (12, 12, 0, 0), job.errors

@@ -37,8 +37,7 @@ def full_checks(monkeypatch) -> list:
     return calls
 
 
-def test_a_connection_handed_out_moments_ago_and_quiet_goes_out_without_a_query(
-        conn, full_checks):
+def test_a_connection_handed_out_moments_ago_and_quiet_goes_out_without_a_query(conn, full_checks):
     db_pool.check_connection(conn)  # its first checkout: checked for real
     db_pool.check_connection(conn)
     assert full_checks == [conn]
@@ -58,7 +57,8 @@ def test_a_connection_never_handed_out_is_checked_for_real(conn, full_checks):
 
 
 def test_a_connection_whose_backend_was_terminated_is_refused_even_moments_after_use(
-        conn, pg, full_checks):
+    conn, pg, full_checks
+):
     db_pool.check_connection(conn)
     pg.terminate(conn.info.backend_pid)
     with pytest.raises(psycopg.OperationalError):

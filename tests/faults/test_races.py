@@ -58,40 +58,61 @@ def run_threads(calls: list[Callable[[], object]], barrier: bool = True) -> list
 def outcome(response) -> tuple[int, str]:
     if isinstance(response, BaseException):
         raise response
-    return response.status_code, (response.json().get("code", "") if response.status_code >= 400
-                                  else "")
+    return response.status_code, (
+        response.json().get("code", "") if response.status_code >= 400 else ""
+    )
 
 
 def assert_hand_invariants(pg: Pg) -> None:
     """What the database promises for every hand, checked with SQL on the stored rows, and the
     partial unique indexes that enforce it present."""
-    assert pg.rows(
-        f"SELECT hand_id FROM {SUBMISSIONS} GROUP BY hand_id "
-        "HAVING count(*) FILTER (WHERE is_current) <> 1 "
-        "OR count(*) FILTER (WHERE status = 'confirmed') > 1"
-    ) == []
-    assert pg.rows(
-        f"SELECT id FROM {SUBMISSIONS} WHERE (status = 'pending' AND NOT is_current) "
-        "OR (status = 'superseded' AND is_current)"
-    ) == []
-    indexes = {name for (name,) in pg.rows(
-        "SELECT indexname FROM pg_indexes WHERE tablename = %s", (SUBMISSIONS,))}
-    assert {"submission_one_current", "submission_one_confirmed",
-            "submission_idempotency_key_once"} <= indexes
+    assert (
+        pg.rows(
+            f"SELECT hand_id FROM {SUBMISSIONS} GROUP BY hand_id "
+            "HAVING count(*) FILTER (WHERE is_current) <> 1 "
+            "OR count(*) FILTER (WHERE status = 'confirmed') > 1"
+        )
+        == []
+    )
+    assert (
+        pg.rows(
+            f"SELECT id FROM {SUBMISSIONS} WHERE (status = 'pending' AND NOT is_current) "
+            "OR (status = 'superseded' AND is_current)"
+        )
+        == []
+    )
+    indexes = {
+        name
+        for (name,) in pg.rows(
+            "SELECT indexname FROM pg_indexes WHERE tablename = %s", (SUBMISSIONS,)
+        )
+    }
+    assert {
+        "submission_one_current",
+        "submission_one_confirmed",
+        "submission_idempotency_key_once",
+    } <= indexes
 
 
 def test_eight_scorers_racing_on_one_hand_get_one_201_and_seven_409s(postgres_db, pg):
     match = make_match(make_director())
     clients = [scorer_client(match) for _ in range(RACERS)]  # a device (token) each
-    responses = run_threads([
-        (lambda c=c, i=i: submit(c, match, HAND_1, key=f"racer-{i}-key", side=("NS", "EW")[i % 2],
-                                 number=1))
-        for i, c in enumerate(clients)
-    ])
+    responses = run_threads(
+        [
+            (
+                lambda c=c, i=i: submit(
+                    c, match, HAND_1, key=f"racer-{i}-key", side=("NS", "EW")[i % 2], number=1
+                )
+            )
+            for i, c in enumerate(clients)
+        ]
+    )
     outcomes = sorted(outcome(r) for r in responses)
     assert outcomes[0] == (201, "")
-    assert all(status == 409 and code in {"hand-already-submitted", "hand-conflict"}
-               for status, code in outcomes[1:]), outcomes
+    assert all(
+        status == 409 and code in {"hand-already-submitted", "hand-conflict"}
+        for status, code in outcomes[1:]
+    ), outcomes
     [current] = HandSubmission.objects.filter(is_current=True)
     assert HandSubmission.objects.count() == 1 and current.version == 1
     winner = next(r for r in responses if r.status_code == 201)
@@ -104,8 +125,9 @@ def test_eight_retries_of_one_submission_racing_store_one_version_and_all_get_it
 ):
     match = make_match(make_director())
     client = scorer_client(match)
-    responses = run_threads([lambda: submit(client, match, HAND_1, key="one-key-for-all")
-                             for _ in range(RACERS)])
+    responses = run_threads(
+        [lambda: submit(client, match, HAND_1, key="one-key-for-all") for _ in range(RACERS)]
+    )
     statuses = sorted(outcome(r)[0] for r in responses)
     assert statuses == [200] * (RACERS - 1) + [201]
     assert len({r.json()["id"] for r in responses}) == 1
@@ -114,6 +136,7 @@ def test_eight_retries_of_one_submission_racing_store_one_version_and_all_get_it
 
 
 # -- a director's correction racing the other side's confirmation ----------------------------
+
 
 def pending_hand(name: str):
     """A match with hand 1 submitted by NS (pending), the scorer's and the director's clients."""
@@ -132,9 +155,11 @@ def race_correction_and_confirmation(pg: Pg, name: str, first: str | None) -> st
     match, scorer, td = pending_hand(name)
     calls = {
         "confirm": lambda: decide(scorer, match, 1, "confirm", "EW"),
-        "correct": lambda: td.post(f"/api/v1/matches/{match.pk}/hands/1/correct",
-                                   {"record": FIXED, "reason": "scorer slip", "version": 1},
-                                   format="json"),
+        "correct": lambda: td.post(
+            f"/api/v1/matches/{match.pk}/hands/1/correct",
+            {"record": FIXED, "reason": "scorer slip", "version": 1},
+            format="json",
+        ),
     }
     if first is None:
         confirm, correct = run_threads([calls["confirm"], calls["correct"]])
@@ -144,18 +169,26 @@ def race_correction_and_confirmation(pg: Pg, name: str, first: str | None) -> st
         threads = []
         with pg.row_lock(MATCH_TABLE, match.pk):  # both requests queue up behind this lock
             for count, which in enumerate(order, start=1):
-                threads.append(threading.Thread(target=lambda w=which: found.setdefault(
-                    w, _run_closing(calls[w]))))
+                threads.append(
+                    threading.Thread(
+                        target=lambda w=which: found.setdefault(w, _run_closing(calls[w]))
+                    )
+                )
                 threads[-1].start()
-                wait_until(lambda c=count: len(pg.waiting_on_locks()) == c, 10,
-                           f"{which} to wait for the match's lock")
+                wait_until(
+                    lambda c=count: len(pg.waiting_on_locks()) == c,
+                    10,
+                    f"{which} to wait for the match's lock",
+                )
         for thread in threads:
             thread.join(30)
         confirm, correct = found["confirm"], found["correct"]
 
     versions = list(HandSubmission.objects.filter(hand__match=match).order_by("version"))
     assert [(v.version, v.status, v.is_current) for v in versions] == [
-        (1, "superseded", False), (2, "confirmed", True)]
+        (1, "superseded", False),
+        (2, "confirmed", True),
+    ]
     assert versions[0].superseded_by_id == versions[1].pk
     assert outcome(correct) == (201, "")
     results_version = Tournament.objects.get(pk=match.round.tournament_id).results_version

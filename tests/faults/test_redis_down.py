@@ -42,10 +42,12 @@ def redis_down() -> Iterator[None]:
 
 def play(match, records) -> None:
     for record in records:
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
 
 
 def tournament_of(match) -> Tournament:
@@ -137,8 +139,9 @@ def test_with_redis_down_the_live_events_endpoint_tells_the_page_to_retry():
     client = scorer_client(match)
     client.raise_request_exception = False
     with redis_down():
-        response = client.get(f"/api/v1/tournaments/{match.round.tournament.slug}/events",
-                              HTTP_LAST_EVENT_ID="1-0")
+        response = client.get(
+            f"/api/v1/tournaments/{match.round.tournament.slug}/events", HTTP_LAST_EVENT_ID="1-0"
+        )
     assert response.status_code == 200, response.content[:200]
     assert response["Content-Type"].startswith("text/event-stream")
     assert response.content.startswith(b"retry: ")

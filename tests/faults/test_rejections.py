@@ -37,17 +37,18 @@ HANDS = "/api/v1/matches/{match}/hands"
 
 @dataclass(frozen=True)
 class Attempt:
-    who: str            # which client sends it (see `table`)
-    path: str           # with {match} for the match in play
-    body: Any           # a JSON value, or bytes sent as they are
+    who: str  # which client sends it (see `table`)
+    path: str  # with {match} for the match in play
+    body: Any  # a JSON value, or bytes sent as they are
     key: str | None = None
     replay: bool = False  # a replay of a stored submission: 200 with the stored version
 
     def send(self, clients: dict, match: Match):
         headers = {"HTTP_IDEMPOTENCY_KEY": self.key} if self.key is not None else {}
         data = self.body if isinstance(self.body, bytes) else json.dumps(self.body)
-        return clients[self.who].post(self.path.format(match=match.pk), data=data,
-                                      content_type="application/json", **headers)
+        return clients[self.who].post(
+            self.path.format(match=match.pk), data=data, content_type="application/json", **headers
+        )
 
 
 @dataclass
@@ -61,8 +62,10 @@ def table(settings) -> Table:
     """A match in play: hand 1 confirmed, hand 2 submitted by EW and pending; the clients of
     its scorer and director, and of callers who may not score it."""
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {**rates, "hand-submit": None}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "hand-submit": None},
+    }
     director = make_director("td")
     match = make_match(director)
     scorer = scorer_client(match)
@@ -111,12 +114,17 @@ def state() -> tuple:
 # -- strategies ----------------------------------------------------------------------------------
 
 keys = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=8, max_size=40).map(
-    lambda k: f"h-{k}")
+    lambda k: f"h-{k}"
+)
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 # The API trims a side as it trims any text field (" NS" is NS), so those are not bad sides.
@@ -128,8 +136,13 @@ def bad_shapes() -> st.SearchStrategy[Attempt]:
     not_a_record = json_values.filter(lambda v: not isinstance(v, dict))
     return st.one_of(
         st.builds(Attempt, st.just("scorer"), st.just(HANDS), json_values, keys),
-        st.builds(Attempt, st.just("scorer"), st.just(HANDS),
-                  st.fixed_dictionaries({"record": not_a_record, "side": st.just("NS")}), keys),
+        st.builds(
+            Attempt,
+            st.just("scorer"),
+            st.just(HANDS),
+            st.fixed_dictionaries({"record": not_a_record, "side": st.just("NS")}),
+            keys,
+        ),
         st.builds(Attempt, st.just("scorer"), st.just(HANDS), st.binary(max_size=64), keys),
     )
 
@@ -144,16 +157,18 @@ def illegal_records(draw) -> dict:
     record = json.loads(json.dumps(HAND_3))
     how = draw(st.sampled_from(["tricks", "dealer", "bid", "missing", "seat", "extra-seat"]))
     if how == "tricks":
-        record["tricks"] = draw(st.fixed_dictionaries(
-            {seat: st.integers(0, 13) for seat in SEATS}).filter(_sum_not_13))
+        record["tricks"] = draw(
+            st.fixed_dictionaries({seat: st.integers(0, 13) for seat in SEATS}).filter(_sum_not_13)
+        )
     elif how == "dealer":
         record["dealer"] = draw(st.sampled_from(["N", "E", "W", "", "X", 3]))
     elif how == "bid":
         # A JSON number is read as the bid it spells (4 is "4", a legal bid): only numbers out
         # of range, non-bids and booleans are illegal.
         index = draw(st.integers(0, 3))
-        record["calls"][index]["call"] = draw(st.sampled_from(
-            ["14", "-1", "x", "", "4.5", 14, -1, 4.5, True]))
+        record["calls"][index]["call"] = draw(
+            st.sampled_from(["14", "-1", "x", "", "4.5", 14, -1, 4.5, True])
+        )
     elif how == "missing":
         del record[draw(st.sampled_from(["dealer", "calls", "tricks"]))]
     elif how == "seat":
@@ -170,16 +185,19 @@ def illegal_hands() -> st.SearchStrategy[Attempt]:
 
 def wrong_callers() -> st.SearchStrategy[Attempt]:
     """A legal next hand, sent by someone who may not score this match."""
-    who = st.sampled_from(["other-table", "other-director", "revoked", "expired", "garbage",
-                           "anonymous"])
+    who = st.sampled_from(
+        ["other-table", "other-director", "revoked", "expired", "garbage", "anonymous"]
+    )
     return st.builds(Attempt, who, st.just(HANDS), st.just({"record": HAND_3, "side": "NS"}), keys)
 
 
 def wrong_sides_and_numbers() -> st.SearchStrategy[Attempt]:
     """A legal next hand from the right device, but for no side, or for the wrong hand."""
     side = st.builds(lambda s: {"record": HAND_3, "side": s}, bad_sides)
-    number = st.builds(lambda n: {"record": HAND_3, "side": "NS", "number": n},
-                       st.integers(1, 2) | st.integers(4, 40000) | st.integers(-5, 0))
+    number = st.builds(
+        lambda n: {"record": HAND_3, "side": "NS", "number": n},
+        st.integers(1, 2) | st.integers(4, 40000) | st.integers(-5, 0),
+    )
     return st.builds(Attempt, st.just("scorer"), st.just(HANDS), side | number, keys)
 
 
@@ -188,10 +206,16 @@ def bad_keys() -> st.SearchStrategy[Attempt]:
     hand = {"record": HAND_3, "side": "NS"}
     return st.one_of(
         st.just(Attempt("scorer", HANDS, hand, None)),
-        st.builds(Attempt, st.just("scorer"), st.just(HANDS), st.just(hand),
-                  st.text(alphabet="abc", min_size=1, max_size=7)),
-        st.builds(lambda k: Attempt("scorer", HANDS, {**hand, "idempotency_key": k + "x"}, k),
-                  keys),
+        st.builds(
+            Attempt,
+            st.just("scorer"),
+            st.just(HANDS),
+            st.just(hand),
+            st.text(alphabet="abc", min_size=1, max_size=7),
+        ),
+        st.builds(
+            lambda k: Attempt("scorer", HANDS, {**hand, "idempotency_key": k + "x"}, k), keys
+        ),
         st.just(Attempt("scorer", HANDS, hand, "setup-hand-2")),
     )
 
@@ -206,14 +230,26 @@ def bad_decisions() -> st.SearchStrategy[Attempt]:
 
     return st.one_of(
         st.builds(lambda v: Attempt("scorer", path(2, v), {"side": "EW"}), verb),  # own side
-        st.builds(lambda v, s: Attempt("scorer", path(2, v), {"side": s}), verb,
-                  bad_sides.filter(lambda s: len(s) <= 4)),
-        st.builds(lambda v, w: Attempt(w, path(2, v), {"side": "NS"}), verb,
-                  st.sampled_from(["other-table", "revoked", "expired", "anonymous"])),
-        st.builds(lambda v, n: Attempt("scorer", path(2, v), {"side": "NS", "version": n}),
-                  verb, st.integers(2, 50)),
-        st.builds(lambda v, n: Attempt("scorer", path(n, v), {"side": "NS"}), verb,
-                  st.just(1) | st.integers(3, 99)),
+        st.builds(
+            lambda v, s: Attempt("scorer", path(2, v), {"side": s}),
+            verb,
+            bad_sides.filter(lambda s: len(s) <= 4),
+        ),
+        st.builds(
+            lambda v, w: Attempt(w, path(2, v), {"side": "NS"}),
+            verb,
+            st.sampled_from(["other-table", "revoked", "expired", "anonymous"]),
+        ),
+        st.builds(
+            lambda v, n: Attempt("scorer", path(2, v), {"side": "NS", "version": n}),
+            verb,
+            st.integers(2, 50),
+        ),
+        st.builds(
+            lambda v, n: Attempt("scorer", path(n, v), {"side": "NS"}),
+            verb,
+            st.just(1) | st.integers(3, 99),
+        ),
     )
 
 
@@ -222,8 +258,12 @@ def bad_corrections() -> st.SearchStrategy[Attempt]:
     legal = {"record": HAND_2, "reason": "slip", "version": 1}
     path = "/api/v1/matches/{match}/hands/2/correct"
     return st.one_of(
-        st.builds(Attempt, st.sampled_from(["scorer", "other-director", "anonymous"]),
-                  st.just(path), st.just(legal)),
+        st.builds(
+            Attempt,
+            st.sampled_from(["scorer", "other-director", "anonymous"]),
+            st.just(path),
+            st.just(legal),
+        ),
         st.just(Attempt("director", path, {"record": HAND_2, "version": 1})),
         st.just(Attempt("director", path, {"record": HAND_2, "reason": "  ", "version": 1})),
         st.just(Attempt("director", "/api/v1/matches/{match}/hands/9/correct", legal)),
@@ -232,26 +272,43 @@ def bad_corrections() -> st.SearchStrategy[Attempt]:
 
 def oversized() -> st.SearchStrategy[Attempt]:
     return st.builds(
-        lambda n, k: Attempt("scorer", HANDS, {"record": {**HAND_3, "pad": "x" * n}, "side": "NS"},
-                             k),
-        st.integers(65 * 1024, 70 * 1024), keys)
+        lambda n, k: Attempt(
+            "scorer", HANDS, {"record": {**HAND_3, "pad": "x" * n}, "side": "NS"}, k
+        ),
+        st.integers(65 * 1024, 70 * 1024),
+        keys,
+    )
 
 
 def replays() -> st.SearchStrategy[Attempt]:
     """The scorer's retry of hand 2 exactly as first sent: 200, nothing new."""
-    return st.just(Attempt("scorer", HANDS, {"record": HAND_2, "side": "EW"}, "setup-hand-2",
-                           replay=True))
+    return st.just(
+        Attempt("scorer", HANDS, {"record": HAND_2, "side": "EW"}, "setup-hand-2", replay=True)
+    )
 
 
-attempts = st.one_of(bad_shapes(), illegal_hands(), wrong_callers(), wrong_sides_and_numbers(),
-                     bad_keys(), bad_decisions(), bad_corrections(), oversized(), replays())
+attempts = st.one_of(
+    bad_shapes(),
+    illegal_hands(),
+    wrong_callers(),
+    wrong_sides_and_numbers(),
+    bad_keys(),
+    bad_decisions(),
+    bad_corrections(),
+    oversized(),
+    replays(),
+)
 
 
 def test_nothing_rejected_changes_any_state(table):
     match, clients = table.match, table.clients
 
-    @hypothesis_settings(max_examples=sizes.examples(80), deadline=None, database=None,
-                         suppress_health_check=[HealthCheck.too_slow])
+    @hypothesis_settings(
+        max_examples=sizes.examples(80),
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     @given(attempt=attempts)
     def check(attempt: Attempt) -> None:
         with rolled_back():

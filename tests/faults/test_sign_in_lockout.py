@@ -21,13 +21,17 @@ PASSWORD = "the-right-pass-42"
 
 def api_sign_in(password: str):
     return Client(raise_request_exception=False).post(
-        "/api/v1/auth/tokens", data=json.dumps({"username": "td", "password": password}),
-        content_type="application/json", REMOTE_ADDR="10.0.0.7")
+        "/api/v1/auth/tokens",
+        data=json.dumps({"username": "td", "password": password}),
+        content_type="application/json",
+        REMOTE_ADDR="10.0.0.7",
+    )
 
 
 def page_sign_in(password: str):
     return Client(raise_request_exception=False).post(
-        "/accounts/login/", {"username": "td", "password": password}, REMOTE_ADDR="10.0.0.7")
+        "/accounts/login/", {"username": "td", "password": password}, REMOTE_ADDR="10.0.0.7"
+    )
 
 
 @pytest.fixture

@@ -20,10 +20,12 @@ pytestmark = [pytest.mark.celery, pytest.mark.postgres, pytest.mark.django_db(tr
 
 def play(match, records) -> None:
     for record in records:
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
 
 
 def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_with_one_snapshot(
@@ -59,8 +61,11 @@ def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_wi
 
     # A new worker (whose broker hands back a dead consumer's messages after 2 s).
     worker.launch(DJANGO_SETTINGS_MODULE="tests.faults.worker_settings")
-    wait_until(lambda: StandingsSnapshot.objects.filter(tournament_id=tid).exists(), 10,
-               "the replacement worker's snapshot")
+    wait_until(
+        lambda: StandingsSnapshot.objects.filter(tournament_id=tid).exists(),
+        10,
+        "the replacement worker's snapshot",
+    )
     # The killed worker's own message comes back (acks_late) and runs to the end...
     assert task.get(timeout=15) in (1, None)
     assert task.state == "SUCCESS"
@@ -73,6 +78,10 @@ def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_wi
     winner = snapshot.payload["rows"][0]
     assert winner["values"]["points_for"] == 130 and winner["values"]["match_points"] == 2
     # The database itself refuses a second snapshot of the same inputs or the same version.
-    assert {"snapshot_inputs_once", "snapshot_version_once"} <= {name for (name,) in pg.rows(
-        "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass",
-        (StandingsSnapshot._meta.db_table,))}
+    assert {"snapshot_inputs_once", "snapshot_version_once"} <= {
+        name
+        for (name,) in pg.rows(
+            "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass",
+            (StandingsSnapshot._meta.db_table,),
+        )
+    }

@@ -28,9 +28,33 @@ from games.records import check_record  # noqa: E402
 from games.simulate.spades import random_match, to_summary  # noqa: E402
 
 #: What a scorer's phone, a bad import or a hostile client might put in any field.
-HOSTILE: list[Any] = [None, True, False, 0, -1, 1, 13, 14, 1.5, 2**70, -(2**70), "", "x", "AS",
-                      "10H", "BJ", "nil", "13", "NS", [], {}, [1], ["AS"], {"N": 1},
-                      {"score": {"NS": 1, "EW": 2}}]
+HOSTILE: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    13,
+    14,
+    1.5,
+    2**70,
+    -(2**70),
+    "",
+    "x",
+    "AS",
+    "10H",
+    "BJ",
+    "nil",
+    "13",
+    "NS",
+    [],
+    {},
+    [1],
+    ["AS"],
+    {"N": 1},
+    {"score": {"NS": 1, "EW": 2}},
+]
 
 
 def corpus(seeds: int) -> Iterator[Any]:
@@ -44,9 +68,13 @@ def corpus(seeds: int) -> Iterator[Any]:
                 summary = to_summary(record)
                 yield summary
                 yield replaced(summary, rng.choice(paths(summary)), rng.choice(HOSTILE))
-                yield dict(to_summary(record), before={
-                    "score": {"NS": rng.randint(-500, 500), "EW": rng.randint(-500, 500)},
-                    "bags": {"NS": rng.randint(0, 9), "EW": rng.randint(0, 9)}})
+                yield dict(
+                    to_summary(record),
+                    before={
+                        "score": {"NS": rng.randint(-500, 500), "EW": rng.randint(-500, 500)},
+                        "bags": {"NS": rng.randint(0, 9), "EW": rng.randint(0, 9)},
+                    },
+                )
             where = paths(record)
             for _ in range(3):
                 yield replaced(record, rng.choice(where), rng.choice(HOSTILE))

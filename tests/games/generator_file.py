@@ -55,8 +55,9 @@ def checked_peak(records: list[bytes], copies: int, *, jobs: int = 1) -> tuple[i
     tracemalloc.start()
     try:
         pieces = (records[i % len(records)] for i in range(copies))
-        status = check_files(["-"], stdout=stdout, stderr=io.StringIO(),
-                             stdin=GeneratorFile(pieces), jobs=jobs)
+        status = check_files(
+            ["-"], stdout=stdout, stderr=io.StringIO(), stdin=GeneratorFile(pieces), jobs=jobs
+        )
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

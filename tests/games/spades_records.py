@@ -66,4 +66,3 @@ SUITED_DEAL = {
     "S": [r + "D" for r in "AKQJT98765432"],
     "W": [r + "C" for r in "AKQJT98765432"],
 }
-

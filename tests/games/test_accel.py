@@ -31,9 +31,15 @@ def checkout(tmp_path):
 
 
 def write_manifest(root: Path, **changes) -> None:
-    manifest = {"python": sys.implementation.cache_tag, "platform": accel._platform(),
-                "mypy": "2.4.1", "built": "then", "compiled": list(accel.COMPILED),
-                "sources": accel.digests(root), **changes}
+    manifest = {
+        "python": sys.implementation.cache_tag,
+        "platform": accel._platform(),
+        "mypy": "2.4.1",
+        "built": "then",
+        "compiled": list(accel.COMPILED),
+        "sources": accel.digests(root),
+        **changes,
+    }
     (root / ".accel" / accel.MANIFEST).write_text(json.dumps(manifest))
 
 
@@ -81,7 +87,8 @@ def test_a_build_for_another_machine_is_not_used(checkout):
 
 
 def test_a_build_whose_library_does_not_load_falls_back_to_the_pure_engine(
-        checkout, caplog, monkeypatch):
+    checkout, caplog, monkeypatch
+):
     monkeypatch.delitem(sys.modules, accel.LIBRARY, raising=False)  # a real build's
     path = [str(checkout / "games")]  # the fixture's library is an empty file, not a library
     with caplog.at_level(logging.WARNING, logger="games.accel"):
@@ -127,13 +134,20 @@ def test_no_build_leaves_the_package_path_alone_without_a_warning(tmp_path, capl
 def _answers(accel_setting: str) -> list[str]:
     done = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "games" / "accel_corpus.py"), "150"],
-        env={**os.environ, "TRICKTABLE_ACCEL": accel_setting}, cwd=ROOT,
-        capture_output=True, text=True, check=True, timeout=300)
+        env={**os.environ, "TRICKTABLE_ACCEL": accel_setting},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     return done.stdout.splitlines()
 
 
-@pytest.mark.skipif(not accel.status(environ={}).active,
-                    reason="the compiled engine is not built for these sources (make accel)")
+@pytest.mark.skipif(
+    not accel.status(environ={}).active,
+    reason="the compiled engine is not built for these sources (make accel)",
+)
 def test_the_compiled_engine_answers_every_record_as_the_pure_engine_does():
     pure, compiled = _answers("off"), _answers("on")
     assert pure[0].startswith("engine: pure Python (spades.py)")

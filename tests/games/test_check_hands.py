@@ -288,15 +288,23 @@ def test_plain_invocation_skips_django_and_prints_what_the_command_prints(
     good = write(tmp_path, "good.jsonl", jsonl(hands))
     bad = write(tmp_path, "bad.jsonl", jsonl([hands[0], invalid(hands[1])]))
     broken = write(tmp_path, "broken.json", b'{"format": "hand/1", \xff')
-    many = write(tmp_path, "many.jsonl",
-                 jsonl([to_summary(hands[i % len(hands)]) for i in range(2_500)]))
+    many = write(
+        tmp_path, "many.jsonl", jsonl([to_summary(hands[i % len(hands)]) for i in range(2_500)])
+    )
     files = [*jobs, good, many, bad, broken, str(tmp_path / "nope.json")]
     plain = subprocess_run(*files)
     through_django = subprocess.run(
-        [sys.executable, "-c", "import sys; from django.core.management import "
-         "execute_from_command_line as run; run(['manage.py', *sys.argv[1:]])",
-         "check_hands", *files],
-        cwd=REPO, capture_output=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from django.core.management import "
+            "execute_from_command_line as run; run(['manage.py', *sys.argv[1:]])",
+            "check_hands",
+            *files,
+        ],
+        cwd=REPO,
+        capture_output=True,
+        timeout=60,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
     )
     assert plain.returncode == through_django.returncode == 2
@@ -310,12 +318,15 @@ def test_plain_invocation_leaves_django_unloaded(
     tmp_path: Path, hands: list[dict], jobs: list[str]
 ) -> None:
     good = write(tmp_path, "good.jsonl", jsonl(hands[:1]))
-    script = ("import runpy, sys; sys.argv = ['manage.py', 'check_hands', *sys.argv[1:]]\n"
-              "try:\n    runpy.run_path('manage.py', run_name='__main__')\n"
-              "except SystemExit as end:\n    assert end.code == 0, end.code\n"
-              "print('django' in sys.modules, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", script, *jobs, good], cwd=REPO,
-                          capture_output=True, timeout=60)
+    script = (
+        "import runpy, sys; sys.argv = ['manage.py', 'check_hands', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_path('manage.py', run_name='__main__')\n"
+        "except SystemExit as end:\n    assert end.code == 0, end.code\n"
+        "print('django' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *jobs, good], cwd=REPO, capture_output=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == b"False"
     assert json.loads(done.stdout)["ok"] is True

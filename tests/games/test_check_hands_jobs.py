@@ -69,8 +69,9 @@ class Stderr(io.StringIO):
         return super().write(text)
 
 
-def run(files: list[str], jobs: int, *, stdin: object = None, text: bool = False,
-        **options: Any) -> tuple[int, bytes | str, list[tuple[int, str]]]:
+def run(
+    files: list[str], jobs: int, *, stdin: object = None, text: bool = False, **options: Any
+) -> tuple[int, bytes | str, list[tuple[int, str]]]:
     """check_files: (exit status, standard output, messages with their place in it); standard
     output binary (a text layer over bytes, as sys.stdout) or, with `text`, text only (as
     call_command's StringIO)."""
@@ -86,14 +87,19 @@ def run(files: list[str], jobs: int, *, stdin: object = None, text: bool = False
     return status, stdout.getvalue() if text else raw.getvalue(), stderr.messages
 
 
-def same(files: list[str], *, stdin_data: bytes | None = None, text: bool = False,
-         batch: int = 2, **options: Any) -> tuple[int, bytes | str, list[tuple[int, str]]]:
+def same(
+    files: list[str],
+    *,
+    stdin_data: bytes | None = None,
+    text: bool = False,
+    batch: int = 2,
+    **options: Any,
+) -> tuple[int, bytes | str, list[tuple[int, str]]]:
     """Run with --jobs 1 and --jobs 2 (workers for any input); assert equal; the result."""
     runs = []
     for jobs in (1, 2):
         stdin = None if stdin_data is None else io.BytesIO(stdin_data)
-        runs.append(run(files, jobs, stdin=stdin, text=text, batch=batch, in_process=0,
-                        **options))
+        runs.append(run(files, jobs, stdin=stdin, text=text, batch=batch, in_process=0, **options))
     assert runs[1] == runs[0]
     return runs[0]
 
@@ -121,12 +127,16 @@ def test_spoiled_records_same_with_workers(tmp_path: Path) -> None:
 
 
 def test_malformed_lines_same_with_workers(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.jsonl", lines_of("legal", "malformed", "spoiled", "blank",
-                                                 "malformed", "legal"))
+    path = write(
+        tmp_path,
+        "bad.jsonl",
+        lines_of("legal", "malformed", "spoiled", "blank", "malformed", "legal"),
+    )
     status, out, messages = same([path], batch=1)
     assert status == 2 and out.count(b"\n") == 3
     assert [m.split(" column")[0] for _, m in messages] == [
-        f"check_hands: {path}: line {n}" for n in (2, 5)]
+        f"check_hands: {path}: line {n}" for n in (2, 5)
+    ]
     assert messages[0][0] < messages[1][0] < len(out)  # between the result lines
 
 
@@ -200,8 +210,10 @@ def test_read_error_same_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
         pieces = iter([lines_of(*LINES).encode()] * 2)
         runs.append(run(["-"], jobs, stdin=FailingFile(pieces), batch=2, in_process=0))
     assert runs[1] == runs[0]
-    assert runs[0][2][-1][1] == "check_hands: <stdin>: cannot read (after line 18): " \
-                                "Input/output error\n"
+    assert (
+        runs[0][2][-1][1] == "check_hands: <stdin>: cannot read (after line 18): "
+        "Input/output error\n"
+    )
 
 
 def test_small_input_checked_without_workers(
@@ -242,16 +254,17 @@ def test_workers_from_a_fork_server_when_threads_run(tmp_path: Path) -> None:
     chunk=st.sampled_from([16, 100, 1 << 20]),
     array=st.booleans(),
 )
-def test_any_file_same_with_workers(kinds: list[str], batch: int, chunk: int,
-                                    array: bool) -> None:
+def test_any_file_same_with_workers(kinds: list[str], batch: int, chunk: int, array: bool) -> None:
     """Any JSON Lines file of those lines (or the same records as one array), cut into
     batches of 1 to 5 and read 16 bytes at a time or more: --jobs 2 writes what --jobs 1
     writes."""
     import games.stream
 
     if array:
-        data = json.dumps([json.loads(LINES[k]) for k in kinds if k not in (
-            "malformed", "blank", "two values")], indent=1).encode()
+        data = json.dumps(
+            [json.loads(LINES[k]) for k in kinds if k not in ("malformed", "blank", "two values")],
+            indent=1,
+        ).encode()
     else:
         data = lines_of(*kinds).encode()
     saved = games.stream.CHUNK_SIZE
@@ -263,8 +276,12 @@ def test_any_file_same_with_workers(kinds: list[str], batch: int, chunk: int,
 
 
 @settings(max_examples=60, deadline=None)
-@given(kinds=st.lists(st.sampled_from(sorted(LINES)), max_size=12),
-       batch=st.integers(1, 4), chunk=st.sampled_from([8, 50, 1 << 20]), broken=st.booleans())
+@given(
+    kinds=st.lists(st.sampled_from(sorted(LINES)), max_size=12),
+    batch=st.integers(1, 4),
+    chunk=st.sampled_from([8, 50, 1 << 20]),
+    broken=st.booleans(),
+)
 def test_batches_hold_the_records_and_errors_of_iter_records(
     kinds: list[str], batch: int, chunk: int, broken: bool
 ) -> None:
@@ -311,15 +328,22 @@ def test_memory_is_flat_with_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def manage(*args: str, **options: object) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", "check_hands", *args], cwd=REPO,
-                          capture_output=True, timeout=120, **options)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check_hands", *args],
+        cwd=REPO,
+        capture_output=True,
+        timeout=120,
+        **options,
+    )
 
 
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     """3,000 summary records, some spoiled, one malformed line: past the in-process size."""
-    records = [to_summary(h) if i % 7 else invalid(h)
-               for i, h in zip(range(3_000), HANDS * 750, strict=False)]
+    records = [
+        to_summary(h) if i % 7 else invalid(h)
+        for i, h in zip(range(3_000), HANDS * 750, strict=False)
+    ]
     text = "".join(json.dumps(r) + "\n" for r in records)
     path = tmp_path_factory.mktemp("jobs") / "big.jsonl"
     path.write_text(text.replace("\n", "\n{oops\n", 1))
@@ -328,11 +352,16 @@ def big_file(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_manage_py_same_for_any_jobs_and_stdin(big_file: str) -> None:
     data = Path(big_file).read_bytes()
-    runs = [manage(*jobs, big_file, "-", input=data)
-            for jobs in ([], ["--jobs", "1"], ["--jobs=2"], ["--jobs", "3"])]
+    runs = [
+        manage(*jobs, big_file, "-", input=data)
+        for jobs in ([], ["--jobs", "1"], ["--jobs=2"], ["--jobs", "3"])
+    ]
     for done in runs:
         assert (done.returncode, done.stdout, done.stderr) == (
-            runs[1].returncode, runs[1].stdout, runs[1].stderr)
+            runs[1].returncode,
+            runs[1].stdout,
+            runs[1].stderr,
+        )
     assert runs[1].returncode == 2 and runs[1].stdout.count(b"\n") == 6_000
 
 
@@ -347,9 +376,12 @@ def test_broken_pipe_ends_quietly_with_workers(big_file: str) -> None:
     ends = []
     for jobs in ("1", "2"):
         read, write_end = os.pipe()
-        with subprocess.Popen([sys.executable, "manage.py", "check_hands", "--jobs", jobs,
-                               big_file, big_file], cwd=REPO, stdout=write_end,
-                              stderr=subprocess.PIPE) as proc:
+        with subprocess.Popen(
+            [sys.executable, "manage.py", "check_hands", "--jobs", jobs, big_file, big_file],
+            cwd=REPO,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+        ) as proc:
             os.close(write_end)
             with os.fdopen(read, "rb") as reader:
                 assert reader.readline().startswith(b"{")
@@ -377,8 +409,11 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
     stopped by the parent), as with --jobs 1; no process of the group is left."""
     for jobs in ("1", "2"):
         proc = subprocess.Popen(
-            [sys.executable, "manage.py", "check_hands", "--jobs", jobs, "-"], cwd=REPO,
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [sys.executable, "manage.py", "check_hands", "--jobs", jobs, "-"],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             start_new_session=True,
         )
         assert proc.stdin is not None and proc.stderr is not None

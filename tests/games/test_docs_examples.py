@@ -21,7 +21,8 @@ from tests.games.test_schema import without_placeholders
 # The rules pages (one per game) and every other page that shows hand records or results.
 GAME_DOCS = ("spades.md", "whist.md", "solo-whist.md", "german-whist.md")
 DOCS = sorted(
-    page for page in (Path(__file__).parents[2] / "docs").glob("*.md")
+    page
+    for page in (Path(__file__).parents[2] / "docs").glob("*.md")
     if page.name in GAME_DOCS or "```json" in page.read_text()
 )
 

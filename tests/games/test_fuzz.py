@@ -24,16 +24,23 @@ from games.fuzzing import (
 from games.records import check_record
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 CARDISH = st.sampled_from(["AS", "10H", "TD", "BJ", "XX", "1S", "AS ", "as", "", "ZZZ", "0C"])
 # bench/fuzz.py runs these same properties with many more examples.
-FUZZ = settings(max_examples=int(os.environ.get("TRICKTABLE_FUZZ_EXAMPLES", "150")),
-                deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("TRICKTABLE_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 preset = st.sampled_from(PRESETS)
 
 
@@ -45,8 +52,12 @@ def test_any_json_value_gets_an_answer_never_an_exception(value):
 
 
 @FUZZ
-@given(game_preset=preset, seed=st.integers(0, 2**32), pick=st.randoms(use_true_random=False),
-       new=JSON | CARDISH)
+@given(
+    game_preset=preset,
+    seed=st.integers(0, 2**32),
+    pick=st.randoms(use_true_random=False),
+    new=JSON | CARDISH,
+)
 def test_a_legal_record_with_any_field_replaced_gets_an_answer(game_preset, seed, pick, new):
     record = legal_hand(seed, *game_preset)
     path = pick.choice(paths(record))
@@ -71,8 +82,12 @@ def test_a_card_named_twice_is_always_refused(game_preset, seed, pick):
 
 
 @FUZZ
-@given(game_preset=preset, seed=st.integers(0, 2**32), pick=st.randoms(use_true_random=False),
-       card=st.sampled_from(["XX", "1S", "11H", "AZ", "ZS", "", "BJJ", "0C", "S"]))
+@given(
+    game_preset=preset,
+    seed=st.integers(0, 2**32),
+    pick=st.randoms(use_true_random=False),
+    card=st.sampled_from(["XX", "1S", "11H", "AZ", "ZS", "", "BJJ", "0C", "S"]),
+)
 def test_a_card_that_does_not_exist_is_always_refused(game_preset, seed, pick, card):
     record = legal_hand(seed, *game_preset)
     spot = pick.choice(cards_in(record))
@@ -106,10 +121,14 @@ def test_a_shape_the_checks_did_not_foresee_is_refused_as_bad_format(monkeypatch
 
 
 @FUZZ
-@given(game_preset=preset, seed=st.integers(0, 2**32), summary=st.booleans(),
-       junk=st.dictionaries(st.text(min_size=1, max_size=8).filter(lambda k: k not in
-                                                                     hand_fields()), JSON,
-                            max_size=3))
+@given(
+    game_preset=preset,
+    seed=st.integers(0, 2**32),
+    summary=st.booleans(),
+    junk=st.dictionaries(
+        st.text(min_size=1, max_size=8).filter(lambda k: k not in hand_fields()), JSON, max_size=3
+    ),
+)
 def test_the_canonical_form_of_an_accepted_record_scores_the_same_and_drops_only_junk(
     game_preset, seed, summary, junk
 ):
@@ -119,8 +138,11 @@ def test_the_canonical_form_of_an_accepted_record_scores_the_same_and_drops_only
 
     record = legal_hand(seed, *game_preset)
     if summary:
-        record = {**importlib.import_module(SIMULATORS[game_preset[0]]).to_summary(record),
-                  "game": game_preset[0], "rules": game_preset[1]}
+        record = {
+            **importlib.import_module(SIMULATORS[game_preset[0]]).to_summary(record),
+            "game": game_preset[0],
+            "rules": game_preset[1],
+        }
     lowered = {**record, **junk}
     if "deal" in lowered:
         lowered["deal"] = {s: [c.lower() for c in cards] for s, cards in lowered["deal"].items()}

@@ -10,8 +10,14 @@ from tournaments.gameplay import knockout_ended
 
 
 def ended(hands, *, tied=False, rules=False, length="hands", count=4, tiebreak=1):
-    return knockout_ended(length=length, count=count, tiebreak_hands=tiebreak, hands=hands,
-                          rules_ended=rules, tied=tied)
+    return knockout_ended(
+        length=length,
+        count=count,
+        tiebreak_hands=tiebreak,
+        hands=hands,
+        rules_ended=rules,
+        tied=tied,
+    )
 
 
 def test_a_fixed_length_knockout_match_with_a_leader_ends_after_its_hands():
@@ -38,8 +44,14 @@ def test_to_a_target_only_the_rules_end_it_and_never_level():
     assert ended(2, rules=True) == "rules", "a rule ending the match early (a moon) still ends it"
 
 
-@given(st.integers(1, 12), st.integers(0, 40), st.integers(1, 4), st.sampled_from(
-    ["target", "hands", "best-of"]), st.booleans())
+@given(
+    st.integers(1, 12),
+    st.integers(0, 40),
+    st.integers(1, 4),
+    st.sampled_from(["target", "hands", "best-of"]),
+    st.booleans(),
+)
 def test_a_knockout_match_never_ends_tied(count, hands, tiebreak, length, rules):
-    assert ended(hands, tied=True, rules=rules, length=length, count=count,
-                 tiebreak=tiebreak) is None
+    assert (
+        ended(hands, tied=True, rules=rules, length=length, count=count, tiebreak=tiebreak) is None
+    )

@@ -49,8 +49,11 @@ def test_the_notes_of_whole_matches_have_registered_codes():
 
 
 def test_a_note_keeps_its_code_through_a_copy_and_pickle():
-    made = note("spades-bid-set", "NS bid 5, took 3: set (-50)",
-                {"side": "NS", "bid": "5", "taken": 3, "points": "-50"})
+    made = note(
+        "spades-bid-set",
+        "NS bid 5, took 3: set (-50)",
+        {"side": "NS", "bid": "5", "taken": 3, "points": "-50"},
+    )
     for again in (copy.deepcopy(made), pickle.loads(pickle.dumps(made))):
         assert isinstance(again, Note)
         assert (again, again.code, again.params) == (made, made.code, made.params)
@@ -58,9 +61,9 @@ def test_a_note_keeps_its_code_through_a_copy_and_pickle():
 
 
 def test_an_error_gives_its_registered_code_and_where_as_parameters():
-    error = RecordError("must-follow-suit", "trick 3: N played AS holding H", trick=3, seat="N",
-                        card="AS")
+    error = RecordError(
+        "must-follow-suit", "trick 3: N played AS holding H", trick=3, seat="N", card="AS"
+    )
     assert error.code in CODES
     assert error.params == {"trick": 3, "seat": "N", "card": "AS"}
     assert RecordError("bad-format", "no").params == {}
-

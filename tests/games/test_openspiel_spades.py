@@ -93,7 +93,11 @@ def test_parameters_make_returns_the_hand_score(game):
     """The parameters OpenSpiel has, and ours: no win/mercy bonus in a hand's returns."""
     spec = next(g for g in pyspiel.registered_games() if g.short_name == "spades")
     assert set(spec.parameter_specification) == {
-        "use_mercy_rule", "mercy_threshold", "win_threshold", "win_or_loss_bonus", "num_tricks"
+        "use_mercy_rule",
+        "mercy_threshold",
+        "win_threshold",
+        "win_or_loss_bonus",
+        "num_tricks",
     }
     params = game.get_parameters()
     assert params["win_or_loss_bonus"] == 0 and params["mercy_threshold"] == 0
@@ -192,7 +196,10 @@ def test_spade_lead_refused_by_openspiel_is_legal_for_tricktable(game):
     # E won the first trick with 2S (spades are broken) and leads 3S holding clubs: legal for
     # TrickTable. N wins it and claims the rest.
     record = {
-        "format": "hand/1", "game": "spades", "rules": osp.RULES, "dealer": "W",
+        "format": "hand/1",
+        "game": "spades",
+        "rules": osp.RULES,
+        "dealer": "W",
         "deal": {s: v.split() for s, v in deal.items()},
         "calls": [{"seat": s, "call": "3"} for s in "NESW"],
         "play": play,

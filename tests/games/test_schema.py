@@ -208,8 +208,10 @@ def forgiving(hand: dict) -> dict:
 
     out = copy.deepcopy(hand)
     out["deal"] = {s: [loose(c, i) for i, c in enumerate(cs)] for s, cs in hand["deal"].items()}
-    out["play"] = [" ".join(loose(c, i + t) for i, c in enumerate(trick))
-                   for t, trick in enumerate(hand["play"])]
+    out["play"] = [
+        " ".join(loose(c, i + t) for i, c in enumerate(trick))
+        for t, trick in enumerate(hand["play"])
+    ]
     return out
 
 
@@ -226,32 +228,56 @@ def test_forgiving_input(
     more = {
         **hand,
         "before": {"score": {"NS": 120, "EW": 80}, "bags": {"NS": 3, "EW": 0}},
-        "calls": [{"side": "NS", "call": "blind-7"}, {"seat": "E", "call": 4},
-                  {"seat": "S", "call": "double-blind-nil"}, {"seat": "W", "call": "moon"}],
+        "calls": [
+            {"side": "NS", "call": "blind-7"},
+            {"seat": "E", "call": 4},
+            {"seat": "S", "call": "double-blind-nil"},
+            {"seat": "W", "call": "moon"},
+        ],
         "exchange": [{"from": "N", "to": "S", "cards": "2h 3h"}],
         "discard": ["BJ", "lj"],
     }
     assert errors_of(records_validator, more) == []
     solo = {
-        "format": "hand/1", "game": "solo-whist", "rules": "phillips", "dealer": "N",
+        "format": "hand/1",
+        "game": "solo-whist",
+        "rules": "phillips",
+        "dealer": "N",
         "before": {"score": {"N": "3/2", "E": "-1.5", "S": 0, "W": "0"}, "deals": 4},
-        "turned": "5h", "trump": "♠",
-        "calls": [{"seat": "E", "call": "abundance-declared-in-trumps"},
-                  {"seat": "S", "call": "pass"}],
+        "turned": "5h",
+        "trump": "♠",
+        "calls": [
+            {"seat": "E", "call": "abundance-declared-in-trumps"},
+            {"seat": "S", "call": "pass"},
+        ],
         "tricks": {"N": 0, "E": 13, "S": 0, "W": 0},
     }
     assert errors_of(records_validator, solo) == []
     whist = {
-        "format": "hand/1", "game": "whist", "rules": "short-whist", "dealer": "S",
-        "before": {"score": {"NS": 2, "EW": 4}, "games": {"NS": 1, "EW": 0},
-                   "game_points": {"NS": 2, "EW": 0}},
-        "trump": "d", "tricks": {"NS": 7, "EW": 6}, "honours": {"NS": 3, "EW": 1},
-        "revokes": [{"seat": "E", "count": 1}, {"seat": "W", "trick": 4}], "penalty": "transfer",
+        "format": "hand/1",
+        "game": "whist",
+        "rules": "short-whist",
+        "dealer": "S",
+        "before": {
+            "score": {"NS": 2, "EW": 4},
+            "games": {"NS": 1, "EW": 0},
+            "game_points": {"NS": 2, "EW": 0},
+        },
+        "trump": "d",
+        "tricks": {"NS": 7, "EW": 6},
+        "honours": {"NS": 3, "EW": 1},
+        "revokes": [{"seat": "E", "count": 1}, {"seat": "W", "trick": 4}],
+        "penalty": "transfer",
     }
     assert errors_of(records_validator, whist) == []
     german = {
-        "format": "hand/1", "game": "german-whist", "dealer": "N", "turned": "QS",
-        "tricks": {"N": 7, "S": 6}, "winner": "N", "stock": ["QS", "2h", "10D"],
+        "format": "hand/1",
+        "game": "german-whist",
+        "dealer": "N",
+        "turned": "QS",
+        "tricks": {"N": 7, "S": 6},
+        "winner": "N",
+        "stock": ["QS", "2h", "10D"],
     }
     assert errors_of(records_validator, german) == []
 
@@ -283,8 +309,14 @@ def test_forgiving_input(
     ],
 )
 def test_rejected(change: dict, records_validator: jsonschema.Validator) -> None:
-    hand = {"format": "hand/1", "game": "spades", "rules": "standard", "dealer": "N",
-            "calls": [], "tricks": {"N": 13}}
+    hand = {
+        "format": "hand/1",
+        "game": "spades",
+        "rules": "standard",
+        "dealer": "N",
+        "calls": [],
+        "tricks": {"N": 13},
+    }
     assert errors_of(records_validator, hand) == []
     assert errors_of(records_validator, hand | change)
 

@@ -928,8 +928,11 @@ def _effective_suit(card: str, record: dict) -> str:
     return record["turned"][-1] if card == "BJ" else card[-1]
 
 
-@settings(max_examples=sizes.examples(150), deadline=None,
-          suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=sizes.examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
 @given(SEEDS, RULES, st.integers(0, 10**6))
 def test_a_swap_that_breaks_following_suit_is_reported_where_it_happens(seed, rule_set, pick):
     record = random_hand(random.Random(seed), rule_set)

@@ -31,10 +31,18 @@ def opening_lead_record(rules: object = AFTER_LEAD) -> dict:
     bids abundance. S (the eldest) leads the 2D; only then does W name clubs. Trick 1 is
     played with clubs as trumps: W's 2C wins it, and W claims the other twelve."""
     return {
-        "format": "hand/1", "game": "solo-whist", "rules": rules, "dealer": "E",
-        "deal": copy.deepcopy(DEAL), "turned": "5H",
-        "calls": [{"seat": "S", "call": "pass"}, {"seat": "W", "call": "abundance"},
-                  {"seat": "N", "call": "pass"}, {"seat": "E", "call": "pass"}],
+        "format": "hand/1",
+        "game": "solo-whist",
+        "rules": rules,
+        "dealer": "E",
+        "deal": copy.deepcopy(DEAL),
+        "turned": "5H",
+        "calls": [
+            {"seat": "S", "call": "pass"},
+            {"seat": "W", "call": "abundance"},
+            {"seat": "N", "call": "pass"},
+            {"seat": "E", "call": "pass"},
+        ],
         "trump": "C",
         "play": [["2D", "2C", "2S", "2H"]],
         "claim": {"seat": "W", "tricks": 12},
@@ -78,19 +86,30 @@ def test_the_named_trump_is_still_required_and_only_in_an_abundance():
     record = opening_lead_record()
     del record["trump"]
     assert check_hand(record)["errors"][0]["code"] == "bad-trump"
-    solo = {"format": "hand/1", "game": "solo-whist", "rules": AFTER_LEAD, "dealer": "N",
-            "turned": "5H", "trump": "C",
-            "calls": [{"seat": s, "call": c} for s, c in
-                      [("E", "pass"), ("S", "pass"), ("W", "solo"), ("N", "pass")]],
-            "tricks": {"N": 2, "E": 2, "S": 2, "W": 7}}
+    solo = {
+        "format": "hand/1",
+        "game": "solo-whist",
+        "rules": AFTER_LEAD,
+        "dealer": "N",
+        "turned": "5H",
+        "trump": "C",
+        "calls": [
+            {"seat": s, "call": c}
+            for s, c in [("E", "pass"), ("S", "pass"), ("W", "solo"), ("N", "pass")]
+        ],
+        "tricks": {"N": 2, "E": 2, "S": 2, "W": 7},
+    }
     assert check_hand(solo)["errors"][0]["code"] == "bad-trump"
 
 
-@pytest.mark.parametrize("options", [
-    {"abundance_trumps_named": "after-opening-lead", "abundance_first_trick": "turned-suit"},
-    {"abundance_trumps_named": "before-the-lead"},
-    {"abundance_trumps_named": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"abundance_trumps_named": "after-opening-lead", "abundance_first_trick": "turned-suit"},
+        {"abundance_trumps_named": "before-the-lead"},
+        {"abundance_trumps_named": True},
+    ],
+)
 def test_contradictory_or_unknown_settings_are_bad_rules(options):
     record = opening_lead_record({"preset": "phillips", "options": options})
     assert check_hand(record)["errors"][0]["code"] == "bad-rules"

@@ -65,8 +65,15 @@ def right_dummy_record() -> dict:
     play = [["AC", "AS", "AH"]]
     play += [[f"{r}H", f"{r}C", f"{r}S"] for r in "KQJT98765432"]
     play += [["AD", "6D", "TD"], ["KD", "5D", "9D"], ["QD", "4D", "8D"], ["JD", "3D", "7D"]]
-    return {"format": "hand/1", "game": "spades", "rules": RIGHT, "dealer": "N",
-            "deal": deal, "calls": calls("S:0 N:4"), "play": play}
+    return {
+        "format": "hand/1",
+        "game": "spades",
+        "rules": RIGHT,
+        "dealer": "N",
+        "deal": deal,
+        "calls": calls("S:0 N:4"),
+        "play": play,
+    }
 
 
 def test_the_dummy_at_the_dealers_right_hands_the_lead_to_the_player_on_its_left():
@@ -83,7 +90,10 @@ def test_after_the_right_dummy_wins_the_dummys_left_leads_not_the_dealers_left()
     assert not result["ok"]
     error = result["errors"][0]
     assert (error["code"], error["trick"], error["seat"], error["card"]) == (
-        "card-not-held", 2, "N", "KC",
+        "card-not-held",
+        2,
+        "N",
+        "KC",
     )
 
 
@@ -107,15 +117,25 @@ def test_the_right_dummy_record_is_a_valid_hand_record_by_the_schema():
     assert list(validator.iter_errors(right_dummy_record())) == []
 
 
-@pytest.mark.parametrize("options", [
-    {"dummy_seat": "right"},
-    {"players": 2, "partnership": False, "dummy_seat": "right"},  # the drawing deal
-    {"dummy_seat": "middle", "players": 2, "partnership": False, "two_player_deal": "dummy"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"dummy_seat": "right"},
+        {"players": 2, "partnership": False, "dummy_seat": "right"},  # the drawing deal
+        {"dummy_seat": "middle", "players": 2, "partnership": False, "two_player_deal": "dummy"},
+    ],
+)
 def test_dummy_seat_right_needs_the_dummy_deal_and_takes_only_left_or_right(options):
-    result = check({"format": "hand/1", "game": "spades", "rules": opts(**options),
-                    "dealer": "N", "calls": calls("E:3 S:3 W:3 N:3"),
-                    "tricks": {"N": 3, "E": 3, "S": 3, "W": 4}})
+    result = check(
+        {
+            "format": "hand/1",
+            "game": "spades",
+            "rules": opts(**options),
+            "dealer": "N",
+            "calls": calls("E:3 S:3 W:3 N:3"),
+            "tricks": {"N": 3, "E": 3, "S": 3, "W": 4},
+        }
+    )
     assert result["errors"][0]["code"] == "bad-rules"
 
 
@@ -141,13 +161,17 @@ def last_tricks_record(n_cards: tuple[str, str, str], e_extra: str, bonus: str) 
     q, a, k = n_cards
     play = []
     for suit in "HDC":
-        play += [[f"A{suit}", f"2{suit}", f"3{suit}", f"4{suit}"],
-                 [f"K{suit}", f"5{suit}", f"6{suit}", f"7{suit}"],
-                 [f"Q{suit}", f"8{suit}", f"9{suit}", f"T{suit}"]]
-    play += [["JH", "2S", "3S", "4S"],   # trick 10: W trumps and leads the 5S
-             ["5S", q, "6S", "7S"],      # trick 11 (W, N, E, S): N wins
-             [a, "8S", "9S", "JD"],      # trick 12
-             [k, e_extra, "JS", "JC"]]   # trick 13
+        play += [
+            [f"A{suit}", f"2{suit}", f"3{suit}", f"4{suit}"],
+            [f"K{suit}", f"5{suit}", f"6{suit}", f"7{suit}"],
+            [f"Q{suit}", f"8{suit}", f"9{suit}", f"T{suit}"],
+        ]
+    play += [
+        ["JH", "2S", "3S", "4S"],  # trick 10: W trumps and leads the 5S
+        ["5S", q, "6S", "7S"],  # trick 11 (W, N, E, S): N wins
+        [a, "8S", "9S", "JD"],  # trick 12
+        [k, e_extra, "JS", "JC"],
+    ]  # trick 13
     deal: dict[str, list[str]] = {seat: [] for seat in "NESW"}
     order = "NESW"
     leader = "N"
@@ -156,9 +180,15 @@ def last_tricks_record(n_cards: tuple[str, str, str], e_extra: str, bonus: str) 
         for j, c in enumerate(trick):
             deal[order[(start + j) % 4]].append(c)
         leader = "W" if number == 10 else "N"
-    return {"format": "hand/1", "game": "spades", "dealer": "W",
-            "rules": opts(last_trick_bonus=bonus), "deal": deal,
-            "calls": calls("N:6 E:0 S:12 W:1"), "play": play}
+    return {
+        "format": "hand/1",
+        "game": "spades",
+        "dealer": "W",
+        "rules": opts(last_trick_bonus=bonus),
+        "deal": deal,
+        "calls": calls("N:6 E:0 S:12 W:1"),
+        "play": play,
+    }
 
 
 def ns_points(record: dict) -> int:
@@ -213,17 +243,20 @@ def test_a_trick_won_below_nine_or_by_the_other_side_ends_the_closing_tricks():
 RANK = {name: i for i, name in enumerate("23456789TJQKA")}
 
 
-@pytest.mark.parametrize(("won_in_order", "expected"), [
-    ("QAK", 3),    # the spec's example: +30
-    ("JAK", 2),    # {A, K} only
-    ("TJQKA", 5),  # a run of five
-    ("AKQJ9", 0),  # the last two {J, 9} are no run, nor any longer closing set with both
-    ("KA", 2),
-    ("A", 0),      # one trick is no sequence
-    ("9QJTK", 5),  # {9, T, J, Q, K} whatever the order
-    ("KQ9", 0),    # {Q, 9} is no run, nor {K, Q, 9}
-    ("KJAQ", 4),   # {Q, A} is no run, {J, Q, A} neither, {K, J, A, Q} is
-])
+@pytest.mark.parametrize(
+    ("won_in_order", "expected"),
+    [
+        ("QAK", 3),  # the spec's example: +30
+        ("JAK", 2),  # {A, K} only
+        ("TJQKA", 5),  # a run of five
+        ("AKQJ9", 0),  # the last two {J, 9} are no run, nor any longer closing set with both
+        ("KA", 2),
+        ("A", 0),  # one trick is no sequence
+        ("9QJTK", 5),  # {9, T, J, Q, K} whatever the order
+        ("KQ9", 0),  # {Q, 9} is no run, nor {K, Q, 9}
+        ("KJAQ", 4),  # {Q, A} is no run, {J, Q, A} neither, {K, J, A, Q} is
+    ],
+)
 def test_sequence_length_counts_the_largest_closing_set_that_is_a_run(won_in_order, expected):
     ranks = [RANK[c] for c in reversed(won_in_order)]  # the last trick first
     assert sequence_length(ranks) == expected

@@ -30,11 +30,24 @@ from games.simulate.spades import random_hand, to_summary
 # standard, hoyle, windswept, winspades take the fast trick loop; pagat-barmore (2S high) and
 # pagat-1996 (lowest clubs lead) do not, and must not be changed by the other fast paths.
 HIGH_AD: dict[str, Any] = {"preset": "standard", "options": {"high_trumps": ["AD"]}}
-SUM_MOON: dict[str, Any] = {"preset": "standard", "options": {
-    "bidding": "sum", "moon": True, "thirteen_is_moon": True, "minimum_bid": 2}}
-PRESETS: list[Any] = ["standard", "hoyle", "windswept", "winspades", "network-spades", HIGH_AD,
-                      SUM_MOON, "spaceways", "dan-brad", "pagat-barmore", "pagat-1996",
-                      "pagat-3p"]
+SUM_MOON: dict[str, Any] = {
+    "preset": "standard",
+    "options": {"bidding": "sum", "moon": True, "thirteen_is_moon": True, "minimum_bid": 2},
+}
+PRESETS: list[Any] = [
+    "standard",
+    "hoyle",
+    "windswept",
+    "winspades",
+    "network-spades",
+    HIGH_AD,
+    SUM_MOON,
+    "spaceways",
+    "dan-brad",
+    "pagat-barmore",
+    "pagat-1996",
+    "pagat-3p",
+]
 CALL_NAMES = sorted(spades.CALLS)
 
 
@@ -69,8 +82,13 @@ def spoil_calls(record: dict, rng: random.Random, how: str) -> None:
         else:
             calls.append(dict(calls[i]))
     elif how == "call-shape":
-        calls[i] = rng.choice([[calls[i].get("seat"), calls[i].get("call")],
-                               dict(calls[i], extra=1), {"side": "NS", "call": "blind-7"}])
+        calls[i] = rng.choice(
+            [
+                [calls[i].get("seat"), calls[i].get("call")],
+                dict(calls[i], extra=1),
+                {"side": "NS", "call": "blind-7"},
+            ]
+        )
     else:
         raise AssertionError(how)
 
@@ -82,9 +100,14 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
     play: list[Any] = record["play"]
     t = rng.randrange(len(play))
     trick = play[t]
-    if not isinstance(trick, list) or len(trick) < 2 or any(
-        not isinstance(x, list) or not x or not all(isinstance(c, str) for c in x) for x in play
-    ) or any(not isinstance(h, list) or len(h) < 2 for h in record["deal"].values()):
+    if (
+        not isinstance(trick, list)
+        or len(trick) < 2
+        or any(
+            not isinstance(x, list) or not x or not all(isinstance(c, str) for c in x) for x in play
+        )
+        or any(not isinstance(h, list) or len(h) < 2 for h in record["deal"].values())
+    ):
         return  # spoilt beyond what the next change can take
     if how == "swap-in-trick":
         i, j = rng.sample(range(len(trick)), 2)
@@ -105,8 +128,9 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
         trick[rng.randrange(len(trick))] = rng.choice(NAMES)
     elif how == "spelling":
         i = rng.randrange(len(trick))
-        trick[i] = rng.choice([trick[i].lower(), trick[i][::-1], "ZZ", 7, None, ["AS"],
-                               trick[i].replace("T", "10")])
+        trick[i] = rng.choice(
+            [trick[i].lower(), trick[i][::-1], "ZZ", 7, None, ["AS"], trick[i].replace("T", "10")]
+        )
     elif how == "short-trick":
         del trick[rng.randrange(len(trick))]
     elif how == "long-trick":
@@ -124,8 +148,14 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
         owner = {c: seat for seat, hand in record["deal"].items() for c in hand}
         seat = owner.get(play[0][0])
         for other in play[1:]:
-            spade = next((c for c in other if isinstance(c, str) and c.endswith("S")
-                          and owner.get(c) == seat), None)
+            spade = next(
+                (
+                    c
+                    for c in other
+                    if isinstance(c, str) and c.endswith("S") and owner.get(c) == seat
+                ),
+                None,
+            )
             if spade is not None:
                 play[0][0], other[other.index(spade)] = spade, play[0][0]
                 break
@@ -145,24 +175,48 @@ def spoil(record: dict, rng: random.Random, how: str) -> None:
         hand[0] = hand[1]
     elif how == "deal-shape":
         a = rng.choice(sorted(record["deal"]))
-        record["deal"][a] = rng.choice([" ".join(record["deal"][a]),
-                                        tuple(record["deal"][a]),
-                                        record["deal"][a][:-1]])
+        record["deal"][a] = rng.choice(
+            [" ".join(record["deal"][a]), tuple(record["deal"][a]), record["deal"][a][:-1]]
+        )
     else:
         raise AssertionError(how)
 
 
-SPOILS = ["none", "same-seat-swap", "same-seat-swap", "swap-in-trick", "swap-between-tricks",
-          "replace", "spelling", "short-trick",
-          "long-trick", "trick-shape", "cut", "lead-spade", "tricks", "deal",
-          "duplicate-in-deal", "deal-shape", "call", "call", "call-seat", "call-order",
-          "call-count", "call-shape"]
+SPOILS = [
+    "none",
+    "same-seat-swap",
+    "same-seat-swap",
+    "swap-in-trick",
+    "swap-between-tricks",
+    "replace",
+    "spelling",
+    "short-trick",
+    "long-trick",
+    "trick-shape",
+    "cut",
+    "lead-spade",
+    "tricks",
+    "deal",
+    "duplicate-in-deal",
+    "deal-shape",
+    "call",
+    "call",
+    "call-seat",
+    "call-order",
+    "call-count",
+    "call-shape",
+]
 
 
-@settings(max_examples=400, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32),
-       spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=3), summary=st.booleans())
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**32),
+    spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=3),
+    summary=st.booleans(),
+)
 def test_fast_paths_decide_as_the_general_code(preset, seed, spoils, summary, monkeypatch):
     rng = random.Random(seed)
     record = random_hand(rng, preset)
@@ -200,24 +254,31 @@ def test_the_fast_loop_is_not_taken_where_trumps_do_not_rank_by_card_id():
     assert spades.BOOK.resolve(HIGH_AD)[0].fast_play
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32))
 def test_spades_led_before_they_are_broken_fail_alike(seed, monkeypatch):
     """Hands played where spades may be led at any time, checked under `standard`: where
     a spade is led early the record is refused, by both paths alike."""
-    record = random_hand(random.Random(seed),
-                         {"preset": "standard", "options": {"spades_broken": False}})
+    record = random_hand(
+        random.Random(seed), {"preset": "standard", "options": {"spades_broken": False}}
+    )
     record["rules"] = "standard"
     fast, reference = both(record, monkeypatch)
     assert fast == reference
     assert notes_in_full(fast) == notes_in_full(reference)
 
 
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32),
-       nils=st.sets(st.sampled_from("NESW"), min_size=1), call=st.sampled_from(["nil", "0"]))
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**32),
+    nils=st.sets(st.sampled_from("NESW"), min_size=1),
+    call=st.sampled_from(["nil", "0"]),
+)
 def test_nil_calls_are_read_alike(preset, seed, nils, call, monkeypatch):
     """Some players (both partners, one, every player) call nil, or 0: the same bidding,
     scores, notes or error by either path, with or without the play."""
@@ -246,10 +307,13 @@ def test_a_made_nil_alone_on_its_side_scores_alike(monkeypatch):
 
 
 @settings(max_examples=60, deadline=None)
-@given(preset=st.sampled_from(["standard", "hoyle", "pagat-1996", "pagat-barmore", "pagat-3p",
-                               "network-spades"]),
-       set_penalty=st.sampled_from(["bid", "shortfall"]),
-       overtricks=st.sampled_from([1, -1, -10]))
+@given(
+    preset=st.sampled_from(
+        ["standard", "hoyle", "pagat-1996", "pagat-barmore", "pagat-3p", "network-spades"]
+    ),
+    set_penalty=st.sampled_from(["bid", "shortfall"]),
+    overtricks=st.sampled_from([1, -1, -10]),
+)
 def test_plain_contract_table_holds_what_contract_works_out(preset, set_penalty, overtricks):
     """`SpadesRules.plain_notes`, which `_score` reads on the fast path, holds for every side,
     bid and tricks taken the points, bags and note (text, code, parameters) `_contract`
@@ -269,10 +333,19 @@ def test_plain_contract_table_holds_what_contract_works_out(preset, set_penalty,
                 points, bags = spades._contract(rules, "num", bid, taken, name, notes)
                 [made] = notes
                 assert rules.plain_notes[name, bid, taken] == (
-                    points, bags, made.code, str(made), made.params["bid"],
-                    made.params["points"])
-                assert made.params == {"side": name, "bid": str(bid), "taken": taken,
-                                       "points": made.params["points"]}
+                    points,
+                    bags,
+                    made.code,
+                    str(made),
+                    made.params["bid"],
+                    made.params["points"],
+                )
+                assert made.params == {
+                    "side": name,
+                    "bid": str(bid),
+                    "taken": taken,
+                    "points": made.params["points"],
+                }
 
 
 def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
@@ -281,15 +354,21 @@ def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
     assert not spades.BOOK.resolve("windswept")[0].plain_notes
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(preset=st.sampled_from(["standard", "hoyle", "pagat-barmore"]),
-       set_penalty=st.sampled_from(["bid", "shortfall"]), seed=st.integers(0, 2**32),
-       scores=st.lists(st.integers(-600, 600), min_size=2, max_size=2),
-       bags=st.lists(st.integers(0, 30), min_size=2, max_size=2),
-       spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=2), summary=st.booleans())
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    preset=st.sampled_from(["standard", "hoyle", "pagat-barmore"]),
+    set_penalty=st.sampled_from(["bid", "shortfall"]),
+    seed=st.integers(0, 2**32),
+    scores=st.lists(st.integers(-600, 600), min_size=2, max_size=2),
+    bags=st.lists(st.integers(0, 30), min_size=2, max_size=2),
+    spoils=st.lists(st.sampled_from(SPOILS), min_size=1, max_size=2),
+    summary=st.booleans(),
+)
 def test_plain_scoring_fast_path_scores_as_the_general_code(
-        preset, set_penalty, seed, scores, bags, spoils, summary, monkeypatch):
+    preset, set_penalty, seed, scores, bags, spoils, summary, monkeypatch
+):
     """`_score_plain` (partnerships, plain contracts, no bonus, no bag limit) against
     `_score`, from any score and bags before the hand, on legal and spoiled hands, full and
     summary: the same scores, state after, notes (with codes and parameters) or error."""
@@ -302,8 +381,10 @@ def test_plain_scoring_fast_path_scores_as_the_general_code(
             spoil(record, rng, how)
     if summary:
         record = to_summary(record)
-    record["before"] = {"score": dict(zip(("NS", "EW"), scores, strict=True)),
-                        "bags": dict(zip(("NS", "EW"), bags, strict=True))}
+    record["before"] = {
+        "score": dict(zip(("NS", "EW"), scores, strict=True)),
+        "bags": dict(zip(("NS", "EW"), bags, strict=True)),
+    }
     fast, reference = both(record, monkeypatch)
     assert fast == reference
     assert notes_in_full(fast) == notes_in_full(reference)
@@ -312,9 +393,16 @@ def test_plain_scoring_fast_path_scores_as_the_general_code(
 def test_the_plain_scoring_fast_path_is_not_taken_where_more_is_scored():
     """A bag limit, a last-trick or all-tricks bonus, bonus options or individual play: the
     general `_score`."""
-    for rules in ["pagat-1996", "network-spades", "windswept", "winspades", "dan-brad",
-                  "spaceways", "pagat-3p",
-                  {"preset": "standard", "options": {"all_tricks_bonus": 100}}]:
+    for rules in [
+        "pagat-1996",
+        "network-spades",
+        "windswept",
+        "winspades",
+        "dan-brad",
+        "spaceways",
+        "pagat-3p",
+        {"preset": "standard", "options": {"all_tricks_bonus": 100}},
+    ]:
         assert not spades.BOOK.resolve(rules)[0].fast_score, rules
 
 
@@ -350,8 +438,15 @@ def test_a_card_dealt_twice_in_place_of_the_next_is_refused_alike(monkeypatch):
         while True:
             record = random_hand(rng, "standard")
             hand = record["deal"][seat]
-            pair = next(((a, b) for a in hand for b in hand
-                         if NAMES.index(b) == NAMES.index(a) + 1 and a[-1] == b[-1]), None)
+            pair = next(
+                (
+                    (a, b)
+                    for a in hand
+                    for b in hand
+                    if NAMES.index(b) == NAMES.index(a) + 1 and a[-1] == b[-1]
+                ),
+                None,
+            )
             if pair is not None:
                 break
         hand[hand.index(pair[1])] = pair[0]

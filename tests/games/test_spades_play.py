@@ -64,16 +64,19 @@ def test_a_leader_holding_only_spades_may_lead_them_before_they_are_broken():
 def test_trumping_in_breaks_spades_and_the_winner_leads_next():
     # E leads the ace of hearts, N trumps with the two; from then on N leads spades.
     play = [["AH", "AD", "AC", "2S"]]
-    play += [[f"{r}S", f"{h}H", f"{h}D", f"{h}C"] for r, h in zip("AKQJT9876543", "KQJT98765432",
-                                                                    strict=True)]
+    play += [
+        [f"{r}S", f"{h}H", f"{h}D", f"{h}C"]
+        for r, h in zip("AKQJT9876543", "KQJT98765432", strict=True)
+    ]
     result = check(full(SUITED_DEAL, "E:0 S:4 W:0 N:9", play, dealer="N"))
     assert result["tricks"] == {"N": 13, "E": 0, "S": 0, "W": 0}
 
 
 def test_the_stated_tricks_must_match_the_replay():
     play = [[f"{r}S", f"{r}H", f"{r}D", f"{r}C"] for r in "AKQJT98765432"]
-    record = full(SUITED_DEAL, "N:4 E:0 S:9 W:0", play, dealer="W",
-                  tricks={"N": 12, "E": 1, "S": 0, "W": 0})
+    record = full(
+        SUITED_DEAL, "N:4 E:0 S:9 W:0", play, dealer="W", tricks={"N": 12, "E": 1, "S": 0, "W": 0}
+    )
     assert first_error(record)["code"] == "tricks-mismatch"
 
 
@@ -87,8 +90,15 @@ def dummy_record() -> dict:
     # The first lead passes from the dummy to S; the dummy's top spade wins and S leads again.
     play = [[f"{r}C", f"{r}H", f"{r}S"] for r in "AKQJT98765432"]
     play += [["6D", "AD", "TD"], ["KD", "9D", "5D"], ["QD", "8D", "4D"], ["JD", "7D", "3D"]]
-    return {"format": "hand/1", "game": "spades", "rules": DUMMY, "dealer": "N",
-            "deal": deal, "calls": calls("S:0 N:4"), "play": play}
+    return {
+        "format": "hand/1",
+        "game": "spades",
+        "rules": DUMMY,
+        "dealer": "N",
+        "deal": deal,
+        "calls": calls("S:0 N:4"),
+        "play": play,
+    }
 
 
 def test_the_dummy_plays_its_top_card_and_the_player_at_its_left_leads_for_it():
@@ -102,7 +112,10 @@ def test_the_dummy_must_play_its_top_card():
     record["play"][0] = ["AC", "AH", "KS"]
     error = first_error(record)
     assert (error["code"], error["trick"], error["seat"], error["card"]) == (
-        "must-play-top-card", 1, "E", "KS",
+        "must-play-top-card",
+        1,
+        "E",
+        "KS",
     )
 
 
@@ -118,13 +131,17 @@ def test_a_deal_must_be_a_permutation_of_the_pack():
     joker = copy.deepcopy(base)
     joker["deal"]["W"][0] = "BJ"
     assert first_error(joker) == {
-        "code": "bad-deal", "message": "BJ is not in the pack", "seat": "W", "card": "BJ",
+        "code": "bad-deal",
+        "message": "BJ is not in the pack",
+        "seat": "W",
+        "card": "BJ",
     }
 
 
 def test_cards_may_be_written_forgivingly():
-    deal = {seat: [c.replace("T", "10").lower() for c in cards]
-            for seat, cards in SUITED_DEAL.items()}
+    deal = {
+        seat: [c.replace("T", "10").lower() for c in cards] for seat, cards in SUITED_DEAL.items()
+    }
     deal["N"] = [c.replace("s", "♠") for c in deal["N"]]
     play = [" ".join([f"{r}S", f"{r}H", f"{r}D", f"{r}C"]) for r in "AKQJT98765432"]
     assert check(full(deal, "N:4 E:0 S:9 W:0", play, dealer="W"))["ok"]
@@ -133,7 +150,9 @@ def test_cards_may_be_written_forgivingly():
 def test_a_trick_needs_one_card_from_each_player():
     play = [[f"{r}S", f"{r}H", f"{r}D"] for r in "AKQJT98765432"]
     assert first_error(full(SUITED_DEAL, "N:4 E:0 S:9 W:0", play, dealer="W")) == {
-        "code": "bad-trick", "message": "trick 1 has 3 cards, not 4", "trick": 1,
+        "code": "bad-trick",
+        "message": "trick 1 has 3 cards, not 4",
+        "trick": 1,
     }
 
 
@@ -147,8 +166,9 @@ def test_the_play_must_not_stop_early_without_a_claim_nor_run_long():
 
 def test_a_claim_closes_the_record_and_gives_the_rest_to_the_claimer():
     play = [[f"{r}S", f"{r}H", f"{r}D", f"{r}C"] for r in "AKQJT98765432"]
-    record = full(SUITED_DEAL, "N:4 E:0 S:9 W:0", play[:9], dealer="W",
-                  claim={"seat": "N", "tricks": 4})
+    record = full(
+        SUITED_DEAL, "N:4 E:0 S:9 W:0", play[:9], dealer="W", claim={"seat": "N", "tricks": 4}
+    )
     assert check(record)["tricks"] == {"N": 13, "E": 0, "S": 0, "W": 0}
     record["claim"] = {"seat": "N", "tricks": 5}
     assert first_error(record)["code"] == "bad-claim"
@@ -156,8 +176,9 @@ def test_a_claim_closes_the_record_and_gives_the_rest_to_the_claimer():
 
 def test_a_claim_that_concedes_tricks_to_two_opponents_needs_the_tricks_stated():
     play = [[f"{r}S", f"{r}H", f"{r}D", f"{r}C"] for r in "AKQJT98765432"]
-    record = full(SUITED_DEAL, "N:4 E:0 S:9 W:0", play[:9], dealer="W",
-                  claim={"seat": "N", "tricks": 2})
+    record = full(
+        SUITED_DEAL, "N:4 E:0 S:9 W:0", play[:9], dealer="W", claim={"seat": "N", "tricks": 2}
+    )
     assert first_error(record)["code"] == "claim-ambiguous"
     record["tricks"] = {"N": 11, "E": 1, "S": 0, "W": 1}
     assert check(record)["tricks"] == {"N": 11, "E": 1, "S": 0, "W": 1}
@@ -173,13 +194,30 @@ def test_a_claim_that_concedes_tricks_to_two_opponents_needs_the_tricks_stated()
 def trump_order(rules) -> list[str]:
     compiled, _ = BOOK.resolve(rules)
     key = compiled.keys[1]  # hearts led
-    return sorted((NAMES[c] for c in range(54) if compiled.pack >> c & 1 and key[c] >= 100),
-                  key=lambda name: -key[CARD_IDS[name]])
+    return sorted(
+        (NAMES[c] for c in range(54) if compiled.pack >> c & 1 and key[c] >= 100),
+        key=lambda name: -key[CARD_IDS[name]],
+    )
 
 
 def test_barmore_trumps_run_big_joker_little_joker_deuce_ace_down_to_three():
-    assert trump_order("pagat-barmore") == ["BJ", "LJ", "2S", "AS", "KS", "QS", "JS", "TS",
-                                            "9S", "8S", "7S", "6S", "5S", "4S", "3S"]
+    assert trump_order("pagat-barmore") == [
+        "BJ",
+        "LJ",
+        "2S",
+        "AS",
+        "KS",
+        "QS",
+        "JS",
+        "TS",
+        "9S",
+        "8S",
+        "7S",
+        "6S",
+        "5S",
+        "4S",
+        "3S",
+    ]
 
 
 def test_winspades_trumps_run_big_joker_little_joker_ace_down_to_deuce():
@@ -202,21 +240,71 @@ def test_one_joker_is_the_big_joker_and_removes_the_two_of_clubs():
     ("preset", "expected"),
     [
         ("hoyle", {"double_nil": "always", "nil_exchange": 3, "exchange_when_both_nil": False}),
-        ("pagat-1996", {"bidding": "consult", "nil_value": 50, "double_nil_value": 100,
-                        "set_penalty": "shortfall", "sandbag": True,
-                        "first_lead": "lowest-clubs"}),
-        ("pagat-barmore", {"jokers": 2, "removed_cards": ("2C", "2H"), "nil": False,
-                           "blind_bid_min": 7, "spades_broken": False}),
-        ("pagat-3p", {"players": 3, "partnership": False, "first_lead": "two-of-clubs",
-                      "overtrick_points": -10, "target": 300, "blind_bid_min": 6}),
-        ("dan-brad", {"double_nil_behind": 200, "double_nil_exchange": 0, "minimum_bid": 4,
-                      "ten_for_two": True, "double_nil_penalty": 100, "all_tricks_wins": True}),
+        (
+            "pagat-1996",
+            {
+                "bidding": "consult",
+                "nil_value": 50,
+                "double_nil_value": 100,
+                "set_penalty": "shortfall",
+                "sandbag": True,
+                "first_lead": "lowest-clubs",
+            },
+        ),
+        (
+            "pagat-barmore",
+            {
+                "jokers": 2,
+                "removed_cards": ("2C", "2H"),
+                "nil": False,
+                "blind_bid_min": 7,
+                "spades_broken": False,
+            },
+        ),
+        (
+            "pagat-3p",
+            {
+                "players": 3,
+                "partnership": False,
+                "first_lead": "two-of-clubs",
+                "overtrick_points": -10,
+                "target": 300,
+                "blind_bid_min": 6,
+            },
+        ),
+        (
+            "dan-brad",
+            {
+                "double_nil_behind": 200,
+                "double_nil_exchange": 0,
+                "minimum_bid": 4,
+                "ten_for_two": True,
+                "double_nil_penalty": 100,
+                "all_tricks_wins": True,
+            },
+        ),
         ("network-spades", {"partnership": False, "all_tricks_bonus": 200, "target": 300}),
-        ("windswept", {"partnership": False, "zero_bid_is_nil": True, "exact_bid_bonus": 20,
-                       "nil_exchange": 3, "double_nil_exchange": 3}),
+        (
+            "windswept",
+            {
+                "partnership": False,
+                "zero_bid_is_nil": True,
+                "exact_bid_bonus": 20,
+                "nil_exchange": 3,
+                "double_nil_exchange": 3,
+            },
+        ),
         ("spaceways", {"minimum_bid": 2, "ten_for_200": "at-least", "double_nil": "never"}),
-        ("winspades", {"removed_cards": ("2D", "2H"), "big_bid_bonus": 100,
-                       "blind_made": "bonus-100", "blind_failed": "normal", "minimum_bid": 4}),
+        (
+            "winspades",
+            {
+                "removed_cards": ("2D", "2H"),
+                "big_bid_bonus": 100,
+                "blind_made": "bonus-100",
+                "blind_failed": "normal",
+                "minimum_bid": 4,
+            },
+        ),
     ],
 )
 def test_each_seed_preset_sets_the_options_the_seed_names(preset, expected):
@@ -319,8 +407,12 @@ def match(*hands: dict, rules="standard") -> dict:
 
 
 def test_a_match_carries_the_score_and_rotates_the_dealer():
-    result = check(match(hand("E:3 S:4 W:6 N:4", "N3 E2 S4 W4", dealer="N"),
-                         hand("S:3 W:4 N:5 E:4", "N5 E3 S2 W3", dealer="E")))
+    result = check(
+        match(
+            hand("E:3 S:4 W:6 N:4", "N3 E2 S4 W4", dealer="N"),
+            hand("S:3 W:4 N:5 E:4", "N5 E3 S2 W3", dealer="E"),
+        )
+    )
     assert result["ok"]
     # Hand 1: NS 4 of 4... N bids after S: side bid 4, took 7: 43; EW 6 of 6: 60.
     # Hand 2: NS 5, took 7: 52; EW 4, took 6: 42.
@@ -330,8 +422,12 @@ def test_a_match_carries_the_score_and_rotates_the_dealer():
 
 
 def test_a_hand_dealt_by_the_wrong_seat_is_wrong_dealer():
-    result = check(match(hand("E:3 S:4 W:6 N:4", "N3 E2 S4 W4", dealer="N"),
-                         hand("W:3 N:4 E:5 S:4", "N5 E3 S2 W3", dealer="S")))
+    result = check(
+        match(
+            hand("E:3 S:4 W:6 N:4", "N3 E2 S4 W4", dealer="N"),
+            hand("W:3 N:4 E:5 S:4", "N5 E3 S2 W3", dealer="S"),
+        )
+    )
     assert result["errors"][0]["code"] == "wrong-dealer"
     assert result["errors"][0]["hand"] == 2
 
@@ -382,8 +478,9 @@ seed = st.integers(0, 2**32 - 1)
 
 
 @given(rules=variant, seed=seed)
-@settings(max_examples=sizes.examples(150), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=sizes.examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 def test_any_random_legal_hand_validates_and_its_tricks_sum_to_the_tricks_in_play(rules, seed):
     record = random_hand(random.Random(seed), rules)
     result = check(record)
@@ -424,8 +521,10 @@ def breakable_follow(record: dict, compiled) -> tuple[int, int, int, int] | None
     return None
 
 
-@given(seed=seed, rules=st.sampled_from(["standard", "hoyle", "pagat-barmore", "winspades",
-                                          "network-spades"]))
+@given(
+    seed=seed,
+    rules=st.sampled_from(["standard", "hoyle", "pagat-barmore", "winspades", "network-spades"]),
+)
 @settings(max_examples=sizes.examples(150), deadline=None)
 def test_swapping_two_plays_so_a_seat_fails_to_follow_suit_is_must_follow_suit(seed, rules):
     record = random_hand(random.Random(seed), rules)
@@ -441,7 +540,10 @@ def test_swapping_two_plays_so_a_seat_fails_to_follow_suit_is_must_follow_suit(s
     error = first_error(record)
     seat = next(s for s, cards in record["deal"].items() if a in cards)
     assert (error["code"], error["trick"], error["seat"], error["card"]) == (
-        "must-follow-suit", t + 1, seat, b,
+        "must-follow-suit",
+        t + 1,
+        seat,
+        b,
     )
 
 
@@ -455,28 +557,30 @@ def test_leading_a_spade_before_spades_are_broken_is_spades_not_broken(seed):
     broken = False
     for t, trick in enumerate(record["play"]):
         leader = owner[trick[0]]
-        held = {c for c in record["deal"][leader]} - {
-            c for tr in record["play"][:t] for c in tr
-        }
+        held = {c for c in record["deal"][leader]} - {c for tr in record["play"][:t] for c in tr}
         spades = [c for c in held if SUIT_OF[CARD_IDS[c]] == 0]
         if not broken and trick[0][1] != "S" and spades:
             later = next(
-                (u, k) for u in range(t + 1, len(record["play"]))
-                for k, c in enumerate(record["play"][u]) if c == spades[0]
+                (u, k)
+                for u in range(t + 1, len(record["play"]))
+                for k, c in enumerate(record["play"][u])
+                if c == spades[0]
             )
             u, k = later
             record["play"][t][0], record["play"][u][k] = spades[0], trick[0]
             error = first_error(record)
             assert (error["code"], error["trick"], error["seat"], error["card"]) == (
-                "spades-not-broken", t + 1, leader, spades[0],
+                "spades-not-broken",
+                t + 1,
+                leader,
+                spades[0],
             )
             return
         if any(c.endswith("S") for c in trick):
             broken = True
 
 
-@given(rules=st.sampled_from(["standard", "pagat-1996", "network-spades", "pagat-3p"]),
-       seed=seed)
+@given(rules=st.sampled_from(["standard", "pagat-1996", "network-spades", "pagat-3p"]), seed=seed)
 @settings(max_examples=sizes.examples(20), deadline=None)
 def test_a_random_match_ends_only_when_the_rules_end_it(rules, seed):
     record = random_match(random.Random(seed), rules)
@@ -545,8 +649,9 @@ def option_sets(draw) -> dict:
 
 
 @given(options=option_sets(), seed=seed)
-@settings(max_examples=sizes.examples(300), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=sizes.examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 def test_any_combination_of_options_either_works_or_is_bad_rules(options, seed):
     from games.errors import RecordError
 

@@ -129,16 +129,18 @@ def test_more_than_thirteen_is_not_a_bid():
 def test_bags_reaching_ten_cost_a_hundred_and_the_count_drops_by_ten():
     rules = opts(sandbag=True)
     # NS bid 4, took 7: 43 and 3 bags; 8 + 3 = 11 bags -> -100, 1 bag left.
-    result = check_record(hand("N:2 E:3 S:4 W:6", "N3 E2 S4 W4", rules=rules,
-                               before=state(200, 100, 8, 0)))
+    result = check_record(
+        hand("N:2 E:3 S:4 W:6", "N3 E2 S4 W4", rules=rules, before=state(200, 100, 8, 0))
+    )
     assert result["score"]["NS"] == 43 - 100
     assert result["after"] == {"score": {"NS": 143, "EW": 160}, "bags": {"NS": 1, "EW": 0}}
 
 
 def test_the_bag_counter_works_below_zero():
     rules = opts(sandbag=True)
-    result = check_record(hand("N:2 E:3 S:4 W:6", "N3 E2 S4 W4", rules=rules,
-                               before=state(-150, 100, 9, 0)))
+    result = check_record(
+        hand("N:2 E:3 S:4 W:6", "N3 E2 S4 W4", rules=rules, before=state(-150, 100, 9, 0))
+    )
     assert result["after"]["score"]["NS"] == -150 + 43 - 100
     assert result["after"]["bags"]["NS"] == 2
 
@@ -154,9 +156,10 @@ def test_bags_are_counted_but_not_penalised_without_the_sandbag_rule():
 
 def test_set_penalty_by_shortfall():
     # bid 8, took 6: -(8 - 6) x 10 = -20.
-    assert score(hand("N:4 E:3 S:8 W:5", "N3 E4 S3 W3", rules=opts(set_penalty="shortfall")))[
-        "NS"
-    ] == -20
+    assert (
+        score(hand("N:4 E:3 S:8 W:5", "N3 E4 S3 W3", rules=opts(set_penalty="shortfall")))["NS"]
+        == -20
+    )
 
 
 @pytest.mark.parametrize(("points", "expected"), [(-1, 47), (-10, 20)])
@@ -167,8 +170,10 @@ def test_overtricks_can_be_subtracted(points, expected):
 
 
 def test_subtracted_overtricks_and_sandbagging_do_not_combine():
-    assert error(hand("N:2 E:3 S:5 W:5", "N4 E3 S4 W2",
-                      rules=opts(overtrick_points=-1, sandbag=True))) == "bad-rules"
+    assert (
+        error(hand("N:2 E:3 S:5 W:5", "N4 E3 S4 W2", rules=opts(overtrick_points=-1, sandbag=True)))
+        == "bad-rules"
+    )
 
 
 def test_ten_for_200_at_least_and_exact():
@@ -183,16 +188,15 @@ def test_ten_for_200_at_least_and_exact():
 
 def test_ten_for_two_scores_twenty_a_bid_trick():
     # bid 10, took 11: 10 x 20 + 1 = 201.
-    assert score(hand("N:5 E:1 S:10 W:1", "N5 E1 S6 W1", rules=opts(ten_for_two=True)))[
-        "NS"
-    ] == 201
+    assert score(hand("N:5 E:1 S:10 W:1", "N5 E1 S6 W1", rules=opts(ten_for_two=True)))["NS"] == 201
 
 
 def test_seven_plus_bonus_adds_ten_a_bid_trick_above_six():
     # bid 8, took 8: 80 + 20.
-    assert score(hand("N:4 E:2 S:8 W:3", "N4 E2 S4 W3", rules=opts(seven_plus_bonus=True)))[
-        "NS"
-    ] == 100
+    assert (
+        score(hand("N:4 E:2 S:8 W:3", "N4 E2 S4 W3", rules=opts(seven_plus_bonus=True)))["NS"]
+        == 100
+    )
 
 
 @pytest.mark.parametrize(
@@ -200,24 +204,24 @@ def test_seven_plus_bonus_adds_ten_a_bid_trick_above_six():
 )
 def test_small_exact_bids(bid, took, expected):
     # E bids 0 on its own... the side bid is W's (last bidder).
-    record = hand(f"N:3 E:0 S:5 W:{bid}", f"N4 E0 S{9 - took} W{took}",
-                  rules=opts(small_exact_bids=True))
+    record = hand(
+        f"N:3 E:0 S:5 W:{bid}", f"N4 E0 S{9 - took} W{took}", rules=opts(small_exact_bids=True)
+    )
     assert score(record)["EW"] == expected
 
 
 def test_exact_bid_bonus_and_big_bid_bonus():
-    assert score(hand("N:3 E:2 S:5 W:4", "N3 E2 S2 W6", rules=opts(exact_bid_bonus=20)))[
-        "NS"
-    ] == 70
+    assert score(hand("N:3 E:2 S:5 W:4", "N3 E2 S2 W6", rules=opts(exact_bid_bonus=20)))["NS"] == 70
     big = opts(big_bid_bonus=100)
     assert score(hand("N:5 E:1 S:10 W:1", "N5 E1 S5 W2", rules=big))["NS"] == 200
     assert score(hand("N:5 E:1 S:10 W:1", "N5 E2 S4 W2", rules=big))["NS"] == -200
 
 
 def test_all_tricks_bonus_and_all_tricks_wins():
-    assert score(hand("N:4 E:0 S:9 W:0", "N6 E0 S7 W0", rules=opts(all_tricks_bonus=200)))[
-        "NS"
-    ] == 94 + 200
+    assert (
+        score(hand("N:4 E:0 S:9 W:0", "N6 E0 S7 W0", rules=opts(all_tricks_bonus=200)))["NS"]
+        == 94 + 200
+    )
     # dan-brad has a minimum bid of 4: EW bid 4 and are set.
     result = check_record(hand("N:4 E:2 S:9 W:4", "N6 E0 S7 W0", rules="dan-brad"))
     assert result["after"]["won"] == "NS"
@@ -239,9 +243,9 @@ def test_blind_six_made_doubles_the_bid_score_but_not_overtricks():
     result = check_record(hand("NS=blind-6 E:2 W:3", "N4 E3 S4 W2", rules=rules, before=behind))
     assert result["score"]["NS"] == 122
     # took 5: -120.
-    assert score(hand("NS=blind-6 E:3 W:5", "N3 E3 S2 W5", rules=rules, before=behind))[
-        "NS"
-    ] == -120
+    assert (
+        score(hand("NS=blind-6 E:3 W:5", "N3 E3 S2 W5", rules=rules, before=behind))["NS"] == -120
+    )
 
 
 def test_blind_bid_options_bonus_normal_penalty_and_exact():
@@ -252,9 +256,7 @@ def test_blind_bid_options_bonus_normal_penalty_and_exact():
     assert score(hand("NS=blind-6 E:2 W:3", made, rules=bonus, before=behind))["NS"] == 162
     assert score(hand("NS=blind-6 E:3 W:5", failed, rules=bonus, before=behind))["NS"] == -60
     penalty = opts(blind_bid_min=6, blind_failed="penalty-100")
-    assert score(hand("NS=blind-6 E:3 W:5", failed, rules=penalty, before=behind))[
-        "NS"
-    ] == -160
+    assert score(hand("NS=blind-6 E:3 W:5", failed, rules=penalty, before=behind))["NS"] == -160
     exact = opts(blind_bid_min=6, blind_bid_exact=True)
     assert score(hand("NS=blind-6 E:2 W:3", made, rules=exact, before=behind))["NS"] == -120
 
@@ -288,8 +290,12 @@ def test_moon_and_blind_moon():
     assert score(hand("N:5 E:0 S:moon W:0", "N6 E0 S7 W0", rules=moon))["NS"] == 200
     assert score(hand("N:5 E:0 S:moon W:1", "N6 E1 S6 W0", rules=moon))["NS"] == -200
     blind_moon = opts(moon=True, blind_moon=True)
-    assert score(hand("NS=blind-moon E:0 W:0", "N6 E0 S7 W0", rules=blind_moon,
-                      before=state(0, 100)))["NS"] == 400
+    assert (
+        score(hand("NS=blind-moon E:0 W:0", "N6 E0 S7 W0", rules=blind_moon, before=state(0, 100)))[
+            "NS"
+        ]
+        == 400
+    )
     assert error(hand("N:5 E:0 S:moon W:0", "N6 E0 S7 W0")) == "bid-not-allowed"
 
 
@@ -308,9 +314,7 @@ def test_minimum_bid_binds_the_side_even_with_a_nil():
 
 
 def test_nil_can_be_forbidden_and_zero_can_be_nil():
-    assert error(hand("N:4 E:4 S:nil W:4", "N4 E3 S0 W6", rules="winspades")) == (
-        "bid-not-allowed"
-    )
+    assert error(hand("N:4 E:4 S:nil W:4", "N4 E3 S0 W6", rules="winspades")) == ("bid-not-allowed")
     # windswept: individual play, a bid of 0 is nil.
     result = check_record(hand("N:4 E:4 S:0 W:4", "N4 E3 S0 W6", rules="windswept"))
     assert result["score"]["S"] == 100
@@ -362,8 +366,10 @@ def test_three_players_take_seventeen_tricks():
 
 
 def test_a_partnership_needs_four_players():
-    assert error(hand("E:6 S:5 N:5", "N5 E6 S6",
-                      rules=opts("pagat-3p", partnership=True))) == "bad-rules"
+    assert (
+        error(hand("E:6 S:5 N:5", "N5 E6 S6", rules=opts("pagat-3p", partnership=True)))
+        == "bad-rules"
+    )
 
 
 # --- rule sets ---------------------------------------------------------------------------------

@@ -41,18 +41,25 @@ LAYOUTS = {
     "nested array is one element": ('[[{"a":1}], {"b":2}]', [(1, [{"a": 1}]), (1, {"b": 2})]),
     "two arrays": ('[{"a":1}]\n[{"b":2}]', [(1, {"a": 1}), (2, {"b": 2})]),
     "concatenated, pretty": ('{\n "a": 1\n}\n{\n "b": 2\n}', [(1, {"a": 1}), (4, {"b": 2})]),
-    "concatenated on one line": ('{"a":1}{"b":2} {"c":3}', [(1, {"a": 1}), (1, {"b": 2}),
-                                                          (1, {"c": 3})]),
-    "several values on a json line": (
-        '{"a":1} {"b":2}\n{"c":3}\n', [(1, {"a": 1}), (1, {"b": 2}), (2, {"c": 3})]
+    "concatenated on one line": (
+        '{"a":1}{"b":2} {"c":3}',
+        [(1, {"a": 1}), (1, {"b": 2}), (1, {"c": 3})],
     ),
-    "json lines of arrays": ('[{"a":1},{"b":2}]\n[{"c":3}]\n', [(1, {"a": 1}), (1, {"b": 2}),
-                                                              (2, {"c": 3})]),
+    "several values on a json line": (
+        '{"a":1} {"b":2}\n{"c":3}\n',
+        [(1, {"a": 1}), (1, {"b": 2}), (2, {"c": 3})],
+    ),
+    "json lines of arrays": (
+        '[{"a":1},{"b":2}]\n[{"c":3}]\n',
+        [(1, {"a": 1}), (1, {"b": 2}), (2, {"c": 3})],
+    ),
     "bom and unicode": ('\ufeff{"n": "é♠"}\n', [(1, {"n": "é♠"})]),
     "blank file": ("  \n\n ", []),
     "empty file": ("", []),
-    "numbers across chunks": ("12345678901234567890 -1.5e3", [(1, 12345678901234567890),
-                                                                (1, -1500.0)]),
+    "numbers across chunks": (
+        "12345678901234567890 -1.5e3",
+        [(1, 12345678901234567890), (1, -1500.0)],
+    ),
     "long string across chunks": ('{"a": "' + "x" * 300 + '"}', [(1, {"a": "x" * 300})]),
 }
 
@@ -72,11 +79,11 @@ ERRORS = {
         [(1, {"a": 1}), (3, {"b": 2}), (5, {"d": 4})],
         [(2, 1, "Expecting value"), (4, 7, "Expecting value")],
     ),
-    "bad first json line": (
-        'garbage\n{"b":2}\n', [(2, {"b": 2})], [(1, 1, "Expecting value")]
-    ),
+    "bad first json line": ('garbage\n{"b":2}\n', [(2, {"b": 2})], [(1, 1, "Expecting value")]),
     "bad value after good ones on a line": (
-        '{"a":1} {"b":\n{"c":3}\n', [(2, {"c": 3})], [(1, 14, "Expecting value")]
+        '{"a":1} {"b":\n{"c":3}\n',
+        [(2, {"c": 3})],
+        [(1, 14, "Expecting value")],
     ),
     # Anything else: the first error ends the file.
     "trailing comma in array": ('[{"a":1},]', [(1, {"a": 1})], [(1, 10, "Expecting value")]),
@@ -86,14 +93,16 @@ ERRORS = {
         [(2, 2, "expecting ',' or ']' between the array's records")],
     ),
     "unclosed array": (
-        '[{"a":1},{"b":2}', [(1, {"a": 1}), (1, {"b": 2})],
+        '[{"a":1},{"b":2}',
+        [(1, {"a": 1}), (1, {"b": 2})],
         [(1, 17, "unexpected end of the file inside the array")],
     ),
-    "bad pretty value": (
-        '{\n "a": 1,\n "b": \n}\n{"x": 1}', [], [(4, 1, "Expecting value")]
+    "bad pretty value": ('{\n "a": 1,\n "b": \n}\n{"x": 1}', [], [(4, 1, "Expecting value")]),
+    "unterminated string at the end": (
+        '{"a": "abc',
+        [],
+        [(1, 7, "Unterminated string starting at")],
     ),
-    "unterminated string at the end": ('{"a": "abc', [], [(1, 7, "Unterminated string "
-                                                                "starting at")]),
 }
 
 
@@ -192,12 +201,30 @@ def _scan_nothing(line: str, pos: int) -> tuple[object, int]:
 LINE = st.one_of(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                     max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        ),
         max_leaves=6,
     ).map(json.dumps),
-    st.sampled_from(["", " ", "\r", "{", '{"a": 1', "1 2", '{"a":1} {"b":2}', "nul", "[1,",
-                     '  {"a": 1}', '{"a": 1}  ', "\ufeff{}", '"\\ud800"', "1e999", "NaN"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\r",
+            "{",
+            '{"a": 1',
+            "1 2",
+            '{"a":1} {"b":2}',
+            "nul",
+            "[1,",
+            '  {"a": 1}',
+            '{"a": 1}  ',
+            "\ufeff{}",
+            '"\\ud800"',
+            "1e999",
+            "NaN",
+        ]
+    ),
 )
 
 

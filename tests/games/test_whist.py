@@ -642,8 +642,9 @@ def test_fourteen_tricks_is_too_many():
 
 # --- properties ---------------------------------------------------------------------------------
 
-TRUMP_FREE = settings(max_examples=sizes.examples(60),
-                      suppress_health_check=[HealthCheck.filter_too_much])
+TRUMP_FREE = settings(
+    max_examples=sizes.examples(60), suppress_health_check=[HealthCheck.filter_too_much]
+)
 
 
 def _winner(cards, trump):

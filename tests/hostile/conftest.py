@@ -124,9 +124,11 @@ def _difference(before: dict, after: dict) -> str:
     lines = [f"state changed in {changed}"]
     for key in changed:
         if isinstance(before[key], dict):
-            lines += [f"  {k}: {before[key].get(k)} -> {after[key].get(k)}"
-                      for k in sorted(set(before[key]) | set(after[key]), key=str)
-                      if before[key].get(k) != after[key].get(k)]
+            lines += [
+                f"  {k}: {before[key].get(k)} -> {after[key].get(k)}"
+                for k in sorted(set(before[key]) | set(after[key]), key=str)
+                if before[key].get(k) != after[key].get(k)
+            ]
         else:
             lines.append(f"  {before[key]} -> {after[key]}")
     return "\n".join(lines)
@@ -158,8 +160,15 @@ def post_json(who: APIClient, path: str, body: Any, **headers):
     return who.post(path, data=data, content_type="application/json", **headers)
 
 
-def submit(who: APIClient, match: Match, record: Any = HAND_1, *, key: str | None = "hostile-key-1",
-           side: str = "NS", **extra):
+def submit(
+    who: APIClient,
+    match: Match,
+    record: Any = HAND_1,
+    *,
+    key: str | None = "hostile-key-1",
+    side: str = "NS",
+    **extra,
+):
     body = {"record": record, "side": side, **extra}
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
     return post_json(who, HANDS.format(match=match.pk), body, **headers)
@@ -297,25 +306,43 @@ def build_evening() -> Evening:
     user = get_user_model().objects.create_user("markup-td", password="x")
     director = Actor(user=user, label="td")
     tournament = services.create_tournament(
-        actor=director, name=TOURNAMENT, venue=VENUE, game="spades", rules="standard",
-        format="swiss", rounds=2, match_length="hands", match_hands=1,
+        actor=director,
+        name=TOURNAMENT,
+        venue=VENUE,
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=2,
+        match_length="hands",
+        match_hands=1,
     )
     services.open_registration(tournament=tournament, actor=director)
-    page = Client().post(f"/t/{tournament.slug}/", {
-        "team_name": TEAM_PAGE, "player_1": PLAYER_PAGE, "player_2": "Aiko",
-    })
+    page = Client().post(
+        f"/t/{tournament.slug}/",
+        {
+            "team_name": TEAM_PAGE,
+            "player_1": PLAYER_PAGE,
+            "player_2": "Aiko",
+        },
+    )
     assert page.status_code == 302, page.content[:500]
     secret = new_secret()
     ApiToken.objects.create(user=user, key_hash=hash_secret(secret))
     api = Client(HTTP_AUTHORIZATION=f"Token {secret}").post(
         f"/api/v1/tournaments/{tournament.slug}/entries",
-        data=json.dumps({"name": TEAM_API, "players": [{"name": PLAYER_API},
-                                                        {"name": PLAYER_SVG}]}),
-        content_type="application/json")
+        data=json.dumps(
+            {"name": TEAM_API, "players": [{"name": PLAYER_API}, {"name": PLAYER_SVG}]}
+        ),
+        content_type="application/json",
+    )
     assert api.status_code == 201, api.content
     for n, names in enumerate((("Ben", "Chika"), ("Dan", "Eri")), 1):
-        services.register_entry(tournament=tournament, actor=director, name=f"Plain {n}",
-                                players=[PlayerSpec(p) for p in names])
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=f"Plain {n}",
+            players=[PlayerSpec(p) for p in names],
+        )
     rng = random.Random(7)
     round_1 = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_1, actor=director)
@@ -330,8 +357,11 @@ def build_evening() -> Evening:
         simulate.play_hand(match, rng, confirm=False)
     assert Round.objects.filter(tournament=tournament).count() == 2
     return Evening(
-        tournament_id=tournament.pk, director_id=user.pk, slug=tournament.slug,
-        round_1=[m.pk for m in first], round_2=[m.pk for m in second],
+        tournament_id=tournament.pk,
+        director_id=user.pk,
+        slug=tournament.slug,
+        round_1=[m.pk for m in first],
+        round_2=[m.pk for m in second],
         players={p.name: p.pk for p in Player.objects.filter(name__in=PLAYERS)},
     )
 

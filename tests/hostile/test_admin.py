@@ -34,20 +34,26 @@ def test_a_hand_version_cannot_be_deleted_from_its_page(admin, pending):
     with unchanged():
         assert admin.get(url).status_code == 403
         assert admin.post(url, {"post": "yes"}).status_code == 403
-    assert "/delete/" not in admin.get(
-        f"/admin/tournaments/handsubmission/{version.pk}/change/").content.decode()
+    assert (
+        "/delete/"
+        not in admin.get(f"/admin/tournaments/handsubmission/{version.pk}/change/").content.decode()
+    )
 
 
 def test_hand_versions_cannot_be_deleted_in_bulk(admin, pending):
     with unchanged():
-        admin.post("/admin/tournaments/handsubmission/", {
-            "action": "delete_selected", "post": "yes",
-            "_selected_action": list(HandSubmission.objects.values_list("pk", flat=True))})
+        admin.post(
+            "/admin/tournaments/handsubmission/",
+            {
+                "action": "delete_selected",
+                "post": "yes",
+                "_selected_action": list(HandSubmission.objects.values_list("pk", flat=True)),
+            },
+        )
 
 
 @pytest.mark.parametrize("model", [Hand, Match, Round, Table])
-def test_nothing_whose_deletion_takes_hand_versions_with_it_can_be_deleted(admin, pending,
-                                                                          model):
+def test_nothing_whose_deletion_takes_hand_versions_with_it_can_be_deleted(admin, pending, model):
     obj = model.objects.filter(pk__in=_holding_the_hand(pending, model)).get()
     url = f"/admin/tournaments/{model._meta.model_name}/{obj.pk}/delete/"
     with unchanged():
@@ -85,19 +91,30 @@ def test_a_match_s_state_and_result_are_not_editable(admin, pending):
         assert f'name="seats-0-{field}"' not in page, field
     seats = list(Seat.objects.filter(match=match).order_by("pk"))
     form = {
-        "round": match.round_id, "table": match.table_id,
-        "state": "finished", "result": json.dumps({"winner": "EW"}),
-        "finished_at_0": "2026-01-01", "finished_at_1": "20:00:00",
-        "seats-TOTAL_FORMS": len(seats), "seats-INITIAL_FORMS": len(seats),
-        "seats-MIN_NUM_FORMS": 0, "seats-MAX_NUM_FORMS": 1000,
+        "round": match.round_id,
+        "table": match.table_id,
+        "state": "finished",
+        "result": json.dumps({"winner": "EW"}),
+        "finished_at_0": "2026-01-01",
+        "finished_at_1": "20:00:00",
+        "seats-TOTAL_FORMS": len(seats),
+        "seats-INITIAL_FORMS": len(seats),
+        "seats-MIN_NUM_FORMS": 0,
+        "seats-MAX_NUM_FORMS": 1000,
     }
     for n, seat in enumerate(seats):
-        form.update({
-            f"seats-{n}-id": seat.pk, f"seats-{n}-match": match.pk,
-            f"seats-{n}-entry": seat.entry_id, f"seats-{n}-side": seat.side,
-            f"seats-{n}-seats": seat.seats, f"seats-{n}-outcome": "win",
-            f"seats-{n}-match_points": "3", f"seats-{n}-place": "1",
-        })
+        form.update(
+            {
+                f"seats-{n}-id": seat.pk,
+                f"seats-{n}-match": match.pk,
+                f"seats-{n}-entry": seat.entry_id,
+                f"seats-{n}-side": seat.side,
+                f"seats-{n}-seats": seat.seats,
+                f"seats-{n}-outcome": "win",
+                f"seats-{n}-match_points": "3",
+                f"seats-{n}-place": "1",
+            }
+        )
     with unchanged():
         response = admin.post(f"/admin/tournaments/match/{match.pk}/change/", form)
         assert response.status_code == 302, response.content.decode()[:2000]

@@ -39,13 +39,16 @@ def shape_of(status: int, headers: dict[str, str], body: bytes) -> dict:
     return answer
 
 
-@pytest.mark.parametrize("address", [
-    "/api/v1/tournaments",
-    "/api/v1/tournaments/{slug}",
-    "/api/v1/tournaments/{slug}/standings",
-    "/api/v1/tournaments/{slug}/events",
-    "/api/v1/no-such-address",
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/api/v1/tournaments",
+        "/api/v1/tournaments/{slug}",
+        "/api/v1/tournaments/{slug}/standings",
+        "/api/v1/tournaments/{slug}/events",
+        "/api/v1/no-such-address",
+    ],
+)
 def test_a_host_not_allowed_gets_400_in_the_api_error_shape(kept, play, address):
     apps = Apps()
     path = address.format(slug=play.slug)
@@ -58,15 +61,16 @@ def test_a_host_not_allowed_gets_400_in_the_api_error_shape(kept, play, address)
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
-@pytest.mark.parametrize(("endpoint", "allowed"), [("standings", "GET, HEAD"),
-                                                    ("events", "GET")])
-def test_writing_to_a_live_endpoint_is_405_in_the_api_error_shape(play, method, endpoint,
-                                                                  allowed):
+@pytest.mark.parametrize(("endpoint", "allowed"), [("standings", "GET, HEAD"), ("events", "GET")])
+def test_writing_to_a_live_endpoint_is_405_in_the_api_error_shape(play, method, endpoint, allowed):
     """Not the CSRF refusal (there is nothing to protect: nothing is written) — whether the
     caller is a browser without a CSRF token or an API client."""
     path = f"/api/v1/tournaments/{play.slug}/{endpoint}"
-    for caller in (Client(enforce_csrf_checks=True, raise_request_exception=False), play.anon,
-                   play.td):
+    for caller in (
+        Client(enforce_csrf_checks=True, raise_request_exception=False),
+        play.anon,
+        play.td,
+    ):
         response = getattr(caller, method)(path, "{}", content_type="application/json")
         refused(response, 405, "method-not-allowed")
         assert response["Allow"] == allowed
@@ -77,18 +81,29 @@ def test_head_of_the_standings_is_the_gets_answer_without_a_body(play):
     get, head = play.anon.get(path), play.anon.head(path)
     assert head.status_code == 200 and head.content == b""
     assert get.status_code == 200
-    for name in ("Content-Type", "Content-Length", "ETag", "Last-Modified", "Cache-Control",
-                 "Content-Language", "Vary"):
+    for name in (
+        "Content-Type",
+        "Content-Length",
+        "ETag",
+        "Last-Modified",
+        "Cache-Control",
+        "Content-Language",
+        "Vary",
+    ):
         assert head.get(name) == get.get(name), name
 
 
-@pytest.mark.parametrize(("endpoint", "method", "allowed"), [
-    ("standings", "options", "GET, HEAD"),
-    ("events", "options", "GET"),
-    ("events", "head", "GET"),
-])
-def test_options_and_a_head_of_the_stream_are_405_in_the_api_error_shape(play, endpoint,
-                                                                         method, allowed):
+@pytest.mark.parametrize(
+    ("endpoint", "method", "allowed"),
+    [
+        ("standings", "options", "GET, HEAD"),
+        ("events", "options", "GET"),
+        ("events", "head", "GET"),
+    ],
+)
+def test_options_and_a_head_of_the_stream_are_405_in_the_api_error_shape(
+    play, endpoint, method, allowed
+):
     response = getattr(play.anon, method)(f"/api/v1/tournaments/{play.slug}/{endpoint}")
     assert response.status_code == 405 and response["Allow"] == allowed
     assert response["Content-Type"].startswith("application/json")
@@ -116,8 +131,7 @@ def routes(patterns=None, prefix: str = "/api/") -> list[str]:
 def address(route: str, play) -> str:
     """The route with real objects of the match in play where it names them (a 404 elsewhere is
     as good: its shape is checked too)."""
-    real = {"matches": play.match.pk, "rounds": play.match.round_id,
-            "tables": play.match.table_id}
+    real = {"matches": play.match.pk, "rounds": play.match.round_id, "tables": play.match.table_id}
     path = route.replace("<slug:slug>", play.slug).replace("<str:game>", "spades")
     path = path.replace("<int:number>", "1").replace("<int:token>", "999999")
     kind = path.split("/")[3] if path.count("/") > 3 else ""
@@ -151,10 +165,12 @@ def test_every_api_address_answers_every_method_in_json(play, method):
                     ok = False
         else:
             ok = kind.startswith("application/json") or (
-                DOCUMENTS.match(path) is not None and method in ("head", "options"))
+                DOCUMENTS.match(path) is not None and method in ("head", "options")
+            )
         if not ok:
-            odd.append(f"{method.upper()} {path}: {response.status_code} {kind} "
-                       f"{response.content[:80]!r}")
+            odd.append(
+                f"{method.upper()} {path}: {response.status_code} {kind} {response.content[:80]!r}"
+            )
     assert not odd, "\n".join(odd)
 
 

@@ -25,8 +25,12 @@ from tests.tournaments.builders import HAND_1, make_director, make_match
 from .conftest import api_token, submit, table_token
 from .conftest import client as api_client
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 #: Cases per operation: enough to reach every field with odd values, few enough for CI.
 EXAMPLES = 25
 COVERED_ELSEWHERE = r"^/api/v1/(tournaments(/\{slug\}/entries)?|hands/check)$"
@@ -37,8 +41,12 @@ SCORING = r"^/api/v1/matches/\{id\}/(hands|hands/\{number\}/(confirm|reject)|fin
 
 
 def bounded() -> settings:
-    return settings(max_examples=sizes.examples(EXAMPLES), deadline=None, derandomize=True,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=sizes.examples(EXAMPLES),
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -61,14 +69,22 @@ def pinned(db) -> dict:
     match = make_match(director)
     _, scorer_secret = table_token(match.table)
     token, director_secret = api_token(director.user)
-    assert submit(api_client(f"Table {scorer_secret}"), match, HAND_1, key="fuzz-pending-1"
-                  ).status_code == 201
+    assert (
+        submit(
+            api_client(f"Table {scorer_secret}"), match, HAND_1, key="fuzz-pending-1"
+        ).status_code
+        == 201
+    )
     entry = match.seats.first().entry_id
     table_token_row, _ = table_token(match.table)
     return {
         "path": {"id": match.pk, "number": 1, "slug": match.round.tournament.slug},
-        "ids": {"/entries/": entry, "/rounds/": match.round_id, "/tables/": match.table_id,
-                "/auth/tokens/": token.pk},
+        "ids": {
+            "/entries/": entry,
+            "/rounds/": match.round_id,
+            "/tables/": match.table_id,
+            "/auth/tokens/": token.pk,
+        },
         "token": table_token_row.pk,
         "director": {"Authorization": f"Token {director_secret}"},
         "scorer": {"Authorization": f"Table {scorer_secret}"},
@@ -90,8 +106,7 @@ def pin(case, pinned: dict) -> None:
 
 
 schema = served_schema()
-writes = schema.exclude(method="GET").exclude(path_regex=COVERED_ELSEWHERE).exclude(
-    path_regex=SWAP)
+writes = schema.exclude(method="GET").exclude(path_regex=COVERED_ELSEWHERE).exclude(path_regex=SWAP)
 
 
 @writes.parametrize()

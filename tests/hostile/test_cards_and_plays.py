@@ -48,8 +48,9 @@ def engine_errors(play: Play, record: dict, key: str) -> list[dict]:
     """Submit the record as table 1's NS scorer: 422 `invalid-hand`, nothing stored; the
     engine's errors."""
     with unchanged():
-        body = refused(submit(play.scorer, play.match, record, key=f"hostile-{key}"), 422,
-                       "invalid-hand")
+        body = refused(
+            submit(play.scorer, play.match, record, key=f"hostile-{key}"), 422, "invalid-hand"
+        )
     assert isinstance(body["details"], list) and body["details"], body
     for error in body["details"]:
         assert isinstance(error["code"], str) and isinstance(error["message"], str)
@@ -72,9 +73,23 @@ def test_the_unbent_full_record_is_accepted(play):
 # -- impossible and duplicate cards ---------------------------------------------------------------
 
 
-IMPOSSIBLE = ["1S", "ZZ", "11H", "AZ", "", "S", "10", "A S", "BJ", 5, None, True,  # NUL: see
-              # test_json_bodies (refused before the engine: PostgreSQL cannot store it)
-              ["AS"], {"card": "AS"}]
+IMPOSSIBLE = [
+    "1S",
+    "ZZ",
+    "11H",
+    "AZ",
+    "",
+    "S",
+    "10",
+    "A S",
+    "BJ",
+    5,
+    None,
+    True,  # NUL: see
+    # test_json_bodies (refused before the engine: PostgreSQL cannot store it)
+    ["AS"],
+    {"card": "AS"},
+]
 
 
 @pytest.mark.parametrize("card", IMPOSSIBLE, ids=repr)
@@ -145,18 +160,31 @@ def owner_index(record: dict, trick: int, seat: str) -> int:
     return next(i for i, card in enumerate(record["play"][trick]) if seat_of[card] == seat)
 
 
-@pytest.mark.parametrize("change,code", [
-    (lambda r: r["deal"].update(N=r["deal"]["N"][:12]), "bad-deal"),
-    (lambda r: r["deal"].pop("W"), "bad-deal"),
-    (lambda r: r["deal"].update(X=[]), "bad-deal"),
-    (lambda r: r["deal"].update(N="AS KS"), "bad-deal"),
-    (lambda r: r.update(deal=[]), "bad-deal"),
-    (lambda r: r["play"].__setitem__(0, r["play"][0][:3]), "bad-trick"),
-    (lambda r: r["play"].append(r["play"][0]), "too-many-tricks"),
-    (lambda r: r.update(play=r["play"][:12]), "play-incomplete"),
-    (lambda r: r.update(tricks={"N": 13, "E": 0, "S": 0, "W": 0}), "tricks-mismatch"),
-], ids=["12 cards", "no W", "fifth seat", "string hand", "deal a list", "3-card trick",
-        "14 tricks", "12 tricks", "tricks mismatch"])
+@pytest.mark.parametrize(
+    "change,code",
+    [
+        (lambda r: r["deal"].update(N=r["deal"]["N"][:12]), "bad-deal"),
+        (lambda r: r["deal"].pop("W"), "bad-deal"),
+        (lambda r: r["deal"].update(X=[]), "bad-deal"),
+        (lambda r: r["deal"].update(N="AS KS"), "bad-deal"),
+        (lambda r: r.update(deal=[]), "bad-deal"),
+        (lambda r: r["play"].__setitem__(0, r["play"][0][:3]), "bad-trick"),
+        (lambda r: r["play"].append(r["play"][0]), "too-many-tricks"),
+        (lambda r: r.update(play=r["play"][:12]), "play-incomplete"),
+        (lambda r: r.update(tricks={"N": 13, "E": 0, "S": 0, "W": 0}), "tricks-mismatch"),
+    ],
+    ids=[
+        "12 cards",
+        "no W",
+        "fifth seat",
+        "string hand",
+        "deal a list",
+        "3-card trick",
+        "14 tricks",
+        "12 tricks",
+        "tricks mismatch",
+    ],
+)
 def test_an_impossible_deal_or_play_shape_is_422_with_its_code(play, change, code):
     record = full_record()
     change(record)
@@ -231,13 +259,24 @@ def test_a_leader_holding_only_spades_may_lead_one():
     the engine directly; a deal like this is built by hand)."""
     from games.records import check_hand
 
-    deal = {"N": [r + "H" for r in "AKQJT98765432"], "E": [r + "S" for r in "AKQJT98765432"],
-            "S": [r + "D" for r in "AKQJT98765432"], "W": [r + "C" for r in "AKQJT98765432"]}
+    deal = {
+        "N": [r + "H" for r in "AKQJT98765432"],
+        "E": [r + "S" for r in "AKQJT98765432"],
+        "S": [r + "D" for r in "AKQJT98765432"],
+        "W": [r + "C" for r in "AKQJT98765432"],
+    }
     plays = [[f"{r}S", f"{r}D", f"{r}C", f"{r}H"] for r in "AKQJT98765432"]
-    record = {"format": "hand/1", "game": "spades", "rules": "standard", "dealer": "N",
-              "deal": deal, "calls": [{"seat": s, "call": c} for s, c in
-                                      zip("ESWN", ["13", "0", "nil", "0"], strict=True)],
-              "play": plays}
+    record = {
+        "format": "hand/1",
+        "game": "spades",
+        "rules": "standard",
+        "dealer": "N",
+        "deal": deal,
+        "calls": [
+            {"seat": s, "call": c} for s, c in zip("ESWN", ["13", "0", "nil", "0"], strict=True)
+        ],
+        "play": plays,
+    }
     result = check_hand(record)
     assert result["ok"] is True, result
     assert result["tricks"] == {"N": 0, "E": 13, "S": 0, "W": 0}
@@ -247,19 +286,32 @@ def test_a_leader_holding_only_spades_may_lead_one():
 
 
 SUMMARY: list[tuple[str, Any, str]] = [
-    ("tricks do not sum", spades_hand("N", ["4", "3", "7", "6"], {"N": 4, "E": 4, "S": 3,
-                                                                 "W": 3}), "tricks-do-not-sum"),
-    ("bid of 14", spades_hand("N", ["14", "3", "7", "6"], {"N": 3, "E": 4, "S": 3, "W": 3}),
-     "bid-not-allowed"),
-    ("negative bid", spades_hand("N", ["-1", "3", "7", "6"], {"N": 3, "E": 4, "S": 3, "W": 3}),
-     "bad-call"),
-    ("second partner below the first", spades_hand("N", ["4", "3", "2", "6"],
-                                                   {"N": 3, "E": 4, "S": 3, "W": 3}),
-     "bid-too-low"),
-    ("double nil when not behind", spades_hand("N", ["double-nil", "3", "7", "6"],
-                                               {"N": 3, "E": 0, "S": 7, "W": 3}), "not-eligible"),
-    ("calls out of turn", {**HAND_1, "calls": list(reversed(HAND_1["calls"]))},
-     "call-out-of-turn"),
+    (
+        "tricks do not sum",
+        spades_hand("N", ["4", "3", "7", "6"], {"N": 4, "E": 4, "S": 3, "W": 3}),
+        "tricks-do-not-sum",
+    ),
+    (
+        "bid of 14",
+        spades_hand("N", ["14", "3", "7", "6"], {"N": 3, "E": 4, "S": 3, "W": 3}),
+        "bid-not-allowed",
+    ),
+    (
+        "negative bid",
+        spades_hand("N", ["-1", "3", "7", "6"], {"N": 3, "E": 4, "S": 3, "W": 3}),
+        "bad-call",
+    ),
+    (
+        "second partner below the first",
+        spades_hand("N", ["4", "3", "2", "6"], {"N": 3, "E": 4, "S": 3, "W": 3}),
+        "bid-too-low",
+    ),
+    (
+        "double nil when not behind",
+        spades_hand("N", ["double-nil", "3", "7", "6"], {"N": 3, "E": 0, "S": 7, "W": 3}),
+        "not-eligible",
+    ),
+    ("calls out of turn", {**HAND_1, "calls": list(reversed(HAND_1["calls"]))}, "call-out-of-turn"),
     ("negative tricks", {**HAND_1, "tricks": {"N": -1, "E": 6, "S": 4, "W": 4}}, "bad-format"),
     ("tricks as text", {**HAND_1, "tricks": {"N": "3", "E": 4, "S": 3, "W": 3}}, "bad-format"),
     ("a dealer who is not a seat", {**HAND_1, "dealer": "X"}, "bad-seat"),
@@ -292,9 +344,8 @@ def test_a_hand_after_the_match_is_won_is_422_match_over(play):
     bids = {"N": "0", "E": "7", "S": "0", "W": "7"}  # EW bid 7 and take all 13: +76 a hand
     dealer = "N"
     for number in range(1, 10):
-        order = "NESW"[("NESW".index(dealer) + 1):] + "NESW"[: "NESW".index(dealer) + 1]
-        hand = spades_hand(dealer, [bids[seat] for seat in order],
-                           {"N": 0, "E": 6, "S": 0, "W": 7})
+        order = "NESW"[("NESW".index(dealer) + 1) :] + "NESW"[: "NESW".index(dealer) + 1]
+        hand = spades_hand(dealer, [bids[seat] for seat in order], {"N": 0, "E": 6, "S": 0, "W": 7})
         response = submit(play.td, play.match, hand, key=f"match-over-{number}", side="")
         assert response.status_code == 201, response.content
         play.match.refresh_from_db()
@@ -303,5 +354,6 @@ def test_a_hand_after_the_match_is_won_is_422_match_over(play):
         dealer = "NESW"[("NESW".index(dealer) + 1) % 4]
     assert play.match.state == Match.State.FINISHED
     with unchanged():
-        refused(submit(play.td, play.match, HAND_1, key="match-over-late", side=""), 422,
-                "match-over")
+        refused(
+            submit(play.td, play.match, HAND_1, key="match-over-late", side=""), 422, "match-over"
+        )

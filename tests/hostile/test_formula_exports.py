@@ -61,22 +61,35 @@ def build() -> str:
     user = get_user_model().objects.create_user("formula-td")
     director = Actor(user=user)
     tournament = services.create_tournament(
-        actor=director, name=TOURNAMENT, game="spades", rules="standard", format="swiss",
-        rounds=2, match_length="hands", match_hands=1,
+        actor=director,
+        name=TOURNAMENT,
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=2,
+        match_length="hands",
+        match_hands=1,
     )
     services.open_registration(tournament=tournament, actor=director)
     secret = new_secret()
     ApiToken.objects.create(user=user, key_hash=hash_secret(secret))
     api = Client(HTTP_AUTHORIZATION=f"Token {secret}")
     for n, name in enumerate(OVER_API.values()):
-        response = api.post(f"/api/v1/tournaments/{tournament.slug}/entries", data=json.dumps(
-            {"name": name, "players": [{"name": f"=cmd {n}"}, {"name": f"Aiko {n}"}]}),
-            content_type="application/json")
+        response = api.post(
+            f"/api/v1/tournaments/{tournament.slug}/entries",
+            data=json.dumps(
+                {"name": name, "players": [{"name": f"=cmd {n}"}, {"name": f"Aiko {n}"}]}
+            ),
+            content_type="application/json",
+        )
         assert response.status_code == 201, response.content
     for n, name in enumerate([*AS_GIVEN.values(), *AWKWARD]):
-        entry = services.register_entry(tournament=tournament, actor=director,
-                                         name=f"Placeholder {n}",
-                                         players=[PlayerSpec(f"@p {n}"), PlayerSpec(f"Ben {n}")])
+        entry = services.register_entry(
+            tournament=tournament,
+            actor=director,
+            name=f"Placeholder {n}",
+            players=[PlayerSpec(f"@p {n}"), PlayerSpec(f"Ben {n}")],
+        )
         Team.objects.filter(pk=entry.team_id).update(name=name)
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
@@ -118,8 +131,7 @@ def test_a_formula_team_name_is_neutralised_in_the_csv_download(slug, subject, k
 
 @SUBJECTS
 @pytest.mark.parametrize("kind", FORMULAS)
-def test_a_formula_team_name_is_a_neutralised_string_cell_in_the_xlsx_download(slug, subject,
-                                                                              kind):
+def test_a_formula_team_name_is_a_neutralised_string_cell_in_the_xlsx_download(slug, subject, kind):
     cells = xlsx_cells(download(slug, subject, "xlsx"))
     expected = ("'" + FORMULAS[kind]).replace("\r", "\n")  # XML reads a CR back as a LF
     found = [c for c in cells if isinstance(c.value, str) and c.value == expected]
@@ -166,10 +178,12 @@ def test_the_tournament_name_is_no_formula_in_the_xlsx_properties_or_cells(slug)
     assert all(c.data_type != "f" for c in xlsx_cells(data))
 
 
-@pytest.mark.parametrize("name,stored", [("\t=2+2", "=2+2"), ("\r\n=3+3", "=3+3"),
-                                         ("Two\nlines", "Two lines")])
+@pytest.mark.parametrize(
+    "name,stored", [("\t=2+2", "=2+2"), ("\r\n=3+3", "=3+3"), ("Two\nlines", "Two lines")]
+)
 def test_registration_collapses_whitespace_so_a_formula_name_arrives_as_its_formula(
-        slug, name, stored):
+    slug, name, stored
+):
     """Decided: names are registered with their whitespace collapsed (the entries service), so
     a leading tab or CR is dropped and the name is its formula — neutralised in every
     export."""
@@ -180,6 +194,7 @@ def test_registration_collapses_whitespace_so_a_formula_name_arrives_as_its_form
     response = Client(HTTP_AUTHORIZATION=f"Token {secret}").post(
         f"/api/v1/tournaments/{slug}/entries",
         data=json.dumps({"name": name, "players": [{"name": "Ko"}, {"name": "Mi"}]}),
-        content_type="application/json")
+        content_type="application/json",
+    )
     assert response.status_code == 201, response.content
     assert response.json()["name"] == stored

@@ -65,47 +65,95 @@ def _second_entry(play: Play) -> int:
 
 
 PLAYERS = [{"name": "Aoi"}, {"name": "Bunta"}]
-TOURNAMENT = {"name": "Cup", "game": "spades", "rules": "standard", "format": "swiss",
-              "rounds": 3}
+TOURNAMENT = {"name": "Cup", "game": "spades", "rules": "standard", "format": "swiss", "rounds": 3}
 
 ENDPOINTS = [
-    Endpoint("hand-submit", lambda p: f"/api/v1/matches/{p.match.pk}/hands", who="scorer",
-             limit=HAND_LIMIT, number_body={"record": HAND_1, "side": "NS", "number": MARK},
-             text_field=({"record": HAND_1, "side": "NS"}, "side"),
-             headers={"HTTP_IDEMPOTENCY_KEY": "hostile-body-1"}),
-    Endpoint("hand-confirm", lambda p: p.hand_url(1, "confirm"), who="scorer",
-             number_body={"side": "EW", "version": MARK},
-             text_field=({"side": "EW"}, "side")),
-    Endpoint("hand-reject", lambda p: p.hand_url(1, "reject"), who="scorer",
-             number_body={"side": "EW", "version": MARK, "reason": "no"},
-             text_field=({"side": "EW", "reason": "we took 4"}, "reason")),
-    Endpoint("hand-correct", lambda p: p.hand_url(1, "correct"), limit=HAND_LIMIT,
-             number_body={"record": {**HAND_1, "tricks": {"N": MARK, "E": 4, "S": 3, "W": 3}},
-                          "reason": "slip"},
-             text_field=({"record": HAND_1, "reason": "slip"}, "reason")),
+    Endpoint(
+        "hand-submit",
+        lambda p: f"/api/v1/matches/{p.match.pk}/hands",
+        who="scorer",
+        limit=HAND_LIMIT,
+        number_body={"record": HAND_1, "side": "NS", "number": MARK},
+        text_field=({"record": HAND_1, "side": "NS"}, "side"),
+        headers={"HTTP_IDEMPOTENCY_KEY": "hostile-body-1"},
+    ),
+    Endpoint(
+        "hand-confirm",
+        lambda p: p.hand_url(1, "confirm"),
+        who="scorer",
+        number_body={"side": "EW", "version": MARK},
+        text_field=({"side": "EW"}, "side"),
+    ),
+    Endpoint(
+        "hand-reject",
+        lambda p: p.hand_url(1, "reject"),
+        who="scorer",
+        number_body={"side": "EW", "version": MARK, "reason": "no"},
+        text_field=({"side": "EW", "reason": "we took 4"}, "reason"),
+    ),
+    Endpoint(
+        "hand-correct",
+        lambda p: p.hand_url(1, "correct"),
+        limit=HAND_LIMIT,
+        number_body={
+            "record": {**HAND_1, "tricks": {"N": MARK, "E": 4, "S": 3, "W": 3}},
+            "reason": "slip",
+        },
+        text_field=({"record": HAND_1, "reason": "slip"}, "reason"),
+    ),
     Endpoint("hands-check", lambda p: "/api/v1/hands/check", who="anon", limit=HAND_LIMIT),
-    Endpoint("entries-register", lambda p: f"/api/v1/tournaments/{p.slug}/entries",
-             number_body={"players": PLAYERS, "seed": MARK},
-             text_field=({"players": PLAYERS, "name": "Team"}, "name")),
-    Endpoint("tournament-create", lambda p: "/api/v1/tournaments",
-             number_body={**TOURNAMENT, "rounds": MARK},
-             text_field=(TOURNAMENT, "name")),
-    Endpoint("tournament-patch", lambda p: f"/api/v1/tournaments/{p.slug}", method="patch",
-             number_body={"rounds": MARK}, text_field=({"venue": "Hall"}, "venue")),
-    Endpoint("table-tokens", lambda p: f"/api/v1/tables/{p.match.table_id}/tokens",
-             number_body={"expires_in": MARK}, text_field=({"label": "spare"}, "label")),
-    Endpoint("api-tokens", lambda p: "/api/v1/auth/tokens", who="anon",
-             number_body={"username": "hostile-td", "password": "x", "expires_in": MARK},
-             text_field=({"username": "hostile-td", "password": "x", "label": "l"}, "label")),
-    Endpoint("entry-withdraw", lambda p: f"/api/v1/entries/{_entry(p)}/withdraw",
-             text_field=({"reason": "ill"}, "reason")),
-    Endpoint("entry-seed", lambda p: f"/api/v1/entries/{_entry(p)}/seed",
-             number_body={"seed": MARK}),
-    Endpoint("entry-fix-table", lambda p: f"/api/v1/entries/{_entry(p)}/fix-table",
-             number_body={"table": MARK}, text_field=({"table": 1, "reason": "r"}, "reason")),
+    Endpoint(
+        "entries-register",
+        lambda p: f"/api/v1/tournaments/{p.slug}/entries",
+        number_body={"players": PLAYERS, "seed": MARK},
+        text_field=({"players": PLAYERS, "name": "Team"}, "name"),
+    ),
+    Endpoint(
+        "tournament-create",
+        lambda p: "/api/v1/tournaments",
+        number_body={**TOURNAMENT, "rounds": MARK},
+        text_field=(TOURNAMENT, "name"),
+    ),
+    Endpoint(
+        "tournament-patch",
+        lambda p: f"/api/v1/tournaments/{p.slug}",
+        method="patch",
+        number_body={"rounds": MARK},
+        text_field=({"venue": "Hall"}, "venue"),
+    ),
+    Endpoint(
+        "table-tokens",
+        lambda p: f"/api/v1/tables/{p.match.table_id}/tokens",
+        number_body={"expires_in": MARK},
+        text_field=({"label": "spare"}, "label"),
+    ),
+    Endpoint(
+        "api-tokens",
+        lambda p: "/api/v1/auth/tokens",
+        who="anon",
+        number_body={"username": "hostile-td", "password": "x", "expires_in": MARK},
+        text_field=({"username": "hostile-td", "password": "x", "label": "l"}, "label"),
+    ),
+    Endpoint(
+        "entry-withdraw",
+        lambda p: f"/api/v1/entries/{_entry(p)}/withdraw",
+        text_field=({"reason": "ill"}, "reason"),
+    ),
+    Endpoint(
+        "entry-seed", lambda p: f"/api/v1/entries/{_entry(p)}/seed", number_body={"seed": MARK}
+    ),
+    Endpoint(
+        "entry-fix-table",
+        lambda p: f"/api/v1/entries/{_entry(p)}/fix-table",
+        number_body={"table": MARK},
+        text_field=({"table": 1, "reason": "r"}, "reason"),
+    ),
     Endpoint("round-generate", lambda p: f"/api/v1/tournaments/{p.slug}/rounds/generate"),
-    Endpoint("round-swap", lambda p: f"/api/v1/rounds/{p.match.round_id}/swap",
-             text_field=({"first": 1, "second": 2, "reason": "r"}, "reason")),
+    Endpoint(
+        "round-swap",
+        lambda p: f"/api/v1/rounds/{p.match.round_id}/swap",
+        text_field=({"first": 1, "second": 2, "reason": "r"}, "reason"),
+    ),
 ]
 BY_NAME = {e.name: e for e in ENDPOINTS}
 WITH_NUMBERS = [e for e in ENDPOINTS if e.number_body is not None]
@@ -127,8 +175,16 @@ def padded(size: int) -> bytes:
 # -- malformed and the wrong kind of JSON -------------------------------------------------------
 
 
-MALFORMED = [b'{"record": ', b"{'side': 'NS'}", b"{,}", b"[1,]", b'{"a": 1} {"b": 2}',
-             b"\x00", b"{\"a\": 01}", b'{"a": "\\ud800"x}']
+MALFORMED = [
+    b'{"record": ',
+    b"{'side': 'NS'}",
+    b"{,}",
+    b"[1,]",
+    b'{"a": 1} {"b": 2}',
+    b"\x00",
+    b'{"a": 01}',
+    b'{"a": "\\ud800"x}',
+]
 
 
 @each
@@ -159,8 +215,9 @@ NESTED = {
 
 @each
 @pytest.mark.parametrize("shape", NESTED)
-def test_deeply_nested_json_is_refused_quickly_with_400_not_a_server_error(pending, endpoint,
-                                                                          shape):
+def test_deeply_nested_json_is_refused_quickly_with_400_not_a_server_error(
+    pending, endpoint, shape
+):
     started = time.monotonic()
     with unchanged():
         response = endpoint.send(pending, NESTED[shape])
@@ -185,8 +242,10 @@ def test_a_content_length_shorter_than_the_body_cuts_it_and_it_is_refused(pendin
     body = json.dumps({"record": HAND_1, "side": "NS"}).encode()
     with unchanged():
         response = pending.scorer.post(
-            f"/api/v1/matches/{pending.match.pk}/hands", data=body,
-            content_type="application/json", CONTENT_LENGTH="20",
+            f"/api/v1/matches/{pending.match.pk}/hands",
+            data=body,
+            content_type="application/json",
+            CONTENT_LENGTH="20",
             HTTP_IDEMPOTENCY_KEY="short-length-1",
         )
         refused(response, 400, "parse-error")
@@ -195,9 +254,14 @@ def test_a_content_length_shorter_than_the_body_cuts_it_and_it_is_refused(pendin
 # -- numbers -----------------------------------------------------------------------------------
 
 
-NUMBERS = {"10**400": (str(10**400), "invalid"), "-10**400": (str(-(10**400)), "invalid"),
-           "1e400": ("1e400", "invalid"), "-1e400": ("-1e400", "invalid"),
-           "5000 digits": ("9" * 5000, "parse-error"), "1.5": ("1.5", "invalid")}
+NUMBERS = {
+    "10**400": (str(10**400), "invalid"),
+    "-10**400": (str(-(10**400)), "invalid"),
+    "1e400": ("1e400", "invalid"),
+    "-1e400": ("-1e400", "invalid"),
+    "5000 digits": ("9" * 5000, "parse-error"),
+    "1.5": ("1.5", "invalid"),
+}
 
 
 @pytest.mark.parametrize("endpoint", WITH_NUMBERS, ids=str)
@@ -232,14 +296,24 @@ def test_a_swap_naming_an_entry_id_beyond_any_integer_is_400_not_a_server_error(
 
 @pytest.mark.parametrize("number", ["1e400", str(10**400), "-1e400"])
 def test_a_huge_number_in_a_checked_record_is_an_illegal_record_not_an_error(pending, number):
-    text = json.dumps({**HAND_1, "format": "hand/1", "game": "spades", "rules": "standard",
-                       "tricks": {"N": MARK, "E": 4, "S": 3, "W": 3}})
-    response = pending.anon.post("/api/v1/hands/check", data=text.replace(str(MARK), number),
-                                 content_type="application/json")
+    text = json.dumps(
+        {
+            **HAND_1,
+            "format": "hand/1",
+            "game": "spades",
+            "rules": "standard",
+            "tricks": {"N": MARK, "E": 4, "S": 3, "W": 3},
+        }
+    )
+    response = pending.anon.post(
+        "/api/v1/hands/check", data=text.replace(str(MARK), number), content_type="application/json"
+    )
     assert response.status_code == 200
     result = response.json()
-    assert result["ok"] is False and result["errors"][0]["code"] in {"bad-format",
-                                                                     "tricks-do-not-sum"}
+    assert result["ok"] is False and result["errors"][0]["code"] in {
+        "bad-format",
+        "tricks-do-not-sum",
+    }
 
 
 @each
@@ -254,8 +328,11 @@ def test_nan_and_infinity_literals_are_400_parse_error(pending, endpoint, litera
 
 
 @each
-@pytest.mark.parametrize("body", [b'{"side": "\xff\xfe"}', b'{"side": "\xc3"}',
-                                  b'{"side": "\xed\xa0\x80"}'], ids=["ff", "cut", "surrogate"])
+@pytest.mark.parametrize(
+    "body",
+    [b'{"side": "\xff\xfe"}', b'{"side": "\xc3"}', b'{"side": "\xed\xa0\x80"}'],
+    ids=["ff", "cut", "surrogate"],
+)
 def test_invalid_utf8_is_400_parse_error(pending, endpoint, body):
     with unchanged():
         refused(endpoint.send(pending, body), 400, "parse-error")
@@ -279,8 +356,9 @@ def test_a_nul_character_in_a_text_field_is_400_invalid(pending, endpoint):
 
 @pytest.mark.parametrize("where", ["unknown field", "key"])
 def test_a_nul_character_inside_a_hand_record_is_refused_before_the_database(play, where):
-    record = ({**HAND_1, "note": "a\u0000b"} if where == "unknown field"
-              else {**HAND_1, "no\u0000te": 1})
+    record = (
+        {**HAND_1, "note": "a\u0000b"} if where == "unknown field" else {**HAND_1, "no\u0000te": 1}
+    )
     with unchanged():
         refused(submit(play.scorer, play.match, record, key="nul-in-record"), (400, 422))
 
@@ -288,21 +366,29 @@ def test_a_nul_character_inside_a_hand_record_is_refused_before_the_database(pla
 LONG = {
     "team name": ("entries-register", {"players": PLAYERS, "name": "T" * 101}, "name"),
     "player name": ("entries-register", {"players": [{"name": "P" * 101}]}, "players"),
-    "club number": ("entries-register",
-                    {"players": [{"name": "P", "club_number": "1" * 31}]}, "players"),
+    "club number": (
+        "entries-register",
+        {"players": [{"name": "P", "club_number": "1" * 31}]},
+        "players",
+    ),
     "tournament name": ("tournament-create", {**TOURNAMENT, "name": "N" * 151}, "name"),
     "venue": ("tournament-patch", {"venue": "V" * 151}, "venue"),
     "reject reason": ("hand-reject", {"side": "EW", "reason": "R" * 1001}, "reason"),
     "correct reason": ("hand-correct", {"record": HAND_1, "reason": "R" * 1001}, "reason"),
     "side": ("hand-confirm", {"side": "NSEW!"}, "side"),
     "token label": ("table-tokens", {"label": "L" * 101}, "label"),
-    "api token label": ("api-tokens", {"username": "u", "password": "p", "label": "L" * 101},
-                        "label"),
+    "api token label": (
+        "api-tokens",
+        {"username": "u", "password": "p", "label": "L" * 101},
+        "label",
+    ),
     "username": ("api-tokens", {"username": "u" * 151, "password": "p"}, "username"),
     "password": ("api-tokens", {"username": "u", "password": "p" * 4097}, "password"),
     "idempotency key in the body": (
-        "hand-submit", {"record": HAND_1, "side": "NS", "idempotency_key": "k" * 101},
-        "idempotency_key"),
+        "hand-submit",
+        {"record": HAND_1, "side": "NS", "idempotency_key": "k" * 101},
+        "idempotency_key",
+    ),
     "tiebreaks": ("tournament-patch", {"tiebreaks": ["x" * 41]}, "tiebreaks"),
     "many tiebreaks": ("tournament-patch", {"tiebreaks": ["opponents"] * 21}, "tiebreaks"),
 }
@@ -329,8 +415,9 @@ def test_the_public_registration_form_refuses_a_name_over_100_characters(play):
 
     services.open_registration(tournament=play.tournament, actor=play.director)
     with unchanged():
-        response = Client().post(f"/t/{play.slug}/", {"team_name": "T" * 101, "player_1": "A",
-                                                      "player_2": "B"})
+        response = Client().post(
+            f"/t/{play.slug}/", {"team_name": "T" * 101, "player_1": "A", "player_2": "B"}
+        )
     assert response.status_code in (200, 400)
     assert "Ensure this value has at most 100 characters" in response.content.decode()
 
@@ -339,8 +426,9 @@ def test_the_public_registration_form_refuses_a_name_over_100_characters(play):
 
 
 def test_unknown_top_level_fields_of_a_submission_are_ignored_and_not_stored(play):
-    response = submit(play.scorer, play.match, key="unknown-fields-1", admin=True,
-                      status="confirmed", version=9)
+    response = submit(
+        play.scorer, play.match, key="unknown-fields-1", admin=True, status="confirmed", version=9
+    )
     assert response.status_code == 201, response.content
     stored = HandSubmission.objects.get()
     assert stored.status == "pending" and stored.version == 1
@@ -348,8 +436,12 @@ def test_unknown_top_level_fields_of_a_submission_are_ignored_and_not_stored(pla
 
 
 def test_unknown_fields_of_a_registration_are_ignored(play):
-    body = {"players": [{"name": "Aoi", "is_director": True}, {"name": "Bunta"}],
-            "name": "Team", "status": "withdrawn", "tournament": "elsewhere"}
+    body = {
+        "players": [{"name": "Aoi", "is_director": True}, {"name": "Bunta"}],
+        "name": "Team",
+        "status": "withdrawn",
+        "tournament": "elsewhere",
+    }
     response = post_json(play.td, f"/api/v1/tournaments/{play.slug}/entries", body)
     assert response.status_code == 201, response.content
     entry = Entry.objects.get(pk=response.json()["id"])
@@ -366,17 +458,22 @@ def test_unknown_fields_of_a_new_tournament_are_ignored(play):
 
 def test_a_change_of_only_unknown_fields_is_400_no_changes(play):
     with unchanged():
-        response = play.td.patch(f"/api/v1/tournaments/{play.slug}",
-                                 data=json.dumps({"state": "finished", "slug": "x"}),
-                                 content_type="application/json")
+        response = play.td.patch(
+            f"/api/v1/tournaments/{play.slug}",
+            data=json.dumps({"state": "finished", "slug": "x"}),
+            content_type="application/json",
+        )
         refused(response, 400, "no-changes")
 
 
 def test_an_unknown_rules_option_is_refused_with_bad_rules(play):
     rules = {"preset": "standard", "options": {"no_such_option": True}}
     with unchanged():
-        refused(post_json(play.td, "/api/v1/tournaments", {**TOURNAMENT, "rules": rules}),
-                400, "bad-rules")
+        refused(
+            post_json(play.td, "/api/v1/tournaments", {**TOURNAMENT, "rules": rules}),
+            400,
+            "bad-rules",
+        )
 
 
 def test_an_unknown_field_inside_a_hand_record_is_kept_as_sent_in_raw(play):
@@ -408,12 +505,19 @@ def test_the_exported_record_of_a_hand_is_canonical_without_unknown_fields(play)
 
 
 @each
-@pytest.mark.parametrize("content_type", [
-    "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded",
-    "application/xml", "application/jsonx",
-])
-def test_a_body_that_is_not_declared_json_is_415_unsupported_media_type(pending, endpoint,
-                                                                       content_type):
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "multipart/form-data; boundary=x",
+        "application/x-www-form-urlencoded",
+        "application/xml",
+        "application/jsonx",
+    ],
+)
+def test_a_body_that_is_not_declared_json_is_415_unsupported_media_type(
+    pending, endpoint, content_type
+):
     with unchanged():
         response = endpoint.send(pending, json.dumps({"side": "EW"}).encode(), content_type)
         refused(response, 415, "unsupported-media-type")
@@ -422,13 +526,18 @@ def test_a_body_that_is_not_declared_json_is_415_unsupported_media_type(pending,
 # -- addresses and methods -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/api/v1/nope", "/api/v1/matches/abc/hands",
-                                  "/api/v1/matches/" + "9" * 30 + "/hands",
-                                  "/api/v1/entries/" + "9" * 30 + "/withdraw"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/nope",
+        "/api/v1/matches/abc/hands",
+        "/api/v1/matches/" + "9" * 30 + "/hands",
+        "/api/v1/entries/" + "9" * 30 + "/withdraw",
+    ],
+)
 def test_an_unknown_or_impossible_api_address_is_a_json_404(play, path):
     with unchanged():
-        refused(play.td.post(path, data="{}", content_type="application/json"), 404,
-                "not-found")
+        refused(play.td.post(path, data="{}", content_type="application/json"), 404, "not-found")
 
 
 @pytest.mark.parametrize("path", ["/api/", "/api/v2/tournaments", "/api/nope"])
@@ -439,6 +548,7 @@ def test_every_address_under_api_answers_in_the_error_shape(play, path):
 @pytest.mark.parametrize("method", ["put", "delete"])
 def test_a_method_an_endpoint_does_not_take_is_a_json_405(pending, method):
     with unchanged():
-        response = getattr(pending.td, method)(f"/api/v1/matches/{pending.match.pk}/hands",
-                                               data="{}", content_type="application/json")
+        response = getattr(pending.td, method)(
+            f"/api/v1/matches/{pending.match.pk}/hands", data="{}", content_type="application/json"
+        )
         refused(response, 405, "method-not-allowed")

@@ -62,14 +62,20 @@ def director(evening: Evening) -> Client:
 
 def match_1(evening: Evening) -> Match:
     """Round 1's match of the team registered on the page."""
-    return Match.objects.get(round__tournament_id=evening.tournament_id, round__number=1,
-                             seats__entry__team__name=TEAM_PAGE)
+    return Match.objects.get(
+        round__tournament_id=evening.tournament_id,
+        round__number=1,
+        seats__entry__team__name=TEAM_PAGE,
+    )
 
 
 def match_2(evening: Evening) -> Match:
     """Round 2's match of the team registered over the API (a hand awaiting confirmation)."""
-    return Match.objects.get(round__tournament_id=evening.tournament_id, round__number=2,
-                             seats__entry__team__name=TEAM_API)
+    return Match.objects.get(
+        round__tournament_id=evening.tournament_id,
+        round__number=2,
+        seats__entry__team__name=TEAM_API,
+    )
 
 
 def assert_no_markup(body: str, shown: tuple[str, ...], where: str) -> None:
@@ -124,8 +130,12 @@ DIRECTOR = {
 def address(evening: Evening, path: str) -> str:
     m1, m2 = match_1(evening), match_2(evening)
     return path.format(
-        slug=evening.slug, m1=m1.pk, m2=m2.pk, t2=m2.table_id,
-        player_page=evening.players[PLAYER_PAGE], player_api=evening.players[PLAYER_API],
+        slug=evening.slug,
+        m1=m1.pk,
+        m2=m2.pk,
+        t2=m2.table_id,
+        player_page=evening.players[PLAYER_PAGE],
+        player_api=evening.players[PLAYER_API],
         player_svg=evening.players[PLAYER_SVG],
     )
 
@@ -157,8 +167,11 @@ def test_the_registration_page_s_message_shows_the_new_name_escaped(evening):
     tournament = evening.tournament
     Tournament.objects.filter(pk=tournament.pk).update(state=Tournament.State.REGISTRATION)
     name = "<script>alert('late')</script>"
-    response = Client().post(f"/t/{evening.slug}/", {"team_name": name, "player_1": "Fumi",
-                                                     "player_2": PLAYER_SVG + "2"}, follow=True)
+    response = Client().post(
+        f"/t/{evening.slug}/",
+        {"team_name": name, "player_1": "Fumi", "player_2": PLAYER_SVG + "2"},
+        follow=True,
+    )
     assert response.status_code == 200
     body = response.content.decode()
     assert name not in body and escaped(name) in body
@@ -168,9 +181,10 @@ def test_the_registration_page_s_message_shows_the_new_name_escaped(evening):
 def test_a_refused_registration_shows_the_submitted_names_escaped_in_the_form(evening):
     """The form comes back with what was typed (the registration is closed): as values of
     the fields, escaped."""
-    response = Client().post(f"/t/{evening.slug}/", {"team_name": TEAM_PAGE + "2",
-                                                     "player_1": PLAYER_PAGE + "2",
-                                                     "player_2": "x" * 101})
+    response = Client().post(
+        f"/t/{evening.slug}/",
+        {"team_name": TEAM_PAGE + "2", "player_1": PLAYER_PAGE + "2", "player_2": "x" * 101},
+    )
     assert response.status_code == 400
     body = response.content.decode()
     assert TEAM_PAGE not in body and PLAYER_PAGE not in body
@@ -181,8 +195,9 @@ def test_a_refused_registration_shows_the_submitted_names_escaped_in_the_form(ev
 
 
 def json_scripts(body: str) -> dict[str, str]:
-    return dict(re.findall(
-        r'<script id="([^"]+)" type="application/json">(.*?)</script>', body, flags=re.S))
+    return dict(
+        re.findall(r'<script id="([^"]+)" type="application/json">(.*?)</script>', body, flags=re.S)
+    )
 
 
 def test_json_script_blocks_escape_the_names_and_read_back_verbatim(evening):
@@ -201,15 +216,16 @@ def test_json_script_blocks_escape_the_names_and_read_back_verbatim(evening):
 
 
 def test_the_entry_import_preview_shows_markup_names_escaped(evening):
-    rows = [["team", "player1", "player2"],
-            ["<script>alert(8)</script>", '"><img src=x onerror=alert(9)>', "Gin"],
-            ["<svg onload=alert(10)>", "Gin", "</textarea><script>alert(11)</script>"]]
+    rows = [
+        ["team", "player1", "player2"],
+        ["<script>alert(8)</script>", '"><img src=x onerror=alert(9)>', "Gin"],
+        ["<svg onload=alert(10)>", "Gin", "</textarea><script>alert(11)</script>"],
+    ]
     out = io.StringIO()
     csv.writer(out).writerows(rows)
     upload = io.BytesIO(out.getvalue().encode())
     upload.name = "club.csv"
-    response = director(evening).post(f"/director/{evening.slug}/import/entries/",
-                                      {"file": upload})
+    response = director(evening).post(f"/director/{evening.slug}/import/entries/", {"file": upload})
     assert response.status_code in (200, 400, 409, 422), response.status_code
     body = response.content.decode()
     names = [cell for row in rows[1:] for cell in row if "<" in cell]
@@ -274,10 +290,10 @@ def test_markup_names_are_plain_text_cells_in_xlsx(evening, subject):
 
 def pdf_text(data: bytes) -> str:
     """The PDF's text without any whitespace (table cells wrap long names)."""
-    require(shutil.which("pdftotext") is not None,
-            "needs pdftotext (apt-get install poppler-utils)")
-    done = subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True,
-                          check=True)
+    require(
+        shutil.which("pdftotext") is not None, "needs pdftotext (apt-get install poppler-utils)"
+    )
+    done = subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True)
     return re.sub(r"\s+", "", done.stdout.decode("utf-8"))
 
 
@@ -297,8 +313,7 @@ def test_markup_names_are_printed_as_text_in_the_pdfs(evening, subject):
 
 
 def test_markup_names_are_printed_as_text_on_the_score_sheets_pdf(evening):
-    response = director(evening).get(
-        f"/director/{evening.slug}/print/round/2/sheets/?format=pdf")
+    response = director(evening).get(f"/director/{evening.slug}/print/round/2/sheets/?format=pdf")
     assert response.content.startswith(b"%PDF-")
     text = pdf_text(response.content)
     assert bare(TEAM_API) in text and bare(PLAYER_SVG) in text

@@ -43,11 +43,19 @@ def test_markup_names_never_run_in_the_browser(page, live_server):
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    match = Match.objects.get(round__tournament_id=evening.tournament_id, round__number=2,
-                              seats__entry__team__name=TEAM_API)
+    match = Match.objects.get(
+        round__tournament_id=evening.tournament_id,
+        round__number=2,
+        seats__entry__team__name=TEAM_API,
+    )
     base = f"{live_server.url}/t/{evening.slug}"
-    pages = [f"{base}/", f"{base}/matches/{match.pk}/", f"{base}/rounds/2/", f"{base}/projector/",
-             f"{live_server.url}/table/{match.table_id}/"]
+    pages = [
+        f"{base}/",
+        f"{base}/matches/{match.pk}/",
+        f"{base}/rounds/2/",
+        f"{base}/projector/",
+        f"{live_server.url}/table/{match.table_id}/",
+    ]
     for url in pages:
         page.goto(url)
         page.wait_for_load_state("networkidle")
@@ -59,13 +67,15 @@ def test_markup_names_never_run_in_the_browser(page, live_server):
 
     pending = HandSubmission.objects.get(hand__match=match, status="pending")
     other = next(a for a in simulate.scorers(match) if a.side != pending.submitted_side)
-    services.confirm_hand(submission=pending,
-                          expected_version=pending.version,
-                          actor=other)  # the match ends: standings change
+    services.confirm_hand(
+        submission=pending, expected_version=pending.version, actor=other
+    )  # the match ends: standings change
 
     page.wait_for_function(
         "v => Number(document.querySelector('[data-version]').dataset.version) > v",
-        arg=version, timeout=25_000)
+        arg=version,
+        timeout=25_000,
+    )
     assert page.evaluate(INJECTED) == NONE, "after the live fragment was swapped in"
     assert TEAM_API in page.locator("main").inner_text()
     assert dialogs == [], dialogs

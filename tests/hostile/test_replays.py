@@ -49,37 +49,51 @@ def test_the_same_key_in_the_body_is_a_retry_too(play):
 def test_the_same_key_with_a_different_hand_is_409_and_changes_nothing(play):
     submit(play.scorer, play.match, key="replay-other-1")
     with unchanged():
-        refused(submit(play.scorer, play.match, HAND_2, key="replay-other-1"), 409,
-                "idempotency-key-reused")
-        refused(submit(play.scorer, play.match, {**HAND_1, "extra": 1}, key="replay-other-1"),
-                409, "idempotency-key-reused")
+        refused(
+            submit(play.scorer, play.match, HAND_2, key="replay-other-1"),
+            409,
+            "idempotency-key-reused",
+        )
+        refused(
+            submit(play.scorer, play.match, {**HAND_1, "extra": 1}, key="replay-other-1"),
+            409,
+            "idempotency-key-reused",
+        )
 
 
 def test_the_same_key_at_another_table_is_409_and_changes_nothing(play):
     submit(play.scorer, play.match, key="replay-table-1")
     with unchanged():
-        refused(submit(play.other_scorer, play.other_match, key="replay-table-1"), 409,
-                "idempotency-key-reused")
+        refused(
+            submit(play.other_scorer, play.other_match, key="replay-table-1"),
+            409,
+            "idempotency-key-reused",
+        )
 
 
 def test_header_and_body_keys_that_differ_are_400_mismatch(play):
     with unchanged():
-        refused(submit(play.scorer, play.match, key="replay-head-1",
-                       idempotency_key="replay-body-2"), 400, "idempotency-key-mismatch")
+        refused(
+            submit(play.scorer, play.match, key="replay-head-1", idempotency_key="replay-body-2"),
+            400,
+            "idempotency-key-mismatch",
+        )
 
 
 def test_the_same_hand_under_a_new_key_while_it_awaits_confirmation_is_409(pending):
     with unchanged():
-        refused(submit(pending.scorer, pending.match, key="replay-new-key", number=1), 409,
-                "hand-already-submitted")
+        refused(
+            submit(pending.scorer, pending.match, key="replay-new-key", number=1),
+            409,
+            "hand-already-submitted",
+        )
 
 
 def test_a_refused_submission_does_not_use_up_its_key(play):
     bad = {**HAND_1, "tricks": {"N": 13, "E": 0, "S": 0, "W": 1}}
     with unchanged():
         for _ in range(3):
-            refused(submit(play.scorer, play.match, bad, key="replay-refused"), 422,
-                    "invalid-hand")
+            refused(submit(play.scorer, play.match, bad, key="replay-refused"), 422, "invalid-hand")
     fixed = submit(play.scorer, play.match, key="replay-refused")
     assert fixed.status_code == 201, fixed.content
 
@@ -98,8 +112,7 @@ def test_a_rejection_sent_again_is_409_not_pending_and_keeps_the_first_reason(pe
     first = answer(pending, "reject", side="EW", reason="we took 4")
     assert first.status_code == 200
     with unchanged():
-        refused(answer(pending, "reject", side="EW", reason="changed my mind"), 409,
-                "not-pending")
+        refused(answer(pending, "reject", side="EW", reason="changed my mind"), 409, "not-pending")
         refused(answer(pending, "confirm", side="EW"), 409, "not-pending")
     assert HandSubmission.objects.get().reason == "we took 4"
 
@@ -111,14 +124,16 @@ def test_answering_a_version_superseded_by_a_resubmission_is_409_stale_version(p
     assert again.status_code == 201 and again.json()["version"] == 2, again.content
     with unchanged():
         body = refused(answer(pending, "confirm", side="EW", version=1), 409, "stale-version")
-        refused(answer(pending, "reject", side="EW", version=1, reason="x"), 409,
-                "stale-version")
+        refused(answer(pending, "reject", side="EW", version=1, reason="x"), 409, "stale-version")
     assert body["details"] == {"current": 2}
 
 
 def test_answering_a_hand_the_director_corrected_is_409(pending):
-    corrected = post_json(pending.td, pending.hand_url(1, "correct"),
-                          {"record": HAND_1, "reason": "seen at the table", "version": 1})
+    corrected = post_json(
+        pending.td,
+        pending.hand_url(1, "correct"),
+        {"record": HAND_1, "reason": "seen at the table", "version": 1},
+    )
     assert corrected.status_code == 201, corrected.content
     with unchanged():
         refused(answer(pending, "confirm", side="EW", version=1), 409, "stale-version")
@@ -149,11 +164,13 @@ def test_a_director_correction_sent_twice_is_stale_the_second_time(pending):
     body = {"record": HAND_1, "reason": "recount", "version": 1}
     first = post_json(pending.td, pending.hand_url(1, "correct"), body)
     with unchanged():
-        refused(post_json(pending.td, pending.hand_url(1, "correct"), body), 409,
-                "stale-version")
+        refused(post_json(pending.td, pending.hand_url(1, "correct"), body), 409, "stale-version")
     second = post_json(pending.td, pending.hand_url(1, "correct"), {**body, "version": 2})
     assert (first.json()["version"], second.json()["version"]) == (2, 3)
     history = pending.anon.get(f"/api/v1/matches/{pending.match.pk}/hands/1/versions").json()
     assert [(v["version"], v["status"]) for v in history] == [
-        (1, "superseded"), (2, "superseded"), (3, "confirmed")]
+        (1, "superseded"),
+        (2, "superseded"),
+        (3, "confirmed"),
+    ]
     assert history[0]["raw"] == HAND_1  # as sent (PostgreSQL's jsonb keeps no key order)

@@ -24,10 +24,15 @@ LIMIT = 256 * 1024  # the test server's REQUEST_BODY_LIMIT
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     database = tmp_path_factory.mktemp("bodies") / "db.sqlite3"
-    env = servers.production_env(DATABASE_URL=f"sqlite:///{database}",
-                                 REQUEST_BODY_LIMIT=str(LIMIT), LOG_LEVEL="WARNING")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-                   cwd=servers.ROOT, env=env, check=True)
+    env = servers.production_env(
+        DATABASE_URL=f"sqlite:///{database}", REQUEST_BODY_LIMIT=str(LIMIT), LOG_LEVEL="WARNING"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=servers.ROOT,
+        env=env,
+        check=True,
+    )
     with servers.uvicorn(env) as running:
         yield running
 
@@ -66,28 +71,43 @@ def answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
 
 
 def chunked(body: bytes, size: int = 16 * 1024) -> bytes:
-    out = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + size]), body[i:i + size])
-                   for i in range(0, len(body), size))
+    out = b"".join(
+        b"%x\r\n%s\r\n" % (len(body[i : i + size]), body[i : i + size])
+        for i in range(0, len(body), size)
+    )
     return out + b"0\r\n\r\n"
 
 
 def test_a_200_mb_content_length_is_refused_with_413_before_the_body_is_sent(server):
     with connect(server) as sock:
-        sock.sendall(head("/api/v1/hands/check", "Content-Type: application/json",
-                          f"Content-Length: {200 * 1024 * 1024}"))
+        sock.sendall(
+            head(
+                "/api/v1/hands/check",
+                "Content-Type: application/json",
+                f"Content-Length: {200 * 1024 * 1024}",
+            )
+        )
         sock.sendall(b"{" + b" " * 1024)  # a kilobyte of the 200 MB, then nothing more
         status, headers, body = answer(sock)
     assert status == 413
     assert headers["content-type"] == "application/json"
-    assert json.loads(body) == {"code": "too-large",
-                                "message": f"the request body is larger than {LIMIT} bytes",
-                                "details": {"limit": LIMIT}}
+    assert json.loads(body) == {
+        "code": "too-large",
+        "message": f"the request body is larger than {LIMIT} bytes",
+        "details": {"limit": LIMIT},
+    }
 
 
 def test_a_large_body_on_a_page_gets_the_friendly_413_page(server):
     with connect(server) as sock:
-        sock.sendall(head("/check/", "Content-Type: multipart/form-data; boundary=x",
-                          f"Content-Length: {LIMIT + 1}", "Accept-Language: ja"))
+        sock.sendall(
+            head(
+                "/check/",
+                "Content-Type: multipart/form-data; boundary=x",
+                f"Content-Length: {LIMIT + 1}",
+                "Accept-Language: ja",
+            )
+        )
         status, headers, body = answer(sock)
     assert status == 413
     assert headers["content-type"].startswith("text/html")
@@ -98,11 +118,18 @@ def test_a_large_body_on_a_page_gets_the_friendly_413_page(server):
 
 
 def test_a_chunked_body_without_content_length_is_read(server):
-    record = json.dumps({"format": "hand/1", "game": "spades", "rules": "standard",
-                         **HAND_1}).encode()
+    record = json.dumps(
+        {"format": "hand/1", "game": "spades", "rules": "standard", **HAND_1}
+    ).encode()
     with connect(server) as sock:
-        sock.sendall(head("/api/v1/hands/check", "Content-Type: application/json",
-                          "Transfer-Encoding: chunked") + chunked(record, size=100))
+        sock.sendall(
+            head(
+                "/api/v1/hands/check",
+                "Content-Type: application/json",
+                "Transfer-Encoding: chunked",
+            )
+            + chunked(record, size=100)
+        )
         status, _, body = answer(sock)
     assert status == 200, body
     result = json.loads(body)
@@ -111,11 +138,15 @@ def test_a_chunked_body_without_content_length_is_read(server):
 
 def test_a_chunked_body_over_the_limit_is_refused_once_it_passes_it(server):
     with connect(server) as sock:
-        sock.sendall(head("/api/v1/hands/check", "Content-Type: application/json",
-                          "Transfer-Encoding: chunked"))
+        sock.sendall(
+            head(
+                "/api/v1/hands/check",
+                "Content-Type: application/json",
+                "Transfer-Encoding: chunked",
+            )
+        )
         # Just past the limit, and the final chunk is never sent: the answer cannot wait for it.
-        sock.sendall(chunked(b" " * (LIMIT + 1))[:-len(b"0\r\n\r\n")])
+        sock.sendall(chunked(b" " * (LIMIT + 1))[: -len(b"0\r\n\r\n")])
         status, _, body = answer(sock)
     assert status == 413
     assert json.loads(body)["code"] == "too-large"
-

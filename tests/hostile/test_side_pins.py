@@ -37,8 +37,7 @@ def test_the_attack_one_token_submits_as_ns_and_confirms_as_ew_is_refused(pendin
     side EW and the same `Authorization: Table …` — refused, and nothing changes."""
     with unchanged():
         refused(answer(pending, "confirm", {"side": "EW"}), 403, "side-pin-required")
-        refused(answer(pending, "reject", {"side": "EW", "reason": "x"}), 403,
-                "side-pin-required")
+        refused(answer(pending, "reject", {"side": "EW", "reason": "x"}), 403, "side-pin-required")
     assert status() == "pending"
 
 
@@ -107,8 +106,11 @@ def test_a_director_confirms_without_a_pin_by_api_token(pending):
 def test_a_director_confirms_without_a_pin_signed_in(pending):
     browser = Client()
     browser.force_login(pending.director.user)
-    response = browser.post(pending.hand_url(1, "confirm"), {"side": "EW", "version": 1},
-                            content_type="application/json")
+    response = browser.post(
+        pending.hand_url(1, "confirm"),
+        {"side": "EW", "version": 1},
+        content_type="application/json",
+    )
     assert response.status_code == 200, response.content
     assert status() == "confirmed"
 
@@ -126,10 +128,16 @@ def test_the_pin_mode_is_the_default_and_shown_by_the_api(play):
 
 
 def test_a_director_chooses_the_trusting_mode_over_the_api(play):
-    response = play.td.patch(f"/api/v1/tournaments/{play.slug}", {"confirmation": "same-phone"},
-                             format="json")
+    response = play.td.patch(
+        f"/api/v1/tournaments/{play.slug}", {"confirmation": "same-phone"}, format="json"
+    )
     assert response.status_code == 200, response.content
     assert response.json()["confirmation"] == "same-phone"
     with unchanged():
-        refused(play.td.patch(f"/api/v1/tournaments/{play.slug}", {"confirmation": "nobody"},
-                              format="json"), 400, "invalid")
+        refused(
+            play.td.patch(
+                f"/api/v1/tournaments/{play.slug}", {"confirmation": "nobody"}, format="json"
+            ),
+            400,
+            "invalid",
+        )

@@ -29,16 +29,27 @@ def director(db):
     return get_user_model().objects.create_user("td", password=PASSWORD, is_staff=True)
 
 
-def sign_in(where: str, username: str, password: str, *, address: str = "10.0.0.7",
-            forwarded: str | None = None, language: str = "en"):
+def sign_in(
+    where: str,
+    username: str,
+    password: str,
+    *,
+    address: str = "10.0.0.7",
+    forwarded: str | None = None,
+    language: str = "en",
+):
     """One sign-in attempt at `where` (page, admin or api) from `address`."""
     headers = {"REMOTE_ADDR": address, "HTTP_ACCEPT_LANGUAGE": language}
     if forwarded is not None:
         headers["HTTP_X_FORWARDED_FOR"] = forwarded
     who = Client(raise_request_exception=False)
     if where == "api":
-        return who.post(API_LOGIN, data=json.dumps({"username": username, "password": password}),
-                        content_type="application/json", **headers)
+        return who.post(
+            API_LOGIN,
+            data=json.dumps({"username": username, "password": password}),
+            content_type="application/json",
+            **headers,
+        )
     path = "/accounts/login/" if where == "page" else "/admin/login/?next=/admin/"
     return who.post(path, {"username": username, "password": password}, **headers)
 
@@ -108,10 +119,16 @@ def test_the_api_login_throttle_counts_the_connection_not_the_header(director, s
     """Issue 14's report: 15 wrong passwords with a rotating X-Forwarded-For, never a 429.
     Here the lockout is lifted out of the way so that only the throttle (10/minute) counts."""
     settings.AXES_FAILURE_LIMIT = 1000
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "10/minute"}}
-    statuses = [sign_in("api", "td", "guess", forwarded=f"203.0.113.{n}").status_code
-                for n in range(15)]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": "10/minute",
+        },
+    }
+    statuses = [
+        sign_in("api", "td", "guess", forwarded=f"203.0.113.{n}").status_code for n in range(15)
+    ]
     assert statuses[:10] == [401] * 10 and statuses[10:] == [429] * 5, statuses
     refused(sign_in("api", "td", "guess", forwarded="198.51.100.9"), 429, "throttled")
 
@@ -125,24 +142,29 @@ def test_behind_a_configured_proxy_the_address_is_the_one_it_saw(director, setti
     proxy = "127.0.0.1"
     for _ in range(LIMIT):
         sign_in("page", "td", "guess", address=proxy, forwarded="6.6.6.6, 10.0.0.7")
-    assert sign_in("page", "td", PASSWORD, address=proxy,
-                   forwarded="7.7.7.7, 10.0.0.7").status_code == 429
-    assert signed_in("page", sign_in("page", "td", PASSWORD, address=proxy,
-                                     forwarded="10.0.0.8"))
+    assert (
+        sign_in("page", "td", PASSWORD, address=proxy, forwarded="7.7.7.7, 10.0.0.7").status_code
+        == 429
+    )
+    assert signed_in("page", sign_in("page", "td", PASSWORD, address=proxy, forwarded="10.0.0.8"))
 
 
-@pytest.mark.parametrize(("proxies", "forwarded", "address"), [
-    (0, None, "10.0.0.7"),
-    (0, "203.0.113.5", "10.0.0.7"),
-    (0, "203.0.113.5, 10.0.0.9", "10.0.0.7"),
-    (1, None, "10.0.0.7"),
-    (1, "203.0.113.5", "203.0.113.5"),
-    (1, "203.0.113.5, 10.0.0.9", "10.0.0.9"),
-    (2, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
-    (5, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
-])
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "address"),
+    [
+        (0, None, "10.0.0.7"),
+        (0, "203.0.113.5", "10.0.0.7"),
+        (0, "203.0.113.5, 10.0.0.9", "10.0.0.7"),
+        (1, None, "10.0.0.7"),
+        (1, "203.0.113.5", "203.0.113.5"),
+        (1, "203.0.113.5, 10.0.0.9", "10.0.0.9"),
+        (2, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
+        (5, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
+    ],
+)
 def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
-        settings, rf, proxies, forwarded, address):
+    settings, rf, proxies, forwarded, address
+):
     from tournaments.clients import client_address
 
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
@@ -164,6 +186,5 @@ def test_a_sign_in_by_a_locked_out_user_writes_no_session(director):
     for _ in range(LIMIT):
         sign_in("page", "td", "guess")
     who = Client()
-    who.post("/accounts/login/", {"username": "td", "password": PASSWORD},
-             REMOTE_ADDR="10.0.0.7")
+    who.post("/accounts/login/", {"username": "td", "password": PASSWORD}, REMOTE_ADDR="10.0.0.7")
     assert "_auth_user_id" not in who.session

@@ -50,8 +50,11 @@ def test_a_hand_over_the_apis_limit_in_an_import_is_refused_and_not_stored(
     big = padded_line(7 * 1024 * 1024)  # one 7 MB record: the file is under its 8 MiB
     with django_capture_on_commit_callbacks(execute=True):
         job = hand_imports.start_hand_import(
-            tournament=match.round.tournament, actor=director, data=(big + "\n").encode(),
-            filename="big.jsonl")
+            tournament=match.round.tournament,
+            actor=director,
+            data=(big + "\n").encode(),
+            filename="big.jsonl",
+        )
     job = ImportJob.objects.get(pk=job.pk)
     assert (job.state, job.stored, job.failed) == ("done", 0, 1)
     assert job.errors[0]["code"] == "hand-too-large"
@@ -63,8 +66,11 @@ def test_a_hand_of_exactly_the_limit_is_imported(match, django_capture_on_commit
     director = Actor(user=match.round.tournament.directors.get())
     with django_capture_on_commit_callbacks(execute=True):
         job = hand_imports.start_hand_import(
-            tournament=match.round.tournament, actor=director,
-            data=(padded_line(MAX_HAND_BYTES) + "\n").encode(), filename="edge.jsonl")
+            tournament=match.round.tournament,
+            actor=director,
+            data=(padded_line(MAX_HAND_BYTES) + "\n").encode(),
+            filename="edge.jsonl",
+        )
     job = ImportJob.objects.get(pk=job.pk)
     assert (job.stored, job.failed) == (1, 0), job.errors
 
@@ -76,8 +82,12 @@ def test_a_hand_of_exactly_the_limit_is_imported(match, django_capture_on_commit
 def built(monkeypatch, settings):
     """Counts how often each costly download is really built (the PDF rendered, the XLSX
     written); the cache is the test's own, empty."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "exports-test"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "exports-test",
+        }
+    }
     from django.core.cache import cache
 
     cache.clear()
@@ -110,8 +120,9 @@ def test_the_pdf_and_xlsx_are_built_once_per_results_version(match, built):
     assert built == {"pdf": 1, "xlsx": 1}
 
     # A new result (and so a new results version): built again, once.
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=tournament.results_version
-                                                       + 1)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        results_version=tournament.results_version + 1
+    )
     assert downloads(tournament, "pdf", 2) == [200] * 2
     assert downloads(tournament, "xlsx", 2) == [200] * 2
     assert built == {"pdf": 2, "xlsx": 2}
@@ -133,8 +144,10 @@ def test_a_cached_pdf_is_the_one_that_was_built(match, built):
 def test_the_pdf_and_xlsx_downloads_are_throttled_per_client_address(match, built, settings):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-                                   "export": "4/minute"},
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "export": "4/minute",
+        },
     }
     tournament = match.round.tournament
     client = Client(REMOTE_ADDR="203.0.113.7")
@@ -160,8 +173,9 @@ def open_event(settings):
     director = make_director()
     from tournaments import services
 
-    tournament = services.create_tournament(actor=director, name="Open pairs", game="spades",
-                                            rules="standard", format="swiss", rounds=3)
+    tournament = services.create_tournament(
+        actor=director, name="Open pairs", game="spades", rules="standard", format="swiss", rounds=3
+    )
     services.open_registration(tournament=tournament, actor=director)
     return tournament, director
 
@@ -173,8 +187,11 @@ def member():
 
 def test_a_public_registration_by_a_members_name_gets_a_new_player(open_event, member):
     tournament, _director = open_event
-    entry = register_entry(tournament=tournament, actor=Actor(label="public"),
-                           players=[PlayerSpec("aiko  TANAKA"), PlayerSpec("Someone Else")])
+    entry = register_entry(
+        tournament=tournament,
+        actor=Actor(label="public"),
+        players=[PlayerSpec("aiko  TANAKA"), PlayerSpec("Someone Else")],
+    )
     players = {entry.team.first, entry.team.second}
     assert member not in players
     assert Player.objects.filter(name__iexact="aiko tanaka").count() == 2
@@ -184,27 +201,38 @@ def test_a_public_registration_by_a_members_club_number_gets_a_new_player_flagge
     open_event, member
 ):
     tournament, _director = open_event
-    response = Client().post(f"/t/{tournament.slug}/", {
-        "player_1": "Aiko Tanaka", "club_number_1": "M-0042",
-        "player_2": "Ken Ito", "club_number_2": "",
-    })
+    response = Client().post(
+        f"/t/{tournament.slug}/",
+        {
+            "player_1": "Aiko Tanaka",
+            "club_number_1": "M-0042",
+            "player_2": "Ken Ito",
+            "club_number_2": "",
+        },
+    )
     assert response.status_code == 302
     entry = Entry.objects.get(tournament=tournament)
     assert member.pk not in (entry.team.first_id, entry.team.second_id)
     newcomer = entry.team.first
     assert (newcomer.name, newcomer.club_number) == ("Aiko Tanaka", "")
     flag = AuditEvent.objects.get(tournament=tournament, action="member-claimed")
-    assert flag.data == {"entry": entry.pk, "player": newcomer.pk, "member": member.pk,
-                         "club_number": "M-0042"}
+    assert flag.data == {
+        "entry": entry.pk,
+        "player": newcomer.pk,
+        "member": member.pk,
+        "club_number": "M-0042",
+    }
     # The member's own record has no entry here.
     assert not Entry.objects.filter(team__first=member).exists()
 
 
 def test_a_director_still_enters_the_member_by_name_or_number(open_event, member):
     tournament, director = open_event
-    entry = register_entry(tournament=tournament, actor=director,
-                           players=[PlayerSpec("Someone", club_number="M-0042"),
-                                    PlayerSpec("Ken Ito")])
+    entry = register_entry(
+        tournament=tournament,
+        actor=director,
+        players=[PlayerSpec("Someone", club_number="M-0042"), PlayerSpec("Ken Ito")],
+    )
     assert entry.team.first == member
     assert not AuditEvent.objects.filter(action="member-claimed").exists()
 
@@ -212,6 +240,9 @@ def test_a_director_still_enters_the_member_by_name_or_number(open_event, member
 def test_a_public_registration_still_finds_a_record_without_a_club_number(open_event):
     tournament, _director = open_event
     casual = Player.objects.create(name="Ken Ito")
-    entry = register_entry(tournament=tournament, actor=Actor(label="public"),
-                           players=[PlayerSpec("Ken Ito"), PlayerSpec("New Face")])
+    entry = register_entry(
+        tournament=tournament,
+        actor=Actor(label="public"),
+        players=[PlayerSpec("Ken Ito"), PlayerSpec("New Face")],
+    )
     assert entry.team.first == casual

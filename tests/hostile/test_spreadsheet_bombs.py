@@ -49,8 +49,9 @@ WORKBOOK_RELS = (
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 
 
-def workbook(sheet_data: str, *, dimension: str = "A1:B3", shared: list[str] | str = (),
-             extra_parts: int = 0) -> bytes:
+def workbook(
+    sheet_data: str, *, dimension: str = "A1:B3", shared: list[str] | str = (), extra_parts: int = 0
+) -> bytes:
     """A hand-made XLSX file: one sheet whose <sheetData> is `sheet_data`, the shared strings
     `shared` (a list, or the XML of their <si> elements), the stated `dimension`."""
     if isinstance(shared, str):
@@ -114,7 +115,9 @@ def test_the_hand_made_workbook_is_read_when_it_is_honest():
     preview = parse_entries(workbook(GOOD_ROWS), filename="entries.xlsx", team_event=False)
     assert preview.ok, preview.all_errors
     assert [(row.players[0].name, row.seed) for row in preview.rows] == [
-        ("Tanaka Aiko", 1), ("Ito Tsutomu", 2)]
+        ("Tanaka Aiko", 1),
+        ("Ito Tsutomu", 2),
+    ]
 
 
 def test_two_million_shared_strings_in_a_tiny_file_are_refused_before_openpyxl_opens_it(
@@ -148,8 +151,9 @@ def test_a_sheet_stating_a_million_rows_is_refused_before_its_first_row():
 
 def test_a_row_with_a_value_past_the_column_limit_is_too_many_columns():
     far = '<c r="XFD2"><v>1</v></c>'
-    data = workbook(HEADER + f'<row r="2">{inline("A2", "Tanaka Aiko")}{far}</row>',
-                    dimension="A1:B2")
+    data = workbook(
+        HEADER + f'<row r="2">{inline("A2", "Tanaka Aiko")}{far}</row>', dimension="A1:B2"
+    )
     refused_with(data, "too-many-columns")
     assert MAX_COLUMNS < 16384
 
@@ -164,4 +168,3 @@ def test_an_archive_of_thousands_of_parts_is_refused_before_openpyxl_opens_it(
     openpyxl_never_opens,
 ):
     refused_with(workbook(GOOD_ROWS, extra_parts=5000), "too-large-unpacked")
-

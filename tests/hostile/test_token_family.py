@@ -29,8 +29,9 @@ def owner(db):
 
 
 def mint(header_secret: str, **body):
-    return client(f"Token {header_secret}").post(TOKENS, data=json.dumps(body),
-                                                  content_type="application/json")
+    return client(f"Token {header_secret}").post(
+        TOKENS, data=json.dumps(body), content_type="application/json"
+    )
 
 
 def made(response) -> tuple[ApiToken, str]:
@@ -57,15 +58,15 @@ def test_another_user_s_password_does_not_make_a_token_with_mine(owner):
     get_user_model().objects.create_user("aiko", password="aiko-pass-42")
     _, secret = api_token(owner)
     with unchanged():
-        refused(mint(secret, username="aiko", password="aiko-pass-42"), 401,
-                "bad-credentials")
+        refused(mint(secret, username="aiko", password="aiko-pass-42"), 401, "bad-credentials")
 
 
 def test_a_signed_in_session_still_makes_tokens_without_the_password(owner):
     browser = Client()
     browser.force_login(owner)
-    token, _ = made(browser.post(TOKENS, data=json.dumps({"label": "x"}),
-                                 content_type="application/json"))
+    token, _ = made(
+        browser.post(TOKENS, data=json.dumps({"label": "x"}), content_type="application/json")
+    )
     assert token.parent is None
 
 
@@ -152,8 +153,9 @@ def test_the_admin_s_revoke_action_revokes_the_family(owner):
     admin.force_login(root)
     parent, secret = api_token(owner)
     child, _ = made(mint(secret, password=PASSWORD))
-    response = admin.post("/admin/api/apitoken/", {
-        "action": "revoke", "_selected_action": [parent.pk]})
+    response = admin.post(
+        "/admin/api/apitoken/", {"action": "revoke", "_selected_action": [parent.pk]}
+    )
     assert response.status_code == 302
     child.refresh_from_db()
     assert child.revoked_at is not None

@@ -23,11 +23,15 @@ pytestmark = pytest.mark.django_db
 
 #: Every scoring action, as (name, path for hand 1 of `match`, body).
 ACTIONS = {
-    "submit": (lambda p, m: f"/api/v1/matches/{m.pk}/hands",
-               {"record": HAND_1, "side": "NS", "idempotency_key": "hostile-token-1"}),
+    "submit": (
+        lambda p, m: f"/api/v1/matches/{m.pk}/hands",
+        {"record": HAND_1, "side": "NS", "idempotency_key": "hostile-token-1"},
+    ),
     "confirm": (lambda p, m: p.hand_url(1, "confirm", m), {"side": "EW", "version": 1}),
-    "reject": (lambda p, m: p.hand_url(1, "reject", m),
-               {"side": "EW", "reason": "no", "version": 1}),
+    "reject": (
+        lambda p, m: p.hand_url(1, "reject", m),
+        {"side": "EW", "reason": "no", "version": 1},
+    ),
     "finish": (lambda p, m: f"/api/v1/matches/{m.pk}/finish", {}),
 }
 each_action = pytest.mark.parametrize("action", ACTIONS)
@@ -35,8 +39,9 @@ each_action = pytest.mark.parametrize("action", ACTIONS)
 
 def act(who, play: Play, action: str, match=None):
     path, body = ACTIONS[action]
-    return who.post(path(play, match or play.match), data=json.dumps(body),
-                    content_type="application/json")
+    return who.post(
+        path(play, match or play.match), data=json.dumps(body), content_type="application/json"
+    )
 
 
 @pytest.mark.parametrize("action", ["submit", "confirm", "reject"])
@@ -76,9 +81,15 @@ def test_an_expired_or_revoked_director_api_token_is_401_with_its_code(play, kin
         token.revoke()
     director = client(f"Token {secret}")
     with unchanged():
-        refused(director.patch(f"/api/v1/tournaments/{play.slug}",
-                               data=json.dumps({"venue": "elsewhere"}),
-                               content_type="application/json"), 401, f"token-{kind}")
+        refused(
+            director.patch(
+                f"/api/v1/tournaments/{play.slug}",
+                data=json.dumps({"venue": "elsewhere"}),
+                content_type="application/json",
+            ),
+            401,
+            f"token-{kind}",
+        )
         refused(submit(director, play.match, side=""), 401, f"token-{kind}")
 
 
@@ -94,46 +105,59 @@ def test_a_revoked_table_token_cannot_even_read(pending):
     the public reads too, so the scorer's phone learns at once that it was withdrawn."""
     token, secret = table_token(pending.match.table)
     token.revoke()
-    refused(client(f"Table {secret}").get(f"/api/v1/matches/{pending.match.pk}"), 401,
-            "token-revoked")
+    refused(
+        client(f"Table {secret}").get(f"/api/v1/matches/{pending.match.pk}"), 401, "token-revoked"
+    )
 
 
 @each_action
 def test_a_director_api_token_sent_as_a_table_token_is_401_bad_token(pending, action):
     with unchanged():
-        refused(act(client(f"Table {pending.director_secret}"), pending, action), 401,
-                "bad-token")
+        refused(act(client(f"Table {pending.director_secret}"), pending, action), 401, "bad-token")
 
 
 @each_action
 def test_a_table_token_sent_as_a_director_api_token_is_401_bad_token(pending, action):
     with unchanged():
-        refused(act(client(f"Token {pending.scorer_secret}"), pending, action), 401,
-                "bad-token")
+        refused(act(client(f"Token {pending.scorer_secret}"), pending, action), 401, "bad-token")
 
 
-@pytest.mark.parametrize("request_", [
-    ("patch", "/api/v1/tournaments/{slug}", {"venue": "x"}),
-    ("post", "/api/v1/tournaments/{slug}/rounds/generate", {}),
-    ("post", "/api/v1/tables/{table}/tokens", {}),
-    ("post", "/api/v1/auth/tokens", {}),
-    ("post", "/api/v1/matches/{match}/hands/1/correct",
-     {"record": HAND_1, "reason": "x", "version": 1}),
-], ids=["patch", "generate", "table-token", "api-token", "correct"])
+@pytest.mark.parametrize(
+    "request_",
+    [
+        ("patch", "/api/v1/tournaments/{slug}", {"venue": "x"}),
+        ("post", "/api/v1/tournaments/{slug}/rounds/generate", {}),
+        ("post", "/api/v1/tables/{table}/tokens", {}),
+        ("post", "/api/v1/auth/tokens", {}),
+        (
+            "post",
+            "/api/v1/matches/{match}/hands/1/correct",
+            {"record": HAND_1, "reason": "x", "version": 1},
+        ),
+    ],
+    ids=["patch", "generate", "table-token", "api-token", "correct"],
+)
 def test_a_table_token_cannot_do_what_only_a_director_does(pending, request_):
     method, path, body = request_
     path = path.format(slug=pending.slug, table=pending.match.table_id, match=pending.match.pk)
     with unchanged():
-        response = getattr(pending.scorer, method)(path, data=json.dumps(body),
-                                                   content_type="application/json")
+        response = getattr(pending.scorer, method)(
+            path, data=json.dumps(body), content_type="application/json"
+        )
         refused(response, 403, "scorer-not-allowed")
 
 
 def test_a_director_of_another_tournament_cannot_change_this_one(pending):
     with unchanged():
-        refused(pending.other_td.patch(f"/api/v1/tournaments/{pending.slug}",
-                                       data=json.dumps({"venue": "x"}),
-                                       content_type="application/json"), 403, "not-director")
+        refused(
+            pending.other_td.patch(
+                f"/api/v1/tournaments/{pending.slug}",
+                data=json.dumps({"venue": "x"}),
+                content_type="application/json",
+            ),
+            403,
+            "not-director",
+        )
         refused(act(pending.other_td, pending, "confirm"), 403, "wrong-table")
 
 
@@ -165,8 +189,9 @@ def test_a_malformed_authorization_header_is_401_quickly_and_changes_nothing(pla
     assert time.monotonic() - started < 2.0
 
 
-@pytest.mark.parametrize("shape", ["Table  {s}", "Table {s}  ", "  Table {s}", "Table\t{s}",
-                                   "table {s}", "TABLE {s}"])
+@pytest.mark.parametrize(
+    "shape", ["Table  {s}", "Table {s}  ", "  Table {s}", "Table\t{s}", "table {s}", "TABLE {s}"]
+)
 def test_whitespace_and_the_keyword_s_case_around_a_valid_token_are_tolerated(play, shape):
     """Decided (DRF's reading of the header): the keyword is case-insensitive and the two
     words may be separated or surrounded by any whitespace; the secret itself is exact."""
@@ -186,12 +211,14 @@ def test_a_secret_with_a_character_changed_or_added_is_401(play, shape):
 def test_the_scoring_page_s_token_probe_answers_any_header_with_a_state(play, case):
     header = HEADERS[case][0]
     response = Client(raise_request_exception=False, HTTP_AUTHORIZATION=header).get(
-        f"/table/{play.match.table_id}/token/")
+        f"/table/{play.match.table_id}/token/"
+    )
     assert response.status_code == 200
     assert response.json()["state"] in {"missing", "unknown"}
 
 
 def test_the_token_probe_names_another_table_s_token_without_saying_which(play):
     response = Client(HTTP_AUTHORIZATION=f"Table {play.scorer_secret}").get(
-        f"/table/{play.other_match.table_id}/token/")
+        f"/table/{play.other_match.table_id}/token/"
+    )
     assert response.json() == {"state": "other-table"}

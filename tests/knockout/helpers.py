@@ -41,7 +41,8 @@ def first_round_pairs(round_: Round, seed_of: dict[int, int]) -> list[tuple[int,
     their place in the bracket."""
     out = []
     for match in round_.matches.filter(is_bye=False, bracket_round__isnull=False).order_by(
-            "bracket_index"):
+        "bracket_index"
+    ):
         by_side = {s.side: s.entry_id for s in match.seats.all()}
         out.append((seed_of[by_side["NS"]], seed_of[by_side["EW"]]))
     return out

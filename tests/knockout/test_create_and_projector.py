@@ -44,34 +44,56 @@ def test_the_new_tournament_form_offers_the_knockout_settings(as_director):
     assert "Not asked for a knockout" in page
 
 
-def test_a_swiss_with_a_top_cut_is_created_with_its_knockout_settings(as_director,
-                                                                     director_user):
-    data = new_tournament(as_director, **{
-        "format": "swiss", "rounds": "5", "knockout-top_cut": "8",
-        "knockout-length": "best-of", "knockout-count": "3", "knockout-tiebreak_hands": "2",
-        "knockout-third_place": "on", "knockout-consolation": "on"})
+def test_a_swiss_with_a_top_cut_is_created_with_its_knockout_settings(as_director, director_user):
+    data = new_tournament(
+        as_director,
+        **{
+            "format": "swiss",
+            "rounds": "5",
+            "knockout-top_cut": "8",
+            "knockout-length": "best-of",
+            "knockout-count": "3",
+            "knockout-tiebreak_hands": "2",
+            "knockout-third_place": "on",
+            "knockout-consolation": "on",
+        },
+    )
 
     response = as_director.post(reverse("tournaments:director-home"), data)
 
     tournament = Tournament.objects.get()
     assert response.status_code == 302
     assert (tournament.format, tournament.rounds, tournament.top_cut) == ("swiss", 5, 8)
-    assert (tournament.knockout_length, tournament.knockout_count,
-            tournament.tiebreak_hands) == ("best-of", 3, 2)
+    assert (tournament.knockout_length, tournament.knockout_count, tournament.tiebreak_hands) == (
+        "best-of",
+        3,
+        2,
+    )
     assert tournament.third_place and tournament.consolation
     assert list(tournament.directors.all()) == [director_user]
-    actions = list(AuditEvent.objects.filter(tournament=tournament)
-                   .order_by("id").values_list("action", flat=True))
+    actions = list(
+        AuditEvent.objects.filter(tournament=tournament)
+        .order_by("id")
+        .values_list("action", flat=True)
+    )
     assert actions == ["tournament-created", "knockout-set"]
 
 
 def test_a_knockout_is_created_without_rounds_and_without_a_cut(as_director):
     # Without JavaScript every field is posted: the rounds (even unreadable) and the Swiss's
     # cut and consolation are ignored for a knockout.
-    data = new_tournament(as_director, **{
-        "format": "knockout", "rounds": "not a number", "knockout-top_cut": "8",
-        "knockout-consolation": "on", "knockout-length": "hands", "knockout-count": "4",
-        "knockout-third_place": "on"})
+    data = new_tournament(
+        as_director,
+        **{
+            "format": "knockout",
+            "rounds": "not a number",
+            "knockout-top_cut": "8",
+            "knockout-consolation": "on",
+            "knockout-length": "hands",
+            "knockout-count": "4",
+            "knockout-third_place": "on",
+        },
+    )
 
     response = as_director.post(reverse("tournaments:director-home"), data)
 
@@ -97,37 +119,54 @@ def test_a_knockout_posted_as_the_script_sends_it(as_director):
     assert Tournament.objects.get().format == "knockout"
 
 
-def test_refused_knockout_settings_are_shown_in_their_section_and_nothing_is_made(
-        as_director):
-    data = new_tournament(as_director, **{
-        "format": "swiss", "knockout-top_cut": "4", "knockout-length": "best-of",
-        "knockout-count": "2"})  # best of an even number: set_knockout refuses it
+def test_refused_knockout_settings_are_shown_in_their_section_and_nothing_is_made(as_director):
+    data = new_tournament(
+        as_director,
+        **{
+            "format": "swiss",
+            "knockout-top_cut": "4",
+            "knockout-length": "best-of",
+            "knockout-count": "2",
+        },
+    )  # best of an even number: set_knockout refuses it
 
     response = as_director.post(reverse("tournaments:director-home"), data)
 
     assert response.status_code == 400
     assert not Tournament.objects.exists()
     assert response.context["knockout_form"].non_field_errors() == [
-        "best of N: N is odd (1, 3, 5...)"]
+        "best of N: N is odd (1, 3, 5...)"
+    ]
     assert "best of N: N is odd" in response.content.decode()
 
 
 def test_another_format_ignores_the_knockout_settings(as_director):
-    data = new_tournament(as_director, **{
-        "format": "round-robin", "knockout-top_cut": "8", "knockout-length": "hands"})
+    data = new_tournament(
+        as_director,
+        **{"format": "round-robin", "knockout-top_cut": "8", "knockout-length": "hands"},
+    )
 
     response = as_director.post(reverse("tournaments:director-home"), data)
 
     assert response.status_code == 302
     tournament = Tournament.objects.get()
     assert (tournament.format, tournament.top_cut, tournament.knockout_length) == (
-        "round-robin", 0, "target")
+        "round-robin",
+        0,
+        "target",
+    )
 
 
 def test_showing_the_rule_options_keeps_the_knockout_settings(as_director):
-    data = new_tournament(as_director, **{
-        "format": "swiss", "game": "whist", "knockout-top_cut": "4",
-        "knockout-third_place": "on"})
+    data = new_tournament(
+        as_director,
+        **{
+            "format": "swiss",
+            "game": "whist",
+            "knockout-top_cut": "4",
+            "knockout-third_place": "on",
+        },
+    )
 
     response = as_director.post(reverse("tournaments:director-home"), data)
 
@@ -156,8 +195,15 @@ def test_the_setup_page_of_a_knockout_saves_without_rounds(as_director, make_tou
 @pytest.fixture
 def cup(swiss, director):
     tournament = swiss(6, rounds=1)
-    knockout.set_knockout(tournament=tournament, actor=director, top_cut=4, length="hands",
-                          count=1, third_place=True, consolation=True)
+    knockout.set_knockout(
+        tournament=tournament,
+        actor=director,
+        top_cut=4,
+        length="hands",
+        count=1,
+        third_place=True,
+        consolation=True,
+    )
     play_round(tournament, director)
     tournament.refresh_from_db()
     return tournament
@@ -165,8 +211,7 @@ def cup(swiss, director):
 
 def projector(client, tournament: Tournament) -> tuple[str, str]:
     page = client.get(reverse("tournaments:public-projector", args=[tournament.slug]))
-    fragment = client.get(reverse("tournaments:public-projector-fragment",
-                                  args=[tournament.slug]))
+    fragment = client.get(reverse("tournaments:public-projector-fragment", args=[tournament.slug]))
     assert page.status_code == fragment.status_code == 200
     return page.content.decode(), fragment.content.decode()
 
@@ -204,10 +249,12 @@ def test_the_projector_shows_the_bracket_once_the_cut_is_confirmed(client, direc
 
 
 def test_the_projector_of_a_knockout_tournament_shows_its_bracket_in_japanese(
-        client, director, make_tournament):
+    client, director, make_tournament
+):
     tournament = make_tournament(format="knockout", teams=8, rounds=1)
-    knockout.confirm_cut(tournament=tournament, actor=director,
-                         entries=knockout.cut_list(tournament=tournament).ids)
+    knockout.confirm_cut(
+        tournament=tournament, actor=director, entries=knockout.cut_list(tournament=tournament).ids
+    )
     client.cookies["django_language"] = "ja"
     page, fragment = projector(client, tournament)
     assert "トーナメント表" in page or "ブラケット" in page

@@ -23,12 +23,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(swiss, director):
     tournament = swiss(6, rounds=1)
-    knockout.set_knockout(tournament=tournament, actor=director, top_cut=4, length="hands",
-                          count=1, third_place=True)
+    knockout.set_knockout(
+        tournament=tournament, actor=director, top_cut=4, length="hands", count=1, third_place=True
+    )
     play_round(tournament, director)
     tournament.refresh_from_db()
-    knockout.confirm_cut(tournament=tournament, actor=director,
-                         entries=knockout.cut_list(tournament=tournament).ids)
+    knockout.confirm_cut(
+        tournament=tournament, actor=director, entries=knockout.cut_list(tournament=tournament).ids
+    )
     tournament.refresh_from_db()
     knockout_round(tournament, director)
     knockout_round(tournament, director, seed=2)
@@ -44,10 +46,18 @@ def test_the_bracket_csv_has_a_row_per_match_with_seeds_scores_and_winners(clien
     response = client.get(url(played, "csv"))
     assert response.status_code == 200
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["Round", "Match", "Seed", "Entry", "Score", "Seed", "Entry", "Score",
-                       "Winner"]
-    assert [r[0] for r in rows[1:]] == ["Semi-finals", "Semi-finals", "Final",
-                                        "Third-place match"]
+    assert rows[0] == [
+        "Round",
+        "Match",
+        "Seed",
+        "Entry",
+        "Score",
+        "Seed",
+        "Entry",
+        "Score",
+        "Winner",
+    ]
+    assert [r[0] for r in rows[1:]] == ["Semi-finals", "Semi-finals", "Final", "Third-place match"]
     assert [(r[2], r[5]) for r in rows[1:3]] == [("1", "4"), ("2", "3")]
     board = knockout.board(played)
     champion = played.entries.get(pk=board.bracket.champion).name

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def eight(make_tournament, director):
     tournament = make_tournament(format="knockout", teams=8, rounds=1)
-    knockout.set_knockout(tournament=tournament, actor=director, length="hands", count=1,
-                          third_place=True)
+    knockout.set_knockout(
+        tournament=tournament, actor=director, length="hands", count=1, third_place=True
+    )
     listed = services.cut_list(tournament=tournament)
     services.confirm_cut(tournament=tournament, actor=director, entries=listed.ids)
     round_ = services.generate_round(tournament=tournament, actor=director)
@@ -49,12 +50,18 @@ def test_a_swiss_round_has_no_bracket_label(client, swiss, director):
     assert b"bracket-round" not in html
 
 
-@pytest.mark.parametrize(("entrants", "bracket_round", "index", "label"), [
-    (8, 3, 1, "Final"), (8, 3, 2, "Third place"), (8, 2, 1, "Semi-final"),
-    (16, 1, 5, "Round of 16"), (5, 1, 1, "Quarter-final"), (32, 1, 1, "Round of 32"),
-])
+@pytest.mark.parametrize(
+    ("entrants", "bracket_round", "index", "label"),
+    [
+        (8, 3, 1, "Final"),
+        (8, 3, 2, "Third place"),
+        (8, 2, 1, "Semi-final"),
+        (16, 1, 5, "Round of 16"),
+        (5, 1, 1, "Quarter-final"),
+        (32, 1, 1, "Round of 32"),
+    ],
+)
 def test_a_bracket_round_is_named_from_the_bracket_size(entrants, bracket_round, index, label):
-    tournament = SimpleNamespace(bracket={"seeds": list(range(1, entrants + 1))},
-                                 third_place=True)
+    tournament = SimpleNamespace(bracket={"seeds": list(range(1, entrants + 1))}, third_place=True)
     match = SimpleNamespace(bracket_round=bracket_round, bracket_index=index)
     assert table_label(tournament, match) == label

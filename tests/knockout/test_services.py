@@ -35,7 +35,8 @@ def confirmed(tournament, director):
 
 @pytest.mark.parametrize("n", [5, 8, 12, 16])
 def test_a_worked_knockout_seeds_its_first_round_gives_byes_to_the_top_and_ends_with_a_champion(
-        make_tournament, director, n):
+    make_tournament, director, n
+):
     tournament = confirmed(knockout_of(make_tournament, director, n, third_place=True), director)
     seed_of = {e: s for s, e in enumerate(knockout.seeds(tournament), 1)}
     size = 1 << (n - 1).bit_length()
@@ -45,8 +46,9 @@ def test_a_worked_knockout_seeds_its_first_round_gives_byes_to_the_top_and_ends_
     lines = seed_lines(size)
     expected = [(a, b) for a, b in zip(lines[::2], lines[1::2], strict=True) if b <= n]
     assert first_round_pairs(first, seed_of) == expected
-    byes = sorted(seed_of[s.entry_id] for m in first.matches.filter(is_bye=True)
-                  for s in m.seats.all())
+    byes = sorted(
+        seed_of[s.entry_id] for m in first.matches.filter(is_bye=True) for s in m.seats.all()
+    )
     assert byes == list(range(1, size - n + 1)), "byes to the top seeds"
     rounds = 1
     while services.can_generate_round(tournament=tournament, latest=first) is None:
@@ -80,7 +82,8 @@ def swiss_with_cut(swiss, director, n=10, rounds=3, **settings):
 
 
 def test_the_top_cut_goes_into_the_bracket_seeded_by_swiss_places_and_the_rest_play_on(
-        swiss, director):
+    swiss, director
+):
     tournament = swiss_with_cut(swiss, director, third_place=True, consolation=True)
     rows = standings_rows(tournament)
     listed = services.cut_list(tournament=tournament)
@@ -95,15 +98,16 @@ def test_the_top_cut_goes_into_the_bracket_seeded_by_swiss_places_and_the_rest_p
 
     seed_of = {e: s for s, e in enumerate(listed.ids, 1)}
     knockout_matches = quarter.matches.filter(bracket_round__isnull=False)
-    assert first_round_pairs(quarter, seed_of) == [
-        (1, 8), (4, 5), (2, 7), (3, 6)]
+    assert first_round_pairs(quarter, seed_of) == [(1, 8), (4, 5), (2, 7), (3, 6)]
     assert knockout_matches.count() == 4
     consolation = quarter.matches.filter(bracket_round__isnull=True, is_bye=False)
     assert {s.entry_id for m in consolation for s in m.seats.all()} == {
-        r.entrant for r in rows[8:]}, "the two outside the cut play on"
+        r.entrant for r in rows[8:]
+    }, "the two outside the cut play on"
     after = {r.entrant: r.values["match_points"] for r in standings_rows(tournament)}
-    assert all(after[e] == swiss_points[e] for e in listed.ids), \
+    assert all(after[e] == swiss_points[e] for e in listed.ids), (
         "knockout matches stay out of the Swiss standings"
+    )
     semi = knockout_round(tournament, director, seed=2)
     final = knockout_round(tournament, director, seed=3)
     assert final.matches.filter(bracket_round=3).count() == 2, "the final and the third place"
@@ -120,12 +124,11 @@ def test_a_tie_at_the_cut_line_is_shown_and_the_chain_decides_it(swiss, director
     level = rows[1].values["match_points"]
     assert rows[2].values["match_points"] == level, "the line falls inside a level group"
     assert [c.entry.pk for c in listed.line] == [
-        r.entrant for r in rows if r.values["match_points"] == level]
-    assert all(c.at_line for c in listed.entries if c.entry.pk in {e.entry.pk for e in
-                                                                    listed.line})
+        r.entrant for r in rows if r.values["match_points"] == level
+    ]
+    assert all(c.at_line for c in listed.entries if c.entry.pk in {e.entry.pk for e in listed.line})
     chain = tournament.tiebreaks
-    separating = next((m for m in chain[1:] if rows[1].values[m] != rows[2].values[m]),
-                      "final-key")
+    separating = next((m for m in chain[1:] if rows[1].values[m] != rows[2].values[m]), "final-key")
     assert listed.decided_by == separating
     assert listed.ids == [rows[0].entrant, rows[1].entrant]
     services.confirm_cut(tournament=tournament, actor=director, entries=listed.ids)
@@ -163,7 +166,8 @@ def test_a_list_that_is_not_the_cut_is_refused_and_nothing_is_made(swiss, direct
 
 
 def test_confirming_the_same_cut_twice_makes_one_bracket_and_another_list_is_refused(
-        swiss, director):
+    swiss, director
+):
     tournament = swiss_with_cut(swiss, director, n=6, rounds=1, top_cut=4)
     ids = services.cut_list(tournament=tournament).ids
     services.confirm_cut(tournament=tournament, actor=director, entries=ids)
@@ -188,13 +192,19 @@ def test_only_a_director_confirms_the_cut(swiss, director, stranger, public):
 
 def tied_hand(dealer: str) -> dict:
     """Both sides bid 8 and are set: -80 each, level."""
-    return {"dealer": dealer, "calls": calls(dealer, ["8", "8", "8", "8"]),
-            "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}}
+    return {
+        "dealer": dealer,
+        "calls": calls(dealer, ["8", "8", "8", "8"]),
+        "tricks": {"N": 3, "E": 4, "S": 3, "W": 3},
+    }
 
 
 def leading_hand(dealer: str) -> dict:
-    return {"dealer": dealer, "calls": calls(dealer, ["4", "3", "7", "6"]),
-            "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}}
+    return {
+        "dealer": dealer,
+        "calls": calls(dealer, ["4", "3", "7", "6"]),
+        "tricks": {"N": 3, "E": 4, "S": 3, "W": 3},
+    }
 
 
 def first_knockout_match(tournament, director) -> Match:
@@ -204,7 +214,8 @@ def first_knockout_match(tournament, director) -> Match:
 
 
 def test_a_knockout_match_level_after_its_hands_plays_the_tie_break_hands(
-        make_tournament, director):
+    make_tournament, director
+):
     tournament = confirmed(knockout_of(make_tournament, director, 2, tiebreak_hands=2), director)
     match = first_knockout_match(tournament, director)
     dealer = first_dealer("NESW", 1)
@@ -220,13 +231,17 @@ def test_a_knockout_match_level_after_its_hands_plays_the_tie_break_hands(
     services.submit_hand(match=match, actor=director, record=leading_hand("S"))
     match.refresh_from_db()
     assert (match.state, match.result["ended_by"], match.result["hands"]) == (
-        "finished", "tie-break", 3)
+        "finished",
+        "tie-break",
+        3,
+    )
     assert sorted(s.outcome for s in match.seats.all()) == ["loss", "win"]
 
 
 def test_best_of_three_plays_another_match_while_no_one_has_won_two(make_tournament, director):
-    tournament = confirmed(knockout_of(make_tournament, director, 2, length="best-of", count=3),
-                           director)
+    tournament = confirmed(
+        knockout_of(make_tournament, director, 2, length="best-of", count=3), director
+    )
     legs = 0
     latest = None
     while services.can_generate_round(tournament=tournament, latest=latest) is None:
@@ -240,13 +255,16 @@ def test_best_of_three_plays_another_match_while_no_one_has_won_two(make_tournam
 
 
 def test_knockout_settings_are_checked_and_fixed_once_the_bracket_is_made(
-        make_tournament, swiss, director):
+    make_tournament, swiss, director
+):
     tournament = swiss(4, rounds=1)
-    for bad, code in ((dict(top_cut=3), "bad-top-cut"),
-                      (dict(length="best-of", count=2), "bad-knockout-length"),
-                      (dict(length="hands"), "bad-knockout-length"),
-                      (dict(tiebreak_hands=0), "bad-tiebreak-hands"),
-                      (dict(length="coin"), "bad-knockout-length")):
+    for bad, code in (
+        (dict(top_cut=3), "bad-top-cut"),
+        (dict(length="best-of", count=2), "bad-knockout-length"),
+        (dict(length="hands"), "bad-knockout-length"),
+        (dict(tiebreak_hands=0), "bad-tiebreak-hands"),
+        (dict(length="coin"), "bad-knockout-length"),
+    ):
         with pytest.raises(ServiceError) as caught:
             knockout.set_knockout(tournament=tournament, actor=director, **bad)
         assert caught.value.code == code
@@ -279,7 +297,8 @@ def test_simulated_play_of_a_knockout_never_finishes_a_match_level(make_tourname
 
 
 def test_an_entry_withdrawn_from_the_bracket_gives_its_opponent_a_walkover(
-        make_tournament, director):
+    make_tournament, director
+):
     tournament = confirmed(knockout_of(make_tournament, director, 4), director)
     seed_of = {e: s for s, e in enumerate(knockout.seeds(tournament), 1)}
     four = tournament.entries.get(pk=knockout.seeds(tournament)[3])
@@ -305,7 +324,7 @@ def test_every_refusal_of_a_knockout_setting_is_listed_for_the_forms():
     import re
 
     source = inspect.getsource(knockout.set_knockout)
-    checks = source[:source.index("changed = ")]
+    checks = source[: source.index("changed = ")]
     raised = set(re.findall(r'"(bad-[a-z-]+)"', checks))
     raised |= {f"bad-{name.replace('_', '-')}" for name in ("third_place", "consolation")}
     assert raised == knockout.SETTING_REFUSALS

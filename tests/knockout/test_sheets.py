@@ -20,13 +20,15 @@ def _rows_shown(client, tournament, number) -> int:
 
 
 def test_knockout_sheets_have_the_knockout_hands_and_room_for_tie_breaks(
-        client, director_user, director, swiss):
+    client, director_user, director, swiss
+):
     tournament = swiss(6, rounds=1)
     tournament.match_length = "hands"
     tournament.match_hands = 4
     tournament.save()
-    knockout.set_knockout(tournament=tournament, actor=director, top_cut=4, length="hands",
-                          count=7, tiebreak_hands=1)
+    knockout.set_knockout(
+        tournament=tournament, actor=director, top_cut=4, length="hands", count=7, tiebreak_hands=1
+    )
     play_round(tournament, director)
     tournament.refresh_from_db()
     listed = services.cut_list(tournament=tournament)

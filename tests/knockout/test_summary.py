@@ -11,10 +11,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_dashboard_says_what_the_knockout_is_instead_of_rounds(
-        client, director_user, director, make_tournament):
+    client, director_user, director, make_tournament
+):
     tournament = make_tournament(format="knockout", teams=8, rounds=5)
-    knockout.set_knockout(tournament=tournament, actor=director, length="best-of", count=3,
-                          third_place=True)
+    knockout.set_knockout(
+        tournament=tournament, actor=director, length="best-of", count=3, third_place=True
+    )
     client.force_login(director_user)
     url = reverse("tournaments:director-dashboard", args=[tournament.slug])
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()

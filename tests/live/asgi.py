@@ -43,16 +43,32 @@ class Apps:
             await self.django(scope, receive, send)
 
 
-def request(app, method: str, path: str, headers: dict[str, str], scheme: str = "http",
-            query: bytes = b"", timeout: float = 10, body: bytes = b""):
+def request(
+    app,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    scheme: str = "http",
+    query: bytes = b"",
+    timeout: float = 10,
+    body: bytes = b"",
+):
     """One request through an ASGI app, as uvicorn sends it: (status, headers, body). A
     request body goes with its Content-Length. An answer still streaming after `timeout`
     seconds (an events stream) is cut there: what was sent is returned."""
     length = [(b"content-length", str(len(body)).encode())] if body else []
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": scheme, "path": path, "raw_path": path.encode(), "root_path": "",
-        "query_string": query, "client": ("127.0.0.1", 50123), "server": ("testserver", 80),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": scheme,
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "client": ("127.0.0.1", 50123),
+        "server": ("testserver", 80),
         "headers": [(name.lower().encode(), value.encode()) for name, value in headers.items()]
         + length,
     }

@@ -33,12 +33,28 @@ def server(postgres_db, settings):
     port = free_port()
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tricktable-uvicorn-{port}.log")
     log = open(path, "wb")  # noqa: SIM115 - the server writes to it until teardown
-    env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=settings.REDIS_URL,
-               DJANGO_SETTINGS_MODULE="config.settings")
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
-         "--host", "127.0.0.1", "--no-access-log"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -102,10 +118,12 @@ def test_an_sse_client_hears_the_new_standings_version_after_a_confirmation(
         assert stream.response.status == 200
         assert stream.response.getheader("Content-Type") == "text/event-stream"
         assert stream.message() == {"retry": "3000"}  # subscribed from here on
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=HAND_1).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=HAND_1
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
         confirmed = stream.until("hand-confirmed", timeout=5)
         standings = stream.until("standings", timeout=5)
     finally:
@@ -127,8 +145,9 @@ def test_an_sse_client_hears_the_new_standings_version_after_a_confirmation(
     conn.close()
 
     # a reconnect with Last-Event-ID replays what came after it, from the Redis stream
-    resumed = SSE(server, f"/api/v1/tournaments/{slug}/events",
-                  headers={"Last-Event-ID": confirmed["id"]})
+    resumed = SSE(
+        server, f"/api/v1/tournaments/{slug}/events", headers={"Last-Event-ID": confirmed["id"]}
+    )
     try:
         assert resumed.message() == {"retry": "3000"}
         assert resumed.until("standings", timeout=5)["id"] == standings["id"]

@@ -52,8 +52,9 @@ def test_an_announcement_arrives_as_an_sse_message(tournament):
             assert hello == {"retry": "3000"}
             assert resume == {"id": "0-0"}  # an empty log: a reconnect replays from its start
             events.publish(tournament.pk, {"event": "standings", "version": 7})
-            events.publish(tournament.pk, {"event": "round", "tournament": tournament.pk,
-                                         "round": 2})
+            events.publish(
+                tournament.pk, {"event": "round", "tournament": tournament.pk, "round": 2}
+            )
             standings, round_ = await read(content, 2)
         finally:
             await content.aclose()
@@ -106,8 +107,9 @@ def test_last_event_id_replays_the_missed_events_first(tournament):
     assert len(ids) == 3
 
     async def run():
-        response = await AsyncClient().get(events_url(tournament),
-                                         headers={"Last-Event-ID": ids[0]})
+        response = await AsyncClient().get(
+            events_url(tournament), headers={"Last-Event-ID": ids[0]}
+        )
         content = response.streaming_content
         try:
             hello, *replayed = await read(content, 3)
@@ -195,11 +197,14 @@ def test_a_confirmed_hand_is_announced_end_to_end(tournament, django_capture_on_
 
             def confirm():
                 with django_capture_on_commit_callbacks(execute=True):
-                    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                                   record=HAND_1).submission
-                    services.confirm_hand(submission=version,
-                                          expected_version=version.version,
-                                          actor=scorer(match, "EW"))
+                    version = services.submit_hand(
+                        match=match, actor=scorer(match, "NS"), record=HAND_1
+                    ).submission
+                    services.confirm_hand(
+                        submission=version,
+                        expected_version=version.version,
+                        actor=scorer(match, "EW"),
+                    )
 
             from asgiref.sync import sync_to_async
 

@@ -21,9 +21,13 @@ def get(path: str, **headers: str) -> tuple[bool, list[dict]]:
         sent.append(message)
 
     headers.setdefault("Host", "testserver")
-    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"",
-             "headers": [(k.lower().replace("_", "-").encode(), v.encode())
-                         for k, v in headers.items()]}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [(k.lower().replace("_", "-").encode(), v.encode()) for k, v in headers.items()],
+    }
     return async_to_sync(fastpath.serve)(scope, send), sent
 
 
@@ -36,8 +40,9 @@ def test_an_uncached_poll_goes_to_django(tournament):
     assert not answered and sent == []
 
 
-def test_a_cached_poll_gets_the_views_answer_without_sql(client, tournament,
-                                                         django_assert_num_queries):
+def test_a_cached_poll_gets_the_views_answer_without_sql(
+    client, tournament, django_assert_num_queries
+):
     path = f"/api/v1/tournaments/{tournament.slug}/standings"
     view = client.get(path)  # Django builds and caches the state
     with django_assert_num_queries(0):
@@ -93,8 +98,13 @@ def stream_events(path: str, publish, query: bytes = b"", frames: int = 3) -> li
         return {"type": "http.disconnect"}
 
     async def run() -> bool:
-        scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
-                 "headers": [(b"host", b"testserver")]}
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "query_string": query,
+            "headers": [(b"host", b"testserver")],
+        }
         task = asyncio.ensure_future(fastpath.serve(scope, send, receive))
         # The stream has subscribed once it sends `retry:`: publish only then (a fixed pause
         # lost the event on a busy machine).
@@ -133,8 +143,9 @@ def test_the_fast_events_stream_replays_from_the_last_event_id(in_process, tourn
     first = event_log.tail(tournament.pk)
     events.publish(tournament.pk, {"event": "round", "round": 2})
     path = f"/api/v1/tournaments/{tournament.slug}/events"
-    answered, sent = stream_events(path, lambda: None,
-                                   query=f"lastEventId={first}".encode(), frames=2)
+    answered, sent = stream_events(
+        path, lambda: None, query=f"lastEventId={first}".encode(), frames=2
+    )
     bodies = b"".join(m.get("body", b"") for m in sent[1:])
     assert answered and b'"round":2' in bodies and b'"round":1' not in bodies
 

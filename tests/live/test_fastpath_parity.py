@@ -62,8 +62,13 @@ PLAIN = [
     ("304 by a weak ETag list", "GET", {"If-None-Match": 'W/"0-0-0", {etag}'}, "http", True),
     ("200 for an old ETag", "GET", {"If-None-Match": '"0-0-0"'}, "http", True),
     ("304 by If-Modified-Since", "GET", {"If-Modified-Since": "{modified}"}, "http", True),
-    ("200 when modified since", "GET",
-     {"If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"}, "http", True),
+    (
+        "200 when modified since",
+        "GET",
+        {"If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"},
+        "http",
+        True,
+    ),
     ("HEAD", "HEAD", {}, "http", True),
     ("HEAD 304", "HEAD", {"If-None-Match": "{etag}"}, "http", True),
     ("Japanese reader", "GET", {"Accept-Language": "ja,en;q=0.5"}, "http", True),
@@ -78,11 +83,15 @@ SECURE = [
     ("plain HTTP under the redirect", "GET", {}, "http", False),
     ("plain HTTP, forwarded as http", "GET", {"X-Forwarded-Proto": "http"}, "https", False),
     ("HTTPS via the proxy", "GET", {"X-Forwarded-Proto": "https"}, "http", True),
-    ("HTTPS 304", "GET", {"X-Forwarded-Proto": "https", "If-None-Match": "{etag}"}, "http",
-     True),
+    ("HTTPS 304", "GET", {"X-Forwarded-Proto": "https", "If-None-Match": "{etag}"}, "http", True),
     ("HTTPS HEAD", "HEAD", {"X-Forwarded-Proto": "https"}, "http", True),
-    ("HTTPS, disallowed host", "GET", {"X-Forwarded-Proto": "https", "Host": "evil.example"},
-     "http", False),
+    (
+        "HTTPS, disallowed host",
+        "GET",
+        {"X-Forwarded-Proto": "https", "Host": "evil.example"},
+        "http",
+        False,
+    ),
 ]
 
 
@@ -93,26 +102,34 @@ def check(tournament, case, method, extra, scheme, answered_fast) -> None:
     # Django fills the cache first: the fast path answers only a current, cached state.
     status, warm, _ = request(apps.django, "GET", path, base)
     assert status == 200, warm
-    headers = {"Host": "testserver", **{
-        name: value.format(etag=warm["etag"], modified=warm["last-modified"])
-        for name, value in extra.items()}}
+    headers = {
+        "Host": "testserver",
+        **{
+            name: value.format(etag=warm["etag"], modified=warm["last-modified"])
+            for name, value in extra.items()
+        },
+    }
     django = request(apps.django, method, path, headers, scheme)
     fast = request(apps.fast, method, path, headers, scheme)
     assert apps.answered == [answered_fast], case
     compare(django, fast, method)
 
 
-@pytest.mark.parametrize(("case", "method", "extra", "scheme", "answered_fast"), PLAIN,
-                         ids=[row[0] for row in PLAIN])
-def test_the_fast_path_answers_as_django_does(tournament, case, method, extra, scheme,
-                                              answered_fast):
+@pytest.mark.parametrize(
+    ("case", "method", "extra", "scheme", "answered_fast"), PLAIN, ids=[row[0] for row in PLAIN]
+)
+def test_the_fast_path_answers_as_django_does(
+    tournament, case, method, extra, scheme, answered_fast
+):
     check(tournament, case, method, extra, scheme, answered_fast)
 
 
-@pytest.mark.parametrize(("case", "method", "extra", "scheme", "answered_fast"), SECURE,
-                         ids=[row[0] for row in SECURE])
+@pytest.mark.parametrize(
+    ("case", "method", "extra", "scheme", "answered_fast"), SECURE, ids=[row[0] for row in SECURE]
+)
 def test_on_an_https_site_the_fast_path_answers_as_django_does(
-        https_site, tournament, case, method, extra, scheme, answered_fast):
+    https_site, tournament, case, method, extra, scheme, answered_fast
+):
     check(tournament, case, method, extra, scheme, answered_fast)
 
 

@@ -55,14 +55,24 @@ def as_td(client, td):
 
 def make(user, *, teams: int = 0, players: int = 0, open_: bool = True, **options) -> Tournament:
     actor = Actor(user=user)
-    settings = {"name": "Friday Spades", "game": "spades", "rules": "standard",
-                "format": "swiss", "rounds": 3, **options}
+    settings = {
+        "name": "Friday Spades",
+        "game": "spades",
+        "rules": "standard",
+        "format": "swiss",
+        "rounds": 3,
+        **options,
+    }
     tournament = services.create_tournament(actor=actor, **settings)
     if open_:
         services.open_registration(tournament=tournament, actor=actor)
     for n in range(1, teams + 1):
-        services.register_entry(tournament=tournament, actor=actor,
-                                players=[f"T{n} North", f"T{n} South"], name=f"Team {n}")
+        services.register_entry(
+            tournament=tournament,
+            actor=actor,
+            players=[f"T{n} North", f"T{n} South"],
+            name=f"Team {n}",
+        )
     for n in range(1, players + 1):
         services.register_entry(tournament=tournament, actor=actor, players=[f"Player {n}"])
     tournament.refresh_from_db()
@@ -201,22 +211,35 @@ def test_the_new_tournament_form_offers_the_presets_options_and_metrics(as_td):
 def test_creating_a_tournament_with_house_options_makes_me_its_director(as_td, td):
     form = as_td.get("/director/").context["form"]
     data = form_data(form)
-    data.update({
-        "name": "Friday Spades", "preset": "standard", "opt_sandbag": "on",
-        "opt_nil_value": "50", "rounds": "5", "points_win": "3", "venue": "Club room",
-        "tiebreak_1": "match_points", "tiebreak_2": "buchholz", "tiebreak_3": "",
-        "tiebreak_4": "", "tiebreak_5": "", "tiebreak_6": "", "late_entry": "draw",
-    })
+    data.update(
+        {
+            "name": "Friday Spades",
+            "preset": "standard",
+            "opt_sandbag": "on",
+            "opt_nil_value": "50",
+            "rounds": "5",
+            "points_win": "3",
+            "venue": "Club room",
+            "tiebreak_1": "match_points",
+            "tiebreak_2": "buchholz",
+            "tiebreak_3": "",
+            "tiebreak_4": "",
+            "tiebreak_5": "",
+            "tiebreak_6": "",
+            "late_entry": "draw",
+        }
+    )
 
     response = as_td.post("/director/", data)
 
     tournament = Tournament.objects.get()
     assert response.status_code == 302
     assert response["Location"] == url(tournament)
-    assert tournament.rules == {"preset": "standard",
-                                "options": {"nil_value": 50, "sandbag": True}}
+    assert tournament.rules == {"preset": "standard", "options": {"nil_value": 50, "sandbag": True}}
     assert (tournament.rounds, tournament.points_win, tournament.venue) == (
-        5, Decimal(3), "Club room"
+        5,
+        Decimal(3),
+        "Club room",
     )
     assert tournament.tiebreaks == ["match_points", "buchholz"]
     assert tournament.late_entry == "draw"
@@ -340,8 +363,16 @@ def test_finishing_needs_the_confirmation_box(as_td, td):
 def test_the_setup_page_saves_changes_through_the_service(as_td, td):
     tournament = make(td, teams=2)
     data = form_data(as_td.get(url(tournament, "setup/")).context["form"])
-    data.update({"rounds": "6", "points_win": "3", "tiebreak_2": "wins", "tiebreak_3": "",
-                 "tiebreak_4": "", "tiebreak_5": ""})
+    data.update(
+        {
+            "rounds": "6",
+            "points_win": "3",
+            "tiebreak_2": "wins",
+            "tiebreak_3": "",
+            "tiebreak_4": "",
+            "tiebreak_5": "",
+        }
+    )
 
     response = as_td.post(url(tournament, "setup/"), data)
 
@@ -397,10 +428,15 @@ def test_the_setup_page_locks_the_rules_once_a_round_is_published(as_td, td):
 def test_a_director_registers_a_team(as_td, td):
     tournament = make(td)
 
-    response = as_td.post(url(tournament, "entries/"), {
-        "player_1": "Aiko Sato", "player_2": "Ben Smith", "name": "Nil Desperandum",
-        "seed": "1",
-    })
+    response = as_td.post(
+        url(tournament, "entries/"),
+        {
+            "player_1": "Aiko Sato",
+            "player_2": "Ben Smith",
+            "name": "Nil Desperandum",
+            "seed": "1",
+        },
+    )
 
     assert response.status_code == 302
     assert texts(response) == ["Nil Desperandum is entered."]
@@ -411,9 +447,13 @@ def test_a_director_registers_a_team(as_td, td):
 def test_a_refused_registration_shows_the_reason_on_the_form(as_td, td):
     tournament = make(td, teams=1)
 
-    response = as_td.post(url(tournament, "entries/"), {
-        "player_1": "T1 North", "player_2": "Someone Else",
-    })
+    response = as_td.post(
+        url(tournament, "entries/"),
+        {
+            "player_1": "T1 North",
+            "player_2": "Someone Else",
+        },
+    )
 
     assert response.status_code == 400
     assert "already holds one of these players" in response.content.decode()
@@ -445,8 +485,7 @@ def test_check_in_seed_fixed_table_and_withdraw(as_td, td):
     assert withdrawn["Location"].endswith(f"#entry-{entry.pk}")
     entry.refresh_from_db()
     assert (entry.status, entry.seed, entry.fixed_table) == ("withdrawn", 3, 5)
-    reasons = dict(AuditEvent.objects.filter(tournament=tournament)
-                   .values_list("action", "reason"))
+    reasons = dict(AuditEvent.objects.filter(tournament=tournament).values_list("action", "reason"))
     assert reasons["withdrawn"] == "ill"
     assert reasons["table-fixed"] == "wheelchair access"
 
@@ -494,8 +533,10 @@ def test_a_round_from_draft_to_closed_through_the_pages(as_td, td):
 
     seats = [s for row in review.context["rows"] for side in row.sides for s in side.seats]
     first, second = seats[0].entry, seats[-1].entry
-    swapped = as_td.post(url(tournament, "rounds/1/swap/"),
-                         {"first": first.pk, "second": second.pk, "reason": "friends"})
+    swapped = as_td.post(
+        url(tournament, "rounds/1/swap/"),
+        {"first": first.pk, "second": second.pk, "reason": "friends"},
+    )
     assert texts(swapped) == [f"{first.name} and {second.name} swapped places."]
     assert AuditEvent.objects.get(action="entries-swapped").reason == "friends"
 
@@ -514,8 +555,7 @@ def test_a_round_from_draft_to_closed_through_the_pages(as_td, td):
     queue = as_td.get(url(tournament)).context["queue"]
     assert [q.hand.match_id for q in queue] == [match.pk]
 
-    confirm = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/confirm/"),
-                         {"version": 1})
+    confirm = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/confirm/"), {"version": 1})
     assert texts(confirm) == ["Hand 1 confirmed."]
     play_all(round_, Actor(user=td))
     asked = as_td.post(url(tournament, "rounds/1/close/"))
@@ -541,12 +581,15 @@ def test_a_swap_into_a_rematch_warns(as_td, td):
     a, b = next(iter(met.values()))  # they met in round 1; round 2 keeps them apart
     draft = Round.objects.get(tournament=tournament, number=2)
     opponent_of_a = next(
-        s.entry for m in draft.matches.all() for s in m.seats.all()
+        s.entry
+        for m in draft.matches.all()
+        for s in m.seats.all()
         if a.pk in {x.entry_id for x in m.seats.all()} and s.entry_id != a.pk
     )
 
-    response = as_td.post(url(tournament, "rounds/2/swap/"),
-                          {"first": opponent_of_a.pk, "second": b.pk})
+    response = as_td.post(
+        url(tournament, "rounds/2/swap/"), {"first": opponent_of_a.pk, "second": b.pk}
+    )
 
     assert any("have met before" in text for text in texts(response))
     assert "Rematch" in as_td.get(url(tournament, "rounds/2/")).content.decode()
@@ -582,8 +625,10 @@ def test_a_correction_needs_a_reason(as_td, scored):
     tournament, match = scored
     fixed = dict(HAND_1, tricks={"N": 4, "E": 3, "S": 3, "W": 3})
 
-    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(fixed), "reason": "  ", "version": 1})
+    response = as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/"),
+        {"record": json.dumps(fixed), "reason": "  ", "version": 1},
+    )
 
     assert response.status_code == 400
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
@@ -593,9 +638,10 @@ def test_a_correction_is_a_new_version_with_its_reason(as_td, scored):
     tournament, match = scored
     fixed = dict(HAND_1, tricks={"N": 4, "E": 3, "S": 3, "W": 3})
 
-    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(fixed), "reason": "N miscounted",
-                           "version": 1})
+    response = as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/"),
+        {"record": json.dumps(fixed), "reason": "N miscounted", "version": 1},
+    )
 
     assert response.status_code == 302
     assert texts(response) == ["Hand 1 corrected."]
@@ -610,8 +656,10 @@ def test_an_illegal_correction_shows_the_engines_errors(as_td, scored):
     tournament, match = scored
     broken = dict(HAND_1, tricks={"N": 9, "E": 3, "S": 3, "W": 3})
 
-    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(broken), "reason": "typo", "version": 1})
+    response = as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/"),
+        {"record": json.dumps(broken), "reason": "typo", "version": 1},
+    )
 
     assert response.status_code == 400
     assert "tricks-do-not-sum" in response.content.decode()
@@ -623,8 +671,10 @@ def test_an_illegal_correction_reads_in_japanese_with_the_code_for_the_director(
     broken = dict(HAND_1, tricks={"N": 9, "E": 3, "S": 3, "W": 3})
     as_td.cookies["django_language"] = "ja"
 
-    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": json.dumps(broken), "reason": "typo", "version": 1})
+    response = as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/"),
+        {"record": json.dumps(broken), "reason": "typo", "version": 1},
+    )
 
     page = response.content.decode()
     assert response.status_code == 400
@@ -636,8 +686,9 @@ def test_an_illegal_correction_reads_in_japanese_with_the_code_for_the_director(
 def test_broken_json_is_a_form_error(as_td, scored):
     tournament, match = scored
 
-    response = as_td.post(url(tournament, f"matches/{match.pk}/hands/1/"),
-                          {"record": "{nope", "reason": "typo"})
+    response = as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/"), {"record": "{nope", "reason": "typo"}
+    )
 
     assert response.status_code == 400
     assert "This is not JSON" in response.content.decode()
@@ -686,9 +737,15 @@ def test_round_match_and_hand_pages_refuse_another_director(client, scored, othe
     tournament, match = scored
     client.force_login(other_td)
     pages = ["rounds/1/", f"matches/{match.pk}/", f"matches/{match.pk}/hands/1/"]
-    posts = ["rounds/generate/", "rounds/1/publish/", "rounds/1/close/",
-             f"matches/{match.pk}/finish/", f"matches/{match.pk}/hands/1/",
-             f"matches/{match.pk}/hands/1/confirm/", f"matches/{match.pk}/hands/1/void/"]
+    posts = [
+        "rounds/generate/",
+        "rounds/1/publish/",
+        "rounds/1/close/",
+        f"matches/{match.pk}/finish/",
+        f"matches/{match.pk}/hands/1/",
+        f"matches/{match.pk}/hands/1/confirm/",
+        f"matches/{match.pk}/hands/1/void/",
+    ]
 
     assert [client.get(url(tournament, p)).status_code for p in pages] == [403] * len(pages)
     assert [client.post(url(tournament, p)).status_code for p in posts] == [403] * len(posts)
@@ -698,8 +755,9 @@ def test_round_match_and_hand_pages_refuse_another_director(client, scored, othe
 def test_every_link_on_the_dashboard_leads_somewhere(as_td, td):
     tournament = make(td, teams=4)
     actor = Actor(user=td)
-    services.publish_round(round=services.generate_round(tournament=tournament, actor=actor),
-                           actor=actor)
+    services.publish_round(
+        round=services.generate_round(tournament=tournament, actor=actor), actor=actor
+    )
     page = as_td.get(url(tournament)).content.decode()
     hrefs = sorted(set(re.findall(r'href="(/(?:director|t)/[^"#]*)"', page)))
     assert any("/print/" in h for h in hrefs) and any("/export/" in h for h in hrefs)
@@ -726,8 +784,7 @@ def test_the_desk_checks_in_the_selected_entries_and_takes_one_back(as_td, td):
     tournament = make(td, teams=3)
     first, second, third = tournament.entries.order_by("pk")
 
-    response = as_td.post(url(tournament, "entries/check-in/"),
-                          {"entry": [first.pk, third.pk]})
+    response = as_td.post(url(tournament, "entries/check-in/"), {"entry": [first.pk, third.pk]})
     assert "2 entries checked in." in texts(response)
     undone = as_td.post(url(tournament, f"entries/{third.pk}/undo-check-in/"))
     assert f"The check-in of {third.name} is taken back." in texts(undone)
@@ -735,7 +792,10 @@ def test_the_desk_checks_in_the_selected_entries_and_takes_one_back(as_td, td):
     assert "Choose the entries to check in first." in texts(nothing)
 
     assert list(tournament.entries.order_by("pk").values_list("status", flat=True)) == [
-        "checked-in", "registered", "registered"]
+        "checked-in",
+        "registered",
+        "registered",
+    ]
 
 
 def test_a_new_entry_is_checked_in_at_once_only_once_the_desk_is_open(as_td, td):
@@ -754,16 +814,20 @@ def test_the_entries_page_keeps_two_entries_apart_and_lets_them_meet_again(as_td
     tournament = make(td, teams=3)
     first, second, _third = tournament.entries.order_by("pk")
 
-    kept = as_td.post(url(tournament, "entries/keep-apart/"),
-                      {"first": first.pk, "second": second.pk, "reason": "a couple"})
+    kept = as_td.post(
+        url(tournament, "entries/keep-apart/"),
+        {"first": first.pk, "second": second.pk, "reason": "a couple"},
+    )
     page = as_td.get(url(tournament, "entries/")).content.decode()
     pair = KeepApart.objects.get(tournament=tournament)
     freed = as_td.post(url(tournament, f"entries/keep-apart/{pair.pk}/remove/"))
-    same = as_td.post(url(tournament, "entries/keep-apart/"),
-                      {"first": first.pk, "second": first.pk})
+    same = as_td.post(
+        url(tournament, "entries/keep-apart/"), {"first": first.pk, "second": first.pk}
+    )
 
-    assert texts(kept) == [f"{first.name} and {second.name} are kept apart in the pairings "
-                           "while the draw can."]
+    assert texts(kept) == [
+        f"{first.name} and {second.name} are kept apart in the pairings while the draw can."
+    ]
     assert f"{first.name} and {second.name}" in page and "(a couple)" in page
     assert texts(freed) == [f"{first.name} and {second.name} may meet again."]
     assert texts(same) == ["Choose two different entries."]
@@ -775,11 +839,12 @@ def test_a_drafts_notes_name_the_entries(as_td, td):
     round_ = services.generate_round(tournament=tournament, actor=Actor(user=td))
     first, second = tournament.entries.order_by("pk")[:2]
     Round.objects.filter(pk=round_.pk).update(
-        notes=[f"kept apart, unavoidable: {first.pk} v {second.pk}", "something new"])
+        notes=[f"kept apart, unavoidable: {first.pk} v {second.pk}", "something new"]
+    )
 
     page = as_td.get(url(tournament, "rounds/1/")).content.decode()
 
-    assert (f"{first.name} and {second.name} meet although they are to be kept apart" in page)
+    assert f"{first.name} and {second.name} meet although they are to be kept apart" in page
     assert "something new" in page and "unavoidable:" not in page
 
 
@@ -816,7 +881,8 @@ def test_the_hand_page_sends_the_version_it_shows(as_td, pending_hand):
 
 
 def test_a_director_voids_a_pending_hand_with_a_reason_and_the_table_enters_it_again(
-        as_td, pending_hand):
+    as_td, pending_hand
+):
     tournament, match = pending_hand
     address = url(tournament, f"matches/{match.pk}/hands/1/void/")
     refused = as_td.post(address, {"void-version": 1, "void-reason": " "})
@@ -828,6 +894,7 @@ def test_a_director_voids_a_pending_hand_with_a_reason_and_the_table_enters_it_a
     event = AuditEvent.objects.get(action="hand-voided")
     assert event.reason == "dealt twice" and event.data["was"] == "pending"
     from tournaments.selectors.scoring import scoring_view
+
     assert scoring_view(match.table).next.number == 1
 
 
@@ -838,8 +905,10 @@ def test_ending_a_match_with_a_pending_hand_offers_to_confirm_or_void_it(as_td, 
     assert asked.status_code == 200
     assert "Confirm hand 1" in page and "Void hand 1" in page
     back = url(tournament, f"matches/{match.pk}/finish/")
-    as_td.post(url(tournament, f"matches/{match.pk}/hands/1/void/"),
-               {"void-version": 1, "void-reason": "not played", "next": back})
+    as_td.post(
+        url(tournament, f"matches/{match.pk}/hands/1/void/"),
+        {"void-version": 1, "void-reason": "not played", "next": back},
+    )
     ended = as_td.post(url(tournament, f"matches/{match.pk}/finish/"), {"confirm": "yes"})
     assert texts(ended) == ["The match is finished."]
     match.refresh_from_db()
@@ -865,8 +934,9 @@ def test_revoking_a_tables_scoring_link_asks_first_then_revokes_it(as_td, pendin
 
 def test_another_tables_link_cannot_be_revoked_from_this_match(as_td, pending_hand, td):
     tournament, match = pending_hand
-    other = Match.objects.create(round=match.round, table=match.table.__class__.objects.create(
-        round=match.round, number=9))
+    other = Match.objects.create(
+        round=match.round, table=match.table.__class__.objects.create(round=match.round, number=9)
+    )
     token, _secret = services.issue_table_token(table=other.table, actor=Actor(user=td))
     address = url(tournament, f"matches/{match.pk}/tokens/{token.pk}/revoke/")
     assert as_td.post(address, {"confirm": "yes"}).status_code == 404

@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(client):
     match = make_match(make_director("td"))
-    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                         idempotency_key="engine-words-1")
+    services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="engine-words-1"
+    )
     return match
 
 
@@ -54,7 +55,8 @@ def test_the_scoring_script_has_a_sentence_for_every_engine_error_code(client, p
 
 def test_the_public_match_page_gives_the_notes_in_japanese(client, played):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
-    response = client.get(reverse("tournaments:public-match",
-                                  args=[played.round.tournament.slug, played.pk]))
+    response = client.get(
+        reverse("tournaments:public-match", args=[played.round.tournament.slug, played.pk])
+    )
     assert response.status_code == 200
     assert "NS：ビッド6、6トリック獲得（+60）" in text(response)

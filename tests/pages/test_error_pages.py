@@ -26,11 +26,23 @@ pytestmark = pytest.mark.django_db
 
 # What Django's technical and bare pages say; none may reach a player.
 TECHNICAL = [
-    "Traceback", "URLconf", "Django tried these URL patterns", "Request Method",
-    "Request URL", "Exception Value", "Exception Type", "CSRF verification failed",
-    "DEBUG = True", "Server Error (500)", "Bad Request (400)", "403 Forbidden",
-    "<h1>Not Found</h1>", "The requested resource was not found", "RuntimeError",
-    "DisallowedHost", "TooManyFieldsSent",
+    "Traceback",
+    "URLconf",
+    "Django tried these URL patterns",
+    "Request Method",
+    "Request URL",
+    "Exception Value",
+    "Exception Type",
+    "CSRF verification failed",
+    "DEBUG = True",
+    "Server Error (500)",
+    "Bad Request (400)",
+    "403 Forbidden",
+    "<h1>Not Found</h1>",
+    "The requested resource was not found",
+    "RuntimeError",
+    "DisallowedHost",
+    "TooManyFieldsSent",
 ]
 
 
@@ -55,16 +67,28 @@ def world(db) -> World:
     td, other = users.create_user("td"), users.create_user("other")
     actor = Actor(user=td)
     tournament = services.create_tournament(
-        actor=actor, name="Friday Spades", game="spades", rules="standard", format="swiss",
-        rounds=3, match_length="hands", match_hands=2)
+        actor=actor,
+        name="Friday Spades",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=3,
+        match_length="hands",
+        match_hands=2,
+    )
     services.open_registration(tournament=tournament, actor=actor)
     for n in range(1, 5):
-        services.register_entry(tournament=tournament, actor=actor, name=f"Secret team {n}",
-                                players=[PlayerSpec(f"Hidden {n}N"), PlayerSpec(f"Hidden {n}S")])
+        services.register_entry(
+            tournament=tournament,
+            actor=actor,
+            name=f"Secret team {n}",
+            players=[PlayerSpec(f"Hidden {n}N"), PlayerSpec(f"Hidden {n}S")],
+        )
     draft = services.generate_round(tournament=tournament, actor=actor)
     tournament.refresh_from_db()
     open_event = services.create_tournament(
-        actor=actor, name="Open Spades", game="spades", rules="standard", format="swiss", rounds=2)
+        actor=actor, name="Open Spades", game="spades", rules="standard", format="swiss", rounds=2
+    )
     services.open_registration(tournament=open_event, actor=actor)
     return World(td=td, other=other, tournament=tournament, draft=draft, open_event=open_event)
 
@@ -90,25 +114,30 @@ class Case:
 def _get(path: str, **extra):
     def send(world: World, lang: str, monkeypatch):
         client = Client(raise_request_exception=False)
-        return client.get(path.format(slug=world.tournament.slug), HTTP_ACCEPT_LANGUAGE=lang,
-                          **extra)
+        return client.get(
+            path.format(slug=world.tournament.slug), HTTP_ACCEPT_LANGUAGE=lang, **extra
+        )
+
     return send
 
 
 def _draft_round(world: World, lang: str, monkeypatch):
-    return Client().get(f"/t/{world.tournament.slug}/rounds/{world.draft.number}/",
-                        HTTP_ACCEPT_LANGUAGE=lang)
+    return Client().get(
+        f"/t/{world.tournament.slug}/rounds/{world.draft.number}/", HTTP_ACCEPT_LANGUAGE=lang
+    )
 
 
 def _bad_registration(world: World, lang: str, monkeypatch):
-    return Client().post(f"/t/{world.open_event.slug}/", {"player_1": "", "player_2": ""},
-                         HTTP_ACCEPT_LANGUAGE=lang)
+    return Client().post(
+        f"/t/{world.open_event.slug}/", {"player_1": "", "player_2": ""}, HTTP_ACCEPT_LANGUAGE=lang
+    )
 
 
 def _too_many_fields(world: World, lang: str, monkeypatch):
     fields = {f"f{n}": "x" for n in range(1200)}
     return Client(raise_request_exception=False).post(
-        f"/t/{world.tournament.slug}/", fields, HTTP_ACCEPT_LANGUAGE=lang)
+        f"/t/{world.tournament.slug}/", fields, HTTP_ACCEPT_LANGUAGE=lang
+    )
 
 
 def _no_csrf_token(world: World, lang: str, monkeypatch):
@@ -119,7 +148,8 @@ def _no_csrf_token(world: World, lang: str, monkeypatch):
 
 def _wrong_host(world: World, lang: str, monkeypatch):
     return Client(raise_request_exception=False).get(
-        "/", HTTP_HOST="evil.example", HTTP_ACCEPT_LANGUAGE=lang)
+        "/", HTTP_HOST="evil.example", HTTP_ACCEPT_LANGUAGE=lang
+    )
 
 
 def _another_directors_page(world: World, lang: str, monkeypatch):
@@ -143,24 +173,57 @@ CASES = [
     Case("unknown match", 404, _get("/t/{slug}/matches/999999/"), *NOT_FOUND),
     Case("unknown player", 404, _get("/players/999999/"), *NOT_FOUND),
     Case("unknown game's leaderboard", 404, _get("/leaderboards/poker/"), *NOT_FOUND),
-    Case("draft round", 404, _draft_round, "Round 1's pairings are not published yet.",
-         "ラウンド 1 の組み合わせはまだ発表されていません。", error_layout=False),
-    Case("bad registration form", 400, _bad_registration, "This field is required.",
-         "この項目は必須です。", error_layout=False),
-    Case("form with too many fields", 400, _too_many_fields,
-         "Your browser sent something this server could not understand",
-         "ブラウザーから送られた内容をサーバーが理解できませんでした。"),
-    Case("form without its CSRF token", 403, _no_csrf_token,
-         "Go back, reload the page, and try again.",
-         "前のページに戻り、再読み込みしてからもう一度試してください。"),
-    Case("host name this server does not answer to", 400, _wrong_host,
-         "an address this server does not answer to", "このサーバーが応答しないアドレスです。"),
-    Case("another director's page", 403, _another_directors_page,
-         "Only this tournament's directors may see this page.",
-         "このページを見られるのは、この大会のディレクターだけです。"),
-    Case("server error", 500, _server_error,
-         "The server hit a problem and could not finish this page.",
-         "サーバーで問題が起き、このページを最後まで表示できませんでした。"),
+    Case(
+        "draft round",
+        404,
+        _draft_round,
+        "Round 1's pairings are not published yet.",
+        "ラウンド 1 の組み合わせはまだ発表されていません。",
+        error_layout=False,
+    ),
+    Case(
+        "bad registration form",
+        400,
+        _bad_registration,
+        "This field is required.",
+        "この項目は必須です。",
+        error_layout=False,
+    ),
+    Case(
+        "form with too many fields",
+        400,
+        _too_many_fields,
+        "Your browser sent something this server could not understand",
+        "ブラウザーから送られた内容をサーバーが理解できませんでした。",
+    ),
+    Case(
+        "form without its CSRF token",
+        403,
+        _no_csrf_token,
+        "Go back, reload the page, and try again.",
+        "前のページに戻り、再読み込みしてからもう一度試してください。",
+    ),
+    Case(
+        "host name this server does not answer to",
+        400,
+        _wrong_host,
+        "an address this server does not answer to",
+        "このサーバーが応答しないアドレスです。",
+    ),
+    Case(
+        "another director's page",
+        403,
+        _another_directors_page,
+        "Only this tournament's directors may see this page.",
+        "このページを見られるのは、この大会のディレクターだけです。",
+    ),
+    Case(
+        "server error",
+        500,
+        _server_error,
+        "The server hit a problem and could not finish this page.",
+        "サーバーで問題が起き、このページを最後まで表示できませんでした。",
+    ),
 ]
 
 
@@ -225,8 +288,10 @@ def test_the_draft_round_page_shows_nothing_of_the_draft(evening, world):
     """A draft reads exactly like a round not paired yet: no table, no name, no count."""
     client = Client()
     token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
-    draft, not_paired = (token.sub("", client.get(f"/t/{world.tournament.slug}/rounds/{n}/")
-                                   .content.decode()) for n in (1, 2))
+    draft, not_paired = (
+        token.sub("", client.get(f"/t/{world.tournament.slug}/rounds/{n}/").content.decode())
+        for n in (1, 2)
+    )
     assert "Secret team" not in draft and "Hidden" not in draft
     assert draft.replace("Round 1", "Round 2").replace("/rounds/1/", "/rounds/2/") == not_paired
     assert f'href="/t/{world.tournament.slug}/"' in draft  # back to the tournament
@@ -271,13 +336,16 @@ def test_a_failing_500_template_still_gives_a_plain_friendly_page(evening, monke
 # --- the API keeps its JSON error shape ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("handler", "status", "code"), [
-    (lambda r: errors.bad_request(r, Exception()), 400, "bad-request"),
-    (lambda r: errors.permission_denied(r, Exception()), 403, "permission-denied"),
-    (lambda r: errors.page_not_found(r, Exception()), 404, "not-found"),
-    (errors.server_error, 500, "server-error"),
-    (lambda r: errors.csrf_failure(r, "CSRF token missing."), 403, "csrf-failed"),
-])
+@pytest.mark.parametrize(
+    ("handler", "status", "code"),
+    [
+        (lambda r: errors.bad_request(r, Exception()), 400, "bad-request"),
+        (lambda r: errors.permission_denied(r, Exception()), 403, "permission-denied"),
+        (lambda r: errors.page_not_found(r, Exception()), 404, "not-found"),
+        (errors.server_error, 500, "server-error"),
+        (lambda r: errors.csrf_failure(r, "CSRF token missing."), 403, "csrf-failed"),
+    ],
+)
 def test_under_the_api_every_handler_answers_json(handler, status, code):
     response = handler(RequestFactory().post("/api/v1/tournaments"))
     assert response.status_code == status
@@ -297,9 +365,17 @@ def test_a_server_error_under_the_api_is_still_json_with_debug_off(evening, worl
     monkeypatch.setattr(services, "create_tournament", _boom)
     client = Client(raise_request_exception=False)
     client.force_login(world.td)
-    response = client.post("/api/v1/tournaments", {
-        "name": "X", "game": "spades", "rules": "standard", "format": "swiss", "rounds": 3,
-    }, content_type="application/json")
+    response = client.post(
+        "/api/v1/tournaments",
+        {
+            "name": "X",
+            "game": "spades",
+            "rules": "standard",
+            "format": "swiss",
+            "rounds": 3,
+        },
+        content_type="application/json",
+    )
     assert response.status_code == 500 and response.json()["code"] == "server-error"
 
 

@@ -62,11 +62,14 @@ def test_download_urls_are_under_the_tournament(solo):
 
 
 @pytest.mark.parametrize("subject", ["standings", "results"])
-@pytest.mark.parametrize("fmt, content_type, disposition", [
-    ("csv", "text/csv; charset=utf-8", "attachment"),
-    ("xlsx", XLSX, "attachment"),
-    ("pdf", "application/pdf", "inline"),
-])
+@pytest.mark.parametrize(
+    "fmt, content_type, disposition",
+    [
+        ("csv", "text/csv; charset=utf-8", "attachment"),
+        ("xlsx", XLSX, "attachment"),
+        ("pdf", "application/pdf", "inline"),
+    ],
+)
 def test_tables_download_with_their_type_and_a_slug_named_file(
     client, solo, subject, fmt, content_type, disposition
 ):
@@ -116,8 +119,13 @@ def test_the_hands_file_streams_every_confirmed_hand(client, solo):
         'attachment; filename="solo-whist-evening-hands.jsonl"'
     )
     lines = b"".join(response.streaming_content).decode().splitlines()
-    assert len(lines) == HandSubmission.objects.filter(
-        hand__match__round__tournament=solo, status="confirmed").count() == 32
+    assert (
+        len(lines)
+        == HandSubmission.objects.filter(
+            hand__match__round__tournament=solo, status="confirmed"
+        ).count()
+        == 32
+    )
     assert all(check_record(json.loads(line))["ok"] for line in lines)
 
 

@@ -33,8 +33,9 @@ TEAMS_CSV = (
 
 def open_tournament(username: str = "td") -> Tournament:
     director = Actor(user=get_user_model().objects.create_user(username, password="x"))
-    tournament = services.create_tournament(actor=director, name="Club night", game="spades",
-                                            rules="standard", format="swiss", rounds=3)
+    tournament = services.create_tournament(
+        actor=director, name="Club night", game="spades", rules="standard", format="swiss", rounds=3
+    )
     return services.open_registration(tournament=tournament, actor=director)
 
 
@@ -69,8 +70,10 @@ def test_the_import_pages_are_for_the_tournaments_directors_only(client):
     assert client.get(hands).status_code == 302
     client.force_login(get_user_model().objects.create_user("other"))
     assert client.get(entries_url(tournament)).status_code == 403
-    assert client.post(entries_url(tournament),
-                       {"file": upload("e.csv", TEAMS_CSV)}).status_code == 403
+    assert (
+        client.post(entries_url(tournament), {"file": upload("e.csv", TEAMS_CSV)}).status_code
+        == 403
+    )
     assert client.post(confirm_url(tournament), {"payload": "x"}).status_code == 403
     assert client.get(hands).status_code == 403
     assert Entry.objects.count() == 0
@@ -115,8 +118,9 @@ def test_the_preview_lists_problems_by_row_of_the_file_and_offers_no_import(clie
 def test_a_file_that_cannot_be_read_is_reported_as_a_whole(client):
     tournament = open_tournament()
     signed_in(client, tournament)
-    html = client.post(entries_url(tournament),
-                       {"file": upload("e.pdf", b"%PDF-1.7")}).content.decode()
+    html = client.post(
+        entries_url(tournament), {"file": upload("e.pdf", b"%PDF-1.7")}
+    ).content.decode()
     assert "The file cannot be imported" in html and "bad-file" in html
     assert Entry.objects.count() == 0
 
@@ -164,9 +168,15 @@ def test_a_tampered_payload_is_refused_and_stores_nothing(client):
     )
     data, stamp, signature = payload.rsplit(":", 2)
     forged_rows = signing.dumps(
-        {"t": tournament.pk, "u": tournament.directors.get().pk, "f": "e.csv", "team": True,
-         "rows": [[2, "Mallory", "Mal", "", "Lory", "", 1]]},
-        salt="some other salt", compress=True,
+        {
+            "t": tournament.pk,
+            "u": tournament.directors.get().pk,
+            "f": "e.csv",
+            "team": True,
+            "rows": [[2, "Mallory", "Mal", "", "Lory", "", 1]],
+        },
+        salt="some other salt",
+        compress=True,
     )
 
     for bad in (
@@ -212,8 +222,9 @@ def test_when_the_tournament_changed_since_the_preview_nothing_is_imported(clien
         client.post(entries_url(tournament), {"file": upload("e.csv", TEAMS_CSV)}).content.decode()
     )
     director = Actor(user=tournament.directors.get())
-    services.register_entry(tournament=tournament, actor=director,
-                            players=["Chie Sato", "Eri Abe"], name="Early birds")
+    services.register_entry(
+        tournament=tournament, actor=director, players=["Chie Sato", "Eri Abe"], name="Early birds"
+    )
 
     response = client.post(confirm_url(tournament), {"payload": payload})
 
@@ -233,8 +244,10 @@ def match(db):
 
 
 def hand_lines(*records: dict | str) -> bytes:
-    lines = [r if isinstance(r, str) else json.dumps({"round": 1, "table": 1, "record": r})
-             for r in records]
+    lines = [
+        r if isinstance(r, str) else json.dumps({"round": 1, "table": 1, "record": r})
+        for r in records
+    ]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -247,8 +260,10 @@ def post_hands(client, settings, django_capture_on_commit_callbacks):
         tournament = match.round.tournament
         signed_in(client, tournament)
         with django_capture_on_commit_callbacks(execute=True):
-            return client.post(reverse("tournaments:imports-hands", args=[tournament.slug]),
-                               {"file": upload(name, data)})
+            return client.post(
+                reverse("tournaments:imports-hands", args=[tournament.slug]),
+                {"file": upload(name, data)},
+            )
 
     return post
 
@@ -259,8 +274,9 @@ def test_uploading_hand_records_starts_a_job_and_shows_its_results(client, match
     job = ImportJob.objects.get()
     tournament = match.round.tournament
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournaments:imports-job",
-                                           args=[tournament.slug, job.pk])
+    assert response["Location"] == reverse(
+        "tournaments:imports-job", args=[tournament.slug, job.pk]
+    )
     page = client.get(response["Location"])
     html = page.content.decode()
     assert '<progress id="job-progress" max="3" value="3">' in html
@@ -272,8 +288,7 @@ def test_uploading_hand_records_starts_a_job_and_shows_its_results(client, match
     assert HandSubmission.objects.filter(status="confirmed", source="import").count() == 2
 
 
-def test_a_line_the_rules_engine_refuses_reads_in_japanese_with_its_code(client, match,
-                                                                         post_hands):
+def test_a_line_the_rules_engine_refuses_reads_in_japanese_with_its_code(client, match, post_hands):
     bad = {**HAND_1, "tricks": {"N": 9, "E": 4, "S": 3, "W": 3}}
     response = post_hands(match, hand_lines(bad))
     client.cookies["django_language"] = "ja"
@@ -295,8 +310,9 @@ def test_uploading_the_same_file_again_reports_duplicates(client, match, post_ha
     assert re.search(r'data-field="duplicates">2<', html)
     assert re.search(r'data-field="stored">0<', html)
     assert HandSubmission.objects.count() == 2
-    listing = client.get(reverse("tournaments:imports-hands",
-                                 args=[match.round.tournament.slug])).content.decode()
+    listing = client.get(
+        reverse("tournaments:imports-hands", args=[match.round.tournament.slug])
+    ).content.decode()
     assert listing.count("hands.jsonl") == 2
 
 
@@ -333,8 +349,16 @@ def test_a_running_job_polls_its_status_and_refreshes_without_javascript(
     assert 'aria-live="polite"' in html
     assert status["Content-Type"] == "application/json" and "no-store" in status["Cache-Control"]
     assert status.json() == {
-        "id": job.pk, "state": "running", "state_label": "Running", "finished": False,
-        "total": 2, "processed": 1, "stored": 1, "duplicates": 0, "failed": 0, "percent": 50,
+        "id": job.pk,
+        "state": "running",
+        "state_label": "Running",
+        "finished": False,
+        "total": 2,
+        "processed": 1,
+        "stored": 1,
+        "duplicates": 0,
+        "failed": 0,
+        "percent": 50,
         "message": "",
     }
 
@@ -344,14 +368,22 @@ def test_a_job_is_shown_only_in_its_own_tournament(client, match, post_hands):
     job = ImportJob.objects.get()
     elsewhere = open_tournament("elsewhere")
     signed_in(client, elsewhere)
-    assert client.get(reverse("tournaments:imports-job",
-                              args=[elsewhere.slug, job.pk])).status_code == 404
-    assert client.get(reverse("tournaments:imports-job-status",
-                              args=[elsewhere.slug, job.pk])).status_code == 404
+    assert (
+        client.get(reverse("tournaments:imports-job", args=[elsewhere.slug, job.pk])).status_code
+        == 404
+    )
+    assert (
+        client.get(
+            reverse("tournaments:imports-job-status", args=[elsewhere.slug, job.pk])
+        ).status_code
+        == 404
+    )
     client.force_login(get_user_model().objects.create_user("stranger"))
     slug = match.round.tournament.slug
-    assert client.get(reverse("tournaments:imports-job-status",
-                              args=[slug, job.pk])).status_code == 403
+    assert (
+        client.get(reverse("tournaments:imports-job-status", args=[slug, job.pk])).status_code
+        == 403
+    )
 
 
 # -- in a real browser ---------------------------------------------------------------------------
@@ -368,8 +400,10 @@ def test_the_job_page_moves_its_progress_bar_and_shows_the_errors_when_done(
     tournament = match.round.tournament
     user = tournament.directors.get()
     job = services.hand_imports.start_hand_import(
-        tournament=tournament, actor=Actor(user=user),
-        data=hand_lines(HAND_1, "{broken", HAND_2), filename="night.jsonl",
+        tournament=tournament,
+        actor=Actor(user=user),
+        data=hand_lines(HAND_1, "{broken", HAND_2),
+        filename="night.jsonl",
     )
     sign_in_browser(page, live_server, user)
     page.goto(live_server.url + reverse("tournaments:imports-job", args=[tournament.slug, job.pk]))
@@ -387,8 +421,20 @@ def test_the_job_page_moves_its_progress_bar_and_shows_the_errors_when_done(
     services.hand_imports.run_hand_import(job.pk)  # the worker's turn: the page reloads itself
     page.wait_for_selector("table.row-errors", timeout=5000)
     assert page.locator("table.row-errors tbody tr").inner_text().split() == [
-        "2", "bad-json", "not", "valid", "JSON:", "Expecting", "property", "name", "enclosed",
-        "in", "double", "quotes", "(column", "2)",
+        "2",
+        "bad-json",
+        "not",
+        "valid",
+        "JSON:",
+        "Expecting",
+        "property",
+        "name",
+        "enclosed",
+        "in",
+        "double",
+        "quotes",
+        "(column",
+        "2)",
     ]
     assert page.locator('[data-field="stored"]').inner_text() == "2"
     assert accessibility(page) == []

@@ -32,12 +32,17 @@ def make_round(game: str = "spades", *, username: str = "td", **options) -> Tour
     teams, players = spec.pop("teams", 0), spec.pop("players", 0)
     user = get_user_model().objects.create_user(username, password="x")
     director = Actor(user=user)
-    tournament = services.create_tournament(actor=director, name=f"{game} night", game=game,
-                                            rounds=3, **spec)
+    tournament = services.create_tournament(
+        actor=director, name=f"{game} night", game=game, rounds=3, **spec
+    )
     services.open_registration(tournament=tournament, actor=director)
     for n in range(1, teams + 1):
-        services.register_entry(tournament=tournament, actor=director,
-                                players=[f"North {n}", f"South {n}"], name=f"Team {n}")
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            players=[f"North {n}", f"South {n}"],
+            name=f"Team {n}",
+        )
     for n in range(1, players + 1):
         services.register_entry(tournament=tournament, actor=director, players=[f"Player {n}"])
     round_ = services.generate_round(tournament=tournament, actor=director)
@@ -82,9 +87,7 @@ def expected_modules(url: str) -> tuple[int, set[tuple[int, int]]]:
     """What a level-M QR code of `url` with a 4-module quiet zone must show (segno's matrix)."""
     code = segno.make(url, error="m", boost_error=False, micro=False)
     matrix = code.matrix
-    dark = {
-        (r + 4, c + 4) for r, row in enumerate(matrix) for c, value in enumerate(row) if value
-    }
+    dark = {(r + 4, c + 4) for r, row in enumerate(matrix) for c, value in enumerate(row) if value}
     return len(matrix) + 8, dark
 
 
@@ -260,8 +263,10 @@ def test_a_page_rendered_to_pdf_fetches_nothing_but_static_files(monkeypatch):
         raise OSError("no network in this test")
 
     monkeypatch.setattr(urllib.request.OpenerDirector, "open", no_network)
-    html = ('<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
-            '<img src="http://169.254.169.254/x.png" alt=""><p class="qr-url">x</p></body></html>')
+    html = (
+        '<html><head><link rel="stylesheet" href="/static/css/print.css"></head><body>'
+        '<img src="http://169.254.169.254/x.png" alt=""><p class="qr-url">x</p></body></html>'
+    )
     document = printing.render_document(html, base_url="http://testserver/")
     assert len(document.pages) == 1
     assert opened == []
@@ -272,18 +277,36 @@ def test_a_page_rendered_to_pdf_fetches_nothing_but_static_files(monkeypatch):
 
 def header_cells(html: str) -> list[str]:
     thead = re.search(r'<table class="grid">.*?<thead>(.*?)</thead>', html, re.S).group(1)
-    return [re.sub(r"<[^>]+>", " ", cell).split()[0] for cell in
-            re.findall(r"<th[^>]*>(.*?)</th>", thead, re.S)]
+    return [
+        re.sub(r"<[^>]+>", " ", cell).split()[0]
+        for cell in re.findall(r"<th[^>]*>(.*?)</th>", thead, re.S)
+    ]
 
 
 @pytest.mark.parametrize(
     ("game", "needed"),
     [
-        ("spades", ["Hand", "Dealer", "NS", "EW", "Bid", "Nil", "Tricks", "Bags", "Score",
-                    "Total"]),
+        (
+            "spades",
+            ["Hand", "Dealer", "NS", "EW", "Bid", "Nil", "Tricks", "Bags", "Score", "Total"],
+        ),
         ("whist", ["Hand", "Dealer", "NS", "EW", "Tricks", "Honours", "Score", "Total"]),
-        ("solo-whist", ["Hand", "Dealer", "Contract", "Declarer", "Tricks", "N", "E", "S", "W",
-                        "Settlement", "Total"]),
+        (
+            "solo-whist",
+            [
+                "Hand",
+                "Dealer",
+                "Contract",
+                "Declarer",
+                "Tricks",
+                "N",
+                "E",
+                "S",
+                "W",
+                "Settlement",
+                "Total",
+            ],
+        ),
         ("german-whist", ["Hand", "Dealer", "N", "S", "Tricks", "Score", "Total"]),
     ],
 )
@@ -312,9 +335,15 @@ def test_a_fixed_length_match_gets_a_row_per_hand_with_the_dealer_printed(client
     assert [int(hand) for hand, _ in rows] == list(range(1, 13))
     assert "".join(dealer for _, dealer in rows) == "NESWNESWNESW"
     fewer = client.get(sheets_url(tournament) + "?rows=3").content.decode()
-    assert len(re.findall(r'<th scope="row">\d+</th>\s*<td>[NESW]</td>',
-                          re.search(r'<table class="grid">.*?</table>', fewer, re.S)
-                          .group(0))) == 3
+    assert (
+        len(
+            re.findall(
+                r'<th scope="row">\d+</th>\s*<td>[NESW]</td>',
+                re.search(r'<table class="grid">.*?</table>', fewer, re.S).group(0),
+            )
+        )
+        == 3
+    )
 
 
 def test_each_tables_score_sheet_is_its_own_landscape_page(client):
@@ -384,8 +413,9 @@ def test_each_score_sheet_carries_the_qr_code_of_its_match_s_public_page(client)
     tables = Table.objects.filter(round__tournament=tournament, match__is_bye=False)
     assert tables.count() == 3
     for table in tables.select_related("match"):
-        url = "http://testserver" + reverse("tournaments:public-match",
-                                            args=[tournament.slug, table.match.pk])
+        url = "http://testserver" + reverse(
+            "tournaments:public-match", args=[tournament.slug, table.match.pk]
+        )
         assert printing.qr_svg(url, title=str(table.number)) in html
     assert "#token=" not in html and not TableToken.objects.exists()
 
@@ -401,8 +431,9 @@ def test_cards_carry_the_public_url_even_when_printed_from_the_laptops_own_brows
     signed_in(client, tournament)
 
     page = client.get(cards_url(tournament), HTTP_HOST="127.0.0.1:8000").content.decode()
-    response = client.post(cards_url(tournament), {"paper": "a4", "format": "html"},
-                           HTTP_HOST="localhost:8000")
+    response = client.post(
+        cards_url(tournament), {"paper": "a4", "format": "html"}, HTTP_HOST="localhost:8000"
+    )
 
     assert f"{LAN}/" in page and 'role="alert"' not in page
     cards = cards_by_table(response.content.decode())
@@ -437,12 +468,13 @@ def test_printing_at_the_lan_address_without_a_public_url_uses_that_address(clie
     signed_in(client, tournament)
 
     page = client.get(cards_url(tournament), HTTP_HOST="192.168.1.20:8000").content.decode()
-    response = client.post(cards_url(tournament), {"format": "html"},
-                           HTTP_HOST="192.168.1.20:8000")
+    response = client.post(cards_url(tournament), {"format": "html"}, HTTP_HOST="192.168.1.20:8000")
 
     assert "Phones cannot open these codes." not in page
-    assert all(url.startswith(f"{LAN}/table/")
-               for url, _ in cards_by_table(response.content.decode()).values())
+    assert all(
+        url.startswith(f"{LAN}/table/")
+        for url, _ in cards_by_table(response.content.decode()).values()
+    )
 
 
 def test_a_score_sheets_qr_code_opens_the_match_at_the_public_url(client, settings):
@@ -475,8 +507,9 @@ def test_the_pin_slips_give_each_entry_its_own_pin_for_the_directors_only(client
     assert "no-store" in response["Cache-Control"] or "no-cache" in response["Cache-Control"]
     html = response.content.decode()
     for entry in tournament.entries.all():
-        assert re.search(rf"{re.escape(entry.name)}</strong>.*?class=\"pin\"[^>]*>{entry.pin}<",
-                         html, re.S), entry.name
+        assert re.search(
+            rf"{re.escape(entry.name)}</strong>.*?class=\"pin\"[^>]*>{entry.pin}<", html, re.S
+        ), entry.name
 
 
 def test_the_pins_survive_reprinted_table_cards(client):
@@ -491,8 +524,11 @@ def test_the_pins_survive_reprinted_table_cards(client):
 
 def test_the_director_sees_the_pins_on_the_entries_page(client):
     tournament = make_round()
-    html = signed_in(client, tournament).get(
-        reverse("tournaments:director-entries", args=[tournament.slug])).content.decode()
+    html = (
+        signed_in(client, tournament)
+        .get(reverse("tournaments:director-entries", args=[tournament.slug]))
+        .content.decode()
+    )
     for pin in tournament.entries.values_list("pin", flat=True):
         assert f"<code>{pin}</code>" in html
     assert pins_url(tournament) in html

@@ -56,20 +56,44 @@ def built(django_capture_on_commit_callbacks):
     return run
 
 
-def event(director: Actor, *, name: str = "Friday Spades", teams: int = 5, game: str = "spades",
-          rules: str = "standard", fmt: str = "swiss", hands: int = 2, **options) -> Tournament:
+def event(
+    director: Actor,
+    *,
+    name: str = "Friday Spades",
+    teams: int = 5,
+    game: str = "spades",
+    rules: str = "standard",
+    fmt: str = "swiss",
+    hands: int = 2,
+    **options,
+) -> Tournament:
     """A tournament with `teams` team entries (or players for individual games), registration
     open."""
     tournament = services.create_tournament(
-        actor=director, name=name, game=game, rules=rules, format=fmt, rounds=3,
-        match_length="hands", match_hands=hands, venue="Koenji Hall", **options,
+        actor=director,
+        name=name,
+        game=game,
+        rules=rules,
+        format=fmt,
+        rounds=3,
+        match_length="hands",
+        match_hands=hands,
+        venue="Koenji Hall",
+        **options,
     )
     services.open_registration(tournament=tournament, actor=director)
     for n in range(1, teams + 1):
-        players = ([PlayerSpec(f"{name} {n}N"), PlayerSpec(f"{name} {n}S")]
-                   if tournament.is_team_event else [PlayerSpec(f"{name} player {n}")])
-        services.register_entry(tournament=tournament, actor=director, players=players,
-                                name=f"{name} team {n}" if tournament.is_team_event else "")
+        players = (
+            [PlayerSpec(f"{name} {n}N"), PlayerSpec(f"{name} {n}S")]
+            if tournament.is_team_event
+            else [PlayerSpec(f"{name} player {n}")]
+        )
+        services.register_entry(
+            tournament=tournament,
+            actor=director,
+            players=players,
+            name=f"{name} team {n}" if tournament.is_team_event else "",
+        )
     tournament.refresh_from_db()
     return tournament
 
@@ -101,9 +125,12 @@ def build_club(director: Actor, seed: int = 7) -> Club:
     pending = simulate.play_hand(first, rng, confirm=False)
     disputed = simulate.play_hand(second, rng, confirm=False)
     other = next(a for a in simulate.scorers(second) if a.side != disputed.submitted_side)
-    disputed = services.reject_hand(submission=disputed,
-                                    expected_version=disputed.version,
-                                    actor=other, reason="4 tricks, not 3")
+    disputed = services.reject_hand(
+        submission=disputed,
+        expected_version=disputed.version,
+        actor=other,
+        reason="4 tricks, not 3",
+    )
     return Club(spades=spades, in_play=round_, pending=pending, disputed=disputed)
 
 
@@ -136,8 +163,10 @@ def test_home_groups_tournaments_by_state_and_links_each(client, director, built
     built(play_round, done, director, rng)
     built(services.finish_tournament, tournament=done, actor=director)
     html = text(get(client, "/"))
-    sections = {m.group(1): m.group(2) for m in re.finditer(
-        r'<section aria-labelledby="(\w+)">(.*?)</section>', html, re.S)}
+    sections = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r'<section aria-labelledby="(\w+)">(.*?)</section>', html, re.S)
+    }
     assert running.name in sections["running"]
     assert upcoming.name in sections["upcoming"]
     assert done.name in sections["finished"]
@@ -156,8 +185,7 @@ def test_an_empty_club_home_says_so_in_each_group(client):
 
 
 def test_the_leaderboard_ranks_players_by_ordinal_with_win_rates(client, club):
-    ratings = list(Rating.objects.filter(game="spades").order_by("-ordinal", "-games",
-                                                                 "player_id"))
+    ratings = list(Rating.objects.filter(game="spades").order_by("-ordinal", "-games", "player_id"))
     assert len(ratings) == 8  # two tables of two teams played round 1 (one team had a bye)
     html = text(get(client, reverse("tournaments:public-leaderboard", args=["spades"])))
     positions = [html.index(f">{r.player.name}</a>") for r in ratings]
@@ -170,7 +198,8 @@ def test_the_leaderboard_ranks_players_by_ordinal_with_win_rates(client, club):
 
 def test_a_game_without_ratings_and_an_unknown_game(client):
     assert "No rated matches in this game yet." in text(
-        get(client, reverse("tournaments:public-leaderboard", args=["whist"])))
+        get(client, reverse("tournaments:public-leaderboard", args=["whist"]))
+    )
     assert get(client, "/leaderboards/chess/").status_code == 404
 
 
@@ -182,8 +211,15 @@ def test_the_tournament_page_states_facts_rules_entries_and_rounds(client, club)
     response = get(client, reverse("tournaments:public-tournament", args=[spades.slug]))
     assert response.status_code == 200
     page = squash(text(response))
-    for fact in ("Spades", "Standard (the club's own rules)", "Swiss", "2 hands",
-                 "win 2, draw 1, loss 0, bye 2", "Koenji Hall", "Running"):
+    for fact in (
+        "Spades",
+        "Standard (the club's own rules)",
+        "Swiss",
+        "2 hands",
+        "win 2, draw 1, loss 0, bye 2",
+        "Koenji Hall",
+        "Running",
+    ):
         assert fact in page
     assert "Spades may not be led until a spade has been played" in page
     assert "Friday Spades team 3" in page
@@ -193,15 +229,25 @@ def test_the_tournament_page_states_facts_rules_entries_and_rounds(client, club)
 
 
 def test_an_unknown_tournament_is_not_found(client):
-    for url in ("/t/nope/", "/t/nope/standings/", "/t/nope/standings/fragment/",
-                "/t/nope/rounds/1/", "/t/nope/matches/1/", "/t/nope/projector/",
-                "/t/nope/projector/fragment/", "/players/999999/"):
+    for url in (
+        "/t/nope/",
+        "/t/nope/standings/",
+        "/t/nope/standings/fragment/",
+        "/t/nope/rounds/1/",
+        "/t/nope/matches/1/",
+        "/t/nope/projector/",
+        "/t/nope/projector/fragment/",
+        "/players/999999/",
+    ):
         assert get(client, url).status_code == 404, url
 
 
 def register(client, tournament: Tournament, **data):
-    return client.post(reverse("tournaments:public-tournament", args=[tournament.slug]), data,
-                       HTTP_ACCEPT_LANGUAGE="en")
+    return client.post(
+        reverse("tournaments:public-tournament", args=[tournament.slug]),
+        data,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
 
 
 def test_a_team_registers_on_the_public_page(client, director):
@@ -210,8 +256,14 @@ def test_a_team_registers_on_the_public_page(client, director):
     for field in ("team_name", "player_1", "player_2"):
         assert f'name="{field}"' in form
         assert f'<label for="id_{field}">' in form
-    response = register(client, tournament, team_name="Moonshot", player_1="Aiko",
-                        player_2="Ben", club_number_1="C-17")
+    response = register(
+        client,
+        tournament,
+        team_name="Moonshot",
+        player_1="Aiko",
+        player_2="Ben",
+        club_number_1="C-17",
+    )
     assert response.status_code == 302
     assert response["Location"].endswith(f"/t/{tournament.slug}/#entries")
     entry = Entry.objects.get(tournament=tournament, team__name="Moonshot")
@@ -222,22 +274,32 @@ def test_a_team_registers_on_the_public_page(client, director):
 
 
 def test_a_player_registers_alone_for_an_individual_event(client, director):
-    tournament = event(director, name="Solo night", teams=0, game="solo-whist",
-                       rules="phillips", fmt="individual")
+    tournament = event(
+        director, name="Solo night", teams=0, game="solo-whist", rules="phillips", fmt="individual"
+    )
     form = text(get(client, reverse("tournaments:public-tournament", args=[tournament.slug])))
     assert 'name="player_2"' not in form and 'name="team_name"' not in form
     assert register(client, tournament, player_1="Chika").status_code == 302
     assert Entry.objects.get(tournament=tournament).player.name == "Chika"
 
 
-@pytest.mark.parametrize(("data", "status", "message"), [
-    ({"player_1": "Aiko", "player_2": "Aiko"}, 400,
-     "Name two different players for a team, one player otherwise."),
-    ({"player_1": "Friday Spades 1N", "player_2": "Newcomer"}, 409,
-     "One of these players is already entered in this tournament."),
-    ({"player_1": "", "player_2": "Ben"}, 400, "This field is required."),
-    ({"player_1": "x" * 101, "player_2": "Ben"}, 400, "Ensure this value has at most 100"),
-])
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        (
+            {"player_1": "Aiko", "player_2": "Aiko"},
+            400,
+            "Name two different players for a team, one player otherwise.",
+        ),
+        (
+            {"player_1": "Friday Spades 1N", "player_2": "Newcomer"},
+            409,
+            "One of these players is already entered in this tournament.",
+        ),
+        ({"player_1": "", "player_2": "Ben"}, 400, "This field is required."),
+        ({"player_1": "x" * 101, "player_2": "Ben"}, 400, "Ensure this value has at most 100"),
+    ],
+)
 def test_registration_errors_are_shown_on_the_form(client, director, data, status, message):
     tournament = event(director, teams=1)
     response = register(client, tournament, **data)
@@ -248,13 +310,17 @@ def test_registration_errors_are_shown_on_the_form(client, director, data, statu
     assert Entry.objects.filter(tournament=tournament).count() == 1
 
 
-@pytest.mark.parametrize(("state", "status", "message"), [
-    (Tournament.State.RUNNING, 403, "Registration is not open for this tournament."),
-    (Tournament.State.SETUP, 403, "Registration is not open for this tournament."),
-    (Tournament.State.FINISHED, 409, "This tournament is over."),
-])
-def test_registration_outside_its_window_is_refused_with_a_reason(client, director, state,
-                                                                  status, message):
+@pytest.mark.parametrize(
+    ("state", "status", "message"),
+    [
+        (Tournament.State.RUNNING, 403, "Registration is not open for this tournament."),
+        (Tournament.State.SETUP, 403, "Registration is not open for this tournament."),
+        (Tournament.State.FINISHED, 409, "This tournament is over."),
+    ],
+)
+def test_registration_outside_its_window_is_refused_with_a_reason(
+    client, director, state, status, message
+):
     tournament = event(director, teams=1)
     tournament.state = state
     tournament.save(update_fields=["state"])
@@ -287,8 +353,9 @@ def test_a_round_lists_tables_sides_states_scores_and_the_bye(client, club):
         for seat in match.seats.select_related("entry__team"):
             assert seat.entry.name in html
             assert f'<span class="points">{written(seat.points_for)}</span>' in html
-    assert re.search(r'<th scope="row" class="num">1</th>.*<th scope="row" class="num">2</th>',
-                     html, re.S)
+    assert re.search(
+        r'<th scope="row" class="num">1</th>.*<th scope="row" class="num">2</th>', html, re.S
+    )
     bye = Match.objects.get(round__tournament=spades, round__number=1, is_bye=True)
     assert f"Byes:</strong> {bye.seats.get().entry.name}" in html
     assert html.count('class="badge finished"') == 2
@@ -340,7 +407,8 @@ def test_standings_come_from_the_latest_snapshot_with_their_age(client, club):
     assert "(version" not in html, "people read an age, not a version number"
     assert "Updated just now." in html or " ago." in html
     StandingsSnapshot.objects.filter(pk=latest.snapshot.pk).update(
-        computed_at=timezone.now() - timedelta(minutes=5, seconds=10))
+        computed_at=timezone.now() - timedelta(minutes=5, seconds=10)
+    )
     later = text(get(client, reverse("tournaments:public-standings", args=[spades.slug])))
     assert "Updated 5\xa0minutes ago." in later or "Updated 5 minutes ago." in later
     assert "Results have changed" not in html
@@ -382,9 +450,16 @@ def test_the_fragment_is_the_table_alone_and_follows_new_snapshots(client, club,
     assert "<html" not in first and "<table" in first
     version = int(re.search(r'data-version="(\d+)"', first).group(1))
     assert version == standings_service.latest(tournament=spades).snapshot.version
-    built(services.confirm_hand, submission=club.pending, expected_version=club.pending.version,
-          actor=next(a for a in simulate.scorers(club.pending.hand.match)
-                     if a.side != club.pending.submitted_side))
+    built(
+        services.confirm_hand,
+        submission=club.pending,
+        expected_version=club.pending.version,
+        actor=next(
+            a
+            for a in simulate.scorers(club.pending.hand.match)
+            if a.side != club.pending.submitted_side
+        ),
+    )
     after = text(get(client, url))
     assert int(re.search(r'data-version="(\d+)"', after).group(1)) == version + 1
 
@@ -421,10 +496,11 @@ def test_a_match_shows_every_hand_with_its_status_and_running_total(client, club
     for side, points in last.items():
         assert f'<span class="kv"><strong>{side} {written(points)}</strong></span>' in html
     assert "Bags" in html
-    assert "<details class=\"play\">" in html
+    assert '<details class="play">' in html
     disputed = club.disputed.hand.match
-    html = text(get(client, reverse("tournaments:public-match",
-                                    args=[club.spades.slug, disputed.pk])))
+    html = text(
+        get(client, reverse("tournaments:public-match", args=[club.spades.slug, disputed.pk]))
+    )
     assert 'class="badge disputed"' in html
     assert "4 tricks, not 3" in html
 
@@ -437,10 +513,9 @@ def test_the_play_is_shown_trick_by_trick_with_leader_and_winner(client, club):
     assert len(tricks) == 13
     for trick, following in zip(tricks, tricks[1:], strict=False):
         assert trick.winner == following.leader  # each trick's winner leads the next
-    html = text(get(client, reverse("tournaments:public-match",
-                                    args=[club.spades.slug, match.pk])))
+    html = text(get(client, reverse("tournaments:public-match", args=[club.spades.slug, match.pk])))
     assert "The play of hand 1, trick by trick" in html
-    assert f"<th scope=\"row\">1</th><td>{tricks[0].leader}</td>" in html
+    assert f'<th scope="row">1</th><td>{tricks[0].leader}</td>' in html
 
 
 def test_a_match_of_another_tournament_or_a_bye_is_not_found(client, club, director):
@@ -451,32 +526,43 @@ def test_a_match_of_another_tournament_or_a_bye_is_not_found(client, club, direc
     assert get(client, f"/t/{club.spades.slug}/matches/{bye.pk}/").status_code == 404
 
 
-@pytest.mark.parametrize(("game", "rules", "fmt", "teams", "facts"), [
-    ("whist", "short-whist", "swiss", 2, ["Trumps", "Honours held", "Game points"]),
-    ("solo-whist", "phillips", "individual", 4, ["Contract"]),
-    ("german-whist", "standard", "swiss", 2, ["Winner", "Trumps"]),
-])
-def test_each_game_shows_its_own_facts_per_hand(client, director, built, game, rules, fmt,
-                                                teams, facts):
+@pytest.mark.parametrize(
+    ("game", "rules", "fmt", "teams", "facts"),
+    [
+        ("whist", "short-whist", "swiss", 2, ["Trumps", "Honours held", "Game points"]),
+        ("solo-whist", "phillips", "individual", 4, ["Contract"]),
+        ("german-whist", "standard", "swiss", 2, ["Winner", "Trumps"]),
+    ],
+)
+def test_each_game_shows_its_own_facts_per_hand(
+    client, director, built, game, rules, fmt, teams, facts
+):
     rng = random.Random(11)
-    tournament = built(event, director, name=game, teams=teams, game=game, rules=rules,
-                       fmt=fmt, hands=3)
+    tournament = built(
+        event, director, name=game, teams=teams, game=game, rules=rules, fmt=fmt, hands=3
+    )
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     match = Match.objects.filter(round=round_, is_bye=False).first()
     built(simulate.play_match, match, rng)
-    html = text(get(client, reverse("tournaments:public-match", args=[tournament.slug,
-                                                                      match.pk])))
+    html = text(get(client, reverse("tournaments:public-match", args=[tournament.slug, match.pk])))
     for label in facts:
         assert f"<dt>{label}</dt>" in html
     assert "Final score" in html
 
 
-@pytest.mark.parametrize(("game", "rules"), [
-    ("spades", "standard"), ("spades", "pagat-barmore"), ("spades", "pagat-3p"),
-    ("whist", "short-whist"), ("solo-whist", "phillips"), ("german-whist", "standard"),
-    ("german-whist", {"preset": "standard", "options": {"counted_tricks": "all-26"}}),
-])
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("spades", "standard"),
+        ("spades", "pagat-barmore"),
+        ("spades", "pagat-3p"),
+        ("whist", "short-whist"),
+        ("solo-whist", "phillips"),
+        ("german-whist", "standard"),
+        ("german-whist", {"preset": "standard", "options": {"counted_tricks": "all-26"}}),
+    ],
+)
 def test_the_trick_winners_shown_are_the_engines(game, rules):
     from games.records import check_hand
 
@@ -498,8 +584,9 @@ def test_the_trick_winners_shown_are_the_engines(game, rules):
 def test_a_result_stored_without_trick_winners_gets_the_engines_winners_again():
     from games.records import check_hand
 
-    record = simulate.simulator("spades").random_hand(random.Random(1), "standard",
-                                                      dealer="N", before=None)
+    record = simulate.simulator("spades").random_hand(
+        random.Random(1), "standard", dealer="N", before=None
+    )
     result = check_hand(record)
     stored_before = {k: v for k, v in result.items() if k != "trick_winners"}
     views = trick_views("spades", "standard", record, stored_before)
@@ -519,8 +606,11 @@ def test_a_player_page_lists_events_places_and_ratings_with_a_chart(client, club
     html = text(response)
     assert f"<h1>{player.name}</h1>" in html
     assert club.spades.name in html and entry.name in html
-    row = next(r for r in standings_service.latest(tournament=club.spades).snapshot.payload[
-        "rows"] if r["entry"] == entry.pk)
+    row = next(
+        r
+        for r in standings_service.latest(tournament=club.spades).snapshot.payload["rows"]
+        if r["entry"] == entry.pk
+    )
     assert f"{row['rank']} of 5" in html
     assert f"{rating.ordinal:.1f}" in html
     svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
@@ -537,9 +627,11 @@ def test_a_player_without_ratings_or_events(client):
 
 
 def test_the_rating_chart_scales_into_its_box():
-    history = [["2026-01-01T19:00:00+00:00", 1, 25.0, 8.0, -1.0],
-               ["2026-01-08T19:00:00+00:00", 2, 27.0, 7.0, 6.0],
-               ["2026-01-15T19:00:00+00:00", 3, 26.0, 6.5, 6.5]]
+    history = [
+        ["2026-01-01T19:00:00+00:00", 1, 25.0, 8.0, -1.0],
+        ["2026-01-08T19:00:00+00:00", 2, 27.0, 7.0, 6.0],
+        ["2026-01-15T19:00:00+00:00", 3, 26.0, 6.5, 6.5],
+    ]
     chart = rating_chart(history)
     assert [p.x for p in chart.points] == sorted(p.x for p in chart.points)
     assert all(chart.top <= p.y <= chart.bottom for p in chart.points)
@@ -602,8 +694,10 @@ def test_pages_render_in_japanese(client, club, how):
 def test_every_page_opens_with_a_link_past_the_header_to_the_content(client, club):
     """Keyboard and screen-reader users skip the site header: the first link of the page goes
     to the main content, which can take the focus."""
-    for path in (reverse("tournaments:home"), reverse("tournaments:public-tournament",
-                                                      args=[club.spades.slug])):
+    for path in (
+        reverse("tournaments:home"),
+        reverse("tournaments:public-tournament", args=[club.spades.slug]),
+    ):
         html = client.get(path).content.decode()
         first_link = re.search(r"<a [^>]*>", html).group(0)
         assert 'class="skip"' in first_link and 'href="#main"' in first_link
@@ -630,8 +724,9 @@ def test_standings_and_the_match_page_link_every_player_to_their_page(client, cl
     tournament = club.spades
     standings = text(get(client, f"/t/{tournament.slug}/standings/"))
     match = Match.objects.filter(round=club.in_play, is_bye=False).order_by("table__number")[0]
-    match_page = text(get(client, reverse("tournaments:public-match",
-                                          args=[tournament.slug, match.pk])))
+    match_page = text(
+        get(client, reverse("tournaments:public-match", args=[tournament.slug, match.pk]))
+    )
     for entry in tournament.entries.exclude(status="withdrawn").select_related("team"):
         for player in (entry.team.first, entry.team.second):
             link = f'<a href="{reverse("tournaments:public-player", args=[player.pk])}">'

@@ -114,8 +114,7 @@ EXPECTED = {
         "abundance 3 (1/2 a trick over or under); abundance in trumps 3 (1/2 a trick over or "
         "under); misère ouverte 4; abundance declared 6.",
         "Solo: 5 tricks or more alone, the turned suit trumps.",
-        "Abundance declared: all 13 tricks with no trumps; the declarer leads to the first "
-        "trick.",
+        "Abundance declared: all 13 tricks with no trumps; the declarer leads to the first trick.",
     ],
     ("solo-whist", "parlett-1"): [
         "Bids, lowest first (value each player pays or receives): proposal and acceptance (prop "
@@ -173,9 +172,13 @@ def alternatives(option) -> list:
     if option.choices:
         return [c for c in option.choices if c != option.default]
     values = {option.default + 1, option.default + 7, max(option.low or 0, 1), 3}
-    return sorted(v for v in values if v != option.default
-                  and (option.low is None or v >= option.low)
-                  and (option.high is None or v <= option.high))
+    return sorted(
+        v
+        for v in values
+        if v != option.default
+        and (option.low is None or v >= option.low)
+        and (option.high is None or v <= option.high)
+    )
 
 
 # Options that only matter beside another: changed on top of the setting that brings them in.
@@ -221,8 +224,10 @@ def test_house_options_are_counted_and_change_the_words():
     words = describe("spades", {"preset": "standard", "options": {"target": 300, "sandbag": True}})
     assert words[0] == "Rules: Standard (the club's own rules), with 2 house options."
     assert "Bags: every 10 overtricks counted up cost 100 points." in words
-    assert ("Game: the first side to 300 points or more at the end of a hand wins; equal totals "
-            "play another hand.") in words
+    assert (
+        "Game: the first side to 300 points or more at the end of a hand wins; equal totals "
+        "play another hand."
+    ) in words
     assert "No penalty for bags (overtricks)." not in words
 
 
@@ -238,35 +243,60 @@ def test_an_option_that_needs_another_is_silent_without_it(game, name):
 
 
 def test_dependent_options_speak_only_where_they_apply():
-    no_nil = describe("spades", {"preset": "standard", "options": {"nil": False,
-                                                                   "nil_value": 50}})
+    no_nil = describe("spades", {"preset": "standard", "options": {"nil": False, "nil_value": 50}})
     assert not any("50 points" in s for s in no_nil)
     cutthroat = describe("spades", "network-spades")
     assert not any("exchange" in s for s in cutthroat)  # no partner to exchange with
 
 
 def test_two_player_and_card_options_read_from_the_engines_pack():
-    dummy = describe("spades", {"preset": "standard", "options": {
-        "players": 2, "partnership": False, "two_player_deal": "dummy",
-        "high_trumps": ["2D"], "deuce_of_spades_high": True, "moon": True}})
+    dummy = describe(
+        "spades",
+        {
+            "preset": "standard",
+            "options": {
+                "players": 2,
+                "partnership": False,
+                "two_player_deal": "dummy",
+                "high_trumps": ["2D"],
+                "deuce_of_spades_high": True,
+                "moon": True,
+            },
+        },
+    )
     assert any(s.startswith("Two players and a dummy, 17 cards each") for s in dummy)
     assert "Spades are always trumps; from the highest: 2♦, 2♠, A♠ … 3♠." in dummy
     assert any("take all 17 tricks" in s for s in dummy)
     one_joker = describe("spades", {"preset": "windswept", "options": {"jokers": 1}})
     assert "Taken out of the pack before the deal: 2♣." in one_joker
     assert "Spades are always trumps; from the highest: joker, A♠ … 2♠." in one_joker
-    short = describe("german-whist", {"preset": "standard", "options": {
-        "hand_size": 6, "counted_tricks": "all-26", "score": "difference"}})
-    assert ("For the first 20 tricks the winner takes the turned card of the stock and the "
-            "loser the face-down card beneath it; then the next card is turned.") in short
+    short = describe(
+        "german-whist",
+        {
+            "preset": "standard",
+            "options": {"hand_size": 6, "counted_tricks": "all-26", "score": "difference"},
+        },
+    )
+    assert (
+        "For the first 20 tricks the winner takes the turned card of the stock and the "
+        "loser the face-down card beneath it; then the next card is turned."
+    ) in short
     assert "All 26 tricks count; whoever takes more wins." in short
     assert "The winner scores the difference between the two players' tricks." in short
 
 
 def test_solo_whist_bid_order_follows_the_options():
-    words = describe("solo-whist", {"preset": "phillips", "options": {
-        "misere_below_solo": True, "prop_and_cop": False,
-        "declared_with_trumps": "ranks-above"}})
+    words = describe(
+        "solo-whist",
+        {
+            "preset": "phillips",
+            "options": {
+                "misere_below_solo": True,
+                "prop_and_cop": False,
+                "declared_with_trumps": "ranks-above",
+            },
+        },
+    )
     bids = next(s for s in words if s.startswith("Bids, lowest first"))
     assert "prop and cop" not in bids
     assert bids.index("misère 2") < bids.index("solo 1")
@@ -298,8 +328,11 @@ def test_issue_19_options_read_in_english_and_japanese():
         ("spades", {**two, "dummy_seat": "left"}, "The dummy sits at the dealer's left"),
         ("spades", {**two, "dummy_seat": "right"}, "The dummy sits at the dealer's right"),
         ("spades", {"last_trick_bonus": "sequence"}, "in whatever order they were played"),
-        ("solo-whist", {"abundance_trumps_named": "after-opening-lead"},
-         "names trumps once the opening lead is on the table"),
+        (
+            "solo-whist",
+            {"abundance_trumps_named": "after-opening-lead"},
+            "names trumps once the opening lead is on the table",
+        ),
     ]
     for game, options, phrase in cases:
         preset = "phillips" if game == "solo-whist" else "standard"

@@ -28,8 +28,9 @@ def fragment(client, match):
 
 
 def script_json(source: str, element_id: str) -> dict:
-    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>',
-                      source, re.S)
+    found = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>', source, re.S
+    )
     assert found, f"no {element_id} in the page"
     return json.loads(found.group(1))
 
@@ -67,9 +68,14 @@ def test_the_spades_page_shows_the_table_its_teams_the_rules_and_the_first_hand(
     assert config["api"]["hands"] == f"/api/v1/matches/{spades.pk}/hands"
     assert config["layouts"]["N"]["order"] == ["E", "S", "W", "N"]
     nxt = script_json(response.content.decode(), "scoring-next")
-    assert nxt == {"number": 1, "dealer": "N", "dealerFixed": False, "reentry": False,
-                   "blocked": "", "before": {"score": {"NS": 0, "EW": 0},
-                                             "bags": {"NS": 0, "EW": 0}}}
+    assert nxt == {
+        "number": 1,
+        "dealer": "N",
+        "dealerFixed": False,
+        "reentry": False,
+        "blocked": "",
+        "before": {"score": {"NS": 0, "EW": 0}, "bags": {"NS": 0, "EW": 0}},
+    }
     # the bid choices the standard preset allows (nil, and double nil when behind)
     body = response.content.decode()
     assert 'value="nil"' in body and 'value="double-nil"' in body
@@ -77,12 +83,15 @@ def test_the_spades_page_shows_the_table_its_teams_the_rules_and_the_first_hand(
 
 
 def test_the_page_lists_hands_with_the_engines_running_totals_and_the_next_dealer(client, spades):
-    first = services.submit_hand(match=spades, actor=scorer(spades, "NS"), record=HAND_1,
-                                 idempotency_key="page-test-1").submission
-    services.confirm_hand(submission=first,
-                          expected_version=first.version, actor=scorer(spades, "EW"))
-    services.submit_hand(match=spades, actor=scorer(spades, "EW"), record=HAND_2,
-                         idempotency_key="page-test-2")
+    first = services.submit_hand(
+        match=spades, actor=scorer(spades, "NS"), record=HAND_1, idempotency_key="page-test-1"
+    ).submission
+    services.confirm_hand(
+        submission=first, expected_version=first.version, actor=scorer(spades, "EW")
+    )
+    services.submit_hand(
+        match=spades, actor=scorer(spades, "EW"), record=HAND_2, idempotency_key="page-test-2"
+    )
     response = page(client, spades)
     shown = text(response)
     # hand 1: NS bid 6 and took 6 (+60), EW bid 7 and took 7 (+70); hand 2: NS +61, EW +60
@@ -98,11 +107,15 @@ def test_the_page_lists_hands_with_the_engines_running_totals_and_the_next_deale
 
 
 def test_a_rejected_hand_is_entered_again_with_its_dealer(client, spades):
-    pending = services.submit_hand(match=spades, actor=scorer(spades, "NS"), record=HAND_1,
-                                   idempotency_key="page-test-3").submission
-    services.reject_hand(submission=pending,
-                         expected_version=pending.version,
-                         actor=scorer(spades, "EW"), reason="E took 5")
+    pending = services.submit_hand(
+        match=spades, actor=scorer(spades, "NS"), record=HAND_1, idempotency_key="page-test-3"
+    ).submission
+    services.reject_hand(
+        submission=pending,
+        expected_version=pending.version,
+        actor=scorer(spades, "EW"),
+        reason="E took 5",
+    )
     shown = text(page(client, spades))
     assert "Rejected" in shown and "Reason: E took 5" in shown
     nxt = script_json(page(client, spades).content.decode(), "scoring-next")
@@ -110,8 +123,9 @@ def test_a_rejected_hand_is_entered_again_with_its_dealer(client, spades):
 
 
 def test_the_hands_fragment_holds_the_list_and_the_next_hand(client, spades):
-    services.submit_hand(match=spades, actor=scorer(spades, "NS"), record=HAND_1,
-                         idempotency_key="page-test-4")
+    services.submit_hand(
+        match=spades, actor=scorer(spades, "NS"), record=HAND_1, idempotency_key="page-test-4"
+    )
     response = fragment(client, spades)
     assert response.status_code == 200
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
@@ -129,8 +143,9 @@ def test_the_hands_fragment_holds_the_list_and_the_next_hand(client, spades):
         ("german-whist", "standard", "NS", ["N", "S"]),
     ],
 )
-def test_every_game_renders_its_seats_form_and_played_hands(client, director, game, rules,
-                                                            seats, sides):
+def test_every_game_renders_its_seats_form_and_played_hands(
+    client, director, game, rules, seats, sides
+):
     fmt = "individual" if game == "solo-whist" else "swiss"
     match = make_match(director, game=game, rules=rules, fmt=fmt)
     rng = random.Random(7)
@@ -198,8 +213,9 @@ def test_the_token_probe_tells_this_tables_token_from_others(client, spades, dir
 
 
 def test_the_page_is_in_japanese_when_asked(client, spades):
-    response = client.get(reverse("tournaments:scoring-table", args=[spades.table_id]),
-                          HTTP_ACCEPT_LANGUAGE="ja")
+    response = client.get(
+        reverse("tournaments:scoring-table", args=[spades.table_id]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
     assert response.status_code == 200
     assert '<html lang="ja">' in response.content.decode()
 
@@ -237,9 +253,17 @@ def test_the_first_hand_is_dealt_by_the_first_dealer_the_table_card_prints(clien
 
 def test_the_seat_diagram_names_the_player_in_each_seat_under_their_team(client, spades):
     body = page(client, spades).content.decode()
-    found = re.findall(r'<li class="seat seat-([NESW])"[^>]*>.*?<span class="seat-name">([^<]*)'
-                       r'</span>\s*<span class="seat-entry">([^<]*)</span>', body, re.S)
+    found = re.findall(
+        r'<li class="seat seat-([NESW])"[^>]*>.*?<span class="seat-name">([^<]*)'
+        r'</span>\s*<span class="seat-entry">([^<]*)</span>',
+        body,
+        re.S,
+    )
     seats = {seat: (player, html.unescape(team)) for seat, player, team in found}
     # a team's first player sits in its first seat and the partner opposite, as on the card
-    assert seats == {"N": ("Aiko", "Aiko & Ben"), "S": ("Ben", "Aiko & Ben"),
-                     "E": ("Chika", "Chika & Dan"), "W": ("Dan", "Chika & Dan")}
+    assert seats == {
+        "N": ("Aiko", "Aiko & Ben"),
+        "S": ("Ben", "Aiko & Ben"),
+        "E": ("Chika", "Chika & Dan"),
+        "W": ("Dan", "Chika & Dan"),
+    }

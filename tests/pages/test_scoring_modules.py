@@ -16,7 +16,8 @@ from config.storage import StaticFilesStorage
 STATIC = Path(__file__).resolve().parents[2] / "static"
 # `import {a} from './x.js'`, `export {a} from './x.js'`, `import './x.js'`
 IMPORT = re.compile(
-    r"""^(?:(?:import|export)\b[^;'"]*?\bfrom\s*|import\s*)["']([^"']+)["']""", re.M)
+    r"""^(?:(?:import|export)\b[^;'"]*?\bfrom\s*|import\s*)["']([^"']+)["']""", re.M
+)
 
 
 def test_production_storage_points_every_module_import_at_a_hashed_file(tmp_path):

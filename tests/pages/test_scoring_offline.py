@@ -22,8 +22,10 @@ pytestmark = pytest.mark.django_db
 WORKER = "/table/service-worker.js"
 STATIC = Path(__file__).resolve().parents[2] / "static"
 # The scoring page's entry module imports these (static/js/scoring/): the worker keeps them all.
-SCORING_MODULES = sorted(f"/static/{path.relative_to(STATIC).as_posix()}"
-                         for path in (STATIC / "js" / "scoring").rglob("*.js"))
+SCORING_MODULES = sorted(
+    f"/static/{path.relative_to(STATIC).as_posix()}"
+    for path in (STATIC / "js" / "scoring").rglob("*.js")
+)
 
 
 @pytest.fixture
@@ -74,7 +76,10 @@ def test_over_https_the_page_links_its_manifest_and_its_worker(client, match, se
     body = client.get(table_url(match), secure=secure).content.decode()
     assert f'<link rel="manifest" href="{manifest_url(match)}">' in body
     assert script_json(body, "scoring-config")["offlineApp"] == {
-        "manifest": manifest_url(match), "worker": WORKER, "scope": "/table/"}
+        "manifest": manifest_url(match),
+        "worker": WORKER,
+        "scope": "/table/",
+    }
 
     worker = client.get(WORKER, secure=secure)
     assert worker.status_code == 200
@@ -93,8 +98,9 @@ def test_over_https_the_page_links_its_manifest_and_its_worker(client, match, se
     assert "request.headers.has('Authorization')" in code
 
 
-def test_the_manifest_opens_the_table_page_and_speaks_the_visitors_language(client, match,
-                                                                            settings):
+def test_the_manifest_opens_the_table_page_and_speaks_the_visitors_language(
+    client, match, settings
+):
     settings.PUBLIC_URL = "https://club.example"
     response = client.get(manifest_url(match))
     assert response.status_code == 200
@@ -122,8 +128,7 @@ def test_the_script_knows_the_dealer_rotation_and_the_event_stream(client, match
     assert isinstance(config["renderedAt"], int)
 
 
-def test_the_scoring_code_is_never_in_what_the_worker_may_keep(client, director, match,
-                                                              settings):
+def test_the_scoring_code_is_never_in_what_the_worker_may_keep(client, director, match, settings):
     """The page the worker keeps is the server's HTML: the code lives only in the card's URL
     fragment and on the phone, never in anything the server renders for the page."""
     settings.PUBLIC_URL = "https://club.example"

@@ -50,15 +50,16 @@ def test_entrants_sharing_a_place_show_the_same_rank(client, director):
 
 
 def test_the_projector_and_its_fragment_render(client, season):
-    for url in (f"/seasons/{season.slug}/projector/",
-                f"/seasons/{season.slug}/projector/fragment/"):
+    for url in (
+        f"/seasons/{season.slug}/projector/",
+        f"/seasons/{season.slug}/projector/fragment/",
+    ):
         response = client.get(url)
         assert response.status_code == 200
         assert "Aiko Sato" in response.content.decode()
 
 
-def test_the_csv_download_has_a_column_per_evening_and_brackets_dropped_results(client,
-                                                                                 season):
+def test_the_csv_download_has_a_column_per_evening_and_brackets_dropped_results(client, season):
     body = client.get(f"/seasons/{season.slug}/export/table.csv").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][4:8] == ["Night 1", "Night 2", "Night 3", "Night 4"]
@@ -74,8 +75,10 @@ def test_the_xlsx_and_pdf_downloads_are_built(client, season, fmt, kind):
 
 def test_a_stranger_cannot_manage_or_create_a_season(client, season):
     assert client.get(f"/seasons/{season.slug}/manage/").status_code == 302  # sign in first
-    assert client.post("/seasons/", {"name": "Mine", "game": "spades",
-                                     "rule": "placing"}).status_code == 403
+    assert (
+        client.post("/seasons/", {"name": "Mine", "game": "spades", "rule": "placing"}).status_code
+        == 403
+    )
     other = get_user_model().objects.create_user("other", password="pw")
     client.force_login(other)
     assert client.get(f"/seasons/{season.slug}/manage/").status_code == 403
@@ -83,8 +86,16 @@ def test_a_stranger_cannot_manage_or_create_a_season(client, season):
 
 def test_a_director_creates_a_season_and_adds_an_evening_of_its_game_only(client, director):
     client.force_login(director.user)
-    response = client.post("/seasons/", {"name": "Spring", "game": "german-whist",
-                                         "rule": "match-points", "points": "", "best": "2"})
+    response = client.post(
+        "/seasons/",
+        {
+            "name": "Spring",
+            "game": "german-whist",
+            "rule": "match-points",
+            "points": "",
+            "best": "2",
+        },
+    )
     series = Series.objects.get(name="Spring")
     assert response.status_code == 302 and (series.rule, series.best) == ("match-points", 2)
     night = evening(director, "Spring night")

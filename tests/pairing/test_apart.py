@@ -44,8 +44,10 @@ def swiss_best(field: list[Contender]) -> tuple[int, int]:
     best = None
     for bye in ids if len(ids) % 2 else [None]:
         for pairs in matchings([i for i in ids if i != bye]):
-            key = (sum(met(by_id[a], by_id[b]) for a, b in pairs),
-                   sum(apart(by_id[a], by_id[b]) for a, b in pairs))
+            key = (
+                sum(met(by_id[a], by_id[b]) for a, b in pairs),
+                sum(apart(by_id[a], by_id[b]) for a, b in pairs),
+            )
             best = key if best is None or key < best else best
     return best
 
@@ -60,8 +62,10 @@ def together(field: list[Contender], groups) -> int:
 def test_swiss_makes_no_avoidable_pair_of_entries_to_keep_apart(field, seed):
     draw = swiss(field, seed=seed)
     by_id = {c.id: c for c in field}
-    made = (sum(met(by_id[a], by_id[b]) for a, b in draw.tables),
-            sum(apart(by_id[a], by_id[b]) for a, b in draw.tables))
+    made = (
+        sum(met(by_id[a], by_id[b]) for a, b in draw.tables),
+        sum(apart(by_id[a], by_id[b]) for a, b in draw.tables),
+    )
     assert made == swiss_best(field)
     assert draw.apart == made[1]
     assert sum("kept apart" in note for note in draw.notes) == draw.apart
@@ -72,8 +76,10 @@ def test_swiss_makes_no_avoidable_pair_of_entries_to_keep_apart(field, seed):
 def test_tables_make_no_avoidable_meeting_of_entries_to_keep_apart(field, size, seed):
     draw = tables(field, size=size, seed=seed)
     players = [p for t in draw.tables for p in t]
-    best = min((table_repeats(field, groups), together(field, groups))
-               for groups in partitions(players, size))
+    best = min(
+        (table_repeats(field, groups), together(field, groups))
+        for groups in partitions(players, size)
+    )
     assert (draw.repeats, together(field, draw.tables)) == best
     assert draw.apart == best[1]
 
@@ -90,8 +96,14 @@ def test_progressive_tables_make_no_avoidable_meeting_of_entries_to_keep_apart(f
 
     best = None
     for groups in partitions(players, 4):
-        again = sum(min(partnered(a, b) + partnered(c, d), partnered(a, c) + partnered(b, d),
-                        partnered(a, d) + partnered(b, c)) for a, b, c, d in groups)
+        again = sum(
+            min(
+                partnered(a, b) + partnered(c, d),
+                partnered(a, c) + partnered(b, d),
+                partnered(a, d) + partnered(b, c),
+            )
+            for a, b, c, d in groups
+        )
         key = (again, table_repeats(field, groups), together(field, groups))
         best = key if best is None or key < best else best
     assert (*progressive_key(field, draw.tables), together(field, draw.tables)) == best
@@ -101,8 +113,12 @@ def test_progressive_tables_make_no_avoidable_meeting_of_entries_to_keep_apart(f
 def test_two_clubmates_at_the_top_meet_the_next_pair_instead():
     """The worked example of docs/pairing.md: 1 and 2 are clubmates; 1 v 2 would be the
     closest pairing of the top group, so the Swiss pairs 1 v 3 and 2 v 4 instead."""
-    field = [Contender(id=n, points=2 if n <= 4 else 0, rank=n,
-                       avoid=frozenset({2}) if n == 1 else frozenset()) for n in range(1, 9)]
+    field = [
+        Contender(
+            id=n, points=2 if n <= 4 else 0, rank=n, avoid=frozenset({2}) if n == 1 else frozenset()
+        )
+        for n in range(1, 9)
+    ]
     plain = swiss([replace(c, avoid=frozenset()) for c in field], seed=1)
     kept = swiss(field, seed=1)
     assert (1, 3) in plain.tables and (2, 4) in plain.tables  # Dutch: top half v bottom half
@@ -111,10 +127,12 @@ def test_two_clubmates_at_the_top_meet_the_next_pair_instead():
 
 
 def test_a_pair_kept_apart_is_made_when_the_only_other_pairing_is_a_rematch():
-    field = [Contender(id=1, points=1, rank=1, opponents=frozenset({3, 4}), avoid=frozenset({2})),
-             Contender(id=2, points=1, rank=2),
-             Contender(id=3, points=0, rank=3, opponents=frozenset({1})),
-             Contender(id=4, points=0, rank=4, opponents=frozenset({1}))]
+    field = [
+        Contender(id=1, points=1, rank=1, opponents=frozenset({3, 4}), avoid=frozenset({2})),
+        Contender(id=2, points=1, rank=2),
+        Contender(id=3, points=0, rank=3, opponents=frozenset({1})),
+        Contender(id=4, points=0, rank=4, opponents=frozenset({1})),
+    ]
     draw = swiss(field, seed=0)
     assert (1, 2) in draw.tables and draw.repeats == 0 and draw.apart == 1
     assert "kept apart, unavoidable: 1 v 2" in draw.notes

@@ -36,8 +36,12 @@ def play_chalk(board):
         ready = [m for r in board.rounds for m in r if m.ready]
         if not ready:
             return board
-        results = {(m.round, m.index): min(m.top, m.bottom) for r in board.rounds for m in r
-                   if m.winner is not None and not m.bye}
+        results = {
+            (m.round, m.index): min(m.top, m.bottom)
+            for r in board.rounds
+            for m in r
+            if m.winner is not None and not m.bye
+        }
         results |= {(m.round, m.index): min(m.top, m.bottom) for m in ready}
         board = advance(board, results)
 
@@ -91,7 +95,10 @@ def test_a_winner_outside_the_match_or_a_match_not_made_is_refused():
     with pytest.raises(PairingError) as missing:
         advance(board, {(3, 1): 101})
     assert [e.value.code for e in (outside, early, missing)] == [
-        "not-in-match", "match-not-made", "no-such-match"]
+        "not-in-match",
+        "match-not-made",
+        "no-such-match",
+    ]
     with pytest.raises(PairingError):
         bracket([1])
     with pytest.raises(PairingError):
@@ -120,8 +127,9 @@ CHAIN = ["match_points", "point_difference", "buchholz"]
 
 
 def standing(entrant, rank, mp, diff=0, buchholz=0):
-    return Standing(entrant, rank, {"match_points": mp, "point_difference": diff,
-                                    "buchholz": buchholz})
+    return Standing(
+        entrant, rank, {"match_points": mp, "point_difference": diff, "buchholz": buchholz}
+    )
 
 
 def test_a_cut_without_a_tie_at_the_line_seeds_by_place_and_names_no_tiebreak():
@@ -131,8 +139,13 @@ def test_a_cut_without_a_tie_at_the_line_seeds_by_place_and_names_no_tiebreak():
 
 
 def test_a_tie_at_the_line_is_shown_and_the_first_tiebreak_that_separates_decides():
-    rows = [standing(1, 1, 6), standing(2, 2, 4, 120), standing(3, 3, 4, 80),
-            standing(4, 4, 4, 80, 9), standing(5, 5, 2)]
+    rows = [
+        standing(1, 1, 6),
+        standing(2, 2, 4, 120),
+        standing(3, 3, 4, 80),
+        standing(4, 4, 4, 80, 9),
+        standing(5, 5, 2),
+    ]
     top = cut(rows, 3, CHAIN)
     assert top.seeded == (1, 2, 3)
     assert top.line == (2, 3, 4), "every entrant level on match points with the last one in"
@@ -157,11 +170,9 @@ def test_a_cut_of_the_whole_field_or_more_than_it():
 
 def test_places_from_a_played_bracket_with_and_without_a_third_place_match():
     with_third = play_chalk(bracket(seeds(8), third_place=True))
-    assert placings(with_third) == {101: 1, 102: 2, 103: 3, 104: 4,
-                                    105: 5, 106: 5, 107: 5, 108: 5}
+    assert placings(with_third) == {101: 1, 102: 2, 103: 3, 104: 4, 105: 5, 106: 5, 107: 5, 108: 5}
     without = play_chalk(bracket(seeds(8)))
-    assert placings(without) == {101: 1, 102: 2, 103: 3, 104: 3,
-                                 105: 5, 106: 5, 107: 5, 108: 5}
+    assert placings(without) == {101: 1, 102: 2, 103: 3, 104: 3, 105: 5, 106: 5, 107: 5, 108: 5}
     assert placings(bracket(seeds(8))) == {}, "nothing is placed before it is played"
 
 
@@ -179,8 +190,7 @@ def standings(draw):
     """Standings rows best first: values drawn small so that ties are common; ranks shared
     where the whole chain ties."""
     n = draw(st.integers(3, 30))
-    keys = sorted((tuple(draw(st.integers(0, 3)) for _ in CHAIN) for _ in range(n)),
-                  reverse=True)
+    keys = sorted((tuple(draw(st.integers(0, 3)) for _ in CHAIN) for _ in range(n)), reverse=True)
     rows, rank = [], 0
     for k, key in enumerate(keys):
         if k == 0 or key != keys[k - 1]:
@@ -206,8 +216,9 @@ def test_a_cut_keeps_the_standings_order_and_names_the_tiebreak_that_drew_its_li
     if not level:
         assert top.decided_by is None
         return
-    assert set(top.line) == {r.entrant for r in rows
-                             if r.values["match_points"] == last.values["match_points"]}
+    assert set(top.line) == {
+        r.entrant for r in rows if r.values["match_points"] == last.values["match_points"]
+    }
     if top.decided_by == FINAL_KEY:
         assert all(last.values[m] == first_out.values[m] for m in CHAIN)
     else:

@@ -15,22 +15,31 @@ MATCH_POINTS = {"win": F(2), "draw": F(1), "loss": F(0)}
 OTHER = {"win": "loss", "draw": "draw", "loss": "win"}
 
 
-def two_sided(rnd: int, match: int, a: int, b: int, points_a: int, points_b: int,
-              scheme: dict[str, Fraction] = MATCH_POINTS) -> list[Result]:
+def two_sided(
+    rnd: int,
+    match: int,
+    a: int,
+    b: int,
+    points_a: int,
+    points_b: int,
+    scheme: dict[str, Fraction] = MATCH_POINTS,
+) -> list[Result]:
     """Both Results of a match between a and b, the outcome from the game points."""
     outcome = "win" if points_a > points_b else "loss" if points_a < points_b else "draw"
     return [
         Result(rnd, match, a, (b,), outcome, scheme[outcome], F(points_a), F(points_b)),
-        Result(rnd, match, b, (a,), OTHER[outcome], scheme[OTHER[outcome]], F(points_b),
-               F(points_a)),
+        Result(
+            rnd, match, b, (a,), OTHER[outcome], scheme[OTHER[outcome]], F(points_b), F(points_a)
+        ),
     ]
 
 
 TWO, ZERO = F(2), F(0)
 
 
-def bye(rnd: int, match: int, entrant: int, points: Fraction = TWO,
-        game_points: Fraction = ZERO) -> Result:
+def bye(
+    rnd: int, match: int, entrant: int, points: Fraction = TWO, game_points: Fraction = ZERO
+) -> Result:
     return Result(rnd, match, entrant, (), "bye", points, game_points, ZERO)
 
 
@@ -43,22 +52,52 @@ def table(rnd: int, match: int, seats: list[tuple[int, int, Fraction, Fraction]]
         others = [s for s in seats if s[0] != entrant]
         against = sum((s[3] for s in others), F(0)) / len(others)
         outcome = "loss" if place != 1 else "win" if firsts == 1 else "draw"
-        out.append(Result(rnd, match, entrant, tuple(s[0] for s in others), outcome, F(mp),
-                          F(points), against, place=place))
+        out.append(
+            Result(
+                rnd,
+                match,
+                entrant,
+                tuple(s[0] for s in others),
+                outcome,
+                F(mp),
+                F(points),
+                against,
+                place=place,
+            )
+        )
     return out
 
 
-def pairs(rnd: int, match: int, side_a: tuple[int, int], side_b: tuple[int, int],
-          points_a: int, points_b: int) -> list[Result]:
+def pairs(
+    rnd: int,
+    match: int,
+    side_a: tuple[int, int],
+    side_b: tuple[int, int],
+    points_a: int,
+    points_b: int,
+) -> list[Result]:
     """Progressive play: two partnerships, every player scored individually."""
     outcome = "win" if points_a > points_b else "loss" if points_a < points_b else "draw"
     out = []
-    for side, other, result, pf, pa in ((side_a, side_b, outcome, points_a, points_b),
-                                        (side_b, side_a, OTHER[outcome], points_b, points_a)):
+    for side, other, result, pf, pa in (
+        (side_a, side_b, outcome, points_a, points_b),
+        (side_b, side_a, OTHER[outcome], points_b, points_a),
+    ):
         for player in side:
             partners = tuple(p for p in side if p != player)
-            out.append(Result(rnd, match, player, other, result, MATCH_POINTS[result], F(pf),
-                              F(pa), partners=partners))
+            out.append(
+                Result(
+                    rnd,
+                    match,
+                    player,
+                    other,
+                    result,
+                    MATCH_POINTS[result],
+                    F(pf),
+                    F(pa),
+                    partners=partners,
+                )
+            )
     return out
 
 
@@ -67,26 +106,37 @@ def pairs(rnd: int, match: int, side_a: tuple[int, int], side_b: tuple[int, int]
 KINDS = ("two-sided", "tables", "progressive")
 
 
-def random_event(rng: random.Random, kind: str, entrants: int, rounds: int
-                 ) -> tuple[list[Entrant], list[Result]]:
+def random_event(
+    rng: random.Random, kind: str, entrants: int, rounds: int
+) -> tuple[list[Entrant], list[Result]]:
     """A random finished event: random pairings (rematches allowed), byes for whoever is left
     over, some late entrants (missed rounds) and withdrawals, random seeds and orders, exact
     fractional points now and then."""
     ids = rng.sample(range(1, 10 * entrants + 10), entrants)
     orders = rng.sample(range(entrants * 3), entrants)
-    scheme = rng.choice([MATCH_POINTS, {"win": F(3), "draw": F(1), "loss": F(0)},
-                         {"win": F(1), "draw": F(1, 2), "loss": F(0)}])
+    scheme = rng.choice(
+        [
+            MATCH_POINTS,
+            {"win": F(3), "draw": F(1), "loss": F(0)},
+            {"win": F(1), "draw": F(1, 2), "loss": F(0)},
+        ]
+    )
     late = {i: rng.randint(1, rounds) for i in ids if rng.random() < 0.15}
     gone = {i: rng.randint(1, rounds) for i in ids if i not in late and rng.random() < 0.15}
     people = []
     for k, i in enumerate(ids):
         missed = tuple(range(1, late[i])) if i in late else ()
-        people.append(Entrant(
-            id=i, order=orders[k], seed=rng.choice([None, None, rng.randint(1, entrants)]),
-            withdrawn=i in gone, missed=missed,
-            missed_points=rng.choice([F(0), F(1, 2), F(1)]) if missed else F(0),
-            missed_game_points=rng.choice([F(0), F(5, 2)]) if missed else F(0),
-        ))
+        people.append(
+            Entrant(
+                id=i,
+                order=orders[k],
+                seed=rng.choice([None, None, rng.randint(1, entrants)]),
+                withdrawn=i in gone,
+                missed=missed,
+                missed_points=rng.choice([F(0), F(1, 2), F(1)]) if missed else F(0),
+                missed_game_points=rng.choice([F(0), F(5, 2)]) if missed else F(0),
+            )
+        )
 
     def points() -> Fraction:
         return F(rng.randint(-30, 60) * 10) if rng.random() < 0.8 else F(rng.randint(-9, 9), 4)
@@ -103,19 +153,36 @@ def random_event(rng: random.Random, kind: str, entrants: int, rounds: int
             if kind == "two-sided":
                 results += two_sided(rnd, match, *seats, int(points()), int(points()), scheme)
             elif kind == "progressive":
-                results += pairs(rnd, match, (seats[0], seats[1]), (seats[2], seats[3]),
-                                 int(points()), int(points()))
+                results += pairs(
+                    rnd,
+                    match,
+                    (seats[0], seats[1]),
+                    (seats[2], seats[3]),
+                    int(points()),
+                    int(points()),
+                )
             else:
                 scores = sorted((rng.randint(0, 3) for _ in seats), reverse=True)
                 placed = [(s, 1 + scores.index(s)) for s in scores]
-                results += table(rnd, match, [
-                    (e, place, scheme["win"] * F(size - place, size - 1), points())
-                    for e, (_, place) in zip(seats, placed, strict=True)
-                ])
+                results += table(
+                    rnd,
+                    match,
+                    [
+                        (e, place, scheme["win"] * F(size - place, size - 1), points())
+                        for e, (_, place) in zip(seats, placed, strict=True)
+                    ],
+                )
         for i in active:
             match += 1
-            results.append(bye(rnd, match, i, rng.choice([scheme["win"], scheme["draw"]]),
-                               rng.choice([F(0), points()])))
+            results.append(
+                bye(
+                    rnd,
+                    match,
+                    i,
+                    rng.choice([scheme["win"], scheme["draw"]]),
+                    rng.choice([F(0), points()]),
+                )
+            )
     return people, results
 
 
@@ -131,8 +198,7 @@ def reference(entrants: list[Entrant], results: list[Result]) -> dict[int, dict[
     rounds = sorted({r.round for r in results} | {x for e in entrants for x in e.missed})
     mp = {}
     for e in entrants:
-        mp[e.id] = sum((r.match_points for r in mine[e.id]), F(0)) + len(e.missed) * \
-            e.missed_points
+        mp[e.id] = sum((r.match_points for r in mine[e.id]), F(0)) + len(e.missed) * e.missed_points
     out = {}
     for e in entrants:
         rs = mine[e.id]
@@ -144,8 +210,9 @@ def reference(entrants: list[Entrant], results: list[Result]) -> dict[int, dict[
         v["lost"] = sum(r.outcome == "loss" for r in rs)
         v["byes"] = sum(r.outcome == "bye" for r in rs)
         v["match_points"] = mp[e.id]
-        v["points_for"] = sum((r.points_for for r in rs), F(0)) + len(e.missed) * \
-            e.missed_game_points
+        v["points_for"] = (
+            sum((r.points_for for r in rs), F(0)) + len(e.missed) * e.missed_game_points
+        )
         v["points_against"] = sum((r.points_against for r in rs), F(0))
         v["point_difference"] = v["points_for"] - v["points_against"]
         credited = len(rs) + len(e.missed)
@@ -169,8 +236,9 @@ def reference(entrants: list[Entrant], results: list[Result]) -> dict[int, dict[
         strength.sort()
         v["buchholz"] = sum(strength, F(0))
         v["buchholz_cut1"] = sum(strength[1:], F(0)) if len(strength) >= 2 else v["buchholz"]
-        v["median_buchholz"] = (sum(strength[1:-1], F(0)) if len(strength) >= 3
-                                else v["buchholz_cut1"])
+        v["median_buchholz"] = (
+            sum(strength[1:-1], F(0)) if len(strength) >= 3 else v["buchholz_cut1"]
+        )
         v["sonneborn_berger"] = sb
         per_round = defaultdict(lambda: F(0))
         for r in rs:

@@ -21,8 +21,11 @@ from .events import random_event
 
 # every aggregate a metric reads: `results` (made on first use after the fast path) stands for
 # its slot; `whole` only says which path ran
-FIELDS = ["results" if name == "_results" else name for name in Aggregates.__slots__
-          if name not in ("cache", "whole")]
+FIELDS = [
+    "results" if name == "_results" else name
+    for name in Aggregates.__slots__
+    if name not in ("cache", "whole")
+]
 
 
 class General(Aggregates):
@@ -36,10 +39,15 @@ class General(Aggregates):
 
 def integral(results):
     """The same results with every point rounded down to an integer (the fast path's case)."""
-    return [dataclasses.replace(r, match_points=Fraction(int(r.match_points)),
-                                points_for=Fraction(int(r.points_for)),
-                                points_against=Fraction(int(r.points_against)))
-            for r in results]
+    return [
+        dataclasses.replace(
+            r,
+            match_points=Fraction(int(r.match_points)),
+            points_for=Fraction(int(r.points_for)),
+            points_against=Fraction(int(r.points_against)),
+        )
+        for r in results
+    ]
 
 
 def outcome(cls, entrants, results):
@@ -119,9 +127,11 @@ def test_broken_events_get_the_general_paths_error(spec, rng):
     assert outcome(Aggregates, people, broken) == outcome(General, people, broken)
 
 
-COLUMN = st.lists(st.one_of(st.integers(-40, 40),
-                            st.fractions(min_value=-20, max_value=20, max_denominator=6)),
-                  min_size=1, max_size=30)
+COLUMN = st.lists(
+    st.one_of(st.integers(-40, 40), st.fractions(min_value=-20, max_value=20, max_denominator=6)),
+    min_size=1,
+    max_size=30,
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -161,10 +171,16 @@ def _small_event():
     return people, results, Result
 
 
-@pytest.mark.parametrize("broken", [
-    "bye in a played match", "bye twice", "self twice", "bye with an opponent",
-    "played match after a bye in it",
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "bye in a played match",
+        "bye twice",
+        "self twice",
+        "bye with an opponent",
+        "played match after a bye in it",
+    ],
+)
 def test_unusual_shapes_come_out_as_the_general_path_says(broken):
     people, results, Result = _small_event()
     if broken == "bye in a played match":
@@ -191,8 +207,9 @@ def test_metrics_read_the_fast_paths_records_as_the_general_paths_tuples(spec, c
     fast = compute(people, results, tiebreaks=DEFAULT_CHAINS[chain])
     with mock.patch.object(Aggregates, "_accumulate_fast", General._accumulate_fast):
         general = compute(people, results, tiebreaks=DEFAULT_CHAINS[chain])
-    assert [(r.rank, r.entrant, dict(r.values), r.tied) for r in fast] == \
-        [(r.rank, r.entrant, dict(r.values), r.tied) for r in general]
+    assert [(r.rank, r.entrant, dict(r.values), r.tied) for r in fast] == [
+        (r.rank, r.entrant, dict(r.values), r.tied) for r in general
+    ]
 
 
 def test_the_scaled_tuples_are_made_from_the_records_on_first_use():

@@ -21,8 +21,9 @@ CHAINS = st.one_of(
     st.just(DEFAULT_TIEBREAKS),
     st.lists(st.sampled_from(BUILT_IN), min_size=1, max_size=6, unique=True),
 )
-EVENTS = st.tuples(st.randoms(use_true_random=False), st.sampled_from(KINDS),
-                   st.integers(0, 13), st.integers(1, 5))
+EVENTS = st.tuples(
+    st.randoms(use_true_random=False), st.sampled_from(KINDS), st.integers(0, 13), st.integers(1, 5)
+)
 COUNTS = {"played", "won", "drawn", "lost", "byes", "wins"}
 
 
@@ -108,8 +109,16 @@ def test_head_to_head_outside_the_chain_counts_points_against_rank_sharers(spec,
     rank = {row.entrant: row.rank for row in rows}
     for row in rows:
         group = {e for e, r in rank.items() if r == row.rank}
-        want = sum(
-            (r.match_points for r in results
-             if r.entrant == row.entrant and group & set(r.opponents)), Fraction(0)
-        ) if len(group) > 1 else Fraction(0)
+        want = (
+            sum(
+                (
+                    r.match_points
+                    for r in results
+                    if r.entrant == row.entrant and group & set(r.opponents)
+                ),
+                Fraction(0),
+            )
+            if len(group) > 1
+            else Fraction(0)
+        )
         assert row.values["head_to_head"] == want

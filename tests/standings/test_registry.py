@@ -24,11 +24,24 @@ from tournaments.standings import (
 from .events import two_sided
 
 BUILT_IN = {
-    "played": True, "won": True, "drawn": True, "lost": False, "byes": True,
-    "match_points": True, "points_for": True, "points_against": False,
-    "point_difference": True, "average_points": True, "buchholz": True,
-    "median_buchholz": True, "buchholz_cut1": True, "sonneborn_berger": True,
-    "head_to_head": True, "wins": True, "placings": False, "progressive_score": True,
+    "played": True,
+    "won": True,
+    "drawn": True,
+    "lost": False,
+    "byes": True,
+    "match_points": True,
+    "points_for": True,
+    "points_against": False,
+    "point_difference": True,
+    "average_points": True,
+    "buchholz": True,
+    "median_buchholz": True,
+    "buchholz_cut1": True,
+    "sonneborn_berger": True,
+    "head_to_head": True,
+    "wins": True,
+    "placings": False,
+    "progressive_score": True,
 }
 
 
@@ -44,8 +57,13 @@ def test_the_registry_is_read_only():
 
 
 def test_default_chains_start_with_match_points():
-    assert DEFAULT_TIEBREAKS == ("match_points", "point_difference", "buchholz",
-                                 "head_to_head", "wins")
+    assert DEFAULT_TIEBREAKS == (
+        "match_points",
+        "point_difference",
+        "buchholz",
+        "head_to_head",
+        "wins",
+    )
     assert set(DEFAULT_CHAINS) == {"swiss", "round_robin", "tables", "progressive"}
     assert all(chain[0] == "match_points" for chain in DEFAULT_CHAINS.values())
 
@@ -66,14 +84,18 @@ def registered():
 
 PEOPLE = [Entrant(id=i, order=i) for i in (1, 2, 3)]
 # a cycle: 1 beats 2, 2 beats 3, 3 beats 1 -> 2 match points each; points for 590, 450, 460
-RESULTS = [*two_sided(1, 1, 1, 2, 300, 200), *two_sided(2, 2, 2, 3, 250, 150),
-           *two_sided(3, 3, 3, 1, 310, 290)]
+RESULTS = [
+    *two_sided(1, 1, 1, 2, 300, 200),
+    *two_sided(2, 2, 2, 3, 250, 150),
+    *two_sided(3, 3, 3, 1, 310, 290),
+]
 
 
 def test_a_registered_metric_is_computed_shown_and_usable_in_a_chain(registered):
     def worst_match(agg):  # the fewest match points scored in one match
-        return Column([min((rec[3] for rec in mine), default=0) for mine in agg.results],
-                      agg.mp_den)
+        return Column(
+            [min((rec[3] for rec in mine), default=0) for mine in agg.results], agg.mp_den
+        )
 
     registered(Metric("worst_match", True, compute=worst_match))
     assert validate_tiebreaks(["worst_match"]) == ("worst_match",)
@@ -111,14 +133,17 @@ def test_registering_a_taken_name_fails(registered):
     assert caught.value.code == "metric-exists"
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Metric("Bad Name", True, compute=len),
-    lambda: Metric("trailing_", True, compute=len),
-    lambda: Metric("ok", "yes", compute=len),
-    lambda: Metric("ok", True),
-    lambda: Metric("ok", True, compute=len, compute_group=len),
-    lambda: Metric("ok", True, compute=len, integer=True, alone=Fraction(1, 2)),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Metric("Bad Name", True, compute=len),
+        lambda: Metric("trailing_", True, compute=len),
+        lambda: Metric("ok", "yes", compute=len),
+        lambda: Metric("ok", True),
+        lambda: Metric("ok", True, compute=len, compute_group=len),
+        lambda: Metric("ok", True, compute=len, integer=True, alone=Fraction(1, 2)),
+    ],
+)
 def test_malformed_metrics_are_refused(make):
     with pytest.raises(StandingsError) as caught:
         make()

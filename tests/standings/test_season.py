@@ -36,8 +36,10 @@ def test_placing_points_add_up_over_the_evenings_and_shared_places_share_points(
 
 
 def test_only_the_best_k_evenings_count_with_more_evenings_than_k():
-    evenings = [Evening(f"E{n}", {"Ann": (place, 0), "Bo": (3 - place, 0)})
-                for n, place in enumerate([1, 2, 2, 2], 1)]
+    evenings = [
+        Evening(f"E{n}", {"Ann": (place, 0), "Bo": (3 - place, 0)})
+        for n, place in enumerate([1, 2, 2, 2], 1)
+    ]
     rows = season_table(evenings, points=POINTS, best=2)
     # Bo: 10 + 10 counted (third 10 dropped); Ann: 10 + 8.
     assert table(rows) == [(1, "Bo", 20), (2, "Ann", 18)]
@@ -46,16 +48,20 @@ def test_only_the_best_k_evenings_count_with_more_evenings_than_k():
 
 
 def test_match_points_rule_keeps_fractions_exact():
-    evenings = [Evening("Jan", {"Ann": (1, Fraction(11, 2)), "Bo": (2, Fraction(9, 2))}),
-                Evening("Feb", {"Ann": (2, Fraction(1, 3)), "Bo": (1, Fraction(2, 3))})]
+    evenings = [
+        Evening("Jan", {"Ann": (1, Fraction(11, 2)), "Bo": (2, Fraction(9, 2))}),
+        Evening("Feb", {"Ann": (2, Fraction(1, 3)), "Bo": (1, Fraction(2, 3))}),
+    ]
     rows = season_table(evenings, rule=MATCH_POINTS)
     assert table(rows) == [(1, "Ann", Fraction(35, 6)), (2, "Bo", Fraction(31, 6))]
 
 
 def test_ties_go_to_evenings_won_then_best_evening_then_total_then_fewer_played():
-    evenings = [Evening("Jan", {"Ann": (1, 0), "Bo": (2, 0), "Cy": (3, 0)}),
-                Evening("Feb", {"Bo": (1, 0), "Ann": (3, 0), "Cy": (2, 0)}),
-                Evening("Mar", {"Cy": (1, 0), "Ann": (5, 0), "Bo": (6, 0)})]
+    evenings = [
+        Evening("Jan", {"Ann": (1, 0), "Bo": (2, 0), "Cy": (3, 0)}),
+        Evening("Feb", {"Bo": (1, 0), "Ann": (3, 0), "Cy": (2, 0)}),
+        Evening("Mar", {"Cy": (1, 0), "Ann": (5, 0), "Bo": (6, 0)}),
+    ]
     rows = season_table(evenings, points=(10, 4, 2), best=2)
     # Best two: Ann 10 + 2, Bo 10 + 4, Cy 10 + 4. Bo and Cy tie on score, evenings won (1) and
     # best evening (10); over every evening Bo has 14 and Cy 16, so Cy is first.
@@ -63,27 +69,37 @@ def test_ties_go_to_evenings_won_then_best_evening_then_total_then_fewer_played(
 
 
 def test_entrants_equal_on_every_criterion_share_a_rank():
-    rows = season_table([Evening("Jan", {"Ann": (1, 2), "Bo": (1, 2), "Cy": (3, 0)})],
-                        points=POINTS)
+    rows = season_table(
+        [Evening("Jan", {"Ann": (1, 2), "Bo": (1, 2), "Cy": (3, 0)})], points=POINTS
+    )
     assert [(r.rank, r.tied) for r in rows] == [(1, True), (1, True), (3, False)]
     assert rows[0].score == 9  # (10 + 8) / 2
 
 
-@pytest.mark.parametrize("kwargs, code", [
-    ({"rule": "coins"}, "bad-rule"), ({}, "no-points"),
-    ({"points": (10, -1)}, "bad-points"), ({"points": POINTS, "best": 0}, "bad-best"),
-])
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        ({"rule": "coins"}, "bad-rule"),
+        ({}, "no-points"),
+        ({"points": (10, -1)}, "bad-points"),
+        ({"points": POINTS, "best": 0}, "bad-best"),
+    ],
+)
 def test_bad_settings_are_refused_with_a_code(kwargs, code):
     with pytest.raises(SeasonError) as refused:
         season_table([Evening("Jan", {"Ann": (1, 2)})], **kwargs)
     assert refused.value.code == code
 
 
-@given(st.lists(st.permutations(["Ann", "Bo", "Cy", "Di", "Ed"]), min_size=1, max_size=6),
-       st.integers(1, 6))
+@given(
+    st.lists(st.permutations(["Ann", "Bo", "Cy", "Di", "Ed"]), min_size=1, max_size=6),
+    st.integers(1, 6),
+)
 def test_the_season_score_is_the_sum_of_the_best_k_evenings(orders, best):
-    evenings = [Evening(f"E{n}", {e: (place, 0) for place, e in enumerate(order, 1)})
-                for n, order in enumerate(orders)]
+    evenings = [
+        Evening(f"E{n}", {e: (place, 0) for place, e in enumerate(order, 1)})
+        for n, order in enumerate(orders)
+    ]
     rows = season_table(evenings, points=POINTS, best=best)
     for row in rows:
         scores = sorted((s for s, _c in row.evenings if s is not None), reverse=True)
@@ -92,8 +108,10 @@ def test_the_season_score_is_the_sum_of_the_best_k_evenings(orders, best):
     assert [r.rank for r in rows] == sorted(r.rank for r in rows)
 
 
-@given(st.lists(st.integers(1, 6), min_size=1, max_size=9),
-       st.lists(st.integers(0, 12), min_size=1, max_size=8))
+@given(
+    st.lists(st.integers(1, 6), min_size=1, max_size=9),
+    st.lists(st.integers(0, 12), min_size=1, max_size=8),
+)
 def test_shared_places_share_exactly_the_points_of_the_places_they_cover(places, points):
     """However an evening's places are shared, the points handed out are the points of the
     places taken, neither more nor less, and equal places get equal points."""

@@ -25,8 +25,12 @@ def evening(director, name, game="german-whist", day=1):
     from datetime import datetime
 
     return services.create_tournament(
-        actor=director, name=name, game=game, rules="standard" if game != "german-whist"
-        else "standard", format="swiss", rounds=1,
+        actor=director,
+        name=name,
+        game=game,
+        rules="standard" if game != "german-whist" else "standard",
+        format="swiss",
+        rounds=1,
         starts_at=datetime(2026, 1, day, 19, tzinfo=UTC),
     )
 
@@ -38,18 +42,31 @@ def played(tournament, ranks: dict[str, tuple[int, int]]) -> None:
     for name, (rank, mp) in ranks.items():
         player = Player.objects.filter(name=name).first() or Player.objects.create(name=name)
         entry = Entry.objects.create(tournament=tournament, player=player)
-        rows.append({"rank": rank, "tied": False, "entry": entry.pk, "name": name,
-                     "players": [name], "withdrawn": False, "values": {"match_points": mp}})
+        rows.append(
+            {
+                "rank": rank,
+                "tied": False,
+                "entry": entry.pk,
+                "name": name,
+                "players": [name],
+                "withdrawn": False,
+                "values": {"match_points": mp},
+            }
+        )
     tournament.results_version += 1
     tournament.save(update_fields=["results_version"])
-    StandingsSnapshot.objects.create(tournament=tournament, version=1,
-                                     inputs_version=tournament.results_version,
-                                     payload={"tournament": tournament.slug, "rows": rows})
+    StandingsSnapshot.objects.create(
+        tournament=tournament,
+        version=1,
+        inputs_version=tournament.results_version,
+        payload={"tournament": tournament.slug, "rows": rows},
+    )
 
 
 def season(director, evenings, **kwargs) -> Series:
-    series = seasons.create_series(actor=director, name="Winter season", game="german-whist",
-                                   **kwargs)
+    series = seasons.create_series(
+        actor=director, name="Winter season", game="german-whist", **kwargs
+    )
     for t in evenings:
         seasons.add_tournament(actor=director, series=series, tournament=t)
     return series
@@ -62,8 +79,9 @@ def table(series):
 
 def test_only_the_best_k_of_more_evenings_count_and_dropped_ones_are_marked(director):
     nights = [evening(director, f"Night {n}", day=n) for n in range(1, 5)]
-    for night, order in zip(nights, [("Ann", "Bo"), ("Bo", "Ann"), ("Bo", "Ann"),
-                                      ("Bo", "Ann")], strict=True):
+    for night, order in zip(
+        nights, [("Ann", "Bo"), ("Bo", "Ann"), ("Bo", "Ann"), ("Bo", "Ann")], strict=True
+    ):
         played(night, {order[0]: (1, 2), order[1]: (2, 0)})
     series = season(director, nights, points=[10, 8], best=2)
     rows, payload = table(series)
@@ -89,7 +107,10 @@ def test_entrants_equal_on_the_whole_chain_share_a_place(director):
     played(nights[1], {"Bo": (1, 2), "Ann": (2, 0), "Cy": (3, 0)})
     rows = seasons.compute_payload(season(director, nights))["rows"]
     assert [(r["rank"], r["tied"], r["name"]) for r in rows] == [
-        (1, True, "Ann"), (1, True, "Bo"), (3, False, "Cy")]
+        (1, True, "Ann"),
+        (1, True, "Bo"),
+        (3, False, "Cy"),
+    ]
 
 
 def test_a_tournament_of_another_game_is_refused_and_nothing_changes(director):
@@ -113,10 +134,16 @@ def test_someone_else_cannot_change_a_season(director):
     assert refused.value.code == "sign-in-required"
 
 
-@pytest.mark.parametrize("kwargs, code", [
-    ({"rule": "coins"}, "bad-rule"), ({"points": [10, -1]}, "bad-points"),
-    ({"points": []}, "bad-points"), ({"best": 0}, "bad-best"), ({"name": " "}, "bad-name"),
-])
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        ({"rule": "coins"}, "bad-rule"),
+        ({"points": [10, -1]}, "bad-points"),
+        ({"points": []}, "bad-points"),
+        ({"best": 0}, "bad-best"),
+        ({"name": " "}, "bad-name"),
+    ],
+)
 def test_bad_settings_are_refused_with_a_code(director, kwargs, code):
     series = season(director, [])
     with pytest.raises(ServiceError) as refused:
@@ -125,7 +152,8 @@ def test_bad_settings_are_refused_with_a_code(director, kwargs, code):
 
 
 def test_a_member_tournaments_new_standings_recompute_the_season_in_process(
-        director, in_process_tasks, django_capture_on_commit_callbacks):
+    director, in_process_tasks, django_capture_on_commit_callbacks
+):
     night = evening(director, "Night 1")
     series = season(director, [night])
     ann = Entry.objects.create(tournament=night, player=Player.objects.create(name="Ann"))
@@ -142,8 +170,9 @@ def test_a_member_tournaments_new_standings_recompute_the_season_in_process(
     assert (newest.version, newest.payload["rule"]) == (snapshot.version + 1, "match-points")
 
 
-def test_a_recompute_with_nothing_new_writes_nothing(director, in_process_tasks,
-                                                    django_capture_on_commit_callbacks):
+def test_a_recompute_with_nothing_new_writes_nothing(
+    director, in_process_tasks, django_capture_on_commit_callbacks
+):
     night = evening(director, "Night 1")
     played(night, {"Ann": (1, 2)})
     with django_capture_on_commit_callbacks(execute=True):

@@ -18,8 +18,11 @@ def wait_for_season(series_id: int, rows: int, timeout: float) -> SeriesSnapshot
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         snapshot = SeriesSnapshot.objects.filter(series_id=series_id).first()
-        if snapshot is not None and len(snapshot.payload["rows"]) >= rows and any(
-                r["score"] for r in snapshot.payload["rows"]):
+        if (
+            snapshot is not None
+            and len(snapshot.payload["rows"]) >= rows
+            and any(r["score"] for r in snapshot.payload["rows"])
+        ):
             return snapshot
         time.sleep(0.05)
     return None
@@ -36,10 +39,10 @@ def test_a_confirmed_hand_reaches_the_season_table_through_the_worker(postgres_d
     seasons.add_tournament(actor=director, series=series, tournament=tournament)
     seasons.claim(series.pk)  # no pending mark left in Redis by an earlier run with this id
     worker.start()
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
-    services.confirm_hand(submission=version, actor=scorer(match, "EW"),
-                          expected_version=version.version)
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.confirm_hand(
+        submission=version, actor=scorer(match, "EW"), expected_version=version.version
+    )
     snapshot = wait_for_season(series.pk, rows=2, timeout=20)
     assert snapshot is not None, "no season table from the worker"
     assert [r["score"] for r in snapshot.payload["rows"]] == [10, 8]

@@ -38,17 +38,20 @@ def test_validate_tiebreaks_returns_the_chain_as_a_tuple():
         assert validate_tiebreaks(chain) == chain
 
 
-@pytest.mark.parametrize(("chain", "code"), [
-    (["match_points", "elo"], "unknown-metric"),
-    (["Match_Points"], "unknown-metric"),
-    (["match_points", "buchholz", "match_points"], "duplicate-metric"),
-    ([], "empty-chain"),
-    ((), "empty-chain"),
-    ("match_points", "bad-chain"),
-    (None, "bad-chain"),
-    ({"match_points"}, "bad-chain"),
-    (["match_points", 3], "bad-chain"),
-])
+@pytest.mark.parametrize(
+    ("chain", "code"),
+    [
+        (["match_points", "elo"], "unknown-metric"),
+        (["Match_Points"], "unknown-metric"),
+        (["match_points", "buchholz", "match_points"], "duplicate-metric"),
+        ([], "empty-chain"),
+        ((), "empty-chain"),
+        ("match_points", "bad-chain"),
+        (None, "bad-chain"),
+        ({"match_points"}, "bad-chain"),
+        (["match_points", 3], "bad-chain"),
+    ],
+)
 def test_validate_tiebreaks_rejects_bad_chains_with_a_code(chain, code):
     assert code_of(validate_tiebreaks, chain) == code
 
@@ -75,14 +78,16 @@ BAD_RESULTS = {
     "opponents as a list": [replace(GOOD[0], opponents=[2]), GOOD[1]],
     "playing oneself": [replace(GOOD[0], opponents=(1,))],
     "opponent without a result in the match": [GOOD[0]],
-    "unknown partner": pairs(1, 7, (1, 2), (3, 4), 10, 5)[:3] + [
-        replace(pairs(1, 7, (1, 2), (3, 4), 10, 5)[3], partners=(77,))],
-    "partner also an opponent": [replace(r, partners=r.opponents[:1])
-                                 for r in pairs(1, 7, (1, 2), (3, 4), 10, 5)],
+    "unknown partner": pairs(1, 7, (1, 2), (3, 4), 10, 5)[:3]
+    + [replace(pairs(1, 7, (1, 2), (3, 4), 10, 5)[3], partners=(77,))],
+    "partner also an opponent": [
+        replace(r, partners=r.opponents[:1]) for r in pairs(1, 7, (1, 2), (3, 4), 10, 5)
+    ],
     "match in two rounds": [GOOD[0], replace(GOOD[1], round=2)],
     "round 0": [replace(r, round=0) for r in GOOD],
-    "place 0": [replace(r, place=0) for r in table(1, 5, [(1, 1, 3, 1), (2, 2, 1, 0),
-                                                          (3, 3, 0, -1)])],
+    "place 0": [
+        replace(r, place=0) for r in table(1, 5, [(1, 1, 3, 1), (2, 2, 1, 0), (3, 3, 0, -1)])
+    ],
     "not a Result": [*GOOD, ("not", "a", "result")],
     "unhashable match id": [replace(GOOD[0], match=[1]), GOOD[1]],
     "unhashable opponent": [replace(GOOD[0], opponents=([2],)), GOOD[1]],
@@ -122,8 +127,10 @@ def test_empty_event_and_entrants_without_results():
 
 
 def test_ints_are_accepted_for_points_and_values_come_back_exact():
-    results = [Result(1, 1, 1, (2,), "win", 2, 310, 290),
-               Result(1, 1, 2, (1,), "loss", 0, 290, 310)]
+    results = [
+        Result(1, 1, 1, (2,), "win", 2, 310, 290),
+        Result(1, 1, 2, (1,), "loss", 0, 290, 310),
+    ]
     rows = compute(PEOPLE[:2], results, tiebreaks=DEFAULT_TIEBREAKS)
     assert rows[0].values["match_points"] == 2
     assert type(rows[0].values["match_points"]) is Fraction

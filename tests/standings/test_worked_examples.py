@@ -22,13 +22,16 @@ A, B, C, D, E_, F_ = 1, 2, 3, 4, 5, 6
 SIX = [Entrant(id=i, order=i) for i in (A, B, C, D, E_, F_)]
 SIX_RESULTS = [
     # round 1: A beats B, C beats D, E draws F
-    *two_sided(1, 1, A, B, 300, 200), *two_sided(1, 2, C, D, 300, 200),
+    *two_sided(1, 1, A, B, 300, 200),
+    *two_sided(1, 2, C, D, 300, 200),
     *two_sided(1, 3, E_, F_, 250, 250),
     # round 2: C beats A, B beats E, F beats D
-    *two_sided(2, 4, A, C, 200, 300), *two_sided(2, 5, B, E_, 300, 200),
+    *two_sided(2, 4, A, C, 200, 300),
+    *two_sided(2, 5, B, E_, 300, 200),
     *two_sided(2, 6, D, F_, 200, 300),
     # round 3: D beats A, F beats B, C draws E
-    *two_sided(3, 7, A, D, 200, 300), *two_sided(3, 8, B, F_, 200, 300),
+    *two_sided(3, 7, A, D, 200, 300),
+    *two_sided(3, 8, B, F_, 200, 300),
     *two_sided(3, 9, C, E_, 250, 250),
 ]
 SWISS_CHAIN = ("match_points", "buchholz", "sonneborn_berger", "head_to_head")
@@ -38,13 +41,15 @@ def test_six_team_swiss_values_match_the_hand_computation():
     rows = {r.entrant: r.values for r in compute(SIX, SIX_RESULTS, tiebreaks=SWISS_CHAIN)}
     assert {t: rows[t]["match_points"] for t in rows} == {A: 2, B: 2, C: 5, D: 2, E_: 2, F_: 5}
     assert {t: rows[t]["buchholz"] for t in rows} == {A: 9, B: 9, C: 6, D: 12, E_: 12, F_: 6}
-    assert {t: rows[t]["sonneborn_berger"] for t in rows} == {
-        A: 2, B: 2, C: 5, D: 2, E_: 5, F_: 5}
+    assert {t: rows[t]["sonneborn_berger"] for t in rows} == {A: 2, B: 2, C: 5, D: 2, E_: 5, F_: 5}
     # A's opponents scored B 2, C 5, D 2: Cut-1 drops a 2, the median keeps only the other 2
     assert rows[A]["buchholz_cut1"] == 7 and rows[A]["median_buchholz"] == 2
     # progressive: C 2, 4, 5 -> 11; F 1, 3, 5 -> 9; A 2, 2, 2 -> 6
-    assert (rows[C]["progressive_score"], rows[F_]["progressive_score"],
-            rows[A]["progressive_score"]) == (11, 9, 6)
+    assert (
+        rows[C]["progressive_score"],
+        rows[F_]["progressive_score"],
+        rows[A]["progressive_score"],
+    ) == (11, 9, 6)
     assert rows[A]["point_difference"] == -100 and rows[E_]["point_difference"] == -100
     assert rows[C]["average_points"] == F(850, 3)
 
@@ -74,10 +79,18 @@ def test_a_tie_at_the_top_is_listed_by_seed_then_registration():
 
 
 def test_ranks_are_shared_1_2_2_4_and_ties_ordered_by_seed_then_order():
-    people = [Entrant(id=10, order=4), Entrant(id=11, order=3, seed=2),
-              Entrant(id=12, order=2, seed=1), Entrant(id=13, order=1)]
+    people = [
+        Entrant(id=10, order=4),
+        Entrant(id=11, order=3, seed=2),
+        Entrant(id=12, order=2, seed=1),
+        Entrant(id=13, order=1),
+    ]
     assert [(r.rank, r.entrant, r.tied) for r in compute(people, [], tiebreaks=["wins"])] == [
-        (1, 12, True), (1, 11, True), (1, 13, True), (1, 10, True)]
+        (1, 12, True),
+        (1, 11, True),
+        (1, 13, True),
+        (1, 10, True),
+    ]
     results = [*two_sided(1, 1, 10, 11, 300, 100), *two_sided(1, 2, 12, 13, 200, 300)]
     # 10 and 13 won, 11 and 12 lost: 1, 1, 3, 3 then point difference splits them
     rows = compute(people, results, tiebreaks=["match_points"])
@@ -89,8 +102,7 @@ def test_ranks_are_shared_1_2_2_4_and_ties_ordered_by_seed_then_order():
     people.append(Entrant(id=14, order=0))
     results += [*two_sided(2, 3, 14, 12, 250, 250), bye(1, 4, 14, F(0))]
     rows = compute(people, results, tiebreaks=["match_points"])
-    assert [(r.rank, r.entrant) for r in rows] == [
-        (1, 13), (1, 10), (3, 12), (3, 14), (5, 11)]
+    assert [(r.rank, r.entrant) for r in rows] == [(1, 13), (1, 10), (3, 12), (3, 14), (5, 11)]
 
 
 def test_the_default_chain_on_the_six_team_swiss():
@@ -124,7 +136,15 @@ def test_table_of_four_places_and_shared_places():
     assert table_of(rows) == [(1, 5), (2, 2), (3, 1), (4, 3), (5, 6), (6, 4), (7, 7), (8, 8)]
     v = {r.entrant: r.values for r in rows}
     assert [v[p]["match_points"] for p in range(1, 9)] == [
-        4, F(9, 2), F(7, 2), F(3, 2), 6, F(7, 2), 1, 0]
+        4,
+        F(9, 2),
+        F(7, 2),
+        F(3, 2),
+        6,
+        F(7, 2),
+        1,
+        0,
+    ]
     assert [v[p]["placings"] for p in range(1, 9)] == [4, 3, 4, 6, 2, 4, 7, 8]
     assert v[3]["buchholz"] == 7 and v[6]["buchholz"] == F(13, 3)
     assert v[3]["sonneborn_berger"] == F(35, 12) and v[6]["sonneborn_berger"] == F(7, 12)
@@ -138,16 +158,17 @@ def test_table_of_four_places_and_shared_places():
 def test_progressive_play_counts_opponents_never_partners():
     players = [Entrant(id=i, order=i) for i in range(1, 9)]
     results = [
-        *pairs(1, 1, (1, 2), (3, 4), 120, 80), *pairs(1, 2, (5, 6), (7, 8), 100, 100),
-        *pairs(2, 3, (1, 3), (5, 7), 90, 110), *pairs(2, 4, (2, 4), (6, 8), 130, 70),
+        *pairs(1, 1, (1, 2), (3, 4), 120, 80),
+        *pairs(1, 2, (5, 6), (7, 8), 100, 100),
+        *pairs(2, 3, (1, 3), (5, 7), 90, 110),
+        *pairs(2, 4, (2, 4), (6, 8), 130, 70),
     ]
     rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["progressive"])
     # Q5, Q7: 3 points, 210, Buchholz 3 each; they met once as opponents (a draw: 1 each)
     # and once as partners (not counted) -> shared 2nd. Q1 over Q4 head to head (Q1 won).
     assert table_of(rows) == [(1, 2), (2, 5), (2, 7), (4, 1), (5, 4), (6, 6), (6, 8), (8, 3)]
     v = {r.entrant: r.values for r in rows}
-    assert (v[5]["buchholz"], v[7]["buchholz"], v[1]["buchholz"], v[4]["buchholz"]) == (
-        3, 3, 4, 4)
+    assert (v[5]["buchholz"], v[7]["buchholz"], v[1]["buchholz"], v[4]["buchholz"]) == (3, 3, 4, 4)
     assert (v[5]["head_to_head"], v[7]["head_to_head"]) == (1, 1)
     assert (v[1]["head_to_head"], v[4]["head_to_head"]) == (2, 0)
 
@@ -160,9 +181,14 @@ def test_late_entrant_missed_rounds_and_a_bye():
     people = [Entrant(id=i, order=i) for i in (a, b, c, d)]
     people.append(Entrant(id=late, order=5, missed=(1,), missed_points=F(1)))
     results = [
-        *two_sided(1, 1, a, b, 300, 200), *two_sided(1, 2, c, d, 250, 150),
-        *two_sided(2, 3, a, c, 280, 260), *two_sided(2, 4, b, late, 300, 100), bye(2, 5, d),
-        *two_sided(3, 6, a, d, 300, 200), *two_sided(3, 7, late, c, 220, 200), bye(3, 8, b),
+        *two_sided(1, 1, a, b, 300, 200),
+        *two_sided(1, 2, c, d, 250, 150),
+        *two_sided(2, 3, a, c, 280, 260),
+        *two_sided(2, 4, b, late, 300, 100),
+        bye(2, 5, d),
+        *two_sided(3, 6, a, d, 300, 200),
+        *two_sided(3, 7, late, c, 220, 200),
+        bye(3, 8, b),
     ]
     v = {r.entrant: r.values for r in compute(people, results, tiebreaks=DEFAULT_TIEBREAKS)}
     assert [v[x]["match_points"] for x in (a, b, c, d, late)] == [6, 4, 2, 2, 3]
@@ -183,12 +209,18 @@ def test_late_entrant_missed_rounds_and_a_bye():
 
 
 def test_withdrawn_entrant_stays_ranked_and_counts_for_its_opponents():
-    people = [Entrant(id=1, order=1), Entrant(id=2, order=2, withdrawn=True),
-              Entrant(id=3, order=3), Entrant(id=4, order=4)]
+    people = [
+        Entrant(id=1, order=1),
+        Entrant(id=2, order=2, withdrawn=True),
+        Entrant(id=3, order=3),
+        Entrant(id=4, order=4),
+    ]
     results = [
-        *two_sided(1, 1, 2, 1, 300, 100), *two_sided(1, 2, 3, 4, 300, 100),
+        *two_sided(1, 1, 2, 1, 300, 100),
+        *two_sided(1, 2, 3, 4, 300, 100),
         # 2 withdraws after round 1; round 2: 1 and 3 play, 4 has the bye
-        *two_sided(2, 3, 1, 3, 200, 100), bye(2, 4, 4),
+        *two_sided(2, 3, 1, 3, 200, 100),
+        bye(2, 4, 4),
     ]
     rows = compute(people, results, tiebreaks=["match_points", "buchholz"])
     v = {r.entrant: r.values for r in rows}

@@ -29,11 +29,26 @@ def make_director(name: str = "td") -> Actor:
     return Actor(user=user)
 
 
-def make_match(director: Actor, *, rules="standard", match_length="target", match_hands=None,
-               game="spades", fmt="swiss", confirmation="pin") -> Match:
+def make_match(
+    director: Actor,
+    *,
+    rules="standard",
+    match_length="target",
+    match_hands=None,
+    game="spades",
+    fmt="swiss",
+    confirmation="pin",
+) -> Match:
     tournament = services.create_tournament(
-        actor=director, name="Club night", game=game, rules=rules, format=fmt, rounds=3,
-        match_length=match_length, match_hands=match_hands, confirmation=confirmation,
+        actor=director,
+        name="Club night",
+        game=game,
+        rules=rules,
+        format=fmt,
+        rounds=3,
+        match_length=match_length,
+        match_hands=match_hands,
+        confirmation=confirmation,
     )
     round_ = Round.objects.create(tournament=tournament, number=1, state=Round.State.PUBLISHED)
     table = Table.objects.create(round=round_, number=1)
@@ -65,5 +80,4 @@ def side_pin(match: Match, side: str) -> str:
 def scorer(match: Match, side: str) -> Actor:
     """A scorer at the match's table speaking for `side`, with that side's PIN (what the
     other side's confirmation needs in PIN mode)."""
-    return Actor(table=match.table_id, side=side, pin=side_pin(match, side),
-                 label=f"{side} scorer")
+    return Actor(table=match.table_id, side=side, pin=side_pin(match, side), label=f"{side} scorer")

@@ -10,8 +10,11 @@ from .builders import HAND_1, make_director, make_match, scorer
 
 
 def test_every_domain_model_is_in_the_admin():
-    missing = [m.__name__ for m in apps.get_app_config("tournaments").get_models()
-               if m not in admin.site._registry]
+    missing = [
+        m.__name__
+        for m in apps.get_app_config("tournaments").get_models()
+        if m not in admin.site._registry
+    ]
     assert missing == []
 
 

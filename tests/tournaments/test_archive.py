@@ -42,8 +42,20 @@ from tournaments.services import standings as standings_service
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Tournament, Player, Team, Entry, Round, Table, Match, Seat, Hand, HandSubmission,
-          StandingsSnapshot, AuditEvent]
+MODELS = [
+    Tournament,
+    Player,
+    Team,
+    Entry,
+    Round,
+    Table,
+    Match,
+    Seat,
+    Hand,
+    HandSubmission,
+    StandingsSnapshot,
+    AuditEvent,
+]
 
 
 @pytest.fixture
@@ -66,8 +78,11 @@ def build_club() -> int:
         tournament = demo.build_spades(11, teams=6, played=2)
         director = demo.director_actor()
         rng = random.Random(3)
-        match = (Match.objects.filter(round__tournament=tournament, round__number=1,
-                                      is_bye=False).order_by("table__number").first())
+        match = (
+            Match.objects.filter(round__tournament=tournament, round__number=1, is_bye=False)
+            .order_by("table__number")
+            .first()
+        )
         versions = services.current_versions(match)
         last = versions[-1]
         before = versions[-2].result["after"] if len(versions) > 1 else None
@@ -76,20 +91,31 @@ def build_club() -> int:
         )
         for key in ("format", "game", "rules", "before"):
             record.pop(key, None)
-        services.correct_hand(hand=last.hand, actor=director, record=record,
-                              expected_version=last.version,
-                              reason="the score sheet was misread")
-        pending = HandSubmission.objects.get(hand__match__round__tournament=tournament,
-                                             status=HandSubmission.Status.PENDING)
+        services.correct_hand(
+            hand=last.hand,
+            actor=director,
+            record=record,
+            expected_version=last.version,
+            reason="the score sheet was misread",
+        )
+        pending = HandSubmission.objects.get(
+            hand__match__round__tournament=tournament, status=HandSubmission.Status.PENDING
+        )
         scorers = simulate.scorers(pending.hand.match)
         other = next(a for a in scorers if a.side != pending.submitted_side)
         mine = next(a for a in scorers if a.side == pending.submitted_side)
-        services.reject_hand(submission=pending,
-                             expected_version=pending.version,
-                             actor=other, reason="4 tricks for North")
+        services.reject_hand(
+            submission=pending,
+            expected_version=pending.version,
+            actor=other,
+            reason="4 tricks for North",
+        )
         again = services.submit_hand(
-            match=pending.hand.match, actor=other, record=pending.raw,
-            number=pending.hand.number, idempotency_key="entered-again-0001",
+            match=pending.hand.match,
+            actor=other,
+            record=pending.raw,
+            number=pending.hand.number,
+            idempotency_key="entered-again-0001",
         ).submission
         services.confirm_hand(submission=again, expected_version=again.version, actor=mine)
         simulate.play_hand(pending.hand.match, rng, confirm=False)  # one awaiting confirmation
@@ -153,8 +179,11 @@ def assert_constraints_hold(tournament: Tournament) -> None:
     )
     assert per_hand and all(row["current"] == 1 for row in per_hand)
     assert all(row["confirmed"] <= 1 for row in per_hand)
-    keys = list(HandSubmission.objects.exclude(idempotency_key=None)
-                .values_list("idempotency_key", flat=True))
+    keys = list(
+        HandSubmission.objects.exclude(idempotency_key=None).values_list(
+            "idempotency_key", flat=True
+        )
+    )
     assert len(keys) == len(set(keys))
     for version in versions.filter(superseded_by__isnull=False).select_related("superseded_by"):
         assert version.superseded_by.hand_id == version.hand_id
@@ -179,8 +208,9 @@ def test_the_archive_holds_every_version_of_every_hand_and_the_audit_trail(club)
     options = {f.name for f in Tournament._meta.concrete_fields if not f.is_relation} - {"id"}
     assert set(document["tournament"]) == options, "every option of the tournament"
     versions = [v for hand in document["hands"] for v in hand["versions"]]
-    assert len(versions) == HandSubmission.objects.filter(
-        hand__match__round__tournament=club).count()
+    assert (
+        len(versions) == HandSubmission.objects.filter(hand__match__round__tournament=club).count()
+    )
     statuses = {v["status"] for v in versions}
     assert statuses == {"confirmed", "pending", "rejected", "superseded"}
     by_id = {v["id"]: v for v in versions}
@@ -188,8 +218,9 @@ def test_the_archive_holds_every_version_of_every_hand_and_the_audit_trail(club)
     assert by_id[rejected["superseded_by"]]["idempotency_key"] == "entered-again-0001"
     corrected = next(v for v in versions if v["reason"] == "the score sheet was misread")
     assert corrected["source"] == "director" and corrected["decided_by"] == "director"
-    assert {"raw", "record", "result", "submitted_label", "submitted_at",
-            "decided_at"} <= set(corrected)
+    assert {"raw", "record", "result", "submitted_label", "submitted_at", "decided_at"} <= set(
+        corrected
+    )
     actions = {event["action"] for event in document["audit"]}
     assert {"hand-corrected", "round-published", "round-closed"} <= actions
     rows = document["standings"][-1]["payload"]["rows"]
@@ -208,8 +239,9 @@ def test_an_archive_restored_into_an_empty_database_exports_the_same_again(
     unsubscribe = notify.subscribe(lambda kind, data: announced.append(kind))
     monkeypatch.setattr(events, "publish", lambda *args, **kwargs: published.append(args))
     real = standings_service.schedule
-    monkeypatch.setattr(standings_service, "schedule",
-                        lambda tid: (scheduled.append(tid), real(tid)))
+    monkeypatch.setattr(
+        standings_service, "schedule", lambda tid: (scheduled.append(tid), real(tid))
+    )
     try:
         with after_commit():
             restored = archive.restore(archive=json.loads(text))
@@ -237,8 +269,9 @@ def test_affiliations_and_pairs_kept_apart_survive_the_round_trip(solo):
     director = Actor(user=solo.directors.get())
     first, second, third = solo.entries.order_by("pk")[:3]
     services.set_affiliation(entry=first, actor=director, affiliation="Koenji Club")
-    services.keep_apart(tournament=solo, actor=director, first=second, second=third,
-                        reason="a couple")
+    services.keep_apart(
+        tournament=solo, actor=director, first=second, second=third, reason="a couple"
+    )
     names = [entry.name for entry in (first, second, third)]
     document = archive.export_archive(solo)
     wipe()
@@ -279,10 +312,14 @@ def test_solo_whist_fractions_survive_the_round_trip(solo):
     first = archive.export_archive(solo)
     wipe()
     tournament = archive.restore(archive=json.loads(archive.dumps(first))).tournament
-    assert without_time_of_export(archive.export_archive(tournament)) == \
-        without_time_of_export(first)
-    seat_points = set(Seat.objects.filter(match__round__tournament=tournament)
-                      .values_list("points_against", flat=True))
+    assert without_time_of_export(archive.export_archive(tournament)) == without_time_of_export(
+        first
+    )
+    seat_points = set(
+        Seat.objects.filter(match__round__tournament=tournament).values_list(
+            "points_against", flat=True
+        )
+    )
     assert any("/" in p for p in seat_points), "exact thirds, as written"
     assert tournament.points_bye == solo.points_bye
 
@@ -307,20 +344,30 @@ def test_idempotency_keys_already_held_refuse_the_restore(club):
     assert counts() == before
 
 
-@pytest.mark.parametrize("spoil, code", [
-    (lambda d: d.update(format="tricktable-archive/9"), "unsupported-archive"),
-    (lambda d: d.pop("format"), "bad-archive"),
-    (lambda d: d.update(seats="nope"), "bad-archive"),
-    (lambda d: d["tournament"].pop("slug"), "bad-archive"),
-    (lambda d: d["tournament"].update(slug="../etc"), "bad-archive"),
-    (lambda d: d["seats"][0].update(entry=999), "bad-archive"),
-    (lambda d: d["rounds"][0].update(closed_at="yesterday"), "bad-archive"),
-    (lambda d: d["hands"][0]["versions"].append(dict(d["hands"][0]["versions"][0], id=10**6)),
-     "bad-archive"),  # the same idempotency key twice
-    (lambda d: d["hands"][0]["versions"].append(
-        dict(d["hands"][0]["versions"][0], id=10**6, version=9, idempotency_key=None)),
-     "archive-inconsistent"),  # two current versions of one hand
-])
+@pytest.mark.parametrize(
+    "spoil, code",
+    [
+        (lambda d: d.update(format="tricktable-archive/9"), "unsupported-archive"),
+        (lambda d: d.pop("format"), "bad-archive"),
+        (lambda d: d.update(seats="nope"), "bad-archive"),
+        (lambda d: d["tournament"].pop("slug"), "bad-archive"),
+        (lambda d: d["tournament"].update(slug="../etc"), "bad-archive"),
+        (lambda d: d["seats"][0].update(entry=999), "bad-archive"),
+        (lambda d: d["rounds"][0].update(closed_at="yesterday"), "bad-archive"),
+        (
+            lambda d: d["hands"][0]["versions"].append(
+                dict(d["hands"][0]["versions"][0], id=10**6)
+            ),
+            "bad-archive",
+        ),  # the same idempotency key twice
+        (
+            lambda d: d["hands"][0]["versions"].append(
+                dict(d["hands"][0]["versions"][0], id=10**6, version=9, idempotency_key=None)
+            ),
+            "archive-inconsistent",
+        ),  # two current versions of one hand
+    ],
+)
 def test_a_broken_archive_is_refused_with_a_reason_and_nothing_written(club, spoil, code):
     document = archive.export_archive(club)
     wipe()
@@ -350,8 +397,9 @@ def test_players_with_a_club_number_already_held_are_reused(club):
     restored = archive.restore(archive=document)
     assert restored.reused_players == 1
     assert Player.objects.filter(club_number="K0001").count() == 1
-    entry = Entry.objects.get(Q(team__first=held) | Q(team__second=held),
-                              tournament=restored.tournament)
+    entry = Entry.objects.get(
+        Q(team__first=held) | Q(team__second=held), tournament=restored.tournament
+    )
     assert held.name == "佐藤 愛子" and held.name in {entry.team.first.name, entry.team.second.name}
     assert Player.objects.count() == len(document["players"])
 
@@ -415,10 +463,12 @@ def test_a_match_record_stops_before_a_hand_awaiting_confirmation(club):
 def test_the_hands_file_holds_every_confirmed_hand_and_passes_check_hands(club, tmp_path):
     lines = list(records.hand_lines(club))
     confirmed = HandSubmission.objects.filter(
-        hand__match__round__tournament=club, is_current=True, status="confirmed")
+        hand__match__round__tournament=club, is_current=True, status="confirmed"
+    )
     assert len(lines) == confirmed.count()
-    assert HandSubmission.objects.filter(hand__match__round__tournament=club,
-                                         is_current=True).count() > len(lines)
+    assert HandSubmission.objects.filter(
+        hand__match__round__tournament=club, is_current=True
+    ).count() > len(lines)
     schema = jsonschema.Draft202012Validator(load_schema("hand-records"))
     for line in lines:
         record = json.loads(line)

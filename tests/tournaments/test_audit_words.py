@@ -42,12 +42,15 @@ def test_every_recorded_action_has_a_sentence_and_a_kind():
     assert set(audit_words.SENTENCES) == kinds
 
 
-def test_a_swap_names_both_entries_their_tables_and_the_rematch_it_makes(
-    make_tournament, director
-):
+def test_a_swap_names_both_entries_their_tables_and_the_rematch_it_makes(make_tournament, director):
     tournament = make_tournament(teams=4)
-    names = dict(zip(range(1, 5), ["Ace Hunters", "Café Spaders", "Nil Whisperers", "Bag Ladies"],
-                     strict=True))
+    names = dict(
+        zip(
+            range(1, 5),
+            ["Ace Hunters", "Café Spaders", "Nil Whisperers", "Bag Ladies"],
+            strict=True,
+        )
+    )
     for number, entry in enumerate(tournament.entries.order_by("pk"), 1):
         entry.team.name = names[number]
         entry.team.save()
@@ -87,14 +90,21 @@ def test_every_action_of_a_played_round_reads_as_a_sentence_without_ids(
     names = audit_words.names_for(events)
     with translation.override(language):
         texts = {e.action: audit_words.sentence(e, names) for e in events}
-    assert {"tournament-created", "checked-in", "round-generated", "round-published",
-            "round-closed", "match-closed"} <= set(texts)
+    assert {
+        "tournament-created",
+        "checked-in",
+        "round-generated",
+        "round-published",
+        "round-closed",
+        "match-closed",
+    } <= set(texts)
     for action, text in texts.items():
         assert action not in text and "None" not in text and "{" not in text, text
         assert text.rstrip().endswith("." if language == "en" else "。"), text
     checked_in = [audit_words.sentence(e, names) for e in events if e.action == "checked-in"]
-    assert len(checked_in) == 4 and all(e.name in " ".join(checked_in)
-                                        for e in tournament.entries.all())
+    assert len(checked_in) == 4 and all(
+        e.name in " ".join(checked_in) for e in tournament.entries.all()
+    )
 
 
 def test_the_trail_narrows_to_a_round_and_to_a_kind(make_tournament, director):
@@ -105,9 +115,12 @@ def test_the_trail_narrows_to_a_round_and_to_a_kind(make_tournament, director):
     in_round_1 = select.audit_trail(tournament, round_number=1)
     rounds_kind = select.audit_trail(tournament, actions=audit_words.KINDS["rounds"][1])
 
-    assert {e.action for e in in_round_1} == {"round-generated", "round-published",
-                                              "match-closed", "round-closed"}
+    assert {e.action for e in in_round_1} == {
+        "round-generated",
+        "round-published",
+        "match-closed",
+        "round-closed",
+    }
     assert all(audit_words.round_of(e) == 1 for e in in_round_1)
-    assert {e.action for e in rounds_kind} == {"round-generated", "round-published",
-                                               "round-closed"}
+    assert {e.action for e in rounds_kind} == {"round-generated", "round-published", "round-closed"}
     assert Seat.objects.filter(match__round__number=2).exists()

@@ -61,19 +61,28 @@ def files(folder, tournament) -> list[str]:
 def confirmed_hands(tournament_slug: str) -> dict[tuple[int, int, int], tuple]:
     """Every confirmed hand of the tournament: (round, table, hand) -> record and result."""
     rows = HandSubmission.objects.filter(
-        hand__match__round__tournament__slug=tournament_slug, is_current=True,
+        hand__match__round__tournament__slug=tournament_slug,
+        is_current=True,
         status=HandSubmission.Status.CONFIRMED,
     ).select_related("hand__match__round", "hand__match__table")
     return {
-        (v.hand.match.round.number, v.hand.match.table.number, v.hand.number):
-            (v.record, v.result, v.submitted_label, v.decided_label)
+        (v.hand.match.round.number, v.hand.match.table.number, v.hand.number): (
+            v.record,
+            v.result,
+            v.submitted_label,
+            v.decided_label,
+        )
         for v in rows
     }
 
 
 def play_a_hand(tournament: Tournament, seed: int) -> HandSubmission:
-    match = (Match.objects.filter(round__tournament=tournament, round__number=2, is_bye=False)
-             .exclude(state=Match.State.FINISHED).order_by("table__number").first())
+    match = (
+        Match.objects.filter(round__tournament=tournament, round__number=2, is_bye=False)
+        .exclude(state=Match.State.FINISHED)
+        .order_by("table__number")
+        .first()
+    )
     return simulate.play_hand(match, random.Random(seed))
 
 
@@ -115,8 +124,9 @@ def test_hands_set_off_a_backup_at_most_once_an_interval(backup_dir, committed):
 def test_a_tournament_keeps_at_most_backup_keep_files_the_newest(backup_dir, committed, settings):
     tournament = build(committed)
     settings.BACKUP_KEEP = 3
-    written = [backups.write_backup(tournament_id=tournament.pk, reason=f"test-{n}")
-               for n in range(5)]
+    written = [
+        backups.write_backup(tournament_id=tournament.pk, reason=f"test-{n}") for n in range(5)
+    ]
 
     assert files(backup_dir, tournament) == [p.name for p in written[-3:]]
 
@@ -132,7 +142,8 @@ def test_without_backup_dir_nothing_is_scheduled_or_written(settings, tmp_path, 
 
 
 def test_a_backup_that_cannot_be_written_does_not_break_a_hand_submission(
-        backup_dir, committed, settings, tmp_path, caplog):
+    backup_dir, committed, settings, tmp_path, caplog
+):
     tournament = build(committed)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -148,7 +159,8 @@ def test_a_backup_that_cannot_be_written_does_not_break_a_hand_submission(
 
 
 def test_restoring_the_newest_backup_into_an_empty_database_brings_back_every_confirmed_hand(
-        backup_dir, committed):
+    backup_dir, committed
+):
     tournament = build(committed)
     for seed in range(5, 9):  # a hand every five minutes, each its own commit and backup
         backups._clock.now += 301
@@ -196,7 +208,8 @@ def test_a_backup_outside_any_transaction_reads_in_a_snapshot_of_its_own(backup_
 
     document = json.loads(path.read_text("utf-8"))
     assert document["tournament"]["slug"] == tournament.slug
-    assert len(document["hands"]) == Hand.objects.filter(
-        match__round__tournament=tournament).count()
+    assert (
+        len(document["hands"]) == Hand.objects.filter(match__round__tournament=tournament).count()
+    )
     assert getattr(connection, "transaction_mode", None) == mode  # SQLite: IMMEDIATE again
     assert any(n.endswith("-round-1-closed.json") for n in files(backup_dir, tournament))

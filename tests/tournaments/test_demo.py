@@ -17,8 +17,9 @@ def fingerprint(tournament: Tournament) -> list:
     out = []
     for round_ in tournament.round_set.order_by("number"):
         for match in Match.objects.filter(round=round_).order_by("table__number", "id"):
-            seats = sorted((s.seats, s.entry.name, s.outcome, str(s.match_points))
-                           for s in match.seats.all())
+            seats = sorted(
+                (s.seats, s.entry.name, s.outcome, str(s.match_points)) for s in match.seats.all()
+            )
             hands = list(
                 HandSubmission.objects.filter(hand__match=match)
                 .order_by("hand__number", "version")
@@ -44,8 +45,9 @@ def test_the_same_seed_builds_the_same_tournaments_and_another_seed_does_not():
     assert first != other
 
 
-def test_the_demo_command_builds_the_club_evening_once(capsys, settings,
-                                                      django_capture_on_commit_callbacks):
+def test_the_demo_command_builds_the_club_evening_once(
+    capsys, settings, django_capture_on_commit_callbacks
+):
     settings.REDIS_URL = None  # the embedded default: snapshots and ratings in-process
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", "--if-empty")
@@ -80,6 +82,7 @@ def test_the_demo_cup_is_a_finished_swiss_ending_in_a_top_8_knockout():
     assert sorted(board.placings.values()) == [1, 2, 3, 4, 5, 5, 5, 5]
     knockout_rounds = cup.round_set.filter(number__gt=3).count()
     assert knockout_rounds == 3, "quarter-finals, semi-finals, the final with third place"
-    consolation = Match.objects.filter(round__tournament=cup, round__number__gt=3,
-                                       bracket_round__isnull=True, is_bye=False)
+    consolation = Match.objects.filter(
+        round__tournament=cup, round__number__gt=3, bracket_round__isnull=True, is_bye=False
+    )
     assert consolation.exists(), "the four outside the cut played on"

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_season_has_more_evenings_than_count_and_its_table_drops_one(
-        settings, django_capture_on_commit_callbacks):
+    settings, django_capture_on_commit_callbacks
+):
     settings.REDIS_URL = None
     with django_capture_on_commit_callbacks(execute=True):
         evenings = demo.build_season(2026)
@@ -21,6 +22,10 @@ def test_the_demo_season_has_more_evenings_than_count_and_its_table_drops_one(
     assert all(t.state == "finished" and t.game == "german-whist" for t in evenings)
     table = SeriesSnapshot.objects.filter(series=series).first().payload
     assert len(table["evenings"]) == demo.SEASON_EVENINGS
-    dropped = [e for row in table["rows"] for e in row["evenings"]
-               if e["score"] is not None and not e["counted"]]
+    dropped = [
+        e
+        for row in table["rows"]
+        for e in row["evenings"]
+        if e["score"] is not None and not e["counted"]
+    ]
     assert dropped

@@ -70,10 +70,15 @@ def test_every_engine_note_code_reads_in_japanese(code):
     assert JAPANESE.search(ja) and ja != en
 
 
-@pytest.mark.parametrize(("game", "option"), [
-    (game, name) for game in GAMES for name, option in get_game(game).book.options.items()
-    if option.choices and isinstance(option.choices[0], str)
-])
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [
+        (game, name)
+        for game in GAMES
+        for name, option in get_game(game).book.options.items()
+        if option.choices and isinstance(option.choices[0], str)
+    ],
+)
 def test_every_named_option_value_has_words_in_both_languages(game, option):
     for value in get_game(game).book.options[option].choices:
         label = VALUE_LABELS[(game, option)][value]
@@ -92,16 +97,31 @@ def test_every_preset_has_a_name_in_both_languages(game, preset):
 
 
 def test_a_spades_hand_reads_in_japanese_from_its_codes():
-    record = {"format": "hand/1", "game": "spades", "rules": "standard", "dealer": "N",
-              "calls": [{"seat": "E", "call": "3"}, {"seat": "S", "call": "nil"},
-                        {"seat": "W", "call": "4"}, {"seat": "N", "call": "5"}],
-              "tricks": {"N": 3, "E": 3, "S": 0, "W": 7}}
+    record = {
+        "format": "hand/1",
+        "game": "spades",
+        "rules": "standard",
+        "dealer": "N",
+        "calls": [
+            {"seat": "E", "call": "3"},
+            {"seat": "S", "call": "nil"},
+            {"seat": "W", "call": "4"},
+            {"seat": "N", "call": "5"},
+        ],
+        "tricks": {"N": 3, "E": 3, "S": 0, "W": 7},
+    }
     result = check_hand(record)
     en, ja = in_both(lambda: [note_sentence(n) for n in result["notes"]])
-    assert en == [str(n) for n in result["notes"]] == [
-        "S made nil (+100)", "NS bid 5, took 3: set (-50)", "EW bid 4, took 10 (+46)"]
-    assert ja == ["Sがニル成功（+100）", "NS：ビッド5、3トリック獲得：セット（-50）",
-                  "EW：ビッド4、10トリック獲得（+46）"]
+    assert (
+        en
+        == [str(n) for n in result["notes"]]
+        == ["S made nil (+100)", "NS bid 5, took 3: set (-50)", "EW bid 4, took 10 (+46)"]
+    )
+    assert ja == [
+        "Sがニル成功（+100）",
+        "NS：ビッド5、3トリック獲得：セット（-50）",
+        "EW：ビッド4、10トリック獲得（+46）",
+    ]
 
 
 def test_stored_notes_are_read_again_with_their_codes():
@@ -130,9 +150,13 @@ def test_an_error_reads_with_where_it_is_and_no_bracketed_code():
 
 
 def test_option_values_read_as_words_not_engine_ids():
-    en, ja = in_both(lambda: [value_label("spades", "double_nil", "when-behind"),
-                              value_label("spades", "blind_made", "bonus-100"),
-                              value_label("spades", "nil", True)])
+    en, ja = in_both(
+        lambda: [
+            value_label("spades", "double_nil", "when-behind"),
+            value_label("spades", "blind_made", "bonus-100"),
+            value_label("spades", "nil", True),
+        ]
+    )
     assert en == ["Only when behind", "Scores a bonus of 100", "On"]
     assert ja[0] == "負けているときだけ" and all(JAPANESE.search(text) for text in ja)
 
@@ -142,9 +166,12 @@ def test_off_has_one_spelling_for_switches_and_named_values(language):
     """A switch set off and an option whose value is `off` read the same word, capitalised like
     every other value ("Off", never "off" beside it)."""
     with translation.override(language):
-        words = {value_label(game, name, False if isinstance(option.default, bool) else "off")
-                 for game in GAMES for name, option in get_game(game).book.options.items()
-                 if isinstance(option.default, bool) or "off" in (option.choices or ())}
+        words = {
+            value_label(game, name, False if isinstance(option.default, bool) else "off")
+            for game in GAMES
+            for name, option in get_game(game).book.options.items()
+            if isinstance(option.default, bool) or "off" in (option.choices or ())
+        }
         on = value_label("spades", "nil", True)
     assert words == {"Off" if language == "en" else "なし"}
     assert on == ("On" if language == "en" else "あり")

@@ -546,12 +546,17 @@ def test_checking_in_many_at_once_checks_in_the_registered_and_leaves_the_rest(
     first, second, third, _fourth = tournament.entries.order_by("pk")
     services.check_in(entry=first, actor=director)
 
-    done = services.check_in_entries(tournament=tournament, actor=director,
-                                     entries=[first.pk, second.pk, third.pk])
+    done = services.check_in_entries(
+        tournament=tournament, actor=director, entries=[first.pk, second.pk, third.pk]
+    )
 
     assert [e.pk for e in done] == [second.pk, third.pk]
     assert list(tournament.entries.order_by("pk").values_list("status", flat=True)) == [
-        "checked-in", "checked-in", "checked-in", "registered"]
+        "checked-in",
+        "checked-in",
+        "checked-in",
+        "registered",
+    ]
     assert AuditEvent.objects.filter(tournament=tournament, action="checked-in").count() == 3
 
 
@@ -564,11 +569,13 @@ def test_checking_in_many_refuses_the_lot_for_a_withdrawn_or_foreign_entry(
     services.withdraw(entry=third, actor=director)
 
     with pytest.raises(ServiceError) as withdrawn:
-        services.check_in_entries(tournament=tournament, actor=director,
-                                  entries=[first.pk, third.pk])
+        services.check_in_entries(
+            tournament=tournament, actor=director, entries=[first.pk, third.pk]
+        )
     with pytest.raises(ServiceError) as foreign:
-        services.check_in_entries(tournament=tournament, actor=director,
-                                  entries=[second.pk, other.entries.get().pk])
+        services.check_in_entries(
+            tournament=tournament, actor=director, entries=[second.pk, other.entries.get().pk]
+        )
 
     assert (withdrawn.value.code, foreign.value.code) == ("withdrawn", "no-such-entry")
     assert not tournament.entries.filter(status="checked-in").exists()
@@ -577,8 +584,9 @@ def test_checking_in_many_refuses_the_lot_for_a_withdrawn_or_foreign_entry(
 def test_a_check_in_is_taken_back_until_a_round_seats_the_entry(make_tournament, director):
     tournament = make_tournament(teams=4)
     entries = list(tournament.entries.order_by("pk"))
-    services.check_in_entries(tournament=tournament, actor=director,
-                              entries=[e.pk for e in entries])
+    services.check_in_entries(
+        tournament=tournament, actor=director, entries=[e.pk for e in entries]
+    )
 
     services.undo_check_in(entry=entries[0], actor=director)
     services.check_in(entry=entries[0], actor=director)
@@ -596,11 +604,13 @@ def test_a_director_registers_someone_at_the_desk_checked_in_and_the_public_cann
 ):
     tournament = make_tournament()
 
-    entry = services.register_entry(tournament=tournament, actor=director,
-                                    players=["Mai", "Tom"], checked_in=True)
+    entry = services.register_entry(
+        tournament=tournament, actor=director, players=["Mai", "Tom"], checked_in=True
+    )
     with pytest.raises(ServiceError) as refused:
-        services.register_entry(tournament=tournament, actor=public, players=["Ann", "Bo"],
-                                checked_in=True)
+        services.register_entry(
+            tournament=tournament, actor=public, players=["Ann", "Bo"], checked_in=True
+        )
 
     assert entry.status == "checked-in" and refused.value.code == "not-director"
     assert tournament.entries.count() == 1
@@ -618,10 +628,12 @@ def test_entries_of_one_affiliation_are_kept_apart_in_the_draw(make_tournament, 
     plain = services.generate_round(tournament=tournament, actor=director)
     pairs = _opponents(plain)
     first, other = sorted(next(iter(pairs)))
-    services.set_affiliation(entry=Entry.objects.get(pk=first), actor=director,
-                             affiliation="Koenji  Club")
-    services.set_affiliation(entry=Entry.objects.get(pk=other), actor=director,
-                             affiliation="koenji club")
+    services.set_affiliation(
+        entry=Entry.objects.get(pk=first), actor=director, affiliation="Koenji  Club"
+    )
+    services.set_affiliation(
+        entry=Entry.objects.get(pk=other), actor=director, affiliation="koenji club"
+    )
 
     again = services.generate_round(tournament=tournament, actor=director, regenerate=True)
 
@@ -634,8 +646,9 @@ def test_a_pair_named_to_keep_apart_is_kept_apart_and_can_be_let_meet(make_tourn
     plain = _opponents(services.generate_round(tournament=tournament, actor=director))
     first, other = (Entry.objects.get(pk=pk) for pk in sorted(next(iter(plain))))
 
-    pair = services.keep_apart(tournament=tournament, actor=director, first=other, second=first,
-                               reason="a couple")
+    pair = services.keep_apart(
+        tournament=tournament, actor=director, first=other, second=first, reason="a couple"
+    )
     services.keep_apart(tournament=tournament, actor=director, first=first, second=other)
     kept = services.generate_round(tournament=tournament, actor=director, regenerate=True)
     services.allow_together(pair=pair, actor=director)
@@ -644,8 +657,9 @@ def test_a_pair_named_to_keep_apart_is_kept_apart_and_can_be_let_meet(make_tourn
     assert (pair.first_id, pair.second_id) == (first.pk, other.pk)
     assert frozenset((first.pk, other.pk)) not in _opponents(kept)
     assert _opponents(freed) == plain
-    assert [e.action for e in AuditEvent.objects.filter(action__startswith="kept-apart")
-            .order_by("id")] == ["kept-apart", "kept-apart-removed"]
+    assert [
+        e.action for e in AuditEvent.objects.filter(action__startswith="kept-apart").order_by("id")
+    ] == ["kept-apart", "kept-apart-removed"]
 
 
 def test_keeping_apart_refuses_one_entry_twice_and_another_tournaments_entry(
@@ -658,6 +672,7 @@ def test_keeping_apart_refuses_one_entry_twice_and_another_tournaments_entry(
     with pytest.raises(ServiceError) as same:
         services.keep_apart(tournament=tournament, actor=director, first=one, second=one)
     with pytest.raises(ServiceError) as foreign:
-        services.keep_apart(tournament=tournament, actor=director, first=one,
-                            second=other.entries.get())
+        services.keep_apart(
+            tournament=tournament, actor=director, first=one, second=other.entries.get()
+        )
     assert (same.value.code, foreign.value.code) == ("bad-pair", "no-such-entry")

@@ -67,8 +67,9 @@ def test_good_lines_are_stored_confirmed_and_marked_as_imported(match, in_proces
     tournament = match.round.tournament
     data = jsonl(line(1, 1, HAND_1, hand=1), line(1, 1, HAND_2))
 
-    job = in_process(tournament=tournament, actor=director_of(match), data=data,
-                     filename="club/night.jsonl")
+    job = in_process(
+        tournament=tournament, actor=director_of(match), data=data, filename="club/night.jsonl"
+    )
 
     assert job.state == ImportJob.State.DONE
     assert (job.total, job.processed, job.stored, job.duplicates, job.failed) == (2, 2, 2, 0, 0)
@@ -119,9 +120,7 @@ def test_bad_lines_are_reported_by_line_number_and_code_and_never_block_the_good
 
 
 @pytest.mark.django_db
-def test_importing_the_same_file_again_stores_nothing_new_and_reports_duplicates(
-    match, in_process
-):
+def test_importing_the_same_file_again_stores_nothing_new_and_reports_duplicates(match, in_process):
     tournament = match.round.tournament
     data = jsonl(line(1, 1, HAND_1), line(1, 1, SHORT_HAND), line(1, 1, HAND_2))
     first = in_process(tournament=tournament, actor=director_of(match), data=data, filename="a")
@@ -152,8 +151,12 @@ def test_an_interrupted_job_run_again_counts_its_own_lines_as_stored(match, in_p
 
 @pytest.mark.django_db
 def test_a_finished_job_is_not_run_again(match, in_process):
-    job = in_process(tournament=match.round.tournament, actor=director_of(match),
-                     data=jsonl(line(1, 1, HAND_1)), filename="a")
+    job = in_process(
+        tournament=match.round.tournament,
+        actor=director_of(match),
+        data=jsonl(line(1, 1, HAND_1)),
+        filename="a",
+    )
     finished_at = job.finished_at
 
     assert run_hand_import(job.pk).finished_at == finished_at
@@ -161,9 +164,7 @@ def test_a_finished_job_is_not_run_again(match, in_process):
 
 
 @pytest.mark.django_db
-def test_the_progress_is_written_every_few_lines_while_the_job_runs(
-    match, in_process, monkeypatch
-):
+def test_the_progress_is_written_every_few_lines_while_the_job_runs(match, in_process, monkeypatch):
     tournament = match.round.tournament
     seen: list[int] = []
     real = hand_imports._import_line
@@ -194,8 +195,12 @@ def test_the_progress_is_written_every_few_lines_while_the_job_runs(
 )
 def test_a_file_refused_as_a_whole_stores_nothing(match, data, code):
     with pytest.raises(Invalid) as refused:
-        start_hand_import(tournament=match.round.tournament, actor=director_of(match),
-                          data=data, filename="x.jsonl")
+        start_hand_import(
+            tournament=match.round.tournament,
+            actor=director_of(match),
+            data=data,
+            filename="x.jsonl",
+        )
     assert refused.value.code == code
     assert ImportJob.objects.count() == 0
 
@@ -218,20 +223,29 @@ def test_too_large_and_too_long_files_are_refused_up_front(match, monkeypatch):
 def test_only_a_director_may_start_an_import(match):
     stranger = Actor(user=get_user_model().objects.create_user("stranger"))
     with pytest.raises(NotAllowed):
-        start_hand_import(tournament=match.round.tournament, actor=stranger,
-                          data=jsonl(line(1, 1, HAND_1)), filename="x")
+        start_hand_import(
+            tournament=match.round.tournament,
+            actor=stranger,
+            data=jsonl(line(1, 1, HAND_1)),
+            filename="x",
+        )
     assert ImportJob.objects.count() == 0
 
 
 @pytest.mark.django_db
-def test_a_job_whose_director_has_left_fails_and_stores_nothing(match, settings,
-                                                                django_capture_on_commit_callbacks):
+def test_a_job_whose_director_has_left_fails_and_stores_nothing(
+    match, settings, django_capture_on_commit_callbacks
+):
     settings.REDIS_URL = None
     tournament = match.round.tournament
     user = tournament.directors.get()
     with django_capture_on_commit_callbacks(execute=False):
-        job = start_hand_import(tournament=tournament, actor=Actor(user=user),
-                                data=jsonl(line(1, 1, HAND_1)), filename="x")
+        job = start_hand_import(
+            tournament=tournament,
+            actor=Actor(user=user),
+            data=jsonl(line(1, 1, HAND_1)),
+            filename="x",
+        )
     tournament.directors.remove(user)
 
     job = run_hand_import(job.pk)
@@ -243,8 +257,12 @@ def test_a_job_whose_director_has_left_fails_and_stores_nothing(match, settings,
 @pytest.mark.django_db
 def test_lines_for_a_closed_round_are_refused_with_the_services_code(match, in_process):
     Round.objects.filter(pk=match.round_id).update(state=Round.State.CLOSED)
-    job = in_process(tournament=match.round.tournament, actor=director_of(match),
-                     data=jsonl(line(1, 1, HAND_1)), filename="x")
+    job = in_process(
+        tournament=match.round.tournament,
+        actor=director_of(match),
+        data=jsonl(line(1, 1, HAND_1)),
+        filename="x",
+    )
     assert [(e["line"], e["code"]) for e in job.errors] == [(1, "round-not-in-play")]
 
 
@@ -253,10 +271,12 @@ def test_the_same_file_in_another_tournament_has_its_own_keys(in_process):
     first = make_match(make_director("one"))
     second = make_match(make_director("two"))
     data = jsonl(line(1, 1, HAND_1))
-    a = in_process(tournament=first.round.tournament, actor=director_of(first), data=data,
-                   filename="x")
-    b = in_process(tournament=second.round.tournament, actor=director_of(second), data=data,
-                   filename="x")
+    a = in_process(
+        tournament=first.round.tournament, actor=director_of(first), data=data, filename="x"
+    )
+    b = in_process(
+        tournament=second.round.tournament, actor=director_of(second), data=data, filename="x"
+    )
     assert (a.stored, b.stored, b.duplicates) == (1, 1, 0)
     assert hand_imports.idempotency_key(a, 1) != hand_imports.idempotency_key(b, 1)
 
@@ -273,8 +293,12 @@ def test_with_redis_the_job_is_sent_to_the_imports_queue_after_commit(
     sent = []
     monkeypatch.setattr(import_hands, "apply_async", lambda **kwargs: sent.append(kwargs))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        job = start_hand_import(tournament=match.round.tournament, actor=director_of(match),
-                                data=jsonl(line(1, 1, HAND_1)), filename="x")
+        job = start_hand_import(
+            tournament=match.round.tournament,
+            actor=director_of(match),
+            data=jsonl(line(1, 1, HAND_1)),
+            filename="x",
+        )
     assert sent == []  # not before the job's row is committed
     for callback in callbacks:
         callback()
@@ -297,23 +321,36 @@ def test_when_the_broker_is_down_the_job_is_marked_failed_not_lost_silently(
 
     monkeypatch.setattr(import_hands, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):
-        job = start_hand_import(tournament=match.round.tournament, actor=director_of(match),
-                                data=jsonl(line(1, 1, HAND_1)), filename="x")
+        job = start_hand_import(
+            tournament=match.round.tournament,
+            actor=director_of(match),
+            data=jsonl(line(1, 1, HAND_1)),
+            filename="x",
+        )
     job.refresh_from_db()
     assert job.state == ImportJob.State.FAILED and "broker unreachable" in job.message
 
 
 @pytest.mark.django_db
-def test_the_task_runs_the_job_and_returns_its_counts(match, settings,
-                                                      django_capture_on_commit_callbacks):
+def test_the_task_runs_the_job_and_returns_its_counts(
+    match, settings, django_capture_on_commit_callbacks
+):
     from tournaments.tasks import import_hands
 
     settings.REDIS_URL = None
     with django_capture_on_commit_callbacks(execute=False):
-        job = start_hand_import(tournament=match.round.tournament, actor=director_of(match),
-                                data=jsonl(line(1, 1, HAND_1), "{"), filename="x")
+        job = start_hand_import(
+            tournament=match.round.tournament,
+            actor=director_of(match),
+            data=jsonl(line(1, 1, HAND_1), "{"),
+            filename="x",
+        )
     assert import_hands.apply(args=[job.pk]).get() == {
-        "state": "done", "processed": 2, "stored": 1, "duplicates": 0, "failed": 1,
+        "state": "done",
+        "processed": 2,
+        "stored": 1,
+        "duplicates": 0,
+        "failed": 1,
     }
 
 
@@ -343,15 +380,17 @@ def test_a_real_worker_imports_the_file_and_a_second_import_finds_only_duplicate
     tournament = match.round.tournament
     data = jsonl(line(1, table.number, HAND_1), "{oops", line(1, table.number, HAND_2))
 
-    job = start_hand_import(tournament=tournament, actor=director_of(match), data=data,
-                            filename="night.jsonl")
+    job = start_hand_import(
+        tournament=tournament, actor=director_of(match), data=data, filename="night.jsonl"
+    )
     done = wait_until_finished(job.pk, timeout=30)
 
     assert done.state == ImportJob.State.DONE, done.message
     assert (done.stored, done.failed, done.errors[0]["line"]) == (2, 1, 2)
     assert [h.status for h in current(match)] == ["confirmed", "confirmed"]
-    again = start_hand_import(tournament=tournament, actor=director_of(match), data=data,
-                              filename="night.jsonl")
+    again = start_hand_import(
+        tournament=tournament, actor=director_of(match), data=data, filename="night.jsonl"
+    )
     repeat = wait_until_finished(again.pk, timeout=30)
     assert (repeat.state, repeat.stored, repeat.duplicates) == ("done", 0, 2)
     assert HandSubmission.objects.filter(hand__match=match).count() == 2
@@ -365,21 +404,30 @@ def test_the_hands_export_goes_back_in_through_the_import_as_it_is(in_process):
     played = demo.build_solo_whist(7, players=4, rounds=1)
     director = demo.director_actor()
     fresh = services.create_tournament(
-        actor=director, name="Replayed", game="solo-whist", rules="phillips",
-        format="individual", rounds=1, match_length="hands", match_hands=8,
-        place_points=[3, 2, 1, 0], seed=7,
+        actor=director,
+        name="Replayed",
+        game="solo-whist",
+        rules="phillips",
+        format="individual",
+        rounds=1,
+        match_length="hands",
+        match_hands=8,
+        place_points=[3, 2, 1, 0],
+        seed=7,
     )
     services.open_registration(tournament=fresh, actor=director)
     for entry in played.entries.order_by("pk"):
         services.register_entry(tournament=fresh, actor=director, players=[entry.player.name])
-    services.publish_round(round=services.generate_round(tournament=fresh, actor=director),
-                           actor=director)
+    services.publish_round(
+        round=services.generate_round(tournament=fresh, actor=director), actor=director
+    )
     exported = list(records.hand_lines(played))
     assert [json.loads(text)["hand"] for text in exported] == list(range(1, 9))
     assert all(json.loads(text)["round"] == json.loads(text)["table"] == 1 for text in exported)
 
-    job = in_process(tournament=fresh, actor=director, data="".join(exported).encode(),
-                     filename="hands.jsonl")
+    job = in_process(
+        tournament=fresh, actor=director, data="".join(exported).encode(), filename="hands.jsonl"
+    )
 
     assert (job.state, job.stored, job.failed) == (ImportJob.State.DONE, 8, 0), job.errors
     assert list(records.hand_lines(fresh)) == exported

@@ -34,8 +34,9 @@ def match(director) -> Match:
 
 
 def test_a_legal_hand_is_stored_pending_with_the_engine_score(match):
-    submitted = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                                     idempotency_key="key-0001")
+    submitted = services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="key-0001"
+    )
     version = submitted.submission
     assert submitted.created
     assert (version.version, version.status, version.is_current) == (1, "pending", True)
@@ -59,23 +60,29 @@ def test_an_illegal_hand_is_refused_with_the_engine_errors_and_nothing_is_stored
 
 
 def test_a_retry_with_the_same_key_returns_the_stored_version(match):
-    first = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                                 idempotency_key="retry-key-1")
-    again = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                                 idempotency_key="retry-key-1")
+    first = services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="retry-key-1"
+    )
+    again = services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="retry-key-1"
+    )
     assert not again.created and again.submission.pk == first.submission.pk
     assert HandSubmission.objects.count() == 1
 
 
 def test_a_key_reused_for_a_different_hand_is_a_conflict(match):
-    services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1,
-                         idempotency_key="retry-key-2")
-    services.confirm_hand(submission=HandSubmission.objects.get(),
-                          expected_version=HandSubmission.objects.get().version,
-                          actor=scorer(match, "EW"))
+    services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="retry-key-2"
+    )
+    services.confirm_hand(
+        submission=HandSubmission.objects.get(),
+        expected_version=HandSubmission.objects.get().version,
+        actor=scorer(match, "EW"),
+    )
     with pytest.raises(services.Conflict) as caught:
-        services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2,
-                             idempotency_key="retry-key-2")
+        services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=HAND_2, idempotency_key="retry-key-2"
+        )
     assert caught.value.code == "idempotency-key-reused"
     assert HandSubmission.objects.count() == 1
 
@@ -90,14 +97,15 @@ def test_a_scorer_cannot_submit_at_another_table(match, director):
 
 
 def test_the_submitting_side_cannot_confirm_its_own_hand(match):
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
     with pytest.raises(services.NotAllowed) as caught:
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "NS"))
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "NS")
+        )
     assert caught.value.code == "own-side"
-    confirmed = services.confirm_hand(submission=version,
-                                      expected_version=version.version, actor=scorer(match, "EW"))
+    confirmed = services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     assert confirmed.status == "confirmed" and confirmed.decided_side == "EW"
 
 
@@ -109,28 +117,34 @@ def test_a_pending_hand_cannot_be_submitted_twice(match):
 
 
 def test_a_rejected_hand_is_entered_again_as_a_new_version(match):
-    first = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                 record=HAND_1).submission
-    services.reject_hand(submission=first,
-                         expected_version=first.version,
-                         actor=scorer(match, "EW"), reason="E took 5")
+    first = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.reject_hand(
+        submission=first,
+        expected_version=first.version,
+        actor=scorer(match, "EW"),
+        reason="E took 5",
+    )
     with pytest.raises(services.Conflict) as caught:
         services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2)
     assert caught.value.code == "earlier-hand-rejected"
     fixed = spades_hand("N", ["4", "3", "7", "6"], {"N": 3, "E": 5, "S": 3, "W": 2})
-    second = services.submit_hand(match=match, actor=scorer(match, "EW"), record=fixed,
-                                  number=1).submission
+    second = services.submit_hand(
+        match=match, actor=scorer(match, "EW"), record=fixed, number=1
+    ).submission
     first.refresh_from_db()
     assert (second.version, second.is_current) == (2, True)
-    assert (first.status, first.is_current, first.superseded_by_id) == ("rejected", False,
-                                                                        second.pk)
+    assert (first.status, first.is_current, first.superseded_by_id) == (
+        "rejected",
+        False,
+        second.pk,
+    )
 
 
 def test_the_dealer_must_follow_the_rotation(match):
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     wrong = spades_hand("W", ["4", "3", "6", "6"], {"N": 3, "E": 4, "S": 4, "W": 2})
     with pytest.raises(services.Invalid) as caught:
         services.submit_hand(match=match, actor=scorer(match, "NS"), record=wrong)
@@ -139,40 +153,55 @@ def test_the_dealer_must_follow_the_rotation(match):
 
 def test_a_later_hand_is_scored_from_the_state_the_earlier_hands_left(match):
     for record in (HAND_1, HAND_2):
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
-    assert version.result["after"] == {"score": {"NS": 121, "EW": 130},
-                                       "bags": {"NS": 1, "EW": 0}}
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
+    assert version.result["after"] == {"score": {"NS": 121, "EW": 130}, "bags": {"NS": 1, "EW": 0}}
 
 
 def test_a_correction_needs_a_director_and_a_reason(match):
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
     with pytest.raises(services.NotAllowed):
-        services.correct_hand(hand=version.hand, actor=scorer(match, "EW"), record=HAND_1,
-                              expected_version=version.version,
-                              reason="typo")
+        services.correct_hand(
+            hand=version.hand,
+            actor=scorer(match, "EW"),
+            record=HAND_1,
+            expected_version=version.version,
+            reason="typo",
+        )
     director = Actor(user=match.round.tournament.directors.get())
     with pytest.raises(services.ServiceError) as caught:
-        services.correct_hand(hand=version.hand, actor=director, record=HAND_1, reason=" ",
-                              expected_version=version.version)
+        services.correct_hand(
+            hand=version.hand,
+            actor=director,
+            record=HAND_1,
+            reason=" ",
+            expected_version=version.version,
+        )
     assert caught.value.code == "reason-required"
 
 
 def test_a_correction_is_a_new_version_and_rescores_the_later_hands(match):
     director = Actor(user=match.round.tournament.directors.get())
     for record in (HAND_1, HAND_2):
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
     first = HandSubmission.objects.get(hand__number=1)
     corrected = spades_hand("N", ["4", "3", "7", "6"], {"N": 4, "E": 4, "S": 3, "W": 2})
-    new = services.correct_hand(hand=first.hand, actor=director, record=corrected,
-                                expected_version=first.version,
-                                reason="N took the last trick")
+    new = services.correct_hand(
+        hand=first.hand,
+        actor=director,
+        record=corrected,
+        expected_version=first.version,
+        reason="N took the last trick",
+    )
     first.refresh_from_db()
     assert (new.version, new.status, new.source) == (2, "confirmed", "director")
     assert (first.status, first.is_current) == ("superseded", False)
@@ -188,14 +217,14 @@ def test_a_correction_is_a_new_version_and_rescores_the_later_hands(match):
 
 def test_a_correction_that_breaks_a_later_hand_changes_nothing(director):
     match = make_match(director, rules={"preset": "standard", "options": {"target": 100}})
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_2).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     match.refresh_from_db()
     assert match.state == "finished"  # EW reached 100 first (130 v 121)
     # A correction that ends the match in hand 1 (EW bid 10 and made it: +100) would leave
@@ -205,9 +234,13 @@ def test_a_correction_that_breaks_a_later_hand_changes_nothing(director):
     big["tricks"] = {"N": 0, "E": 6, "S": 3, "W": 4}
     before = list(HandSubmission.objects.values_list("pk", "status", "is_current"))
     with pytest.raises(services.Invalid) as caught:
-        services.correct_hand(hand=Hand.objects.get(number=1), actor=director, record=big,
-                              expected_version=1,
-                              reason="bid was 10")
+        services.correct_hand(
+            hand=Hand.objects.get(number=1),
+            actor=director,
+            record=big,
+            expected_version=1,
+            reason="bid was 10",
+        )
     assert caught.value.code == "later-hand-invalid"
     assert list(HandSubmission.objects.values_list("pk", "status", "is_current")) == before
 
@@ -215,12 +248,14 @@ def test_a_correction_that_breaks_a_later_hand_changes_nothing(director):
 def test_a_match_to_a_target_finishes_when_the_last_hand_is_confirmed(director):
     match = make_match(director, rules={"preset": "standard", "options": {"target": 100}})
     for record in (HAND_1, HAND_2):
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
         match.refresh_from_db()
         assert match.state == "playing"
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
     match.refresh_from_db()
     assert match.state == "finished" and match.result["ended_by"] == "rules"
     seats = {s.side: s for s in match.seats.all()}
@@ -234,10 +269,10 @@ def test_a_match_to_a_target_finishes_when_the_last_hand_is_confirmed(director):
 
 def test_a_fixed_length_match_ends_after_its_hands(director):
     match = make_match(director, match_length="hands", match_hands=1)
-    version = services.submit_hand(match=match, actor=scorer(match, "EW"),
-                                   record=HAND_1).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "NS"))
+    version = services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_1).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "NS")
+    )
     match.refresh_from_db()
     assert match.state == "finished" and match.result["ended_by"] == "hands"
     with pytest.raises(services.Invalid):
@@ -245,13 +280,13 @@ def test_a_fixed_length_match_ends_after_its_hands(director):
 
 
 def test_a_director_closes_a_match_only_when_every_hand_is_confirmed(match, director):
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
     with pytest.raises(services.Invalid) as caught:
         services.finish_match(match=match, actor=director)
     assert caught.value.code == "unconfirmed-hands"
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     with pytest.raises(services.NotAllowed):
         services.finish_match(match=match, actor=scorer(match, "EW"))
     services.finish_match(match=match, actor=director)
@@ -267,8 +302,14 @@ def test_a_level_match_closed_by_the_director_is_a_draw(match, director):
 
 
 def test_solo_whist_points_stay_exact_fractions_and_shared_places_share_points(director):
-    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual",
-                       match_length="hands", match_hands=4)
+    match = make_match(
+        director,
+        game="solo-whist",
+        rules="phillips",
+        fmt="individual",
+        match_length="hands",
+        match_hands=4,
+    )
     simulate.play_match(match, random.Random(5))
     match.refresh_from_db()
     assert match.state == "finished"
@@ -279,7 +320,7 @@ def test_solo_whist_points_stay_exact_fractions_and_shared_places_share_points(d
     place_points = [Fraction(p) for p in tournament.place_points]
     for seat in seats:
         shared = [s for s in seats if s.place == seat.place]
-        span = place_points[seat.place - 1: seat.place - 1 + len(shared)]
+        span = place_points[seat.place - 1 : seat.place - 1 + len(shared)]
         assert Fraction(str(seat.match_points)) == sum(span) / len(span)
 
 
@@ -288,15 +329,17 @@ def test_announcements_happen_after_commit_only(match, django_capture_on_commit_
     stop = services.notify.subscribe(lambda kind, payload: heard.append(kind))
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                           record=HAND_1).submission
+            version = services.submit_hand(
+                match=match, actor=scorer(match, "NS"), record=HAND_1
+            ).submission
         assert heard == ["hand-submitted"]
         with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.Invalid):
             services.submit_hand(match=match, actor=scorer(match, "NS"), record={"x": 1})
         assert heard == ["hand-submitted"]
         with django_capture_on_commit_callbacks(execute=True):
-            services.confirm_hand(submission=version,
-                                  expected_version=version.version, actor=scorer(match, "EW"))
+            services.confirm_hand(
+                submission=version, expected_version=version.version, actor=scorer(match, "EW")
+            )
         assert heard == ["hand-submitted", "results", "hand-confirmed"]  # cache fresh first
     finally:
         stop()
@@ -313,8 +356,9 @@ def test_two_scorers_racing_on_one_hand_leave_one_version_and_one_conflict(postg
     def submit(side: str, key: str) -> None:
         try:
             barrier.wait()
-            services.submit_hand(match=match, actor=scorer(match, side), record=HAND_1,
-                                 number=1, idempotency_key=key)
+            services.submit_hand(
+                match=match, actor=scorer(match, side), record=HAND_1, number=1, idempotency_key=key
+            )
             outcomes.append("stored")
         except services.Conflict as error:
             outcomes.append(error.code)
@@ -323,8 +367,9 @@ def test_two_scorers_racing_on_one_hand_leave_one_version_and_one_conflict(postg
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit, args=(side, f"race-{side}-key"))
-               for side in ("NS", "EW")]
+    threads = [
+        threading.Thread(target=submit, args=(side, f"race-{side}-key")) for side in ("NS", "EW")
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -354,8 +399,9 @@ def test_confirming_a_version_not_seen_is_stale_and_changes_nothing(match, direc
 def test_rejecting_a_version_not_seen_is_stale_and_changes_nothing(match):
     pending = _pending(match)
     with pytest.raises(services.Conflict) as caught:
-        services.reject_hand(submission=pending, actor=scorer(match, "EW"), expected_version=3,
-                             reason="x")
+        services.reject_hand(
+            submission=pending, actor=scorer(match, "EW"), expected_version=3, reason="x"
+        )
     assert caught.value.code == "stale-version"
     assert HandSubmission.objects.get().status == "pending"
 
@@ -363,22 +409,26 @@ def test_rejecting_a_version_not_seen_is_stale_and_changes_nothing(match):
 def test_correcting_a_version_not_seen_is_stale_and_changes_nothing(match, director):
     pending = _pending(match)
     fixed = {**HAND_1, "tricks": {"N": 3, "E": 5, "S": 3, "W": 2}}
-    services.correct_hand(hand=pending.hand, actor=director, record=fixed, reason="slip",
-                          expected_version=1)
+    services.correct_hand(
+        hand=pending.hand, actor=director, record=fixed, reason="slip", expected_version=1
+    )
     with pytest.raises(services.Conflict) as caught:  # a second director saw version 1 too
-        services.correct_hand(hand=pending.hand, actor=director, record=HAND_1, reason="no",
-                              expected_version=1)
+        services.correct_hand(
+            hand=pending.hand, actor=director, record=HAND_1, reason="no", expected_version=1
+        )
     assert caught.value.code == "stale-version" and caught.value.details == {"current": 2}
     assert HandSubmission.objects.count() == 2
 
 
 def test_a_director_voids_a_pending_hand_and_the_table_enters_it_again(match, director):
     pending = _pending(match)
-    voided = services.void_hand(submission=pending, actor=director, expected_version=1,
-                                reason="misdeal")
+    voided = services.void_hand(
+        submission=pending, actor=director, expected_version=1, reason="misdeal"
+    )
     assert (voided.status, voided.reason, voided.is_current) == ("voided", "misdeal", True)
-    again = services.submit_hand(match=match, actor=scorer(match, "EW"), record=HAND_2,
-                                 number=1).submission
+    again = services.submit_hand(
+        match=match, actor=scorer(match, "EW"), record=HAND_2, number=1
+    ).submission
     assert (again.version, again.status) == (2, "pending")
     voided.refresh_from_db()
     assert (voided.status, voided.is_current) == ("voided", False)
@@ -388,15 +438,19 @@ def test_a_voided_hand_is_audited_as_a_sentence(match, director):
     from tournaments import audit_words
 
     rejected = _pending(match)
-    services.reject_hand(submission=rejected, actor=scorer(match, "EW"), expected_version=1,
-                         reason="we took 4")
-    services.void_hand(submission=rejected, actor=director, expected_version=1,
-                       reason="dealt again")
+    services.reject_hand(
+        submission=rejected, actor=scorer(match, "EW"), expected_version=1, reason="we took 4"
+    )
+    services.void_hand(
+        submission=rejected, actor=director, expected_version=1, reason="dealt again"
+    )
     event = AuditEvent.objects.get(action="hand-voided")
     assert event.reason == "dealt again"
     sentence = audit_words.sentence(event, {})
-    assert sentence == (f"Voided disputed hand 1 at table {match.table.number}, round 1 "
-                        "(version 1): the table enters it again.")
+    assert sentence == (
+        f"Voided disputed hand 1 at table {match.table.number}, round 1 "
+        "(version 1): the table enters it again."
+    )
 
 
 @pytest.mark.parametrize("problem", ["scorer", "no-reason", "confirmed", "stale"])
@@ -408,18 +462,28 @@ def test_a_void_that_may_not_be_changes_nothing(match, director, problem):
     reason = " " if problem == "no-reason" else "why"
     before = list(HandSubmission.objects.values_list("pk", "status", "reason"))
     with pytest.raises(services.ServiceError) as caught:
-        services.void_hand(submission=pending, actor=who, reason=reason,
-                           expected_version=2 if problem == "stale" else 1)
-    assert caught.value.code == {"scorer": "not-director", "no-reason": "reason-required",
-                                 "confirmed": "not-voidable", "stale": "stale-version"}[problem]
+        services.void_hand(
+            submission=pending,
+            actor=who,
+            reason=reason,
+            expected_version=2 if problem == "stale" else 1,
+        )
+    assert (
+        caught.value.code
+        == {
+            "scorer": "not-director",
+            "no-reason": "reason-required",
+            "confirmed": "not-voidable",
+            "stale": "stale-version",
+        }[problem]
+    )
     assert list(HandSubmission.objects.values_list("pk", "status", "reason")) == before
     assert not AuditEvent.objects.filter(action="hand-voided").exists()
 
 
 def test_a_match_ends_without_a_voided_last_hand(match, director):
     first = services.submit_hand(match=match, actor=director, record=HAND_1).submission
-    second = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                  record=HAND_2).submission
+    second = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2).submission
     with pytest.raises(services.Invalid):
         services.finish_match(match=match, actor=director)
     services.void_hand(submission=second, actor=director, expected_version=1, reason="late")

@@ -44,8 +44,9 @@ def test_locked_match_loads_what_the_orm_loads(match):
 
 def test_a_token_by_its_hash_loads_what_the_orm_loads(match, settings):
     secret = new_secret()
-    token = TableToken.objects.create(table=match.table, key_hash=hash_secret(secret),
-                                      label="table 1", expires_at=timezone.now())
+    token = TableToken.objects.create(
+        table=match.table, key_hash=hash_secret(secret), label="table 1", expires_at=timezone.now()
+    )
     token.revoke()
     loaded = match_rows.token_by_hash(TableToken, token.key_hash)
     orm = TableToken.by_secret(secret)
@@ -70,12 +71,18 @@ def test_a_match_without_hands_has_no_versions_but_its_sides(match):
 def test_match_hands_loads_the_current_versions_as_the_orm_does(match):
     ns, ew = scorer(match, "NS"), scorer(match, "EW")
     first = services.submit_hand(match=match, actor=ns, record=HAND_1, idempotency_key="k-first1")
-    services.reject_hand(submission=first.submission,
-                         expected_version=first.submission.version, actor=ew, reason="tricks")
+    services.reject_hand(
+        submission=first.submission,
+        expected_version=first.submission.version,
+        actor=ew,
+        reason="tricks",
+    )
     services.submit_hand(match=match, actor=ns, record=HAND_1, number=1)  # version 2
-    services.confirm_hand(submission=match_rows.match_hands(match).versions[0],
-                          expected_version=match_rows.match_hands(match).versions[0].version,
-                          actor=ew)
+    services.confirm_hand(
+        submission=match_rows.match_hands(match).versions[0],
+        expected_version=match_rows.match_hands(match).versions[0].version,
+        actor=ew,
+    )
     services.submit_hand(match=match, actor=ew, record=HAND_2)
 
     hands = match_rows.match_hands(match, "k-first1")
@@ -138,9 +145,14 @@ def test_a_new_hand_and_its_first_version_are_stored_as_two_saves_would(match):
 
     def new(key: str) -> HandSubmission:
         return HandSubmission(
-            version=1, raw={"dealer": "N", "note": "日本語"}, record={"format": "hand/1"},
-            result={"ok": True, "score": {"NS": "12.5"}}, idempotency_key=key,
-            submitted_by=user, submitted_label="N", submitted_side="NS",
+            version=1,
+            raw={"dealer": "N", "note": "日本語"},
+            record={"format": "hand/1"},
+            result={"ok": True, "score": {"NS": "12.5"}},
+            idempotency_key=key,
+            submitted_by=user,
+            submitted_label="N",
+            submitted_side="NS",
         )
 
     hand, inserted = Hand(match=match, number=1), new("together-1")
@@ -165,10 +177,12 @@ def test_a_new_hand_and_its_first_version_are_stored_as_two_saves_would(match):
 
 
 @pytest.mark.parametrize("sql", [True, False])
-@pytest.mark.parametrize(("match_starts", "round_starts"),
-                         [(True, True), (True, False), (False, True), (False, False)])
+@pytest.mark.parametrize(
+    ("match_starts", "round_starts"), [(True, True), (True, False), (False, True), (False, False)]
+)
 def test_into_play_puts_the_match_and_its_round_in_play_as_save_and_update_do(
-        match, settings, sql, match_starts, round_starts):
+    match, settings, sql, match_starts, round_starts
+):
     from tournaments.models import Round
 
     settings.HAND_ROWS_SQL = sql
@@ -178,11 +192,15 @@ def test_into_play_puts_the_match_and_its_round_in_play_as_save_and_update_do(
     with CaptureQueriesContext(connection) as queries:
         match_rows.into_play(match, match_starts=match_starts, round_starts=round_starts)
     one = sql and connection.vendor == "postgresql"
-    assert len(queries) == (int(match_starts or round_starts) if one
-                            else int(match_starts) + int(round_starts))
+    assert len(queries) == (
+        int(match_starts or round_starts) if one else int(match_starts) + int(round_starts)
+    )
     stored = Match.objects.select_related("round").get(pk=match.pk)
-    assert stored.state == match.state == (Match.State.PLAYING if match_starts
-                                           else Match.State.PENDING)
+    assert (
+        stored.state
+        == match.state
+        == (Match.State.PLAYING if match_starts else Match.State.PENDING)
+    )
     assert stored.round.state == (Round.State.IN_PLAY if round_starts else Round.State.PUBLISHED)
 
 
@@ -202,12 +220,14 @@ def test_an_instance_is_made_as_from_db_makes_it(match, names):
     attnames, loaders = match_rows._loaders(HandSubmission, names)
     columns = ", ".join(connection.ops.quote_name(col.target.column) for col, _ in loaders)
     with connection.cursor() as cursor:  # the row as the database gives it
-        cursor.execute(f"SELECT {columns} FROM {HandSubmission._meta.db_table} WHERE id = %s",
-                       [stored.pk])
+        cursor.execute(
+            f"SELECT {columns} FROM {HandSubmission._meta.db_table} WHERE id = %s", [stored.pk]
+        )
         row = cursor.fetchone()
     made = match_rows._instance(HandSubmission, row, names)
-    expected = HandSubmission.from_db(connection.alias, attnames,
-                                      [getattr(stored, name) for name in attnames])
+    expected = HandSubmission.from_db(
+        connection.alias, attnames, [getattr(stored, name) for name in attnames]
+    )
     assert type(made) is HandSubmission and _loaded(made) == _loaded(expected)
     assert made.get_deferred_fields() == expected.get_deferred_fields()
     assert made.raw == stored.raw and made.pk == stored.pk
@@ -244,16 +264,27 @@ def test_the_statements_are_prepared_on_a_connections_first_run_of_them(preparin
 
 
 def test_a_clash_in_a_prepared_insert_is_djangos_integrity_error_and_the_next_goes_in(
-        preparing, match):
+    preparing, match
+):
     from django.db import IntegrityError, transaction
 
     user = make_director("td-clash").user
 
     def stored(number: int, key: str) -> None:
         with transaction.atomic():
-            match_rows.insert_hand_and_version(Hand(match=match, number=number), HandSubmission(
-                version=1, raw={}, record={}, result={}, idempotency_key=key,
-                submitted_by=user, submitted_label="N", submitted_side="NS"))
+            match_rows.insert_hand_and_version(
+                Hand(match=match, number=number),
+                HandSubmission(
+                    version=1,
+                    raw={},
+                    record={},
+                    result={},
+                    idempotency_key=key,
+                    submitted_by=user,
+                    submitted_label="N",
+                    submitted_side="NS",
+                ),
+            )
 
     for number in range(1, 4):
         stored(number, f"clash-{number}")

@@ -77,14 +77,20 @@ def play(match, key: str) -> list[tuple]:
     first = services.submit_hand(match=match, actor=ns, record=HAND_1, idempotency_key=key)
     again = services.submit_hand(match=match, actor=ns, record=HAND_1, idempotency_key=key)
     assert again.submission.pk == first.submission.pk  # the retry is the same hand
-    services.confirm_hand(submission=first.submission,
-                          expected_version=first.submission.version, actor=ew)
+    services.confirm_hand(
+        submission=first.submission, expected_version=first.submission.version, actor=ew
+    )
     second = services.submit_hand(match=match, actor=ew, record=HAND_2)
-    services.reject_hand(submission=second.submission,
-                         expected_version=second.submission.version, actor=ns, reason="tricks")
+    services.reject_hand(
+        submission=second.submission,
+        expected_version=second.submission.version,
+        actor=ns,
+        reason="tricks",
+    )
     return [
         (v.hand.number, v.version, v.status, v.is_current, v.record, v.result, v.submitted_side)
-        for v in HandSubmission.objects.filter(hand__match=match).select_related("hand")
+        for v in HandSubmission.objects.filter(hand__match=match)
+        .select_related("hand")
         .order_by("hand__number", "version")
     ]
 

@@ -19,10 +19,12 @@ pytestmark = pytest.mark.django_db
 
 def finish(match, records=(HAND_1, HAND_2)) -> None:
     for record in records:
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
 
 
 def test_a_finished_partnership_match_rates_both_partners_of_each_side():
@@ -38,8 +40,14 @@ def test_a_finished_partnership_match_rates_both_partners_of_each_side():
 
 
 def test_a_table_of_four_rates_by_finishing_order():
-    match = make_match(make_director(), game="solo-whist", rules="phillips", fmt="individual",
-                       match_length="hands", match_hands=4)
+    match = make_match(
+        make_director(),
+        game="solo-whist",
+        rules="phillips",
+        fmt="individual",
+        match_length="hands",
+        match_hands=4,
+    )
     simulate.play_match(match, random.Random(11))
     ratings.recompute(game="solo-whist")
     places = {s.entry.player_id: s.place for s in match.seats.select_related("entry")}

@@ -159,15 +159,19 @@ def test_each_clock_change_is_a_sentence_in_the_audit_trail(match, td):
     room.pause_clock(round=match.round, actor=td)
     room.resume_clock(round=match.round, actor=td)
     room.extend_clock(round=match.round, actor=td, minutes=5)
-    said = [audit_words.sentence(e, {}) for e in AuditEvent.objects.order_by("id")
-            if e.action.startswith("clock-")]
+    said = [
+        audit_words.sentence(e, {})
+        for e in AuditEvent.objects.order_by("id")
+        if e.action.startswith("clock-")
+    ]
     assert said[0] == "Started round 1's clock (60 minutes)."
     assert re.fullmatch(r"Paused round 1's clock with (59:59|60:00) left\.", said[1])
     assert said[3] == "Gave round 1 5 more minutes."
 
 
-def test_a_clock_change_is_announced_live_after_commit(match, td, heard,
-                                                       django_capture_on_commit_callbacks):
+def test_a_clock_change_is_announced_live_after_commit(
+    match, td, heard, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         room.start_clock(round=match.round, actor=td)
     clock_events = [e for e in heard if e["event"] == "clock"]
@@ -176,16 +180,21 @@ def test_a_clock_change_is_announced_live_after_commit(match, td, heard,
 
 def test_a_paused_clock_must_have_been_started_in_the_database(match):
     with pytest.raises(IntegrityError), transaction.atomic():
-        RoundClock.objects.create(round=match.round, duration=timedelta(minutes=5),
-                                  last_hand=timedelta(0), paused_at=timezone.now())
+        RoundClock.objects.create(
+            round=match.round,
+            duration=timedelta(minutes=5),
+            last_hand=timedelta(0),
+            paused_at=timezone.now(),
+        )
 
 
 # -- calls for the director -----------------------------------------------------------------------
 
 
 def test_the_tables_own_scorer_calls_the_director(match):
-    call = room.call_director(table=match.table, actor=scorer(match, "NS"), reason="ruling",
-                              note="revoke at trick 5")
+    call = room.call_director(
+        table=match.table, actor=scorer(match, "NS"), reason="ruling", note="revoke at trick 5"
+    )
     assert call.is_open and call.reason == "ruling" and call.note == "revoke at trick 5"
 
 
@@ -240,20 +249,28 @@ def test_only_a_director_acknowledges(match):
 def test_calls_are_sentences_in_the_audit_trail(match, td):
     call = room.call_director(table=match.table, actor=scorer(match, "NS"), reason="score")
     room.acknowledge_call(call=call, actor=td)
-    said = [audit_words.sentence(e, {}) for e in AuditEvent.objects.order_by("id")
-            if e.action in ("director-called", "call-acknowledged")]
-    assert said == ["Table 1 of round 1 called the director: A scoring problem.",
-                    "Answered the call from table 1 of round 1."]
+    said = [
+        audit_words.sentence(e, {})
+        for e in AuditEvent.objects.order_by("id")
+        if e.action in ("director-called", "call-acknowledged")
+    ]
+    assert said == [
+        "Table 1 of round 1 called the director: A scoring problem.",
+        "Answered the call from table 1 of round 1.",
+    ]
 
 
-def test_a_call_and_its_acknowledgement_are_announced_live(match, td, heard,
-                                                           django_capture_on_commit_callbacks):
+def test_a_call_and_its_acknowledgement_are_announced_live(
+    match, td, heard, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         call = room.call_director(table=match.table, actor=scorer(match, "NS"))
     with django_capture_on_commit_callbacks(execute=True):
         room.acknowledge_call(call=call, actor=td)
     assert [(e["event"], e["open"]) for e in heard if e["event"] == "call"] == [
-        ("call", True), ("call", False)]
+        ("call", True),
+        ("call", False),
+    ]
 
 
 # -- table progress -------------------------------------------------------------------------------
@@ -266,8 +283,11 @@ def _second_table(match, td):
     table = Table.objects.create(round=match.round, number=2)
     other = Match.objects.create(round=match.round, table=table)
     for side in ("NS", "EW"):
-        team = Team.objects.create(name=f"Second {side}", first=Player.objects.create(name="a"),
-                                   second=Player.objects.create(name="b"))
+        team = Team.objects.create(
+            name=f"Second {side}",
+            first=Player.objects.create(name="a"),
+            second=Player.objects.create(name="b"),
+        )
         entry = Entry.objects.create(tournament=match.round.tournament, team=team)
         Seat.objects.create(match=other, entry=entry, side=side, seats=side)
     return other
@@ -292,11 +312,18 @@ def test_a_calling_table_comes_first_whatever_its_progress(match, td):
 
 def test_progress_counts_confirmed_pending_and_disputed_hands(match, td):
     first = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
-    services.confirm_hand(submission=first.submission, actor=scorer(match, "EW"),
-                          expected_version=first.submission.version)
+    services.confirm_hand(
+        submission=first.submission,
+        actor=scorer(match, "EW"),
+        expected_version=first.submission.version,
+    )
     second = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2)
-    services.reject_hand(submission=second.submission, actor=scorer(match, "EW"), reason="no",
-                         expected_version=second.submission.version)
+    services.reject_hand(
+        submission=second.submission,
+        actor=scorer(match, "EW"),
+        reason="no",
+        expected_version=second.submission.version,
+    )
     row = select.table_progress(match.round)[0]
     assert (row.hands, row.confirmed, row.pending, row.disputed) == (2, 1, 0, 1)
     assert row.waited is not None and row.waited < timedelta(minutes=1)

@@ -167,8 +167,9 @@ def test_can_generate_round_gives_the_code_generate_round_would_refuse_with(swis
     assert check() is None and refused_with() is None
     round_1 = services.generate_round(tournament=tournament, actor=director)
     assert check() == refused_with() == "draft-exists"
-    assert services.can_generate_round(tournament=tournament, latest=round_1,
-                                       regenerate=True) is None
+    assert (
+        services.can_generate_round(tournament=tournament, latest=round_1, regenerate=True) is None
+    )
     services.publish_round(round=round_1, actor=director)
     assert check() == refused_with() == "round-open"
     finish_round(round_1, director)

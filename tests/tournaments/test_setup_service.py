@@ -72,7 +72,9 @@ def test_every_setup_field_is_editable_before_a_round_is_published(make_tourname
     assert (updated.format, updated.double_round_robin, updated.rounds) == ("round-robin", True, 6)
     assert (updated.match_length, updated.match_hands) == ("hands", 8)
     assert (updated.points_win, updated.points_draw, updated.points_bye) == (
-        Decimal(3), Decimal("1.5"), Decimal(3)
+        Decimal(3),
+        Decimal("1.5"),
+        Decimal(3),
     )
     assert updated.tiebreaks == ["match_points", "wins"]
     assert (updated.late_entry, updated.show_provisional, updated.seed) == ("draw", True, 42)
@@ -81,14 +83,18 @@ def test_every_setup_field_is_editable_before_a_round_is_published(make_tourname
 def test_new_rules_bring_their_table_size_and_the_format_its_default_points(
     make_tournament, director
 ):
-    tournament = make_tournament(game="solo-whist", rules="phillips", format="individual",
-                                 open_=False)
+    tournament = make_tournament(
+        game="solo-whist", rules="phillips", format="individual", open_=False
+    )
     assert tournament.place_points == ["3", "2", "1", "0"]
 
     updated = update_tournament(
-        tournament=tournament, actor=director,
-        changes={"game": "spades", "rules": {"preset": "standard",
-                                             "options": {"players": 3, "partnership": False}}},
+        tournament=tournament,
+        actor=director,
+        changes={
+            "game": "spades",
+            "rules": {"preset": "standard", "options": {"players": 3, "partnership": False}},
+        },
     )
 
     assert updated.table_size == 3
@@ -99,8 +105,11 @@ def test_changing_nothing_writes_no_audit_event(make_tournament, director):
     tournament = make_tournament()
     before = AuditEvent.objects.count()
 
-    update_tournament(tournament=tournament, actor=director,
-                      changes={"name": tournament.name, "rounds": tournament.rounds})
+    update_tournament(
+        tournament=tournament,
+        actor=director,
+        changes={"name": tournament.name, "rounds": tournament.rounds},
+    )
 
     assert AuditEvent.objects.count() == before
 
@@ -108,8 +117,11 @@ def test_changing_nothing_writes_no_audit_event(make_tournament, director):
 def test_a_change_is_audited_with_each_fields_value_before_and_after(make_tournament, director):
     tournament = make_tournament(rounds=3)
 
-    update_tournament(tournament=tournament, actor=director,
-                      changes={"rounds": 5, "points_win": Decimal(3), "venue": "Hall"})
+    update_tournament(
+        tournament=tournament,
+        actor=director,
+        changes={"rounds": 5, "points_win": Decimal(3), "venue": "Hall"},
+    )
 
     event = AuditEvent.objects.filter(tournament=tournament, action="setup-changed").get()
     assert event.actor == director.user
@@ -179,8 +191,9 @@ def test_rounds_may_grow_after_publishing_but_not_below_the_rounds_made(swiss, d
 def test_name_and_venue_may_still_change_once_a_round_is_published(swiss, director):
     tournament = published(swiss, director)
 
-    updated = update_tournament(tournament=tournament, actor=director,
-                                changes={"name": "Renamed", "venue": "Annex"})
+    updated = update_tournament(
+        tournament=tournament, actor=director, changes={"name": "Renamed", "venue": "Annex"}
+    )
 
     assert (updated.name, updated.venue) == ("Renamed", "Annex")
 
@@ -237,8 +250,11 @@ def test_new_points_restate_the_match_points_of_settled_matches(swiss, director)
     services.publish_round(round=round_, actor=director)
     finish_round(round_, director, hands=2)
 
-    update_tournament(tournament=tournament, actor=director,
-                      changes={"points_win": 5, "points_draw": 2, "points_bye": 4})
+    update_tournament(
+        tournament=tournament,
+        actor=director,
+        changes={"points_win": 5, "points_draw": 2, "points_bye": 4},
+    )
 
     seats = Seat.objects.filter(match__round=round_)
     expected = {"win": Decimal(5), "draw": Decimal(2), "loss": Decimal(0), "bye": Decimal(4)}
@@ -305,9 +321,12 @@ def test_rules_that_would_change_teams_into_players_are_refused_once_entries_exi
 
     with pytest.raises(Invalid) as refused:
         update_tournament(
-            tournament=tournament, actor=director,
-            changes={"rules": {"preset": "standard", "options": {"partnership": False}},
-                     "format": "individual"},
+            tournament=tournament,
+            actor=director,
+            changes={
+                "rules": {"preset": "standard", "options": {"partnership": False}},
+                "format": "individual",
+            },
         )
 
     assert refused.value.code == "entries-registered"
@@ -343,20 +362,26 @@ def test_a_new_format_brings_its_default_tiebreaks_unless_they_were_chosen(
     chosen = make_tournament(open_=False, tiebreaks=["match_points", "wins"])
 
     plain = update_tournament(tournament=plain, actor=director, changes={"format": "round-robin"})
-    chosen = update_tournament(tournament=chosen, actor=director,
-                               changes={"format": "round-robin"})
+    chosen = update_tournament(tournament=chosen, actor=director, changes={"format": "round-robin"})
 
     assert plain.tiebreaks == list(DEFAULT_CHAINS["round_robin"])
     assert chosen.tiebreaks == ["match_points", "wins"]
 
 
 def test_none_restores_the_formats_default_points_and_tiebreaks(make_tournament, director):
-    tournament = make_tournament(game="solo-whist", rules="phillips", format="individual",
-                                 open_=False, place_points=[5, 3, 1, 0], points_bye=Decimal(1),
-                                 tiebreaks=["match_points"])
+    tournament = make_tournament(
+        game="solo-whist",
+        rules="phillips",
+        format="individual",
+        open_=False,
+        place_points=[5, 3, 1, 0],
+        points_bye=Decimal(1),
+        tiebreaks=["match_points"],
+    )
 
     updated = update_tournament(
-        tournament=tournament, actor=director,
+        tournament=tournament,
+        actor=director,
         changes={"place_points": None, "points_bye": None, "tiebreaks": None},
     )
 

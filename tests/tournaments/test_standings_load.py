@@ -24,11 +24,12 @@ from .builders import HAND_1, HAND_2, make_director, make_match
 from .test_standings_service import play
 
 OUTCOMES = st.sampled_from(["win", "loss", "draw", ""])  # "" = not finished
-POINTS = st.one_of(st.integers(-500, 500).map(str),
-                   st.fractions(min_value=-50, max_value=50, max_denominator=4).map(str),
-                   st.just(""))
-MATCH_POINTS = st.one_of(st.none(), st.sampled_from(["0.0", "1.0", "1.5", "2.0", "3"]).map(
-    Decimal))
+POINTS = st.one_of(
+    st.integers(-500, 500).map(str),
+    st.fractions(min_value=-50, max_value=50, max_denominator=4).map(str),
+    st.just(""),
+)
+MATCH_POINTS = st.one_of(st.none(), st.sampled_from(["0.0", "1.0", "1.5", "2.0", "3"]).map(Decimal))
 
 
 @st.composite
@@ -38,15 +39,31 @@ def seats_of_a_match(draw, match_id: int, number: int, entries: list[int]) -> li
     kind = draw(st.sampled_from(["bye", "two", "two", "two", "three", "four", "pairs"]))
     size = {"bye": 1, "two": 2, "three": 3, "four": 4, "pairs": 4}[kind]
     who = draw(st.lists(st.sampled_from(entries), min_size=size, max_size=size, unique=True))
-    sides = {"bye": ["-"], "two": draw(st.permutations(["NS", "EW"])),
-             "three": ["1", "2", "3"], "four": ["1", "2", "3", "4"],
-             "pairs": ["NS", "EW", "NS", "EW"]}[kind]
+    sides = {
+        "bye": ["-"],
+        "two": draw(st.permutations(["NS", "EW"])),
+        "three": ["1", "2", "3"],
+        "four": ["1", "2", "3", "4"],
+        "pairs": ["NS", "EW", "NS", "EW"],
+    }[kind]
     rows = []
     for entry, side in zip(who, sides, strict=True):
         outcome = "bye" if kind == "bye" and draw(st.booleans()) else draw(OUTCOMES)
         place = draw(st.one_of(st.none(), st.integers(1, 4))) if size > 2 else None
-        rows.append((match_id, entry, side, outcome, draw(MATCH_POINTS), draw(POINTS),
-                     draw(POINTS), place, kind == "bye", number))
+        rows.append(
+            (
+                match_id,
+                entry,
+                side,
+                outcome,
+                draw(MATCH_POINTS),
+                draw(POINTS),
+                draw(POINTS),
+                place,
+                kind == "bye",
+                number,
+            )
+        )
     return rows
 
 
@@ -75,14 +92,27 @@ def reference_rows(tournament) -> list[dict]:
     entries = {e.pk: e for e in history.entries}
 
     def entry_json(entry: Entry) -> dict:
-        players = ([entry.team.first.name, entry.team.second.name] if entry.team_id
-                   else [entry.player.name])
-        return {"entry": entry.pk, "name": entry.name, "players": players,
-                "withdrawn": entry.status == Entry.Status.WITHDRAWN}
+        players = (
+            [entry.team.first.name, entry.team.second.name]
+            if entry.team_id
+            else [entry.player.name]
+        )
+        return {
+            "entry": entry.pk,
+            "name": entry.name,
+            "players": players,
+            "withdrawn": entry.status == Entry.Status.WITHDRAWN,
+        }
 
-    return [{"rank": row.rank, "tied": row.tied, **entry_json(entries[row.entrant]),
-             "values": {name: standings._value(v) for name, v in row.values.items()}}
-            for row in rows]
+    return [
+        {
+            "rank": row.rank,
+            "tied": row.tied,
+            **entry_json(entries[row.entrant]),
+            "values": {name: standings._value(v) for name, v in row.values.items()},
+        }
+        for row in rows
+    ]
 
 
 @pytest.mark.django_db
@@ -93,25 +123,44 @@ def test_the_standings_read_and_payload_equal_the_general_ones_on_a_real_event()
     seated = list(Entry.objects.filter(tournament=tournament).order_by("id"))
     assert seated and all(e.team_id for e in seated)
     solo = Player.objects.create(name="Eri")  # an entry of one player, late and withdrawn
-    late = Entry.objects.create(tournament=tournament, player=solo, joined_round=2,
-                                status=Entry.Status.WITHDRAWN, seed=3, late_entry="draw")
+    late = Entry.objects.create(
+        tournament=tournament,
+        player=solo,
+        joined_round=2,
+        status=Entry.Status.WITHDRAWN,
+        seed=3,
+        late_entry="draw",
+    )
     bye_round = Round.objects.create(tournament=tournament, number=2, state=Round.State.CLOSED)
     bye = Match.objects.create(round=bye_round, is_bye=True, state=Match.State.FINISHED)
-    Seat.objects.create(match=bye, entry=late, side="-", seats="-", outcome="bye",
-                        match_points=Decimal("1.5"), points_for="0", points_against="0")
+    Seat.objects.create(
+        match=bye,
+        entry=late,
+        side="-",
+        seats="-",
+        outcome="bye",
+        match_points=Decimal("1.5"),
+        points_for="0",
+        points_against="0",
+    )
     general, read = hist.load(tournament), hist.load_for_standings(tournament)
     assert len(read.results) == 3
     assert read.results == general.results
-    assert [(e.pk, e.seed, e.joined_round, e.status, e.late_entry, e.name) for e in read.entries
-            ] == [(e.pk, e.seed, e.joined_round, e.status, e.late_entry, e.name)
-                  for e in general.entries]
+    assert [
+        (e.pk, e.seed, e.joined_round, e.status, e.late_entry, e.name) for e in read.entries
+    ] == [(e.pk, e.seed, e.joined_round, e.status, e.late_entry, e.name) for e in general.entries]
     assert hist.entrants(tournament, read) == hist.entrants(tournament, general)
     assert standings.compute_payload(tournament)["rows"] == reference_rows(tournament)
 
 
 @settings(max_examples=sizes.examples(100), deadline=None)
-@given(st.lists(st.tuples(st.integers(-30, 30), st.sampled_from([1, 1, 1, 2, 3, 4])),
-                min_size=2, max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.integers(-30, 30), st.sampled_from([1, 1, 1, 2, 3, 4])),
+        min_size=2,
+        max_size=12,
+    )
+)
 def test_a_rows_values_are_what_a_lookup_per_value_gives(points):
     """`_row_values` (each distinct value converted once) against `_value` per name."""
     people = [Entrant(id=k + 1, order=k + 1) for k in range(len(points))]
@@ -119,13 +168,14 @@ def test_a_rows_values_are_what_a_lookup_per_value_gives(points):
     for k in range(0, len(points) - 1, 2):  # 1 v 2, 3 v 4, ...: fractional points
         (p, den), (q, den2) = points[k], points[k + 1]
         a, b = people[k].id, people[k + 1].id
-        results += [Result(1, k, a, (b,), "draw", Fraction(p, den), Fraction(p, den),
-                           Fraction(q, den2)),
-                    Result(1, k, b, (a,), "draw", Fraction(q, den2), Fraction(q, den2),
-                           Fraction(p, den))]
+        results += [
+            Result(1, k, a, (b,), "draw", Fraction(p, den), Fraction(p, den), Fraction(q, den2)),
+            Result(1, k, b, (a,), "draw", Fraction(q, den2), Fraction(q, den2), Fraction(p, den)),
+        ]
     made: dict = {}
     rows = compute(people, results, tiebreaks=DEFAULT_TIEBREAKS)
     names = list(rows[0].values)
     for row in rows:
         assert standings._row_values(names, row.values.in_order(), made) == {
-            name: standings._value(v) for name, v in row.values.items()}
+            name: standings._value(v) for name, v in row.values.items()
+        }

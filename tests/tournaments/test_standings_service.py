@@ -17,10 +17,12 @@ from .builders import HAND_1, HAND_2, make_director, make_match, scorer
 
 def play(match, records=(HAND_1,)) -> None:
     for record in records:
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=record).submission
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=record
+        ).submission
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
 
 
 @pytest.mark.django_db
@@ -29,12 +31,14 @@ def test_a_confirmed_hand_counts_as_a_change_to_results(django_capture_on_commit
     tournament = match.round.tournament
     start = Tournament.objects.get(pk=tournament.pk).results_version
     with django_capture_on_commit_callbacks(execute=False):
-        version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                       record=HAND_1).submission
+        version = services.submit_hand(
+            match=match, actor=scorer(match, "NS"), record=HAND_1
+        ).submission
     assert Tournament.objects.get(pk=tournament.pk).results_version == start
     with django_capture_on_commit_callbacks(execute=False):
-        services.confirm_hand(submission=version,
-                              expected_version=version.version, actor=scorer(match, "EW"))
+        services.confirm_hand(
+            submission=version, expected_version=version.version, actor=scorer(match, "EW")
+        )
     assert Tournament.objects.get(pk=tournament.pk).results_version == start + 1
 
 
@@ -99,8 +103,9 @@ def test_the_sweep_catches_up_every_stale_tournament():
 def wait_for_snapshot(tournament_id: int, version: int, timeout: float) -> float | None:
     start = time.monotonic()
     while time.monotonic() - start < timeout:
-        if StandingsSnapshot.objects.filter(tournament_id=tournament_id,
-                                            version__gte=version).exists():
+        if StandingsSnapshot.objects.filter(
+            tournament_id=tournament_id, version__gte=version
+        ).exists():
             return time.monotonic() - start
         time.sleep(0.02)
     return None
@@ -113,17 +118,17 @@ def test_a_real_worker_writes_the_snapshot_within_a_second_of_confirmation(postg
     worker.start()
     match = make_match(make_director())
     tid = match.round.tournament_id
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_1).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     latency = wait_for_snapshot(tid, 1, timeout=10)
     assert latency is not None, "no snapshot from the worker"
     assert latency < 1.0, f"snapshot took {latency:.2f} s"
-    version = services.submit_hand(match=match, actor=scorer(match, "NS"),
-                                   record=HAND_2).submission
-    services.confirm_hand(submission=version,
-                          expected_version=version.version, actor=scorer(match, "EW"))
+    version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2).submission
+    services.confirm_hand(
+        submission=version, expected_version=version.version, actor=scorer(match, "EW")
+    )
     assert wait_for_snapshot(tid, 2, timeout=10) is not None
 
 
@@ -187,8 +192,9 @@ def test_a_burst_of_changes_sends_one_recompute_task_until_it_starts(settings, m
     tid = match.round.tournament_id
     standings.claim(tid)  # no mark left over from another run
     sent = []
-    monkeypatch.setattr(recompute_standings, "apply_async",
-                        lambda *args, **kwargs: sent.append(kwargs["args"]))
+    monkeypatch.setattr(
+        recompute_standings, "apply_async", lambda *args, **kwargs: sent.append(kwargs["args"])
+    )
     for _ in range(20):
         standings.schedule(tid)
     assert sent == [[tid]]
@@ -206,8 +212,7 @@ def test_a_starting_worker_sends_its_catch_up_sweep_to_the_standings_queue(setti
 
     settings.STANDINGS_QUEUE = "standings-elsewhere"
     sent = []
-    monkeypatch.setattr(tasks.sweep_standings, "apply_async",
-                        lambda *args, **kw: sent.append(kw))
+    monkeypatch.setattr(tasks.sweep_standings, "apply_async", lambda *args, **kw: sent.append(kw))
     worker_ready.send(sender=None)  # connected in TournamentsConfig.ready()
     assert len(sent) == 1  # the queue is the task's route (CELERY_TASK_ROUTES)
     assert queue_of(tasks.sweep_standings.name) == "standings-elsewhere"
@@ -230,7 +235,9 @@ def test_a_two_sided_match_loads_as_the_general_path_loads_it():
         past = {e.pk: hist.Past() for e in loaded.entries}
         results: list = []
         go(match.pk, seats, past, side, results.append)
-        assert sorted(results, key=lambda r: r.entrant) == sorted(loaded.results,
-                                                                   key=lambda r: r.entrant)
+        assert sorted(results, key=lambda r: r.entrant) == sorted(
+            loaded.results, key=lambda r: r.entrant
+        )
         assert {k: (p.opponents, p.partners, p.byes, p.first) for k, p in past.items()} == {
-            k: (p.opponents, p.partners, p.byes, p.first) for k, p in loaded.past.items()}
+            k: (p.opponents, p.partners, p.byes, p.first) for k, p in loaded.past.items()
+        }

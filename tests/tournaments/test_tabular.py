@@ -65,13 +65,18 @@ def build_nasty() -> Tournament:
     goes set (a negative score)."""
     director = Actor(user=get_user_model().objects.create_user("nasty-director"))
     tournament = services.create_tournament(
-        actor=director, name="金曜スペード =1+1", game="spades", rules="standard",
-        format="swiss", rounds=2,
+        actor=director,
+        name="金曜スペード =1+1",
+        game="spades",
+        rules="standard",
+        format="swiss",
+        rounds=2,
     )
     services.open_registration(tournament=tournament, actor=director)
     for n, name in enumerate(NASTY):
-        services.register_entry(tournament=tournament, actor=director, name=name,
-                                players=[f"佐藤 {n}", f"=cmd {n}"])
+        services.register_entry(
+            tournament=tournament, actor=director, name=name, players=[f"佐藤 {n}", f"=cmd {n}"]
+        )
     round_ = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=round_, actor=director)
     for match in Match.objects.filter(round=round_):
@@ -133,14 +138,28 @@ def test_standings_csv_columns_are_the_pages_then_the_tiebreak_chain_and_equal_t
     rows = read_csv(tabular.to_csv(tabular.standings_sheet(solo)))
     chain = [n for n in payload["tiebreaks"] if n != "match_points"]
     assert chain == ["placings", "points_for", "buchholz", "head_to_head"]
-    assert rows[0] == ["Rank", "Entry", "Players", "Played", "Won", "Drawn", "Lost",
-                       "Match points", "Placings", "Points for", "Buchholz", "Head to head"]
+    assert rows[0] == [
+        "Rank",
+        "Entry",
+        "Players",
+        "Played",
+        "Won",
+        "Drawn",
+        "Lost",
+        "Match points",
+        "Placings",
+        "Points for",
+        "Buchholz",
+        "Head to head",
+    ]
     assert len(rows) == 1 + len(payload["rows"]) == 9
     for line, row in zip(rows[1:], payload["rows"], strict=True):
         values = row["values"]
         assert int(line[0]) == row["rank"] and line[1] == row["name"]
-        expected = [*(values[n] for n in ("played", "won", "drawn", "lost", "match_points")),
-                    *(values[n] for n in chain)]
+        expected = [
+            *(values[n] for n in ("played", "won", "drawn", "lost", "match_points")),
+            *(values[n] for n in chain),
+        ]
         assert [Fraction(cell) for cell in line[3:]] == [
             Fraction(str(exact_number(v))) for v in expected
         ]
@@ -171,11 +190,26 @@ def test_standings_xlsx_opens_with_a_bold_frozen_header_and_exact_numbers(solo):
 
 def test_standings_without_a_snapshot_are_the_headings_alone(built):
     someone = Actor(user=get_user_model().objects.create_user("new-director"))
-    tournament = services.create_tournament(actor=someone, name="Next week", game="spades",
-                                            rules="standard", format="swiss", rounds=3)
+    tournament = services.create_tournament(
+        actor=someone, name="Next week", game="spades", rules="standard", format="swiss", rounds=3
+    )
     rows = read_csv(tabular.to_csv(tabular.standings_sheet(tournament)))
-    assert rows == [["Rank", "Entry", "Players", "Played", "Won", "Drawn", "Lost",
-                     "Match points", "Point difference", "Buchholz", "Head to head", "Wins"]]
+    assert rows == [
+        [
+            "Rank",
+            "Entry",
+            "Players",
+            "Played",
+            "Won",
+            "Drawn",
+            "Lost",
+            "Match points",
+            "Point difference",
+            "Buchholz",
+            "Head to head",
+            "Wins",
+        ]
+    ]
 
 
 # -- formula injection ------------------------------------------------------------------------
@@ -225,8 +259,20 @@ def test_results_list_every_seat_of_the_published_rounds_with_outcome_and_match_
     seats = Seat.objects.filter(match__round__tournament=solo)
     assert len(sheet.rows) == seats.count() == 16
     header = sheet.headers
-    assert header == ["Round", "Table", "State", "Seats", "Entry", "Players", "Opponents",
-                      "Points for", "Points against", "Outcome", "Place", "Match points"]
+    assert header == [
+        "Round",
+        "Table",
+        "State",
+        "Seats",
+        "Entry",
+        "Players",
+        "Opponents",
+        "Points for",
+        "Points against",
+        "Outcome",
+        "Place",
+        "Match points",
+    ]
     by_key = {(s.match.round.number, s.match.table.number, s.seats): s for s in seats}
     for row in sheet.rows:
         seat = by_key[(row[0], row[1], row[3])]
@@ -254,7 +300,7 @@ def inflated(data: bytes) -> bytes:
     blobs = [data]
     for found in re.finditer(rb"stream\r?\n", data):
         try:
-            blobs.append(zlib.decompressobj().decompress(data[found.end():]))
+            blobs.append(zlib.decompressobj().decompress(data[found.end() :]))
         except zlib.error:
             continue
     return b"".join(blobs)
@@ -263,8 +309,10 @@ def inflated(data: bytes) -> bytes:
 def pdf_strings(data: bytes) -> str:
     """The PDF's text strings (document title, bookmarks)."""
     blob = inflated(data)
-    texts = [bytes.fromhex(h.decode()).decode("utf-16-be", "replace")
-             for h in re.findall(rb"<feff([0-9a-fA-F]+)>", blob)]
+    texts = [
+        bytes.fromhex(h.decode()).decode("utf-16-be", "replace")
+        for h in re.findall(rb"<feff([0-9a-fA-F]+)>", blob)
+    ]
     texts += [t.decode("latin-1") for t in re.findall(rb"\(([^()\\]*)\)", blob)]
     return "\n".join(texts)
 

@@ -261,6 +261,7 @@ def test_only_a_director_opens_registration(director, stranger):
 def test_each_format_gets_the_standings_engines_chain_for_it_by_default(game, rules, fmt, chain):
     from tournaments.standings import DEFAULT_CHAINS
 
-    made = services.create_tournament(actor=services.SYSTEM, name=f"{fmt} night", game=game,
-                                      rules=rules, format=fmt, rounds=3)
+    made = services.create_tournament(
+        actor=services.SYSTEM, name=f"{fmt} night", game=game, rules=rules, format=fmt, rounds=3
+    )
     assert made.tiebreaks == list(DEFAULT_CHAINS[chain])

@@ -20,8 +20,18 @@ from games.cards import NAMES
 
 from .errors import DuplicateError
 
-__all__ = ["GAMES", "SEATS", "Board", "board_set", "board_sets", "deal_board", "deal_boards",
-           "dealer_of", "dealers", "set_of"]
+__all__ = [
+    "GAMES",
+    "SEATS",
+    "Board",
+    "board_set",
+    "board_sets",
+    "deal_board",
+    "deal_boards",
+    "dealer_of",
+    "dealers",
+    "set_of",
+]
 
 SEATS = "NESW"
 #: The games played in duplicate (Solo Whist and German Whist are not: spec, "Boards").
@@ -48,8 +58,9 @@ class Board:
 
 def _check_board(number: object) -> int:
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise DuplicateError("bad-board", f"a board number is a whole number from 1, not "
-                             f"{number!r}")
+        raise DuplicateError(
+            "bad-board", f"a board number is a whole number from 1, not {number!r}"
+        )
     return number
 
 
@@ -65,8 +76,9 @@ def _display_order(card: int) -> tuple[int, int]:
 def deal_board(seed: int | str, number: int, game: str = "spades") -> Board:
     """Board `number` dealt from `seed` for `game` ("spades" or "whist")."""
     if game not in GAMES:
-        raise DuplicateError("bad-game", f"duplicate is played at {' or '.join(GAMES)}, not "
-                             f"{game!r}")
+        raise DuplicateError(
+            "bad-game", f"duplicate is played at {' or '.join(GAMES)}, not {game!r}"
+        )
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise DuplicateError("bad-seed", f"a deal seed is an int or a str, not {seed!r}")
     dealer = dealer_of(number)
@@ -77,13 +89,15 @@ def deal_board(seed: int | str, number: int, game: str = "spades") -> Board:
     for k, card in enumerate(pack):
         dealt[SEATS[(first + k) % 4]].append(card)
     turned = NAMES[dealt[dealer][-1]] if game == "whist" else None  # the dealer's last card
-    hands = {s: tuple(NAMES[c] for c in sorted(cards, key=_display_order))
-             for s, cards in dealt.items()}
+    hands = {
+        s: tuple(NAMES[c] for c in sorted(cards, key=_display_order)) for s, cards in dealt.items()
+    }
     return Board(number=number, dealer=dealer, hands=hands, turned=turned)
 
 
-def deal_boards(seed: int | str, count: int, game: str = "spades", *,
-                first: int = 1) -> list[Board]:
+def deal_boards(
+    seed: int | str, count: int, game: str = "spades", *, first: int = 1
+) -> list[Board]:
     """Boards `first` .. `first + count - 1` dealt from `seed`."""
     return [deal_board(seed, n, game) for n in range(_check_board(first), first + count)]
 

@@ -41,9 +41,24 @@ from fractions import Fraction
 
 from .errors import DuplicateError
 
-__all__ = ["ADJUSTMENTS", "METHODS", "SPADES_IMPS", "WBF_STEPS", "WHIST_IMPS", "CardLine",
-           "Event", "ImpScale", "Line", "Result", "Standing", "Traveller", "default_scale",
-           "matchpoints", "neuberg", "score_event"]
+__all__ = [
+    "ADJUSTMENTS",
+    "METHODS",
+    "SPADES_IMPS",
+    "WBF_STEPS",
+    "WHIST_IMPS",
+    "CardLine",
+    "Event",
+    "ImpScale",
+    "Line",
+    "Result",
+    "Standing",
+    "Traveller",
+    "default_scale",
+    "matchpoints",
+    "neuberg",
+    "score_event",
+]
 
 Number = int | Fraction
 METHODS = ("matchpoints", "cross-imps", "butler")
@@ -54,8 +69,32 @@ ADJUSTMENTS: dict[str, tuple[Fraction, int]] = {
     "average-minus": (Fraction(40, 100), -3),
 }
 #: The WBF IMP table: the lowest difference for 1, 2, ... 24 IMPs.
-WBF_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
-             1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)
+WBF_STEPS = (
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +107,15 @@ class ImpScale:
     steps: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.factor <= 0 or any(b <= a for a, b in zip(self.steps, self.steps[1:],
-                                                           strict=False)) or \
-                any(s <= 0 for s in self.steps):
-            raise DuplicateError("bad-scale", f"IMP scale {self.name!r}: a positive factor and "
-                                 "increasing positive steps")
+        if (
+            self.factor <= 0
+            or any(b <= a for a, b in zip(self.steps, self.steps[1:], strict=False))
+            or any(s <= 0 for s in self.steps)
+        ):
+            raise DuplicateError(
+                "bad-scale",
+                f"IMP scale {self.name!r}: a positive factor and increasing positive steps",
+            )
 
     def imps(self, difference: Number) -> Number:
         factor = self.factor
@@ -176,8 +219,10 @@ class Event:
 def matchpoints(values: Sequence[Number]) -> list[int]:
     """Each value's matchpoints against the others: 2 per value beaten, 1 per tie."""
     ordered = sorted(values)
-    return [2 * bisect_left(ordered, v) + (bisect_right(ordered, v) - bisect_left(ordered, v)
-                                           - 1) for v in values]
+    return [
+        2 * bisect_left(ordered, v) + (bisect_right(ordered, v) - bisect_left(ordered, v) - 1)
+        for v in values
+    ]
 
 
 def neuberg(mp: Number, expected: int, obtained: int) -> Number:
@@ -194,28 +239,40 @@ def _check(results: Sequence[Result]) -> None:
         if r.ns_adjusted is not None or r.ew_adjusted is not None:
             for a in (r.ns_adjusted, r.ew_adjusted):
                 if a not in ADJUSTMENTS:
-                    raise DuplicateError("bad-adjustment", f"an adjusted result is one of "
-                                         f"{', '.join(ADJUSTMENTS)}, not {a!r}")
-        elif not (isinstance(r.ns_score, int | Fraction) and isinstance(r.ew_score, int | Fraction)
-                  ) or isinstance(r.ns_score, bool) or isinstance(r.ew_score, bool):
-            raise DuplicateError("bad-result", f"board {r.board}: a result needs both sides' "
-                                 "scores (int or Fraction) or both sides' adjustments")
+                    raise DuplicateError(
+                        "bad-adjustment",
+                        f"an adjusted result is one of {', '.join(ADJUSTMENTS)}, not {a!r}",
+                    )
+        elif (
+            not (isinstance(r.ns_score, int | Fraction) and isinstance(r.ew_score, int | Fraction))
+            or isinstance(r.ns_score, bool)
+            or isinstance(r.ew_score, bool)
+        ):
+            raise DuplicateError(
+                "bad-result",
+                f"board {r.board}: a result needs both sides' "
+                "scores (int or Fraction) or both sides' adjustments",
+            )
         if r.ns == r.ew:
-            raise DuplicateError("bad-result", f"board {r.board}: pair {r.ns} cannot play "
-                                 "itself")
+            raise DuplicateError("bad-result", f"board {r.board}: pair {r.ns} cannot play itself")
 
 
-def score_event(*, results: Iterable[Result], method: str = "matchpoints",
-                fields: Mapping[str, Iterable[int]] | None = None,
-                expected: int | Mapping[int, int] | None = None,
-                scale: ImpScale = SPADES_IMPS) -> Event:
+def score_event(
+    *,
+    results: Iterable[Result],
+    method: str = "matchpoints",
+    fields: Mapping[str, Iterable[int]] | None = None,
+    expected: int | Mapping[int, int] | None = None,
+    scale: ImpScale = SPADES_IMPS,
+) -> Event:
     """Compare every board and total every pair (see the module's text). `fields` maps a
     ranking field's name to its pairs (default one field "all" of every pair with a result);
     `expected` is the results expected on every board (or per board; default the most any
     board has)."""
     if method not in METHODS:
-        raise DuplicateError("bad-option", f"the comparison is one of {', '.join(METHODS)}, not "
-                             f"{method!r}")
+        raise DuplicateError(
+            "bad-option", f"the comparison is one of {', '.join(METHODS)}, not {method!r}"
+        )
     results = list(results)
     _check(results)
     by_board: dict[int, list[Result]] = {}
@@ -238,18 +295,34 @@ def score_event(*, results: Iterable[Result], method: str = "matchpoints",
                 ("NS", r.ns, r.ew, r.ns_score, r.ew_score, r.ns_adjusted, line.ns_points),
                 ("EW", r.ew, r.ns, r.ew_score, r.ns_score, r.ew_adjusted, line.ew_points),
             ):
-                cards.setdefault(pair, []).append(CardLine(
-                    board=board, round=r.round, table=r.table, direction=direction,
-                    opponents=opp, score=None if adj else own,
-                    opponents_score=None if adj else theirs, adjusted=adj, points=pts,
-                    top=traveller.top))
+                cards.setdefault(pair, []).append(
+                    CardLine(
+                        board=board,
+                        round=r.round,
+                        table=r.table,
+                        direction=direction,
+                        opponents=opp,
+                        score=None if adj else own,
+                        opponents_score=None if adj else theirs,
+                        adjusted=adj,
+                        points=pts,
+                        top=traveller.top,
+                    )
+                )
     for lines in cards.values():
         lines.sort(key=lambda c: (c.round or 0, c.board))
-    chosen = {"all": tuple(sorted(cards))} if fields is None else \
-        {name: tuple(pairs) for name, pairs in fields.items()}
+    chosen = (
+        {"all": tuple(sorted(cards))}
+        if fields is None
+        else {name: tuple(pairs) for name, pairs in fields.items()}
+    )
     rankings = {name: _rank(pairs, cards, method) for name, pairs in chosen.items()}
-    return Event(method=method, travellers=travellers,
-                 cards={p: tuple(v) for p, v in sorted(cards.items())}, rankings=rankings)
+    return Event(
+        method=method,
+        travellers=travellers,
+        cards={p: tuple(v) for p, v in sorted(cards.items())},
+        rankings=rankings,
+    )
 
 
 def _matchpoint_board(board: int, rows: list[Result], e: int) -> Traveller:
@@ -265,16 +338,16 @@ def _matchpoint_board(board: int, rows: list[Result], e: int) -> Traveller:
     for r in rows:
         if r.adjusted:
             assert r.ns_adjusted is not None and r.ew_adjusted is not None
-            lines.append(Line(r, ADJUSTMENTS[r.ns_adjusted][0] * top,
-                              ADJUSTMENTS[r.ew_adjusted][0] * top))
+            lines.append(
+                Line(r, ADJUSTMENTS[r.ns_adjusted][0] * top, ADJUSTMENTS[r.ew_adjusted][0] * top)
+            )
         else:
             lines.append(Line(r, points[False][k], points[True][k]))
             k += 1
     return Traveller(board=board, top=top, expected=e, lines=tuple(lines))
 
 
-def _imp_board(board: int, rows: list[Result], e: int, method: str,
-               scale: ImpScale) -> Traveller:
+def _imp_board(board: int, rows: list[Result], e: int, method: str, scale: ImpScale) -> Traveller:
     played = [r for r in rows if not r.adjusted]
     points: dict[bool, list[Number]] = {}
     datum: dict[str, Fraction] = {}
@@ -305,8 +378,9 @@ def _imp_board(board: int, rows: list[Result], e: int, method: str,
     return Traveller(board=board, top=0, expected=e, lines=tuple(lines), datum=datum)
 
 
-def _rank(pairs: Iterable[int], cards: Mapping[int, list[CardLine]],
-          method: str) -> tuple[Standing, ...]:
+def _rank(
+    pairs: Iterable[int], cards: Mapping[int, list[CardLine]], method: str
+) -> tuple[Standing, ...]:
     """The field's standings, best first; equal scores share the place (1, 2=, 2=, 4).
     A pair without a board (absent all evening) is not ranked."""
     rows = []
@@ -316,10 +390,14 @@ def _rank(pairs: Iterable[int], cards: Mapping[int, list[CardLine]],
             continue
         total: Number = sum((c.points for c in lines), start=Fraction(0))
         top: Number = sum((c.top for c in lines), start=0)
-        pct = (Fraction(total) * 100 / top if top else Fraction(50)) \
-            if method == "matchpoints" else None
-        rows.append((pct if pct is not None else Fraction(total), pair, total, top, pct,
-                     len(lines)))
+        pct = (
+            (Fraction(total) * 100 / top if top else Fraction(50))
+            if method == "matchpoints"
+            else None
+        )
+        rows.append(
+            (pct if pct is not None else Fraction(total), pair, total, top, pct, len(lines))
+        )
     rows.sort(key=lambda row: (-row[0], row[1]))
     out = []
     for i, (key, pair, total, top, pct, boards) in enumerate(rows):
@@ -327,8 +405,17 @@ def _rank(pairs: Iterable[int], cards: Mapping[int, list[CardLine]],
         while place > 1 and rows[place - 2][0] == key:
             place -= 1
         tied = sum(1 for row in rows if row[0] == key) > 1
-        out.append(Standing(place=place, tied=tied, pair=pair, total=_plain(total), top=top,
-                            percentage=pct, boards=boards))
+        out.append(
+            Standing(
+                place=place,
+                tied=tied,
+                pair=pair,
+                total=_plain(total),
+                top=top,
+                percentage=pct,
+                boards=boards,
+            )
+        )
     return tuple(out)
 
 

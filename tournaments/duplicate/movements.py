@@ -37,8 +37,18 @@ from functools import cache
 
 from .errors import DuplicateError
 
-__all__ = ["HOWELL_TABLES", "MITCHELL_TABLES", "Movement", "Play", "Seating", "barometer", "howell",
-           "mitchell", "plays", "sit_out"]
+__all__ = [
+    "HOWELL_TABLES",
+    "MITCHELL_TABLES",
+    "Movement",
+    "Play",
+    "Seating",
+    "barometer",
+    "howell",
+    "mitchell",
+    "plays",
+    "sit_out",
+]
 
 #: The sizes supported (and property-tested for every size).
 MITCHELL_TABLES = range(2, 31)
@@ -113,8 +123,9 @@ def _whole(value: object, what: str, code: str) -> int:
 def _check_tables(tables: object, allowed: range, kind: str) -> int:
     n = _whole(tables, "the number of tables", "bad-tables")
     if n not in allowed:
-        raise DuplicateError("bad-tables", f"a {kind} is for {allowed.start} to "
-                             f"{allowed.stop - 1} tables, not {n}")
+        raise DuplicateError(
+            "bad-tables", f"a {kind} is for {allowed.start} to {allowed.stop - 1} tables, not {n}"
+        )
     return n
 
 
@@ -134,21 +145,24 @@ def _missing(movement: Movement, pairs: int | None) -> Movement:
     n = _whole(pairs, "the number of pairs", "bad-pair")
     full = len(movement.pairs)
     if not full - 1 <= n <= full:
-        raise DuplicateError("bad-pair", f"{movement.tables} tables seat {full - 1} or {full} "
-                             f"pairs, not {n}")
+        raise DuplicateError(
+            "bad-pair", f"{movement.tables} tables seat {full - 1} or {full} pairs, not {n}"
+        )
     for pair in range(n + 1, full + 1):
         movement = sit_out(movement, pair)
     return movement
 
 
-def mitchell(tables: int, *, rounds: int | None = None, even: str = "skip",
-             pairs: int | None = None) -> Movement:
+def mitchell(
+    tables: int, *, rounds: int | None = None, even: str = "skip", pairs: int | None = None
+) -> Movement:
     """A Mitchell for `tables` tables (see the module's text). NS pairs are 1..T, EW pairs
     T+1..2T; `pairs` = 2T - 1 leaves pair 2T missing."""
     n = _check_tables(tables, MITCHELL_TABLES, "Mitchell")
     if even not in ("skip", "relay"):
-        raise DuplicateError("bad-movement", f"an even Mitchell uses a skip or a relay, not "
-                             f"{even!r}")
+        raise DuplicateError(
+            "bad-movement", f"an even Mitchell uses a skip or a relay, not {even!r}"
+        )
     notes: list[str] = []
     if n % 2:
         kind, most, sets = "mitchell", n, n
@@ -157,8 +171,10 @@ def mitchell(tables: int, *, rounds: int | None = None, even: str = "skip",
         notes.append(f"EW pairs skip a table after round {n // 2}")
     else:
         kind, most, sets = "mitchell-relay", n, n
-        notes.append(f"tables 1 and {n} share (relay) a board set; a bye stand between tables "
-                     f"{n // 2} and {n // 2 + 1}")
+        notes.append(
+            f"tables 1 and {n} share (relay) a board set; a bye stand between tables "
+            f"{n // 2} and {n // 2 + 1}"
+        )
     count = _check_rounds(rounds, most, "Mitchell")
     # The relay's board positions: the relay set (tables 1 and T), tables 2..T/2, the bye stand,
     # tables T/2+1..T-1; sets move down one position a round.
@@ -173,8 +189,16 @@ def mitchell(tables: int, *, rounds: int | None = None, even: str = "skip",
             seats.append(Seating(table=t + 1, ns=t + 1, ew=n + e + 1, board_set=board_set + 1))
         out.append(tuple(seats))
     ns, ew = tuple(range(1, n + 1)), tuple(range(n + 1, 2 * n + 1))
-    movement = Movement(kind=kind, tables=n, pairs=ns + ew, sets=sets, copies=1,
-                        rounds=tuple(out), fields={"NS": ns, "EW": ew}, notes=tuple(notes))
+    movement = Movement(
+        kind=kind,
+        tables=n,
+        pairs=ns + ew,
+        sets=sets,
+        copies=1,
+        rounds=tuple(out),
+        fields={"NS": ns, "EW": ew},
+        notes=tuple(notes),
+    )
     return _missing(movement, pairs)
 
 
@@ -192,8 +216,13 @@ def _howell_offsets(tables: int) -> tuple[int, ...]:
         covered = {0}
         used = {0: 1}
 
-        def place(i: int, c: list[int] = c, covered: set[int] = covered,
-                  used: dict[int, int] = used, copies: int = copies) -> bool:
+        def place(
+            i: int,
+            c: list[int] = c,
+            covered: set[int] = covered,
+            used: dict[int, int] = used,
+            copies: int = copies,
+        ) -> bool:
             if i == tables:
                 return True
             for v in range(m):
@@ -223,8 +252,15 @@ def _howell_pairs(n: int, r: int) -> list[tuple[int, int]]:
     return [first] + [((r + i) % m, (r - i) % m) for i in range(1, n)]
 
 
-def _pair_movement(kind: str, n: int, count: int, set_of: list[list[int]], sets: int,
-                   copies: int, notes: tuple[str, ...]) -> Movement:
+def _pair_movement(
+    kind: str,
+    n: int,
+    count: int,
+    set_of: list[list[int]],
+    sets: int,
+    copies: int,
+    notes: tuple[str, ...],
+) -> Movement:
     out = []
     for r in range(count):
         seats = tuple(
@@ -233,8 +269,16 @@ def _pair_movement(kind: str, n: int, count: int, set_of: list[list[int]], sets:
         )
         out.append(seats)
     everyone = tuple(range(1, 2 * n + 1))
-    return Movement(kind=kind, tables=n, pairs=everyone, sets=sets, copies=copies,
-                    rounds=tuple(out), fields={"all": everyone}, notes=notes)
+    return Movement(
+        kind=kind,
+        tables=n,
+        pairs=everyone,
+        sets=sets,
+        copies=copies,
+        rounds=tuple(out),
+        fields={"all": everyone},
+        notes=notes,
+    )
 
 
 def howell(tables: int, *, rounds: int | None = None, pairs: int | None = None) -> Movement:
@@ -249,14 +293,22 @@ def howell(tables: int, *, rounds: int | None = None, pairs: int | None = None) 
         copies = max(row.count(s) for row in set_of for s in row)
         notes: tuple[str, ...] = ()
         if copies > 1:
-            notes = (f"some board sets are played at two tables in a round: make {copies} "
-                     "copies of them (or relay them between the tables)",)
+            notes = (
+                f"some board sets are played at two tables in a round: make {copies} "
+                "copies of them (or relay them between the tables)",
+            )
         movement = _pair_movement("howell", n, m, set_of, m, copies, notes)
     else:
         set_of = [[r] * n for r in range(count)]
         movement = _pair_movement(
-            "howell-partial", n, count, set_of, count, n,
-            (f"every table plays the round's board set: make {n} copies of each set",))
+            "howell-partial",
+            n,
+            count,
+            set_of,
+            count,
+            n,
+            (f"every table plays the round's board set: make {n} copies of each set",),
+        )
     return _missing(movement, pairs)
 
 
@@ -267,8 +319,15 @@ def barometer(tables: int, *, rounds: int | None = None, pairs: int | None = Non
     m = 2 * n - 1
     count = _check_rounds(rounds, m, "barometer")
     set_of = [[r] * n for r in range(count)]
-    movement = _pair_movement("barometer", n, count, set_of, count, n,
-                              (f"every table plays the round's board set: make {n} copies",))
+    movement = _pair_movement(
+        "barometer",
+        n,
+        count,
+        set_of,
+        count,
+        n,
+        (f"every table plays the round's board set: make {n} copies",),
+    )
     return _missing(movement, pairs)
 
 
@@ -304,14 +363,17 @@ def plays(movement: Movement, per_round: int) -> list[Play]:
     """Every board played in the movement with `per_round` boards a set, round by round, table
     by table (a table with a sit-out plays nothing)."""
     if not isinstance(per_round, int) or isinstance(per_round, bool) or per_round < 1:
-        raise DuplicateError("bad-board", f"boards per round is a whole number from 1, not "
-                             f"{per_round!r}")
+        raise DuplicateError(
+            "bad-board", f"boards per round is a whole number from 1, not {per_round!r}"
+        )
     out: list[Play] = []
     for number, seats in enumerate(movement.rounds, 1):
         for s in seats:
             if s.ns is None or s.ew is None:
                 continue
             first = (s.board_set - 1) * per_round + 1
-            out.extend(Play(round=number, table=s.table, ns=s.ns, ew=s.ew, board=b)
-                       for b in range(first, first + per_round))
+            out.extend(
+                Play(round=number, table=s.table, ns=s.ns, ew=s.ew, board=b)
+                for b in range(first, first + per_round)
+            )
     return out

@@ -85,26 +85,44 @@ def _check_board(record: dict, board: Board | None) -> None:
     if board is None:
         return
     if record.get("dealer") != board.dealer:
-        raise DuplicateError("board-mismatch", f"board {board.number} is dealt by {board.dealer}, "
-                             f"not {record.get('dealer')!r}")
+        raise DuplicateError(
+            "board-mismatch",
+            f"board {board.number} is dealt by {board.dealer}, not {record.get('dealer')!r}",
+        )
     if "deal" in record:
         deal = record["deal"]
         try:  # the record's cards as the board names them ("10s" is "TS")
-            same = isinstance(deal, dict) and set(deal) == set(SEATS) and all(
-                sorted(NAMES[c] for c in parse_cards(deal[s])) == sorted(board.hands[s])
-                for s in SEATS)
+            same = (
+                isinstance(deal, dict)
+                and set(deal) == set(SEATS)
+                and all(
+                    sorted(NAMES[c] for c in parse_cards(deal[s])) == sorted(board.hands[s])
+                    for s in SEATS
+                )
+            )
         except RecordError:
             same = False
         if not same:
-            raise DuplicateError("board-mismatch", f"the record's deal is not board "
-                                 f"{board.number}'s")
+            raise DuplicateError(
+                "board-mismatch", f"the record's deal is not board {board.number}'s"
+            )
         if board.turned is not None and record.get("turned") != board.turned:
-            raise DuplicateError("board-mismatch", f"board {board.number}'s turned card is "
-                                 f"{board.turned}, not {record.get('turned')!r}")
+            raise DuplicateError(
+                "board-mismatch",
+                f"board {board.number}'s turned card is "
+                f"{board.turned}, not {record.get('turned')!r}",
+            )
 
 
-def board_score(*, game: str, rules: Any, record: dict, board_scoring: str = "standard",
-                board_honours: bool = False, board: Board | None = None) -> BoardScore:
+def board_score(
+    *,
+    game: str,
+    rules: Any,
+    record: dict,
+    board_scoring: str = "standard",
+    board_honours: bool = False,
+    board: Board | None = None,
+) -> BoardScore:
     """The score of one board at one table (see the module's text). `board`, when given, is
     checked: the record's dealer, and a full record's deal and turned card, must be the
     board's."""
@@ -112,8 +130,10 @@ def board_score(*, game: str, rules: Any, record: dict, board_scoring: str = "st
         raise DuplicateError("bad-record", "a hand record is a JSON object")
     if game == "spades":
         if board_scoring not in BOARD_SCORING:
-            raise DuplicateError("bad-option", f"board_scoring is one of "
-                                 f"{', '.join(BOARD_SCORING)}, not {board_scoring!r}")
+            raise DuplicateError(
+                "bad-option",
+                f"board_scoring is one of {', '.join(BOARD_SCORING)}, not {board_scoring!r}",
+            )
         context = _with_options(rules, {"sandbag": False})
     elif game == "whist":
         if not isinstance(board_honours, bool):
@@ -141,8 +161,9 @@ def board_score(*, game: str, rules: Any, record: dict, board_scoring: str = "st
     return BoardScore(ns=score["NS"], ew=score["EW"], tricks=tricks, notes=notes)
 
 
-def _parts_score(board_scoring: str, rules: Any, record: dict, tricks: dict[str, int],
-                 notes: tuple[str, ...]) -> BoardScore:
+def _parts_score(
+    board_scoring: str, rules: Any, record: dict, tricks: dict[str, int], notes: tuple[str, ...]
+) -> BoardScore:
     """Spades `cga` and `andrews` (see the module's text)."""
     table = rules.tables[record["dealer"]]
     bids = _read_calls(record, rules, table, get_game("spades").initial_state(rules))
@@ -159,15 +180,22 @@ def _parts_score(board_scoring: str, rules: Any, record: dict, tricks: dict[str,
                 value = rules.nil_points[kind][0]
                 if won[i] == 0:
                     points[side] += value
-                    lines.append(note("board-nil-made",
-                                      f"{table.seats[i]} made nil: +{value} to {side}",
-                                      {"seat": table.seats[i], "value": value, "side": side}))
+                    lines.append(
+                        note(
+                            "board-nil-made",
+                            f"{table.seats[i]} made nil: +{value} to {side}",
+                            {"seat": table.seats[i], "value": value, "side": side},
+                        )
+                    )
                 else:
                     points[other] += value
-                    lines.append(note(
-                        "board-nil-failed",
-                        f"{table.seats[i]} failed nil: 0 to {side}, +{value} to {other}",
-                        {"seat": table.seats[i], "value": value, "side": side, "other": other}))
+                    lines.append(
+                        note(
+                            "board-nil-failed",
+                            f"{table.seats[i]} failed nil: 0 to {side}, +{value} to {other}",
+                            {"seat": table.seats[i], "value": value, "side": side, "other": other},
+                        )
+                    )
         taken = sum(won[i] for i in members)
         kind, bid = bids.kind[k], bids.bid[k]
         if kind == "nils":
@@ -177,28 +205,49 @@ def _parts_score(board_scoring: str, rules: Any, record: dict, tricks: dict[str,
             value = rules.options["moon_value"] * (2 if kind == "bmoon" else 1)
             made, over = taken == rules.total_tricks, 0
         else:
-            made = taken == bid if (kind == "blind" and rules.options["blind_bid_exact"]) \
+            made = (
+                taken == bid
+                if (kind == "blind" and rules.options["blind_bid_exact"])
                 else taken >= bid
+            )
             over = taken - bid if made else 0
             value = _contract(rules, kind, bid, bid, side, [])[0]  # the bid taken exactly
         bags[side] = over
         if made:
             points[side] += value
-            lines.append(note("board-bid-made", f"{side} made {bid}: +{value}",
-                              {"side": side, "bid": bid, "value": value}))
+            lines.append(
+                note(
+                    "board-bid-made",
+                    f"{side} made {bid}: +{value}",
+                    {"side": side, "bid": bid, "value": value},
+                )
+            )
         else:
             points[other] += value
-            lines.append(note("board-bid-set", f"{side} set at {bid}: 0 to {side}, +{value} to "
-                              f"{other}", {"side": side, "bid": bid, "value": value,
-                                           "other": other}))
+            lines.append(
+                note(
+                    "board-bid-set",
+                    f"{side} set at {bid}: 0 to {side}, +{value} to {other}",
+                    {"side": side, "bid": bid, "value": value, "other": other},
+                )
+            )
     for side, other in (("NS", "EW"), ("EW", "NS")):
         if bags[side]:
             points[side] -= bags[side]
-            lines.append(note("board-bags", f"{side} took {bags[side]} bag(s): -{bags[side]} "
-                              f"to {side}", {"side": side, "bags": bags[side]}))
+            lines.append(
+                note(
+                    "board-bags",
+                    f"{side} took {bags[side]} bag(s): -{bags[side]} to {side}",
+                    {"side": side, "bags": bags[side]},
+                )
+            )
             if board_scoring == "cga":
                 points[other] += bags[side]
-                lines.append(note("board-bags-to-other", f"... and +{bags[side]} to {other}",
-                                  {"bags": bags[side], "other": other}))
-    return BoardScore(ns=points["NS"], ew=points["EW"], tricks=tricks,
-                      notes=tuple(lines))
+                lines.append(
+                    note(
+                        "board-bags-to-other",
+                        f"... and +{bags[side]} to {other}",
+                        {"bags": bags[side], "other": other},
+                    )
+                )
+    return BoardScore(ns=points["NS"], ew=points["EW"], tricks=tricks, notes=tuple(lines))

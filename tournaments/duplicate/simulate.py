@@ -13,8 +13,9 @@ from .movements import Movement, plays
 __all__ = ["play_board", "simulated_results"]
 
 
-def simulated_results(movement: Movement, per_round: int, *, seed: int = 1,
-                      compare: str = "own") -> list[Result]:
+def simulated_results(
+    movement: Movement, per_round: int, *, seed: int = 1, compare: str = "own"
+) -> list[Result]:
     """One result for every board the movement plays: each side's own score a multiple of 10
     plus bags, drawn at random around the board's par (so that results tie now and then)."""
     rng = random.Random(seed)
@@ -29,8 +30,17 @@ def simulated_results(movement: Movement, per_round: int, *, seed: int = 1,
         ew = 10 * ew_bid + ew_taken - ew_bid if ew_taken >= ew_bid else -10 * ew_bid
         if compare == "net":
             ns, ew = ns - ew, ew - ns
-        out.append(Result(board=play.board, ns=play.ns, ew=play.ew, ns_score=ns, ew_score=ew,
-                          table=play.table, round=play.round))
+        out.append(
+            Result(
+                board=play.board,
+                ns=play.ns,
+                ew=play.ew,
+                ns_score=ns,
+                ew_score=ew,
+                table=play.table,
+                round=play.round,
+            )
+        )
     return out
 
 
@@ -71,8 +81,9 @@ def play_board(board: Board, game: str, rules: dict, *, seed: int = 1) -> dict:
         order = []
         for i in range(4):
             seat = SEATS[(d + 1 + i) % 4]
-            cards = [c for c in board.hands[seat] if c != board.turned] + \
-                ([board.turned] if seat == board.dealer else [])
+            cards = [c for c in board.hands[seat] if c != board.turned] + (
+                [board.turned] if seat == board.dealer else []
+            )
             order.append(cards)
         cards_dealt = [order[i][k] for k in range(13) for i in range(4)]
         record = whist_sim.random_hand(_Stacked(seed, cards_dealt), rules, dealer=board.dealer)

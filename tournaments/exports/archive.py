@@ -78,7 +78,10 @@ RELATIONS: dict[type[models.Model], dict[str, Any]] = {
     Seat: {"match": Match, "entry": Entry},
     Hand: {"match": Match},
     HandSubmission: {
-        "hand": Hand, "superseded_by": HandSubmission, "submitted_by": USER, "decided_by": USER,
+        "hand": Hand,
+        "superseded_by": HandSubmission,
+        "submitted_by": USER,
+        "decided_by": USER,
     },
     StandingsSnapshot: {"tournament": Tournament},
     AuditEvent: {"tournament": Tournament, "actor": USER},
@@ -86,8 +89,7 @@ RELATIONS: dict[type[models.Model], dict[str, Any]] = {
     DuplicateEvent: {"tournament": Tournament},
     DuplicatePair: {"tournament": Tournament, "entry": Entry},
     Board: {"tournament": Tournament},
-    BoardResult: {"tournament": Tournament, "board": Board, "match": Match,
-                  "submitted_by": USER},
+    BoardResult: {"tournament": Tournament, "board": Board, "match": Match, "submitted_by": USER},
 }
 
 #: A duplicate event's lists (optional: other formats, and archives written before duplicate,
@@ -239,13 +241,21 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     tables = list(Table.objects.filter(round__tournament=t).order_by("round__number", "number"))
     matches = list(Match.objects.filter(round__tournament=t).order_by("round__number", "id"))
-    seats = list(Seat.objects.filter(match__round__tournament=t)
-                 .order_by("match__round__number", "match_id", "id"))
-    hands = list(Hand.objects.filter(match__round__tournament=t)
-                 .order_by("match__round__number", "match_id", "number"))
-    versions = list(HandSubmission.objects.filter(hand__match__round__tournament=t)
-                    .order_by("hand__match__round__number", "hand__match_id", "hand__number",
-                              "version"))
+    seats = list(
+        Seat.objects.filter(match__round__tournament=t).order_by(
+            "match__round__number", "match_id", "id"
+        )
+    )
+    hands = list(
+        Hand.objects.filter(match__round__tournament=t).order_by(
+            "match__round__number", "match_id", "number"
+        )
+    )
+    versions = list(
+        HandSubmission.objects.filter(hand__match__round__tournament=t).order_by(
+            "hand__match__round__number", "hand__match_id", "hand__number", "version"
+        )
+    )
     snapshots = list(StandingsSnapshot.objects.filter(tournament=t).order_by("version"))
     audit = list(AuditEvent.objects.filter(tournament=t).order_by("at", "id"))
     apart = list(KeepApart.objects.filter(tournament=t).order_by("id"))
@@ -253,16 +263,30 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
         DuplicateEvent: list(DuplicateEvent.objects.filter(tournament=t)),
         DuplicatePair: list(DuplicatePair.objects.filter(tournament=t).order_by("number")),
         Board: list(Board.objects.filter(tournament=t).order_by("number")),
-        BoardResult: list(BoardResult.objects.filter(tournament=t).order_by(
-            "board__number", "round_number", "table_number", "version")),
+        BoardResult: list(
+            BoardResult.objects.filter(tournament=t).order_by(
+                "board__number", "round_number", "table_number", "version"
+            )
+        ),
     }
 
     ids = _Ids()
-    for model, objects in ((Tournament, [t]), (Player, players), (Team, teams),
-                           (Entry, entries), (Round, rounds), (Table, tables), (Match, matches),
-                           (Seat, seats), (Hand, hands), (HandSubmission, versions),
-                           (StandingsSnapshot, snapshots), (AuditEvent, audit),
-                           (KeepApart, apart), *duplicate.items()):
+    for model, objects in (
+        (Tournament, [t]),
+        (Player, players),
+        (Team, teams),
+        (Entry, entries),
+        (Round, rounds),
+        (Table, tables),
+        (Match, matches),
+        (Seat, seats),
+        (Hand, hands),
+        (HandSubmission, versions),
+        (StandingsSnapshot, snapshots),
+        (AuditEvent, audit),
+        (KeepApart, apart),
+        *duplicate.items(),
+    ):
         ids.number(model, objects)
     user_ids = {v.submitted_by_id for v in versions} | {v.decided_by_id for v in versions}
     user_ids |= {r.submitted_by_id for r in duplicate[BoardResult]}
@@ -275,7 +299,8 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
     del tournament_row["id"]
     if "bracket" in tournament_row:
         tournament_row["bracket"] = _map_bracket(
-            tournament_row["bracket"], lambda pk: ids.of(Entry, pk) if isinstance(pk, int) else pk)
+            tournament_row["bracket"], lambda pk: ids.of(Entry, pk) if isinstance(pk, int) else pk
+        )
     by_hand: dict[int, list[dict]] = {}
     for version in versions:
         row = _row(version, ids, users)
@@ -373,8 +398,9 @@ def check_archive(archive: Any) -> None:
     stated = archive.get("format")
     if stated != FORMAT:
         if isinstance(stated, str) and stated.startswith("tricktable-archive/"):
-            raise ArchiveError("unsupported-archive",
-                               f"this version restores {FORMAT} archives, not {stated}")
+            raise ArchiveError(
+                "unsupported-archive", f"this version restores {FORMAT} archives, not {stated}"
+            )
         raise ArchiveError("bad-archive", f'not a TrickTable archive (no "format": "{FORMAT}")')
     tournament = archive.get("tournament")
     if not isinstance(tournament, dict):
@@ -422,8 +448,9 @@ class _Restorer:
             return self.pks[model][archive_id]
         except (KeyError, TypeError):
             raise ArchiveError(
-                "bad-archive", f"{where} refers to {model.__name__} {archive_id!r}, "
-                "which the archive does not hold"
+                "bad-archive",
+                f"{where} refers to {model.__name__} {archive_id!r}, "
+                "which the archive does not hold",
             ) from None
 
     def user(self, name: Any, where: str) -> Any:
@@ -433,8 +460,7 @@ class _Restorer:
             raise ArchiveError("bad-archive", f"{where}: unknown user {name!r}")
         return self.users[name]
 
-    def build(self, model: type[models.Model], row: dict, where: str, **fixed: Any
-              ) -> models.Model:
+    def build(self, model: type[models.Model], row: dict, where: str, **fixed: Any) -> models.Model:
         values: dict[str, Any] = {}
         for fld in _plain_fields(model):
             if fld.name in row:
@@ -452,8 +478,9 @@ class _Restorer:
         values.update(fixed)
         return model(**values)
 
-    def create(self, model: type[models.Model], rows: list[dict], objects: list[models.Model]
-               ) -> None:
+    def create(
+        self, model: type[models.Model], rows: list[dict], objects: list[models.Model]
+    ) -> None:
         """Insert the rows, then put back the timestamps Django stamped on insert."""
         model.objects.bulk_create(objects)
         stamped = [f for f in _plain_fields(model) if _is_timestamp(f)]
@@ -496,8 +523,9 @@ class _Restorer:
             self.tournament.bracket = mapped
         # Pairs kept apart: optional, since archives written before them have none.
         rows = _rows({"kept_apart": archive.get("kept_apart", [])}, "kept_apart")
-        self.create(KeepApart, rows,
-                    [self.build(KeepApart, r, f"kept_apart {r['id']}") for r in rows])
+        self.create(
+            KeepApart, rows, [self.build(KeepApart, r, f"kept_apart {r['id']}") for r in rows]
+        )
         self.restore_versions()
         self.restore_duplicate()
         self.restore_snapshots()
@@ -529,16 +557,24 @@ class _Restorer:
             raise ArchiveError(
                 "bad-archive", f"idempotency keys repeat inside the archive: {repeated[:3]}"
             )
-        taken = list(HandSubmission.objects.filter(idempotency_key__in=keys)
-                     .values_list("idempotency_key", flat=True)[:3])
+        taken = list(
+            HandSubmission.objects.filter(idempotency_key__in=keys).values_list(
+                "idempotency_key", flat=True
+            )[:3]
+        )
         board_keys = [r.get("idempotency_key") for r in self.archive.get("board_results", [])]
         board_keys = [k for k in board_keys if k]
-        if not all(isinstance(k, str) for k in board_keys) or \
-                len(set(board_keys)) != len(board_keys):
-            raise ArchiveError("bad-archive", "board results' idempotency keys are strings, "
-                               "each once")
-        taken += list(BoardResult.objects.filter(idempotency_key__in=board_keys)
-                      .values_list("idempotency_key", flat=True)[:3])
+        if not all(isinstance(k, str) for k in board_keys) or len(set(board_keys)) != len(
+            board_keys
+        ):
+            raise ArchiveError(
+                "bad-archive", "board results' idempotency keys are strings, each once"
+            )
+        taken += list(
+            BoardResult.objects.filter(idempotency_key__in=board_keys).values_list(
+                "idempotency_key", flat=True
+            )[:3]
+        )
         if taken:
             raise AlreadyHeld(
                 "idempotency-key-taken",
@@ -589,8 +625,9 @@ class _Restorer:
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
             team = self.build(Team, row, f"teams {row['id']}")
-            same = Team.objects.filter(name=team.name, first_id=team.first_id,
-                                       second_id=team.second_id).first()
+            same = Team.objects.filter(
+                name=team.name, first_id=team.first_id, second_id=team.second_id
+            ).first()
             if same is not None:  # both players were reused, and so is their team
                 mapping[row["id"]] = same.pk
                 continue
@@ -605,15 +642,21 @@ class _Restorer:
             hand_pk = self.pks[Hand][hand["id"]]
             for row in hand["versions"]:
                 rows.append(row)
-                objects.append(self.build(HandSubmission, row,
-                                          f"hand {hand['id']} version {row['id']}",
-                                          hand_id=hand_pk))
+                objects.append(
+                    self.build(
+                        HandSubmission,
+                        row,
+                        f"hand {hand['id']} version {row['id']}",
+                        hand_id=hand_pk,
+                    )
+                )
         self.create(HandSubmission, rows, objects)
         linked = []
         for row, obj in zip(rows, objects, strict=True):
             if row.get("superseded_by") is not None:
-                obj.superseded_by_id = self.pk(HandSubmission, row["superseded_by"],
-                                               f"version {row['id']}")
+                obj.superseded_by_id = self.pk(
+                    HandSubmission, row["superseded_by"], f"version {row['id']}"
+                )
                 linked.append(obj)
         if linked:
             HandSubmission.objects.bulk_update(linked, ["superseded_by"], batch_size=500)

@@ -22,9 +22,14 @@ def bracket_sheet(tournament: Tournament) -> Sheet:
     """Round, match, both sides (seed, entry, score: the game's points, or matches won in a
     best of N), the winner and the match's state; then each entry's place as decided."""
     columns = [
-        Column(_("Round")), Column(_("Match"), numeric=True),
-        Column(_("Seed"), numeric=True), Column(_("Entry")), Column(_("Score"), numeric=True),
-        Column(_("Seed"), numeric=True), Column(_("Entry")), Column(_("Score"), numeric=True),
+        Column(_("Round")),
+        Column(_("Match"), numeric=True),
+        Column(_("Seed"), numeric=True),
+        Column(_("Entry")),
+        Column(_("Score"), numeric=True),
+        Column(_("Seed"), numeric=True),
+        Column(_("Entry")),
+        Column(_("Score"), numeric=True),
         Column(_("Winner")),
     ]
     sheet = Sheet(_("Bracket"), columns)
@@ -35,16 +40,19 @@ def bracket_sheet(tournament: Tournament) -> Sheet:
     for round_ in data["rounds"]:
         for match in round_["matches"]:
             top, bottom = match["lines"]
-            sheet.rows.append([
-                match["name"], match["index"],
-                top["who"]["seed"] if top["who"] else None,
-                top["who"]["name"] if top["who"] else (_("bye") if match["bye"] else ""),
-                _score(top),
-                bottom["who"]["seed"] if bottom["who"] else None,
-                bottom["who"]["name"] if bottom["who"] else (_("bye") if match["bye"] else ""),
-                _score(bottom),
-                names.get(match["winner"], ""),
-            ])
+            sheet.rows.append(
+                [
+                    match["name"],
+                    match["index"],
+                    top["who"]["seed"] if top["who"] else None,
+                    top["who"]["name"] if top["who"] else (_("bye") if match["bye"] else ""),
+                    _score(top),
+                    bottom["who"]["seed"] if bottom["who"] else None,
+                    bottom["who"]["name"] if bottom["who"] else (_("bye") if match["bye"] else ""),
+                    _score(bottom),
+                    names.get(match["winner"], ""),
+                ]
+            )
     sheet.notes["placings"] = data["placings"]
     return sheet
 

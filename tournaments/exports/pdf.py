@@ -68,8 +68,12 @@ def standings_html(tournament: Tournament) -> str:
     ties, withdrawn = sheet.notes["ties"], sheet.notes["withdrawn"]
     rows = [
         {
-            "rank": row[0], "entry": row[1], "players": row[2], "values": row[3:],
-            "tied": ties[i], "withdrawn": withdrawn[i],
+            "rank": row[0],
+            "entry": row[1],
+            "players": row[2],
+            "values": row[3:],
+            "tied": ties[i],
+            "withdrawn": withdrawn[i],
         }
         for i, row in enumerate(sheet.rows)
     ]
@@ -104,4 +108,3 @@ def standings_pdf(tournament: Tournament) -> bytes:
 
 def results_pdf(tournament: Tournament) -> bytes:
     return render(results_html(tournament))
-

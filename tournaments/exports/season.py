@@ -21,15 +21,30 @@ def season_sheet(series: Series) -> Sheet:
     latest = seasons.latest(series=series)
     payload = latest.snapshot.payload if latest.snapshot else {"evenings": [], "rows": []}
     evenings = payload["evenings"]
-    columns = [Column(_("Rank"), True), Column(_("Entry")), Column(_("Players")),
-               Column(_("Season score"), True)]
+    columns = [
+        Column(_("Rank"), True),
+        Column(_("Entry")),
+        Column(_("Players")),
+        Column(_("Season score"), True),
+    ]
     columns += [Column(e["name"], True) for e in evenings]
-    columns += [Column(_("Evenings won"), True), Column(_("Best evening"), True),
-                Column(_("Total"), True), Column(_("Evenings played"), True)]
-    sheet = Sheet(_("Season table"), columns, notes={
-        "version": latest.snapshot.version if latest.snapshot else 0,
-        "computed_at": latest.snapshot.computed_at if latest.snapshot else None,
-        "stale": latest.stale, "ties": [], "dropped": []})
+    columns += [
+        Column(_("Evenings won"), True),
+        Column(_("Best evening"), True),
+        Column(_("Total"), True),
+        Column(_("Evenings played"), True),
+    ]
+    sheet = Sheet(
+        _("Season table"),
+        columns,
+        notes={
+            "version": latest.snapshot.version if latest.snapshot else 0,
+            "computed_at": latest.snapshot.computed_at if latest.snapshot else None,
+            "stale": latest.stale,
+            "ties": [],
+            "dropped": [],
+        },
+    )
     for row in payload["rows"]:
         cells = []
         dropped = []
@@ -41,11 +56,19 @@ def season_sheet(series: Series) -> Sheet:
             else:
                 dropped.append(False)
                 cells.append(value)
-        sheet.rows.append([
-            row["rank"], neutralise(row["name"]), neutralise(" & ".join(row["players"])),
-            exact_number(row["score"]), *cells, row["wins"], exact_number(row["best"]),
-            exact_number(row["total"]), row["played"],
-        ])
+        sheet.rows.append(
+            [
+                row["rank"],
+                neutralise(row["name"]),
+                neutralise(" & ".join(row["players"])),
+                exact_number(row["score"]),
+                *cells,
+                row["wins"],
+                exact_number(row["best"]),
+                exact_number(row["total"]),
+                row["played"],
+            ]
+        )
         sheet.notes["ties"].append(row["tied"])
         sheet.notes["dropped"].append(dropped)
     return sheet
@@ -54,18 +77,32 @@ def season_sheet(series: Series) -> Sheet:
 def season_html(series: Series) -> str:
     sheet = season_sheet(series)
     rows = [
-        {"rank": row[0], "entry": row[1], "players": row[2], "score": row[3],
-         "evenings": list(zip(row[4:-4], sheet.notes["dropped"][i], strict=True)),
-         "rest": row[-4:], "tied": sheet.notes["ties"][i]}
+        {
+            "rank": row[0],
+            "entry": row[1],
+            "players": row[2],
+            "score": row[3],
+            "evenings": list(zip(row[4:-4], sheet.notes["dropped"][i], strict=True)),
+            "rest": row[-4:],
+            "tied": sheet.notes["ties"][i],
+        }
         for i, row in enumerate(sheet.rows)
     ]
-    heading = SimpleNamespace(name=series.name, get_game_display=series.get_game_display(),
-                              starts_at=None, venue="",
-                              get_format_display=series.get_rule_display())
+    heading = SimpleNamespace(
+        name=series.name,
+        get_game_display=series.get_game_display(),
+        starts_at=None,
+        venue="",
+        get_format_display=series.get_rule_display(),
+    )
     context = _context(heading, sheet) | {
-        "rows": rows, "evening_labels": sheet.headers[4:-4], "rest_labels": sheet.headers[-4:],
-        "wide": len(sheet.headers) > 10, "version": sheet.notes["version"],
-        "computed_at": sheet.notes["computed_at"], "stale": sheet.notes["stale"],
+        "rows": rows,
+        "evening_labels": sheet.headers[4:-4],
+        "rest_labels": sheet.headers[-4:],
+        "wide": len(sheet.headers) > 10,
+        "version": sheet.notes["version"],
+        "computed_at": sheet.notes["computed_at"],
+        "stale": sheet.notes["stale"],
         "best": series.best,
     }
     return render_to_string("tournaments/exports/season_pdf.html", context)

@@ -128,12 +128,14 @@ def standings_sheet(tournament: Tournament) -> Sheet:
     sheet = Sheet(_("Standings"), columns)
     for row in payload.get("rows", []):
         values = row.get("values", {})
-        sheet.rows.append([
-            row["rank"],
-            row["name"],
-            " & ".join(row.get("players", [])),
-            *(exact_number(values.get(name)) for name in metrics),
-        ])
+        sheet.rows.append(
+            [
+                row["rank"],
+                row["name"],
+                " & ".join(row.get("players", [])),
+                *(exact_number(values.get(name)) for name in metrics),
+            ]
+        )
     sheet.notes = {
         "version": snapshot.version if snapshot else None,
         "computed_at": snapshot.computed_at if snapshot else None,
@@ -182,22 +184,24 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
         match = seat.match
         settled = match.state == match.State.FINISHED
         others = [s.entry.name for s in by_match[seat.match_id] if s.side != seat.side]
-        lines.append(ResultLine(
-            round=match.round.number,
-            match=match.pk,
-            table=match.table.number if match.table_id else None,
-            state=str(match.get_state_display()),
-            side="" if match.is_bye else seat.side,  # a bye's seat is "-"
-            seats="" if match.is_bye else seat.seats,
-            entry=seat.entry.name,
-            players=" & ".join(_players(seat.entry)),
-            opponents=" / ".join(others),
-            points_for=exact_number(seat.points_for) if settled else None,
-            points_against=exact_number(seat.points_against) if settled else None,
-            outcome=outcome_label(seat.outcome) if seat.outcome else "",
-            place=seat.place,
-            match_points=exact_number(seat.match_points) if settled else None,
-        ))
+        lines.append(
+            ResultLine(
+                round=match.round.number,
+                match=match.pk,
+                table=match.table.number if match.table_id else None,
+                state=str(match.get_state_display()),
+                side="" if match.is_bye else seat.side,  # a bye's seat is "-"
+                seats="" if match.is_bye else seat.seats,
+                entry=seat.entry.name,
+                players=" & ".join(_players(seat.entry)),
+                opponents=" / ".join(others),
+                points_for=exact_number(seat.points_for) if settled else None,
+                points_against=exact_number(seat.points_against) if settled else None,
+                outcome=outcome_label(seat.outcome) if seat.outcome else "",
+                place=seat.place,
+                match_points=exact_number(seat.match_points) if settled else None,
+            )
+        )
     return lines
 
 
@@ -209,19 +213,39 @@ def results_sheet(tournament: Tournament) -> Sheet:
     lines = result_lines(tournament)
     with_side = any(line.side and line.side != line.seats for line in lines)
     columns = [
-        Column(_("Round"), numeric=True), Column(_("Table"), numeric=True), Column(_("State")),
-        *([Column(_("Side"))] if with_side else []), Column(_("Seats")), Column(_("Entry")),
-        Column(_("Players")), Column(_("Opponents")), Column(_("Points for"), numeric=True),
-        Column(_("Points against"), numeric=True), Column(_("Outcome")),
-        Column(_("Place"), numeric=True), Column(_("Match points"), numeric=True),
+        Column(_("Round"), numeric=True),
+        Column(_("Table"), numeric=True),
+        Column(_("State")),
+        *([Column(_("Side"))] if with_side else []),
+        Column(_("Seats")),
+        Column(_("Entry")),
+        Column(_("Players")),
+        Column(_("Opponents")),
+        Column(_("Points for"), numeric=True),
+        Column(_("Points against"), numeric=True),
+        Column(_("Outcome")),
+        Column(_("Place"), numeric=True),
+        Column(_("Match points"), numeric=True),
     ]
     sheet = Sheet(_("Results"), columns)
     for line in lines:
-        sheet.rows.append([
-            line.round, line.table, line.state, *([line.side] if with_side else []), line.seats,
-            line.entry, line.players, line.opponents, line.points_for, line.points_against,
-            line.outcome, line.place, line.match_points,
-        ])
+        sheet.rows.append(
+            [
+                line.round,
+                line.table,
+                line.state,
+                *([line.side] if with_side else []),
+                line.seats,
+                line.entry,
+                line.players,
+                line.opponents,
+                line.points_for,
+                line.points_against,
+                line.outcome,
+                line.place,
+                line.match_points,
+            ]
+        )
     return sheet
 
 

@@ -24,8 +24,8 @@ from tournaments import redis_client
 
 log = logging.getLogger(__name__)
 
-LOG_SIZE = 1000                 # events kept per tournament for Last-Event-ID resume
-LOG_TTL = 7 * 24 * 3600         # a tournament's log expires a week after its last event
+LOG_SIZE = 1000  # events kept per tournament for Last-Event-ID resume
+LOG_TTL = 7 * 24 * 3600  # a tournament's log expires a week after its last event
 CHANNEL_PATTERN = "tricktable:tournament:*"
 EVENT_ID = re.compile(r"^\d{1,20}-\d{1,20}$")
 
@@ -84,18 +84,22 @@ def clear_local() -> None:
 
 # --- writing --------------------------------------------------------------------------------
 
+
 def append(tournament_id: int, event: dict[str, Any]) -> str | None:
     """Log an event. In-process: returns its id (the caller hands it to this process's hubs).
     With Redis: appends it and publishes it on the tournament's channel, returns None (every
     process's hub hears it there). Raises when Redis cannot be reached."""
     if not settings.REDIS_URL:
         return _local_append(tournament_id, event)
-    redis_client.script(_APPEND_LUA)(keys=[log_key(tournament_id), channel(tournament_id)],
-                                     args=[LOG_SIZE, json.dumps(event), LOG_TTL])
+    redis_client.script(_APPEND_LUA)(
+        keys=[log_key(tournament_id), channel(tournament_id)],
+        args=[LOG_SIZE, json.dumps(event), LOG_TTL],
+    )
     return None
 
 
 # --- reading --------------------------------------------------------------------------------
+
 
 def _decode_entries(entries: list) -> list[tuple[str, dict[str, Any]]]:
     out = []
@@ -117,8 +121,9 @@ def history(tournament_id: int, after: str | None = None) -> list[tuple[str, dic
         return [(i, e) for i, e in events if id_key(i) > mark]
     start = f"({after}" if after else "-"
     try:
-        return _decode_entries(redis_client.client().xrange(log_key(tournament_id),
-                                                            min=start, max="+"))
+        return _decode_entries(
+            redis_client.client().xrange(log_key(tournament_id), min=start, max="+")
+        )
     except Exception as error:  # Redis away: nothing to replay; pages fall back to polling
         log.warning("live: event log unavailable (%s)", error)
         return []

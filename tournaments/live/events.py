@@ -21,8 +21,9 @@ _listeners: list[Listener] = []
 
 # Events that never change the standings response by themselves (a confirmation is announced
 # after its "results" change, which refreshes the cache): no cache round trips for them.
-_STANDINGS_NEUTRAL = frozenset({"hand-submitted", "hand-confirmed", "hand-rejected", "season",
-                                "clock", "call"})
+_STANDINGS_NEUTRAL = frozenset(
+    {"hand-submitted", "hand-confirmed", "hand-rejected", "season", "clock", "call"}
+)
 
 
 def listen(listener: Listener) -> Callable[[], None]:
@@ -45,4 +46,3 @@ def publish(tournament_id: int, event: dict[str, Any]) -> bool:
     if event_id is not None:  # in-process: no pub/sub to carry it to the hubs
         hub.feed(tournament_id, event_id, event)
     return True
-

@@ -26,8 +26,17 @@ from dataclasses import dataclass
 
 from .types import PairingError, is_int
 
-__all__ = ["Bracket", "Cut", "KnockoutMatch", "Standing", "advance", "bracket", "cut",
-           "placings", "seed_lines"]
+__all__ = [
+    "Bracket",
+    "Cut",
+    "KnockoutMatch",
+    "Standing",
+    "advance",
+    "bracket",
+    "cut",
+    "placings",
+    "seed_lines",
+]
 
 #: What `Cut.decided_by` names when the whole chain ties across the line: the standings' final
 #: key (seed, then registration order) put one above the other.
@@ -79,9 +88,9 @@ class Bracket:
         try:
             return self.rounds[round_number - 1][index - 1]
         except IndexError:
-            raise PairingError("no-such-match",
-                               f"the bracket has no match {index} in round {round_number}"
-                               ) from None
+            raise PairingError(
+                "no-such-match", f"the bracket has no match {index} in round {round_number}"
+            ) from None
 
 
 def seed_lines(size: int) -> list[int]:
@@ -106,15 +115,21 @@ def bracket(seeded: Sequence[int], *, third_place: bool = False) -> Bracket:
     size = 1 << (len(ids) - 1).bit_length()
     lines = [ids[seed - 1] if seed <= len(ids) else None for seed in seed_lines(size)]
     first = tuple(
-        KnockoutMatch(1, k + 1, lines[2 * k], lines[2 * k + 1],
-                      bye=lines[2 * k] is None or lines[2 * k + 1] is None)
+        KnockoutMatch(
+            1,
+            k + 1,
+            lines[2 * k],
+            lines[2 * k + 1],
+            bye=lines[2 * k] is None or lines[2 * k + 1] is None,
+        )
         for k in range(size // 2)
     )
     rounds = [first]
     while len(rounds[-1]) > 1:
         number = len(rounds) + 1
-        rounds.append(tuple(KnockoutMatch(number, k + 1, None, None)
-                            for k in range(len(rounds[-1]) // 2)))
+        rounds.append(
+            tuple(KnockoutMatch(number, k + 1, None, None) for k in range(len(rounds[-1]) // 2))
+        )
     if third_place and len(rounds) >= 2:
         last = len(rounds)
         rounds[-1] = (*rounds[-1], KnockoutMatch(last, 2, None, None, third_place=True))
@@ -127,8 +142,9 @@ def advance(board: Bracket, winners: Mapping[tuple[int, int], int]) -> Bracket:
     for (number, index), winner in winners.items():
         board.match(number, index)  # a match the bracket has
         if not is_int(winner):
-            raise PairingError("bad-id", f"the winner of match {index} of round {number} "
-                                         "is not an int id")
+            raise PairingError(
+                "bad-id", f"the winner of match {index} of round {number} is not an int id"
+            )
     # One new match per place, made once (dataclasses.replace three times a match cost most
     # of the time for a large bracket).
     rounds: list[list[KnockoutMatch]] = []
@@ -150,14 +166,17 @@ def advance(board: Bracket, winners: Mapping[tuple[int, int], int]) -> Bracket:
                 won = winners.get((number, match.index))
                 if won is not None:
                     if top is None or bottom is None:
-                        raise PairingError("match-not-made",
-                                           f"match {match.index} of round {number} is not made "
-                                           "yet")
+                        raise PairingError(
+                            "match-not-made",
+                            f"match {match.index} of round {number} is not made yet",
+                        )
                     if won not in (top, bottom):
-                        raise PairingError("not-in-match", f"{won} is not in match "
-                                                           f"{match.index} of round {number}")
-            made.append(KnockoutMatch(number, match.index, top, bottom, won, match.bye,
-                                      match.third_place))
+                        raise PairingError(
+                            "not-in-match", f"{won} is not in match {match.index} of round {number}"
+                        )
+            made.append(
+                KnockoutMatch(number, match.index, top, bottom, won, match.bye, match.third_place)
+            )
         rounds.append(made)
     return Bracket(board.size, tuple(tuple(r) for r in rounds), board.seeds)
 
@@ -211,8 +230,10 @@ def cut(rows: Sequence[Standing], size: int, chain: Sequence[str]) -> Cut:
     line = tuple(row.entrant for row in rows if row.values.get(key) == level)
     if first_out.rank == last.rank:
         return Cut(size, seeded, line, FINAL_KEY)
-    decided = next((name for name in chain[1:]
-                    if last.values.get(name) != first_out.values.get(name)), FINAL_KEY)
+    decided = next(
+        (name for name in chain[1:] if last.values.get(name) != first_out.values.get(name)),
+        FINAL_KEY,
+    )
     return Cut(size, seeded, line, decided)
 
 

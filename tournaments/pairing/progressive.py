@@ -90,8 +90,9 @@ def progressive(contenders: Sequence[Contender], *, seed: int) -> Draw:
         start = _new_partners_start(players, seen, mates)
         if start is not None:
             both = [seen[p] | away[p] for p in range(m)] if any(away) else seen
-            other = seating.improve(start, 4, cost, seed=seed, seen=both,
-                                    repeat_unit=apart_unit if any(away) else unit)
+            other = seating.improve(
+                start, 4, cost, seed=seed, seen=both, repeat_unit=apart_unit if any(away) else unit
+            )
             if sum(cost(g) for g in other) < sum(cost(g) for g in groups):
                 groups = other
     groups = sorted(tuple(sorted(g)) for g in groups)
@@ -121,8 +122,11 @@ def progressive(contenders: Sequence[Contender], *, seed: int) -> Draw:
             if q in seen[p]
         )
     together = together_at(groups, players, away)
-    notes = (repeat_notes(again_pairs, "partners again") + repeat_notes(repeated, "repeat meeting")
-             + repeat_notes(together, "kept apart, unavoidable"))
+    notes = (
+        repeat_notes(again_pairs, "partners again")
+        + repeat_notes(repeated, "repeat meeting")
+        + repeat_notes(together, "kept apart, unavoidable")
+    )
     return Draw(
         tables=tuple(tuple(players[p].id for p in t) for t in seats),
         byes=tuple(c.id for c in sorted(out, key=lambda c: c.rank)),

@@ -40,8 +40,7 @@ class RoundReport:
     contenders: tuple[Contender, ...]  # what the engine was given
 
 
-def _affiliate(entrants: dict[int, Entrant], rng: random.Random, clubs: tuple[float, int]
-               ) -> None:
+def _affiliate(entrants: dict[int, Entrant], rng: random.Random, clubs: tuple[float, int]) -> None:
     """Put a share of the entrants into `clubs` affiliations, (share, count), at random."""
     share, count = clubs
     if not count:
@@ -185,15 +184,26 @@ def tables_event(
 ) -> list[RoundReport]:
     """An individual event of `n` players at tables of `size` over `rounds` rounds."""
     return _table_event(
-        tables, n, rounds, seed=seed, partnership=False, on_round=on_round, clubs=clubs,
+        tables,
+        n,
+        rounds,
+        seed=seed,
+        partnership=False,
+        on_round=on_round,
+        clubs=clubs,
         size=size,
     )
 
 
 def progressive_event(
-    n: int, rounds: int, *, seed: int = 1, clubs: tuple[float, int] = (0.0, 0),
+    n: int,
+    rounds: int,
+    *,
+    seed: int = 1,
+    clubs: tuple[float, int] = (0.0, 0),
     on_round: Callable[[RoundReport], None] | None = None,
 ) -> list[RoundReport]:
     """A progressive partnership event ("whist drive") of `n` players over `rounds` rounds."""
-    return _table_event(progressive, n, rounds, seed=seed, partnership=True, on_round=on_round,
-                        clubs=clubs)
+    return _table_event(
+        progressive, n, rounds, seed=seed, partnership=True, on_round=on_round, clubs=clubs
+    )

@@ -304,8 +304,12 @@ class _Field:
         gaps."""
         rematches, clashes, bye_place, score = self.key(partner)
         bye = partner.get(self.n)
-        return (rematches == 0 and clashes == 0 and bye_place == 0
-                and score == self.score_lower_bound(bye))
+        return (
+            rematches == 0
+            and clashes == 0
+            and bye_place == 0
+            and score == self.score_lower_bound(bye)
+        )
 
 
 def _identity(weight: int) -> int:

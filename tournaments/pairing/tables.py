@@ -44,8 +44,15 @@ def repeat_notes(pairs: list[tuple[int, int]], what: str) -> list[str]:
     return notes
 
 
-def solve_apart(m: int, size: int, cost: seating.TableCost, *, seed: int,
-                seen: list[set[int]], away: list[set[int]]) -> list[tuple[int, ...]]:
+def solve_apart(
+    m: int,
+    size: int,
+    cost: seating.TableCost,
+    *,
+    seed: int,
+    seen: list[set[int]],
+    away: list[set[int]],
+) -> list[tuple[int, ...]]:
     """`seating.solve`, with pairs to be kept apart repaired like repeats when there are any:
     the search then treats both as conflicts, and a table's cost reaches the conflict unit
     (`APART_UNIT`) exactly when it holds either."""
@@ -55,14 +62,15 @@ def solve_apart(m: int, size: int, cost: seating.TableCost, *, seed: int,
     return seating.solve(m, size, cost, seed=seed, seen=both, repeat_unit=seating.APART_UNIT)
 
 
-def together_at(groups: Sequence[tuple[int, ...]], players: list[Contender],
-                away: list[set[int]]) -> list[tuple[int, int]]:
+def together_at(
+    groups: Sequence[tuple[int, ...]], players: list[Contender], away: list[set[int]]
+) -> list[tuple[int, int]]:
     """Pairs to be kept apart that share a table, as ids."""
     return [
         (players[a].id, players[b].id)
         for g in groups
         for i, a in enumerate(g)
-        for b in g[i + 1:]
+        for b in g[i + 1 :]
         if b in away[a]
     ]
 
@@ -121,7 +129,9 @@ def tables(contenders: Sequence[Contender], *, size: int, seed: int) -> Draw:
         tables=tuple(tuple(players[p].id for p in g) for g in groups),
         byes=tuple(c.id for c in sorted(out, key=lambda c: c.rank)),
         repeats=len(repeated),
-        notes=tuple(repeat_notes(repeated, "repeat meeting")
-                    + repeat_notes(together, "kept apart, unavoidable")),
+        notes=tuple(
+            repeat_notes(repeated, "repeat meeting")
+            + repeat_notes(together, "kept apart, unavoidable")
+        ),
         apart=len(together),
     )

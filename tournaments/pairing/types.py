@@ -170,8 +170,9 @@ def sit_outs(players: list[Contender], count: int) -> list[Contender]:
     return order[:count]
 
 
-def symmetric(players: Sequence[Contender], ids: Callable[[Contender], Iterable[int]]
-              ) -> list[set[int]]:
+def symmetric(
+    players: Sequence[Contender], ids: Callable[[Contender], Iterable[int]]
+) -> list[set[int]]:
     """For players numbered 0 … m−1 (their order in `players`): the others each is related to
     by `ids` (whom it met, partnered, is kept apart from), both ways — a relation recorded on
     one side only counts for both; ids not among the players are left out."""

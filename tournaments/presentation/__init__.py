@@ -26,8 +26,12 @@ __all__ = [
 
 PRESENTATIONS: dict[str, GamePresentation] = {
     p.name: p
-    for p in (spades.PRESENTATION, whist.PRESENTATION, solo_whist.PRESENTATION,
-              german_whist.PRESENTATION)
+    for p in (
+        spades.PRESENTATION,
+        whist.PRESENTATION,
+        solo_whist.PRESENTATION,
+        german_whist.PRESENTATION,
+    )
 }
 # Every engine has its presentation, and nothing is shown of a game without an engine.
 assert set(PRESENTATIONS) == set(GAMES), "games.registry and the presentations disagree"
@@ -64,8 +68,10 @@ def describe(game: str, rules: dict | str) -> list[str]:
     preset = canonical if isinstance(canonical, str) else canonical["preset"]
     house = {} if isinstance(canonical, str) else canonical.get("options", {})
     options = dict(compiled.options)
-    return [_preset_sentence(game, preset, len(house)),
-            *presentation(game).rules_in_words(options, compiled)]
+    return [
+        _preset_sentence(game, preset, len(house)),
+        *presentation(game).rules_in_words(options, compiled),
+    ]
 
 
 def _preset_sentence(game: str, preset: str, house: int) -> str:

@@ -170,12 +170,14 @@ class Presentation:
         views = []
         for number, (trick, winner) in enumerate(zip(cards, winners, strict=True), 1):
             seats = [owner.get(c) for c in trick]
-            views.append(TrickView(
-                number=number,
-                leader=seats[0] if seats else None,
-                plays=[(seat, card_label(c)) for seat, c in zip(seats, trick, strict=True)],
-                winner=winner,
-            ))
+            views.append(
+                TrickView(
+                    number=number,
+                    leader=seats[0] if seats else None,
+                    plays=[(seat, card_label(c)) for seat, c in zip(seats, trick, strict=True)],
+                    winner=winner,
+                )
+            )
         return views
 
 

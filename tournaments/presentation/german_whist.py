@@ -53,11 +53,14 @@ class GermanWhist(Presentation):
         for number, (trick, winner) in enumerate(zip(cards, winners, strict=True), 1):
             other = None if leader is None else "S" if leader == "N" else "N"
             seats = [leader, other]
-            views.append(TrickView(
-                number=number, leader=leader,
-                plays=[(seat, card_label(c)) for seat, c in zip(seats, trick, strict=False)],
-                winner=winner,
-            ))
+            views.append(
+                TrickView(
+                    number=number,
+                    leader=leader,
+                    plays=[(seat, card_label(c)) for seat, c in zip(seats, trick, strict=False)],
+                    winner=winner,
+                )
+            )
             leader = winner
         return views
 
@@ -73,21 +76,33 @@ class GermanWhist(Presentation):
 def _german_whist(o: dict[str, Any], compiled: Any) -> list[str]:
     stock = 52 - 2 * compiled.hand_size
     out = [
-        _("Two players, %(count)d cards each; the other %(stock)d form a face-down stock whose "
-          "top card is turned: its suit is trumps for the whole game.")
+        _(
+            "Two players, %(count)d cards each; the other %(stock)d form a face-down stock whose "
+            "top card is turned: its suit is trumps for the whole game."
+        )
         % {"count": compiled.hand_size, "stock": stock},
-        _("The non-dealer leads first; follow suit if you can; the highest trump wins, else the "
-          "highest card of the suit led."),
-        _("For the first %(count)d tricks the winner takes the turned card of the stock and the "
-          "loser the face-down card beneath it; then the next card is turned.")
+        _(
+            "The non-dealer leads first; follow suit if you can; the highest trump wins, else the "
+            "highest card of the suit led."
+        ),
+        _(
+            "For the first %(count)d tricks the winner takes the turned card of the stock and the "
+            "loser the face-down card beneath it; then the next card is turned."
+        )
         % {"count": compiled.drawing},
     ]
     if compiled.all_count:
-        out.append(_("All %(count)d tricks count; whoever takes more wins.")
-                   % {"count": compiled.counted})
+        out.append(
+            _("All %(count)d tricks count; whoever takes more wins.") % {"count": compiled.counted}
+        )
     else:
-        out.append(_("Only the last %(count)d tricks, played once the stock is empty, count; "
-                     "whoever takes more of them wins.") % {"count": compiled.counted})
+        out.append(
+            _(
+                "Only the last %(count)d tricks, played once the stock is empty, count; "
+                "whoever takes more of them wins."
+            )
+            % {"count": compiled.counted}
+        )
     if compiled.difference:
         out.append(_("The winner scores the difference between the two players' tricks."))
     else:

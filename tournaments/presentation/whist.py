@@ -21,8 +21,12 @@ class Whist(Presentation):
         "long-whist-9": gettext_lazy("Long whist, game at 9"),
         "american-whist": gettext_lazy("American whist"),
     }
-    sheet_per_side = (gettext_lazy("Tricks"), gettext_lazy("Honours"), gettext_lazy("Score"),
-                      gettext_lazy("Total"))
+    sheet_per_side = (
+        gettext_lazy("Tricks"),
+        gettext_lazy("Honours"),
+        gettext_lazy("Score"),
+        gettext_lazy("Total"),
+    )
 
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         return _whist(options, compiled)
@@ -50,8 +54,7 @@ class Whist(Presentation):
         return _("Trumps %(suit)s") % {"suit": suit_sign(trump)} if trump else ""
 
     def form(self, compiled: Any) -> dict[str, Any]:
-        return {"honours": compiled.honours, "revoke_penalty": compiled.revoke_penalty,
-                "total": 13}
+        return {"honours": compiled.honours, "revoke_penalty": compiled.revoke_penalty, "total": 13}
 
     def demo_record(self, rng: random.Random) -> Any:
         from games.simulate.whist import random_match
@@ -72,43 +75,66 @@ def _whist(o: dict[str, Any], compiled: Any) -> list[str]:
     out = [
         _("Four players in fixed partnerships: North and South against East and West."),
         _("The dealer's last card is turned: its suit is trumps for the hand."),
-        _("Follow suit if you can; the highest trump wins, else the highest card of the suit "
-          "led."),
+        _("Follow suit if you can; the highest trump wins, else the highest card of the suit led."),
         _("Each trick over six (odd trick) scores 1; game is %(points)d points.")
         % {"points": o["target"]},
     ]
     if o["honours"]:
-        out.append(_("Honours: a side dealt all four of the trump ace, king, queen and jack "
-                     "scores 4, three of them 2."))
+        out.append(
+            _(
+                "Honours: a side dealt all four of the trump ace, king, queen and jack "
+                "scores 4, three of them 2."
+            )
+        )
         if o["honours_barred_at"]:
-            out.append(_("A side with %(points)d points or more at the start of a hand cannot "
-                         "score honours.") % {"points": o["honours_barred_at"]})
+            out.append(
+                _(
+                    "A side with %(points)d points or more at the start of a hand cannot "
+                    "score honours."
+                )
+                % {"points": o["honours_barred_at"]}
+            )
         else:
             out.append(_("Honours score at any score."))
     else:
         out.append(_("Honours do not score."))
-    out.append(ngettext(
-        "A revoke costs %(points)d point: the opponents add it, or take it off the revoking "
-        "side's score.",
-        "A revoke costs %(points)d points: the opponents add them, or take them off the "
-        "revoking side's score.",
-        o["revoke_penalty"],
-    ) % {"points": o["revoke_penalty"]})
+    out.append(
+        ngettext(
+            "A revoke costs %(points)d point: the opponents add it, or take it off the revoking "
+            "side's score.",
+            "A revoke costs %(points)d points: the opponents add them, or take them off the "
+            "revoking side's score.",
+            o["revoke_penalty"],
+        )
+        % {"points": o["revoke_penalty"]}
+    )
     if o["game_points"] == "short":
-        out.append(_("The winners of a game score game points: 3 if the losers have 0, 2 if "
-                     "they have 1 or 2, 1 if they have 3 or more."))
+        out.append(
+            _(
+                "The winners of a game score game points: 3 if the losers have 0, 2 if "
+                "they have 1 or 2, 1 if they have 3 or more."
+            )
+        )
     elif o["game_points"] == "long":
-        out.append(_("The winners of a game score game points: 2 if the losers have fewer than "
-                     "5, else 1."))
+        out.append(
+            _("The winners of a game score game points: 2 if the losers have fewer than 5, else 1.")
+        )
     elif o["settle"] == "difference":
-        out.append(_("No game points: the winners of a game score the difference between the "
-                     "two scores."))
+        out.append(
+            _("No game points: the winners of a game score the difference between the two scores.")
+        )
     else:
-        out.append(_("No game points: the winners of a game score %(points)d less the losers' "
-                     "points.") % {"points": o["target"]})
+        out.append(
+            _("No game points: the winners of a game score %(points)d less the losers' points.")
+            % {"points": o["target"]}
+        )
     if o["rubber"]:
-        out.append(_("Rubber: the first side to win two games wins the rubber and 2 more game "
-                     "points; the side with more game points receives the difference."))
+        out.append(
+            _(
+                "Rubber: the first side to win two games wins the rubber and 2 more game "
+                "points; the side with more game points receives the difference."
+            )
+        )
     else:
         out.append(_("Each game is a match of its own, settled alone."))
     return out

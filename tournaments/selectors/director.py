@@ -46,9 +46,7 @@ def entries(tournament: Tournament) -> list[Entry]:
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:
     """Entries by status, keyed for templates: registered, checked_in, withdrawn."""
-    counts = Counter(
-        Entry.objects.filter(tournament=tournament).values_list("status", flat=True)
-    )
+    counts = Counter(Entry.objects.filter(tournament=tournament).values_list("status", flat=True))
     return {status.replace("-", "_"): counts.get(status, 0) for status in Entry.Status.values}
 
 

@@ -29,13 +29,19 @@ class Scored:
     boards: dict[int, Board]
 
     def ranking_rows(self, field: str) -> list[dict]:
-        return [standing_row(s, self.names, self.event.method)
-                for s in self.event.rankings.get(field, ())]
+        return [
+            standing_row(s, self.names, self.event.method)
+            for s in self.event.rankings.get(field, ())
+        ]
 
 
 def pair_names(tournament: Tournament) -> dict[int, str]:
-    return {p.number: p.entry.name for p in DuplicatePair.objects.filter(tournament=tournament)
-            .select_related("entry__team", "entry__player")}
+    return {
+        p.number: p.entry.name
+        for p in DuplicatePair.objects.filter(tournament=tournament).select_related(
+            "entry__team", "entry__player"
+        )
+    }
 
 
 def expected_plays(settings: DuplicateEvent) -> int:
@@ -47,8 +53,9 @@ def expected_plays(settings: DuplicateEvent) -> int:
 
 
 def results_qs(tournament: Tournament, through_round: int | None = None):
-    qs = BoardResult.objects.filter(tournament=tournament, is_current=True,
-                                    status=BoardResult.Status.CONFIRMED).select_related("board")
+    qs = BoardResult.objects.filter(
+        tournament=tournament, is_current=True, status=BoardResult.Status.CONFIRMED
+    ).select_related("board")
     if through_round is not None:
         qs = qs.filter(round_number__lte=through_round)
     return qs
@@ -56,15 +63,28 @@ def results_qs(tournament: Tournament, through_round: int | None = None):
 
 def engine_result(r: BoardResult, compare: str) -> engine.Result:
     if r.kind == BoardResult.Kind.ADJUSTED:
-        return engine.Result(board=r.board.number, ns=r.ns_pair, ew=r.ew_pair,
-                             ns_adjusted=r.ns_adjusted, ew_adjusted=r.ew_adjusted,
-                             table=r.table_number, round=r.round_number)
+        return engine.Result(
+            board=r.board.number,
+            ns=r.ns_pair,
+            ew=r.ew_pair,
+            ns_adjusted=r.ns_adjusted,
+            ew_adjusted=r.ew_adjusted,
+            table=r.table_number,
+            round=r.round_number,
+        )
     ns, ew = r.ns_score, r.ew_score
     if compare == "net":
         ns, ew = ns - ew, ew - ns
-    return engine.Result(board=r.board.number, ns=r.ns_pair, ew=r.ew_pair, ns_score=ns,
-                         ew_score=ew, table=r.table_number, round=r.round_number,
-                         assigned=r.kind == BoardResult.Kind.ASSIGNED)
+    return engine.Result(
+        board=r.board.number,
+        ns=r.ns_pair,
+        ew=r.ew_pair,
+        ns_score=ns,
+        ew_score=ew,
+        table=r.table_number,
+        round=r.round_number,
+        assigned=r.kind == BoardResult.Kind.ASSIGNED,
+    )
 
 
 def scored(tournament: Tournament, *, director: bool = False) -> Scored:
@@ -77,11 +97,21 @@ def scored(tournament: Tournament, *, director: bool = False) -> Scored:
     rows = list(results_qs(tournament, through))
     results = [engine_result(r, settings.board_compare) for r in rows]
     fields = settings.fields or None
-    event = engine.score_event(results=results, method=settings.comparison, fields=fields,
-                               expected=expected_plays(settings), scale=scale_of(settings))
+    event = engine.score_event(
+        results=results,
+        method=settings.comparison,
+        fields=fields,
+        expected=expected_plays(settings),
+        scale=scale_of(settings),
+    )
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
-    return Scored(event=event, settings=settings, names=pair_names(tournament),
-                  through_round=through, boards=boards)
+    return Scored(
+        event=event,
+        settings=settings,
+        names=pair_names(tournament),
+        through_round=through,
+        boards=boards,
+    )
 
 
 def points_text(value, method: str) -> str:
@@ -100,9 +130,13 @@ def percent_text(value: Fraction | None) -> str:
 
 def standing_row(s: engine.Standing, names: dict[int, str], method: str) -> dict:
     return {
-        "place": s.place_text, "pair": s.pair, "name": names.get(s.pair, ""),
-        "total": points_text(s.total, method), "top": points_text(s.top, method),
-        "percentage": percent_text(s.percentage), "boards": s.boards,
+        "place": s.place_text,
+        "pair": s.pair,
+        "name": names.get(s.pair, ""),
+        "total": points_text(s.total, method),
+        "top": points_text(s.top, method),
+        "percentage": percent_text(s.percentage),
+        "boards": s.boards,
     }
 
 
@@ -111,20 +145,27 @@ def traveller_rows(scored_event: Scored, board: int) -> list[dict]:
     if traveller is None:
         return []
     out = []
-    for line in sorted(traveller.lines, key=lambda ln: (ln.result.round or 0,
-                                                         ln.result.table or 0)):
+    for line in sorted(
+        traveller.lines, key=lambda ln: (ln.result.round or 0, ln.result.table or 0)
+    ):
         r = line.result
-        out.append({
-            "round": r.round, "table": r.table, "ns": r.ns, "ew": r.ew,
-            "ns_name": scored_event.names.get(r.ns, ""),
-            "ew_name": scored_event.names.get(r.ew, ""),
-            "ns_score": "" if r.adjusted else points_text(r.ns_score, ""),
-            "ew_score": "" if r.adjusted else points_text(r.ew_score, ""),
-            "ns_adjusted": r.ns_adjusted or "", "ew_adjusted": r.ew_adjusted or "",
-            "assigned": r.assigned,
-            "ns_points": points_text(line.ns_points, scored_event.event.method),
-            "ew_points": points_text(line.ew_points, scored_event.event.method),
-        })
+        out.append(
+            {
+                "round": r.round,
+                "table": r.table,
+                "ns": r.ns,
+                "ew": r.ew,
+                "ns_name": scored_event.names.get(r.ns, ""),
+                "ew_name": scored_event.names.get(r.ew, ""),
+                "ns_score": "" if r.adjusted else points_text(r.ns_score, ""),
+                "ew_score": "" if r.adjusted else points_text(r.ew_score, ""),
+                "ns_adjusted": r.ns_adjusted or "",
+                "ew_adjusted": r.ew_adjusted or "",
+                "assigned": r.assigned,
+                "ns_points": points_text(line.ns_points, scored_event.event.method),
+                "ew_points": points_text(line.ew_points, scored_event.event.method),
+            }
+        )
     return out
 
 
@@ -132,14 +173,21 @@ def card_rows(scored_event: Scored, pair: int) -> list[dict]:
     out = []
     method = scored_event.event.method
     for c in scored_event.event.cards.get(pair, ()):
-        out.append({
-            "board": c.board, "round": c.round, "table": c.table, "direction": c.direction,
-            "opponents": c.opponents, "opponents_name": scored_event.names.get(c.opponents, ""),
-            "score": points_text(c.score, ""),
-            "opponents_score": points_text(c.opponents_score, ""),
-            "adjusted": c.adjusted or "", "points": points_text(c.points, method),
-            "top": points_text(c.top, method),
-        })
+        out.append(
+            {
+                "board": c.board,
+                "round": c.round,
+                "table": c.table,
+                "direction": c.direction,
+                "opponents": c.opponents,
+                "opponents_name": scored_event.names.get(c.opponents, ""),
+                "score": points_text(c.score, ""),
+                "opponents_score": points_text(c.opponents_score, ""),
+                "adjusted": c.adjusted or "",
+                "points": points_text(c.points, method),
+                "top": points_text(c.top, method),
+            }
+        )
     return out
 
 

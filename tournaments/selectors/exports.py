@@ -23,7 +23,10 @@ def result_seats(tournament: Tournament) -> list[Seat]:
         Seat.objects.filter(match__round__tournament=tournament)
         .filter(Round.public_q("match__round__"))
         .select_related(
-            "match__round", "match__table", "entry__team__first", "entry__team__second",
+            "match__round",
+            "match__table",
+            "entry__team__first",
+            "entry__team__second",
             "entry__player",
         )
         .order_by(
@@ -42,8 +45,9 @@ def public_match(tournament: Tournament, match_id: int) -> Match | None:
         Match.objects.filter(pk=match_id, round__tournament=tournament, is_bye=False)
         .filter(Round.public_q("round__"))
         .select_related("round", "table")
-        .prefetch_related("seats__entry__team__first", "seats__entry__team__second",
-                          "seats__entry__player")
+        .prefetch_related(
+            "seats__entry__team__first", "seats__entry__team__second", "seats__entry__player"
+        )
         .first()
     )
 
@@ -66,10 +70,15 @@ def confirmed_records(tournament: Tournament, *, chunk: int = 500) -> Iterator[d
             hand__match__round__tournament=tournament, is_current=True, status=S.CONFIRMED
         )
         .filter(Round.public_q("hand__match__round__"))
-        .order_by("hand__match__round__number", "hand__match__table__number",
-                  "hand__match_id", "hand__number")
-        .values_list("hand__match__round__number", "hand__match__table__number",
-                     "hand__number", "record")
+        .order_by(
+            "hand__match__round__number",
+            "hand__match__table__number",
+            "hand__match_id",
+            "hand__number",
+        )
+        .values_list(
+            "hand__match__round__number", "hand__match__table__number", "hand__number", "record"
+        )
     )
     for round_, table, hand, record in rows.iterator(chunk_size=chunk):
         yield {"round": round_, "table": table, "hand": hand, "record": record}

@@ -58,8 +58,9 @@ def summary(tournament: Tournament) -> str:
     if tournament.knockout_length == Tournament.KnockoutLength.BEST_OF:
         parts.append(_("best of %(count)s") % {"count": n})
     elif tournament.knockout_length == Tournament.KnockoutLength.HANDS:
-        parts.append(ngettext("%(count)s hand a match", "%(count)s hands a match", n)
-                     % {"count": n})
+        parts.append(
+            ngettext("%(count)s hand a match", "%(count)s hands a match", n) % {"count": n}
+        )
     else:
         parts.append(_("to the target score"))
     if tournament.third_place:
@@ -67,8 +68,9 @@ def summary(tournament: Tournament) -> str:
     if tournament.consolation:
         parts.append(_("consolation Swiss"))
     rounds = max(1, (entrants - 1).bit_length()) if entrants > 1 else 0
-    parts.append(ngettext("%(count)s bracket round", "%(count)s bracket rounds", rounds)
-                 % {"count": rounds})
+    parts.append(
+        ngettext("%(count)s bracket round", "%(count)s bracket rounds", rounds) % {"count": rounds}
+    )
     return ", ".join(str(p) for p in parts)
 
 
@@ -117,13 +119,28 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
             played = board.series.get((m.round, m.index))
             legs = []
             for leg in played.legs if played else []:
-                legs.append({"match": leg.match_id, "round": leg.round, "table": leg.table,
-                             "state": leg.state, "winner": leg.winner,
-                             "points": {str(k): v for k, v in leg.points.items()}})
+                legs.append(
+                    {
+                        "match": leg.match_id,
+                        "round": leg.round,
+                        "table": leg.table,
+                        "state": leg.state,
+                        "winner": leg.winner,
+                        "points": {str(k): v for k, v in leg.points.items()},
+                    }
+                )
             wins = dict(played.wins) if played else {}
-            state = ("bye" if m.bye else "decided" if m.winner is not None
-                     else "playing" if any(leg["state"] != "finished" for leg in legs)
-                     else "ready" if m.ready else "waiting")
+            state = (
+                "bye"
+                if m.bye
+                else "decided"
+                if m.winner is not None
+                else "playing"
+                if any(leg["state"] != "finished" for leg in legs)
+                else "ready"
+                if m.ready
+                else "waiting"
+            )
             best_of = tournament.knockout_length == Tournament.KnockoutLength.BEST_OF
             lines = []
             for entry_id in (m.top, m.bottom):
@@ -133,17 +150,31 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
                     score = str(legs[-1]["points"].get(str(entry_id), ""))
                 else:
                     score = ""
-                lines.append({"who": who(entry_id), "won": entry_id is not None
-                              and entry_id == m.winner and not m.bye, "score": score})
-            out.append({
-                "lines": lines,
-                "round": m.round, "index": m.index, "top": who(m.top), "bottom": who(m.bottom),
-                "winner": m.winner, "bye": m.bye, "third_place": m.third_place,
-                "state": state, "legs": legs,
-                "wins": {str(k): v for k, v in wins.items()},
-                "name": (_("Third-place match") if m.third_place
-                         else round_name(number, count)),
-            })
+                lines.append(
+                    {
+                        "who": who(entry_id),
+                        "won": entry_id is not None and entry_id == m.winner and not m.bye,
+                        "score": score,
+                    }
+                )
+            out.append(
+                {
+                    "lines": lines,
+                    "round": m.round,
+                    "index": m.index,
+                    "top": who(m.top),
+                    "bottom": who(m.bottom),
+                    "winner": m.winner,
+                    "bye": m.bye,
+                    "third_place": m.third_place,
+                    "state": state,
+                    "legs": legs,
+                    "wins": {str(k): v for k, v in wins.items()},
+                    "name": (
+                        _("Third-place match") if m.third_place else round_name(number, count)
+                    ),
+                }
+            )
         rounds.append({"number": number, "name": round_name(number, count), "matches": out})
     placings = sorted(board.placings.items(), key=lambda kv: (kv[1], seeds[kv[0]]))
     return {
@@ -165,9 +196,12 @@ def _length_words(tournament: Tournament) -> str:
     if tournament.knockout_length == Tournament.KnockoutLength.HANDS:
         words = ngettext("%(count)s hand a match", "%(count)s hands a match", n) % {"count": n}
         extra = tournament.tiebreak_hands
-        return words + "; " + ngettext("a tie plays %(count)s more hand",
-                                       "a tie plays %(count)s more hands",
-                                       extra) % {"count": extra}
+        return (
+            words
+            + "; "
+            + ngettext("a tie plays %(count)s more hand", "a tie plays %(count)s more hands", extra)
+            % {"count": extra}
+        )
     if tournament.knockout_length == Tournament.KnockoutLength.BEST_OF:
         return _("Best of %(count)s matches, each to the rules' target") % {"count": n}
     return _("To the rules' target score; a tie at the target plays on by the rules")
@@ -183,10 +217,15 @@ def cut_data(tournament: Tournament) -> dict:
     inside = set(listed.ids)
 
     def row(c: knockout.CutEntry) -> dict:
-        return {"entry": c.entry.pk, "name": c.entry.name, "seed": c.seed or None,
-                "rank": c.rank, "at_line": c.at_line, "in_cut": c.entry.pk in inside,
-                "values": {name: _value(c.values.get(name)) for name in columns
-                           if name in c.values}}
+        return {
+            "entry": c.entry.pk,
+            "name": c.entry.name,
+            "seed": c.seed or None,
+            "rank": c.rank,
+            "at_line": c.at_line,
+            "in_cut": c.entry.pk in inside,
+            "values": {name: _value(c.values.get(name)) for name in columns if name in c.values},
+        }
 
     return {
         "size": listed.size,

@@ -32,14 +32,14 @@ class TableProgress:
     match_id: int
     table_id: int
     names: list[str] = field(default_factory=list)
-    hands: int = 0          # hands entered (every current version)
+    hands: int = 0  # hands entered (every current version)
     confirmed: int = 0
-    pending: int = 0        # awaiting the other side's confirmation
+    pending: int = 0  # awaiting the other side's confirmation
     disputed: int = 0
     finished: bool = False
-    last_at: datetime | None = None   # the latest hand entered (else the round's start)
+    last_at: datetime | None = None  # the latest hand entered (else the round's start)
     call: DirectorCall | None = None  # an open call
-    waited: timedelta | None = None   # since the last hand, as of the page's time
+    waited: timedelta | None = None  # since the last hand, as of the page's time
 
     @property
     def current_hand(self) -> int | None:
@@ -55,8 +55,11 @@ class TableProgress:
 
 
 def open_calls(round_: Round) -> list[DirectorCall]:
-    return list(DirectorCall.objects.filter(table__round=round_, acknowledged_at__isnull=True)
-                .select_related("table").order_by("called_at", "id"))
+    return list(
+        DirectorCall.objects.filter(table__round=round_, acknowledged_at__isnull=True)
+        .select_related("table")
+        .order_by("called_at", "id")
+    )
 
 
 def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableProgress]:
@@ -69,12 +72,18 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
         .prefetch_related("seats__entry__team", "seats__entry__player")
         .annotate(
             n_hands=Count("hands__versions", filter=Q(hands__versions__is_current=True)),
-            n_confirmed=Count("hands__versions", filter=Q(hands__versions__is_current=True,
-                                                         hands__versions__status=S.CONFIRMED)),
-            n_pending=Count("hands__versions", filter=Q(hands__versions__is_current=True,
-                                                       hands__versions__status=S.PENDING)),
-            n_disputed=Count("hands__versions", filter=Q(hands__versions__is_current=True,
-                                                        hands__versions__status=S.REJECTED)),
+            n_confirmed=Count(
+                "hands__versions",
+                filter=Q(hands__versions__is_current=True, hands__versions__status=S.CONFIRMED),
+            ),
+            n_pending=Count(
+                "hands__versions",
+                filter=Q(hands__versions__is_current=True, hands__versions__status=S.PENDING),
+            ),
+            n_disputed=Count(
+                "hands__versions",
+                filter=Q(hands__versions__is_current=True, hands__versions__status=S.REJECTED),
+            ),
             last_hand_at=Max("hands__versions__submitted_at"),
         )
         .order_by("table__number")
@@ -87,20 +96,33 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
     rows = []
     for match in matches:
         seats = sorted(match.seats.all(), key=lambda seat: (seat.side, seat.pk))
-        rows.append(TableProgress(
-            number=match.table.number, match_id=match.pk, table_id=match.table_id,
-            names=[seat.entry.name for seat in seats],
-            hands=match.n_hands, confirmed=match.n_confirmed, pending=match.n_pending,
-            disputed=match.n_disputed, finished=match.state == Match.State.FINISHED,
-            last_at=match.last_hand_at or start, call=calls.get(match.table_id),
-        ))
+        rows.append(
+            TableProgress(
+                number=match.table.number,
+                match_id=match.pk,
+                table_id=match.table_id,
+                names=[seat.entry.name for seat in seats],
+                hands=match.n_hands,
+                confirmed=match.n_confirmed,
+                pending=match.n_pending,
+                disputed=match.n_disputed,
+                finished=match.state == Match.State.FINISHED,
+                last_at=match.last_hand_at or start,
+                call=calls.get(match.table_id),
+            )
+        )
 
     for row in rows:
         row.waited = row.since(now)
 
     def slowest(row: TableProgress) -> tuple:
         waited = row.since(now) or timedelta(0)
-        return (not row.needs_director, row.finished, row.hands, -waited.total_seconds(),
-                row.number)
+        return (
+            not row.needs_director,
+            row.finished,
+            row.hands,
+            -waited.total_seconds(),
+            row.number,
+        )
 
     return sorted(rows, key=slowest)

@@ -109,9 +109,7 @@ class ScoringView:
 
 def table_for_scoring(table_id: int) -> Table:
     """The table with its round and tournament (404 when unknown)."""
-    return get_object_or_404(
-        Table.objects.select_related("round__tournament"), pk=table_id
-    )
+    return get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
 
 
 def match_at(table: Table) -> Match | None:
@@ -143,8 +141,9 @@ def _sides(match: Match, layout: gameplay.Layout) -> tuple[tuple[SideView, ...],
             if len(seat.seats) == 1:
                 names[seat.seats] = entry.name
         held = "".join(sorted({c for seat in seated for c in seat.seats}, key=layout.seats.find))
-        sides.append(SideView(side=side, seats=held or side, entries=entries,
-                              players=tuple(players)))
+        sides.append(
+            SideView(side=side, seats=held or side, entries=entries, players=tuple(players))
+        )
         for letter in side:  # a partnership's seats carry the team's name
             names.setdefault(letter, " & ".join(entries))
     for letter in layout.seats:
@@ -157,8 +156,17 @@ def _versions(match: Match) -> list[HandSubmission]:
         HandSubmission.objects.filter(hand__match=match, is_current=True)
         .select_related("hand")
         .only(
-            "id", "hand__number", "hand__match_id", "version", "status", "source", "record",
-            "result", "submitted_side", "decided_side", "reason",
+            "id",
+            "hand__number",
+            "hand__match_id",
+            "version",
+            "status",
+            "source",
+            "record",
+            "result",
+            "submitted_side",
+            "decided_side",
+            "reason",
         )
         .order_by("hand__number")
     )
@@ -223,8 +231,9 @@ def _next_hand(
     )
 
 
-def _ended(tournament: Tournament, g: Any, compiled: Any, versions: list,
-           match: Match | None = None) -> bool:
+def _ended(
+    tournament: Tournament, g: Any, compiled: Any, versions: list, match: Match | None = None
+) -> bool:
     """Whether the match is over by its rules or its number of hands (no more hands). A
     knockout match asks the hand workflow's own rule: its length, and a tie plays on."""
     if not versions:
@@ -251,9 +260,18 @@ def scoring_view(table: Table) -> ScoringView:
     view.seats = layout.seats
     view.sides, view.seat_names = _sides(match, layout)
     view.seat_players = gameplay.seat_players(
-        [(seat.seats, [p.name for p in seat.entry.team.players] if seat.entry.team_id
-          else [seat.entry.player.name], seat.entry.name) for seat in match.seats.all()],
-        layout.seats)
+        [
+            (
+                seat.seats,
+                [p.name for p in seat.entry.team.players]
+                if seat.entry.team_id
+                else [seat.entry.player.name],
+                seat.entry.name,
+            )
+            for seat in match.seats.all()
+        ],
+        layout.seats,
+    )
     versions = _versions(match)
     side_names = tuple(side.side for side in view.sides)
     view.hands = [_row(v, side_names) for v in versions]

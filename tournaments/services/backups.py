@@ -75,8 +75,11 @@ def tournament_backups(*, folder: Path, slug: str) -> list[Path]:
         return []
     prefix = f"{slug}-"
     return sorted(
-        (p for p in own.iterdir()
-         if p.name.startswith(prefix) and p.name.endswith(SUFFIX) and p.is_file()),
+        (
+            p
+            for p in own.iterdir()
+            if p.name.startswith(prefix) and p.name.endswith(SUFFIX) and p.is_file()
+        ),
         key=lambda p: p.name,
     )
 

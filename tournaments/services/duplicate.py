@@ -52,8 +52,14 @@ def _engine_error(error: engine.DuplicateError) -> ServiceError:
 # -- the movement ----------------------------------------------------------------------------
 
 
-def build_movement(*, movement: str, tables: int, rounds: int | None = None,
-                   even: str = "skip", pairs: int | None = None) -> engine.Movement:
+def build_movement(
+    *,
+    movement: str,
+    tables: int,
+    rounds: int | None = None,
+    even: str = "skip",
+    pairs: int | None = None,
+) -> engine.Movement:
     """The engine's movement for these settings (`pairs` = 2T - 1: the last pair is missing)."""
     try:
         if movement == "mitchell":
@@ -71,13 +77,21 @@ def movement_of(event: DuplicateEvent) -> engine.Movement:
     """The stored movement (as generated when the event started, sit-outs included)."""
     data = event.movement_data
     if not data.get("rounds"):
-        return build_movement(movement=event.movement, tables=event.tables,
-                              rounds=event.tournament.rounds, even=event.even)
+        return build_movement(
+            movement=event.movement,
+            tables=event.tables,
+            rounds=event.tournament.rounds,
+            even=event.even,
+        )
     return engine.Movement(
-        kind=data["kind"], tables=data["tables"], pairs=tuple(data["pairs"]), sets=data["sets"],
+        kind=data["kind"],
+        tables=data["tables"],
+        pairs=tuple(data["pairs"]),
+        sets=data["sets"],
         copies=data["copies"],
         rounds=tuple(tuple(engine.Seating(**s) for s in seats) for seats in data["rounds"]),
-        fields={k: tuple(v) for k, v in event.fields.items()}, notes=tuple(data["notes"]),
+        fields={k: tuple(v) for k, v in event.fields.items()},
+        notes=tuple(data["notes"]),
     )
 
 
@@ -85,19 +99,24 @@ def scale_of(event: DuplicateEvent) -> engine.ImpScale:
     data = event.imp_scale or {}
     if not data:
         return engine.default_scale(event.tournament.game)
-    return engine.ImpScale(str(data.get("name", "custom")), Fraction(str(data.get("factor", 1))),
-                           tuple(int(s) for s in data.get("steps", ())))
+    return engine.ImpScale(
+        str(data.get("name", "custom")),
+        Fraction(str(data.get("factor", 1))),
+        tuple(int(s) for s in data.get("steps", ())),
+    )
 
 
 def _check_scale(data: Any) -> dict:
     if data in (None, {}, ""):
         return {}
     if not isinstance(data, dict):
-        raise Invalid("bad-scale", "an IMP scale is {\"name\", \"factor\", \"steps\"}")
+        raise Invalid("bad-scale", 'an IMP scale is {"name", "factor", "steps"}')
     try:
-        scale = engine.ImpScale(str(data.get("name", "custom")),
-                                Fraction(str(data.get("factor", 1))),
-                                tuple(int(s) for s in data.get("steps", ())))
+        scale = engine.ImpScale(
+            str(data.get("name", "custom")),
+            Fraction(str(data.get("factor", 1))),
+            tuple(int(s) for s in data.get("steps", ())),
+        )
     except (ValueError, TypeError, ZeroDivisionError) as error:
         raise Invalid("bad-scale", f"this IMP scale cannot be read: {error}") from error
     return {"name": scale.name, "factor": str(scale.factor), "steps": list(scale.steps)}
@@ -136,8 +155,11 @@ def create_duplicate_tournament(
         raise Invalid("bad-game", "duplicate is played at Spades (partnership) or Whist")
     if not isinstance(tables, int) or isinstance(tables, bool):
         raise Invalid("bad-tables", "the number of tables is a whole number")
-    if not isinstance(boards_per_round, int) or isinstance(boards_per_round, bool) or \
-            not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+    if (
+        not isinstance(boards_per_round, int)
+        or isinstance(boards_per_round, bool)
+        or not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND
+    ):
         raise Invalid("bad-boards", f"1 to {MAX_BOARDS_PER_ROUND} boards a round")
     if even not in DuplicateEvent.Even.values:
         raise Invalid("bad-movement", "an even Mitchell uses a skip or a relay")
@@ -163,25 +185,47 @@ def create_duplicate_tournament(
 
         deal_seed = secrets.token_hex(8)
     tournament = create_tournament(
-        actor=actor, name=name, game=game, rules=rules, format=Tournament.Format.DUPLICATE,
-        rounds=len(plan.rounds), confirmation=confirmation, venue=venue, starts_at=starts_at,
-        slug=slug, duplicate=True,
+        actor=actor,
+        name=name,
+        game=game,
+        rules=rules,
+        format=Tournament.Format.DUPLICATE,
+        rounds=len(plan.rounds),
+        confirmation=confirmation,
+        venue=venue,
+        starts_at=starts_at,
+        slug=slug,
+        duplicate=True,
     )
     _check_rules(tournament)
     event = DuplicateEvent.objects.create(
-        tournament=tournament, movement=movement, even=even, tables=tables,
-        boards_per_round=boards_per_round, board_scoring=board_scoring,
-        board_compare=board_compare, board_honours=board_honours, comparison=comparison,
-        imp_scale=scale, board_source=board_source, deal_seed=deal_seed,
-        pairs=len(plan.pairs), movement_data=plan.as_dict(),
+        tournament=tournament,
+        movement=movement,
+        even=even,
+        tables=tables,
+        boards_per_round=boards_per_round,
+        board_scoring=board_scoring,
+        board_compare=board_compare,
+        board_honours=board_honours,
+        comparison=comparison,
+        imp_scale=scale,
+        board_source=board_source,
+        deal_seed=deal_seed,
+        pairs=len(plan.pairs),
+        movement_data=plan.as_dict(),
     )
     count = plan.sets * boards_per_round
     if board_source == "seeded":
         dealt = engine.deal_boards(deal_seed, count, game)
         Board.objects.bulk_create(
-            Board(tournament=tournament, number=b.number, dealer=b.dealer,
-                  hands={s: list(h) for s, h in b.hands.items()}, turned=b.turned or "",
-                  source="seeded")
+            Board(
+                tournament=tournament,
+                number=b.number,
+                dealer=b.dealer,
+                hands={s: list(h) for s, h in b.hands.items()},
+                turned=b.turned or "",
+                source="seeded",
+            )
             for b in dealt
         )
     else:
@@ -189,10 +233,22 @@ def create_duplicate_tournament(
             Board(tournament=tournament, number=n, dealer=engine.dealer_of(n), source=board_source)
             for n in range(1, count + 1)
         )
-    audit(tournament=tournament, actor=actor, action="duplicate-created", subject=tournament.slug,
-          data={"movement": plan.kind, "tables": tables, "rounds": len(plan.rounds),
-                "boards": count, "board_source": board_source, "comparison": comparison,
-                "board_scoring": board_scoring, "board_compare": board_compare})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-created",
+        subject=tournament.slug,
+        data={
+            "movement": plan.kind,
+            "tables": tables,
+            "rounds": len(plan.rounds),
+            "boards": count,
+            "board_source": board_source,
+            "comparison": comparison,
+            "board_scoring": board_scoring,
+            "board_compare": board_compare,
+        },
+    )
     del event
     return tournament
 
@@ -216,8 +272,9 @@ def event_of(tournament: Tournament) -> DuplicateEvent:
 
 
 @transaction.atomic
-def set_board_deal(*, tournament: Tournament, actor: Actor, number: int, hands: dict,
-                   turned: str = "") -> Board:
+def set_board_deal(
+    *, tournament: Tournament, actor: Actor, number: int, hands: dict, turned: str = ""
+) -> Board:
     """The director enters a board's deal (each seat's 13 cards; Whist: the turned card, one
     of the dealer's). Refused once a result of the board is stored."""
     require_director(actor, tournament)
@@ -229,8 +286,12 @@ def set_board_deal(*, tournament: Tournament, actor: Actor, number: int, hands: 
     board.hands, board.turned = _checked_deal(tournament.game, board.dealer, hands, turned)
     board.source = "director"
     board.save(update_fields=["hands", "turned", "source"])
-    audit(tournament=tournament, actor=actor, action="duplicate-board-dealt",
-          subject=f"board {number}")
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-board-dealt",
+        subject=f"board {number}",
+    )
     return board
 
 
@@ -265,26 +326,36 @@ def start_duplicate(*, tournament: Tournament, actor: Actor) -> DuplicateEvent:
     event = event_of(tournament)
     if tournament.state in (Tournament.State.RUNNING, Tournament.State.FINISHED):
         raise Conflict("already-started", "the movement is already fixed")
-    entries = list(tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
-                   .order_by("id"))
+    entries = list(tournament.entries.exclude(status=Entry.Status.WITHDRAWN).order_by("id"))
     full = 2 * event.tables
     if len(entries) not in (full - 1, full):
-        raise Invalid("wrong-pairs", f"{event.tables} tables seat {full - 1} or {full} pairs, "
-                      f"not {len(entries)}", details={"pairs": len(entries)})
-    plan = build_movement(movement=event.movement, tables=event.tables,
-                          rounds=tournament.rounds, even=event.even, pairs=len(entries))
+        raise Invalid(
+            "wrong-pairs",
+            f"{event.tables} tables seat {full - 1} or {full} pairs, not {len(entries)}",
+            details={"pairs": len(entries)},
+        )
+    plan = build_movement(
+        movement=event.movement,
+        tables=event.tables,
+        rounds=tournament.rounds,
+        even=event.even,
+        pairs=len(entries),
+    )
     DuplicatePair.objects.filter(tournament=tournament).delete()
     DuplicatePair.objects.bulk_create(
-        DuplicatePair(tournament=tournament, number=n, entry=e)
-        for n, e in enumerate(entries, 1)
+        DuplicatePair(tournament=tournament, number=n, entry=e) for n, e in enumerate(entries, 1)
     )
     event.pairs = len(entries)
     event.movement_data = plan.as_dict()
     event.save(update_fields=["pairs", "movement_data"])
     tournament.state = Tournament.State.RUNNING
     tournament.save(update_fields=["state"])
-    audit(tournament=tournament, actor=actor, action="duplicate-started",
-          data={"pairs": len(entries), "movement": plan.kind})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-started",
+        data={"pairs": len(entries), "movement": plan.kind},
+    )
     return event
 
 
@@ -301,16 +372,22 @@ def late_pair(*, tournament: Tournament, actor: Actor, entry: Entry) -> Duplicat
         raise Conflict("no-missing-pair", "every pair number is taken")
     number = event.pairs + 1
     started = tournament.round_set.count()
-    plan = build_movement(movement=event.movement, tables=event.tables,
-                          rounds=tournament.rounds, even=event.even)
+    plan = build_movement(
+        movement=event.movement, tables=event.tables, rounds=tournament.rounds, even=event.even
+    )
     if started:
         plan = engine.sit_out(plan, number, rounds=range(1, started + 1))
     pair = DuplicatePair.objects.create(tournament=tournament, number=number, entry=entry)
     event.pairs = number
     event.movement_data = plan.as_dict()
     event.save(update_fields=["pairs", "movement_data"])
-    audit(tournament=tournament, actor=actor, action="duplicate-late-pair",
-          subject=f"pair {number}", data={"entry": entry.pk, "from_round": started + 1})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-late-pair",
+        subject=f"pair {number}",
+        data={"entry": entry.pk, "from_round": started + 1},
+    )
     return pair
 
 
@@ -332,20 +409,31 @@ def start_round(*, tournament: Tournament, actor: Actor) -> Round:
     if number > len(plan.rounds):
         raise Conflict("no-more-rounds", "every round of the movement has been played")
     pairs = {p.number: p.entry_id for p in DuplicatePair.objects.filter(tournament=tournament)}
-    round_ = Round.objects.create(tournament=tournament, number=number,
-                                  state=Round.State.IN_PLAY, published_at=timezone.now())
+    round_ = Round.objects.create(
+        tournament=tournament, number=number, state=Round.State.IN_PLAY, published_at=timezone.now()
+    )
     for seating in plan.rounds[number - 1]:
-        if seating.ns is None or seating.ew is None or seating.ns not in pairs or \
-                seating.ew not in pairs:
+        if (
+            seating.ns is None
+            or seating.ew is None
+            or seating.ns not in pairs
+            or seating.ew not in pairs
+        ):
             continue
         table = Table.objects.create(round=round_, number=seating.table)
         match = Match.objects.create(round=round_, table=table, state=Match.State.PLAYING)
-        Seat.objects.bulk_create([
-            Seat(match=match, entry_id=pairs[seating.ns], side="NS", seats="NS"),
-            Seat(match=match, entry_id=pairs[seating.ew], side="EW", seats="EW"),
-        ])
-    audit(tournament=tournament, actor=actor, action="duplicate-round-started",
-          subject=f"round {number}")
+        Seat.objects.bulk_create(
+            [
+                Seat(match=match, entry_id=pairs[seating.ns], side="NS", seats="NS"),
+                Seat(match=match, entry_id=pairs[seating.ew], side="EW", seats="EW"),
+            ]
+        )
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-round-started",
+        subject=f"round {number}",
+    )
     return round_
 
 
@@ -360,8 +448,9 @@ def boards_of(event: DuplicateEvent, round_number: int, table_number: int) -> li
 
 def _pair_numbers(match: Match) -> tuple[int, int]:
     seats = {s.side: s.entry_id for s in match.seats.all()}
-    numbers = dict(DuplicatePair.objects.filter(entry_id__in=seats.values())
-                   .values_list("entry_id", "number"))
+    numbers = dict(
+        DuplicatePair.objects.filter(entry_id__in=seats.values()).values_list("entry_id", "number")
+    )
     return numbers[seats["NS"]], numbers[seats["EW"]]
 
 
@@ -375,8 +464,11 @@ class SubmittedResult:
 
 
 def _locked(match: Match) -> Match:
-    return (Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament", "table").get(pk=match.pk))
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "table")
+        .get(pk=match.pk)
+    )
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
@@ -391,8 +483,11 @@ def _board_at(match: Match, event: DuplicateEvent, number: Any) -> Board:
     if not isinstance(number, int) or isinstance(number, bool):
         raise Invalid("bad-board", "a board number is a whole number")
     if number not in boards_of(event, match.round.number, match.table.number):
-        raise Invalid("wrong-board", f"board {number} is not played at table "
-                      f"{match.table.number} in round {match.round.number}")
+        raise Invalid(
+            "wrong-board",
+            f"board {number} is not played at table "
+            f"{match.table.number} in round {match.round.number}",
+        )
     return Board.objects.select_for_update().get(tournament=event.tournament, number=number)
 
 
@@ -404,22 +499,34 @@ def _score(event: DuplicateEvent, board: Board, record: Any) -> engine.BoardScor
         raise Invalid("bad-record", f"this event plays {tournament.game}")
     dealt = None
     if board.dealt:
-        dealt = engine.Board(number=board.number, dealer=board.dealer,
-                             hands={s: tuple(c) for s, c in board.hands.items()},
-                             turned=board.turned or None)
+        dealt = engine.Board(
+            number=board.number,
+            dealer=board.dealer,
+            hands={s: tuple(c) for s, c in board.hands.items()},
+            turned=board.turned or None,
+        )
     elif record.get("dealer") != board.dealer:
         raise Invalid("board-mismatch", f"board {board.number} is dealt by {board.dealer}")
     try:
-        return engine.board_score(game=tournament.game, rules=tournament.rules, record=record,
-                                  board_scoring=event.board_scoring,
-                                  board_honours=event.board_honours, board=dealt)
+        return engine.board_score(
+            game=tournament.game,
+            rules=tournament.rules,
+            record=record,
+            board_scoring=event.board_scoring,
+            board_honours=event.board_honours,
+            board=dealt,
+        )
     except engine.DuplicateError as error:
         raise _engine_error(error) from error
 
 
 def _next_version(match: Match, board: Board) -> int:
-    last = (BoardResult.objects.filter(match=match, board=board).order_by("-version")
-            .values_list("version", flat=True).first())
+    last = (
+        BoardResult.objects.filter(match=match, board=board)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
     return (last or 0) + 1
 
 
@@ -434,8 +541,9 @@ def _retire_current(match: Match, board: Board) -> None:
 
 
 @transaction.atomic
-def submit_board_result(*, match: Match, board: int, record: Any, actor: Actor,
-                        idempotency_key: str | None = None) -> SubmittedResult:
+def submit_board_result(
+    *, match: Match, board: int, record: Any, actor: Actor, idempotency_key: str | None = None
+) -> SubmittedResult:
     """A table's result on one of its boards: checked by the rules engine against the board
     (its dealer; a full record its deal and turned card), scored by `board_scoring`, awaiting
     the other side's confirmation: with its PIN, or without one when the event confirms on the
@@ -449,13 +557,14 @@ def submit_board_result(*, match: Match, board: int, record: Any, actor: Actor,
         raise Conflict("round-not-in-play", f"round {match.round.number} is {match.round.state}")
     if idempotency_key is not None:
         if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= MAX_KEY:
-            raise Invalid("bad-idempotency-key", f"an idempotency key is 1 to {MAX_KEY} "
-                          "characters")
+            raise Invalid("bad-idempotency-key", f"an idempotency key is 1 to {MAX_KEY} characters")
         stored = BoardResult.objects.filter(idempotency_key=idempotency_key).first()
         if stored is not None:
-            if stored.match_id != match.pk or stored.board.number != board or \
-                    json.dumps(stored.record, sort_keys=True) != json.dumps(record,
-                                                                            sort_keys=True):
+            if (
+                stored.match_id != match.pk
+                or stored.board.number != board
+                or json.dumps(stored.record, sort_keys=True) != json.dumps(record, sort_keys=True)
+            ):
                 raise Conflict("idempotency-key-reused", "this key was used for another result")
             return SubmittedResult(stored, False)
     if not director and actor.side not in ("NS", "EW"):
@@ -463,8 +572,10 @@ def submit_board_result(*, match: Match, board: int, record: Any, actor: Actor,
     target = _board_at(match, event, board)
     current = BoardResult.objects.filter(match=match, board=target, is_current=True).first()
     if current is not None and current.status in (R.PENDING, R.CONFIRMED) and not director:
-        raise Conflict("result-exists", f"board {board} already has a result "
-                       f"({current.status}): the director corrects it")
+        raise Conflict(
+            "result-exists",
+            f"board {board} already has a result ({current.status}): the director corrects it",
+        )
     score = _score(event, target, record)
     if not target.dealt and event.board_source == "first-record" and "deal" in record:
         from games.cards import NAMES, parse_cards
@@ -477,22 +588,37 @@ def submit_board_result(*, match: Match, board: int, record: Any, actor: Actor,
     kind = BoardResult.Kind.FULL if "deal" in record else BoardResult.Kind.SUMMARY
     try:
         result = BoardResult.objects.create(
-            tournament=tournament, board=target, match=match, round_number=match.round.number,
-            table_number=match.table.number, ns_pair=ns_pair, ew_pair=ew_pair,
-            version=_next_version(match, target), kind=kind, record=record,
-            ns_score=score.ns, ew_score=score.ew, notes=list(score.notes),
-            status=R.CONFIRMED if director else R.PENDING, idempotency_key=idempotency_key,
+            tournament=tournament,
+            board=target,
+            match=match,
+            round_number=match.round.number,
+            table_number=match.table.number,
+            ns_pair=ns_pair,
+            ew_pair=ew_pair,
+            version=_next_version(match, target),
+            kind=kind,
+            record=record,
+            ns_score=score.ns,
+            ew_score=score.ew,
+            notes=list(score.notes),
+            status=R.CONFIRMED if director else R.PENDING,
+            idempotency_key=idempotency_key,
             submitted_side=actor.side if not director else "",
-            submitted_by=actor.user_or_none(), submitted_label=actor.name,
+            submitted_by=actor.user_or_none(),
+            submitted_label=actor.name,
             decided_label=actor.name if director else "",
             decided_at=timezone.now() if director else None,
         )
     except IntegrityError as error:  # a racing scorer took the board first
         raise Conflict("result-exists", f"board {board} already has a result") from error
     if director:
-        audit(tournament=tournament, actor=actor, action="duplicate-result-entered",
-              subject=f"board {board} round {match.round.number} table {match.table.number}",
-              data={"result": result.pk, "ns": score.ns, "ew": score.ew})
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="duplicate-result-entered",
+            subject=f"board {board} round {match.round.number} table {match.table.number}",
+            data={"result": result.pk, "ns": score.ns, "ew": score.ew},
+        )
     _bump(tournament)
     return SubmittedResult(result, True)
 
@@ -502,18 +628,28 @@ def _check_version(result: BoardResult, expected_version: Any) -> None:
     entered it again, or the director corrected or adjusted it, meanwhile."""
     current = result
     if not result.is_current:
-        current = (BoardResult.objects.filter(match_id=result.match_id, board_id=result.board_id,
-                                              is_current=True).first() or result)
-    if (not isinstance(expected_version, int) or isinstance(expected_version, bool)
-            or expected_version != current.version):
-        raise Conflict("stale-version",
-                       f"this board's result is now at version {current.version}, "
-                       f"not {expected_version}: look at it again",
-                       details={"current": current.version})
+        current = (
+            BoardResult.objects.filter(
+                match_id=result.match_id, board_id=result.board_id, is_current=True
+            ).first()
+            or result
+        )
+    if (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or expected_version != current.version
+    ):
+        raise Conflict(
+            "stale-version",
+            f"this board's result is now at version {current.version}, "
+            f"not {expected_version}: look at it again",
+            details={"current": current.version},
+        )
 
 
-def _decide(result: BoardResult, actor: Actor, status: str, reason: str,
-            expected_version: Any) -> BoardResult:
+def _decide(
+    result: BoardResult, actor: Actor, status: str, reason: str, expected_version: Any
+) -> BoardResult:
     match = _locked(result.match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
@@ -539,8 +675,9 @@ def _decide(result: BoardResult, actor: Actor, status: str, reason: str,
 
 
 @transaction.atomic
-def confirm_board_result(*, result: BoardResult, actor: Actor,
-                         expected_version: int) -> BoardResult:
+def confirm_board_result(
+    *, result: BoardResult, actor: Actor, expected_version: int
+) -> BoardResult:
     """The other side agrees (with its PIN unless the event confirms on the same phone).
     `expected_version` is the version of the board's result the confirmer saw: if it has
     changed since (`stale-version`), nothing changes."""
@@ -548,8 +685,9 @@ def confirm_board_result(*, result: BoardResult, actor: Actor,
 
 
 @transaction.atomic
-def reject_board_result(*, result: BoardResult, actor: Actor, expected_version: int,
-                        reason: str = "") -> BoardResult:
+def reject_board_result(
+    *, result: BoardResult, actor: Actor, expected_version: int, reason: str = ""
+) -> BoardResult:
     """The other side disagrees: the table enters the board again. `expected_version` as for
     `confirm_board_result`."""
     return _decide(result, actor, R.REJECTED, reason or "", expected_version)
@@ -562,8 +700,9 @@ def _reason(reason: Any) -> str:
 
 
 @transaction.atomic
-def adjust_board_result(*, match: Match, board: int, actor: Actor, ns: str, ew: str,
-                        reason: str) -> BoardResult:
+def adjust_board_result(
+    *, match: Match, board: int, actor: Actor, ns: str, ew: str, reason: str
+) -> BoardResult:
     """The director's adjusted result (average-plus 60 %, average 50 %, average-minus 40 %
     to each side) for a board not played or fouled; in the audit trail with its reason."""
     match = _locked(match)
@@ -574,15 +713,23 @@ def adjust_board_result(*, match: Match, board: int, actor: Actor, ns: str, ew: 
     for value in (ns, ew):
         if value not in engine.ADJUSTMENTS:
             raise Invalid("bad-adjustment", f"an adjustment is one of {list(engine.ADJUSTMENTS)}")
-    return _directors_result(match=match, board=_board_at(match, event, board), actor=actor,
-                             reason=reason, kind=BoardResult.Kind.ADJUSTED,
-                             action="duplicate-adjusted", figures={"ns": ns, "ew": ew},
-                             ns_adjusted=ns, ew_adjusted=ew)
+    return _directors_result(
+        match=match,
+        board=_board_at(match, event, board),
+        actor=actor,
+        reason=reason,
+        kind=BoardResult.Kind.ADJUSTED,
+        action="duplicate-adjusted",
+        figures={"ns": ns, "ew": ew},
+        ns_adjusted=ns,
+        ew_adjusted=ew,
+    )
 
 
 @transaction.atomic
-def assign_board_result(*, match: Match, board: int, actor: Actor, ns_score: int,
-                        ew_score: int, reason: str) -> BoardResult:
+def assign_board_result(
+    *, match: Match, board: int, actor: Actor, ns_score: int, ew_score: int, reason: str
+) -> BoardResult:
     """The director's assigned score on a board (each side's own points), with a reason."""
     match = _locked(match)
     tournament = match.round.tournament
@@ -592,30 +739,61 @@ def assign_board_result(*, match: Match, board: int, actor: Actor, ns_score: int
     for value in (ns_score, ew_score):
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 100000:
             raise Invalid("bad-score", "an assigned score is a whole number of points")
-    return _directors_result(match=match, board=_board_at(match, event, board), actor=actor,
-                             reason=reason, kind=BoardResult.Kind.ASSIGNED,
-                             action="duplicate-assigned",
-                             figures={"ns": ns_score, "ew": ew_score},
-                             ns_score=ns_score, ew_score=ew_score)
+    return _directors_result(
+        match=match,
+        board=_board_at(match, event, board),
+        actor=actor,
+        reason=reason,
+        kind=BoardResult.Kind.ASSIGNED,
+        action="duplicate-assigned",
+        figures={"ns": ns_score, "ew": ew_score},
+        ns_score=ns_score,
+        ew_score=ew_score,
+    )
 
 
-def _directors_result(*, match: Match, board: Board, actor: Actor, reason: str, kind: str,
-                      action: str, figures: dict, **values: Any) -> BoardResult:
+def _directors_result(
+    *,
+    match: Match,
+    board: Board,
+    actor: Actor,
+    reason: str,
+    kind: str,
+    action: str,
+    figures: dict,
+    **values: Any,
+) -> BoardResult:
     """A director's result on a board (adjusted or assigned): the current one retired, the new
     version confirmed at once, in the audit trail with its reason."""
     tournament = match.round.tournament
     ns_pair, ew_pair = _pair_numbers(match)
     _retire_current(match, board)
     result = BoardResult.objects.create(
-        tournament=tournament, board=board, match=match, round_number=match.round.number,
-        table_number=match.table.number, ns_pair=ns_pair, ew_pair=ew_pair,
-        version=_next_version(match, board), kind=kind, reason=reason, status=R.CONFIRMED,
-        submitted_by=actor.user_or_none(), submitted_label=actor.name, decided_label=actor.name,
-        decided_at=timezone.now(), **values,
+        tournament=tournament,
+        board=board,
+        match=match,
+        round_number=match.round.number,
+        table_number=match.table.number,
+        ns_pair=ns_pair,
+        ew_pair=ew_pair,
+        version=_next_version(match, board),
+        kind=kind,
+        reason=reason,
+        status=R.CONFIRMED,
+        submitted_by=actor.user_or_none(),
+        submitted_label=actor.name,
+        decided_label=actor.name,
+        decided_at=timezone.now(),
+        **values,
     )
-    audit(tournament=tournament, actor=actor, action=action,
-          subject=f"board {board.number} round {match.round.number} table {match.table.number}",
-          reason=reason, data={"result": result.pk, **figures})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action=action,
+        subject=f"board {board.number} round {match.round.number} table {match.table.number}",
+        reason=reason,
+        data={"result": result.pk, **figures},
+    )
     _bump(tournament)
     return result
 
@@ -629,9 +807,11 @@ def _bump(tournament: Tournament) -> None:
 def missing_results(round_: Round) -> list[tuple[int, int]]:
     """(table, board) of every board of the round without a confirmed result."""
     event = event_of(round_.tournament)
-    done = set(BoardResult.objects.filter(match__round=round_, is_current=True,
-                                          status=R.CONFIRMED)
-               .values_list("table_number", "board__number"))
+    done = set(
+        BoardResult.objects.filter(
+            match__round=round_, is_current=True, status=R.CONFIRMED
+        ).values_list("table_number", "board__number")
+    )
     out = []
     for match in round_.matches.select_related("table"):
         for b in boards_of(event, round_.number, match.table.number):
@@ -650,15 +830,22 @@ def close_duplicate_round(*, round: Round, actor: Actor) -> Round:
         return round_
     missing = missing_results(round_)
     if missing:
-        raise Invalid("results-missing", f"{len(missing)} board(s) have no confirmed result",
-                      details={"missing": [{"table": t, "board": b} for t, b in missing]})
+        raise Invalid(
+            "results-missing",
+            f"{len(missing)} board(s) have no confirmed result",
+            details={"missing": [{"table": t, "board": b} for t, b in missing]},
+        )
     now = timezone.now()
     round_.state = Round.State.CLOSED
     round_.closed_at = now
     round_.save(update_fields=["state", "closed_at"])
     round_.matches.update(state=Match.State.FINISHED, finished_at=now)
-    audit(tournament=tournament, actor=actor, action="duplicate-round-closed",
-          subject=f"round {round_.number}")
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="duplicate-round-closed",
+        subject=f"round {round_.number}",
+    )
     return round_
 
 
@@ -668,14 +855,21 @@ def release_results(*, tournament: Tournament, actor: Actor, through_round: int)
     `through_round`. A barometer releases each round as it closes; a Mitchell at the end."""
     require_director(actor, tournament)
     event = DuplicateEvent.objects.select_for_update().get(tournament=tournament)
-    if not isinstance(through_round, int) or isinstance(through_round, bool) or \
-            not 0 <= through_round <= tournament.rounds:
+    if (
+        not isinstance(through_round, int)
+        or isinstance(through_round, bool)
+        or not 0 <= through_round <= tournament.rounds
+    ):
         raise Invalid("bad-round", f"a round from 0 to {tournament.rounds}")
     if through_round != event.released_round:
         event.released_round = through_round
         event.save(update_fields=["released_round"])
-        audit(tournament=tournament, actor=actor, action="duplicate-released",
-              subject=f"round {through_round}")
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="duplicate-released",
+            subject=f"round {through_round}",
+        )
         _bump(tournament)
     return event
 

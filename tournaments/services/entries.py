@@ -83,8 +83,9 @@ def _affiliation(text: object) -> str:
         raise ServiceError("bad-affiliation", "an affiliation is text")
     text = " ".join(text.split())
     if len(text) > MAX_AFFILIATION:
-        raise ServiceError("bad-affiliation",
-                           f"an affiliation is at most {MAX_AFFILIATION} characters")
+        raise ServiceError(
+            "bad-affiliation", f"an affiliation is at most {MAX_AFFILIATION} characters"
+        )
     return text
 
 
@@ -194,12 +195,21 @@ def register_entry(
                 actor=actor,
                 action="member-claimed",
                 subject=entry.name,
-                data={"entry": entry.pk, "player": player.pk, "member": claimed.pk,
-                      "club_number": claimed.club_number},
+                data={
+                    "entry": entry.pk,
+                    "player": player.pk,
+                    "member": claimed.pk,
+                    "club_number": claimed.club_number,
+                },
             )
     if checked_in:
-        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
-              data={"entry": entry.pk})
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="checked-in",
+            subject=entry.name,
+            data={"entry": entry.pk},
+        )
     return entry
 
 
@@ -301,8 +311,9 @@ def fix_table(*, entry: Entry, actor: Actor, table: int | None, reason: str = ""
 
 
 @transaction.atomic
-def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[int]
-                     ) -> list[Entry]:
+def check_in_entries(
+    *, tournament: Tournament, actor: Actor, entries: Sequence[int]
+) -> list[Entry]:
     """Check in several entries at once (the registration desk's "check in all"): every one or
     none. Entries already checked in are left as they are; a withdrawn one refuses the lot.
     Returns the entries checked in now."""
@@ -316,17 +327,26 @@ def check_in_entries(*, tournament: Tournament, actor: Actor, entries: Sequence[
     )
     if len(found) != len(wanted):
         missing = sorted(wanted - {e.pk for e in found})
-        raise NotFound("no-such-entry", "the tournament has no such entry",
-                       details={"entries": missing})
+        raise NotFound(
+            "no-such-entry", "the tournament has no such entry", details={"entries": missing}
+        )
     withdrawn = [e.name for e in found if e.status == Entry.Status.WITHDRAWN]
     if withdrawn:
-        raise Conflict("withdrawn", f"{', '.join(withdrawn)} withdrew: nothing was checked in",
-                       details={"entries": withdrawn})
+        raise Conflict(
+            "withdrawn",
+            f"{', '.join(withdrawn)} withdrew: nothing was checked in",
+            details={"entries": withdrawn},
+        )
     now = [e for e in found if e.status == Entry.Status.REGISTERED]
     for entry in now:
         entry.status = Entry.Status.CHECKED_IN
-        audit(tournament=tournament, actor=actor, action="checked-in", subject=entry.name,
-              data={"entry": entry.pk})
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="checked-in",
+            subject=entry.name,
+            data={"entry": entry.pk},
+        )
     Entry.objects.bulk_update(now, ["status"])
     return now
 
@@ -341,13 +361,20 @@ def undo_check_in(*, entry: Entry, actor: Actor) -> Entry:
         raise Conflict("not-checked-in", f"{entry.name} is not checked in")
     seat = entry.seats.select_related("match__round").order_by("match__round__number").first()
     if seat is not None:
-        raise Conflict("already-seated",
-                       f"{entry.name} is in round {seat.match.round.number}'s pairings: "
-                       "withdraw the entry instead")
+        raise Conflict(
+            "already-seated",
+            f"{entry.name} is in round {seat.match.round.number}'s pairings: "
+            "withdraw the entry instead",
+        )
     entry.status = Entry.Status.REGISTERED
     entry.save(update_fields=["status"])
-    audit(tournament=entry.tournament, actor=actor, action="check-in-undone",
-          subject=entry.name, data={"entry": entry.pk})
+    audit(
+        tournament=entry.tournament,
+        actor=actor,
+        action="check-in-undone",
+        subject=entry.name,
+        data={"entry": entry.pk},
+    )
     return entry
 
 
@@ -364,14 +391,20 @@ def set_affiliation(*, entry: Entry, actor: Actor, affiliation: str) -> Entry:
     if text != entry.affiliation:
         entry.affiliation = text
         entry.save(update_fields=["affiliation"])
-        audit(tournament=entry.tournament, actor=actor, action="affiliation-set",
-              subject=entry.name, data={"entry": entry.pk, "affiliation": text})
+        audit(
+            tournament=entry.tournament,
+            actor=actor,
+            action="affiliation-set",
+            subject=entry.name,
+            data={"entry": entry.pk, "affiliation": text},
+        )
     return entry
 
 
 @transaction.atomic
-def keep_apart(*, tournament: Tournament, actor: Actor, first: Entry, second: Entry,
-               reason: str = "") -> KeepApart:
+def keep_apart(
+    *, tournament: Tournament, actor: Actor, first: Entry, second: Entry, reason: str = ""
+) -> KeepApart:
     """Ask the pairings to keep two entries apart while they can (a couple, a coach and a
     pupil). Asking again for the same pair changes nothing."""
     require_director(actor, tournament)
@@ -384,9 +417,14 @@ def keep_apart(*, tournament: Tournament, actor: Actor, first: Entry, second: En
         tournament=tournament, first=low, second=high, defaults={"reason": reason.strip()[:200]}
     )
     if made:
-        audit(tournament=tournament, actor=actor, action="kept-apart",
-              subject=f"{low.name} / {high.name}"[:100], reason=pair.reason,
-              data={"entries": [low.pk, high.pk]})
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="kept-apart",
+            subject=f"{low.name} / {high.name}"[:100],
+            reason=pair.reason,
+            data={"entries": [low.pk, high.pk]},
+        )
     return pair
 
 
@@ -397,8 +435,13 @@ def allow_together(*, pair: KeepApart, actor: Actor) -> None:
     entries = [pair.first_id, pair.second_id]
     subject = f"{pair.first.name} / {pair.second.name}"[:100]
     if KeepApart.objects.filter(pk=pair.pk).delete()[0]:
-        audit(tournament=pair.tournament, actor=actor, action="kept-apart-removed",
-              subject=subject, data={"entries": entries})
+        audit(
+            tournament=pair.tournament,
+            actor=actor,
+            action="kept-apart-removed",
+            subject=subject,
+            data={"entries": entries},
+        )
 
 
 def apart_sets(tournament: Tournament, entries: Sequence[Entry]) -> dict[int, frozenset[int]]:
@@ -414,7 +457,8 @@ def apart_sets(tournament: Tournament, entries: Sequence[Entry]) -> dict[int, fr
         for pk in members:
             out[pk] |= members - {pk}
     for first, second in KeepApart.objects.filter(tournament=tournament).values_list(
-            "first_id", "second_id"):
+        "first_id", "second_id"
+    ):
         if first in out and second in out:
             out[first].add(second)
             out[second].add(first)

@@ -71,7 +71,7 @@ ERROR_CODES: dict[str, str] = {
     "hand-too-large": f"the line is over {MAX_HAND_BYTES} bytes, the most one hand may take "
     "(the API refuses such a submission with 413 too-large)",
     "bad-json": "the line is not valid JSON",
-    "bad-envelope": "the line is not {\"round\", \"table\", \"hand\"?, \"record\"}",
+    "bad-envelope": 'the line is not {"round", "table", "hand"?, "record"}',
     "no-such-table": "the tournament has no such round, or the round no such table",
     "server-error": "the line could not be imported because of a fault on the server",
     # … and every code `submit_hand` raises, e.g. invalid-hand (with the rules engine's errors
@@ -161,8 +161,9 @@ def enqueue(job_id: int) -> None:
     """Run the job: on a worker when REDIS_URL is set (the imports queue, IMPORTS_QUEUE), else
     here and now. Never raises: a job that cannot be sent or run is marked failed with the
     reason, and the file can be imported again (the idempotency keys make that safe)."""
-    scheduling.run_or_send("tournaments.import_hands", job_id,
-                           failed=lambda error: give_up(job_id, error))
+    scheduling.run_or_send(
+        "tournaments.import_hands", job_id, failed=lambda error: give_up(job_id, error)
+    )
 
 
 def give_up(job_id: int, error: BaseException) -> None:
@@ -244,14 +245,21 @@ def run_hand_import(job_id: int) -> ImportJob | None:
     job = ImportJob.objects.select_related("tournament", "created_by").get(pk=job_id)
     tournament = job.tournament
     actor = job_actor(job)
-    tally = _Tally(processed=job.processed, stored=job.stored, duplicates=job.duplicates,
-                   failed=job.failed)
+    tally = _Tally(
+        processed=job.processed, stored=job.stored, duplicates=job.duplicates, failed=job.failed
+    )
     errors = list(job.errors or [])
     if actor is None or not is_director(actor, tournament):
-        return _finish(job, runner, tally, errors, failed="the director who started the import "
-                       "is no longer one of this tournament's directors")
+        return _finish(
+            job,
+            runner,
+            tally,
+            errors,
+            failed="the director who started the import "
+            "is no longer one of this tournament's directors",
+        )
     matches: dict[tuple[int, int], Match | None] = {}
-    for number, text in lines(job.content)[job.processed:]:
+    for number, text in lines(job.content)[job.processed :]:
         try:
             outcome = _import_line(job, actor, number, text, matches)
         except _LineError as error:
@@ -282,8 +290,7 @@ def resume_stalled(*, now: datetime | None = None) -> list[int]:
     # No progress for a minute (or none ever written: a job left running before it was kept).
     quiet = Q(progressed_at__lt=now - STALLED_AFTER) | Q(progressed_at__isnull=True)
     stalled = list(
-        ImportJob.objects.filter(quiet, state=ImportJob.State.RUNNING)
-        .values_list("pk", flat=True)
+        ImportJob.objects.filter(quiet, state=ImportJob.State.RUNNING).values_list("pk", flat=True)
     )
     resumed = []
     for job_id in stalled:
@@ -303,7 +310,11 @@ def _finish(
     now = timezone.now()
     state = ImportJob.State.FAILED if failed else ImportJob.State.DONE
     written = ImportJob.objects.filter(pk=job.pk, runner=runner).update(
-        state=state, message=failed, errors=errors, finished_at=now, progressed_at=now,
+        state=state,
+        message=failed,
+        errors=errors,
+        finished_at=now,
+        progressed_at=now,
         **tally.fields(),
     )
     if not written:  # another run took the job over: it finishes it
@@ -357,9 +368,7 @@ def _envelope(text: str) -> tuple[int, int, int | None, dict]:
     return number("round"), number("table"), number("hand", required=False), line["record"]
 
 
-def _match(
-    tournament: Tournament, round_number: int, table: int, cache: dict
-) -> Match:
+def _match(tournament: Tournament, round_number: int, table: int, cache: dict) -> Match:
     key = (round_number, table)
     if key not in cache:
         cache[key] = (
@@ -386,9 +395,7 @@ def _service_error(error: ServiceError) -> _LineError:
     return _LineError(error.code, message, details)
 
 
-def _import_line(
-    job: ImportJob, actor: Actor, number: int, text: str, matches: dict
-) -> str:
+def _import_line(job: ImportJob, actor: Actor, number: int, text: str, matches: dict) -> str:
     """Import one line: which counter it adds to ("stored" or "duplicates"), or raise
     `_LineError`."""
     round_number, table, hand, record = _envelope(text)
@@ -397,7 +404,11 @@ def _import_line(
     try:
         with transaction.atomic():
             submitted = submit_hand(
-                match=match, actor=actor, record=record, number=hand, idempotency_key=key,
+                match=match,
+                actor=actor,
+                record=record,
+                number=hand,
+                idempotency_key=key,
                 source=HandSubmission.Source.IMPORT,
             )
     except ServiceError as error:

@@ -164,8 +164,9 @@ def _evaluate(
     return record, result
 
 
-def _ended(tournament: Tournament, versions: list[HandSubmission],
-           match: Match | None = None) -> str | None:
+def _ended(
+    tournament: Tournament, versions: list[HandSubmission], match: Match | None = None
+) -> str | None:
     """Why the match is complete after these hands: "rules", "hands", "tie-break" (a knockout
     match level after its hands), or None."""
     if not versions:
@@ -175,10 +176,13 @@ def _ended(tournament: Tournament, versions: list[HandSubmission],
     after = versions[-1].result["after"]
     if match is not None and match.bracket_round is not None:
         return gameplay.knockout_ended(
-            length=tournament.knockout_length, count=tournament.knockout_count,
-            tiebreak_hands=tournament.tiebreak_hands, hands=len(versions),
+            length=tournament.knockout_length,
+            count=tournament.knockout_count,
+            tiebreak_hands=tournament.tiebreak_hands,
+            hands=len(versions),
             rules_ended=g.match_end(compiled, after)[0],
-            tied=gameplay.tied(tournament.game, tournament.rules, after))
+            tied=gameplay.tied(tournament.game, tournament.rules, after),
+        )
     if g.match_end(compiled, after)[0]:
         return "rules"
     if tournament.match_length == Tournament.MatchLength.HANDS and len(versions) >= (
@@ -188,8 +192,9 @@ def _ended(tournament: Tournament, versions: list[HandSubmission],
     return None
 
 
-def match_ended(*, tournament: Tournament, versions: list[HandSubmission],
-                match: Match) -> str | None:
+def match_ended(
+    *, tournament: Tournament, versions: list[HandSubmission], match: Match
+) -> str | None:
     """Why the match is complete after these hands (the rule the workflows apply), or None:
     for the scoring page, which offers no next hand once it is."""
     return _ended(tournament, versions, match)
@@ -222,7 +227,10 @@ def _replace(old: HandSubmission, new: HandSubmission) -> None:
 
 
 def _rescore_after(
-    tournament: Tournament, versions: list[HandSubmission], start: int, actor: Actor,
+    tournament: Tournament,
+    versions: list[HandSubmission],
+    start: int,
+    actor: Actor,
     match: Match | None = None,
 ) -> list[int]:
     """Re-check hands after `start` (1-based) from the new state; returns the re-scored hands."""
@@ -352,8 +360,11 @@ def submit_hand(
         _rescore_after(tournament, versions, number, actor, match)
     else:
         versions.append(submission)
-    match_rows.into_play(match, match_starts=match.state == Match.State.PENDING,
-                         round_starts=match.round.state == Round.State.PUBLISHED)
+    match_rows.into_play(
+        match,
+        match_starts=match.state == Match.State.PENDING,
+        round_starts=match.round.state == Round.State.PUBLISHED,
+    )
     notify.hand_submitted(submission)
     backups.hands_arrived(tournament_id=tournament.pk)
     if director:
@@ -376,8 +387,10 @@ def _check_side_pin(match: Match, tournament: Tournament, actor: Actor) -> None:
     key = _pin_key(match)
     if (cache.get(key) or 0) >= PIN_TRIES:
         raise ServiceError(
-            "side-pin-locked", "too many wrong PINs at this table: ask the director",
-            status=429, details={"retry_after": PIN_LOCK_SECONDS},
+            "side-pin-locked",
+            "too many wrong PINs at this table: ask the director",
+            status=429,
+            details={"retry_after": PIN_LOCK_SECONDS},
         )
     pins = Entry.objects.filter(seats__match=match, seats__side=actor.side).values_list(
         "pin", flat=True
@@ -495,15 +508,21 @@ def void_hand(
     current.decided_side = ""
     current.decided_at = timezone.now()
     current.reason = reason.strip()
-    current.save(update_fields=[
-        "status", "decided_by", "decided_label", "decided_side", "decided_at", "reason"
-    ])
+    current.save(
+        update_fields=[
+            "status",
+            "decided_by",
+            "decided_label",
+            "decided_side",
+            "decided_at",
+            "reason",
+        ]
+    )
     audit(
         tournament=tournament,
         actor=actor,
         action="hand-voided",
-        subject=f"round {match.round.number} table {match.table.number} "
-                f"hand {current.hand.number}",
+        subject=f"round {match.round.number} table {match.table.number} hand {current.hand.number}",
         reason=reason.strip(),
         data={
             "round": match.round.number,
@@ -618,11 +637,13 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
         require_director(actor, tournament)
         reason = "director"
         if match.bracket_round is not None and (
-            not versions or gameplay.tied(tournament.game, tournament.rules,
-                                          versions[-1].result["after"])
+            not versions
+            or gameplay.tied(tournament.game, tournament.rules, versions[-1].result["after"])
         ):
-            raise Conflict("knockout-tied", "a knockout match cannot end level: play the "
-                           "tie-break hands (never a coin)")
+            raise Conflict(
+                "knockout-tied",
+                "a knockout match cannot end level: play the tie-break hands (never a coin)",
+            )
     else:
         _require_table(actor, match, tournament)
     if match.state != Match.State.FINISHED:
@@ -633,8 +654,11 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
                 actor=actor,
                 action="match-closed",
                 subject=f"round {match.round.number} table {match.table.number}",
-                data={"round": match.round.number, "table": match.table.number,
-                      "hands": len(versions)},
+                data={
+                    "round": match.round.number,
+                    "table": match.table.number,
+                    "hands": len(versions),
+                },
             )
     return match
 

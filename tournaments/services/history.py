@@ -50,8 +50,18 @@ def late_points(tournament: Tournament, entry: Entry | EntryFacts) -> Fraction:
     return Fraction(0)
 
 
-SEAT_FIELDS = ("match_id", "entry_id", "side", "outcome", "match_points", "points_for",
-               "points_against", "place", "match__is_bye", "match__round__number")
+SEAT_FIELDS = (
+    "match_id",
+    "entry_id",
+    "side",
+    "outcome",
+    "match_points",
+    "points_for",
+    "points_against",
+    "place",
+    "match__is_bye",
+    "match__round__number",
+)
 
 
 def _seat_rows(tournament: Tournament) -> dict[int, list[tuple]]:
@@ -87,8 +97,9 @@ def load(tournament: Tournament) -> History:
     return History(entries=entries, results=results, past=past)
 
 
-def results_and_meetings(by_match: dict[int, list[tuple]], past: dict[int, Past],
-                         first_side: str) -> list:
+def results_and_meetings(
+    by_match: dict[int, list[tuple]], past: dict[int, Past], first_side: str
+) -> list:
     """The results of `_seat_rows`' matches, and each entry's meetings added to `past`."""
     results: list = []
     add = results.append
@@ -100,8 +111,13 @@ def results_and_meetings(by_match: dict[int, list[tuple]], past: dict[int, Past]
     return results
 
 
-def _one_a_side(match_id: int, seats: list[tuple], past: dict[int, Past], first_side: str,
-                add: Callable[[Any], None]) -> None:
+def _one_a_side(
+    match_id: int,
+    seats: list[tuple],
+    past: dict[int, Past],
+    first_side: str,
+    add: Callable[[Any], None],
+) -> None:
     """A match of two seats on two sides, the usual table: each entry the other's only
     opponent, no partners. What `_any_seats` gives for it (tests/tournaments/
     test_standings_service.py compares them), without its per-seat sorts and keyword
@@ -114,12 +130,29 @@ def _one_a_side(match_id: int, seats: list[tuple], past: dict[int, Past], first_
         mine.opponents.add(other)
         mine.first += 1 if seat[2] == first_side else -1
         if seat[3]:
-            add(Result(seat[9], match_id, seat[1], (other,), seat[3], fraction(seat[4]),
-                       fraction(seat[5]), fraction(seat[6]), seat[7], ()))
+            add(
+                Result(
+                    seat[9],
+                    match_id,
+                    seat[1],
+                    (other,),
+                    seat[3],
+                    fraction(seat[4]),
+                    fraction(seat[5]),
+                    fraction(seat[6]),
+                    seat[7],
+                    (),
+                )
+            )
 
 
-def _any_seats(match_id: int, seats: list[tuple], past: dict[int, Past], first_side: str,
-               add: Callable[[Any], None]) -> None:
+def _any_seats(
+    match_id: int,
+    seats: list[tuple],
+    past: dict[int, Past],
+    first_side: str,
+    add: Callable[[Any], None],
+) -> None:
     """One match's results and meetings, from its seats (`SEAT_FIELDS` rows): a bye, a table
     of two sides, of three or four, progressive pairs."""
     from tournaments.standings import Result
@@ -171,8 +204,18 @@ class EntryFacts:
     players: tuple[str, ...]
 
 
-ENTRY_FIELDS = ("pk", "seed", "joined_round", "status", "late_entry", "team_id", "team__name",
-                "team__first__name", "team__second__name", "player__name")
+ENTRY_FIELDS = (
+    "pk",
+    "seed",
+    "joined_round",
+    "status",
+    "late_entry",
+    "team_id",
+    "team__name",
+    "team__first__name",
+    "team__second__name",
+    "player__name",
+)
 
 
 @dataclass(slots=True)
@@ -187,12 +230,18 @@ def load_for_standings(tournament: Tournament) -> StandingsInput:
     """`load` for the standings alone: the same results in the same order, the entries as
     `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
     tests/tournaments/test_standings_load.py compares the two."""
+    rows = Entry.objects.filter(tournament=tournament).order_by("id").values_list(*ENTRY_FIELDS)
     entries = [
-        EntryFacts(pk, seed, joined, status, late,
-                   team_name if team_id else player_name,
-                   (first, second) if team_id else (player_name,))
-        for pk, seed, joined, status, late, team_id, team_name, first, second, player_name in
-        Entry.objects.filter(tournament=tournament).order_by("id").values_list(*ENTRY_FIELDS)
+        EntryFacts(
+            pk,
+            seed,
+            joined,
+            status,
+            late,
+            team_name if team_id else player_name,
+            (first, second) if team_id else (player_name,),
+        )
+        for pk, seed, joined, status, late, team_id, team_name, first, second, player_name in rows
     ]
     layout = gameplay.layout(tournament.game, tournament.rules)
     results = standings_results(_seat_rows(tournament), layout.sides[0])
@@ -213,11 +262,35 @@ def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list
         if not seats[0][8] and len(seats) == 2 and seats[0][2] != seats[1][2]:
             a, b = seats  # the usual table: what _one_a_side adds
             if a[3]:
-                add(Result(a[9], match_id, a[1], (b[1],), a[3], fraction(a[4]), fraction(a[5]),
-                           fraction(a[6]), a[7], ()))
+                add(
+                    Result(
+                        a[9],
+                        match_id,
+                        a[1],
+                        (b[1],),
+                        a[3],
+                        fraction(a[4]),
+                        fraction(a[5]),
+                        fraction(a[6]),
+                        a[7],
+                        (),
+                    )
+                )
             if b[3]:
-                add(Result(b[9], match_id, b[1], (a[1],), b[3], fraction(b[4]), fraction(b[5]),
-                           fraction(b[6]), b[7], ()))
+                add(
+                    Result(
+                        b[9],
+                        match_id,
+                        b[1],
+                        (a[1],),
+                        b[3],
+                        fraction(b[4]),
+                        fraction(b[5]),
+                        fraction(b[6]),
+                        b[7],
+                        (),
+                    )
+                )
         else:
             _any_seats(match_id, seats, defaultdict(Past), first_side, add)
     return results

@@ -254,8 +254,11 @@ def _check_archive(data: bytes) -> None:
         )
     total = 0
     for part in parts:
-        limit = (MAX_SHARED_STRINGS_BYTES if part.filename.lower().endswith("sharedstrings.xml")
-                 else MAX_PART_BYTES)
+        limit = (
+            MAX_SHARED_STRINGS_BYTES
+            if part.filename.lower().endswith("sharedstrings.xml")
+            else MAX_PART_BYTES
+        )
         if part.file_size > limit:
             raise _FileProblem(
                 "too-large-unpacked",
@@ -420,10 +423,19 @@ def _parse_row(number: int, cells: list[str], columns: dict[str, int], team_even
         )
     affiliation = " ".join(_normal(get("affiliation")).split())
     if len(affiliation) > MAX_NAME:
-        errors.append(RowError("too-long", f"affiliation is over {MAX_NAME} characters", number,
-                               "affiliation"))
-    return EntryRow(row=number, players=tuple(players), team=team, seed=seed,
-                    affiliation=affiliation, errors=errors)
+        errors.append(
+            RowError(
+                "too-long", f"affiliation is over {MAX_NAME} characters", number, "affiliation"
+            )
+        )
+    return EntryRow(
+        row=number,
+        players=tuple(players),
+        team=team,
+        seed=seed,
+        affiliation=affiliation,
+        errors=errors,
+    )
 
 
 def _duplicates(rows: list[EntryRow]) -> None:

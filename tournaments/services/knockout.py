@@ -37,8 +37,15 @@ CUT_SIZES = (0, 2, 4, 8)
 MAX_COUNT = 99
 #: The codes `set_knockout` refuses a setting with (a form shows them against the knockout's
 #: own fields; tests/knockout/test_services.py checks the list against the code).
-SETTING_REFUSALS = frozenset({"bad-top-cut", "bad-knockout-length", "bad-tiebreak-hands",
-                              "bad-third-place", "bad-consolation"})
+SETTING_REFUSALS = frozenset(
+    {
+        "bad-top-cut",
+        "bad-knockout-length",
+        "bad-tiebreak-hands",
+        "bad-third-place",
+        "bad-consolation",
+    }
+)
 
 
 def has_knockout(tournament: Tournament) -> bool:
@@ -93,9 +100,12 @@ def set_knockout(
     require_director(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     values = {
-        "top_cut": tournament.top_cut, "knockout_length": tournament.knockout_length,
-        "knockout_count": tournament.knockout_count, "tiebreak_hands": tournament.tiebreak_hands,
-        "third_place": tournament.third_place, "consolation": tournament.consolation,
+        "top_cut": tournament.top_cut,
+        "knockout_length": tournament.knockout_length,
+        "knockout_count": tournament.knockout_count,
+        "tiebreak_hands": tournament.tiebreak_hands,
+        "third_place": tournament.third_place,
+        "consolation": tournament.consolation,
     }
     if top_cut is not None:
         if not _whole(top_cut, 0, 8) or top_cut not in CUT_SIZES:
@@ -105,9 +115,10 @@ def set_knockout(
         values["top_cut"] = top_cut
     if length is not None:
         if length not in Tournament.KnockoutLength.values:
-            raise Invalid("bad-knockout-length",
-                          f"the knockout's match length is one of "
-                          f"{Tournament.KnockoutLength.values}")
+            raise Invalid(
+                "bad-knockout-length",
+                f"the knockout's match length is one of {Tournament.KnockoutLength.values}",
+            )
         values["knockout_length"] = length
     if count is not None:
         if not _whole(count, 1, MAX_COUNT):
@@ -116,10 +127,11 @@ def set_knockout(
     if values["knockout_length"] == Tournament.KnockoutLength.TARGET:
         values["knockout_count"] = None
     elif values["knockout_count"] is None:
-        raise Invalid("bad-knockout-length",
-                      "say how many hands, or N of best of N matches")
-    elif (values["knockout_length"] == Tournament.KnockoutLength.BEST_OF
-          and values["knockout_count"] % 2 == 0):
+        raise Invalid("bad-knockout-length", "say how many hands, or N of best of N matches")
+    elif (
+        values["knockout_length"] == Tournament.KnockoutLength.BEST_OF
+        and values["knockout_count"] % 2 == 0
+    ):
         raise Invalid("bad-knockout-length", "best of N: N is odd (1, 3, 5...)")
     if tiebreak_hands is not None:
         if not _whole(tiebreak_hands, 1, MAX_COUNT):
@@ -134,15 +146,23 @@ def set_knockout(
     if not changed:
         return tournament
     if seeds(tournament):
-        raise Conflict("bracket-made", "the bracket is made: its settings can no longer change",
-                       details={"fields": sorted(changed)})
+        raise Conflict(
+            "bracket-made",
+            "the bracket is made: its settings can no longer change",
+            details={"fields": sorted(changed)},
+        )
     if tournament.state == Tournament.State.FINISHED:
         raise Conflict("tournament-finished", "the tournament is over")
     for name, value in changed.items():
         setattr(tournament, name, value)
     tournament.save(update_fields=sorted(changed))
-    audit(tournament=tournament, actor=actor, action="knockout-set", subject=tournament.slug,
-          data={"changes": changed})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="knockout-set",
+        subject=tournament.slug,
+        data={"changes": changed},
+    )
     return tournament
 
 
@@ -184,10 +204,14 @@ def _refusal(tournament: Tournament, latest: Round | None) -> ServiceError | Non
     if tournament.state == Tournament.State.FINISHED:
         return Conflict("tournament-finished", "the tournament is over")
     if is_cut(tournament):
-        if (latest is None or latest.number < tournament.rounds
-                or latest.state != Round.State.CLOSED):
-            return Conflict("swiss-not-over",
-                            f"close Swiss round {tournament.rounds} before the cut")
+        if (
+            latest is None
+            or latest.number < tournament.rounds
+            or latest.state != Round.State.CLOSED
+        ):
+            return Conflict(
+                "swiss-not-over", f"close Swiss round {tournament.rounds} before the cut"
+            )
     elif latest is not None:
         return Conflict("rounds-begun", "the bracket is made before the first round")
     return None
@@ -213,8 +237,11 @@ def cut_list(*, tournament: Tournament) -> CutList:
     if made:
         data = tournament.bracket
         line_ids = list(data.get("line") or [])
-        entries = [CutEntry(by_id[i], n, None, at_line=i in line_ids)
-                   for n, i in enumerate(made, 1) if i in by_id]
+        entries = [
+            CutEntry(by_id[i], n, None, at_line=i in line_ids)
+            for n, i in enumerate(made, 1)
+            if i in by_id
+        ]
         line = [CutEntry(by_id[i], 0, None) for i in line_ids if i in by_id]
         return CutList(len(made), entries, line, data.get("decided_by"), chain, True, refusal)
     if not has_knockout(tournament):
@@ -228,15 +255,25 @@ def cut_list(*, tournament: Tournament) -> CutList:
         try:
             drawn = cut([Standing(r.entrant, r.rank, r.values) for r in rows], size, chain)
         except PairingError as error:
-            return CutList(size, [], [], None, chain, False,
-                           refusal or Invalid(f"pairing-{error.code}", str(error)))
+            return CutList(
+                size,
+                [],
+                [],
+                None,
+                chain,
+                False,
+                refusal or Invalid(f"pairing-{error.code}", str(error)),
+            )
         line_set = set(drawn.line)
-        entries = [CutEntry(by_id[i], n, ranks[i], values[i], i in line_set)
-                   for n, i in enumerate(drawn.seeded, 1)]
+        entries = [
+            CutEntry(by_id[i], n, ranks[i], values[i], i in line_set)
+            for n, i in enumerate(drawn.seeded, 1)
+        ]
         line = [CutEntry(by_id[i], 0, ranks[i], values[i], True) for i in drawn.line]
         return CutList(size, entries, line, drawn.decided_by, chain, False, refusal)
-    still = sorted(_still_in(tournament, history.entries),
-                   key=lambda e: (e.seed is None, e.seed or 0, e.pk))
+    still = sorted(
+        _still_in(tournament, history.entries), key=lambda e: (e.seed is None, e.seed or 0, e.pk)
+    )
     if len(still) < 2 and refusal is None:
         refusal = Invalid("too-few-entrants", "a knockout needs at least 2 entries")
     entries = [CutEntry(e, n, None) for n, e in enumerate(still, 1)]
@@ -250,21 +287,26 @@ def confirm_cut(*, tournament: Tournament, actor: Actor, entries: list[int]) -> 
     no longer the cut (a result changed since) is refused and nothing is made."""
     require_director(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if not isinstance(entries, list | tuple) or not all(_whole(i, 1, 2**63 - 1)
-                                                        for i in entries):
+    if not isinstance(entries, list | tuple) or not all(_whole(i, 1, 2**63 - 1) for i in entries):
         raise ServiceError("bad-entries", "the cut list is a list of entry ids in seed order")
     made = seeds(tournament)
     if made:
         if list(entries) == made:
             return tournament
-        raise Conflict("cut-confirmed", "the bracket is already made with another list",
-                       details={"entries": made})
+        raise Conflict(
+            "cut-confirmed",
+            "the bracket is already made with another list",
+            details={"entries": made},
+        )
     listed = cut_list(tournament=tournament)
     if listed.refusal is not None:
         raise listed.refusal
     if list(entries) != listed.ids:
-        raise Conflict("cut-changed", "the cut is not the list confirmed: look again",
-                       details={"entries": listed.ids})
+        raise Conflict(
+            "cut-changed",
+            "the cut is not the list confirmed: look again",
+            details={"entries": listed.ids},
+        )
     latest = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
     tournament.bracket = {
         "seeds": listed.ids,
@@ -274,9 +316,19 @@ def confirm_cut(*, tournament: Tournament, actor: Actor, entries: list[int]) -> 
         "confirmed_at": timezone.now().isoformat(),
     }
     tournament.save(update_fields=["bracket"])
-    audit(tournament=tournament, actor=actor, action="cut-confirmed", subject=tournament.slug,
-          data={"entries": listed.ids, "size": listed.size, "line": tournament.bracket["line"],
-                "decided_by": listed.decided_by, "round": latest or 0})
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="cut-confirmed",
+        subject=tournament.slug,
+        data={
+            "entries": listed.ids,
+            "size": listed.size,
+            "line": tournament.bracket["line"],
+            "decided_by": listed.decided_by,
+            "round": latest or 0,
+        },
+    )
     from . import notify
 
     notify.bracket_changed(tournament)
@@ -319,8 +371,7 @@ class Board:
 
     @property
     def complete(self) -> bool:
-        return not self.ready and all(
-            m.winner is not None for r in self.bracket.rounds for m in r)
+        return not self.ready and all(m.winner is not None for r in self.bracket.rounds for m in r)
 
     @property
     def ready(self) -> list:
@@ -345,17 +396,25 @@ def board(tournament: Tournament, *, public: bool = True) -> Board | None:
     matches = Match.objects.filter(round__tournament=tournament, bracket_round__isnull=False)
     if public:
         matches = matches.filter(Round.public_q("round__"))
-    rows = list(matches.values_list("id", "bracket_round", "bracket_index", "state",
-                                    "round__number", "table__number", "is_bye"))
+    rows = list(
+        matches.values_list(
+            "id",
+            "bracket_round",
+            "bracket_index",
+            "state",
+            "round__number",
+            "table__number",
+            "is_bye",
+        )
+    )
     seats: dict[int, list[tuple]] = defaultdict(list)
     for match_id, entry_id, outcome, points in Seat.objects.filter(
-            match_id__in=[r[0] for r in rows]).values_list(
-            "match_id", "entry_id", "outcome", "points_for"):
+        match_id__in=[r[0] for r in rows]
+    ).values_list("match_id", "entry_id", "outcome", "points_for"):
         seats[match_id].append((entry_id, outcome, points))
     series: dict[tuple[int, int], Series] = {}
     needed = _needed(tournament)
-    for match_id, b_round, b_index, state, number, table, bye in sorted(rows,
-                                                                       key=lambda r: r[4]):
+    for match_id, b_round, b_index, state, number, table, bye in sorted(rows, key=lambda r: r[4]):
         at = seats[match_id]
         # A bye at a bracket place is a walkover (the other side withdrew): it goes through.
         winner = next((e for e, outcome, _ in at if outcome in ("win", "bye")), None)
@@ -380,8 +439,10 @@ def board(tournament: Tournament, *, public: bool = True) -> Board | None:
             if leader is None:
                 continue
             if leader not in (here.top, here.bottom):
-                notes.append(f"match {key[1]} of bracket round {key[0]}: its winner is no longer "
-                             "in it (a result was corrected)")
+                notes.append(
+                    f"match {key[1]} of bracket round {key[0]}: its winner is no longer "
+                    "in it (a result was corrected)"
+                )
                 continue
             accepted[key] = leader
         current = advance(empty, accepted)
@@ -405,8 +466,11 @@ def draw(tournament: Tournament, number: int, contenders_for) -> tuple:
     # entrant with a bye waits for the second round, even when its opponent is known early).
     earliest = min(m.round for m in ready)
     ready = [m for m in ready if m.round == earliest]
-    gone = set(Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN)
-               .values_list("pk", flat=True))
+    gone = set(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN).values_list(
+            "pk", flat=True
+        )
+    )
     tables, slots = [], []
     byes: list[int] = []
     bye_slots: list[tuple[int, int] | None] = []

@@ -133,8 +133,10 @@ def _plain_init(model: type[models.Model]) -> bool:
     return (
         model.__init__ is models.Model.__init__
         and model.from_db.__func__ is models.Model.from_db.__func__  # type: ignore[attr-defined]
-        and all(type(model.__dict__.get(f.attname)) in _PLAIN_ATTRIBUTES
-                for f in model._meta.concrete_fields)
+        and all(
+            type(model.__dict__.get(f.attname)) in _PLAIN_ATTRIBUTES
+            for f in model._meta.concrete_fields
+        )
     )
 
 
@@ -184,8 +186,10 @@ def prepare(token_model: type[models.Model]) -> None:
 @cache
 def _token_sql(model: type[models.Model]) -> str:
     columns = ", ".join(_q(f.column) for f in model._meta.concrete_fields)
-    return (f"SELECT {columns} FROM {_q(model._meta.db_table)}"
-            f" WHERE {_q(model._meta.get_field('key_hash').column)} = %s")
+    return (
+        f"SELECT {columns} FROM {_q(model._meta.db_table)}"
+        f" WHERE {_q(model._meta.get_field('key_hash').column)} = %s"
+    )
 
 
 def token_by_hash(model: type[models.Model], key_hash: str) -> Any:
@@ -227,8 +231,11 @@ def locked_match(match_id: int) -> Match:
         raise Match.DoesNotExist(f"no match {match_id}")
     if not settings.HAND_ROWS_SQL:
         of = ("self",) if connection.features.has_select_for_update_of else ()
-        return (Match.objects.select_for_update(of=of)
-                .select_related("round__tournament", "table").get(pk=match_id))
+        return (
+            Match.objects.select_for_update(of=of)
+            .select_related("round__tournament", "table")
+            .get(pk=match_id)
+        )
     lock = connection.features.has_select_for_update
     with _cursor() as cursor:
         cursor.execute(_match_sql(lock), [_id(match_id)])
@@ -307,13 +314,17 @@ def match_hands(match: Match, idempotency_key: str | None = None) -> MatchHands:
 def _match_hands_orm(match: Match, idempotency_key: str | None) -> MatchHands:
     versions = list(
         HandSubmission.objects.filter(hand__match=match, is_current=True)
-        .select_related("hand").defer("raw", "record").order_by("hand__number")
+        .select_related("hand")
+        .defer("raw", "record")
+        .order_by("hand__number")
     )
     sides = frozenset(Seat.objects.filter(match=match).values_list("side", flat=True))
     stored = (
         HandSubmission.objects.filter(idempotency_key=idempotency_key)
-        .values_list("id", flat=True).first()
-        if idempotency_key is not None else None
+        .values_list("id", flat=True)
+        .first()
+        if idempotency_key is not None
+        else None
     )
     return MatchHands(versions, sides, stored)
 
@@ -416,10 +427,17 @@ def into_play(match: Match, *, match_starts: bool, round_starts: bool) -> None:
     if not (match_starts or round_starts):
         return
     with _cursor() as cursor:
-        cursor.execute(_into_play_sql(), [
-            Round.State.IN_PLAY.value, _id(match.round_id), round_starts,
-            Match.State.PLAYING.value, _id(match.pk), match_starts,
-        ])
+        cursor.execute(
+            _into_play_sql(),
+            [
+                Round.State.IN_PLAY.value,
+                _id(match.round_id),
+                round_starts,
+                Match.State.PLAYING.value,
+                _id(match.pk),
+                match_starts,
+            ],
+        )
 
 
 #: How often `warm_connection` runs each read: PostgreSQL plans a prepared statement for its

@@ -93,11 +93,17 @@ def _hand(submission: Any) -> dict[str, Any]:
 
 def clock_changed(round_: Any, state: dict[str, Any]) -> None:
     """A round's clock was set, started, paused, resumed or extended."""
-    _announce("clock", {"tournament": round_.tournament_id, "round": round_.number,
-                        "clock": state})
+    _announce("clock", {"tournament": round_.tournament_id, "round": round_.number, "clock": state})
 
 
 def call_changed(call: Any, round_: Any) -> None:
     """A table called the director, or a director acknowledged the call."""
-    _announce("call", {"tournament": round_.tournament_id, "round": round_.number,
-                       "table": call.table_id, "open": call.acknowledged_at is None})
+    _announce(
+        "call",
+        {
+            "tournament": round_.tournament_id,
+            "round": round_.number,
+            "table": call.table_id,
+            "open": call.acknowledged_at is None,
+        },
+    )

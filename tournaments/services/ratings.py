@@ -19,8 +19,7 @@ def rated_games(game: str) -> list:
     from tournaments.ratings import RatedGame
 
     matches = (
-        Match.objects.filter(round__tournament__game=game, state=Match.State.FINISHED,
-                             is_bye=False)
+        Match.objects.filter(round__tournament__game=game, state=Match.State.FINISHED, is_bye=False)
         .exclude(round__tournament__format="duplicate")  # rated by their fields, below
         .select_related("round")
         .prefetch_related("seats__entry__team", "seats__entry__player")
@@ -63,20 +62,30 @@ def duplicate_games(game: str) -> list:
 
     out = []
     events = DuplicateEvent.objects.filter(
-        tournament__game=game, tournament__state="finished").select_related("tournament")
+        tournament__game=game, tournament__state="finished"
+    ).select_related("tournament")
     for event in events:
         tournament = event.tournament
-        players = {p.number: (p.entry.team.first_id, p.entry.team.second_id)
-                   for p in tournament.duplicate_pairs.select_related("entry__team")}
-        played_at = (tournament.round_set.order_by("-number").values_list("closed_at", flat=True)
-                     .first()) or tournament.created_at
+        players = {
+            p.number: (p.entry.team.first_id, p.entry.team.second_id)
+            for p in tournament.duplicate_pairs.select_related("entry__team")
+        }
+        played_at = (
+            tournament.round_set.order_by("-number").values_list("closed_at", flat=True).first()
+        ) or tournament.created_at
         for k, (_name, standings) in enumerate(sorted(scored(tournament).event.rankings.items())):
             rows = [s for s in standings if s.pair in players]
             if len(rows) < 2:
                 continue
-            out.append(RatedGame(id=-(tournament.pk * 10 + k + 1), played_at=played_at,
-                                 sides=tuple(players[s.pair] for s in rows),
-                                 places=tuple(s.place for s in rows), tournament=tournament.pk))
+            out.append(
+                RatedGame(
+                    id=-(tournament.pk * 10 + k + 1),
+                    played_at=played_at,
+                    sides=tuple(players[s.pair] for s in rows),
+                    places=tuple(s.place for s in rows),
+                    tournament=tournament.pk,
+                )
+            )
     return out
 
 
@@ -90,10 +99,18 @@ def recompute(*, game: str) -> int:
     Rating.objects.filter(game=game).delete()
     Rating.objects.bulk_create(
         Rating(
-            player_id=r.player, game=game, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal,
-            games=r.games, wins=r.wins, draws=r.draws, last_played=r.last_played,
-            history=[[p.played_at.isoformat(), p.game, p.mu, p.sigma, p.ordinal]
-                     for p in r.history],
+            player_id=r.player,
+            game=game,
+            mu=r.mu,
+            sigma=r.sigma,
+            ordinal=r.ordinal,
+            games=r.games,
+            wins=r.wins,
+            draws=r.draws,
+            last_played=r.last_played,
+            history=[
+                [p.played_at.isoformat(), p.game, p.mu, p.sigma, p.ordinal] for p in r.history
+            ],
         )
         for r in ratings.values()
     )

@@ -65,15 +65,21 @@ class ClockState:
         }
 
 
-def clock_state(clock: RoundClock | None, *, now: datetime | None = None,
-                tournament: Tournament | None = None) -> ClockState:
+def clock_state(
+    clock: RoundClock | None, *, now: datetime | None = None, tournament: Tournament | None = None
+) -> ClockState:
     """The clock as of `now` (the server's time): the one place that computes the time left."""
     now = now or timezone.now()
     if clock is None:
         minutes = tournament.round_minutes if tournament else 0
         warn = tournament.last_hand_minutes if tournament else 0
-        return ClockState("unset", timedelta(minutes=minutes), timedelta(minutes=minutes),
-                          timedelta(minutes=warn), now)
+        return ClockState(
+            "unset",
+            timedelta(minutes=minutes),
+            timedelta(minutes=minutes),
+            timedelta(minutes=warn),
+            now,
+        )
     if clock.started_at is None:
         return ClockState("ready", clock.duration, clock.duration, clock.last_hand, now)
     until = clock.paused_at or now
@@ -88,9 +94,11 @@ def clock_state(clock: RoundClock | None, *, now: datetime | None = None,
 
 def _minutes(value: int, *, field: str, low: int, high: int) -> timedelta:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Invalid("clock-minutes-invalid",
-                      f"{field} must be whole minutes from {low} to {high}",
-                      details={"field": field, "min": low, "max": high})
+        raise Invalid(
+            "clock-minutes-invalid",
+            f"{field} must be whole minutes from {low} to {high}",
+            details={"field": field, "min": low, "max": high},
+        )
     return timedelta(minutes=value)
 
 
@@ -103,26 +111,40 @@ def _locked_clock(round_: Round, actor: Actor) -> tuple[Round, RoundClock | None
 
 def _open(round_: Round) -> None:
     if round_.state in (Round.State.DRAFT, Round.State.CLOSED):
-        raise Conflict("round-not-in-play", f"round {round_.number} is not being played",
-                       details={"state": round_.state})
+        raise Conflict(
+            "round-not-in-play",
+            f"round {round_.number} is not being played",
+            details={"state": round_.state},
+        )
 
 
 def _record(round_: Round, actor: Actor, action: str, clock: RoundClock, **data) -> None:
-    audit(tournament=round_.tournament, actor=actor, action=action,
-          subject=f"round {round_.number}",
-          data={"round": round_.number, **data})
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action=action,
+        subject=f"round {round_.number}",
+        data={"round": round_.number, **data},
+    )
     notify.clock_changed(round_, clock_state(clock).as_dict())
 
 
 @transaction.atomic
-def set_clock(*, round: Round, actor: Actor, minutes: int, last_hand_minutes: int | None = None,
-              as_default: bool = False) -> RoundClock:
+def set_clock(
+    *,
+    round: Round,
+    actor: Actor,
+    minutes: int,
+    last_hand_minutes: int | None = None,
+    as_default: bool = False,
+) -> RoundClock:
     """Set a round's length (before or while it runs: the time left follows) and its "last
     hand" warning; `as_default` also makes them the tournament's length for later rounds."""
     round_, clock = _locked_clock(round, actor)
     if round_.state == Round.State.CLOSED:
-        raise Conflict("round-not-in-play", f"round {round_.number} is closed",
-                       details={"state": round_.state})
+        raise Conflict(
+            "round-not-in-play", f"round {round_.number} is closed", details={"state": round_.state}
+        )
     duration = _minutes(minutes, field="minutes", low=1, high=MAX_MINUTES)
     tournament = round_.tournament
     warn_minutes = tournament.last_hand_minutes if last_hand_minutes is None else last_hand_minutes
@@ -134,9 +156,17 @@ def set_clock(*, round: Round, actor: Actor, minutes: int, last_hand_minutes: in
     if as_default:
         tournament.round_minutes, tournament.last_hand_minutes = minutes, warn_minutes
         Tournament.objects.filter(pk=tournament.pk).update(
-            round_minutes=minutes, last_hand_minutes=warn_minutes)
-    _record(round_, actor, "clock-set", clock, minutes=minutes, last_hand=warn_minutes,
-            default=as_default)
+            round_minutes=minutes, last_hand_minutes=warn_minutes
+        )
+    _record(
+        round_,
+        actor,
+        "clock-set",
+        clock,
+        minutes=minutes,
+        last_hand=warn_minutes,
+        default=as_default,
+    )
     return clock
 
 
@@ -144,8 +174,11 @@ def _ensure(round_: Round, clock: RoundClock | None) -> RoundClock:
     if clock is not None:
         return clock
     tournament = round_.tournament
-    return RoundClock(round=round_, duration=timedelta(minutes=max(tournament.round_minutes, 1)),
-                      last_hand=timedelta(minutes=tournament.last_hand_minutes))
+    return RoundClock(
+        round=round_,
+        duration=timedelta(minutes=max(tournament.round_minutes, 1)),
+        last_hand=timedelta(minutes=tournament.last_hand_minutes),
+    )
 
 
 @transaction.atomic
@@ -154,13 +187,17 @@ def start_clock(*, round: Round, actor: Actor) -> RoundClock:
     round_, clock = _locked_clock(round, actor)
     _open(round_)
     if clock is not None and clock.started_at is not None:
-        raise Conflict("clock-already-started", f"round {round_.number}'s clock has started",
-                       details={"state": clock_state(clock).state})
+        raise Conflict(
+            "clock-already-started",
+            f"round {round_.number}'s clock has started",
+            details={"state": clock_state(clock).state},
+        )
     clock = _ensure(round_, clock)
     clock.started_at = timezone.now()
     clock.save()
-    _record(round_, actor, "clock-started", clock,
-            minutes=int(clock.duration.total_seconds() // 60))
+    _record(
+        round_, actor, "clock-started", clock, minutes=int(clock.duration.total_seconds() // 60)
+    )
     return clock
 
 
@@ -169,12 +206,20 @@ def pause_clock(*, round: Round, actor: Actor) -> RoundClock:
     round_, clock = _locked_clock(round, actor)
     state = clock_state(clock)
     if clock is None or state.state not in ("running", "over"):
-        raise Conflict("clock-not-running", f"round {round_.number}'s clock is not running",
-                       details={"state": state.state})
+        raise Conflict(
+            "clock-not-running",
+            f"round {round_.number}'s clock is not running",
+            details={"state": state.state},
+        )
     clock.paused_at = state.now
     clock.save()
-    _record(round_, actor, "clock-paused", clock,
-            remaining=int(clock_state(clock, now=state.now).remaining.total_seconds()))
+    _record(
+        round_,
+        actor,
+        "clock-paused",
+        clock,
+        remaining=int(clock_state(clock, now=state.now).remaining.total_seconds()),
+    )
     return clock
 
 
@@ -183,14 +228,22 @@ def resume_clock(*, round: Round, actor: Actor) -> RoundClock:
     round_, clock = _locked_clock(round, actor)
     _open(round_)
     if clock is None or clock.paused_at is None:
-        raise Conflict("clock-not-paused", f"round {round_.number}'s clock is not paused",
-                       details={"state": clock_state(clock).state})
+        raise Conflict(
+            "clock-not-paused",
+            f"round {round_.number}'s clock is not paused",
+            details={"state": clock_state(clock).state},
+        )
     now = timezone.now()
     clock.paused_for += now - clock.paused_at
     clock.paused_at = None
     clock.save()
-    _record(round_, actor, "clock-resumed", clock,
-            remaining=int(clock_state(clock, now=now).remaining.total_seconds()))
+    _record(
+        round_,
+        actor,
+        "clock-resumed",
+        clock,
+        remaining=int(clock_state(clock, now=now).remaining.total_seconds()),
+    )
     return clock
 
 
@@ -201,8 +254,11 @@ def extend_clock(*, round: Round, actor: Actor, minutes: int) -> RoundClock:
     _open(round_)
     added = _minutes(minutes, field="minutes", low=1, high=MAX_EXTEND)
     if clock is None or clock.started_at is None:
-        raise Conflict("clock-not-started", f"round {round_.number}'s clock has not started",
-                       details={"state": clock_state(clock).state})
+        raise Conflict(
+            "clock-not-started",
+            f"round {round_.number}'s clock has not started",
+            details={"state": clock_state(clock).state},
+        )
     clock.duration += added
     clock.save()
     _record(round_, actor, "clock-extended", clock, minutes=minutes)
@@ -221,29 +277,48 @@ def call_director(*, table: Table, actor: Actor, reason: str = "", note: str = "
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     round_ = table.round
     if round_.state in (Round.State.DRAFT, Round.State.CLOSED):
-        raise Conflict("round-not-in-play", f"round {round_.number} is not being played",
-                       details={"state": round_.state})
+        raise Conflict(
+            "round-not-in-play",
+            f"round {round_.number} is not being played",
+            details={"state": round_.state},
+        )
     if reason not in DirectorCall.Reason.values and reason != "":
-        raise Invalid("call-reason-unknown", f"unknown reason {reason!r}",
-                      details={"reasons": list(DirectorCall.Reason.values)})
+        raise Invalid(
+            "call-reason-unknown",
+            f"unknown reason {reason!r}",
+            details={"reasons": list(DirectorCall.Reason.values)},
+        )
     note = (note or "").strip()
     if len(note) > NOTE_LENGTH:
-        raise Invalid("call-note-too-long", f"the note is longer than {NOTE_LENGTH} characters",
-                      details={"max": NOTE_LENGTH})
+        raise Invalid(
+            "call-note-too-long",
+            f"the note is longer than {NOTE_LENGTH} characters",
+            details={"max": NOTE_LENGTH},
+        )
     open_call = DirectorCall.objects.filter(table=table, acknowledged_at__isnull=True).first()
     if open_call is not None:
         return open_call
     try:
         with transaction.atomic():
-            call = DirectorCall.objects.create(table=table, reason=reason, note=note,
-                                               called_by=actor.name[:100])
+            call = DirectorCall.objects.create(
+                table=table, reason=reason, note=note, called_by=actor.name[:100]
+            )
     except IntegrityError:  # another phone of the table called at the same moment
         return DirectorCall.objects.get(table=table, acknowledged_at__isnull=True)
-    audit(tournament=round_.tournament, actor=actor, action="director-called",
-          subject=f"round {round_.number} table {table.number}",
-          reason=note,
-          data={"round": round_.number, "table": table.number, "table_id": table.pk,
-                "call": call.pk, "reason": reason})
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action="director-called",
+        subject=f"round {round_.number} table {table.number}",
+        reason=note,
+        data={
+            "round": round_.number,
+            "table": table.number,
+            "table_id": table.pk,
+            "call": call.pk,
+            "reason": reason,
+        },
+    )
     notify.call_changed(call, round_)
     return call
 
@@ -251,8 +326,11 @@ def call_director(*, table: Table, actor: Actor, reason: str = "", note: str = "
 @transaction.atomic
 def acknowledge_call(*, call: DirectorCall, actor: Actor) -> DirectorCall:
     """A director has seen the call and is on the way (acknowledging twice changes nothing)."""
-    call = (DirectorCall.objects.select_for_update().select_related("table__round__tournament")
-            .get(pk=call.pk))
+    call = (
+        DirectorCall.objects.select_for_update()
+        .select_related("table__round__tournament")
+        .get(pk=call.pk)
+    )
     round_ = call.table.round
     require_director(actor, round_.tournament)
     if call.acknowledged_at is not None:
@@ -261,11 +339,19 @@ def acknowledge_call(*, call: DirectorCall, actor: Actor) -> DirectorCall:
     call.acknowledged_by = actor.user_or_none()
     call.acknowledged_label = actor.name[:100]
     call.save(update_fields=["acknowledged_at", "acknowledged_by", "acknowledged_label"])
-    audit(tournament=round_.tournament, actor=actor, action="call-acknowledged",
-          subject=f"round {round_.number} table {call.table.number}",
-          data={"round": round_.number, "table": call.table.number, "table_id": call.table_id,
-                "call": call.pk, "waited": int((call.acknowledged_at - call.called_at)
-                                               .total_seconds())})
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action="call-acknowledged",
+        subject=f"round {round_.number} table {call.table.number}",
+        data={
+            "round": round_.number,
+            "table": call.table.number,
+            "table_id": call.table_id,
+            "call": call.pk,
+            "waited": int((call.acknowledged_at - call.called_at).total_seconds()),
+        },
+    )
     notify.call_changed(call, round_)
     return call
 

@@ -54,8 +54,7 @@ def _draw(tournament: Tournament, number: int, history: hist.History):
     """(tables, byes, notes, table slots, bye slots): a slot is a knockout match's place in the
     bracket (None for any other match)."""
     if knockout.in_knockout(tournament, number):
-        return knockout.draw(tournament, number,
-                             lambda n: _contenders(tournament, n, history))
+        return knockout.draw(tournament, number, lambda n: _contenders(tournament, n, history))
     tables, byes, notes = _pairings(tournament, number, history)
     return tables, byes, notes, [None] * len(tables), [None] * len(byes)
 
@@ -124,9 +123,15 @@ def _places(tournament: Tournament) -> list[tuple[str, str]]:
     return [(seat, seat) for seat in shape.seats]
 
 
-def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tuple,
-                entries: dict[int, Entry], slots: list | None = None,
-                bye_slots: list | None = None) -> None:
+def _write_draw(
+    tournament: Tournament,
+    round_: Round,
+    tables: tuple,
+    byes: tuple,
+    entries: dict[int, Entry],
+    slots: list | None = None,
+    bye_slots: list | None = None,
+) -> None:
     """Tables, matches and seats in a few bulk inserts (a thousand tables one row at a time
     cost most of a round's pairing time). `slots`/`bye_slots`: each knockout match's place in
     the bracket, (round, index), or None."""
@@ -135,9 +140,14 @@ def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tupl
     numbered = list(zip(_numbers(tables, entries), tables, strict=True))
     table_rows = Table.objects.bulk_create(Table(round=round_, number=n) for n, _ in numbered)
     matches = Match.objects.bulk_create(
-        Match(round=round_, table=table, bracket_round=slot and slot[0],
-              bracket_index=slot and slot[1])
-        for table, slot in zip(table_rows, slots, strict=True))
+        Match(
+            round=round_,
+            table=table,
+            bracket_round=slot and slot[0],
+            bracket_index=slot and slot[1],
+        )
+        for table, slot in zip(table_rows, slots, strict=True)
+    )
     places = _places(tournament)
     seats = [
         Seat(match=match, entry_id=entry_id, side=side, seats=where)
@@ -146,14 +156,27 @@ def _write_draw(tournament: Tournament, round_: Round, tables: tuple, byes: tupl
     ]
     now = timezone.now()
     bye_matches = Match.objects.bulk_create(
-        Match(round=round_, is_bye=True, state=Match.State.FINISHED, finished_at=now,
-              bracket_round=slot and slot[0], bracket_index=slot and slot[1])
+        Match(
+            round=round_,
+            is_bye=True,
+            state=Match.State.FINISHED,
+            finished_at=now,
+            bracket_round=slot and slot[0],
+            bracket_index=slot and slot[1],
+        )
         for slot in bye_slots
     )
     seats += [
-        Seat(match=match, entry_id=entry_id, side="-", seats="-",
-             match_points=tournament.points_bye, outcome="bye", points_for="0",
-             points_against="0")
+        Seat(
+            match=match,
+            entry_id=entry_id,
+            side="-",
+            seats="-",
+            match_points=tournament.points_bye,
+            outcome="bye",
+            points_for="0",
+            points_against="0",
+        )
         for match, entry_id in zip(bye_matches, byes, strict=True)
     ]
     Seat.objects.bulk_create(seats)
@@ -167,16 +190,19 @@ def _next_round(
     if tournament.state == Tournament.State.FINISHED:
         return 0, Conflict("tournament-finished", "the tournament is over")
     if tournament.format == Tournament.Format.DUPLICATE:  # the movement seats it
-        return 0, Conflict("duplicate-movement",
-                           "a duplicate event's rounds come from its movement")
+        return 0, Conflict(
+            "duplicate-movement", "a duplicate event's rounds come from its movement"
+        )
     if latest is not None and latest.state == Round.State.DRAFT:
         if not regenerate:
             return latest.number, Conflict(
-                "draft-exists", f"round {latest.number} is already a draft")
+                "draft-exists", f"round {latest.number} is already a draft"
+            )
         number = latest.number
     elif latest is not None and latest.state != Round.State.CLOSED:
         return latest.number, Conflict(
-            "round-open", f"close round {latest.number} before pairing the next")
+            "round-open", f"close round {latest.number} before pairing the next"
+        )
     else:
         number = (latest.number if latest else 0) + 1
     if knockout.has_knockout(tournament):
@@ -259,8 +285,9 @@ def swap_entries(
         raise ServiceError("bad-swap", "swap two different entries")
     a, b = _seat_of(round_, first), _seat_of(round_, second)
     if a.match.bracket_round is not None or b.match.bracket_round is not None:
-        raise Conflict("bracket-fixed", "the bracket's seeding places knockout matches: "
-                                        "they cannot be swapped")
+        raise Conflict(
+            "bracket-fixed", "the bracket's seeding places knockout matches: they cannot be swapped"
+        )
     tables = [_table_number(seat) for seat in (a, b)]
     if a.match_id == b.match_id:  # change sides: through a free value, seats are unique
         (a_side, a_seats), (b_side, b_seats) = (a.side, a.seats), (b.side, b.seats)

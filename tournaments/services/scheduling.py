@@ -24,8 +24,13 @@ from tournaments import redis_client
 log = logging.getLogger(__name__)
 
 
-def run_or_send(task: str, *args: Any, pending: str | None = None, seconds: int = 30,
-                failed: Callable[[BaseException], None] | None = None) -> bool:
+def run_or_send(
+    task: str,
+    *args: Any,
+    pending: str | None = None,
+    seconds: int = 30,
+    failed: Callable[[BaseException], None] | None = None,
+) -> bool:
     """Run the task named `task` with `args` here (no Redis) or send it to a worker (Redis),
     unless a task for the `pending` key is queued already; True if it ran or was sent.
 
@@ -43,15 +48,15 @@ def run_or_send(task: str, *args: Any, pending: str | None = None, seconds: int 
             return False
         return True
     try:
-        if pending is not None and not redis_client.client().set(pending, "1", nx=True,
-                                                                  ex=seconds):
+        if pending is not None and not redis_client.client().set(pending, "1", nx=True, ex=seconds):
             return False
         current_app.tasks[task].apply_async(args=list(args))
         return True
     except Exception as error:
         if failed is None:
-            log.warning("task %s%s not sent (%s): the sweep will catch up", task, tuple(args),
-                        error)
+            log.warning(
+                "task %s%s not sent (%s): the sweep will catch up", task, tuple(args), error
+            )
         else:
             log.exception("task %s%s could not be sent", task, tuple(args))
             failed(error)

@@ -150,8 +150,9 @@ def create_series(
             raise ServiceError("bad-slug", f"a slug is 1 to {MAX_SLUG} of a-z, 0-9, '-' and '_'")
         if Series.objects.filter(slug=slug).exists():
             raise Conflict("slug-taken", f"the slug {slug!r} is taken")
-    series = Series.objects.create(name=name, slug=slug or _unique_slug(name), game=game,
-                                   rule=rule, points=stored, best=best)
+    series = Series.objects.create(
+        name=name, slug=slug or _unique_slug(name), game=game, rule=rule, points=stored, best=best
+    )
     if user is not None:
         series.directors.add(user)
     return series
@@ -199,9 +200,11 @@ def add_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> S
     series = Series.objects.select_for_update().get(pk=series.pk)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.game != series.game:
-        raise Invalid("game-mismatch",
-                      f"{tournament.slug} plays {tournament.game}, this season {series.game}",
-                      details={"season": series.game, "tournament": tournament.game})
+        raise Invalid(
+            "game-mismatch",
+            f"{tournament.slug} plays {tournament.game}, this season {series.game}",
+            details={"season": series.game, "tournament": tournament.game},
+        )
     member, created = SeriesMember.objects.get_or_create(series=series, tournament=tournament)
     if created:
         _bump(series.pk)
@@ -232,14 +235,19 @@ def member_changed(tournament_id: int) -> None:
     """A tournament's standings changed (inside the transaction that wrote them): every season
     counting it is behind until recomputed."""
     for series_id in SeriesMember.objects.filter(tournament_id=tournament_id).values_list(
-            "series_id", flat=True):
+        "series_id", flat=True
+    ):
         _bump(series_id)
 
 
 def schedule(series_id: int) -> None:
     """Recompute the season soon; never raises when sending (the sweep catches up)."""
-    scheduling.run_or_send("tournaments.recompute_season", series_id,
-                           pending=PENDING_KEY.format(series_id), seconds=PENDING_SECONDS)
+    scheduling.run_or_send(
+        "tournaments.recompute_season",
+        series_id,
+        pending=PENDING_KEY.format(series_id),
+        seconds=PENDING_SECONDS,
+    )
 
 
 def claim(series_id: int) -> None:
@@ -255,10 +263,27 @@ def _entrant_keys(tournament_ids: list[int]) -> dict[int, tuple[str, str, list[s
     these tournaments. A team is the same entrant whenever the same two players play together,
     whatever the team is called. Plain values, no model instances: a season has thousands."""
     out = {}
-    for (pk, team, team_name, first, first_name, second, second_name, player,
-         player_name) in Entry.objects.filter(tournament_id__in=tournament_ids).values_list(
-            "pk", "team_id", "team__name", "team__first_id", "team__first__name",
-            "team__second_id", "team__second__name", "player_id", "player__name"):
+    for (
+        pk,
+        team,
+        team_name,
+        first,
+        first_name,
+        second,
+        second_name,
+        player,
+        player_name,
+    ) in Entry.objects.filter(tournament_id__in=tournament_ids).values_list(
+        "pk",
+        "team_id",
+        "team__name",
+        "team__first_id",
+        "team__first__name",
+        "team__second_id",
+        "team__second__name",
+        "player_id",
+        "player__name",
+    ):
         if team:
             (a, a_name), (b, b_name) = sorted(((first, first_name), (second, second_name)))
             out[pk] = (f"t{a}-{b}", team_name, [a_name, b_name])
@@ -269,8 +294,11 @@ def _entrant_keys(tournament_ids: list[int]) -> dict[int, tuple[str, str, list[s
 
 def evenings(series: Series) -> list[tuple[Tournament, StandingsSnapshot | None]]:
     """The season's tournaments in the order they were played, each with its latest standings."""
-    members = list(Tournament.objects.filter(series_members__series=series).order_by(
-        F("starts_at").asc(nulls_last=True), "id"))
+    members = list(
+        Tournament.objects.filter(series_members__series=series).order_by(
+            F("starts_at").asc(nulls_last=True), "id"
+        )
+    )
     # One indexed query per evening (tournament_id, -version): a season has tens of evenings.
     return [(t, StandingsSnapshot.objects.filter(tournament_id=t.pk).first()) for t in members]
 
@@ -295,8 +323,9 @@ def compute_payload(series: Series) -> dict[str, Any]:
         games.append(engine.Evening(tournament.slug, results))
     rule = series.rule
     points = [Fraction(str(p)) for p in series.points]
-    rows = engine.season_table(games, rule=rule, points=points if rule == engine.PLACING else (),
-                               best=series.best)
+    rows = engine.season_table(
+        games, rule=rule, points=points if rule == engine.PLACING else (), best=series.best
+    )
     # Entrants sharing a place are listed by name (the engine's own order among them follows
     # their keys, which are ids).
     rows = sorted(rows, key=lambda row: (row.rank, names[row.entrant][0].casefold()))
@@ -308,20 +337,33 @@ def compute_payload(series: Series) -> dict[str, Any]:
         "best": series.best,
         "chain": list(engine.CHAIN),
         "evenings": [
-            {"tournament": t.slug, "name": t.name, "state": t.state,
-             "starts_at": t.starts_at.isoformat() if t.starts_at else None,
-             "standings_version": s.version}
+            {
+                "tournament": t.slug,
+                "name": t.name,
+                "state": t.state,
+                "starts_at": t.starts_at.isoformat() if t.starts_at else None,
+                "standings_version": s.version,
+            }
             for t, s in played
         ],
         "rows": [
             {
-                "rank": row.rank, "tied": row.tied, "entrant": row.entrant,
-                "name": names[row.entrant][0], "players": names[row.entrant][1],
-                "score": _value(row.score), "wins": row.wins, "best": _value(row.best),
-                "total": _value(row.total), "played": row.played,
+                "rank": row.rank,
+                "tied": row.tied,
+                "entrant": row.entrant,
+                "name": names[row.entrant][0],
+                "players": names[row.entrant][1],
+                "score": _value(row.score),
+                "wins": row.wins,
+                "best": _value(row.best),
+                "total": _value(row.total),
+                "played": row.played,
                 "evenings": [
-                    {"score": None if score is None else _value(score), "counted": counted,
-                     "place": games[i].results.get(row.entrant, (None, 0))[0]}
+                    {
+                        "score": None if score is None else _value(score),
+                        "counted": counted,
+                        "place": games[i].results.get(row.entrant, (None, 0))[0],
+                    }
                     for i, (score, counted) in enumerate(row.evenings)
                 ],
             }
@@ -347,10 +389,12 @@ def recompute(*, series_id: int) -> SeriesSnapshot | None:
         if latest is not None and latest.inputs_version >= inputs:
             return None
         version = (latest.version if latest else 0) + 1
-        snapshot = SeriesSnapshot.objects.create(series_id=series_id, version=version,
-                                                 inputs_version=inputs, payload=payload)
-        members = list(SeriesMember.objects.filter(series_id=series_id).values_list(
-            "tournament_id", flat=True))
+        snapshot = SeriesSnapshot.objects.create(
+            series_id=series_id, version=version, inputs_version=inputs, payload=payload
+        )
+        members = list(
+            SeriesMember.objects.filter(series_id=series_id).values_list("tournament_id", flat=True)
+        )
         event = {"event": "season", "series": series.slug, "version": version}
         transaction.on_commit(lambda: [events.publish(tid, event) for tid in members])
     return snapshot
@@ -359,9 +403,13 @@ def recompute(*, series_id: int) -> SeriesSnapshot | None:
 def stale_series() -> list[int]:
     out = []
     for sid, version in Series.objects.filter(inputs_version__gt=0).values_list(
-            "pk", "inputs_version"):
-        seen = SeriesSnapshot.objects.filter(series_id=sid).values_list(
-            "inputs_version", flat=True).first()
+        "pk", "inputs_version"
+    ):
+        seen = (
+            SeriesSnapshot.objects.filter(series_id=sid)
+            .values_list("inputs_version", flat=True)
+            .first()
+        )
         if seen is None or seen < version:
             out.append(sid)
     return out

@@ -41,27 +41,66 @@ from .tournaments import (
 
 #: Every field a director may edit.
 EDITABLE = (
-    "name", "venue", "starts_at", "game", "rules", "format", "table_size", "double_round_robin",
-    "rounds", "match_length", "match_hands", "points_win", "points_draw", "points_loss",
-    "points_bye", "place_points", "tiebreaks", "late_entry", "show_provisional", "confirmation",
+    "name",
+    "venue",
+    "starts_at",
+    "game",
+    "rules",
+    "format",
+    "table_size",
+    "double_round_robin",
+    "rounds",
+    "match_length",
+    "match_hands",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "place_points",
+    "tiebreaks",
+    "late_entry",
+    "show_provisional",
+    "confirmation",
     "seed",
 )
 #: Fixed once a round is published: the hands played and the pairings made depend on them.
-LOCKED_AFTER_PUBLISH = frozenset({
-    "game", "rules", "format", "table_size", "double_round_robin", "match_length", "match_hands",
-})
+LOCKED_AFTER_PUBLISH = frozenset(
+    {
+        "game",
+        "rules",
+        "format",
+        "table_size",
+        "double_round_robin",
+        "match_length",
+        "match_hands",
+    }
+)
 #: What a draft round was drawn from: changing it discards the draft (it is drawn again).
-SHAPES_THE_DRAW = frozenset({
-    "game", "rules", "format", "table_size", "double_round_robin", "seed",
-})
+SHAPES_THE_DRAW = frozenset(
+    {
+        "game",
+        "rules",
+        "format",
+        "table_size",
+        "double_round_robin",
+        "seed",
+    }
+)
 #: What the standings are computed from: a change counts as a change to results.
-STANDINGS_INPUTS = frozenset({
-    "points_win", "points_draw", "points_loss", "points_bye", "place_points", "tiebreaks",
-    "late_entry", "show_provisional",
-})
+STANDINGS_INPUTS = frozenset(
+    {
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "points_bye",
+        "place_points",
+        "tiebreaks",
+        "late_entry",
+        "show_provisional",
+    }
+)
 #: What match points were settled from: a change states them again for settled matches.
-MATCH_POINTS = frozenset({"points_win", "points_draw", "points_loss", "points_bye",
-                          "place_points"})
+MATCH_POINTS = frozenset({"points_win", "points_draw", "points_loss", "points_bye", "place_points"})
 #: All that may change once the tournament is finished.
 AFTER_FINISH = frozenset({"name", "venue", "starts_at"})
 
@@ -185,8 +224,11 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "starts_at": _starts_at,
     "game": _choice("bad-game", "game", [g for g, _ in GAMES]),
     "rules": lambda value: value,  # checked with the game, below
-    "format": _choice("bad-format", "format",  # a duplicate event's format never changes
-                      [f for f in Tournament.Format.values if f != Tournament.Format.DUPLICATE]),
+    "format": _choice(
+        "bad-format",
+        "format",  # a duplicate event's format never changes
+        [f for f in Tournament.Format.values if f != Tournament.Format.DUPLICATE],
+    ),
     "table_size": _table_size,
     "double_round_robin": _flag("double_round_robin"),
     "rounds": _rounds,
@@ -243,14 +285,23 @@ def _defaults_follow(values: dict[str, Any], given: dict[str, Any], old: dict[st
         values["place_points"] = (
             [Decimal(p) for p in range(size - 1, -1, -1)] if fmt == "individual" else []
         )
-    was = _bye_points(old["format"], None, old["points_win"], old["points_draw"],
-                      old["place_points"] or [Decimal(0)])
+    was = _bye_points(
+        old["format"],
+        None,
+        old["points_win"],
+        old["points_draw"],
+        old["place_points"] or [Decimal(0)],
+    )
     if given.get("points_bye", ()) is None or (
         "points_bye" not in given and fmt != old["format"] and old["points_bye"] == was
     ):
-        values["points_bye"] = _bye_points(fmt, None, values["points_win"],
-                                           values["points_draw"], values["place_points"] or
-                                           [Decimal(0)])
+        values["points_bye"] = _bye_points(
+            fmt,
+            None,
+            values["points_win"],
+            values["points_draw"],
+            values["place_points"] or [Decimal(0)],
+        )
     if given.get("tiebreaks", ()) is None or (
         "tiebreaks" not in given
         and fmt != old["format"]

@@ -57,16 +57,19 @@ def _row_values(names: list[str], values: Any, made: dict[int, Any]) -> dict[str
 
 
 def _entry_json(entry: hist.EntryFacts) -> dict:
-    return {"entry": entry.pk, "name": entry.name, "players": list(entry.players),
-            "withdrawn": entry.status == Entry.Status.WITHDRAWN}
+    return {
+        "entry": entry.pk,
+        "name": entry.name,
+        "players": list(entry.players),
+        "withdrawn": entry.status == Entry.Status.WITHDRAWN,
+    }
 
 
 def compute_payload(tournament: Tournament) -> dict:
     from tournaments.standings import compute
 
     read = hist.load_for_standings(tournament)
-    rows = compute(hist.entrants(tournament, read), read.results,
-                   tiebreaks=tournament.tiebreaks)
+    rows = compute(hist.entrants(tournament, read), read.results, tiebreaks=tournament.tiebreaks)
     entries = {e.pk: e for e in read.entries}
     closed = tournament.round_set.filter(state="closed").count()
     names = list(rows[0].values) if rows else []
@@ -111,15 +114,20 @@ def provisional(tournament: Tournament) -> list[dict]:
         result = gameplay.outcome(tournament.game, tournament.rules, after)
         sides: dict[str, dict] = {}
         for seat in match.seats.all():
-            side = sides.setdefault(seat.side, {"entries": [], "points": _value(
-                result.points[seat.side])})
+            side = sides.setdefault(
+                seat.side, {"entries": [], "points": _value(result.points[seat.side])}
+            )
             side["entries"].append(seat.entry_id)
-        out.append({
-            "match": match.pk, "round": match.round.number, "table": match.table.number,
-            "hands": len(versions),
-            "confirmed": all(v.status == HandSubmission.Status.CONFIRMED for v in versions),
-            "sides": sides,
-        })
+        out.append(
+            {
+                "match": match.pk,
+                "round": match.round.number,
+                "table": match.table.number,
+                "hands": len(versions),
+                "confirmed": all(v.status == HandSubmission.Status.CONFIRMED for v in versions),
+                "sides": sides,
+            }
+        )
     return out
 
 
@@ -127,8 +135,11 @@ def _latest_versions(tournament_id: int) -> tuple[int, int] | None:
     """(version, inputs_version) of the latest snapshot, without its payload: reading the
     payload (half a megabyte of JSON at 1,000 entries, turned into text by PostgreSQL and
     parsed again here) only to read two numbers was a sixth of a recompute."""
-    return StandingsSnapshot.objects.filter(tournament_id=tournament_id).values_list(
-        "version", "inputs_version").first()
+    return (
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+        .values_list("version", "inputs_version")
+        .first()
+    )
 
 
 def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
@@ -148,23 +159,25 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             return None  # another recompute won the race with the same (or newer) inputs
         version = (latest[0] if latest else 0) + 1
         snapshot = StandingsSnapshot.objects.create(
-            tournament_id=tournament_id, version=version, inputs_version=inputs,
+            tournament_id=tournament_id,
+            version=version,
+            inputs_version=inputs,
             payload=payload,
         )
         from . import seasons  # a season counting this tournament is behind now
 
         seasons.member_changed(tournament_id)
-        transaction.on_commit(lambda: events.publish(
-            tournament_id, {"event": "standings", "version": version}
-        ))
+        transaction.on_commit(
+            lambda: events.publish(tournament_id, {"event": "standings", "version": version})
+        )
     return snapshot
 
 
 @dataclass(frozen=True, slots=True)
 class Latest:
     snapshot: StandingsSnapshot | None
-    stale: bool          # results changed since it was computed
-    age: float | None    # seconds since it was computed
+    stale: bool  # results changed since it was computed
+    age: float | None  # seconds since it was computed
 
 
 def latest(*, tournament: Tournament) -> Latest:
@@ -179,8 +192,12 @@ def schedule(tournament_id: int) -> None:
     """Have the standings recomputed soon (after commit). Never raises when sending: with the
     worker or Redis down the results are stored, the snapshot is marked stale, and the sweep
     catches up."""
-    scheduling.run_or_send("tournaments.recompute_standings", tournament_id,
-                           pending=PENDING_KEY.format(tournament_id), seconds=PENDING_SECONDS)
+    scheduling.run_or_send(
+        "tournaments.recompute_standings",
+        tournament_id,
+        pending=PENDING_KEY.format(tournament_id),
+        seconds=PENDING_SECONDS,
+    )
 
 
 def claim(tournament_id: int) -> None:
@@ -194,9 +211,11 @@ def stale_tournaments() -> list[int]:
     for tid, version in Tournament.objects.filter(results_version__gt=0).values_list(
         "pk", "results_version"
     ):
-        latest = StandingsSnapshot.objects.filter(tournament_id=tid).values_list(
-            "inputs_version", flat=True
-        ).first()
+        latest = (
+            StandingsSnapshot.objects.filter(tournament_id=tid)
+            .values_list("inputs_version", flat=True)
+            .first()
+        )
         if latest is None or latest < version:
             out.append(tid)
     return out

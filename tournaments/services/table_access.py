@@ -29,8 +29,12 @@ def _subject(table: Table) -> str:
 
 
 def _data(token: TableToken, table: Table) -> dict[str, int]:
-    return {"token": token.pk, "table_id": table.pk, "round": table.round.number,
-            "table": table.number}
+    return {
+        "token": token.pk,
+        "table_id": table.pk,
+        "round": table.round.number,
+        "table": table.number,
+    }
 
 
 def _issue(table: Table, actor: Actor, label: str, lifetime: timedelta) -> tuple[TableToken, str]:
@@ -43,16 +47,22 @@ def _issue(table: Table, actor: Actor, label: str, lifetime: timedelta) -> tuple
         expires_at=timezone.now() + lifetime,
     )
     audit(
-        tournament=table.round.tournament, actor=actor, action="table-token-created",
-        subject=_subject(table), data=_data(token, table),
+        tournament=table.round.tournament,
+        actor=actor,
+        action="table-token-created",
+        subject=_subject(table),
+        data=_data(token, table),
     )
     return token, secret
 
 
 def _check_lifetime(lifetime: timedelta) -> None:
     if not timedelta(minutes=1) <= lifetime <= LONGEST_LIFETIME:
-        raise Invalid("bad-lifetime", "a table token lives from one minute to seven days",
-                      {"seconds": int(lifetime.total_seconds())})
+        raise Invalid(
+            "bad-lifetime",
+            "a table token lives from one minute to seven days",
+            {"seconds": int(lifetime.total_seconds())},
+        )
 
 
 def issue_table_token(
@@ -83,7 +93,10 @@ def revoke_table_token(*, token: TableToken, actor: Actor) -> TableToken:
     with transaction.atomic():
         token.revoke()
         audit(
-            tournament=table.round.tournament, actor=actor, action="table-token-revoked",
-            subject=_subject(table), data=_data(token, table),
+            tournament=table.round.tournament,
+            actor=actor,
+            action="table-token-revoked",
+            subject=_subject(table),
+            data=_data(token, table),
         )
     return token

@@ -125,8 +125,10 @@ def create_tournament(
     if format not in Tournament.Format.values:
         raise ServiceError("bad-format", f"format must be one of {Tournament.Format.values}")
     if (format == Tournament.Format.DUPLICATE) != duplicate:
-        raise ServiceError("bad-format", "a duplicate event is created with its movement "
-                           "(create_duplicate_tournament)")
+        raise ServiceError(
+            "bad-format",
+            "a duplicate event is created with its movement (create_duplicate_tournament)",
+        )
     if match_length not in Tournament.MatchLength.values:
         raise ServiceError(
             "bad-match-length", f"match length must be one of {Tournament.MatchLength.values}"
@@ -209,8 +211,9 @@ def create_tournament(
     return tournament
 
 
-def _bye_points(fmt: str, given: Decimal | None, win: Decimal, draw: Decimal,
-                place_points: list) -> Decimal:
+def _bye_points(
+    fmt: str, given: Decimal | None, win: Decimal, draw: Decimal, place_points: list
+) -> Decimal:
     """A bye scores a win in a two-sided event by default; a sit-out from tables scores the
     average place (individual) or a draw (progressive), so sitting out neither wins nor loses."""
     if given is not None:

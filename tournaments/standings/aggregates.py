@@ -79,8 +79,7 @@ def _denominators(results: Sequence[Result], dens: tuple[int, int, int]) -> tupl
     """The least common denominators of match points, points for and points against."""
     found: list[set[int]] = [{d} for d in dens]
     for r in results:
-        for seen, v in zip(found, (r.match_points, r.points_for, r.points_against),
-                           strict=True):
+        for seen, v in zip(found, (r.match_points, r.points_for, r.points_against), strict=True):
             if type(v) is Fraction:
                 seen.add(v.denominator)
     mp, pf, pa = (lcm(*seen) for seen in found)
@@ -89,9 +88,29 @@ def _denominators(results: Sequence[Result], dens: tuple[int, int, int]) -> tupl
 
 class Aggregates:
     __slots__ = (
-        "entrants", "ids", "index", "n", "played", "won", "drawn", "lost", "byes", "missed",
-        "mp", "pf", "pa", "mp_den", "pf_den", "pa_den", "records", "whole", "_results", "places",
-        "rounds", "opp_lcm", "cache",
+        "entrants",
+        "ids",
+        "index",
+        "n",
+        "played",
+        "won",
+        "drawn",
+        "lost",
+        "byes",
+        "missed",
+        "mp",
+        "pf",
+        "pa",
+        "mp_den",
+        "pf_den",
+        "pa_den",
+        "records",
+        "whole",
+        "_results",
+        "places",
+        "rounds",
+        "opp_lcm",
+        "cache",
     )
     records: list[list[Result]]
     whole: bool
@@ -125,9 +144,19 @@ class Aggregates:
         if made is None:
             mp_den, pf_den, pa_den = self.mp_den, self.pf_den, self.pa_den
             made = self._results = [
-                [(r.match, r.round, r.outcome, r.match_points.numerator * mp_den, r.opponents,
-                  None, r.points_for.numerator * pf_den, r.points_against.numerator * pa_den)
-                 for r in mine]
+                [
+                    (
+                        r.match,
+                        r.round,
+                        r.outcome,
+                        r.match_points.numerator * mp_den,
+                        r.opponents,
+                        None,
+                        r.points_for.numerator * pf_den,
+                        r.points_against.numerator * pa_den,
+                    )
+                    for r in mine
+                ]
                 for mine in self.records
             ]
         return made
@@ -148,9 +177,7 @@ class Aggregates:
             index[e.id] = i
             if e.missed:
                 missed = e.missed
-                if type(missed) is not tuple or any(
-                    type(r) is not int or r < 1 for r in missed
-                ):
+                if type(missed) is not tuple or any(type(r) is not int or r < 1 for r in missed):
                     raise _bad(f"entrant {e.id}: missed must be a tuple of round numbers >= 1")
                 if len(set(missed)) != len(missed):
                     raise _bad(f"entrant {e.id}: a missed round is listed twice")
@@ -163,8 +190,7 @@ class Aggregates:
 
     # -- results ----------------------------------------------------------------------------------
 
-    def _accumulate(self, results: Sequence[Result], mp_den: int, pf_den: int,
-                    pa_den: int) -> None:
+    def _accumulate(self, results: Sequence[Result], mp_den: int, pf_den: int, pa_den: int) -> None:
         """Check and add up `results`, points scaled by the given denominators; _Rescale when a
         value's denominator does not divide its quantity's.
 
@@ -201,8 +227,9 @@ class Aggregates:
                 places[(match, entrant)] = place
             if outcome == "bye":
                 if opps or r.partners:
-                    raise _bad(f"entrant {entrant}, match {match}: a bye has no opponents or "
-                               "partners")
+                    raise _bad(
+                        f"entrant {entrant}, match {match}: a bye has no opponents or partners"
+                    )
             elif type(opps) is not tuple or len(opps) != 1 or r.partners or entrant in opps:
                 opps = self._opponents(r)
                 opp_counts.add(len(opps))
@@ -279,8 +306,9 @@ class Aggregates:
 
     # -- results, the fast path -------------------------------------------------------------------
 
-    def _accumulate_fast(self, results: Sequence[Result], mp_den: int, pf_den: int,
-                         pa_den: int) -> bool:
+    def _accumulate_fast(
+        self, results: Sequence[Result], mp_den: int, pf_den: int, pa_den: int
+    ) -> bool:
         """`_accumulate` for the usual event: every match two-sided (two results naming each
         other) or a bye, no places or partners, integral points (the profile: this loop was
         over half of a 1,000 x 9 recompute). It checks less per result than the general loop
@@ -317,9 +345,13 @@ class Aggregates:
                 if len(opps) == 1:
                     first = seen_setdefault(match, r)
                     if first is not r:  # the match's second result: the mirror of its first
-                        if (type(first) is not Result or first.entrant != opps[0]
-                                or first.opponents[0] != entrant or first.round != rnd
-                                or entrant == opps[0]):
+                        if (
+                            type(first) is not Result
+                            or first.entrant != opps[0]
+                            or first.opponents[0] != entrant
+                            or first.round != rnd
+                            or entrant == opps[0]
+                        ):
                             return False
                         seen[match] = rnd
                         completed += 1
@@ -329,8 +361,14 @@ class Aggregates:
                     seen[match] = rnd  # a second result in a bye's match will not match
                     byes += 1
                 m, f, a = r.match_points, r.points_for, r.points_against
-                if (type(m) is not frac or type(f) is not frac or type(a) is not frac
-                        or m._denominator != 1 or f._denominator != 1 or a._denominator != 1):  # type: ignore[attr-defined]
+                if (
+                    type(m) is not frac
+                    or type(f) is not frac
+                    or type(a) is not frac
+                    or m._denominator != 1
+                    or f._denominator != 1
+                    or a._denominator != 1
+                ):  # type: ignore[attr-defined]
                     return False
                 add_to[entrant](r)
         except (KeyError, TypeError):  # an unknown entrant; something unhashable
@@ -401,8 +439,9 @@ class Aggregates:
             raise _bad(f"{where}: unknown opponent or partner {unknown[0]!r}")
         people = [r.entrant, *r.opponents, *r.partners]
         if len(set(people)) != len(people):
-            raise _bad(f"{where}: an entrant is listed twice among itself, its opponents and "
-                       "partners")
+            raise _bad(
+                f"{where}: an entrant is listed twice among itself, its opponents and partners"
+            )
         return r.opponents
 
     def _diagnose(self, results: Sequence[Result]) -> NoReturn:
@@ -421,18 +460,18 @@ class Aggregates:
                 raise _bad(f"entrant {r.entrant} has two results in match {r.match}")
             seen.add((r.match, r.entrant))
             if r.outcome not in OUTCOMES:
-                raise _bad(f"{where}: unknown outcome {r.outcome!r} (known: "
-                           f"{', '.join(OUTCOMES)})")
+                raise _bad(f"{where}: unknown outcome {r.outcome!r} (known: {', '.join(OUTCOMES)})")
             if r.round in missed[r.entrant]:
-                raise _bad(f"entrant {r.entrant} has a result in round {r.round}, listed as "
-                           "missed")
+                raise _bad(f"entrant {r.entrant} has a result in round {r.round}, listed as missed")
         for r in results:
             for o in (*r.opponents, *r.partners):
                 if type(o) is not int or o not in self.index:
-                    raise _bad(f"entrant {r.entrant}, match {r.match}: unknown opponent or "
-                               f"partner {o!r}")
+                    raise _bad(
+                        f"entrant {r.entrant}, match {r.match}: unknown opponent or partner {o!r}"
+                    )
             for o in r.opponents:
                 if (r.match, o) not in seen:
-                    raise _bad(f"match {r.match}: opponent {o} of entrant {r.entrant} has no "
-                               "result in it")
+                    raise _bad(
+                        f"match {r.match}: opponent {o} of entrant {r.entrant} has no result in it"
+                    )
         raise _bad("inconsistent results")  # pragma: no cover - a check without a diagnosis

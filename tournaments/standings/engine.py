@@ -51,8 +51,9 @@ def _column(metric: Metric, out: Column | Sequence, size: int) -> Column:
     if type(col.denominator) is not int or col.denominator < 1:
         raise StandingsError("bad-metric", f"{metric.name}: the denominator must be an int >= 1")
     if metric.name not in BUILT_IN and not set(map(type, col.values)) <= _EXACT:
-        raise StandingsError("bad-metric", f"{metric.name} gave values that are not int or "
-                             "Fraction")
+        raise StandingsError(
+            "bad-metric", f"{metric.name} gave values that are not int or Fraction"
+        )
     return col
 
 
@@ -75,8 +76,11 @@ def _public(metric: Metric, col: Column, memo: dict[int, dict]) -> list:
             for v in new:
                 made[v] = _fraction(v, den)
             return list(map(made.__getitem__, values))
-    if den == 1 and (type(values) is list or type(values) is tuple) and set(map(type, values)) \
-            == _FRACTION_ONLY:
+    if (
+        den == 1
+        and (type(values) is list or type(values) is tuple)
+        and set(map(type, values)) == _FRACTION_ONLY
+    ):
         return list(values)  # Fractions already (average_points): nothing to make
     out = []
     for v in values:
@@ -127,8 +131,9 @@ def compute(
             gc.enable()
 
 
-def _compute(entrants: Sequence[Entrant], results: Sequence[Result], chain: list[Metric]
-             ) -> list[Row]:
+def _compute(
+    entrants: Sequence[Entrant], results: Sequence[Result], chain: list[Metric]
+) -> list[Row]:
     agg = Aggregates(entrants, results)
     n = agg.n
     if not n:
@@ -179,8 +184,7 @@ def _compute(entrants: Sequence[Entrant], results: Sequence[Result], chain: list
         while j < len(chain) and not chain[j].chain_aware:
             j += 1
         columns = [
-            raw[c.name] if not c.higher_is_better else [-v for v in raw[c.name]]
-            for c in chain[k:j]
+            raw[c.name] if not c.higher_is_better else [-v for v in raw[c.name]] for c in chain[k:j]
         ]
         keys = columns[0] if len(columns) == 1 else list(zip(*columns, strict=True))
         refined: list[list[int]] = []

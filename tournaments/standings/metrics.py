@@ -96,16 +96,26 @@ def unregister_metric(name: str) -> None:
 _Fn = TypeVar("_Fn", bound=Callable[..., Column | Sequence])
 
 
-def _builtin(name: str, higher_is_better: bool, *, integer: bool = False, group: bool = False,
-             description: str = "") -> Callable[[_Fn], _Fn]:
+def _builtin(
+    name: str,
+    higher_is_better: bool,
+    *,
+    integer: bool = False,
+    group: bool = False,
+    description: str = "",
+) -> Callable[[_Fn], _Fn]:
     def decorate(fn: _Fn) -> _Fn:
-        register_metric(Metric(
-            name, higher_is_better,
-            compute=None if group else fn,
-            compute_group=fn if group else None,
-            integer=integer, description=description,
-            alone=Fraction(0) if group and not integer else 0,
-        ))
+        register_metric(
+            Metric(
+                name,
+                higher_is_better,
+                compute=None if group else fn,
+                compute_group=fn if group else None,
+                integer=integer,
+                description=description,
+                alone=Fraction(0) if group and not integer else 0,
+            )
+        )
         _BUILT_IN.add(name)
         return fn
 
@@ -115,8 +125,9 @@ def _builtin(name: str, higher_is_better: bool, *, integer: bool = False, group:
 # -- counts ---------------------------------------------------------------------------------------
 
 
-@_builtin("played", True, integer=True, description="matches played (byes and missed rounds "
-          "not included)")
+@_builtin(
+    "played", True, integer=True, description="matches played (byes and missed rounds not included)"
+)
 def _played(agg: Aggregates) -> Column:
     return Column(agg.played)
 
@@ -141,8 +152,12 @@ def _byes(agg: Aggregates) -> Column:
     return Column(agg.byes)
 
 
-@_builtin("wins", True, integer=True, description="tiebreak: matches won at the table; a bye "
-          "is not a win (same count as `won`)")
+@_builtin(
+    "wins",
+    True,
+    integer=True,
+    description="tiebreak: matches won at the table; a bye is not a win (same count as `won`)",
+)
 def _wins(agg: Aggregates) -> Column:
     return Column(agg.won)
 
@@ -150,20 +165,25 @@ def _wins(agg: Aggregates) -> Column:
 # -- points ---------------------------------------------------------------------------------------
 
 
-@_builtin("match_points", True, description="match points, byes and missed-round credits "
-          "included")
+@_builtin("match_points", True, description="match points, byes and missed-round credits included")
 def _match_points(agg: Aggregates) -> Column:
     return Column(agg.mp, agg.mp_den)
 
 
-@_builtin("points_for", True, description="the game's own points scored, byes and missed-round "
-          "credits included")
+@_builtin(
+    "points_for",
+    True,
+    description="the game's own points scored, byes and missed-round credits included",
+)
 def _points_for(agg: Aggregates) -> Column:
     return Column(agg.pf, agg.pf_den)
 
 
-@_builtin("points_against", False, description="the opponents' points (mean of the others at "
-          "multi-seat tables)")
+@_builtin(
+    "points_against",
+    False,
+    description="the opponents' points (mean of the others at multi-seat tables)",
+)
 def _points_against(agg: Aggregates) -> Column:
     return Column(agg.pa, agg.pa_den)
 
@@ -175,8 +195,11 @@ def _point_difference(agg: Aggregates) -> Column:
     return Column([pf * f - pa * a for pf, pa in zip(agg.pf, agg.pa, strict=True)], den)
 
 
-@_builtin("average_points", True, description="points_for per round credited (played + byes + "
-          "missed rounds); 0 when none")
+@_builtin(
+    "average_points",
+    True,
+    description="points_for per round credited (played + byes + missed rounds); 0 when none",
+)
 def _average_points(agg: Aggregates) -> Column:
     den = agg.pf_den
     out: list[Fraction] = []
@@ -194,8 +217,12 @@ def _average_points(agg: Aggregates) -> Column:
     return Column(out)
 
 
-@_builtin("progressive_score", True, description="sum over the event's rounds of the "
-          "match points accumulated after each round (FIDE's progressive/cumulative score)")
+@_builtin(
+    "progressive_score",
+    True,
+    description="sum over the event's rounds of the "
+    "match points accumulated after each round (FIDE's progressive/cumulative score)",
+)
 def _progressive_score(agg: Aggregates) -> Column:
     rounds = agg.rounds
     later = {r: len(rounds) - k for k, r in enumerate(rounds)}  # how many rounds r' >= r
@@ -224,8 +251,12 @@ def _progressive_score(agg: Aggregates) -> Column:
     return Column(out, den)
 
 
-@_builtin("placings", False, description="sum of finishing places at tables; each bye or missed "
-          "round counts as the entrant's own mean place; 0 with no placed match")
+@_builtin(
+    "placings",
+    False,
+    description="sum of finishing places at tables; each bye or missed "
+    "round counts as the entrant's own mean place; 0 with no placed match",
+)
 def _placings(agg: Aggregates) -> Column:
     if not agg.places:  # no placed match at all (two-sided events): 0 for everyone
         return Column([0] * agg.n)
@@ -338,26 +369,41 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
     return result
 
 
-@_builtin("buchholz", True, description="sum of the opponents' match points (per match: the mean "
-          "over its opponents); a bye or missed round counts as an opponent on one's own score")
+@_builtin(
+    "buchholz",
+    True,
+    description="sum of the opponents' match points (per match: the mean "
+    "over its opponents); a bye or missed round counts as an opponent on one's own score",
+)
 def _buchholz(agg: Aggregates) -> Column:
     return opponent_strength(agg)["buchholz"]
 
 
-@_builtin("buchholz_cut1", True, description="buchholz without the lowest contribution (nothing "
-          "cut with fewer than 2)")
+@_builtin(
+    "buchholz_cut1",
+    True,
+    description="buchholz without the lowest contribution (nothing cut with fewer than 2)",
+)
 def _buchholz_cut1(agg: Aggregates) -> Column:
     return opponent_strength(agg)["buchholz_cut1"]
 
 
-@_builtin("median_buchholz", True, description="buchholz without the highest and the lowest "
-          "contribution; with 2, without the lowest (Cut-1); with 0 or 1, buchholz")
+@_builtin(
+    "median_buchholz",
+    True,
+    description="buchholz without the highest and the lowest "
+    "contribution; with 2, without the lowest (Cut-1); with 0 or 1, buchholz",
+)
 def _median_buchholz(agg: Aggregates) -> Column:
     return opponent_strength(agg)["median_buchholz"]
 
 
-@_builtin("sonneborn_berger", True, description="match points of beaten opponents plus half of "
-          "drawn ones; at tables, placed below = beaten, same place = drawn; byes count 0")
+@_builtin(
+    "sonneborn_berger",
+    True,
+    description="match points of beaten opponents plus half of "
+    "drawn ones; at tables, placed below = beaten, same place = drawn; byes count 0",
+)
 def _sonneborn_berger(agg: Aggregates) -> Column:
     return opponent_strength(agg)["sonneborn_berger"]
 
@@ -365,8 +411,13 @@ def _sonneborn_berger(agg: Aggregates) -> Column:
 # -- chain-aware ----------------------------------------------------------------------------------
 
 
-@_builtin("head_to_head", True, group=True, description="match points scored in matches against "
-          "the entrants one is tied with (chain-aware: computed per tied group)")
+@_builtin(
+    "head_to_head",
+    True,
+    group=True,
+    description="match points scored in matches against "
+    "the entrants one is tied with (chain-aware: computed per tied group)",
+)
 def _head_to_head(agg: Aggregates, group: Sequence[int]) -> Column:
     ids = agg.ids
     members = {ids[i] for i in group}
@@ -395,14 +446,25 @@ BUILT_IN: frozenset[str] = frozenset(_BUILT_IN)
 
 #: The default tiebreak chain (Swiss, two-sided matches).
 DEFAULT_TIEBREAKS: tuple[str, ...] = (
-    "match_points", "point_difference", "buchholz", "head_to_head", "wins",
+    "match_points",
+    "point_difference",
+    "buchholz",
+    "head_to_head",
+    "wins",
 )
 
 #: Suggested chains per format (docs/standings.md explains each).
-DEFAULT_CHAINS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "swiss": DEFAULT_TIEBREAKS,
-    "round_robin": ("match_points", "head_to_head", "sonneborn_berger", "point_difference",
-                    "wins"),
-    "tables": ("match_points", "placings", "points_for", "buchholz", "head_to_head"),
-    "progressive": ("match_points", "points_for", "buchholz", "head_to_head"),
-})
+DEFAULT_CHAINS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "swiss": DEFAULT_TIEBREAKS,
+        "round_robin": (
+            "match_points",
+            "head_to_head",
+            "sonneborn_berger",
+            "point_difference",
+            "wins",
+        ),
+        "tables": ("match_points", "placings", "points_for", "buchholz", "head_to_head"),
+        "progressive": ("match_points", "points_for", "buchholz", "head_to_head"),
+    }
+)

@@ -23,8 +23,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["MATCH_POINTS", "PLACING", "RULES", "Evening", "SeasonError", "SeasonRow",
-           "season_table"]
+__all__ = [
+    "MATCH_POINTS",
+    "PLACING",
+    "RULES",
+    "Evening",
+    "SeasonError",
+    "SeasonRow",
+    "season_table",
+]
 
 PLACING = "placing"
 MATCH_POINTS = "match-points"
@@ -79,10 +86,10 @@ def _placing(evening: Evening, points: Sequence[Fraction | int]) -> dict[Hashabl
         by_place.setdefault(place, []).append(entrant)
     out: dict[Hashable, Fraction | int] = {}
     for place, tied in by_place.items():
-        covered = sum(points[p - 1] for p in range(place, min(place + len(tied),
-                                                              len(points) + 1)))
-        share = _exact(Fraction(covered, len(tied)) if isinstance(covered, int)
-                       else covered / len(tied))
+        covered = sum(points[p - 1] for p in range(place, min(place + len(tied), len(points) + 1)))
+        share = _exact(
+            Fraction(covered, len(tied)) if isinstance(covered, int) else covered / len(tied)
+        )
         for entrant in tied:
             out[entrant] = share
     return out
@@ -115,15 +122,18 @@ def season_table(
         if rule == PLACING:
             scored.append(_placing(evening, points))
         else:
-            scored.append({e: mp if isinstance(mp, int) else _exact(Fraction(mp))
-                           for e, (_place, mp) in evening.results.items()})
+            scored.append(
+                {
+                    e: mp if isinstance(mp, int) else _exact(Fraction(mp))
+                    for e, (_place, mp) in evening.results.items()
+                }
+            )
     entrants = list(dict.fromkeys(e for evening in evenings for e in evening.results))
     rows = []
     for entrant in entrants:
         row = SeasonRow(entrant)
         scores = [s.get(entrant) for s in scored]
-        present: dict[int, Fraction | int] = {
-            i: x for i, x in enumerate(scores) if x is not None}
+        present: dict[int, Fraction | int] = {i: x for i, x in enumerate(scores) if x is not None}
         played = list(present)
         # The best K by score, the earlier evening first among equal scores (a stable sort).
         counted = set(sorted(played, key=lambda i: -present[i])[: best or len(played)])

@@ -24,8 +24,12 @@ def check_hands(request):
         "check_hands.html",
         # The engine's error codes (and its English detail) are for a signed-in director; every
         # reader gets the sentences (the code stays in each error's data-code and title).
-        {"form": form, "report": report, "demo_games": DEMO_GAMES,
-         "show_codes": request.user.is_authenticated},
+        {
+            "form": form,
+            "report": report,
+            "demo_games": DEMO_GAMES,
+            "show_codes": request.user.is_authenticated,
+        },
         status=status,
     )
 

@@ -101,15 +101,39 @@ def confirmed(request: HttpRequest) -> bool:
     return request.POST.get("confirm") == "yes"
 
 
-def ask_first(request: HttpRequest, tournament: Tournament, *, title: str, question: str,
-              button: str, cancel: str, danger: bool = True) -> HttpResponse:
+def ask_first(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    title: str,
+    question: str,
+    button: str,
+    cancel: str,
+    danger: bool = True,
+) -> HttpResponse:
     """The confirmation step of an action that is hard to undo: a page (no script needed)
     that says what will happen and posts the same form again with `confirm=yes`."""
-    carried = [(key, value) for key, values in request.POST.lists()
-               if key not in ("csrfmiddlewaretoken", "confirm") for value in values]
-    return render(request, "tournaments/director/confirm.html", _context(
-        tournament, "dashboard", title=title, question=question, button=button,
-        cancel=cancel, carried=carried, action=request.path, danger=danger))
+    carried = [
+        (key, value)
+        for key, values in request.POST.lists()
+        if key not in ("csrfmiddlewaretoken", "confirm")
+        for value in values
+    ]
+    return render(
+        request,
+        "tournaments/director/confirm.html",
+        _context(
+            tournament,
+            "dashboard",
+            title=title,
+            question=question,
+            button=button,
+            cancel=cancel,
+            carried=carried,
+            action=request.path,
+            danger=danger,
+        ),
+    )
 
 
 def dashboard(tournament: Tournament) -> HttpResponse:
@@ -127,8 +151,10 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     at = {"slug": slug, "number": round_.number} if printable else {}
 
     def export(subject: str) -> list[tuple[str, str]]:
-        return [(fmt.upper(), _url("export-table", slug=slug, subject=subject, fmt=fmt))
-                for fmt in ("csv", "xlsx", "pdf")]
+        return [
+            (fmt.upper(), _url("export-table", slug=slug, subject=subject, fmt=fmt))
+            for fmt in ("csv", "xlsx", "pdf")
+        ]
 
     return {
         "cards": _url("printing-cards", **at) if printable else "",
@@ -145,13 +171,18 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
 
 
 def _context(tournament: Tournament, section: str, **extra: Any) -> dict[str, Any]:
-    return {"tournament": tournament, "section": section,
-            "game_name": presentation.game_name(tournament.game),
-            "preset_name": presentation.preset_name(
-                tournament.game,
-                tournament.rules if isinstance(tournament.rules, str)
-                else tournament.rules.get("preset", "")),
-            **extra}
+    return {
+        "tournament": tournament,
+        "section": section,
+        "game_name": presentation.game_name(tournament.game),
+        "preset_name": presentation.preset_name(
+            tournament.game,
+            tournament.rules
+            if isinstance(tournament.rules, str)
+            else tournament.rules.get("preset", ""),
+        ),
+        **extra,
+    }
 
 
 def _initial_from_post(post: Any) -> dict[str, Any]:
@@ -168,18 +199,27 @@ def _options(initial: dict[str, Any]) -> dict[str, Any]:
     return {k[4:]: v for k, v in initial.items() if k.startswith("opt_")}
 
 
-def _setup_form(request: HttpRequest, tournament: Tournament | None,
-                locked: bool = False) -> tuple[SetupForm, bool]:
+def _setup_form(
+    request: HttpRequest, tournament: Tournament | None, locked: bool = False
+) -> tuple[SetupForm, bool]:
     """(form, reloaded): a POST asking for new rule options (the no-JavaScript step, or a
     game/preset changed since the options were shown) comes back unbound with them."""
     post = request.POST
-    if request.method == "POST" and not locked and (
-        "reload" in post
-        or post.get("options_for") != f"{post.get('game')}:{post.get('preset')}"
+    if (
+        request.method == "POST"
+        and not locked
+        and (
+            "reload" in post
+            or post.get("options_for") != f"{post.get('game')}:{post.get('preset')}"
+        )
     ):
         initial = _initial_from_post(post)
-        form = SetupForm(tournament=tournament, initial=initial,
-                         game=post.get("game", "spades"), preset=post.get("preset", ""))
+        form = SetupForm(
+            tournament=tournament,
+            initial=initial,
+            game=post.get("game", "spades"),
+            preset=post.get("preset", ""),
+        )
         kept = _options(initial)
         for name, value in kept.items():
             form.initial[f"opt_{name}"] = value
@@ -222,7 +262,8 @@ def director_home(request: HttpRequest) -> HttpResponse:
         if not uses or knockout_form.is_valid():
             try:
                 tournament = services.create_tournament(
-                    actor=Actor(user=request.user), **form.values(),
+                    actor=Actor(user=request.user),
+                    **form.values(),
                     knockout=knockout_form.settings(fmt) if uses else None,
                 )
             except ServiceError as error:
@@ -234,8 +275,12 @@ def director_home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/director/home.html",
-        {"tournaments": select.directed_tournaments(request.user), "form": form,
-         "knockout_form": knockout_form, "reloaded": reloaded},
+        {
+            "tournaments": select.directed_tournaments(request.user),
+            "form": form,
+            "knockout_form": knockout_form,
+            "reloaded": reloaded,
+        },
         status=status,
     )
 
@@ -266,8 +311,11 @@ def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Acto
         request,
         "tournaments/director/dashboard.html",
         _context(
-            tournament, "dashboard",
-            round=round_, rows=rows, byes=byes,
+            tournament,
+            "dashboard",
+            round=round_,
+            rows=rows,
+            byes=byes,
             progress=select.progress(rows),
             rounds=select.rounds(tournament),
             counts=select.entry_counts(tournament),
@@ -285,8 +333,11 @@ def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Acto
 @director_page
 @require_POST
 def director_open_registration(request: HttpRequest, tournament: Tournament, actor: Actor):
-    run(request, lambda: services.open_registration(tournament=tournament, actor=actor),
-        _("Registration is open."))
+    run(
+        request,
+        lambda: services.open_registration(tournament=tournament, actor=actor),
+        _("Registration is open."),
+    )
     return dashboard(tournament)
 
 
@@ -298,12 +349,18 @@ def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
         if request.POST.get("confirm") != "yes":
             messages.error(request, _("Tick the box to confirm."))
             return redirect("tournaments:director-finish", slug=tournament.slug)
-        run(request, lambda: services.finish_tournament(tournament=tournament, actor=actor),
-            _("The tournament is finished. Its results are final."))
+        run(
+            request,
+            lambda: services.finish_tournament(tournament=tournament, actor=actor),
+            _("The tournament is finished. Its results are final."),
+        )
         return dashboard(tournament)
     open_rounds = tournament.round_set.exclude(state=Round.State.CLOSED)
-    return render(request, "tournaments/director/finish.html",
-                  _context(tournament, "dashboard", open_rounds=list(open_rounds)))
+    return render(
+        request,
+        "tournaments/director/finish.html",
+        _context(tournament, "dashboard", open_rounds=list(open_rounds)),
+    )
 
 
 @director_page
@@ -324,9 +381,11 @@ def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
             return redirect("tournaments:director-setup", slug=tournament.slug)
     status = 400 if request.method == "POST" and not reloaded else 200
     return render(
-        request, "tournaments/director/setup.html",
-        _context(tournament, "setup", form=form, locked=locked, finished=finished,
-                 reloaded=reloaded),
+        request,
+        "tournaments/director/setup.html",
+        _context(
+            tournament, "setup", form=form, locked=locked, finished=finished, reloaded=reloaded
+        ),
         status=status,
     )
 
@@ -344,14 +403,20 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
     published = tournament.round_set.public().count()
     # At the desk (check-in has begun, or the event is under way) a new entry is here now;
     # before that, checking one in would make round 1 pair the checked-in entries alone.
-    form = RegisterEntryForm(request.POST or None, team=team,
-                             initial={"checked_in": bool(counts["checked_in"] or published)})
+    form = RegisterEntryForm(
+        request.POST or None,
+        team=team,
+        initial={"checked_in": bool(counts["checked_in"] or published)},
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             entry = services.register_entry(
-                tournament=tournament, actor=actor, players=form.players(),
-                name=data.get("name", ""), seed=data.get("seed"),
+                tournament=tournament,
+                actor=actor,
+                players=form.players(),
+                name=data.get("name", ""),
+                seed=data.get("seed"),
                 late_entry=data.get("late_entry", ""),
                 checked_in=data.get("checked_in", False),
                 affiliation=data.get("affiliation", ""),
@@ -362,74 +427,109 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
             messages.success(request, _("%(name)s is entered.") % {"name": entry.name})
             return redirect("tournaments:director-entries", slug=tournament.slug)
     return render(
-        request, "tournaments/director/entries.html",
-        _context(tournament, "entries", form=form, entries=select.entries(tournament),
-                 counts=counts, team=team, published=published,
-                 keep_apart_form=KeepApartForm(entries=_active_entries(tournament)),
-                 kept_apart=select.kept_apart(tournament),
-                 rounds_made=tournament.round_set.count()),
+        request,
+        "tournaments/director/entries.html",
+        _context(
+            tournament,
+            "entries",
+            form=form,
+            entries=select.entries(tournament),
+            counts=counts,
+            team=team,
+            published=published,
+            keep_apart_form=KeepApartForm(entries=_active_entries(tournament)),
+            kept_apart=select.kept_apart(tournament),
+            rounds_made=tournament.round_set.count(),
+        ),
         status=400 if request.method == "POST" else 200,
     )
 
 
 @director_page
 @require_POST
-def director_entry_action(request: HttpRequest, tournament: Tournament, actor: Actor,
-                          entry_id: int, action: str):
+def director_entry_action(
+    request: HttpRequest, tournament: Tournament, actor: Actor, entry_id: int, action: str
+):
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     name = entry.name
     if action == "check-in":
-        run(request, lambda: services.check_in(entry=entry, actor=actor),
-            _("%(name)s is checked in.") % {"name": name})
+        run(
+            request,
+            lambda: services.check_in(entry=entry, actor=actor),
+            _("%(name)s is checked in.") % {"name": name},
+        )
     elif action == "undo-check-in":
-        run(request, lambda: services.undo_check_in(entry=entry, actor=actor),
-            _("The check-in of %(name)s is taken back.") % {"name": name})
+        run(
+            request,
+            lambda: services.undo_check_in(entry=entry, actor=actor),
+            _("The check-in of %(name)s is taken back.") % {"name": name},
+        )
     elif action == "affiliation":
         form = AffiliationForm(request.POST)
         affiliation = form.cleaned_data["affiliation"] if form.is_valid() else ""
-        run(request,
+        run(
+            request,
             lambda: services.set_affiliation(entry=entry, actor=actor, affiliation=affiliation),
-            _("Affiliation of %(name)s saved.") % {"name": name})
+            _("Affiliation of %(name)s saved.") % {"name": name},
+        )
     elif action == "withdraw":
         if not confirmed(request):
             return ask_first(
-                request, tournament, title=_("Withdraw %(name)s?") % {"name": name},
-                question=_("%(name)s will not be paired in the next rounds; the results so far "
-                           "stay. This is recorded in the audit trail.") % {"name": name},
+                request,
+                tournament,
+                title=_("Withdraw %(name)s?") % {"name": name},
+                question=_(
+                    "%(name)s will not be paired in the next rounds; the results so far "
+                    "stay. This is recorded in the audit trail."
+                )
+                % {"name": name},
                 button=_("Yes, withdraw %(name)s") % {"name": name},
                 cancel=f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
-                       f"#entry-{entry.pk}")
+                f"#entry-{entry.pk}",
+            )
         form = WithdrawForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        run(request, lambda: services.withdraw(entry=entry, actor=actor, reason=reason),
-            _("%(name)s is withdrawn.") % {"name": name})
+        run(
+            request,
+            lambda: services.withdraw(entry=entry, actor=actor, reason=reason),
+            _("%(name)s is withdrawn.") % {"name": name},
+        )
     elif action == "seed":
         form = SeedForm(request.POST)
         if form.is_valid():
             seed = form.cleaned_data["seed"]
-            run(request, lambda: services.set_seed(entry=entry, actor=actor, seed=seed),
-                _("Seed of %(name)s saved.") % {"name": name})
+            run(
+                request,
+                lambda: services.set_seed(entry=entry, actor=actor, seed=seed),
+                _("Seed of %(name)s saved.") % {"name": name},
+            )
         else:
             messages.error(request, _("A seed is a whole number from 1."))
     elif action == "table":
         form = FixTableForm(request.POST)
         if form.is_valid():
             table, reason = form.cleaned_data["table"], form.cleaned_data["reason"]
-            run(request,
+            run(
+                request,
                 lambda: services.fix_table(entry=entry, actor=actor, table=table, reason=reason),
-                _("Table of %(name)s saved.") % {"name": name})
+                _("Table of %(name)s saved.") % {"name": name},
+            )
         else:
             messages.error(request, _("A table number is a whole number from 1."))
     else:
         raise Http404("no such action")
-    return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}"
-                    f"#entry-{entry.pk}")
+    return redirect(
+        f"{reverse('tournaments:director-entries', args=[tournament.slug])}#entry-{entry.pk}"
+    )
 
 
 def _active_entries(tournament: Tournament):
-    return (Entry.objects.filter(tournament=tournament)
-            .exclude(status=Entry.Status.WITHDRAWN)
-            .select_related("team", "player").order_by("team__name", "player__name", "pk"))
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("team", "player")
+        .order_by("team__name", "player__name", "pk")
+    )
 
 
 @director_page
@@ -439,11 +539,18 @@ def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Act
     form = KeepApartForm(request.POST, entries=_active_entries(tournament))
     if form.is_valid():
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-        run(request, lambda: services.keep_apart(
-            tournament=tournament, actor=actor, first=first, second=second,
-            reason=form.cleaned_data["reason"]),
+        run(
+            request,
+            lambda: services.keep_apart(
+                tournament=tournament,
+                actor=actor,
+                first=first,
+                second=second,
+                reason=form.cleaned_data["reason"],
+            ),
             _("%(first)s and %(second)s are kept apart in the pairings while the draw can.")
-            % {"first": first.name, "second": second.name})
+            % {"first": first.name, "second": second.name},
+        )
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(error))
@@ -452,13 +559,20 @@ def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Act
 
 @director_page
 @require_POST
-def director_allow_together(request: HttpRequest, tournament: Tournament, actor: Actor,
-                            pair_id: int):
-    pair = get_object_or_404(KeepApart.objects.select_related("first", "second", "tournament"),
-                             tournament=tournament, pk=pair_id)
+def director_allow_together(
+    request: HttpRequest, tournament: Tournament, actor: Actor, pair_id: int
+):
+    pair = get_object_or_404(
+        KeepApart.objects.select_related("first", "second", "tournament"),
+        tournament=tournament,
+        pk=pair_id,
+    )
     names = {"first": pair.first.name, "second": pair.second.name}
-    run(request, lambda: services.allow_together(pair=pair, actor=actor),
-        _("%(first)s and %(second)s may meet again.") % names)
+    run(
+        request,
+        lambda: services.allow_together(pair=pair, actor=actor),
+        _("%(first)s and %(second)s may meet again.") % names,
+    )
     return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}#apart")
 
 
@@ -475,9 +589,15 @@ def director_check_in_entries(request: HttpRequest, tournament: Tournament, acto
         except ServiceError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, ngettext(
-                "%(count)s entry checked in.", "%(count)s entries checked in.", len(done),
-            ) % {"count": len(done)})
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s entry checked in.",
+                    "%(count)s entries checked in.",
+                    len(done),
+                )
+                % {"count": len(done)},
+            )
     return redirect("tournaments:director-entries", slug=tournament.slug)
 
 
@@ -485,13 +605,13 @@ def director_check_in_entries(request: HttpRequest, tournament: Tournament, acto
 
 
 def _round(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("tournament"),
-                             tournament=tournament, number=number)
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
 
 
 def _to_round(round_: Round) -> HttpResponse:
-    return redirect("tournaments:director-round", slug=round_.tournament.slug,
-                    number=round_.number)
+    return redirect("tournaments:director-round", slug=round_.tournament.slug, number=round_.number)
 
 
 @director_page
@@ -501,8 +621,7 @@ def director_round_generate(request: HttpRequest, tournament: Tournament, actor:
     regenerate = request.POST.get("regenerate") == "1"
     round_ = run(
         request,
-        lambda: services.generate_round(tournament=tournament, actor=actor,
-                                        regenerate=regenerate),
+        lambda: services.generate_round(tournament=tournament, actor=actor, regenerate=regenerate),
         _("Draft pairings ready: review them, then publish."),
     )
     return _to_round(round_) if round_ else dashboard(tournament)
@@ -520,9 +639,15 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
     from .room import room_context
 
     return render(
-        request, "tournaments/director/round.html",
+        request,
+        "tournaments/director/round.html",
         _context(
-            tournament, "rounds", round=round_, rows=rows, byes=byes, draft=draft,
+            tournament,
+            "rounds",
+            round=round_,
+            rows=rows,
+            byes=byes,
+            draft=draft,
             notes=[pairing_words.note(text, names) for text in round_.notes or []],
             progress=select.progress(rows),
             rematches=select.rematches(round_) if draft else [],
@@ -536,8 +661,7 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
 
 @director_page
 @require_POST
-def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Actor,
-                        number: int):
+def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
     round_ = _round(tournament, number)
     form = SwapForm(request.POST, entries=list(tournament.entries.all()))
     if not form.is_valid():
@@ -548,43 +672,60 @@ def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Act
     second = tournament.entries.get(pk=form.cleaned_data["second"])
     done = run(
         request,
-        lambda: services.swap_entries(round=round_, actor=actor, first=first, second=second,
-                                      reason=form.cleaned_data["reason"]),
-        _("%(first)s and %(second)s swapped places.") % {"first": first.name,
-                                                        "second": second.name},
+        lambda: services.swap_entries(
+            round=round_,
+            actor=actor,
+            first=first,
+            second=second,
+            reason=form.cleaned_data["reason"],
+        ),
+        _("%(first)s and %(second)s swapped places.")
+        % {"first": first.name, "second": second.name},
     )
     if done is not None:
         for pair in select.rematches(round_):
-            messages.warning(request, _("Rematch: %(a)s and %(b)s have met before.")
-                             % {"a": pair[0], "b": pair[1]})
+            messages.warning(
+                request,
+                _("Rematch: %(a)s and %(b)s have met before.") % {"a": pair[0], "b": pair[1]},
+            )
     return _to_round(round_)
 
 
 @director_page
 @require_POST
-def director_round_publish(request: HttpRequest, tournament: Tournament, actor: Actor,
-                           number: int):
+def director_round_publish(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
     round_ = _round(tournament, number)
-    run(request, lambda: services.publish_round(round=round_, actor=actor),
-        _("Round %(n)s is published: the tables can start.") % {"n": number})
+    run(
+        request,
+        lambda: services.publish_round(round=round_, actor=actor),
+        _("Round %(n)s is published: the tables can start.") % {"n": number},
+    )
     return _to_round(round_)
 
 
 @director_page
 @require_POST
-def director_round_close(request: HttpRequest, tournament: Tournament, actor: Actor,
-                         number: int):
+def director_round_close(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
     round_ = _round(tournament, number)
     if not confirmed(request):
         return ask_first(
-            request, tournament, title=_("Close round %(n)s?") % {"n": number},
-            question=_("No more hands can be entered at round %(n)s once it is closed; the "
-                       "next round can then be paired.") % {"n": number},
+            request,
+            tournament,
+            title=_("Close round %(n)s?") % {"n": number},
+            question=_(
+                "No more hands can be entered at round %(n)s once it is closed; the "
+                "next round can then be paired."
+            )
+            % {"n": number},
             button=_("Yes, close round %(n)s") % {"n": number},
             cancel=reverse("tournaments:director-round", args=[tournament.slug, number]),
-            danger=False)
-    run(request, lambda: services.close_round(round=round_, actor=actor),
-        _("Round %(n)s is closed.") % {"n": number})
+            danger=False,
+        )
+    run(
+        request,
+        lambda: services.close_round(round=round_, actor=actor),
+        _("Round %(n)s is closed.") % {"n": number},
+    )
     return _to_round(round_)
 
 
@@ -601,67 +742,106 @@ def _match(tournament: Tournament, match_id: int):
 @director_page
 def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int):
     match = _match(tournament, match_id)
-    tokens = (list(TableToken.objects.filter(table_id=match.table_id).select_related("created_by"))
-              if match.table_id else [])
+    tokens = (
+        list(TableToken.objects.filter(table_id=match.table_id).select_related("created_by"))
+        if match.table_id
+        else []
+    )
     return render(
-        request, "tournaments/director/match.html",
-        _context(tournament, "rounds", match=match, sides=select.match_sides(match),
-                 hands=select.hand_rows(match), tokens=tokens),
+        request,
+        "tournaments/director/match.html",
+        _context(
+            tournament,
+            "rounds",
+            match=match,
+            sides=select.match_sides(match),
+            hands=select.hand_rows(match),
+            tokens=tokens,
+        ),
     )
 
 
 @director_page
 @require_POST
-def director_token_revoke(request: HttpRequest, tournament: Tournament, actor: Actor,
-                          match_id: int, token_id: int):
+def director_token_revoke(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, token_id: int
+):
     """Revoke one of the table's scoring links (a card lost or taken), after a confirmation."""
     match = _match(tournament, match_id)
-    token = get_object_or_404(TableToken.objects.select_related("table__round__tournament"),
-                              pk=token_id, table_id=match.table_id)
+    token = get_object_or_404(
+        TableToken.objects.select_related("table__round__tournament"),
+        pk=token_id,
+        table_id=match.table_id,
+    )
     back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
     number = match.table.number
     if not confirmed(request):
         return ask_first(
-            request, tournament,
+            request,
+            tournament,
             title=_("Revoke this scoring link of table %(n)s?") % {"n": number},
-            question=_("A phone that scanned this card can no longer enter or confirm hands at "
-                       "table %(n)s; print a new card for the table (Table cards).")
+            question=_(
+                "A phone that scanned this card can no longer enter or confirm hands at "
+                "table %(n)s; print a new card for the table (Table cards)."
+            )
             % {"n": number},
-            button=_("Yes, revoke the scoring link"), cancel=back)
-    run(request, lambda: services.revoke_table_token(token=token, actor=actor),
-        _("The scoring link is revoked."))
+            button=_("Yes, revoke the scoring link"),
+            cancel=back,
+        )
+    run(
+        request,
+        lambda: services.revoke_table_token(token=token, actor=actor),
+        _("The scoring link is revoked."),
+    )
     return redirect(back)
 
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_match_finish(request: HttpRequest, tournament: Tournament, actor: Actor,
-                          match_id: int):
+def director_match_finish(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int
+):
     """End a match with the complete hands played so far (a director's decision), after a
     confirmation step; a hand still awaiting confirmation (or disputed) is offered there to
     confirm or void instead of a refusal."""
     match = _match(tournament, match_id)
     back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
     if request.method == "GET" or not confirmed(request):  # the confirmation step
-        return render(request, "tournaments/director/end_match.html", _context(
-            tournament, "rounds", match=match, sides=select.match_sides(match),
-            open_hands=_open_hands(match), cancel=back,
-            hands=len(services.current_versions(match))))
-    run(request, lambda: services.finish_match(match=match, actor=actor),
-        _("The match is finished."))
+        return render(
+            request,
+            "tournaments/director/end_match.html",
+            _context(
+                tournament,
+                "rounds",
+                match=match,
+                sides=select.match_sides(match),
+                open_hands=_open_hands(match),
+                cancel=back,
+                hands=len(services.current_versions(match)),
+            ),
+        )
+    run(
+        request,
+        lambda: services.finish_match(match=match, actor=actor),
+        _("The match is finished."),
+    )
     return redirect(back)
 
 
 def _open_hands(match) -> list[HandSubmission]:
     """The hands that stop a match from ending: awaiting confirmation or disputed."""
-    return [v for v in services.current_versions(match)
-            if v.status in (HandSubmission.Status.PENDING, HandSubmission.Status.REJECTED)]
+    return [
+        v
+        for v in services.current_versions(match)
+        if v.status in (HandSubmission.Status.PENDING, HandSubmission.Status.REJECTED)
+    ]
 
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int,
-                  number: int):
+def director_hand(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
+):
     """A hand's versions (the newest first, none ever edited) and a correction: a new
     confirmed version with a reason, later hands re-scored by the service."""
     match = _match(tournament, match_id)
@@ -673,19 +853,27 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
         form = CorrectionForm(request.POST)
         if form.is_valid():
             try:
-                services.correct_hand(hand=current.hand, actor=actor,
-                                      record=form.cleaned_data["record"],
-                                      reason=form.cleaned_data["reason"],
-                                      expected_version=form.cleaned_data["version"])
+                services.correct_hand(
+                    hand=current.hand,
+                    actor=actor,
+                    record=form.cleaned_data["record"],
+                    reason=form.cleaned_data["reason"],
+                    expected_version=form.cleaned_data["version"],
+                )
             except ServiceError as error:
                 refuse(form, error)
             else:
                 messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
-                return redirect("tournaments:director-hand", slug=tournament.slug,
-                                match_id=match.pk, number=number)
+                return redirect(
+                    "tournaments:director-hand",
+                    slug=tournament.slug,
+                    match_id=match.pk,
+                    number=number,
+                )
     else:
-        form = CorrectionForm(initial={"record": record_for_editing(current.record),
-                                       "version": current.version})
+        form = CorrectionForm(
+            initial={"record": record_for_editing(current.record), "version": current.version}
+        )
     later = tournament.round_set.filter(number__gt=match.round.number).exists()
     flagged = select.corrections(tournament, current.hand_id)
     for version in versions:
@@ -693,13 +881,22 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
         event = flagged.get(version.version)
         version.flagged = bool(event and event.data.get("after_next_round_paired"))
     return render(
-        request, "tournaments/director/hand.html",
+        request,
+        "tournaments/director/hand.html",
         _context(
-            tournament, "rounds", match=match, number=number, versions=versions,
-            current=current, form=form, later_round=later, sides=select.match_sides(match),
+            tournament,
+            "rounds",
+            match=match,
+            number=number,
+            versions=versions,
+            current=current,
+            form=form,
+            later_round=later,
+            sides=select.match_sides(match),
             void_form=VoidForm(initial={"version": current.version}, prefix="void"),
             game=entry_form_context(scoring_view(match.table), director=True),
-            record=current.record, contract=(current.result or {}).get("contract"),
+            record=current.record,
+            contract=(current.result or {}).get("contract"),
         ),
         status=400 if request.method == "POST" else 200,
     )
@@ -707,17 +904,24 @@ def director_hand(request: HttpRequest, tournament: Tournament, actor: Actor, ma
 
 @director_page
 @require_POST
-def director_hand_confirm(request: HttpRequest, tournament: Tournament, actor: Actor,
-                          match_id: int, number: int):
+def director_hand_confirm(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
+):
     """Confirm a pending hand as director (e.g. when the other side has left the table)."""
     match = _match(tournament, match_id)
-    submission = get_object_or_404(HandSubmission, hand__match=match, hand__number=number,
-                                   is_current=True)
+    submission = get_object_or_404(
+        HandSubmission, hand__match=match, hand__number=number, is_current=True
+    )
     seen = request.POST.get("version", "")
-    run(request, lambda: services.confirm_hand(
-        submission=submission, actor=actor,
-        expected_version=int(seen) if seen.isdigit() and len(seen) < 6 else None),
-        _("Hand %(n)s confirmed.") % {"n": number})
+    run(
+        request,
+        lambda: services.confirm_hand(
+            submission=submission,
+            actor=actor,
+            expected_version=int(seen) if seen.isdigit() and len(seen) < 6 else None,
+        ),
+        _("Hand %(n)s confirmed.") % {"n": number},
+    )
     return _back(request, tournament, match, number)
 
 
@@ -730,20 +934,28 @@ def _back(request: HttpRequest, tournament: Tournament, match, number: int) -> H
 
 @director_page
 @require_POST
-def director_hand_void(request: HttpRequest, tournament: Tournament, actor: Actor,
-                       match_id: int, number: int):
+def director_hand_void(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
+):
     """Void a pending or disputed hand with a reason: the table enters it again."""
     match = _match(tournament, match_id)
-    submission = get_object_or_404(HandSubmission, hand__match=match, hand__number=number,
-                                   is_current=True)
+    submission = get_object_or_404(
+        HandSubmission, hand__match=match, hand__number=number, is_current=True
+    )
     form = VoidForm(request.POST, prefix="void")
     if not form.is_valid():
         messages.error(request, _("Say why the hand is voided."))
     else:
-        run(request, lambda: services.void_hand(
-            submission=submission, actor=actor, reason=form.cleaned_data["reason"],
-            expected_version=form.cleaned_data["version"]),
-            _("Hand %(n)s is voided: the table enters it again.") % {"n": number})
+        run(
+            request,
+            lambda: services.void_hand(
+                submission=submission,
+                actor=actor,
+                reason=form.cleaned_data["reason"],
+                expected_version=form.cleaned_data["version"],
+            ),
+            _("Hand %(n)s is voided: the table enters it again.") % {"n": number},
+        )
     return _back(request, tournament, match, number)
 
 
@@ -765,58 +977,107 @@ def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor):
     round_number = _chosen_round(request, rounds)
     kind = request.GET.get("kind", "")
     kind = kind if kind in audit_words.KINDS else ""
-    events = select.audit_trail(tournament, round_number=round_number,
-                                actions=audit_words.KINDS[kind][1] if kind else ())
+    events = select.audit_trail(
+        tournament, round_number=round_number, actions=audit_words.KINDS[kind][1] if kind else ()
+    )
     page = Paginator(events, AUDIT_PAGE).get_page(request.GET.get("page"))
     names = audit_words.names_for(page)
     for event in page:
         event.sentence = audit_words.sentence(event, names)
         event.pretty = _compact(event.data)
-    query = "&".join(f"{key}={value}" for key, value in
-                     (("round", round_number or ""), ("kind", kind)) if value)
-    return render(request, "tournaments/director/audit.html", _context(
-        tournament, "audit", page=page, rounds=rounds, round_number=round_number, kind=kind,
-        kinds=[(key, label) for key, (label, _actions) in audit_words.KINDS.items()],
-        query=query,
-    ))
+    query = "&".join(
+        f"{key}={value}" for key, value in (("round", round_number or ""), ("kind", kind)) if value
+    )
+    return render(
+        request,
+        "tournaments/director/audit.html",
+        _context(
+            tournament,
+            "audit",
+            page=page,
+            rounds=rounds,
+            round_number=round_number,
+            kind=kind,
+            kinds=[(key, label) for key, (label, _actions) in audit_words.KINDS.items()],
+            query=query,
+        ),
+    )
 
 
 urlpatterns = [
     path("director/", director_home, name="director-home"),
     path("director/new/options/", director_rules_options, name="director-rules-options"),
     path("director/<slug:slug>/", director_dashboard, name="director-dashboard"),
-    path("director/<slug:slug>/open/", director_open_registration,
-         name="director-open-registration"),
+    path(
+        "director/<slug:slug>/open/", director_open_registration, name="director-open-registration"
+    ),
     path("director/<slug:slug>/finish/", director_finish, name="director-finish"),
     path("director/<slug:slug>/setup/", director_setup, name="director-setup"),
     path("director/<slug:slug>/entries/", director_entries, name="director-entries"),
-    path("director/<slug:slug>/entries/check-in/", director_check_in_entries,
-         name="director-check-in-entries"),
-    path("director/<slug:slug>/entries/keep-apart/", director_keep_apart,
-         name="director-keep-apart"),
-    path("director/<slug:slug>/entries/keep-apart/<int:pair_id>/remove/",
-         director_allow_together, name="director-allow-together"),
-    path("director/<slug:slug>/entries/<int:entry_id>/<str:action>/", director_entry_action,
-         name="director-entry-action"),
-    path("director/<slug:slug>/rounds/generate/", director_round_generate,
-         name="director-round-generate"),
+    path(
+        "director/<slug:slug>/entries/check-in/",
+        director_check_in_entries,
+        name="director-check-in-entries",
+    ),
+    path(
+        "director/<slug:slug>/entries/keep-apart/", director_keep_apart, name="director-keep-apart"
+    ),
+    path(
+        "director/<slug:slug>/entries/keep-apart/<int:pair_id>/remove/",
+        director_allow_together,
+        name="director-allow-together",
+    ),
+    path(
+        "director/<slug:slug>/entries/<int:entry_id>/<str:action>/",
+        director_entry_action,
+        name="director-entry-action",
+    ),
+    path(
+        "director/<slug:slug>/rounds/generate/",
+        director_round_generate,
+        name="director-round-generate",
+    ),
     path("director/<slug:slug>/rounds/<int:number>/", director_round, name="director-round"),
-    path("director/<slug:slug>/rounds/<int:number>/swap/", director_round_swap,
-         name="director-round-swap"),
-    path("director/<slug:slug>/rounds/<int:number>/publish/", director_round_publish,
-         name="director-round-publish"),
-    path("director/<slug:slug>/rounds/<int:number>/close/", director_round_close,
-         name="director-round-close"),
+    path(
+        "director/<slug:slug>/rounds/<int:number>/swap/",
+        director_round_swap,
+        name="director-round-swap",
+    ),
+    path(
+        "director/<slug:slug>/rounds/<int:number>/publish/",
+        director_round_publish,
+        name="director-round-publish",
+    ),
+    path(
+        "director/<slug:slug>/rounds/<int:number>/close/",
+        director_round_close,
+        name="director-round-close",
+    ),
     path("director/<slug:slug>/matches/<int:match_id>/", director_match, name="director-match"),
-    path("director/<slug:slug>/matches/<int:match_id>/finish/", director_match_finish,
-         name="director-match-finish"),
-    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/", director_hand,
-         name="director-hand"),
-    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/confirm/",
-         director_hand_confirm, name="director-hand-confirm"),
-    path("director/<slug:slug>/matches/<int:match_id>/tokens/<int:token_id>/revoke/",
-         director_token_revoke, name="director-token-revoke"),
-    path("director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/void/",
-         director_hand_void, name="director-hand-void"),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/finish/",
+        director_match_finish,
+        name="director-match-finish",
+    ),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/",
+        director_hand,
+        name="director-hand",
+    ),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/confirm/",
+        director_hand_confirm,
+        name="director-hand-confirm",
+    ),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/tokens/<int:token_id>/revoke/",
+        director_token_revoke,
+        name="director-token-revoke",
+    ),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/hands/<int:number>/void/",
+        director_hand_void,
+        name="director-hand-void",
+    ),
     path("director/<slug:slug>/audit/", director_audit, name="director-audit"),
 ]

@@ -67,8 +67,11 @@ def seat_names() -> dict[str, str]:
 
 
 def adjustment_names() -> dict[str, str]:
-    return {"average-plus": _("Average plus"), "average": _("Average"),
-            "average-minus": _("Average minus")}
+    return {
+        "average-plus": _("Average plus"),
+        "average": _("Average"),
+        "average-minus": _("Average minus"),
+    }
 
 
 # -- the new event form --------------------------------------------------------------------------
@@ -81,8 +84,7 @@ def rules_choices() -> list[tuple[str, str]]:
         book = get_game(game).book
         for preset in book.presets:
             compiled = book.resolve(preset)[0]
-            if game == "spades" and not (compiled.partnership
-                                         and compiled.options["players"] == 4):
+            if game == "spades" and not (compiled.partnership and compiled.options["players"] == 4):
                 continue
             out.append((f"{game}:{preset}", f"{label} — {preset}"))
     return out
@@ -96,35 +98,55 @@ class DuplicateForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
     venue = forms.CharField(label=gettext_lazy("Venue"), max_length=150, required=False)
     rules = forms.ChoiceField(label=gettext_lazy("Game and rules"), choices=rules_choices)
-    movement = forms.ChoiceField(label=gettext_lazy("Movement"),
-                                 choices=DuplicateEvent.Movement.choices)
-    tables = forms.IntegerField(label=gettext_lazy("Tables"), min_value=2, max_value=30,
-                                initial=5)
+    movement = forms.ChoiceField(
+        label=gettext_lazy("Movement"), choices=DuplicateEvent.Movement.choices
+    )
+    tables = forms.IntegerField(label=gettext_lazy("Tables"), min_value=2, max_value=30, initial=5)
     rounds = forms.IntegerField(
-        label=gettext_lazy("Rounds"), min_value=1, max_value=59, required=False,
-        help_text=gettext_lazy("Empty: the whole movement (a complete Howell, every table of a "
-                               "Mitchell)."))
-    even = forms.ChoiceField(label=gettext_lazy("Even number of tables (Mitchell)"),
-                             choices=DuplicateEvent.Even.choices)
-    boards_per_round = forms.IntegerField(label=gettext_lazy("Boards per round"), min_value=1,
-                                          max_value=dup.MAX_BOARDS_PER_ROUND, initial=3)
-    board_scoring = forms.ChoiceField(label=gettext_lazy("Board scoring (Spades)"),
-                                      choices=DuplicateEvent.BoardScoring.choices)
+        label=gettext_lazy("Rounds"),
+        min_value=1,
+        max_value=59,
+        required=False,
+        help_text=gettext_lazy(
+            "Empty: the whole movement (a complete Howell, every table of a Mitchell)."
+        ),
+    )
+    even = forms.ChoiceField(
+        label=gettext_lazy("Even number of tables (Mitchell)"), choices=DuplicateEvent.Even.choices
+    )
+    boards_per_round = forms.IntegerField(
+        label=gettext_lazy("Boards per round"),
+        min_value=1,
+        max_value=dup.MAX_BOARDS_PER_ROUND,
+        initial=3,
+    )
+    board_scoring = forms.ChoiceField(
+        label=gettext_lazy("Board scoring (Spades)"), choices=DuplicateEvent.BoardScoring.choices
+    )
     board_compare = forms.ChoiceField(
         label=gettext_lazy("What is compared"),
-        choices=[("", gettext_lazy("The game's default (Spades: own, Whist: net)")),
-                 *DuplicateEvent.BoardCompare.choices], required=False)
-    board_honours = forms.BooleanField(label=gettext_lazy("Honours count (Whist)"),
-                                       required=False)
-    comparison = forms.ChoiceField(label=gettext_lazy("Comparison"),
-                                   choices=DuplicateEvent.Comparison.choices)
-    board_source = forms.ChoiceField(label=gettext_lazy("Boards"),
-                                     choices=DuplicateEvent.BoardSource.choices)
+        choices=[
+            ("", gettext_lazy("The game's default (Spades: own, Whist: net)")),
+            *DuplicateEvent.BoardCompare.choices,
+        ],
+        required=False,
+    )
+    board_honours = forms.BooleanField(label=gettext_lazy("Honours count (Whist)"), required=False)
+    comparison = forms.ChoiceField(
+        label=gettext_lazy("Comparison"), choices=DuplicateEvent.Comparison.choices
+    )
+    board_source = forms.ChoiceField(
+        label=gettext_lazy("Boards"), choices=DuplicateEvent.BoardSource.choices
+    )
     deal_seed = forms.CharField(
-        label=gettext_lazy("Deal seed"), max_length=64, required=False,
-        help_text=gettext_lazy("The same seed deals the same boards. Empty: a random seed."))
-    confirmation = forms.ChoiceField(label=gettext_lazy("Confirming results"),
-                                     choices=Tournament.Confirmation.choices)
+        label=gettext_lazy("Deal seed"),
+        max_length=64,
+        required=False,
+        help_text=gettext_lazy("The same seed deals the same boards. Empty: a random seed."),
+    )
+    confirmation = forms.ChoiceField(
+        label=gettext_lazy("Confirming results"), choices=Tournament.Confirmation.choices
+    )
 
 
 # -- access ---------------------------------------------------------------------------------------
@@ -162,14 +184,23 @@ def new_event(request: HttpRequest) -> HttpResponse:
         game, preset = data["rules"].split(":", 1)
         try:
             tournament = dup.create_duplicate_tournament(
-                actor=Actor(user=request.user), name=data["name"], game=game, rules=preset,
-                movement=data["movement"], tables=data["tables"], rounds=data["rounds"],
-                even=data["even"], boards_per_round=data["boards_per_round"],
+                actor=Actor(user=request.user),
+                name=data["name"],
+                game=game,
+                rules=preset,
+                movement=data["movement"],
+                tables=data["tables"],
+                rounds=data["rounds"],
+                even=data["even"],
+                boards_per_round=data["boards_per_round"],
                 board_scoring=data["board_scoring"] if game == "spades" else "standard",
                 board_compare=data["board_compare"] or None,
-                board_honours=data["board_honours"], comparison=data["comparison"],
-                board_source=data["board_source"], deal_seed=data["deal_seed"],
-                confirmation=data["confirmation"], venue=data["venue"],
+                board_honours=data["board_honours"],
+                comparison=data["comparison"],
+                board_source=data["board_source"],
+                deal_seed=data["deal_seed"],
+                confirmation=data["confirmation"],
+                venue=data["venue"],
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -194,9 +225,16 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
             r = results.get((match.table.number, boards[n].pk))
             cells.append({"board": n, "status": r.status if r else "", "result": r})
         ns, ew = dup._pair_numbers(match)
-        rows.append({"table": match.table.number, "match": match, "ns": ns, "ew": ew,
-                     "boards": cells,
-                     "done": sum(1 for c in cells if c["status"] == "confirmed")})
+        rows.append(
+            {
+                "table": match.table.number,
+                "match": match,
+                "ns": ns,
+                "ew": ew,
+                "boards": cells,
+                "done": sum(1 for c in cells if c["status"] == "confirmed"),
+            }
+        )
     return sorted(rows, key=lambda r: r["table"])
 
 
@@ -204,9 +242,16 @@ def _board_list(tournament: Tournament) -> list[dict]:
     """Each board for the director: dealt or waiting for its deal, played (its deal fixed)."""
     from django.db.models import Count
 
-    return [{"number": b.number, "dealer": b.dealer, "dealt": b.dealt, "source": b.source,
-             "played": b.played > 0}
-            for b in tournament.boards.annotate(played=Count("results")).order_by("number")]
+    return [
+        {
+            "number": b.number,
+            "dealer": b.dealer,
+            "dealt": b.dealt,
+            "source": b.source,
+            "played": b.played > 0,
+        }
+        for b in tournament.boards.annotate(played=Count("results")).order_by("number")
+    ]
 
 
 @director_page
@@ -214,46 +259,60 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
     event = dup.event_of(tournament)
     round_ = tournament.round_set.order_by("-number").first()
     plan = dup.movement_of(event)
-    entries = list(tournament.entries.select_related("team", "player", "duplicate_pair")
-                   .order_by("id"))
+    entries = list(
+        tournament.entries.select_related("team", "player", "duplicate_pair").order_by("id")
+    )
     scored = select.scored(tournament, director=True)
     context = {
-        "tournament": tournament, "event": event, "round": round_, "plan": plan,
-        "entries": entries, "rows": _round_rows(tournament, event, round_),
+        "tournament": tournament,
+        "event": event,
+        "round": round_,
+        "plan": plan,
+        "entries": entries,
+        "rows": _round_rows(tournament, event, round_),
         "missing": dup.missing_results(round_) if round_ else [],
         "rounds_left": len(plan.rounds) - (round_.number if round_ else 0),
         "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
-        "adjustments": adjustment_names(), "boards": tournament.boards.count(),
+        "adjustments": adjustment_names(),
+        "boards": tournament.boards.count(),
         "board_list": _board_list(tournament),
-        "released": event.released_round, "section": "duplicate",
+        "released": event.released_round,
+        "section": "duplicate",
     }
     return render(request, "tournaments/duplicate/director.html", context)
 
 
 @require_POST
 @director_page
-def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
-                 action: str) -> HttpResponse:
+def event_action(
+    request: HttpRequest, tournament: Tournament, actor: Actor, action: str
+) -> HttpResponse:
     """One button of the event page: each calls one service, its refusal shown as a message."""
     post = request.POST
     back = redirect("tournaments:duplicate-director", slug=tournament.slug)
 
     def match_at(round_number: int, table: int) -> Match:
-        return get_object_or_404(Match, round__tournament=tournament, round__number=round_number,
-                                 table__number=table)
+        return get_object_or_404(
+            Match, round__tournament=tournament, round__number=round_number, table__number=table
+        )
 
     def whole(name: str) -> int:
         try:
             return int(post.get(name, ""))
         except ValueError:
-            raise ServiceError("bad-number", _("%(name)s is a whole number") % {"name": name}
-                               ) from None
+            raise ServiceError(
+                "bad-number", _("%(name)s is a whole number") % {"name": name}
+            ) from None
 
     try:
         if action == "pair":
             names = [post.get("first", "").strip(), post.get("second", "").strip()]
-            register_entry(tournament=tournament, actor=actor, players=names,
-                           name=post.get("name", "").strip() or " & ".join(names))
+            register_entry(
+                tournament=tournament,
+                actor=actor,
+                players=names,
+                name=post.get("name", "").strip() or " & ".join(names),
+            )
             note = _("Pair registered.")
         elif action == "start":
             dup.start_duplicate(tournament=tournament, actor=actor)
@@ -266,20 +325,28 @@ def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
             dup.close_duplicate_round(round=round_, actor=actor)
             note = _("Round %(n)s closed.") % {"n": round_.number}
         elif action == "release":
-            dup.release_results(tournament=tournament, actor=actor,
-                                through_round=whole("round"))
-            note = _("Results released to the tables up to round %(n)s.") % {
-                "n": whole("round")}
+            dup.release_results(tournament=tournament, actor=actor, through_round=whole("round"))
+            note = _("Results released to the tables up to round %(n)s.") % {"n": whole("round")}
         elif action == "adjust":
             match = match_at(whole("round"), whole("table"))
             if post.get("kind") == "assigned":
-                dup.assign_board_result(match=match, board=whole("board"), actor=actor,
-                                        ns_score=whole("ns_score"), ew_score=whole("ew_score"),
-                                        reason=post.get("reason", ""))
+                dup.assign_board_result(
+                    match=match,
+                    board=whole("board"),
+                    actor=actor,
+                    ns_score=whole("ns_score"),
+                    ew_score=whole("ew_score"),
+                    reason=post.get("reason", ""),
+                )
             else:
-                dup.adjust_board_result(match=match, board=whole("board"), actor=actor,
-                                        ns=post.get("ns", ""), ew=post.get("ew", ""),
-                                        reason=post.get("reason", ""))
+                dup.adjust_board_result(
+                    match=match,
+                    board=whole("board"),
+                    actor=actor,
+                    ns=post.get("ns", ""),
+                    ew=post.get("ew", ""),
+                    reason=post.get("reason", ""),
+                )
             note = _("The adjusted result is recorded.")
         elif action == "late":
             entry = get_object_or_404(Entry, pk=whole("entry"), tournament=tournament)
@@ -300,9 +367,24 @@ def event_action(request: HttpRequest, tournament: Tournament, actor: Actor,
 # -- entering a board's deal -------------------------------------------------------------------
 
 RANK_ORDER = RANKS[::-1]  # "AKQJT98765432", as a hand is written down
-TYPED_SIGNS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D",
-                            "♣": "C", "♧": "C", ":": " ", ",": " ", ".": " ", "-": " ",
-                            "—": " ", "/": " "})
+TYPED_SIGNS = str.maketrans(
+    {
+        "♠": "S",
+        "♤": "S",
+        "♥": "H",
+        "♡": "H",
+        "♦": "D",
+        "♢": "D",
+        "♣": "C",
+        "♧": "C",
+        ":": " ",
+        ",": " ",
+        ".": " ",
+        "-": " ",
+        "—": " ",
+        "/": " ",
+    }
+)
 
 
 def parse_hand(text: str) -> list[str]:
@@ -342,16 +424,26 @@ class DealForm(forms.Form):
         super().__init__(*args, **kwargs)
         for seat, name in seat_names().items():
             self.fields[seat] = forms.CharField(
-                label=name, max_length=120,
-                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
-                                              "autocapitalize": "characters",
-                                              "class": "hand-input"}))
+                label=name,
+                max_length=120,
+                widget=forms.TextInput(
+                    attrs={
+                        "autocomplete": "off",
+                        "spellcheck": "false",
+                        "autocapitalize": "characters",
+                        "class": "hand-input",
+                    }
+                ),
+            )
         if game == "whist":
             self.fields["turned"] = forms.CharField(
-                label=_("Turned card (the dealer's)"), max_length=3,
+                label=_("Turned card (the dealer's)"),
+                max_length=3,
                 help_text=_("For example 7D or 10H."),
-                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4,
-                                              "autocapitalize": "characters"}))
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "size": 4, "autocapitalize": "characters"}
+                ),
+            )
 
     def clean(self) -> dict:
         data = super().clean()
@@ -366,23 +458,35 @@ class DealForm(forms.Form):
                 self.add_error(seat, str(error))
                 continue
             if len(hands[seat]) != 13:
-                self.add_error(seat, _("%(seat)s holds %(n)s cards, not 13.") % {
-                    "seat": names[seat], "n": len(hands[seat])})
+                self.add_error(
+                    seat,
+                    _("%(seat)s holds %(n)s cards, not 13.")
+                    % {"seat": names[seat], "n": len(hands[seat])},
+                )
         if len(hands) == 4:
             held: dict[str, list[str]] = {}
             for seat, cards in hands.items():
                 for card in cards:
                     held.setdefault(card, []).append(names[seat])
-            twice = [f"{_card_label(c)} ({', '.join(seats)})" for c, seats in held.items()
-                     if len(seats) > 1]
+            twice = [
+                f"{_card_label(c)} ({', '.join(seats)})"
+                for c, seats in held.items()
+                if len(seats) > 1
+            ]
             if twice:
-                self.add_error(None, _("These cards are given twice: %(cards)s.") % {
-                    "cards": "; ".join(twice)})
-            missing = [_card_label(r + suit) for suit, _symbol in SUITS for r in RANK_ORDER
-                       if r + suit not in held]
+                self.add_error(
+                    None, _("These cards are given twice: %(cards)s.") % {"cards": "; ".join(twice)}
+                )
+            missing = [
+                _card_label(r + suit)
+                for suit, _symbol in SUITS
+                for r in RANK_ORDER
+                if r + suit not in held
+            ]
             if missing:
-                self.add_error(None, _("These cards are in no hand: %(cards)s.") % {
-                    "cards": " ".join(missing)})
+                self.add_error(
+                    None, _("These cards are in no hand: %(cards)s.") % {"cards": " ".join(missing)}
+                )
         data["hands"] = hands
         return data
 
@@ -394,16 +498,19 @@ def _card_label(card: str) -> str:
 
 def _deal_error(error: ServiceError) -> str:
     return {
-        "bad-deal": _("Each seat holds 13 different cards of one pack; the Whist turned card "
-                      "is one of the dealer's cards."),
+        "bad-deal": _(
+            "Each seat holds 13 different cards of one pack; the Whist turned card "
+            "is one of the dealer's cards."
+        ),
         "board-played": _("This board has results: its deal can no longer be changed."),
         "no-board": _("There is no such board."),
     }.get(error.code, error.message)
 
 
 @director_page
-def board_deal(request: HttpRequest, tournament: Tournament, actor: Actor,
-               number: int) -> HttpResponse:
+def board_deal(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     """Enter (or, before it is played, replace) one board's deal, typed from the cards in the
     board; saving goes on to the next board, for typing a whole set in one go."""
     board = get_object_or_404(Board, tournament=tournament, number=number)
@@ -414,23 +521,35 @@ def board_deal(request: HttpRequest, tournament: Tournament, actor: Actor,
     form = DealForm(request.POST or None, game=tournament.game, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            dup.set_board_deal(tournament=tournament, actor=actor, number=number,
-                               hands=form.cleaned_data["hands"],
-                               turned=form.cleaned_data.get("turned", ""))
+            dup.set_board_deal(
+                tournament=tournament,
+                actor=actor,
+                number=number,
+                hands=form.cleaned_data["hands"],
+                turned=form.cleaned_data.get("turned", ""),
+            )
         except ServiceError as error:
             form.add_error(None, _deal_error(error))
         else:
             messages.success(request, _("Board %(n)s's deal is saved.") % {"n": number})
             following = tournament.boards.filter(number=number + 1).first()
             if following is not None and not following.dealt:
-                return redirect("tournaments:duplicate-deal", slug=tournament.slug,
-                                number=number + 1)
-            return redirect(reverse("tournaments:duplicate-director", args=[tournament.slug])
-                            + "#boards-h")
+                return redirect(
+                    "tournaments:duplicate-deal", slug=tournament.slug, number=number + 1
+                )
+            return redirect(
+                reverse("tournaments:duplicate-director", args=[tournament.slug]) + "#boards-h"
+            )
     last = tournament.boards.order_by("-number").values_list("number", flat=True).first()
-    context = {"tournament": tournament, "board": board, "form": form, "played": played,
-               "dealer": seat_names()[board.dealer], "last": last,
-               "hand": board_views(tournament)[number - 1] if board.dealt else None}
+    context = {
+        "tournament": tournament,
+        "board": board,
+        "form": form,
+        "played": played,
+        "dealer": seat_names()[board.dealer],
+        "last": last,
+        "hand": board_views(tournament)[number - 1] if board.dealt else None,
+    }
     return render(request, "tournaments/duplicate/deal.html", context)
 
 
@@ -442,8 +561,13 @@ def _hand_lines(cards: list[str]) -> list[dict]:
     out = []
     for suit, symbol in SUITS:
         ranks = [c[0] for c in cards if c[1] == suit]
-        out.append({"suit": suit, "symbol": symbol,
-                    "cards": " ".join("10" if r == "T" else r for r in ranks) or "—"})
+        out.append(
+            {
+                "suit": suit,
+                "symbol": symbol,
+                "cards": " ".join("10" if r == "T" else r for r in ranks) or "—",
+            }
+        )
     return out
 
 
@@ -451,13 +575,25 @@ def board_views(tournament: Tournament) -> list[dict]:
     names = seat_names()
     out = []
     for board in tournament.boards.all():
-        out.append({
-            "number": board.number, "dealer": board.dealer, "dealt": board.dealt,
-            "turned": board.turned,
-            "hands": [{"seat": s, "name": names[s], "cards": board.hands.get(s, []),
-                       "lines": _hand_lines(board.hands.get(s, []))} for s in SEATS]
-            if board.dealt else [],
-        })
+        out.append(
+            {
+                "number": board.number,
+                "dealer": board.dealer,
+                "dealt": board.dealt,
+                "turned": board.turned,
+                "hands": [
+                    {
+                        "seat": s,
+                        "name": names[s],
+                        "cards": board.hands.get(s, []),
+                        "lines": _hand_lines(board.hands.get(s, [])),
+                    }
+                    for s in SEATS
+                ]
+                if board.dealt
+                else [],
+            }
+        )
     return out
 
 
@@ -487,12 +623,19 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
             if nxt is not None and plan.copies == 1:
                 later = [x.table for x in nxt if x.board_set == s.board_set]
                 board_to = ", ".join(str(t) for t in later)
-            rows.append({
-                "round": r, "ns": s.ns, "ew": s.ew, "ns_name": names.get(s.ns, ""),
-                "ew_name": names.get(s.ew, ""),
-                "boards": engine.board_set(s.board_set, event.boards_per_round),
-                "ns_next": goes(s.ns), "ew_next": goes(s.ew), "boards_next": board_to,
-            })
+            rows.append(
+                {
+                    "round": r,
+                    "ns": s.ns,
+                    "ew": s.ew,
+                    "ns_name": names.get(s.ns, ""),
+                    "ew_name": names.get(s.ew, ""),
+                    "boards": engine.board_set(s.board_set, event.boards_per_round),
+                    "ns_next": goes(s.ns),
+                    "ew_next": goes(s.ew),
+                    "boards_next": board_to,
+                }
+            )
         out.append({"table": table, "rounds": rows})
     return out
 
@@ -512,10 +655,16 @@ def _print(request: HttpRequest, template: str, context: dict, filename: str) ->
 def print_boards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Hand diagrams, curtain cards (one slip per seat per board) and the make-up sheet."""
     event = dup.event_of(tournament)
-    context = {"tournament": tournament, "event": event, "boards": board_views(tournament),
-               "seats": seat_names(), "copies": dup.movement_of(event).copies}
-    return _print(request, "tournaments/duplicate/print_boards.html", context,
-                  f"{tournament.slug}-boards.pdf")
+    context = {
+        "tournament": tournament,
+        "event": event,
+        "boards": board_views(tournament),
+        "seats": seat_names(),
+        "copies": dup.movement_of(event).copies,
+    }
+    return _print(
+        request, "tournaments/duplicate/print_boards.html", context, f"{tournament.slug}-boards.pdf"
+    )
 
 
 @director_page
@@ -534,16 +683,24 @@ def print_guide(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
         tables = {t.pk: t.number for t in round_.tables.all()}
         for table_id, secret in secrets.items():
             number = tables[table_id]
-            url = request.build_absolute_uri(
-                reverse("tournaments:duplicate-table", args=[tournament.slug, number])
-            ) + f"#token={secret}"
-            qr[number] = {"url": url, "svg": printing.qr_svg(url, title=_("Table %(n)s") % {
-                "n": number})}
+            url = (
+                request.build_absolute_uri(
+                    reverse("tournaments:duplicate-table", args=[tournament.slug, number])
+                )
+                + f"#token={secret}"
+            )
+            qr[number] = {
+                "url": url,
+                "svg": printing.qr_svg(url, title=_("Table %(n)s") % {"n": number}),
+            }
     for card in cards:
         card["qr"] = qr.get(card["table"])
-    response = _print(request, "tournaments/duplicate/print_guide.html",
-                      {"tournament": tournament, "event": event, "cards": cards,
-                       "with_codes": bool(qr)}, f"{tournament.slug}-guide-cards.pdf")
+    response = _print(
+        request,
+        "tournaments/duplicate/print_guide.html",
+        {"tournament": tournament, "event": event, "cards": cards, "with_codes": bool(qr)},
+        f"{tournament.slug}-guide-cards.pdf",
+    )
     add_never_cache_headers(response)
     return response
 
@@ -555,8 +712,11 @@ def _table_token(request: HttpRequest, tournament: Tournament, number: int) -> T
     header = request.headers.get("Authorization", "").split()
     if len(header) != 2 or header[0] != "Table":
         return None
-    token = TableToken.objects.select_related("table__round").filter(
-        key_hash=hash_secret(header[1])).first()
+    token = (
+        TableToken.objects.select_related("table__round")
+        .filter(key_hash=hash_secret(header[1]))
+        .first()
+    )
     if token is None or token.state != TokenState.ACTIVE:
         return None
     if token.table.round.tournament_id != tournament.pk or token.table.number != number:
@@ -564,8 +724,9 @@ def _table_token(request: HttpRequest, tournament: Tournament, number: int) -> T
     return token
 
 
-def _table_actor(request: HttpRequest, tournament: Tournament, number: int,
-                 match: Match | None) -> Actor:
+def _table_actor(
+    request: HttpRequest, tournament: Tournament, number: int, match: Match | None
+) -> Actor:
     """Who is at the phone: a director (session) or the table's token; else 403."""
     side = request.POST.get("side", "") if request.method == "POST" else ""
     pin = request.POST.get("pin", "") if request.method == "POST" else ""
@@ -573,25 +734,38 @@ def _table_actor(request: HttpRequest, tournament: Tournament, number: int,
         return Actor(user=request.user, side=side, pin=pin)
     token = _table_token(request, tournament, number)
     if token is None:
-        raise PermissionDenied(_("This table's code is missing or no longer valid: scan the "
-                                 "code on the table's guide card again."))
-    return Actor(table=match.table_id if match else None, side=side, pin=pin,
-                 label=_("table %(n)s scorer") % {"n": number})
+        raise PermissionDenied(
+            _(
+                "This table's code is missing or no longer valid: scan the "
+                "code on the table's guide card again."
+            )
+        )
+    return Actor(
+        table=match.table_id if match else None,
+        side=side,
+        pin=pin,
+        label=_("table %(n)s scorer") % {"n": number},
+    )
 
 
 def _current_match(tournament: Tournament, number: int) -> Match | None:
     round_ = tournament.round_set.order_by("-number").first()
     if round_ is None:
         return None
-    return (Match.objects.filter(round=round_, table__number=number)
-            .select_related("round", "table").prefetch_related("seats__entry").first())
+    return (
+        Match.objects.filter(round=round_, table__number=number)
+        .select_related("round", "table")
+        .prefetch_related("seats__entry")
+        .first()
+    )
 
 
 @require_GET
 def table_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _duplicate(slug)
-    return render(request, "tournaments/duplicate/table.html",
-                  {"tournament": tournament, "number": number})
+    return render(
+        request, "tournaments/duplicate/table.html", {"tournament": tournament, "number": number}
+    )
 
 
 def _calls_choices(tournament: Tournament) -> list[tuple[str, str]]:
@@ -599,40 +773,60 @@ def _calls_choices(tournament: Tournament) -> list[tuple[str, str]]:
     return [("nil", _("Nil")), ("0", "0"), *numbers]
 
 
-def panel_context(tournament: Tournament, number: int, match: Match | None,
-                  error: str = "") -> dict:
+def panel_context(
+    tournament: Tournament, number: int, match: Match | None, error: str = ""
+) -> dict:
     event = dup.event_of(tournament)
-    context: dict[str, Any] = {"tournament": tournament, "event": event, "number": number,
-                               "match": match, "error": error, "seats": seat_names(),
-                               "adjustments": adjustment_names()}
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "event": event,
+        "number": number,
+        "match": match,
+        "error": error,
+        "seats": seat_names(),
+        "adjustments": adjustment_names(),
+    }
     if match is None:
         return context
     names = select.pair_names(tournament)
     ns, ew = dup._pair_numbers(match)
     numbers = dup.boards_of(event, match.round.number, number)
     boards = {b.number: b for b in tournament.boards.filter(number__in=numbers)}
-    results = {r.board.number: r for r in BoardResult.objects.filter(
-        match=match, is_current=True).select_related("board")}
+    results = {
+        r.board.number: r
+        for r in BoardResult.objects.filter(match=match, is_current=True).select_related("board")
+    }
     rows = []
     for n in numbers:
         r = results.get(n)
-        rows.append({"board": n, "dealer": boards[n].dealer, "result": r,
-                     "status": r.status if r else ""})
+        rows.append(
+            {"board": n, "dealer": boards[n].dealer, "result": r, "status": r.status if r else ""}
+        )
     upcoming = next((row for row in rows if row["status"] in ("", "rejected")), None)
     pending = [row for row in rows if row["status"] == "pending"]
     for row in pending:
         row["notes"] = board_notes(tournament, event, row["result"])
-    released = event.released_round >= match.round.number or \
-        tournament.state == Tournament.State.FINISHED
-    context.update({
-        "ns": ns, "ew": ew, "ns_name": names.get(ns, ""), "ew_name": names.get(ew, ""),
-        "rows": rows, "next": upcoming, "pending": pending, "released": released,
-        "calls": _calls_choices(tournament), "tricks": range(0, 14),
-        "order": _bidding_order(boards[upcoming["board"]].dealer) if upcoming else "",
-        "needs_trump": bool(upcoming) and not boards[upcoming["board"]].turned,
-        "suits": list(suit_labels().items()),
-        "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
-    })
+    released = (
+        event.released_round >= match.round.number or tournament.state == Tournament.State.FINISHED
+    )
+    context.update(
+        {
+            "ns": ns,
+            "ew": ew,
+            "ns_name": names.get(ns, ""),
+            "ew_name": names.get(ew, ""),
+            "rows": rows,
+            "next": upcoming,
+            "pending": pending,
+            "released": released,
+            "calls": _calls_choices(tournament),
+            "tricks": range(0, 14),
+            "order": _bidding_order(boards[upcoming["board"]].dealer) if upcoming else "",
+            "needs_trump": bool(upcoming) and not boards[upcoming["board"]].turned,
+            "suits": list(suit_labels().items()),
+            "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
+        }
+    )
     return context
 
 
@@ -644,9 +838,13 @@ def board_notes(tournament: Tournament, event: Any, result: BoardResult) -> list
     if not stored or not isinstance(result.record, dict):
         return [str(n) for n in stored]
     try:
-        again = engine.board_score(game=tournament.game, rules=tournament.rules,
-                                   record=result.record, board_scoring=event.board_scoring,
-                                   board_honours=event.board_honours).notes
+        again = engine.board_score(
+            game=tournament.game,
+            rules=tournament.rules,
+            record=result.record,
+            board_scoring=event.board_scoring,
+            board_honours=event.board_honours,
+        ).notes
     except Exception:  # noqa: BLE001 - the stored text is always a good answer
         again = ()
     return notes_again(stored, again)
@@ -663,8 +861,9 @@ def table_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _duplicate(slug)
     match = _current_match(tournament, number)
     _table_actor(request, tournament, number, match)
-    return render(request, "tournaments/duplicate/_panel.html",
-                  panel_context(tournament, number, match))
+    return render(
+        request, "tournaments/duplicate/_panel.html", panel_context(tournament, number, match)
+    )
 
 
 def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
@@ -681,8 +880,9 @@ def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
             raise ServiceError("bad-record", _("Give every count of tricks.")) from None
 
     if tournament.game == "spades":
-        record["calls"] = [{"seat": s, "call": post.get(f"call_{s}", "")}
-                           for s in _bidding_order(dealer)]
+        record["calls"] = [
+            {"seat": s, "call": post.get(f"call_{s}", "")} for s in _bidding_order(dealer)
+        ]
         record["tricks"] = {s: count(f"tricks_{s}") for s in SEATS}
     else:
         ns = count("tricks_NS")
@@ -705,8 +905,12 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     match = _current_match(tournament, number)
     director = _is_director(request, tournament)
     if not director and _table_token(request, tournament, number) is None:
-        raise PermissionDenied(_("This table's code is missing or no longer valid: scan the "
-                                 "code on the table's guide card again."))
+        raise PermissionDenied(
+            _(
+                "This table's code is missing or no longer valid: scan the "
+                "code on the table's guide card again."
+            )
+        )
     if director and request.headers.get("Authorization") is None:
         from django.middleware.csrf import CsrfViewMiddleware
 
@@ -731,8 +935,13 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     raise ServiceError("bad-record", _("The record is not JSON.")) from None
             else:
                 record = summary_record(tournament, target, request.POST)
-            dup.submit_board_result(match=match, board=board, record=record, actor=actor,
-                                    idempotency_key=request.POST.get("key") or None)
+            dup.submit_board_result(
+                match=match,
+                board=board,
+                record=record,
+                actor=actor,
+                idempotency_key=request.POST.get("key") or None,
+            )
         elif action in ("confirm", "reject"):
             result = get_object_or_404(BoardResult, pk=request.POST.get("result"), match=match)
             try:
@@ -742,14 +951,21 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             if action == "confirm":
                 dup.confirm_board_result(result=result, actor=actor, expected_version=seen)
             else:
-                dup.reject_board_result(result=result, actor=actor, expected_version=seen,
-                                        reason=request.POST.get("reason", ""))
+                dup.reject_board_result(
+                    result=result,
+                    actor=actor,
+                    expected_version=seen,
+                    reason=request.POST.get("reason", ""),
+                )
         else:
             raise ServiceError("bad-action", _("Unknown action."))
     except ServiceError as failure:
         error, status = _error_text(failure), failure.status
-    response = render(request, "tournaments/duplicate/_panel.html",
-                      panel_context(tournament, number, match, error))
+    response = render(
+        request,
+        "tournaments/duplicate/_panel.html",
+        panel_context(tournament, number, match, error),
+    )
     response.status_code = status
     return response
 
@@ -764,15 +980,19 @@ def _error_text(error: ServiceError) -> str:
         "result-exists": _("This board already has a result: ask the director to correct it."),
         "round-not-in-play": _("This round is not in play."),
         "bad-side": _("Say which side is entering the result."),
-        "stale-version": _("This result changed since you looked at it: check it again "
-                           "before you answer."),
+        "stale-version": _(
+            "This result changed since you looked at it: check it again before you answer."
+        ),
     }
     text = words.get(error.code, error.message)
     if "%(why)s" not in text:
         return text
     engine = error.details  # bad-record: the rules engine's own error, said as a sentence
-    why = error_sentence(engine) if isinstance(engine, dict) and engine.get("code") else (
-        error.message)
+    why = (
+        error_sentence(engine)
+        if isinstance(engine, dict) and engine.get("code")
+        else (error.message)
+    )
     return text % {"why": why}
 
 
@@ -783,10 +1003,13 @@ def _results_context(request: HttpRequest, tournament: Tournament) -> dict:
     director = _is_director(request, tournament)
     scored = select.scored(tournament, director=director)
     return {
-        "tournament": tournament, "event": scored.settings, "scored": scored,
+        "tournament": tournament,
+        "event": scored.settings,
+        "scored": scored,
         "director": director,
         "rankings": [(name, scored.ranking_rows(name)) for name in scored.event.rankings],
-        "boards": sorted(scored.event.travellers), "method": scored.event.method,
+        "boards": sorted(scored.event.travellers),
+        "method": scored.event.method,
         "finished": tournament.state == Tournament.State.FINISHED,
         "adjustments": adjustment_names(),
     }
@@ -812,10 +1035,16 @@ def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse
     tournament = _duplicate(slug)
     context = _results_context(request, tournament)
     board = get_object_or_404(Board, tournament=tournament, number=number)
-    context.update({"board": board, "rows": select.traveller_rows(context["scored"], number),
-                    "hand": board_views(tournament)[number - 1]
-                    if (context["finished"] or context["director"]) and board.dealt else None,
-                    "seats": seat_names()})
+    context.update(
+        {
+            "board": board,
+            "rows": select.traveller_rows(context["scored"], number),
+            "hand": board_views(tournament)[number - 1]
+            if (context["finished"] or context["director"]) and board.dealt
+            else None,
+            "seats": seat_names(),
+        }
+    )
     return render(request, "tournaments/duplicate/traveller.html", context)
 
 
@@ -825,8 +1054,13 @@ def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     context = _results_context(request, tournament)
     if pair not in context["scored"].names:
         raise Http404("no such pair")
-    context.update({"pair": pair, "name": context["scored"].names[pair],
-                    "rows": select.card_rows(context["scored"], pair)})
+    context.update(
+        {
+            "pair": pair,
+            "name": context["scored"].names[pair],
+            "rows": select.card_rows(context["scored"], pair),
+        }
+    )
     return render(request, "tournaments/duplicate/card.html", context)
 
 
@@ -837,9 +1071,15 @@ def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = _results_context(request, tournament)
     if not (context["finished"] or context["director"]):
         raise Http404("the deals are published after the event")
-    context.update({"hands": board_views(tournament), "seats": seat_names(),
-                    "travellers": {n: select.traveller_rows(context["scored"], n)
-                                   for n in context["boards"]}})
+    context.update(
+        {
+            "hands": board_views(tournament),
+            "seats": seat_names(),
+            "travellers": {
+                n: select.traveller_rows(context["scored"], n) for n in context["boards"]
+            },
+        }
+    )
     return render(request, "tournaments/duplicate/deals.html", context)
 
 
@@ -847,12 +1087,32 @@ def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def export_rows(scored: select.Scored) -> list[list]:
-    rows = [[_("Field"), _("Place"), _("Pair"), _("Name"), _("Score"), _("Top"),
-             _("Percentage"), _("Boards")]]
+    rows = [
+        [
+            _("Field"),
+            _("Place"),
+            _("Pair"),
+            _("Name"),
+            _("Score"),
+            _("Top"),
+            _("Percentage"),
+            _("Boards"),
+        ]
+    ]
     for name in scored.event.rankings:
         for r in scored.ranking_rows(name):
-            rows.append([name, r["place"], r["pair"], r["name"], r["total"], r["top"],
-                         r["percentage"], r["boards"]])
+            rows.append(
+                [
+                    name,
+                    r["place"],
+                    r["pair"],
+                    r["name"],
+                    r["total"],
+                    r["top"],
+                    r["percentage"],
+                    r["boards"],
+                ]
+            )
     return rows
 
 
@@ -861,20 +1121,43 @@ def archive(tournament: Tournament, scored: select.Scored) -> dict:
     event = scored.settings
     results = []
     for r in select.results_qs(tournament, scored.through_round).order_by(
-            "round_number", "table_number", "board__number"):
-        results.append({"board": r.board.number, "round": r.round_number,
-                        "table": r.table_number, "ns": r.ns_pair, "ew": r.ew_pair,
-                        "kind": r.kind, "ns_score": r.ns_score, "ew_score": r.ew_score,
-                        "ns_adjusted": r.ns_adjusted or None, "ew_adjusted": r.ew_adjusted or None,
-                        "reason": r.reason, "record": r.record})
+        "round_number", "table_number", "board__number"
+    ):
+        results.append(
+            {
+                "board": r.board.number,
+                "round": r.round_number,
+                "table": r.table_number,
+                "ns": r.ns_pair,
+                "ew": r.ew_pair,
+                "kind": r.kind,
+                "ns_score": r.ns_score,
+                "ew_score": r.ew_score,
+                "ns_adjusted": r.ns_adjusted or None,
+                "ew_adjusted": r.ew_adjusted or None,
+                "reason": r.reason,
+                "record": r.record,
+            }
+        )
     return {
-        "format": "duplicate/1", "name": tournament.name, "slug": tournament.slug,
-        "game": tournament.game, "rules": tournament.rules, "state": tournament.state,
-        "options": {"movement": event.movement, "even": event.even, "tables": event.tables,
-                    "boards_per_round": event.boards_per_round,
-                    "board_scoring": event.board_scoring, "board_compare": event.board_compare,
-                    "board_honours": event.board_honours, "comparison": event.comparison,
-                    "imp_scale": event.imp_scale, "board_source": event.board_source},
+        "format": "duplicate/1",
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "game": tournament.game,
+        "rules": tournament.rules,
+        "state": tournament.state,
+        "options": {
+            "movement": event.movement,
+            "even": event.even,
+            "tables": event.tables,
+            "boards_per_round": event.boards_per_round,
+            "board_scoring": event.board_scoring,
+            "board_compare": event.board_compare,
+            "board_honours": event.board_honours,
+            "comparison": event.comparison,
+            "imp_scale": event.imp_scale,
+            "board_source": event.board_source,
+        },
         "pairs": {str(n): name for n, name in scored.names.items()},
         "movement": event.movement_data,
         "boards": select.boards_json(tournament, scored),
@@ -902,31 +1185,57 @@ def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         for row in export_rows(scored):
             sheet.append(row)
         travellers = book.create_sheet(_("Travellers")[:31])
-        travellers.append([_("Board"), _("Round"), _("Table"), "NS", "EW", _("NS score"),
-                           _("EW score"), _("NS points"), _("EW points")])
+        travellers.append(
+            [
+                _("Board"),
+                _("Round"),
+                _("Table"),
+                "NS",
+                "EW",
+                _("NS score"),
+                _("EW score"),
+                _("NS points"),
+                _("EW points"),
+            ]
+        )
         for n in sorted(scored.event.travellers):
             for r in select.traveller_rows(scored, n):
-                travellers.append([n, r["round"], r["table"], r["ns"], r["ew"],
-                                   r["ns_score"] or r["ns_adjusted"],
-                                   r["ew_score"] or r["ew_adjusted"], r["ns_points"],
-                                   r["ew_points"]])
+                travellers.append(
+                    [
+                        n,
+                        r["round"],
+                        r["table"],
+                        r["ns"],
+                        r["ew"],
+                        r["ns_score"] or r["ns_adjusted"],
+                        r["ew_score"] or r["ew_adjusted"],
+                        r["ns_points"],
+                        r["ew_points"],
+                    ]
+                )
         out = io.BytesIO()
         book.save(out)
-        response = HttpResponse(out.getvalue(), content_type=(
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+        response = HttpResponse(
+            out.getvalue(),
+            content_type=("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        )
     elif fmt == "pdf":
         context["rankings"] = [(n, field_label(n), rows) for n, rows in context["rankings"]]
         context["travellers"] = {n: select.traveller_rows(scored, n) for n in context["boards"]}
-        html = render_to_string("tournaments/duplicate/results_pdf.html", context,
-                                request=request)
-        response = HttpResponse(printing.render_pdf(
-            html, base_url=request.build_absolute_uri("/")), content_type="application/pdf")
+        html = render_to_string("tournaments/duplicate/results_pdf.html", context, request=request)
+        response = HttpResponse(
+            printing.render_pdf(html, base_url=request.build_absolute_uri("/")),
+            content_type="application/pdf",
+        )
     elif fmt == "json":
-        response = JsonResponse(archive(tournament, scored), json_dumps_params={
-            "ensure_ascii": False, "indent": 1})
+        response = JsonResponse(
+            archive(tournament, scored), json_dumps_params={"ensure_ascii": False, "indent": 1}
+        )
     elif fmt == "boards.json":
-        response = JsonResponse({"boards": select.boards_json(tournament, scored)},
-                                json_dumps_params={"ensure_ascii": False})
+        response = JsonResponse(
+            {"boards": select.boards_json(tournament, scored)},
+            json_dumps_params={"ensure_ascii": False},
+        )
         name = f"{tournament.slug}-boards"
         fmt = "json"
     else:
@@ -938,22 +1247,24 @@ def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 urlpatterns = [
     path("director/duplicate/new/", new_event, name="duplicate-new"),
     path("director/<slug:slug>/duplicate/", event_page, name="duplicate-director"),
-    path("director/<slug:slug>/duplicate/do/<str:action>/", event_action,
-         name="duplicate-action"),
-    path("director/<slug:slug>/duplicate/boards/<int:number>/deal/", board_deal,
-         name="duplicate-deal"),
-    path("director/<slug:slug>/duplicate/print/boards/", print_boards,
-         name="duplicate-print-boards"),
+    path("director/<slug:slug>/duplicate/do/<str:action>/", event_action, name="duplicate-action"),
+    path(
+        "director/<slug:slug>/duplicate/boards/<int:number>/deal/",
+        board_deal,
+        name="duplicate-deal",
+    ),
+    path(
+        "director/<slug:slug>/duplicate/print/boards/", print_boards, name="duplicate-print-boards"
+    ),
     path("director/<slug:slug>/duplicate/print/guide/", print_guide, name="duplicate-guide"),
     path("duplicate/<slug:slug>/", results_page, name="duplicate-results"),
-    path("duplicate/<slug:slug>/boards/<int:number>/", traveller_page,
-         name="duplicate-traveller"),
+    path("duplicate/<slug:slug>/boards/<int:number>/", traveller_page, name="duplicate-traveller"),
     path("duplicate/<slug:slug>/pairs/<int:pair>/", card_page, name="duplicate-card"),
     path("duplicate/<slug:slug>/deals/", deals_page, name="duplicate-deals"),
     path("duplicate/<slug:slug>/export/<str:fmt>", export, name="duplicate-export"),
     path("duplicate/<slug:slug>/table/<int:number>/", table_page, name="duplicate-table"),
-    path("duplicate/<slug:slug>/table/<int:number>/panel/", table_panel,
-         name="duplicate-table-panel"),
-    path("duplicate/<slug:slug>/table/<int:number>/act/", table_act,
-         name="duplicate-table-act"),
+    path(
+        "duplicate/<slug:slug>/table/<int:number>/panel/", table_panel, name="duplicate-table-panel"
+    ),
+    path("duplicate/<slug:slug>/table/<int:number>/act/", table_act, name="duplicate-table-act"),
 ]

@@ -50,8 +50,9 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
-def _api_response(status: int, *, code: str | None = None, message: str | None = None
-                  ) -> JsonResponse:
+def _api_response(
+    status: int, *, code: str | None = None, message: str | None = None
+) -> JsonResponse:
     default_code, default_message = API_ERRORS[status]
     return error_response(status, code or default_code, message or default_message)
 
@@ -72,8 +73,9 @@ def _back_url(request: HttpRequest) -> str:
         host = request.get_host()
     except Exception:  # DisallowedHost: no way back through the Referer
         return ""
-    if referer and url_has_allowed_host_and_scheme(referer, allowed_hosts={host},
-                                                   require_https=request.is_secure()):
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={host}, require_https=request.is_secure()
+    ):
         return referer
     return ""
 
@@ -148,16 +150,24 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _api(request):
         return _api_response(404)
     link = _tournament_link(request)
-    return _render(request, "404.html", 404, request_path=request.path,
-                   tournament_url=link[0] if link else "",
-                   tournament_name=link[1] if link else "")
+    return _render(
+        request,
+        "404.html",
+        404,
+        request_path=request.path,
+        tournament_url=link[0] if link else "",
+        tournament_name=link[1] if link else "",
+    )
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """403 for a form Django refused (CSRF): the form expired, or cookies are off."""
     if _api(request):
-        return _api_response(403, code="csrf-failed",
-                             message="the form's security check failed; reload and try again")
+        return _api_response(
+            403,
+            code="csrf-failed",
+            message="the form's security check failed; reload and try again",
+        )
     return _render(request, "403_csrf.html", 403, reason=reason if settings.DEBUG else "")
 
 
@@ -166,15 +176,18 @@ def request_too_large(request: HttpRequest, limit: int) -> HttpResponse:
     (config/body_limit.py). Rendered without the request's context processors: no session,
     no database, nothing that could read the body."""
     if _api(request):
-        return error_response(413, "too-large", f"the request body is larger than {limit} bytes",
-                              {"limit": limit})
+        return error_response(
+            413, "too-large", f"the request body is larger than {limit} bytes", {"limit": limit}
+        )
     with translation.override(_language(request)):
-        html = loader.get_template("413.html").render({
-            "status": 413,
-            "limit_mb": limit // (1024 * 1024),
-            "home_url": _reverse_or("tournaments:home", "/"),
-            "back_url": _back_url(request),
-        })
+        html = loader.get_template("413.html").render(
+            {
+                "status": 413,
+                "limit_mb": limit // (1024 * 1024),
+                "home_url": _reverse_or("tournaments:home", "/"),
+                "back_url": _back_url(request),
+            }
+        )
         response = HttpResponse(html, status=413)
         response["Content-Language"] = translation.get_language()
     return response
@@ -186,11 +199,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return _api_response(500)
     try:
         with translation.override(_language(request)):
-            html = loader.get_template("500.html").render({
-                "status": 500,
-                "home_url": _reverse_or("tournaments:home", "/"),
-                "director_url": _reverse_or("tournaments:director-home", "/director/"),
-            })
+            html = loader.get_template("500.html").render(
+                {
+                    "status": 500,
+                    "home_url": _reverse_or("tournaments:home", "/"),
+                    "director_url": _reverse_or("tournaments:director-home", "/director/"),
+                }
+            )
             language = translation.get_language()
     except Exception:  # the page itself failed: a bare page, still not a technical one
         log.exception("the 500 page failed to render")

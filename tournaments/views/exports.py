@@ -112,15 +112,28 @@ def _cache_key(tournament: Tournament, subject: str, fmt: str) -> str:
     snapshot (which catches up after the results), its latest audited change (a renamed team,
     a withdrawal: every service write is audited) and the heading the PDF prints, in the
     active language."""
-    snapshot = (StandingsSnapshot.objects.filter(tournament=tournament)
-                .values_list("pk", flat=True).first())
+    snapshot = (
+        StandingsSnapshot.objects.filter(tournament=tournament).values_list("pk", flat=True).first()
+    )
     changed = AuditEvent.objects.filter(tournament=tournament).aggregate(last=Max("id"))["last"]
-    heading = "\n".join(str(part) for part in (
-        tournament.created_at, tournament.name, tournament.venue, tournament.starts_at,
-        tournament.game, tournament.format, tournament.state, tournament.rounds))
+    heading = "\n".join(
+        str(part)
+        for part in (
+            tournament.created_at,
+            tournament.name,
+            tournament.venue,
+            tournament.starts_at,
+            tournament.game,
+            tournament.format,
+            tournament.state,
+            tournament.rounds,
+        )
+    )
     digest = hashlib.sha256(heading.encode()).hexdigest()[:16]
-    return (f"export:{tournament.pk}:{subject}.{fmt}:{translation.get_language()}:"
-            f"r{tournament.results_version}:s{snapshot or 0}:a{changed or 0}:{digest}")
+    return (
+        f"export:{tournament.pk}:{subject}.{fmt}:{translation.get_language()}:"
+        f"r{tournament.results_version}:s{snapshot or 0}:a{changed or 0}:{digest}"
+    )
 
 
 def _cached(key: str, build: Callable[[], bytes]) -> bytes:
@@ -171,8 +184,9 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     if match is None:
         raise Http404("no such match")
     body = records.dumps(records.match_record(match)) + "\n"
-    name = tabular.filename(tournament, f"round-{match.round.number}-table-{match.table.number}",
-                            "json")
+    name = tabular.filename(
+        tournament, f"round-{match.round.number}-table-{match.table.number}", "json"
+    )
     return _download(HttpResponse(body, content_type="application/json"), name)
 
 
@@ -180,8 +194,9 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
 def hands_export(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """Every confirmed hand as `hand/1` JSON Lines, streamed."""
     tournament = _tournament(slug)
-    response = StreamingHttpResponse(records.hand_lines(tournament),
-                                     content_type=records.JSONL_TYPE)
+    response = StreamingHttpResponse(
+        records.hand_lines(tournament), content_type=records.JSONL_TYPE
+    )
     return _download(response, tabular.filename(tournament, "hands", "jsonl"))
 
 
@@ -195,8 +210,10 @@ def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_director(Actor(user=request.user), tournament):
         raise PermissionDenied(_("Only this tournament's directors may download its archive."))
     body = archive.dumps(archive.export_archive(tournament))
-    response = _download(HttpResponse(body, content_type="application/json"),
-                         tabular.filename(tournament, "archive", "json"))
+    response = _download(
+        HttpResponse(body, content_type="application/json"),
+        tabular.filename(tournament, "archive", "json"),
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 

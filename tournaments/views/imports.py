@@ -66,9 +66,11 @@ def _read(upload, limit: int) -> bytes:
 
 
 def _team_columns(team_event: bool) -> list[str]:
-    return ["team", "player1", "club1", "player2", "club2", "seed"] if team_event else [
-        "player", "club", "seed"
-    ]
+    return (
+        ["team", "player1", "club1", "player2", "club2", "seed"]
+        if team_event
+        else ["player", "club", "seed"]
+    )
 
 
 def sign_rows(
@@ -214,8 +216,10 @@ def entries_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     except signing.BadSignature:  # includes SignatureExpired
         messages.error(
             request,
-            _("The preview was changed, has expired or belongs to another tournament: "
-              "upload the file again."),
+            _(
+                "The preview was changed, has expired or belongs to another tournament: "
+                "upload the file again."
+            ),
         )
         return render(
             request,
@@ -249,9 +253,7 @@ def entries_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _hands_page(request, tournament: Tournament, form: HandsUploadForm, status: int = 200):
-    jobs = ImportJob.objects.filter(tournament=tournament).defer("content", "errors")[
-        :RECENT_JOBS
-    ]
+    jobs = ImportJob.objects.filter(tournament=tournament).defer("content", "errors")[:RECENT_JOBS]
     return render(
         request,
         "tournaments/imports/hands.html",
@@ -321,8 +323,9 @@ def line_errors(job: ImportJob) -> list[dict[str, Any]]:
     for error in job.errors or []:
         if not isinstance(error, dict):
             continue
-        text, _details = refusal_words(str(error.get("code", "")), str(error.get("message", "")),
-                                       error.get("details"))
+        text, _details = refusal_words(
+            str(error.get("code", "")), str(error.get("message", "")), error.get("details")
+        )
         shown.append({**error, "text": text})
     return shown
 
@@ -337,8 +340,12 @@ def job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     response = render(
         request,
         "tournaments/imports/job.html",
-        {"tournament": tournament, "job": found, "status": job_status(found),
-         "line_errors": line_errors(found)},
+        {
+            "tournament": tournament,
+            "job": found,
+            "status": job_status(found),
+            "line_errors": line_errors(found),
+        },
     )
     add_never_cache_headers(response)
     return response
@@ -356,10 +363,12 @@ def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
 
 urlpatterns = [
     path("director/<slug:slug>/import/entries/", entries, name="imports-entries"),
-    path("director/<slug:slug>/import/entries/confirm/", entries_confirm,
-         name="imports-entries-confirm"),
+    path(
+        "director/<slug:slug>/import/entries/confirm/",
+        entries_confirm,
+        name="imports-entries-confirm",
+    ),
     path("director/<slug:slug>/import/hands/", hands, name="imports-hands"),
     path("director/<slug:slug>/import/jobs/<int:job_id>/", job, name="imports-job"),
-    path("director/<slug:slug>/import/jobs/<int:job_id>/status", status,
-         name="imports-job-status"),
+    path("director/<slug:slug>/import/jobs/<int:job_id>/status", status, name="imports-job-status"),
 ]

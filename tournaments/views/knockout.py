@@ -32,23 +32,33 @@ def _with_knockout(slug: str) -> Tournament:
 def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket as played so far; live.js redraws it when a result arrives."""
     tournament = _with_knockout(slug)
-    return render(request, "tournaments/knockout/bracket.html", {
-        "tournament": tournament,
-        "bracket": bracket_data(tournament),
-        "events_url": _events_url(tournament),
-        "rounds": public_tournaments.visible_rounds(
-            tournament, director=_is_director(request, tournament)),
-    })
+    return render(
+        request,
+        "tournaments/knockout/bracket.html",
+        {
+            "tournament": tournament,
+            "bracket": bracket_data(tournament),
+            "events_url": _events_url(tournament),
+            "rounds": public_tournaments.visible_rounds(
+                tournament, director=_is_director(request, tournament)
+            ),
+        },
+    )
 
 
 @require_GET
 def bracket_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _with_knockout(slug)
     projector = request.GET.get("screen") == "projector"
-    response = render(request, "tournaments/knockout/_bracket.html", {
-        "tournament": tournament, "bracket": bracket_data(tournament),
-        "show_places": not projector,
-    })
+    response = render(
+        request,
+        "tournaments/knockout/_bracket.html",
+        {
+            "tournament": tournament,
+            "bracket": bracket_data(tournament),
+            "show_places": not projector,
+        },
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -57,10 +67,15 @@ def bracket_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket for the room's screen (1920×1080), large and dark, kept current."""
     tournament = _with_knockout(slug)
-    return render(request, "tournaments/knockout/projector.html", {
-        "tournament": tournament, "bracket": bracket_data(tournament),
-        "events_url": _events_url(tournament),
-    })
+    return render(
+        request,
+        "tournaments/knockout/projector.html",
+        {
+            "tournament": tournament,
+            "bracket": bracket_data(tournament),
+            "events_url": _events_url(tournament),
+        },
+    )
 
 
 # -- the director's knockout page ----------------------------------------------------------------
@@ -69,22 +84,40 @@ def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
 @director_page
 @require_http_methods(["GET", "POST"])
 def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor):
-    initial = {"top_cut": tournament.top_cut, "length": tournament.knockout_length,
-               "count": tournament.knockout_count, "tiebreak_hands": tournament.tiebreak_hands,
-               "third_place": tournament.third_place, "consolation": tournament.consolation}
+    initial = {
+        "top_cut": tournament.top_cut,
+        "length": tournament.knockout_length,
+        "count": tournament.knockout_count,
+        "tiebreak_hands": tournament.tiebreak_hands,
+        "third_place": tournament.third_place,
+        "consolation": tournament.consolation,
+    }
     form = KnockoutForm(request.POST or None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.settings()
-        if run(request, lambda: services.set_knockout(tournament=tournament, actor=actor, **data),
-               _("The knockout settings are saved.")) is not None:
+        if (
+            run(
+                request,
+                lambda: services.set_knockout(tournament=tournament, actor=actor, **data),
+                _("The knockout settings are saved."),
+            )
+            is not None
+        ):
             return redirect("tournaments:director-knockout", slug=tournament.slug)
     elif request.method == "POST":
         messages.error(request, _("Check the knockout settings."))
-    return render(request, "tournaments/knockout/director.html", _context(
-        tournament, "knockout", form=form, cut=cut_data(tournament),
-        bracket=bracket_data(tournament, public=False),
-        locked=bool(knockout.seeds(tournament)),
-    ))
+    return render(
+        request,
+        "tournaments/knockout/director.html",
+        _context(
+            tournament,
+            "knockout",
+            form=form,
+            cut=cut_data(tournament),
+            bracket=bracket_data(tournament, public=False),
+            locked=bool(knockout.seeds(tournament)),
+        ),
+    )
 
 
 @director_page
@@ -99,17 +132,20 @@ def director_confirm_cut(request: HttpRequest, tournament: Tournament, actor: Ac
         ids = [int(i) for i in request.POST.getlist("entries")]
     except ValueError:
         ids = []
-    run(request, lambda: services.confirm_cut(tournament=tournament, actor=actor, entries=ids),
-        _("The cut is confirmed and the bracket is made: pair the next round."))
+    run(
+        request,
+        lambda: services.confirm_cut(tournament=tournament, actor=actor, entries=ids),
+        _("The cut is confirmed and the bracket is made: pair the next round."),
+    )
     return redirect("tournaments:director-knockout", slug=tournament.slug)
 
 
 urlpatterns = [
     path("t/<slug:slug>/bracket/", bracket_page, name="public-bracket"),
     path("t/<slug:slug>/bracket/fragment/", bracket_fragment, name="public-bracket-fragment"),
-    path("t/<slug:slug>/bracket/projector/", bracket_projector,
-         name="public-bracket-projector"),
+    path("t/<slug:slug>/bracket/projector/", bracket_projector, name="public-bracket-projector"),
     path("director/<slug:slug>/knockout/", director_knockout, name="director-knockout"),
-    path("director/<slug:slug>/knockout/confirm/", director_confirm_cut,
-         name="director-confirm-cut"),
+    path(
+        "director/<slug:slug>/knockout/confirm/", director_confirm_cut, name="director-confirm-cut"
+    ),
 ]

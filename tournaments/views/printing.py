@@ -35,8 +35,9 @@ def _directed(request: HttpRequest, slug: str) -> tuple[Tournament, Actor]:
 
 
 def _round(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("tournament"),
-                             tournament=tournament, number=number)
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
 
 
 def _paper(value: str | None) -> str:
@@ -118,11 +119,13 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ValueError:
         rows = None
     layout = printing.sheet_layout(
-        tournament, rows, knockout=knockout.in_knockout(tournament, round_.number))
+        tournament, rows, knockout=knockout.in_knockout(tournament, round_.number)
+    )
     tables = printing.round_tables(round_)
     for card in tables:  # the match's public page: anyone checks the scores entered so far
         card.url = links.phone_url(
-            request, reverse("tournaments:public-match", args=[tournament.slug, card.match.pk]))
+            request, reverse("tournaments:public-match", args=[tournament.slug, card.match.pk])
+        )
         card.qr = printing.qr_svg(card.url, title=str(card.number))
     first = tables[0].dealer.seat if tables and tables[0].dealer else None
     rotation = printing.dealers(tournament, first, layout.rows) if first else []
@@ -168,6 +171,5 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
 urlpatterns = [
     path("director/<slug:slug>/print/pins/", pins, name="printing-pins"),
     path("director/<slug:slug>/print/round/<int:number>/cards/", cards, name="printing-cards"),
-    path("director/<slug:slug>/print/round/<int:number>/sheets/", sheets,
-         name="printing-sheets"),
+    path("director/<slug:slug>/print/round/<int:number>/sheets/", sheets, name="printing-sheets"),
 ]

@@ -40,12 +40,16 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     """The club's OpenSkill ratings in one game, best ordinal first."""
     if game not in presentation.PRESENTATIONS:
         raise Http404("no such game")
-    return render(request, "tournaments/public/leaderboard.html", {
-        "game": game,
-        "game_name": presentation.game_name(game),
-        "rows": club.leaderboard(game),
-        "games": club.rated_games(),
-    })
+    return render(
+        request,
+        "tournaments/public/leaderboard.html",
+        {
+            "game": game,
+            "game_name": presentation.game_name(game),
+            "rows": club.leaderboard(game),
+            "games": club.rated_games(),
+        },
+    )
 
 
 # --- a tournament ---------------------------------------------------------------------------
@@ -102,10 +106,12 @@ class RegistrationForm(forms.Form):
         super()._post_clean()
         for name in self.errors:
             if name in self.fields:
-                self.fields[name].widget.attrs.update({
-                    "aria-invalid": "true",
-                    "aria-describedby": f"{self[name].auto_id}-errors",
-                })
+                self.fields[name].widget.attrs.update(
+                    {
+                        "aria-invalid": "true",
+                        "aria-describedby": f"{self[name].auto_id}-errors",
+                    }
+                )
 
     def players(self) -> list[PlayerSpec]:
         data = self.cleaned_data
@@ -143,32 +149,39 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             try:
                 entry = services.register_entry(
-                    tournament=tournament, actor=PUBLIC, players=form.players(),
+                    tournament=tournament,
+                    actor=PUBLIC,
+                    players=form.players(),
                     name=form.cleaned_data.get("team_name", ""),
                 )
             except ServiceError as error:
                 form.add_error(None, _registration_error(error))
                 status = error.status
             else:
-                messages.success(request, _("%(name)s is entered. See you at the table!")
-                                 % {"name": entry.name})
-                return redirect(reverse("tournaments:public-tournament", args=[slug])
-                                + "#entries")
+                messages.success(
+                    request, _("%(name)s is entered. See you at the table!") % {"name": entry.name}
+                )
+                return redirect(reverse("tournaments:public-tournament", args=[slug]) + "#entries")
         else:
             status = 400
     elif tournament.state == Tournament.State.REGISTRATION:
         form = RegistrationForm(team=team)
     director = _is_director(request, tournament)
-    return render(request, "tournaments/public/tournament.html", {
-        "tournament": tournament,
-        "rules": _rules_words(tournament),
-        "preset": _preset(tournament),
-        "entries": tournaments.entries(tournament),
-        "rounds": tournaments.visible_rounds(tournament, director=director),
-        "form": form,
-        "team": team,
-        "director": director,
-    }, status=status)
+    return render(
+        request,
+        "tournaments/public/tournament.html",
+        {
+            "tournament": tournament,
+            "rules": _rules_words(tournament),
+            "preset": _preset(tournament),
+            "entries": tournaments.entries(tournament),
+            "rounds": tournaments.visible_rounds(tournament, director=director),
+            "form": form,
+            "team": team,
+            "director": director,
+        },
+        status=status,
+    )
 
 
 def _preset(tournament: Tournament) -> str:
@@ -197,19 +210,28 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if round_ is None or (not round_.is_public and not director):
         if round_ is None and not _still_to_come(tournament, number):
             raise Http404("no such round")
-        return render(request, "tournaments/public/round_unpublished.html", {
+        return render(
+            request,
+            "tournaments/public/round_unpublished.html",
+            {
+                "tournament": tournament,
+                "number": number,
+                "rounds": tournaments.visible_rounds(tournament, director=director),
+            },
+            status=404,
+        )
+    return render(
+        request,
+        "tournaments/public/round.html",
+        {
             "tournament": tournament,
-            "number": number,
+            "view": rounds.round_view(round_),
+            "room_clock": _clock(round_),
+            "clock_url": reverse("api:round-clock", args=[round_.pk]),
+            "events_url": _events_url(tournament),
             "rounds": tournaments.visible_rounds(tournament, director=director),
-        }, status=404)
-    return render(request, "tournaments/public/round.html", {
-        "tournament": tournament,
-        "view": rounds.round_view(round_),
-        "room_clock": _clock(round_),
-        "clock_url": reverse("api:round-clock", args=[round_.pk]),
-        "events_url": _events_url(tournament),
-        "rounds": tournaments.visible_rounds(tournament, director=director),
-    })
+        },
+    )
 
 
 @require_GET
@@ -220,8 +242,11 @@ def round_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None or (not round_.is_public and not _is_director(request, tournament)):
         raise Http404("no such round")
-    response = render(request, "tournaments/public/_round_tables.html", {
-        "tournament": tournament, "view": rounds.round_view(round_)})
+    response = render(
+        request,
+        "tournaments/public/_round_tables.html",
+        {"tournament": tournament, "view": rounds.round_view(round_)},
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -259,21 +284,24 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
         return elsewhere
-    return render(request, "tournaments/public/standings.html", {
-        **_standings_context(tournament),
-        "events_url": _events_url(tournament),
-        "rounds": tournaments.visible_rounds(
-            tournament, director=_is_director(request, tournament)
-        ),
-    })
+    return render(
+        request,
+        "tournaments/public/standings.html",
+        {
+            **_standings_context(tournament),
+            "events_url": _events_url(tournament),
+            "rounds": tournaments.visible_rounds(
+                tournament, director=_is_director(request, tournament)
+            ),
+        },
+    )
 
 
 @require_GET
 def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, for live.js to swap in."""
     tournament = _tournament(slug)
-    response = render(request, "tournaments/public/_standings.html",
-                      _standings_context(tournament))
+    response = render(request, "tournaments/public/_standings.html", _standings_context(tournament))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -290,11 +318,15 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     director = _is_director(request, tournament)
     if match is None or (not match.round.is_public and not director):
         raise Http404("no such match")
-    return render(request, "tournaments/public/match.html", {
-        "tournament": tournament,
-        "view": matches.match_view(match),
-        "rounds": tournaments.visible_rounds(tournament, director=director),
-    })
+    return render(
+        request,
+        "tournaments/public/match.html",
+        {
+            "tournament": tournament,
+            "view": matches.match_view(match),
+            "rounds": tournaments.visible_rounds(tournament, director=director),
+        },
+    )
 
 
 @require_GET
@@ -303,11 +335,15 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise Http404("no such player")
-    return render(request, "tournaments/public/player.html", {
-        "player": player,
-        "events": players.player_events(player),
-        "ratings": players.player_ratings(player),
-    })
+    return render(
+        request,
+        "tournaments/public/player.html",
+        {
+            "player": player,
+            "events": players.player_events(player),
+            "ratings": players.player_ratings(player),
+        },
+    )
 
 
 # --- the projector --------------------------------------------------------------------------
@@ -322,8 +358,11 @@ def _projector_context(tournament: Tournament) -> dict:
     view = rounds.round_view(round_) if round_ else None
     bracket = projector_bracket(tournament)
     return {
-        **({"tournament": tournament, "bracket": bracket} if bracket
-           else _standings_context(tournament)),
+        **(
+            {"tournament": tournament, "bracket": bracket}
+            if bracket
+            else _standings_context(tournament)
+        ),
         "view": view,
         "room_clock": _clock(round_),
         "unconfirmed": bool(view) and any(t.pending for t in view.tables),
@@ -346,19 +385,22 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     if (elsewhere := _duplicate_elsewhere(tournament, projector=True)) is not None:
         return elsewhere
-    return render(request, "tournaments/public/projector.html", {
-        **_projector_context(tournament),
-        "events_url": _events_url(tournament),
-        "rows": _positive(request.GET.get("rows")),
-        "seconds": _positive(request.GET.get("seconds")),
-    })
+    return render(
+        request,
+        "tournaments/public/projector.html",
+        {
+            **_projector_context(tournament),
+            "events_url": _events_url(tournament),
+            "rows": _positive(request.GET.get("rows")),
+            "seconds": _positive(request.GET.get("seconds")),
+        },
+    )
 
 
 @require_GET
 def projector_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    response = render(request, "tournaments/public/_projector.html",
-                      _projector_context(tournament))
+    response = render(request, "tournaments/public/_projector.html", _projector_context(tournament))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -376,13 +418,12 @@ urlpatterns = [
     path("players/<int:player_id>/", player_page, name="public-player"),
     path("t/<slug:slug>/", tournament_page, name="public-tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", round_page, name="public-round"),
-    path("t/<slug:slug>/rounds/<int:number>/fragment/", round_fragment,
-         name="public-round-fragment"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/fragment/", round_fragment, name="public-round-fragment"
+    ),
     path("t/<slug:slug>/standings/", standings_page, name="public-standings"),
-    path("t/<slug:slug>/standings/fragment/", standings_fragment,
-         name="public-standings-fragment"),
+    path("t/<slug:slug>/standings/fragment/", standings_fragment, name="public-standings-fragment"),
     path("t/<slug:slug>/matches/<int:match_id>/", match_page, name="public-match"),
     path("t/<slug:slug>/projector/", projector_page, name="public-projector"),
-    path("t/<slug:slug>/projector/fragment/", projector_fragment,
-         name="public-projector-fragment"),
+    path("t/<slug:slug>/projector/fragment/", projector_fragment, name="public-projector-fragment"),
 ]

@@ -40,12 +40,13 @@ def room_context(round_: Round | None, *, dashboard: bool = False) -> dict[str, 
         "tables": select.table_progress(round_, now=now),
         "now": now,
         "reasons": DirectorCall.Reason.choices,
-        "fragment": reverse("tournaments:director-room",
-                            args=[round_.tournament.slug, round_.number])
+        "fragment": reverse(
+            "tournaments:director-room", args=[round_.tournament.slug, round_.number]
+        )
         + ("?from=dashboard" if dashboard else ""),
         "back": reverse("tournaments:director-dashboard", args=[round_.tournament.slug])
-        if dashboard else reverse("tournaments:director-round",
-                                  args=[round_.tournament.slug, round_.number]),
+        if dashboard
+        else reverse("tournaments:director-round", args=[round_.tournament.slug, round_.number]),
         "events": reverse("api:live-events", args=[round_.tournament.slug]),
         "live_on": LIVE_ON,
         "clock_url": reverse("api:round-clock", args=[round_.pk]),
@@ -69,40 +70,64 @@ def _number(request: HttpRequest, name: str) -> int | None:
 def director_room(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     dashboard = request.GET.get("from") == "dashboard"
-    response = render(request, "tournaments/room/_room.html",
-                      {"room": room_context(round_, dashboard=dashboard),
-                       "tournament": tournament})
+    response = render(
+        request,
+        "tournaments/room/_room.html",
+        {"room": room_context(round_, dashboard=dashboard), "tournament": tournament},
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
 
 @director_page
 @require_POST
-def director_clock(request: HttpRequest, tournament: Tournament, actor: Actor, number: int,
-                   action: str):
-    round_ = get_object_or_404(Round.objects.select_related("tournament"),
-                               tournament=tournament, number=number)
+def director_clock(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int, action: str
+):
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
     if action == "set":
         minutes = _number(request, "minutes")
         warn = _number(request, "last_hand_minutes")
-        run(request, lambda: room.set_clock(
-            round=round_, actor=actor, minutes=minutes if minutes is not None else -1,
-            last_hand_minutes=warn, as_default=request.POST.get("as_default") == "on"),
-            _("The round's clock is set."))
+        run(
+            request,
+            lambda: room.set_clock(
+                round=round_,
+                actor=actor,
+                minutes=minutes if minutes is not None else -1,
+                last_hand_minutes=warn,
+                as_default=request.POST.get("as_default") == "on",
+            ),
+            _("The round's clock is set."),
+        )
     elif action == "start":
-        run(request, lambda: room.start_clock(round=round_, actor=actor),
-            _("The round's clock is running."))
+        run(
+            request,
+            lambda: room.start_clock(round=round_, actor=actor),
+            _("The round's clock is running."),
+        )
     elif action == "pause":
-        run(request, lambda: room.pause_clock(round=round_, actor=actor),
-            _("The round's clock is paused."))
+        run(
+            request,
+            lambda: room.pause_clock(round=round_, actor=actor),
+            _("The round's clock is paused."),
+        )
     elif action == "resume":
-        run(request, lambda: room.resume_clock(round=round_, actor=actor),
-            _("The round's clock is running again."))
+        run(
+            request,
+            lambda: room.resume_clock(round=round_, actor=actor),
+            _("The round's clock is running again."),
+        )
     elif action == "extend":
         minutes = _number(request, "minutes")
-        run(request, lambda: room.extend_clock(
-            round=round_, actor=actor, minutes=minutes if minutes is not None else -1),
-            _("The round has more time."))
+        run(
+            request,
+            lambda: room.extend_clock(
+                round=round_, actor=actor, minutes=minutes if minutes is not None else -1
+            ),
+            _("The round has more time."),
+        )
     else:
         return HttpResponse(status=404)
     return _back(request, tournament, round_)
@@ -110,19 +135,30 @@ def director_clock(request: HttpRequest, tournament: Tournament, actor: Actor, n
 
 @director_page
 @require_POST
-def director_acknowledge(request: HttpRequest, tournament: Tournament, actor: Actor,
-                         call_id: int):
-    call = get_object_or_404(DirectorCall.objects.select_related("table__round"),
-                             pk=call_id, table__round__tournament=tournament)
-    run(request, lambda: room.acknowledge_call(call=call, actor=actor),
-        _("Table %(n)s knows you are on the way.") % {"n": call.table.number})
+def director_acknowledge(request: HttpRequest, tournament: Tournament, actor: Actor, call_id: int):
+    call = get_object_or_404(
+        DirectorCall.objects.select_related("table__round"),
+        pk=call_id,
+        table__round__tournament=tournament,
+    )
+    run(
+        request,
+        lambda: room.acknowledge_call(call=call, actor=actor),
+        _("Table %(n)s knows you are on the way.") % {"n": call.table.number},
+    )
     return _back(request, tournament, call.table.round)
 
 
 urlpatterns = [
     path("director/<slug:slug>/rounds/<int:number>/room/", director_room, name="director-room"),
-    path("director/<slug:slug>/rounds/<int:number>/clock/<str:action>/", director_clock,
-         name="director-clock"),
-    path("director/<slug:slug>/calls/<int:call_id>/acknowledge/", director_acknowledge,
-         name="director-call-acknowledge"),
+    path(
+        "director/<slug:slug>/rounds/<int:number>/clock/<str:action>/",
+        director_clock,
+        name="director-clock",
+    ),
+    path(
+        "director/<slug:slug>/calls/<int:call_id>/acknowledge/",
+        director_acknowledge,
+        name="director-call-acknowledge",
+    ),
 ]

@@ -144,8 +144,7 @@ def script_strings() -> dict[str, Any]:
         "storedConfirmed": _("Hand %(number)s is stored and confirmed."),
         "retried": _("Hand %(number)s had already been stored: nothing was sent twice."),
         "queued": _(
-            "No connection: hand %(number)s is queued on this phone and will be sent "
-            "automatically."
+            "No connection: hand %(number)s is queued on this phone and will be sent automatically."
         ),
         "queuedBehind": _(
             "Hand %(number)s is queued on this phone: it is sent after the hands queued before it."
@@ -154,9 +153,7 @@ def script_strings() -> dict[str, Any]:
         "queueRetry": _("Retrying in %(seconds)s s."),
         "queueSent": _("Queued hand %(number)s was sent and stored."),
         "queueRefused": _("Queued hand %(number)s was not accepted:"),
-        "queueBlocks": _(
-            "The next hand can be entered once the queued hand has been sent."
-        ),
+        "queueBlocks": _("The next hand can be entered once the queued hand has been sent."),
         "refused": _("Hand %(number)s was not stored:"),
         "confirmed": _("Hand %(number)s is confirmed."),
         "pinLabel": _("PIN of %(side)s"),
@@ -183,8 +180,10 @@ def script_strings() -> dict[str, Any]:
         "bidOrder": _("bids %(position)s."),
         "dummy": _("Dummy"),
         "sides": {side: "/".join(side) for side in ("NS", "EW")},
-        "calls": {c: call_label(c) for c in ("nil", "double-nil", "double-blind-nil", "moon",
-                                             "blind-moon", "pass")},
+        "calls": {
+            c: call_label(c)
+            for c in ("nil", "double-nil", "double-blind-nil", "moon", "blind-moon", "pass")
+        },
         "solo": solo_labels(),
         "suits": suit_labels(),
         "codes": error_labels(),
@@ -238,21 +237,28 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
     labels = status_labels()
     rows = []
     for row in view.hands:
-        rows.append({
-            "row": row,
-            "facts": shown.summary(row.record, row.result),
-            "tricks": _tricks(row.result),
-            "cells": [
-                {"side": side.label, "score": number(score, signed=True), "total": number(total)}
-                for side, score, total in zip(view.sides, row.scores, row.totals, strict=True)
-            ],
-            "status_label": labels.get(row.status, row.status),
-            "notes": hand_notes(row.record, row.result, game=view.tournament.game,
-                                rules=view.tournament.rules),
-            "submitted_label": "/".join(row.submitted_side),
-            "answerers": [(side, "/".join(side)) for side in row.answerers],
-            "games": (row.result.get("after") or {}).get("games"),
-        })
+        rows.append(
+            {
+                "row": row,
+                "facts": shown.summary(row.record, row.result),
+                "tricks": _tricks(row.result),
+                "cells": [
+                    {
+                        "side": side.label,
+                        "score": number(score, signed=True),
+                        "total": number(total),
+                    }
+                    for side, score, total in zip(view.sides, row.scores, row.totals, strict=True)
+                ],
+                "status_label": labels.get(row.status, row.status),
+                "notes": hand_notes(
+                    row.record, row.result, game=view.tournament.game, rules=view.tournament.rules
+                ),
+                "submitted_label": "/".join(row.submitted_side),
+                "answerers": [(side, "/".join(side)) for side in row.answerers],
+                "games": (row.result.get("after") or {}).get("games"),
+            }
+        )
     return rows
 
 
@@ -279,11 +285,16 @@ def _fragment_context(view: selectors.ScoringView, *, director: bool) -> dict[st
         "next_json": nxt.as_json() if nxt is not None else {"number": None, "blocked": "no-match"},
         "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
         "final": [
-            {"label": side.label, "entries": side.entries,
-             "points": number((result or {}).get("points", {}).get(side.side)),
-             "place": (result or {}).get("places", {}).get(side.side)}
+            {
+                "label": side.label,
+                "entries": side.entries,
+                "points": number((result or {}).get("points", {}).get(side.side)),
+                "place": (result or {}).get("places", {}).get(side.side),
+            }
             for side in view.sides
-        ] if result else [],
+        ]
+        if result
+        else [],
     }
 
 
@@ -340,8 +351,9 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
     }
 
 
-def entry_form_context(view: selectors.ScoringView, *, director: bool,
-                       offline: bool = False) -> dict[str, Any]:
+def entry_form_context(
+    view: selectors.ScoringView, *, director: bool, offline: bool = False
+) -> dict[str, Any]:
     """What the game's entry form (templates/tournaments/scoring/_<game>.html, _cards.html)
     and the scoring modules need: the scoring page's and the director's correction form's."""
     tournament = view.tournament
@@ -380,13 +392,17 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if view.match is not None:
         compiled = get_game(tournament.game).book.resolve(tournament.rules)[0]
         options = getattr(compiled, "options", {})
-        context.update({
-            **entry_form_context(view, director=director, offline=offline),
-            "options": [(str(option_label(name)), value_label(tournament.game, name, value))
-                        for name, value in options.items()],
-            "compass": _compass(view),
-            **_room(found),
-        })
+        context.update(
+            {
+                **entry_form_context(view, director=director, offline=offline),
+                "options": [
+                    (str(option_label(name)), value_label(tournament.game, name, value))
+                    for name, value in options.items()
+                ],
+                "compass": _compass(view),
+                **_room(found),
+            }
+        )
     response = render(request, "tournaments/scoring/table.html", context)
     response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
     return response
@@ -409,10 +425,13 @@ def _room(table: Table) -> dict[str, Any]:
 def _compass(view: selectors.ScoringView) -> list[dict[str, str]]:
     sides = {letter: side for side in view.sides for letter in side.seats}
     return [
-        {"seat": s, "name": view.seat_names.get(s, ""),
-         "player": view.seat_players.get(s, ("", ""))[0],
-         "entry": view.seat_players.get(s, ("", ""))[1],
-         "side": sides[s].label if s in sides else ""}
+        {
+            "seat": s,
+            "name": view.seat_names.get(s, ""),
+            "player": view.seat_players.get(s, ("", ""))[0],
+            "entry": view.seat_players.get(s, ("", ""))[1],
+            "side": sides[s].label if s in sides else "",
+        }
         for s in view.seats
     ]
 
@@ -423,8 +442,9 @@ def hands(request: HttpRequest, table_id: int) -> HttpResponse:
     """The hands list, what awaits confirmation and the next hand (the script swaps it in)."""
     found, director = _visible_table(request, table_id)
     view = selectors.scoring_view(found)
-    return render(request, "tournaments/scoring/_hands.html",
-                  _fragment_context(view, director=director))
+    return render(
+        request, "tournaments/scoring/_hands.html", _fragment_context(view, director=director)
+    )
 
 
 @never_cache
@@ -470,6 +490,8 @@ def worker_assets() -> tuple[str, ...]:
             if name.startswith(WORKER_MODULES) and name.endswith(".js"):
                 modules.add(name)
     return WORKER_ASSETS + tuple(sorted(modules))
+
+
 WORKER_SCOPE = "/table/"
 
 
@@ -508,8 +530,9 @@ def manifest(request: HttpRequest, table_id: int) -> JsonResponse:
         "lang": get_language(),
         "icons": [],
     }
-    response = JsonResponse(body, content_type="application/manifest+json",
-                            json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(
+        body, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -521,15 +544,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     if not offline_app_served(request):
         raise Http404("the offline app needs HTTPS")
     assets = [static(name) for name in worker_assets()]
-    body = render_to_string("tournaments/scoring/service-worker.js", {
-        "assets": json.dumps(assets),
-        "static_prefix": json.dumps(static("")),
-        "scope": json.dumps(WORKER_SCOPE),
-    })
+    body = render_to_string(
+        "tournaments/scoring/service-worker.js",
+        {
+            "assets": json.dumps(assets),
+            "static_prefix": json.dumps(static("")),
+            "scope": json.dumps(WORKER_SCOPE),
+        },
+    )
     # A new worker (and cache) whenever its code or the assets' addresses change.
     version = hashlib.sha256(body.encode()).hexdigest()[:12]
-    response = HttpResponse(body.replace("__VERSION__", version),
-                            content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(
+        body.replace("__VERSION__", version), content_type="text/javascript; charset=utf-8"
+    )
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = WORKER_SCOPE
     return response

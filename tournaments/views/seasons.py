@@ -49,14 +49,21 @@ class SeasonForm(forms.Form):
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAMES)
     rule = forms.ChoiceField(label=gettext_lazy("Rule"), choices=Series.Rule.choices)
     points = forms.CharField(
-        label=gettext_lazy("Placing points"), required=False, max_length=1000,
-        help_text=gettext_lazy("For 1st, 2nd, 3rd ... place each evening, separated by commas "
-                               "(placing points rule)."),
+        label=gettext_lazy("Placing points"),
+        required=False,
+        max_length=1000,
+        help_text=gettext_lazy(
+            "For 1st, 2nd, 3rd ... place each evening, separated by commas (placing points rule)."
+        ),
     )
     best = forms.IntegerField(
-        label=gettext_lazy("Best evenings counted"), required=False, min_value=1, max_value=366,
-        help_text=gettext_lazy("Each entrant's best K evenings count; leave empty to count "
-                               "every evening."),
+        label=gettext_lazy("Best evenings counted"),
+        required=False,
+        min_value=1,
+        max_value=366,
+        help_text=gettext_lazy(
+            "Each entrant's best K evenings count; leave empty to count every evening."
+        ),
     )
 
     def __init__(self, *args, editing: bool = False, **kwargs) -> None:
@@ -71,13 +78,17 @@ class SeasonForm(forms.Form):
 
 
 class AddEveningForm(forms.Form):
-    tournament = forms.ModelChoiceField(label=gettext_lazy("Tournament"),
-                                        queryset=Tournament.objects.none())
+    tournament = forms.ModelChoiceField(
+        label=gettext_lazy("Tournament"), queryset=Tournament.objects.none()
+    )
 
     def __init__(self, *args, series: Series, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].queryset = director_select.directed_tournaments(user).filter(
-            game=series.game).exclude(series_members__series=series)
+        self.fields["tournament"].queryset = (
+            director_select.directed_tournaments(user)
+            .filter(game=series.game)
+            .exclude(series_members__series=series)
+        )
 
 
 def _series(slug: str) -> Series:
@@ -90,8 +101,11 @@ def _series(slug: str) -> Series:
 def _events_url(series: Series) -> str:
     """The event stream of the season's newest evening: every recompute of the table is
     announced ("season") on each member's stream, so any one of them carries it."""
-    newest = (Tournament.objects.filter(series_members__series=series)
-              .order_by("-starts_at", "-id").first())
+    newest = (
+        Tournament.objects.filter(series_members__series=series)
+        .order_by("-starts_at", "-id")
+        .first()
+    )
     if newest is None:
         return ""
     try:
@@ -120,8 +134,13 @@ def season_list(request: HttpRequest) -> HttpResponse:
                 data = form.cleaned_data
                 try:
                     series = service.create_series(
-                        actor=Actor(user=request.user), name=data["name"], game=data["game"],
-                        rule=data["rule"], points=data["points"], best=data["best"])
+                        actor=Actor(user=request.user),
+                        name=data["name"],
+                        game=data["game"],
+                        rule=data["rule"],
+                        points=data["points"],
+                        best=data["best"],
+                    )
                 except ServiceError as error:
                     form.add_error(None, error.message)
                 else:
@@ -130,8 +149,12 @@ def season_list(request: HttpRequest) -> HttpResponse:
             status = 400
     elif request.method == "POST":
         raise PermissionDenied(_("Sign in to create a season."))
-    return render(request, "tournaments/public/seasons.html",
-                  {"seasons": select.season_list(), "form": form}, status=status)
+    return render(
+        request,
+        "tournaments/public/seasons.html",
+        {"seasons": select.season_list(), "form": form},
+        status=status,
+    )
 
 
 def _context(series: Series) -> dict:
@@ -141,10 +164,15 @@ def _context(series: Series) -> dict:
 @require_GET
 def season_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series(slug)
-    return render(request, "tournaments/public/season.html", {
-        **_context(series), "events_url": _events_url(series),
-        "manages": service.directs_series(Actor(user=request.user), series),
-    })
+    return render(
+        request,
+        "tournaments/public/season.html",
+        {
+            **_context(series),
+            "events_url": _events_url(series),
+            "manages": service.directs_series(Actor(user=request.user), series),
+        },
+    )
 
 
 @require_GET
@@ -157,17 +185,21 @@ def season_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series(slug)
-    return render(request, "tournaments/public/season_projector.html", {
-        **_context(series), "events_url": _events_url(series),
-        "rows": _positive(request.GET.get("rows")),
-        "seconds": _positive(request.GET.get("seconds")),
-    })
+    return render(
+        request,
+        "tournaments/public/season_projector.html",
+        {
+            **_context(series),
+            "events_url": _events_url(series),
+            "rows": _positive(request.GET.get("rows")),
+            "seconds": _positive(request.GET.get("seconds")),
+        },
+    )
 
 
 @require_GET
 def season_projector_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    response = render(request, "tournaments/public/_season_projector.html",
-                      _context(_series(slug)))
+    response = render(request, "tournaments/public/_season_projector.html", _context(_series(slug)))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -196,14 +228,19 @@ def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 
     snapshot = SeriesSnapshot.objects.filter(series=series).values_list("pk", flat=True).first()
     heading = hashlib.sha256(f"{series.name}\n{series.rule}\n{series.best}".encode()).hexdigest()
-    key = (f"export:season:{series.pk}:{fmt}:{translation.get_language()}:s{snapshot or 0}:"
-           f"i{series.inputs_version}:{heading[:16]}")
+    key = (
+        f"export:season:{series.pk}:{fmt}:{translation.get_language()}:s{snapshot or 0}:"
+        f"i{series.inputs_version}:{heading[:16]}"
+    )
     if fmt == "pdf":
         body = export_views._cached(key, lambda: season_pdf(series))
-        return export_views._download(HttpResponse(body, content_type=pdf.PDF_TYPE), name,
-                                      inline=True)
-    body = export_views._cached(key, lambda: tabular.to_xlsx(
-        season_sheet(series), title=f"{series.name} — {_('Season table')}"))
+        return export_views._download(
+            HttpResponse(body, content_type=pdf.PDF_TYPE), name, inline=True
+        )
+    body = export_views._cached(
+        key,
+        lambda: tabular.to_xlsx(season_sheet(series), title=f"{series.name} — {_('Season table')}"),
+    )
     return export_views._download(HttpResponse(body, content_type=tabular.XLSX_TYPE), name)
 
 
@@ -218,29 +255,46 @@ def season_manage(request: HttpRequest, slug: str) -> HttpResponse:
     actor = Actor(user=request.user)
     if not service.directs_series(actor, series):
         raise PermissionDenied(_("Only this season's directors may see this page."))
-    initial = {"name": series.name, "rule": series.rule, "best": series.best,
-               "points": ", ".join(str(p) for p in series.points)}
+    initial = {
+        "name": series.name,
+        "rule": series.rule,
+        "best": series.best,
+        "points": ", ".join(str(p) for p in series.points),
+    }
     form = SeasonForm(request.POST or None, initial=initial, editing=True)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
-                service.update_series(actor=actor, series=series, name=data["name"],
-                                      rule=data["rule"], points=data["points"],
-                                      best=data["best"])
+                service.update_series(
+                    actor=actor,
+                    series=series,
+                    name=data["name"],
+                    rule=data["rule"],
+                    points=data["points"],
+                    best=data["best"],
+                )
             except ServiceError as error:
                 form.add_error(None, error.message)
             else:
                 messages.success(request, _("Season saved: its table is being recomputed."))
                 return redirect("tournaments:season-manage", slug=series.slug)
         status = 400
-    members = list(Tournament.objects.filter(series_members__series=series)
-                   .order_by("starts_at", "id"))
-    return render(request, "tournaments/director/season.html", {
-        "series": series, "form": form, "members": members,
-        "add_form": AddEveningForm(series=series, user=request.user),
-    }, status=status)
+    members = list(
+        Tournament.objects.filter(series_members__series=series).order_by("starts_at", "id")
+    )
+    return render(
+        request,
+        "tournaments/director/season.html",
+        {
+            "series": series,
+            "form": form,
+            "members": members,
+            "add_form": AddEveningForm(series=series, user=request.user),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -252,8 +306,11 @@ def season_add(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose one of your tournaments of this season's game."))
     else:
         try:
-            service.add_tournament(actor=Actor(user=request.user), series=series,
-                                   tournament=form.cleaned_data["tournament"])
+            service.add_tournament(
+                actor=Actor(user=request.user),
+                series=series,
+                tournament=form.cleaned_data["tournament"],
+            )
         except ServiceError as error:
             messages.error(request, error.message)
         else:
@@ -269,8 +326,7 @@ def season_remove(request: HttpRequest, slug: str, tournament: str) -> HttpRespo
     if member is None:
         raise Http404("no such tournament")
     try:
-        service.remove_tournament(actor=Actor(user=request.user), series=series,
-                                  tournament=member)
+        service.remove_tournament(actor=Actor(user=request.user), series=series, tournament=member)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -283,11 +339,15 @@ urlpatterns = [
     path("seasons/<slug:slug>/", season_page, name="season"),
     path("seasons/<slug:slug>/fragment/", season_fragment, name="season-fragment"),
     path("seasons/<slug:slug>/projector/", season_projector, name="season-projector"),
-    path("seasons/<slug:slug>/projector/fragment/", season_projector_fragment,
-         name="season-projector-fragment"),
+    path(
+        "seasons/<slug:slug>/projector/fragment/",
+        season_projector_fragment,
+        name="season-projector-fragment",
+    ),
     path("seasons/<slug:slug>/export/table.<str:fmt>", season_export, name="season-export"),
     path("seasons/<slug:slug>/manage/", season_manage, name="season-manage"),
     path("seasons/<slug:slug>/manage/add/", season_add, name="season-add"),
-    path("seasons/<slug:slug>/manage/remove/<slug:tournament>/", season_remove,
-         name="season-remove"),
+    path(
+        "seasons/<slug:slug>/manage/remove/<slug:tournament>/", season_remove, name="season-remove"
+    ),
 ]

@@ -55,7 +55,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rules",
             metavar="PRESET",
-            help='rules for records that do not state them: a preset id, or a JSON object '
+            help="rules for records that do not state them: a preset id, or a JSON object "
             '{"preset": "standard", "options": {...}}; records that state rules must agree',
         )
         parser.add_argument(

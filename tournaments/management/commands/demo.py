@@ -17,7 +17,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
         parser.add_argument(
-            "--if-empty", action="store_true",
+            "--if-empty",
+            action="store_true",
             help="do nothing when the database already holds a tournament",
         )
 

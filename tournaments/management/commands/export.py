@@ -21,7 +21,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("slug", help="the tournament's slug (as in /t/<slug>/)")
         parser.add_argument(
-            "-o", "--output", metavar="FILE", default="-",
+            "-o",
+            "--output",
+            metavar="FILE",
+            default="-",
             help="write the archive to FILE (UTF-8) instead of standard output",
         )
 

@@ -22,8 +22,9 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("file", metavar="ARCHIVE", help="the archive (JSON); - for standard "
-                            "input")
+        parser.add_argument(
+            "file", metavar="ARCHIVE", help="the archive (JSON); - for standard input"
+        )
 
     def handle(self, *args: Any, file: str, **options: Any) -> None:
         document = self.read(file, options.get("stdin"))

@@ -11,8 +11,9 @@ class Command(BaseCommand):
     help = "Recompute the club ratings (OpenSkill) of one or more games from scratch."
 
     def add_arguments(self, parser):
-        parser.add_argument("games", nargs="*", choices=[g for g, _ in GAMES],
-                            help="games to rate (default: all)")
+        parser.add_argument(
+            "games", nargs="*", choices=[g for g, _ in GAMES], help="games to rate (default: all)"
+        )
 
     def handle(self, *args, games: list[str], **options):
         for game in games or [g for g, _ in GAMES]:

@@ -36,17 +36,26 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
-            "path", nargs="?", metavar="PATH",
+            "path",
+            nargs="?",
+            metavar="PATH",
             help="the backups folder (default: BACKUP_DIR, else ./backups), one tournament's "
             "folder, or one backup file",
         )
-        parser.add_argument("--migrate", action="store_true",
-                            help="first create or update the database's tables (a new laptop)")
-        parser.add_argument("--list", action="store_true",
-                            help="only show which file would be restored for each tournament")
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="first create or update the database's tables (a new laptop)",
+        )
+        parser.add_argument(
+            "--list",
+            action="store_true",
+            help="only show which file would be restored for each tournament",
+        )
 
-    def handle(self, *args: Any, path: str | None, list: bool, migrate: bool,
-               **options: Any) -> None:
+    def handle(
+        self, *args: Any, path: str | None, list: bool, migrate: bool, **options: Any
+    ) -> None:
         where = Path(path) if path else default_folder()
         try:
             chosen = backups.newest_backups(path=where)
@@ -67,8 +76,9 @@ class Command(BaseCommand):
             try:
                 restored = archive.restore(archive=document, actor=SYSTEM)
             except archive.AlreadyHeld as error:
-                self.stderr.write(self.style.WARNING(
-                    f"{candidate.slug}: skipped, {error.message} [{error.code}]"))
+                self.stderr.write(
+                    self.style.WARNING(f"{candidate.slug}: skipped, {error.message} [{error.code}]")
+                )
                 continue
             except ServiceError as error:
                 failed.append(f"{candidate.path}: {error.message} [{error.code}]")

@@ -50,25 +50,43 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--host", default="0.0.0.0",
-                            help="address to listen on (default 0.0.0.0: every interface)")
-        parser.add_argument("--port", type=int, default=None,
-                            help="port (default $PORT, else 8000)")
-        parser.add_argument("--workers", type=int, default=None,
-                            help="server processes (default 1; 2 with REDIS_URL set)")
-        parser.add_argument("--access-log", action="store_true",
-                            help="log every request (off by default)")
+        parser.add_argument(
+            "--host",
+            default="0.0.0.0",
+            help="address to listen on (default 0.0.0.0: every interface)",
+        )
+        parser.add_argument(
+            "--port", type=int, default=None, help="port (default $PORT, else 8000)"
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="server processes (default 1; 2 with REDIS_URL set)",
+        )
+        parser.add_argument(
+            "--access-log", action="store_true", help="log every request (off by default)"
+        )
 
-    def handle(self, *args: Any, host: str, port: int | None, workers: int | None,
-               access_log: bool, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        host: str,
+        port: int | None,
+        workers: int | None,
+        access_log: bool,
+        **options: Any,
+    ) -> None:
         run_as_evening_server(port=port)
         port = settings.PORT
         # One process keeps the live hub and in-process tasks together; with Redis the
         # processes share events, standings and the task queue.
         processes = workers or (2 if settings.REDIS_URL else 1)
         if processes > 1 and not settings.REDIS_URL:
-            raise CommandError("more than one server process needs REDIS_URL (the processes "
-                               "share live events and tasks through Redis)")
+            raise CommandError(
+                "more than one server process needs REDIS_URL (the processes "
+                "share live events and tasks through Redis)"
+            )
         self.check_port_free(host, port)
         call_command("migrate", interactive=False, verbosity=0)
         self.collect_static()
@@ -76,9 +94,15 @@ class Command(BaseCommand):
         import uvicorn
 
         uvicorn.run(
-            "config.asgi:application", host=host, port=port, workers=processes,
-            lifespan="on", proxy_headers=False, server_header=False,
-            access_log=access_log, log_level="info" if access_log else "warning",
+            "config.asgi:application",
+            host=host,
+            port=port,
+            workers=processes,
+            lifespan="on",
+            proxy_headers=False,
+            server_header=False,
+            access_log=access_log,
+            log_level="info" if access_log else "warning",
             timeout_graceful_shutdown=5,
         )
 
@@ -125,8 +149,11 @@ class Command(BaseCommand):
         credentials = club.ensure_director()
         for username in club.demo_password_accounts(known=DEMO_DIRECTOR):
             credentials = club.reset_director_password(username=username)
-            out.write(self.style.WARNING(
-                f"The account {username!r} had the demo's published password: it has a new one."))
+            out.write(
+                self.style.WARNING(
+                    f"The account {username!r} had the demo's published password: it has a new one."
+                )
+            )
         out.write(self.style.SUCCESS("TrickTable evening server"))
         database = settings.DATABASES["default"]
         out.write(f"  Database:   {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}")
@@ -140,14 +167,20 @@ class Command(BaseCommand):
             for address in [a for a in settings.LAN_ADDRESSES if a != public_host]:
                 out.write(f"              http://{address}:{port}/")
         else:
-            out.write(self.style.ERROR(
-                "  Phones cannot reach this laptop: it has no network address but loopback. "
-                "Join the club's Wi-Fi (or set PUBLIC_URL) and start again before you print "
-                "table cards."))
+            out.write(
+                self.style.ERROR(
+                    "  Phones cannot reach this laptop: it has no network address but loopback. "
+                    "Join the club's Wi-Fi (or set PUBLIC_URL) and start again before you print "
+                    "table cards."
+                )
+            )
         if credentials is not None:
-            out.write(self.style.WARNING(
-                f"  Director sign-in: {credentials.username} / {credentials.password}  "
-                "(shown once: write it down; new one: make director-password)"))
+            out.write(
+                self.style.WARNING(
+                    f"  Director sign-in: {credentials.username} / {credentials.password}  "
+                    "(shown once: write it down; new one: make director-password)"
+                )
+            )
         if settings.PUBLIC_URL:
             director = reverse("tournaments:director-home")
             url = f"{settings.PUBLIC_URL}{reverse('login')}?next={director}"

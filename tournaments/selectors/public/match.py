@@ -51,8 +51,12 @@ class MatchView:
         return any(hand.calls for hand in self.hands)
 
 
-STATUS_WORDS = {S.CONFIRMED: "confirmed", S.PENDING: "pending", S.REJECTED: "disputed",
-                S.VOIDED: "voided"}
+STATUS_WORDS = {
+    S.CONFIRMED: "confirmed",
+    S.PENDING: "pending",
+    S.REJECTED: "disputed",
+    S.VOIDED: "voided",
+}
 
 
 def match_in(tournament: Tournament, match_id: int) -> Match | None:
@@ -121,8 +125,9 @@ def tricks(game: str, rules: Any, record: dict, result: dict) -> list[TrickView]
     if not isinstance(play, list) or not isinstance(deal, dict) or not play:
         return None
     if "trick_winners" not in result and result.get("ok", True):
-        again = check_hand({k: v for k, v in record.items() if k != "before"},
-                           rules=rules, game=game)
+        again = check_hand(
+            {k: v for k, v in record.items() if k != "before"}, rules=rules, game=game
+        )
         if again.get("ok"):
             result = {**result, "trick_winners": again.get("trick_winners")}
     try:

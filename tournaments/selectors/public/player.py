@@ -78,9 +78,7 @@ class PlayerRating:
 
 def player_entries(player: Player) -> list[Entry]:
     return list(
-        Entry.objects.filter(
-            Q(player=player) | Q(team__first=player) | Q(team__second=player)
-        )
+        Entry.objects.filter(Q(player=player) | Q(team__first=player) | Q(team__second=player))
         .select_related("tournament", "team__first", "team__second", "player")
         .order_by("-tournament__starts_at", "-tournament_id")
     )
@@ -102,15 +100,17 @@ def player_events(player: Player) -> list[EventRow]:
         rows = payload.get("rows", [])
         mine = next((r for r in rows if r["entry"] == entry.pk), None)
         values = mine["values"] if mine else {}
-        out.append(EventRow(
-            tournament=entry.tournament,
-            entry=entry,
-            rank=mine["rank"] if mine else None,
-            tied=bool(mine and mine.get("tied")),
-            field_size=len(rows),
-            match_points=number(values.get("match_points")) if mine else "—",
-            points_for=number(values.get("points_for")) if mine else "—",
-        ))
+        out.append(
+            EventRow(
+                tournament=entry.tournament,
+                entry=entry,
+                rank=mine["rank"] if mine else None,
+                tied=bool(mine and mine.get("tied")),
+                field_size=len(rows),
+                match_points=number(values.get("match_points")) if mine else "—",
+                points_for=number(values.get("points_for")) if mine else "—",
+            )
+        )
     return out
 
 
@@ -137,8 +137,14 @@ def rating_chart(history: list) -> RatingChart | None:
             when, _match, mu, sigma, ordinal = item
         except (TypeError, ValueError):
             continue
-        points.append((parse_datetime(when) if isinstance(when, str) else None,
-                       float(mu), float(sigma), float(ordinal)))
+        points.append(
+            (
+                parse_datetime(when) if isinstance(when, str) else None,
+                float(mu),
+                float(sigma),
+                float(ordinal),
+            )
+        )
     if not points:
         return None
     low = min(p[3] for p in points)
@@ -154,17 +160,28 @@ def rating_chart(history: list) -> RatingChart | None:
     chart_points = [
         ChartPoint(
             x=round(CHART_PAD + (i * step if len(points) > 1 else inner_w / 2), 1),
-            y=y_of(ordinal), when=when, ordinal=ordinal, mu=mu, sigma=sigma,
+            y=y_of(ordinal),
+            when=when,
+            ordinal=ordinal,
+            mu=mu,
+            sigma=sigma,
         )
         for i, (when, mu, sigma, ordinal) in enumerate(points)
     ]
     return RatingChart(
-        width=CHART_WIDTH, height=CHART_HEIGHT, points=chart_points,
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        points=chart_points,
         polyline=" ".join(f"{p.x},{p.y}" for p in chart_points),
-        low=low, high=high, y_low=y_low, y_high=y_high,
+        low=low,
+        high=high,
+        y_low=y_low,
+        y_high=y_high,
         zero_y=y_of(0.0) if y_low < 0 < y_high else None,
-        left=CHART_PAD, right=CHART_WIDTH - CHART_PAD,
-        top=CHART_PAD, bottom=CHART_HEIGHT - CHART_PAD,
+        left=CHART_PAD,
+        right=CHART_WIDTH - CHART_PAD,
+        top=CHART_PAD,
+        bottom=CHART_HEIGHT - CHART_PAD,
     )
 
 

@@ -141,9 +141,9 @@ def _running_scores(tournament: Tournament, matches: list[Match]) -> dict[int, d
 
 def _hand_counts(match_ids: list[int]) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    rows = HandSubmission.objects.filter(
-        hand__match_id__in=match_ids, is_current=True
-    ).values_list("hand__match_id", "status")
+    rows = HandSubmission.objects.filter(hand__match_id__in=match_ids, is_current=True).values_list(
+        "hand__match_id", "status"
+    )
     for match_id, status in rows:
         out[match_id]["hands"] += 1
         out[match_id][status] += 1

@@ -112,20 +112,36 @@ def season_view(series: Series) -> SeasonView:
     ]
     rows = [
         SeasonRow(
-            rank=r["rank"], tied=r["tied"], name=r["name"], players=r.get("players", []),
-            score=number(r["score"]), wins=r["wins"], best=number(r["best"]),
-            total=number(r["total"]), played=r["played"],
-            cells=[EveningCell(score=number(c["score"]), counted=c["counted"],
-                               played=c["score"] is not None, place=c.get("place"))
-                   for c in r["evenings"]],
+            rank=r["rank"],
+            tied=r["tied"],
+            name=r["name"],
+            players=r.get("players", []),
+            score=number(r["score"]),
+            wins=r["wins"],
+            best=number(r["best"]),
+            total=number(r["total"]),
+            played=r["played"],
+            cells=[
+                EveningCell(
+                    score=number(c["score"]),
+                    counted=c["counted"],
+                    played=c["score"] is not None,
+                    place=c.get("place"),
+                )
+                for c in r["evenings"]
+            ],
         )
         for r in payload.get("rows", [])
     ]
     for row in rows:
         row.recent = row.cells[-PROJECTOR_EVENINGS:]
     return SeasonView(
-        series=series, snapshot=latest.snapshot, stale=latest.stale, evenings=evenings,
-        rows=rows, rule=payload.get("rule", series.rule),
+        series=series,
+        snapshot=latest.snapshot,
+        stale=latest.stale,
+        evenings=evenings,
+        rows=rows,
+        rule=payload.get("rule", series.rule),
         points=[number(p) for p in payload.get("points", series.points)],
         best=payload.get("best", series.best) if payload else series.best,
     )

@@ -95,12 +95,18 @@ class StandingsView:
 def _people(entries: list[int]) -> dict[int, list[tuple[int, str]]]:
     """Each entry's players as (id, current name), for the links to their pages: one query."""
     out: dict[int, list[tuple[int, str]]] = {}
-    for pk, first, first_name, second, second_name, player, player_name in (
-        Entry.objects.filter(pk__in=entries).values_list(
-            "pk", "team__first_id", "team__first__name", "team__second_id",
-            "team__second__name", "player_id", "player__name")):
-        out[pk] = [(first, first_name), (second, second_name)] if first else [
-            (player, player_name)]
+    for pk, first, first_name, second, second_name, player, player_name in Entry.objects.filter(
+        pk__in=entries
+    ).values_list(
+        "pk",
+        "team__first_id",
+        "team__first__name",
+        "team__second_id",
+        "team__second__name",
+        "player_id",
+        "player__name",
+    ):
+        out[pk] = [(first, first_name), (second, second_name)] if first else [(player, player_name)]
     return out
 
 
@@ -131,8 +137,11 @@ def standings_view(tournament: Tournament) -> StandingsView:
     for item in payload.get("provisional") or []:
         for side in item["sides"].values():
             for entry_id in side["entries"]:
-                playing[entry_id] = {"table": item["table"], "points": number(side["points"]),
-                                     "confirmed": item["confirmed"]}
+                playing[entry_id] = {
+                    "table": item["table"],
+                    "points": number(side["points"]),
+                    "confirmed": item["confirmed"],
+                }
     brief = _brief(names, chain)
     people = _people([row["entry"] for row in payload.get("rows", [])])
     rows = [
@@ -153,8 +162,10 @@ def standings_view(tournament: Tournament) -> StandingsView:
     ]
     names_by_entry = {row.entry: row.name for row in rows}
     for match in provisional or []:
-        match.sides = [(side, [names_by_entry.get(e, "?") for e in ids], points)
-                       for side, ids, points in match.sides]
+        match.sides = [
+            (side, [names_by_entry.get(e, "?") for e in ids], points)
+            for side, ids, points in match.sides
+        ]
     return StandingsView(
         snapshot=latest.snapshot,
         stale=latest.stale,
@@ -182,8 +193,10 @@ def _provisional(items: list[dict] | None) -> list[ProvisionalMatch] | None:
             table=item["table"],
             hands=item["hands"],
             confirmed=item["confirmed"],
-            sides=[(side, data["entries"], number(data["points"]))
-                   for side, data in item["sides"].items()],
+            sides=[
+                (side, data["entries"], number(data["points"]))
+                for side, data in item["sides"].items()
+            ],
         )
         for item in items
     ]

@@ -31,9 +31,4 @@ def visible_rounds(tournament: Tournament, *, director: bool) -> list[Round]:
 
 def current_round(tournament: Tournament) -> Round | None:
     """The round a room watches: the newest one published."""
-    return (
-        Round.objects.public()
-        .filter(tournament=tournament)
-        .order_by("-number")
-        .first()
-    )
+    return Round.objects.public().filter(tournament=tournament).order_by("-number").first()
