@@ -403,6 +403,10 @@ def _children(pid: int) -> list[str]:
         return ["unknown"]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
     """Ctrl-C (SIGINT to the process group) while the workers run: the command dies of
     SIGINT with KeyboardInterrupt's traceback, once (the workers ignore Ctrl-C and are
@@ -415,6 +419,9 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            # Ctrl-C as at a terminal, even where this test runs from a shell's background job
+            # (which starts with SIGINT ignored, and a child would inherit that).
+            preexec_fn=_default_sigint,
         )
         assert proc.stdin is not None and proc.stderr is not None
         for piece in _stream_forever(5_000):  # past the in-process size; stdin stays open
