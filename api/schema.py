@@ -109,7 +109,27 @@ def _component_schemas(name: str, prefix: str) -> dict[str, Any]:
     for key, value in defs.items():
         out[f"{prefix}{_pascal(key)}"] = rewrite(value)
     out[prefix.rstrip("_") or name] = rewrite(schema)
+    for key in list(out):
+        _hoist_object_variants(key, out)
     return out
+
+
+def _hoist_object_variants(name: str, components: dict[str, Any]) -> None:
+    """An object among a component's `oneOf`/`anyOf` variants becomes a component of its own,
+    `<name><First required property>` (e.g. `HandRecordsRulesPreset`), referred to by `$ref`:
+    client generators name an inline variant after its position, and two components' inline
+    variants with the same nested object then collide (openapi-python-client drops both)."""
+    schema = components[name]
+    for keyword in ("oneOf", "anyOf"):
+        for index, variant in enumerate(schema.get(keyword, ())):
+            if not (isinstance(variant, dict) and variant.get("type") == "object"):
+                continue
+            if "properties" not in variant:
+                continue
+            label = (variant.get("required") or sorted(variant["properties"]))[0]
+            hoisted = f"{name}{''.join(_pascal(part) for part in label.split('_'))}"
+            components[hoisted] = variant
+            schema[keyword][index] = {"$ref": f"#/components/schemas/{hoisted}"}
 
 
 def add_record_schemas(result: dict, generator, request, public) -> dict:

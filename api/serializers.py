@@ -307,10 +307,18 @@ class TournamentUpdateSerializer(TournamentCreateSerializer):
 # -- entries --------------------------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"oneOf": [{"type": "string", "format": "email"}, {"type": "string", "maxLength": 0}]}
+)
+class OptionalEmailField(serializers.EmailField):
+    """An email address or nothing: documented as either, so that the empty default is valid
+    against its own schema (an `email` format holds no empty string)."""
+
+
 class PlayerSpecSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     club_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    email = OptionalEmailField(required=False, allow_blank=True, default="")
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -348,8 +356,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(
         {
-            "type": "object",
-            "nullable": True,
+            "type": ["object", "null"],
             "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
         }
     )

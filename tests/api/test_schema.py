@@ -54,3 +54,39 @@ def test_every_operation_has_a_documented_success_response(schema):
         for method, operation in operations.items():
             codes = [c for c in operation.get("responses", {}) if c.startswith("2")]
             assert codes, f"{method.upper()} {path}"
+
+
+def _walk(node, path=""):
+    """Every (path, dict) in a JSON document."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk(value, f"{path}/{index}")
+
+
+def test_nothing_is_said_nullable_the_openapi_3_0_way(schema):
+    """The document is OpenAPI 3.1, which has no `nullable`: a value that may be null has a
+    `"null"` type (a 3.1 validator refuses `"next": null` on every last page otherwise)."""
+    assert schema["openapi"].startswith("3.1")
+    assert [path for path, node in _walk(schema) if "nullable" in node] == []
+    page = schema["components"]["schemas"]["PaginatedTournamentList"]["properties"]
+    assert page["next"]["type"] == ["string", "null"]
+
+
+def test_no_oneof_variant_is_an_inline_object(schema):
+    """Objects with properties among `oneOf`/`anyOf` variants are components of their own:
+    client generators name inline variants by position, and the hand records' rules collided
+    that way (a free-form object, a mapping, stays inline)."""
+    inline = [
+        path
+        for path, node in _walk(schema["components"]["schemas"])
+        for keyword in ("oneOf", "anyOf")
+        for variant in node.get(keyword, ())
+        if isinstance(variant, dict) and variant.get("type") == "object" and "properties" in variant
+    ]
+    assert inline == []
+    rules = schema["components"]["schemas"]["HandRecordsRules"]["oneOf"]
+    assert {"$ref": "#/components/schemas/HandRecordsRulesPreset"} in rules
