@@ -35,8 +35,28 @@ READ_ERRORS = ("400", "401", "403", "404", "406", "429")
 WRITE_ERRORS = ("400", "401", "403", "404", "406", "409", "413", "415", "422", "429")
 
 
+#: The last path segments of POST endpoints that act on what the path names (publish a round,
+#: confirm a hand) rather than create something in a collection: their operation ids are named
+#: after the action (`rounds_publish`), not `<path>_create`.
+ACTIONS = frozenset({
+    "acknowledge", "affiliation", "call", "check", "check-in", "close", "confirm", "correct",
+    "cut", "extend", "finish", "fix-table", "generate", "import", "open-registration", "pause",
+    "publish", "reject", "resume", "seed", "start", "swap", "undo-check-in", "void", "withdraw",
+})  # fmt: skip
+
+
 class ApiAutoSchema(AutoSchema):
-    """Every operation documents the error responses it may give, with the `Error` shape."""
+    """Every operation documents the error responses it may give, with the `Error` shape, and
+    an action's operation id is named after the action."""
+
+    def get_operation_id(self) -> str:
+        operation_id = super().get_operation_id()
+        action = self.path.rstrip("/").rsplit("/", 1)[-1]
+        if self.method == "POST" and action in ACTIONS:
+            return operation_id.removesuffix("_create")
+        if self.method == "POST" and action == "clock":
+            return operation_id.removesuffix("_create") + "_set"
+        return operation_id
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)

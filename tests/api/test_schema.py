@@ -90,3 +90,16 @@ def test_no_oneof_variant_is_an_inline_object(schema):
     assert inline == []
     rules = schema["components"]["schemas"]["HandRecordsRules"]["oneOf"]
     assert {"$ref": "#/components/schemas/HandRecordsRulesPreset"} in rules
+
+
+def test_an_action_is_named_after_itself_and_a_creation_says_create(schema):
+    ids = {
+        (method, path): operation["operationId"]
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    }
+    assert ids[("post", "/api/v1/rounds/{id}/publish")] == "rounds_publish"
+    assert ids[("post", "/api/v1/matches/{id}/hands/{number}/confirm")] == "matches_hands_confirm"
+    assert ids[("post", "/api/v1/rounds/{id}/clock")] == "rounds_clock_set"
+    assert ids[("post", "/api/v1/matches/{id}/hands")] == "matches_hands_create"
+    assert len(set(ids.values())) == len(ids)
