@@ -169,3 +169,175 @@ def add_record_schemas(result: dict, generator, request, public) -> dict:
         "$ref": "#/components/schemas/Results",
     }
     return result
+
+
+#: The live announcements on the event stream (`tournaments.services.notify` and
+#: `tournaments.services.standings`): `event` names the kind, the other fields are those it has.
+LIVE_EVENT = {
+    "type": "object",
+    "description": "One announcement (the `data:` of a server-sent event, whose `event:` is the "
+    "same kind). `standings`: a new snapshot `version`; `round`: round `round` published; "
+    "`hand-submitted`, `hand-confirmed`, `hand-rejected`: `hand` of `match` at `version` with "
+    "its `status`; `match-finished`: `match`; `bracket`: the knockout bracket changed; `clock`: "
+    "round `round`'s `clock`; `call`: `table` called the director (`open`) or was answered; "
+    "`season`: a season the tournament belongs to changed.",
+    "properties": {
+        "event": {
+            "type": "string",
+            "enum": [
+                "standings",
+                "round",
+                "hand-submitted",
+                "hand-confirmed",
+                "hand-rejected",
+                "match-finished",
+                "bracket",
+                "clock",
+                "call",
+                "season",
+            ],
+        },
+        "tournament": {"type": "integer"},
+        "version": {"type": "integer"},
+        "round": {"type": "integer"},
+        "match": {"type": "integer"},
+        "hand": {"type": "integer"},
+        "status": {"type": "string"},
+        "table": {"type": "integer"},
+        "open": {"type": "boolean"},
+        "clock": {"type": "object", "additionalProperties": True},
+    },
+    "required": ["event"],
+}
+
+LIVE_STANDINGS = {
+    "type": "object",
+    "description": "The latest standings snapshot: `version` 0 before the first, `stale` when "
+    "results changed since it was computed.",
+    "properties": {
+        "tournament": {"type": "string"},
+        "tiebreaks": {"type": "array", "items": {"type": "string"}},
+        "rounds_closed": {"type": "integer"},
+        "provisional": {
+            "type": ["array", "null"],
+            "items": {"type": "object", "additionalProperties": True},
+        },
+        "rows": {"type": "array", "items": {"$ref": "#/components/schemas/LiveStandingsRow"}},
+        "version": {"type": "integer"},
+        "stale": {"type": "boolean"},
+        "computed_at": {"type": ["string", "null"], "format": "date-time"},
+        "age_seconds": {"type": ["number", "null"]},
+    },
+    "required": ["tournament", "rows", "version", "stale", "computed_at", "age_seconds"],
+}
+
+LIVE_STANDINGS_ROW = {
+    "type": "object",
+    "properties": {
+        "rank": {"type": "integer"},
+        "tied": {"type": "boolean"},
+        "entry": {"type": "integer"},
+        "name": {"type": "string"},
+        "players": {"type": "array", "items": {"type": "string"}},
+        "withdrawn": {"type": "boolean"},
+        "values": {
+            "type": "object",
+            "description": "Each tiebreak's value: an integer, or an exact fraction as a "
+            'string ("7/2").',
+            "additionalProperties": {"type": ["integer", "string"]},
+        },
+    },
+    "required": ["rank", "tied", "entry", "name", "players", "withdrawn", "values"],
+}
+
+
+def _slug_parameter() -> dict[str, Any]:
+    return {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def add_live_paths(result: dict, generator, request, public) -> dict:
+    """Postprocessing hook: the live standings and the event stream, plain Django views (no DRF
+    on the hottest reads), documented beside the DRF operations."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["LiveStandings"] = LIVE_STANDINGS
+    schemas["LiveStandingsRow"] = LIVE_STANDINGS_ROW
+    schemas["LiveEvent"] = LIVE_EVENT
+    paths = result.setdefault("paths", {})
+    paths["/api/v1/tournaments/{slug}/standings"] = {
+        "get": {
+            "operationId": "tournaments_standings_retrieve",
+            "summary": "The live standings (the latest snapshot), with an ETag",
+            "tags": ["tournaments"],
+            "security": [{}],
+            "parameters": [
+                _slug_parameter(),
+                {
+                    "name": "If-None-Match",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "The `ETag` of the standings last read: 304 while they are "
+                    "the same.",
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "The standings",
+                    "headers": {
+                        "ETag": {"schema": {"type": "string"}},
+                        "Last-Modified": {"schema": {"type": "string"}},
+                    },
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/LiveStandings"}
+                        }
+                    },
+                },
+                "304": {"description": "Not modified since the `If-None-Match` ETag"},
+                "404": _error("No tournament with this slug (`not-found`)"),
+            },
+        }
+    }
+    paths["/api/v1/tournaments/{slug}/events"] = {
+        "get": {
+            "operationId": "tournaments_events_stream",
+            "summary": "Live announcements as server-sent events",
+            "description": "A `text/event-stream`: `retry:` first, then one message per "
+            "announcement (`id:`, `event:` the kind, `data:` a `LiveEvent` as JSON), and "
+            "`: heartbeat` comments while quiet. Reconnect with `Last-Event-ID` to resume "
+            "after the last id read.",
+            "tags": ["tournaments"],
+            "security": [{}],
+            "parameters": [
+                _slug_parameter(),
+                {
+                    "name": "Last-Event-ID",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "Resume after this event id.",
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "The stream; each `data:` is a `LiveEvent`",
+                    "content": {
+                        "text/event-stream": {
+                            "schema": {"type": "string"},
+                            "x-event-schema": {"$ref": "#/components/schemas/LiveEvent"},
+                        }
+                    },
+                },
+                "404": _error("No tournament with this slug (`not-found`)"),
+                "429": _error("Too many streams open from this client (`throttled`)"),
+            },
+        }
+    }
+    return result

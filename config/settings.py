@@ -367,6 +367,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_record_schemas",
+        "api.schema.add_live_paths",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "api.enums.GAME",

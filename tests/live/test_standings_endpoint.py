@@ -149,3 +149,20 @@ def test_a_slug_taken_over_after_a_rename_names_the_new_tournament(
 def test_writes_are_refused(client, tournament):
     assert client.post(url(tournament)).status_code == 405
     assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def test_the_answer_is_what_the_openapi_document_says(client, tournament):
+    """The live standings are documented (a plain Django view, added to the document by a
+    postprocessing hook) and a real answer validates against the documented schema."""
+    from jsonschema import Draft202012Validator
+
+    document = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    operation = document["paths"]["/api/v1/tournaments/{slug}/standings"]["get"]
+    assert {"200", "304", "404"} <= set(operation["responses"])
+    schema = {
+        "$ref": "#/components/schemas/LiveStandings",
+        "components": document["components"],
+    }
+    Draft202012Validator(schema).validate(client.get(url(tournament)).json())
+    stream = document["paths"]["/api/v1/tournaments/{slug}/events"]["get"]["responses"]["200"]
+    assert "text/event-stream" in stream["content"]
