@@ -321,6 +321,15 @@ class PlayerSpecSerializer(serializers.Serializer):
     email = OptionalEmailField(required=False, allow_blank=True, default="")
 
 
+class EntryPinSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "name", "pin"]
+        read_only_fields = fields
+
+
 class EntrySerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     name = serializers.CharField(read_only=True)

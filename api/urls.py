@@ -66,6 +66,7 @@ urlpatterns = [
     path("v1/tournaments/<slug:slug>/queue", v.ResultQueue.as_view(), name="tournament-queue"),
     # entries
     path("v1/tournaments/<slug:slug>/entries", v.EntryList.as_view(), name="entries"),
+    path("v1/tournaments/<slug:slug>/pins", v.EntryPins.as_view(), name="entry-pins"),
     path(
         "v1/tournaments/<slug:slug>/entries/import", v.EntryImport.as_view(), name="entries-import"
     ),

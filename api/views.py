@@ -12,6 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import APIException
@@ -174,6 +175,36 @@ class AuditList(generics.ListAPIView, ApiView):
         tournament = tournament_of(self.kwargs["slug"])
         services.require_director(actor_for(self.request), tournament)
         return tournament.audit.all()
+
+
+@extend_schema(
+    tags=["entries"],
+    parameters=[SLUG],
+    summary="Every entry's confirmation PIN (directors only; never cached)",
+)
+class EntryPins(generics.ListAPIView, ApiView):
+    """The PIN slips as data: each entry still playing with its PIN, for a client that confirms
+    hands in PIN mode or prints its own slips. The tournament's directors only."""
+
+    permission_classes = [SignedIn]
+    serializer_class = s.EntryPinSerializer
+    queryset = Entry.objects.none()
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        tournament = tournament_of(self.kwargs["slug"])
+        services.require_director(actor_for(self.request), tournament)
+        return (
+            tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
+            .select_related("player", "team")
+            .order_by("id")
+        )
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        add_never_cache_headers(response)
+        return response
 
 
 @extend_schema(

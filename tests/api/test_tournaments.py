@@ -279,3 +279,17 @@ def test_a_refused_setup_change_changes_nothing(td, tournament):
     )
     assert_error(td.patch(url, {}, format="json"), 400, "no-changes")
     assert td.get(url).json() == before
+
+
+def test_a_director_reads_every_entrys_pin_and_nobody_else_does(td, anon, other_td, tournament):
+    """An API client confirming in PIN mode (the default) needs the PINs the slips carry."""
+    slug = tournament["slug"]
+    teams = open_with_teams(td, anon, slug, n=2)
+    response = td.get(f"/api/v1/tournaments/{slug}/pins")
+    assert response.status_code == 200
+    assert "no-cache" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    pins = {row["id"]: row["pin"] for row in response.json()["results"]}
+    assert pins == {e.pk: e.pin for e in Entry.objects.filter(pk__in=[t["id"] for t in teams])}
+    assert all(len(pin) == 4 and pin.isdigit() for pin in pins.values())
+    assert_error(other_td.get(f"/api/v1/tournaments/{slug}/pins"), 403, "not-director")
+    assert_error(anon.get(f"/api/v1/tournaments/{slug}/pins"), 401, "not-authenticated")
