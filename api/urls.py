@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from tournaments.error_shape import error_response
 
 from . import duplicate as d
+from . import exports as x
 from . import room
 from . import seasons as seasons_api
 from . import views as v
@@ -63,6 +64,24 @@ urlpatterns = [
         "v1/tournaments/<slug:slug>/finish", v.FinishTournament.as_view(), name="tournament-finish"
     ),
     path("v1/tournaments/<slug:slug>/audit", v.AuditList.as_view(), name="tournament-audit"),
+    # downloads
+    re_path(
+        r"^v1/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/exports/"
+        r"(?P<subject>standings|results|bracket)\.(?P<fmt>csv|xlsx|pdf)$",
+        x.TableExport.as_view(),
+        name="export-table",
+    ),
+    path(
+        "v1/tournaments/<slug:slug>/exports/hands.jsonl",
+        x.HandsExport.as_view(),
+        name="export-hands",
+    ),
+    path(
+        "v1/tournaments/<slug:slug>/exports/matches/<int:id>.json",
+        x.MatchExport.as_view(),
+        name="export-match",
+    ),
+    path("v1/tournaments/<slug:slug>/archive", x.ArchiveExport.as_view(), name="export-archive"),
     path("v1/tournaments/<slug:slug>/queue", v.ResultQueue.as_view(), name="tournament-queue"),
     # entries
     path("v1/tournaments/<slug:slug>/entries", v.EntryList.as_view(), name="entries"),

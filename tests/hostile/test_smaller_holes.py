@@ -11,10 +11,10 @@ from django.test import Client
 
 from api.parsers import HAND_LIMIT
 from tests.tournaments.builders import HAND_1, make_director, make_match
+from tournaments.exports import downloads as built_downloads
 from tournaments.models import AuditEvent, Entry, HandSubmission, ImportJob, Player, Tournament
 from tournaments.services import Actor, PlayerSpec, hand_imports, register_entry
 from tournaments.services.hands import MAX_HAND_BYTES
-from tournaments.views import exports
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,7 @@ def built(monkeypatch, settings):
 
     cache.clear()
     counts = {"pdf": 0, "xlsx": 0}
-    real_pdf, real_xlsx = exports.PDFS["standings"], exports.tabular.to_xlsx
+    real_pdf, real_xlsx = built_downloads.PDFS["standings"], built_downloads.tabular.to_xlsx
 
     def pdf(tournament):
         counts["pdf"] += 1
@@ -102,8 +102,8 @@ def built(monkeypatch, settings):
         counts["xlsx"] += 1
         return real_xlsx(*args, **kwargs)
 
-    monkeypatch.setitem(exports.PDFS, "standings", pdf)
-    monkeypatch.setattr(exports.tabular, "to_xlsx", xlsx)
+    monkeypatch.setitem(built_downloads.PDFS, "standings", pdf)
+    monkeypatch.setattr(built_downloads.tabular, "to_xlsx", xlsx)
     return counts
 
 

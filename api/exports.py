@@ -1,0 +1,134 @@
+"""The downloads through the API (`docs/exports.md`): the same files as the public pages'
+links, built by `tournaments.exports.downloads`, with the API's authentication (a director's
+`Authorization: Token` reads the archive) and its one error shape.
+
+- `GET /tournaments/{slug}/exports/{standings|results|bracket}.{csv|xlsx|pdf}`: public; the PDF
+  and XLSX are throttled per client (scope `export`).
+- `GET /tournaments/{slug}/exports/hands.jsonl`: every confirmed hand, public.
+- `GET /tournaments/{slug}/exports/matches/{id}.json`: one public match as `match/1`.
+- `GET /tournaments/{slug}/archive`: the whole tournament, its directors only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+
+from tournaments import services
+from tournaments.exports import downloads
+from tournaments.exports.records import JSONL_TYPE
+from tournaments.exports.tabular import CSV_TYPE, XLSX_TYPE
+
+from .permissions import SignedIn
+from .throttles import ScopedThrottle
+from .views import SLUG, ApiView, actor_for, tournament_of
+
+
+class FileRenderer(BaseRenderer):
+    """Lets a client ask for the file's own type (`Accept: text/csv`): the views answer with
+    the file itself; a refusal (a dict, the error shape) is written as JSON."""
+
+    media_type = "*/*"
+    format = "file"
+    charset = None
+
+    def render(self, data: Any, accepted_media_type=None, renderer_context=None) -> bytes:
+        if isinstance(data, bytes):
+            return data
+        return json.dumps(data).encode()
+
+
+def _response(download: downloads.Download) -> HttpResponse:
+    if isinstance(download.body, bytes):
+        response: HttpResponse = HttpResponse(download.body, content_type=download.content_type)
+    else:
+        response = StreamingHttpResponse(download.body, content_type=download.content_type)
+    disposition = "inline" if download.inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{download.filename}"'
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+class _Download(ApiView):
+    renderer_classes = [JSONRenderer, FileRenderer]
+
+
+SUBJECT = OpenApiParameter(
+    "subject",
+    str,
+    OpenApiParameter.PATH,
+    enum=list(downloads.SUBJECTS),
+    description="What the file shows (`bracket`: a knockout's).",
+)
+FORMAT = OpenApiParameter(
+    "fmt", str, OpenApiParameter.PATH, enum=list(downloads.FORMATS), description="The format."
+)
+
+
+@extend_schema(
+    tags=["exports"],
+    parameters=[SLUG, SUBJECT, FORMAT],
+    summary="Standings, results or the bracket as CSV, XLSX or PDF",
+    responses={
+        (200, CSV_TYPE): OpenApiTypes.BINARY,
+        (200, XLSX_TYPE): OpenApiTypes.BINARY,
+        (200, "application/pdf"): OpenApiTypes.BINARY,
+    },
+)
+class TableExport(_Download):
+    throttle_scope = "export"
+
+    def get_throttles(self) -> list:
+        if downloads.is_costly(self.kwargs["fmt"]):
+            return [ScopedThrottle()]
+        return []
+
+    def get(self, request, slug: str, subject: str, fmt: str):
+        return _response(downloads.table(tournament_of(slug), subject, fmt))
+
+
+@extend_schema(
+    tags=["exports"],
+    parameters=[SLUG],
+    summary="Every confirmed hand as hand/1 JSON Lines (streamed)",
+    responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
+)
+class HandsExport(_Download):
+    def get(self, request, slug: str):
+        return _response(downloads.hands(tournament_of(slug)))
+
+
+@extend_schema(
+    tags=["exports"],
+    parameters=[SLUG, OpenApiParameter("id", int, OpenApiParameter.PATH)],
+    summary="One match as a match/1 record",
+    responses={(200, "application/json"): OpenApiTypes.OBJECT},
+)
+class MatchExport(_Download):
+    def get(self, request, slug: str, id: int):  # noqa: A002 - the path's name
+        download = downloads.match(tournament_of(slug), id)
+        if download is None:
+            raise Http404("no such match")
+        return _response(download)
+
+
+@extend_schema(
+    tags=["exports"],
+    parameters=[SLUG],
+    summary="The whole tournament (tricktable-archive/1), for its directors",
+    responses={(200, "application/json"): OpenApiTypes.OBJECT},
+)
+class ArchiveExport(_Download):
+    permission_classes = [SignedIn]
+
+    def get(self, request, slug: str):
+        tournament = tournament_of(slug)
+        services.require_director(actor_for(request), tournament)
+        response = _response(downloads.whole(tournament))
+        response["Cache-Control"] = "private, no-store"
+        return response
