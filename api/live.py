@@ -33,6 +33,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
 from tournaments.error_shape import error_response
+from tournaments.formatting import timestamp
 from tournaments.live import event_log, hub
 from tournaments.live import standings_cache as keys
 from tournaments.models import StandingsSnapshot, Tournament
@@ -83,9 +84,7 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         version, computed = snapshot.version, snapshot.computed_at
         stale = snapshot.inputs_version < results_version
         payload = dict(snapshot.payload)
-    payload.update(
-        version=version, stale=stale, computed_at=computed.isoformat() if computed else None
-    )
+    payload.update(version=version, stale=stale, computed_at=timestamp(computed))
     body = json.dumps(payload, separators=(",", ":"))[:-1] + ',"age_seconds":'
     state = {
         "gen": gen,

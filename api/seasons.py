@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
+from tournaments.formatting import timestamp
 from tournaments.models import GAMES, Series, Tournament
 from tournaments.services import seasons
 
@@ -177,7 +178,7 @@ class SeasonTable(ActionView):
             payload.update(
                 version=version,
                 stale=latest.stale,
-                computed_at=(latest.snapshot.computed_at.isoformat() if latest.snapshot else None),
+                computed_at=timestamp(latest.snapshot.computed_at if latest.snapshot else None),
             )
             response = Response(payload)
         response["ETag"] = etag

@@ -4,11 +4,13 @@ services decide. Response serializers are read-only views of the models."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments.formatting import exact
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -62,6 +64,33 @@ class CheckResultField(serializers.JSONField):
 @extend_schema_field(OpenApiTypes.OBJECT)
 class ObjectField(serializers.JSONField):
     pass
+
+
+#: A number as the API writes every score and point: an integer when whole, else the exact
+#: fraction as a string "p/q" (`tournaments.formatting.exact`; docs/api.md).
+EXACT_NUMBER = {
+    "oneOf": [
+        {"type": "integer"},
+        {
+            "type": "string",
+            "pattern": "^-?[0-9]+/[0-9]+$",
+            "description": 'An exact fraction, "p/q" in lowest terms (e.g. "7/2").',
+        },
+    ]
+}
+
+
+@extend_schema_field(EXACT_NUMBER)
+class ExactNumberField(serializers.Field):
+    """A read-only score or points value, written by the API's one rule for numbers (null when
+    there is none yet)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> int | str | None:
+        return exact(value)
 
 
 # -- players and ratings --------------------------------------------------------------------------
@@ -155,7 +184,11 @@ class RulesField(serializers.JSONField):
 
 class TournamentSerializer(serializers.ModelSerializer):
     rules = RulesField(read_only=True)
-    place_points = serializers.ListField(child=serializers.CharField(), read_only=True)
+    points_win = ExactNumberField()
+    points_draw = ExactNumberField()
+    points_loss = ExactNumberField()
+    points_bye = ExactNumberField(allow_null=True)
+    place_points = serializers.ListField(child=ExactNumberField(), read_only=True)
     tiebreaks = serializers.ListField(child=serializers.CharField(), read_only=True)
 
     class Meta:
@@ -496,6 +529,15 @@ class ReasonSerializer(serializers.Serializer):
 class SeatSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry_id", read_only=True)
     name = serializers.CharField(source="entry.name", read_only=True)
+    match_points = ExactNumberField(allow_null=True)
+    points_for = ExactNumberField(allow_null=True)
+    points_against = ExactNumberField(allow_null=True)
+    outcome = serializers.SerializerMethodField()
+
+    @extend_schema_field({"type": ["string", "null"], "enum": ["win", "draw", "loss", "bye", None]})
+    def get_outcome(self, seat: Seat) -> str | None:
+        """The seat's outcome once the match is over, else null."""
+        return seat.outcome or None
 
     class Meta:
         model = Seat

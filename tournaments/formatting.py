@@ -10,6 +10,7 @@ this.
 
 from __future__ import annotations
 
+from datetime import UTC
 from fractions import Fraction
 from typing import Any
 
@@ -47,3 +48,24 @@ def number(value: Any, *, signed: bool = False) -> str:
 def side_numbers(scores: dict | None, *, signed: bool = False) -> dict[str, str]:
     """Each side's score written: {"NS": "129/4"} -> {"NS": "32¼"}."""
     return {side: number(value, signed=signed) for side, value in (scores or {}).items()}
+
+
+def exact(value: Any) -> int | str | None:
+    """A number as data (the API's JSON, the standings snapshot) writes it, one way for all:
+    a whole number as an integer, any other exactly as the fraction "p/q" ("7/2", "-14/3");
+    blank (None, "") is None. Accepts ints, Decimals, Fractions and the strings the database
+    keeps ("9/2", "2.5", "160")."""
+    if value is None or value == "":
+        return None
+    fraction = value if isinstance(value, Fraction) else Fraction(str(value))
+    if fraction.denominator == 1:
+        return fraction.numerator
+    return f"{fraction.numerator}/{fraction.denominator}"
+
+
+def timestamp(value: Any) -> str | None:
+    """A moment as data writes it: RFC 3339 in UTC with `Z` ("2026-12-07T19:30:00.123456Z"), as
+    DRF writes its own date-time fields; None stays None."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")

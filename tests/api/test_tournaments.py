@@ -266,7 +266,7 @@ def test_directors_change_the_setup_and_nobody_else_can(td, other_td, anon, tour
     )
     assert changed.status_code == 200, changed.content
     body = changed.json()
-    assert (body["rounds"], body["venue"], body["points_draw"]) == (6, "Club room", "1.5")
+    assert (body["rounds"], body["venue"], body["points_draw"]) == (6, "Club room", "3/2")
     assert anon.get(url).json()["rounds"] == 6
 
 

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from django.db import transaction
 
+from tournaments.formatting import timestamp
 from tournaments.models import Match, Rating
 
 from . import scheduling
@@ -108,9 +109,7 @@ def recompute(*, game: str) -> int:
             wins=r.wins,
             draws=r.draws,
             last_played=r.last_played,
-            history=[
-                [p.played_at.isoformat(), p.game, p.mu, p.sigma, p.ordinal] for p in r.history
-            ],
+            history=[[timestamp(p.played_at), p.game, p.mu, p.sigma, p.ordinal] for p in r.history],
         )
         for r in ratings.values()
     )

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments.formatting import timestamp
 from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament
 
 from . import notify
@@ -59,9 +60,9 @@ class ClockState:
             "remaining_seconds": int(self.remaining.total_seconds()),
             "last_hand_seconds": int(self.last_hand.total_seconds()),
             "last_hand": self.last_hand_called,
-            "started_at": self.started_at.isoformat() if self.started_at else None,
-            "ends_at": self.ends_at.isoformat() if self.ends_at else None,
-            "server_time": self.now.isoformat(),
+            "started_at": timestamp(self.started_at),
+            "ends_at": timestamp(self.ends_at),
+            "server_time": timestamp(self.now),
         }
 
 

@@ -23,6 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
+from tournaments.formatting import timestamp
 from tournaments.live import events
 from tournaments.models import (
     DEFAULT_SEASON_POINTS,
@@ -341,7 +342,7 @@ def compute_payload(series: Series) -> dict[str, Any]:
                 "tournament": t.slug,
                 "name": t.name,
                 "state": t.state,
-                "starts_at": t.starts_at.isoformat() if t.starts_at else None,
+                "starts_at": timestamp(t.starts_at),
                 "standings_version": s.version,
             }
             for t, s in played
