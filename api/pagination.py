@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 
@@ -9,6 +10,24 @@ class Pagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_size(self, request) -> int | None:
+        """The asked size, refused when it is not a whole number from 1 to the documented cap
+        (DRF would quietly serve a different size than the one asked)."""
+        asked = request.query_params.get(self.page_size_query_param)
+        if asked is not None:
+            if not asked.isdecimal() or not 1 <= int(asked) <= self.max_page_size:
+                raise ValidationError(
+                    {self.page_size_query_param: [f"a whole number from 1 to {self.max_page_size}"]}
+                )
+        return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
 
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         """DRF's page shape, with `next` and `previous` said nullable the OpenAPI 3.1 way (a

@@ -293,3 +293,16 @@ def test_a_director_reads_every_entrys_pin_and_nobody_else_does(td, anon, other_
     assert all(len(pin) == 4 and pin.isdigit() for pin in pins.values())
     assert_error(other_td.get(f"/api/v1/tournaments/{slug}/pins"), 403, "not-director")
     assert_error(anon.get(f"/api/v1/tournaments/{slug}/pins"), 401, "not-authenticated")
+
+
+@pytest.mark.parametrize("size", ["0", "201", "500", "abc", "-1"])
+def test_a_page_size_outside_the_documented_cap_is_refused(anon, size):
+    body = assert_error(anon.get(f"/api/v1/tournaments?page_size={size}"), 400, "invalid")
+    assert "page_size" in body["details"]
+
+
+def test_the_cap_is_in_the_document(anon):
+    document = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    parameters = document["paths"]["/api/v1/tournaments"]["get"]["parameters"]
+    size = next(p for p in parameters if p["name"] == "page_size")
+    assert (size["schema"]["minimum"], size["schema"]["maximum"]) == (1, 200)
