@@ -15,11 +15,10 @@ class Pagination(PageNumberPagination):
         """The asked size, refused when it is not a whole number from 1 to the documented cap
         (DRF would quietly serve a different size than the one asked)."""
         asked = request.query_params.get(self.page_size_query_param)
-        if asked is not None:
-            if not asked.isdecimal() or not 1 <= int(asked) <= self.max_page_size:
-                raise ValidationError(
-                    {self.page_size_query_param: [f"a whole number from 1 to {self.max_page_size}"]}
-                )
+        if asked is not None and not (asked.isdecimal() and 1 <= int(asked) <= self.max_page_size):
+            raise ValidationError(
+                {self.page_size_query_param: [f"a whole number from 1 to {self.max_page_size}"]}
+            )
         return super().get_page_size(request)
 
     def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.services.knockout import seeds as knockout_seeds
 
 from .models import ApiToken
 from .schema_refs import CHECK_RESULT_REF, HAND_REF
@@ -184,6 +185,7 @@ class RulesField(serializers.JSONField):
 
 class TournamentSerializer(serializers.ModelSerializer):
     rules = RulesField(read_only=True)
+    rounds = serializers.SerializerMethodField()
     points_win = ExactNumberField()
     points_draw = ExactNumberField()
     points_loss = ExactNumberField()
@@ -228,6 +230,16 @@ class TournamentSerializer(serializers.ModelSerializer):
             "consolation",
         ]
         read_only_fields = fields
+
+    def get_rounds(self, tournament: Tournament) -> int | None:
+        """The rounds it plays; a knockout's follow from its bracket (null until the bracket is
+        made: the stored number means nothing there)."""
+        if tournament.format != Tournament.Format.KNOCKOUT:
+            return tournament.rounds
+        seeded = knockout_seeds(tournament)
+        if len(seeded) < 2:
+            return None
+        return (len(seeded) - 1).bit_length()
 
 
 class KnockoutSettingsSerializer(serializers.Serializer):

@@ -141,6 +141,8 @@ def test_a_knockout_is_created_with_its_settings_and_without_rounds(as_td):
         made.json()["knockout_count"],
         made.json()["third_place"],
     ) == ("knockout", "best-of", 3, True)
+    # Its rounds follow from the bracket, which needs the entries: none yet, not "1".
+    assert made.json()["rounds"] is None
 
 
 def test_a_swiss_with_a_cut_at_creation_and_refusals_that_create_nothing(as_td):
@@ -160,3 +162,14 @@ def test_a_swiss_with_a_cut_at_creation_and_refusals_that_create_nothing(as_td):
     assert no_rounds.status_code in (400, 422) and no_rounds.json()["code"]
     assert (even.status_code, even.json()["code"]) == (422, "bad-knockout-length")
     assert list(Tournament.objects.values_list("name", flat=True)) == ["Cut night"]
+
+
+@pytest.mark.parametrize(("entrants", "rounds"), [(2, 1), (4, 2), (5, 3), (8, 3), (9, 4)])
+def test_a_knockouts_rounds_are_its_brackets(entrants, rounds):
+    from api.serializers import TournamentSerializer
+    from tournaments.models import Tournament
+
+    knockout = Tournament(
+        name="Cup", game="spades", format="knockout", bracket={"seeds": list(range(entrants))}
+    )
+    assert TournamentSerializer().get_rounds(knockout) == rounds
