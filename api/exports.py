@@ -22,7 +22,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from tournaments import services
 from tournaments.exports import downloads
 from tournaments.exports.records import JSONL_TYPE
-from tournaments.exports.tabular import CSV_TYPE, XLSX_TYPE
+from tournaments.exports.tabular import XLSX_TYPE
 
 from .permissions import SignedIn
 from .throttles import ScopedThrottle
@@ -75,7 +75,7 @@ FORMAT = OpenApiParameter(
     parameters=[SLUG, SUBJECT, FORMAT],
     summary="Standings, results or the bracket as CSV, XLSX or PDF",
     responses={
-        (200, CSV_TYPE): OpenApiTypes.BINARY,
+        (200, "text/csv"): OpenApiTypes.BINARY,
         (200, XLSX_TYPE): OpenApiTypes.BINARY,
         (200, "application/pdf"): OpenApiTypes.BINARY,
     },
