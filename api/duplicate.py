@@ -11,7 +11,12 @@ the board against the movement and the record against the board's deal.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -399,3 +404,159 @@ class RejectResult(APIView):
 
     def post(self, request, slug: str, pk: int):
         return _decide(request, slug, pk, False)
+
+
+# -- the director's lifecycle: number the pairs, seat rounds, close, release, finish -----------
+
+
+class DuplicatePairSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry_id")
+    name = serializers.CharField(source="entry.name")
+
+
+class DuplicateStateSerializer(serializers.Serializer):
+    """Where the event stands: its state, the pairs as numbered, the rounds seated so far and
+    the last round whose results the tables may see."""
+
+    slug = serializers.CharField(source="tournament.slug")
+    state = serializers.CharField(source="tournament.state")
+    pairs = serializers.SerializerMethodField()
+    rounds = serializers.IntegerField(source="tournament.rounds")
+    rounds_seated = serializers.SerializerMethodField()
+    released_round = serializers.IntegerField()
+
+    @extend_schema_field(DuplicatePairSerializer(many=True))
+    def get_pairs(self, event: DuplicateEvent) -> list[dict]:
+        pairs = event.tournament.duplicate_pairs.select_related("entry__player", "entry__team")
+        return DuplicatePairSerializer(pairs.order_by("number"), many=True).data
+
+    def get_rounds_seated(self, event: DuplicateEvent) -> int:
+        return event.tournament.round_set.count()
+
+
+class DuplicateReleaseSerializer(serializers.Serializer):
+    through_round = serializers.IntegerField(min_value=1, max_value=32767)
+
+
+class DuplicateLatePairSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1)
+
+
+def _directed(request, slug: str) -> tuple[Tournament, Actor]:
+    """The event and its director: the services refuse anyone else (403 `not-director`)."""
+    if not (request.user and request.user.is_authenticated):
+        raise NotAllowed("sign-in-required", "sign in as the event's director")
+    return _event(slug), Actor(user=request.user)
+
+
+def _state(tournament: Tournament) -> Response:
+    event = DuplicateEvent.objects.select_related("tournament").get(tournament=tournament)
+    return Response(DuplicateStateSerializer(event).data)
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Where the event stands: pairs, rounds seated, results released",
+    responses={200: DuplicateStateSerializer},
+)
+class State(ReadView):
+    def get(self, request, slug: str):
+        return _state(_event(slug))
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Number the pairs (in the order they registered) and fix the movement",
+    request=None,
+    responses={200: DuplicateStateSerializer},
+)
+class Start(APIView):
+    def post(self, request, slug: str):
+        tournament, actor = _directed(request, slug)
+        dup.start_duplicate(tournament=tournament, actor=actor)
+        return _state(tournament)
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Seat the next round from the movement (in play at once)",
+    request=None,
+    responses={201: DuplicateStateSerializer},
+)
+class SeatRound(APIView):
+    def post(self, request, slug: str):
+        tournament, actor = _directed(request, slug)
+        dup.start_round(tournament=tournament, actor=actor)
+        response = _state(tournament)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG, OpenApiParameter("round", int, OpenApiParameter.PATH)],
+    summary="Close a round (every table's results in)",
+    request=None,
+    responses={200: DuplicateStateSerializer},
+)
+class CloseRound(APIView):
+    def post(self, request, slug: str, round: int):  # noqa: A002 - the path's name
+        tournament, actor = _directed(request, slug)
+        round_ = get_object_or_404(tournament.round_set, number=round)
+        dup.close_duplicate_round(round=round_, actor=actor)
+        return _state(tournament)
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Let the tables and the public see the results up to a round",
+    request=DuplicateReleaseSerializer,
+    responses={200: DuplicateStateSerializer},
+)
+class Release(APIView):
+    def post(self, request, slug: str):
+        tournament, actor = _directed(request, slug)
+        serializer = DuplicateReleaseSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        dup.release_results(
+            tournament=tournament,
+            actor=actor,
+            through_round=serializer.validated_data["through_round"],
+        )
+        return _state(tournament)
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="A late pair joins at the bye stand",
+    request=DuplicateLatePairSerializer,
+    responses={200: DuplicateStateSerializer},
+)
+class LatePair(APIView):
+    def post(self, request, slug: str):
+        tournament, actor = _directed(request, slug)
+        serializer = DuplicateLatePairSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = get_object_or_404(tournament.entries, pk=serializer.validated_data["entry"])
+        dup.late_pair(tournament=tournament, actor=actor, entry=entry)
+        return _state(tournament)
+
+
+@extend_schema(
+    tags=["duplicate"],
+    parameters=[SLUG],
+    summary="Finish the event: every result and board published",
+    request=None,
+    responses={200: DuplicateStateSerializer},
+)
+class Finish(APIView):
+    def post(self, request, slug: str):
+        tournament, actor = _directed(request, slug)
+        dup.finish_duplicate(tournament=tournament, actor=actor)
+        return _state(tournament)

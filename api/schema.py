@@ -41,7 +41,8 @@ WRITE_ERRORS = ("400", "401", "403", "404", "406", "409", "413", "415", "422", "
 ACTIONS = frozenset({
     "acknowledge", "affiliation", "call", "check", "check-in", "close", "confirm", "correct",
     "cut", "extend", "finish", "fix-table", "generate", "import", "open-registration", "pause",
-    "publish", "reject", "resume", "seed", "start", "swap", "undo-check-in", "void", "withdraw",
+    "publish", "reject", "release", "resume", "seed", "start", "swap", "undo-check-in", "void",
+    "withdraw",
 })  # fmt: skip
 
 

@@ -37,6 +37,17 @@ urlpatterns = [
         "v1/duplicate/<slug:slug>/travellers", d.Travellers.as_view(), name="duplicate-travellers"
     ),
     path("v1/duplicate/<slug:slug>/rankings", d.Rankings.as_view(), name="duplicate-rankings"),
+    path("v1/duplicate/<slug:slug>", d.State.as_view(), name="duplicate-state"),
+    path("v1/duplicate/<slug:slug>/start", d.Start.as_view(), name="duplicate-start"),
+    path("v1/duplicate/<slug:slug>/rounds", d.SeatRound.as_view(), name="duplicate-rounds"),
+    path(
+        "v1/duplicate/<slug:slug>/rounds/<int:round>/close",
+        d.CloseRound.as_view(),
+        name="duplicate-round-close",
+    ),
+    path("v1/duplicate/<slug:slug>/release", d.Release.as_view(), name="duplicate-release"),
+    path("v1/duplicate/<slug:slug>/late-pairs", d.LatePair.as_view(), name="duplicate-late-pair"),
+    path("v1/duplicate/<slug:slug>/finish", d.Finish.as_view(), name="duplicate-finish"),
     path(
         "v1/duplicate/<slug:slug>/tables/<int:number>/results",
         d.SubmitResult.as_view(),

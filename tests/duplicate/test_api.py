@@ -124,3 +124,53 @@ def test_the_openapi_document_covers_the_duplicate_endpoints(client):
     for suffix in ("boards", "movement", "travellers", "rankings"):
         assert f"/api/v1/duplicate/{{slug}}/{suffix}" in paths
     assert "/api/v1/duplicate/{slug}/tables/{number}/results" in paths
+
+
+def test_a_director_runs_the_event_through_the_api(td):
+    """Number the pairs, seat each round, close it, release it and finish: what the event
+    page's buttons do, for an API client (the director's token or session)."""
+    from tests.api.conftest import api_token
+    from tournaments.models import Entry
+
+    tournament = make_event(td, start=False)
+    director = Client(HTTP_AUTHORIZATION=f"Token {api_token(td.user)}")
+    base = f"/api/v1/duplicate/{tournament.slug}"
+
+    def post(path: str, body: dict | None = None, client=director):
+        return client.post(f"{base}{path}", body or {}, content_type="application/json")
+
+    assert Client().get(base).json()["pairs"] == []
+    assert post("/start", client=Client()).json()["code"] in (
+        "sign-in-required",
+        "not-authenticated",
+    )
+    started = post("/start")
+    assert started.status_code == 200, started.content
+    names = [p["name"] for p in started.json()["pairs"]]
+    assert [p["number"] for p in started.json()["pairs"]] == [1, 2, 3, 4, 5, 6]
+    assert names == [e.name for e in Entry.objects.filter(tournament=tournament).order_by("id")]
+    assert post("/start").json()["code"] == "already-started"
+
+    seated = post("/rounds")
+    assert (seated.status_code, seated.json()["rounds_seated"]) == (201, 1)
+    closing = post("/rounds/1/close")
+    assert (closing.status_code, closing.json()["code"]) == (422, "results-missing")
+    round_ = tournament.round_set.get(number=1)
+    for match in round_.matches.select_related("table", "round"):
+        event = dup.event_of(tournament)
+        for b in dup.boards_of(event, 1, match.table.number):
+            from tests.duplicate.builders import table_scorer
+
+            out = dup.submit_board_result(
+                match=match, board=b, record=played(tournament, b), actor=table_scorer(match, "NS")
+            )
+            dup.confirm_board_result(
+                result=out.result, actor=table_scorer(match, "EW"), expected_version=1
+            )
+    assert post("/rounds/1/close").status_code == 200
+    released = post("/release", {"through_round": 1})
+    assert (released.status_code, released.json()["released_round"]) == (200, 1)
+    for _ in (2, 3):
+        play_round(tournament, td)
+    finished = post("/finish")
+    assert (finished.status_code, finished.json()["state"]) == (200, "finished")
