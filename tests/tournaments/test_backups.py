@@ -338,3 +338,32 @@ def test_a_dry_run_checks_every_file_and_writes_nothing(backup_dir, committed):
     assert f"{cut}: not restored, it is not complete JSON" in err
     assert {model: model.objects.count() for model in counts} == counts
     assert not Tournament.objects.filter(slug=slug).exists()
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (("audit", 0, "at"), []),  # a list where a time belongs: was a raw TypeError
+        (("tournament", "created_at"), {"a": 1}),
+        (("entries", 0, "fixed_table"), 10**30),  # beyond the database's integers: OverflowError
+        (("hands", 0, "versions", 0, "submitted_by"), ["x"]),  # unhashable: TypeError
+        (("hands", 0, "versions", 0, "decided_by"), {"a": 1}),
+    ],
+)
+def test_an_archive_with_values_no_column_takes_is_refused_with_a_clear_message(
+    backup_dir, committed, where, value
+):
+    slug, expected = died(committed)
+    document = json.loads((backup_dir / slug / files_named(backup_dir, slug)[-1]).read_text())
+    target = document
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    name = newer(backup_dir, slug, json.dumps(document))
+
+    with committed():
+        out, err = restore(backup_dir)
+
+    assert f"{name}: not restored, " in err and "[bad-archive]" in err
+    assert "Traceback" not in err
+    assert confirmed_hands(slug) == expected  # from the older file
