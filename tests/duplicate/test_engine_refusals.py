@@ -45,18 +45,24 @@ def test_the_same_code_from_another_service_keeps_its_own_words():
     assert said == ("keep apart two different entries", None)
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("language", ["en", "ja"])
-def test_stored_results_no_evening_can_produce_are_a_refusal_in_the_error_shape(language):
-    """A pair with two results on a board (as a damaged archive could restore): the rankings
-    and travellers answer 422 `pair-twice` in the request's language, not a server error."""
-    td = make_director()
+def damaged(td):
+    """A duplicate event, round 1 played and released, whose stored results then have a pair
+    twice on board 1 (as a damaged archive could restore)."""
     tournament = make_event(td)
     play_round(tournament, td)
     dup.release_results(tournament=tournament, actor=td, through_round=1)
     first = BoardResult.objects.get(board__number=1, is_current=True)
     other = BoardResult.objects.filter(is_current=True).exclude(match=first.match).first()
     BoardResult.objects.filter(pk=other.pk).update(board=first.board, ew_pair=first.ns_pair)
+    return tournament
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_stored_results_no_evening_can_produce_are_a_refusal_in_the_error_shape(language):
+    """The rankings and travellers answer 422 `pair-twice` in the request's language, not a
+    server error."""
+    tournament = damaged(make_director())
     client = Client(raise_request_exception=False)
     for part in ("rankings", "travellers"):
         response = client.get(
@@ -68,3 +74,32 @@ def test_stored_results_no_evening_can_produce_are_a_refusal_in_the_error_shape(
         assert body["code"] == "pair-twice"
         assert bool(JAPANESE.search(body["message"])) == (language == "ja")
         assert "board 1" in body["details"]["detail"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_results_pages_say_the_results_cannot_be_compared_and_the_director_page_stays_up(
+    language,
+):
+    td = make_director()
+    tournament = damaged(td)
+    slug = tournament.slug
+    visitor = Client(raise_request_exception=False)
+    visitor.cookies["django_language"] = language
+    for path in (
+        f"/duplicate/{slug}/",
+        f"/duplicate/{slug}/boards/1/",
+        f"/duplicate/{slug}/pairs/1/",
+        f"/duplicate/{slug}/export/csv",
+    ):
+        response = visitor.get(path)
+        assert response.status_code == 422, (path, response.status_code)
+        page = response.content.decode()
+        assert 'data-code="pair-twice"' in page, path
+        assert bool(JAPANESE.search(page.split("<main", 1)[-1])) == (language == "ja"), path
+    director = Client(raise_request_exception=False)
+    director.cookies["django_language"] = language
+    director.force_login(td.user)
+    page = director.get(f"/director/{slug}/duplicate/")
+    assert page.status_code == 200
+    assert 'role="alert" data-code="pair-twice"' in page.content.decode()

@@ -58,6 +58,7 @@ from tournaments.services import Actor, ServiceError, is_director, register_entr
 from tournaments.services import duplicate as dup
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.services.table_access import issue_round_tokens
+from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
 
 SEATS = "NESW"
@@ -167,6 +168,31 @@ def director_page(view):
     return page
 
 
+def engine_refusal(error: ServiceError) -> bool:
+    """Is this the duplicate engine's refusal (`services.duplicate.engine_error`)?"""
+    return isinstance(error.details, dict) and error.details.get("engine") == "duplicate"
+
+
+def comparing(view):
+    """The results pages compare the stored results with the engine: a refusal of them (results
+    no evening can produce: a damaged archive restored) is a page saying so with the refusal's
+    code and words, status 422, instead of a server error."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            if not engine_refusal(error):
+                raise
+            words, _details = refusal_words(error.code, error.message, error.details)
+            return _render(
+                request, "tournaments/duplicate/unscorable.html", 422, code=error.code, words=words
+            )
+
+    return page
+
+
 def _duplicate(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
@@ -264,7 +290,17 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
     entries = list(
         tournament.entries.select_related("team", "player", "duplicate_pair").order_by("id")
     )
-    scored = select.scored(tournament, director=True)
+    try:
+        scored = select.scored(tournament, director=True)
+        rankings = {name: scored.ranking_rows(name) for name in scored.event.rankings}
+        refusal: tuple[str, str] | None = None
+    except ServiceError as error:  # stored results the engine refuses: say so, page still up
+        if not engine_refusal(error):
+            raise
+        rankings, refusal = (
+            {},
+            (error.code, refusal_words(error.code, error.message, error.details)[0]),
+        )
     context = {
         "tournament": tournament,
         "event": event,
@@ -274,7 +310,8 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "rows": _round_rows(tournament, event, round_),
         "missing": dup.missing_results(round_) if round_ else [],
         "rounds_left": len(plan.rounds) - (round_.number if round_ else 0),
-        "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
+        "rankings": rankings,
+        "refusal": refusal,
         "adjustments": adjustment_names(),
         "boards": tournament.boards.count(),
         "board_list": _board_list(tournament),
@@ -1072,6 +1109,7 @@ def field_label(name: str) -> str:
     return {"NS": _("North-South"), "EW": _("East-West"), "all": _("All pairs")}.get(name, name)
 
 
+@comparing
 @require_GET
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1083,6 +1121,7 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/duplicate/results.html", context)
 
 
+@comparing
 @require_GET
 def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1101,6 +1140,7 @@ def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return render(request, "tournaments/duplicate/traveller.html", context)
 
 
+@comparing
 @require_GET
 def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1117,6 +1157,7 @@ def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     return render(request, "tournaments/duplicate/card.html", context)
 
 
+@comparing
 @require_GET
 def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
     """After the event: every board's deal with all its results."""
@@ -1219,6 +1260,7 @@ def archive(tournament: Tournament, scored: select.Scored) -> dict:
     }
 
 
+@comparing
 @require_GET
 def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     tournament = _duplicate(slug)
