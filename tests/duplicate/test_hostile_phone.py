@@ -11,9 +11,11 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.duplicate.builders import make_event, played
-from tests.hostile.conftest import refused, unchanged
+from tests.hostile.conftest import refused, state, unchanged
 from tests.tournaments.builders import make_director
 from tournaments.models import BoardResult
 from tournaments.services import Invalid
@@ -177,3 +179,34 @@ def test_the_service_refuses_a_record_over_the_hand_limit_whoever_calls_it(table
         dup.submit_board_result(match=match, board=table["board"], record=record, actor=director)
     assert (error.value.code, error.value.status) == ("too-large", 413)
     assert error.value.details == {"bytes": MAX_HAND_BYTES + 1, "limit": MAX_HAND_BYTES}
+
+
+FIELDS = ("action", "board", "record", "result", "version", "side", "pin", "key", "tricks_N")
+ODD_TEXT = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["", "0", "-1", "1", "2", "1e400", "9" * 5000, "[" * 3000, "{}", "null"]),
+    st.integers(-(10**30), 10**30).map(str),
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    form=st.dictionaries(st.sampled_from(FIELDS), ODD_TEXT, max_size=len(FIELDS)),
+    action=st.sampled_from(["submit", "confirm", "reject", "nope"]),
+)
+def test_no_form_the_phone_can_send_is_a_server_error_and_a_refusal_changes_nothing(
+    table, form, action
+):
+    data = {**form, "action": form.get("action", action)}
+    data = {k: v.replace("\x00", "") for k, v in data.items()}  # a form field holds no NUL
+    before = state()
+    response = phone().post(table["act"], data, **table["auth"])
+    assert response.status_code < 500, (data, response.content[:300])
+    if response.status_code != 200:
+        assert state() == before, data
+        notice_code(response)  # every refusal names its code
