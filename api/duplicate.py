@@ -35,6 +35,7 @@ from tournaments.services import Actor, NotAllowed, is_director
 from tournaments.services import duplicate as dup
 
 from .errors import ApiError
+from .parsers import HandJSONParser
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The event's slug.")
 TABLE = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The table number.")
@@ -333,6 +334,7 @@ def _table_actor(
 )
 class SubmitResult(APIView):
     permission_classes = [AllowAny]  # the table's token or a director: checked below
+    parser_classes = [HandJSONParser]  # 64 KiB, as a hand submission (413 `too-large`)
 
     def post(self, request, slug: str, number: int):
         tournament = _event(slug)

@@ -154,6 +154,15 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             bars=("Table-card PDF for 100 tables (through the view)",),
         ),
         Bench(
+            "xlsx_parts",
+            ["bench/xlsx_parts.py"],
+            quick=["--runs", "1"],
+            bars=(
+                "XLSX entries import, sheet, shared strings and styles all at their caps",
+                "XLSX entries import, the finding: 3.6 MiB styles part",
+            ),
+        ),
+        Bench(
             "scale",
             [
                 "bench/scale.py",

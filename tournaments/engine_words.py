@@ -121,6 +121,35 @@ REFUSALS: dict[str, Any] = {
 }
 
 
+#: The duplicate engine's refusals (`tournaments.duplicate.ERROR_CODES`) as sentences; the
+#: services mark them `{"engine": "duplicate"}` (a code such as `bad-pair` means something else
+#: elsewhere). `bad-record` carries the rules engine's own error and is said as above.
+DUPLICATE_MESSAGES: dict[str, Any] = {
+    "bad-board": lazy("A board number is a whole number from 1."),
+    "bad-game": lazy("Duplicate is played at partnership Spades or at Whist only."),
+    "bad-seed": lazy("The deal seed is not a number or a text."),
+    "bad-tables": lazy("This movement does not take that number of tables."),
+    "bad-rounds": lazy("This movement does not take that number of rounds."),
+    "bad-movement": lazy("That movement, or one of its options, is not known."),
+    "bad-pair": lazy("A pair number is not one of this event's pairs."),
+    "pair-twice": lazy("A pair has two results on one board."),
+    "bad-expected": lazy(
+        "A board has more results than the movement plays it, or the expected count is not a "
+        "whole number from 1."
+    ),
+    "bad-option": lazy("A scoring or comparison option is not known."),
+    "bad-rules": lazy("These rules cannot be played in duplicate."),
+    "bad-record": lazy("The rules engine refused the result."),
+    "board-mismatch": lazy("This record is not the board's deal or dealer."),
+    "bad-result": lazy(
+        "A result needs both sides' scores or both sides' adjustments (not both), and two "
+        "different pairs."
+    ),
+    "bad-adjustment": lazy("An adjustment is average-plus, average or average-minus."),
+    "bad-scale": lazy("An IMP scale needs a positive factor and increasing positive steps."),
+}
+
+
 def _first_reason(errors: list[dict]) -> str:
     first = next((e for e in errors if isinstance(e, dict)), None)
     return error_sentence(first) if first is not None else ""
@@ -130,8 +159,9 @@ def refusal_words(code: str, message: str, details: Any) -> tuple[str, Any]:
     """A service's refusal as the API sends it, in the active language: for the refusals that
     carry the rules engine's errors (`invalid-hand`, `later-hand-invalid`, duplicate's
     `bad-record`), the `message` a sentence naming the first error, and each engine error's
-    `message` its sentence (the engine's English kept as `detail`, see `translate_errors`).
-    Any other refusal as given."""
+    `message` its sentence (the engine's English kept as `detail`, see `translate_errors`);
+    for the duplicate engine's other refusals its sentence (`DUPLICATE_MESSAGES`, the
+    engine's English kept as `details.detail`). Any other refusal as given."""
     if code == "invalid-hand" and isinstance(details, list):
         errors = translate_errors(e for e in details if isinstance(e, dict))
         reason = _first_reason(details)
@@ -151,6 +181,12 @@ def refusal_words(code: str, message: str, details: Any) -> tuple[str, Any]:
     if code == "bad-record" and isinstance(details, dict) and details.get("code"):
         text = str(REFUSALS[code])
         return f"{text} {error_sentence(details)}", translate_errors([details])[0]
+    if (
+        isinstance(details, dict)
+        and details.get("engine") == "duplicate"
+        and code in DUPLICATE_MESSAGES
+    ):  # the duplicate engine's refusal: its sentence, the engine's English kept as `detail`
+        return str(DUPLICATE_MESSAGES[code]), {**details, "detail": message}
     return message, details
 
 

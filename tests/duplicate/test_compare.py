@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.duplicate import (
+    ERROR_CODES,
     SPADES_IMPS,
     WHIST_IMPS,
     DuplicateError,
@@ -243,3 +244,156 @@ def test_imps_are_zero_sum_on_a_board_with_cross_imps_and_ordered_with_both(valu
         assert sum(got) == 0
     ranked = sorted(zip(values, got, strict=True))
     assert all(a[1] <= b[1] for a, b in zip(ranked, ranked[1:], strict=False))
+
+
+# -- impossible input (issue 30, finding 10): refused with the engine's error and its code ----
+
+
+def refused(code, **kwargs):
+    with pytest.raises(DuplicateError) as error:
+        score_event(**kwargs)
+    assert error.value.code == code, error.value
+    assert code in ERROR_CODES
+    return error.value
+
+
+def test_a_pair_with_two_results_on_one_board_is_refused_in_either_direction():
+    once_each_way = [
+        Result(board=1, ns=1, ew=2, ns_score=1, ew_score=0),
+        Result(board=1, ns=3, ew=1, ns_score=1, ew_score=0),  # pair 1 again, now EW
+    ]
+    refused("pair-twice", results=once_each_way)
+    twice_ns = [
+        Result(board=1, ns=1, ew=2, ns_score=1, ew_score=0),
+        Result(board=1, ns=1, ew=4, ns_score=1, ew_score=0),
+    ]
+    refused("pair-twice", results=twice_ns)
+    # the same pairs on two boards are two results, as a round of two boards has
+    score_event(results=[once_each_way[0], Result(board=2, ns=1, ew=2, ns_score=0, ew_score=1)])
+
+
+def test_fewer_results_expected_than_a_board_has_is_refused_not_scored_below_zero():
+    three = [
+        Result(board=1, ns=1, ew=2, ns_score=3, ew_score=0),
+        Result(board=1, ns=3, ew=4, ns_score=1, ew_score=0),
+        Result(board=1, ns=5, ew=6, ns_score=0, ew_score=0),
+    ]
+    refused("bad-expected", results=three, expected=2)
+    refused("bad-expected", results=three, expected={1: 2})
+    assert score_event(results=three, expected=3).travellers[1].top == 4
+    assert score_event(results=three, expected={2: 1}).travellers[1].expected == 3
+
+
+@pytest.mark.parametrize("expected", [0, -1, True, 1.5, "3", Fraction(3)])
+def test_an_expected_count_that_is_not_a_whole_number_from_1_is_refused(expected):
+    results = [Result(board=1, ns=1, ew=2, ns_score=3, ew_score=0)]
+    refused("bad-expected", results=results, expected=expected)
+    refused("bad-expected", results=results, expected={1: expected})
+
+
+def test_a_result_with_both_scores_and_an_adjustment_is_refused():
+    refused(
+        "bad-result",
+        results=[
+            Result(
+                board=1,
+                ns=1,
+                ew=2,
+                ns_score=3,
+                ew_score=0,
+                ns_adjusted="average",
+                ew_adjusted="average",
+            )
+        ],
+    )
+    refused(
+        "bad-result",
+        results=[
+            Result(board=1, ns=1, ew=2, ew_score=0, ns_adjusted="average", ew_adjusted="average")
+        ],
+    )
+
+
+@pytest.mark.parametrize("pair", [None, 0, -3, True, "1", 1.0])
+def test_a_pair_that_is_not_a_pair_number_is_refused_not_a_type_error(pair):
+    results = [
+        Result(board=1, ns=pair, ew=2, ns_score=3, ew_score=0),
+        Result(board=1, ns=3, ew=4, ns_score=3, ew_score=0),
+    ]
+    refused("bad-pair", results=results)
+    results[0] = Result(board=1, ns=1, ew=pair, ns_score=3, ew_score=0)
+    refused("bad-pair", results=results)
+
+
+@pytest.mark.parametrize("board", [0, -1, None, True, "1", 1.0])
+def test_a_board_that_is_not_numbered_from_1_is_refused(board):
+    refused("bad-board", results=[Result(board=board, ns=1, ew=2, ns_score=3, ew_score=0)])
+
+
+boards = st.lists(st.lists(st.integers(-50, 50), min_size=1, max_size=6), min_size=1, max_size=4)
+
+
+@given(scores=boards, extra=st.integers(0, 3), adjusted=st.booleans())
+def test_matchpoints_stay_between_0_and_the_top_and_percentages_between_0_and_100(
+    scores, extra, adjusted
+):
+    """Whatever the evening (expected at or above each board's results, adjusted results among
+    them), no line is below 0 or above its top and no pair below 0 % or above 100 %."""
+    results = []
+    for board, values in enumerate(scores, 1):
+        for i, v in enumerate(values, 1):
+            if adjusted and i == 1:
+                results.append(
+                    Result(
+                        board=board,
+                        ns=i,
+                        ew=100 + i,
+                        ns_adjusted="average-plus",
+                        ew_adjusted="average-minus",
+                    )
+                )
+            else:
+                results.append(Result(board=board, ns=i, ew=100 + i, ns_score=v, ew_score=-v))
+    expected = max(len(v) for v in scores) + extra
+    event = score_event(results=results, expected=expected)
+    for traveller in event.travellers.values():
+        for line in traveller.lines:
+            assert 0 <= line.ns_points <= traveller.top
+            assert 0 <= line.ew_points <= traveller.top
+    for standing in event.rankings["all"]:
+        assert 0 <= standing.percentage <= 100
+
+
+@given(
+    scores=st.lists(st.integers(-50, 50), min_size=2, max_size=8),
+    short=st.integers(1, 7),
+)
+def test_any_expected_count_below_a_boards_results_is_refused(scores, short):
+    results = [
+        Result(board=1, ns=i, ew=100 + i, ns_score=v, ew_score=-v) for i, v in enumerate(scores, 1)
+    ]
+    expected = len(scores) - short
+    code = "bad-expected"
+    with pytest.raises(DuplicateError) as error:
+        score_event(results=results, expected=expected)
+    assert error.value.code == code
+
+
+@given(
+    pairs=st.lists(st.integers(1, 6), min_size=2, max_size=8),
+)
+def test_any_board_naming_a_pair_twice_is_refused(pairs):
+    """Results built from a list of pair numbers, two to a table: refused exactly when a pair
+    number comes twice (a pair playing itself included)."""
+    if len(pairs) % 2:
+        pairs = pairs[:-1]
+    results = [
+        Result(board=1, ns=ns, ew=ew, ns_score=1, ew_score=0)
+        for ns, ew in zip(pairs[::2], pairs[1::2], strict=True)
+    ]
+    if len(set(pairs)) == len(pairs):
+        score_event(results=results)
+    else:
+        with pytest.raises(DuplicateError) as error:
+            score_event(results=results)
+        assert error.value.code in ("pair-twice", "bad-result")

@@ -168,3 +168,84 @@ def test_an_archive_of_thousands_of_parts_is_refused_before_openpyxl_opens_it(
     openpyxl_never_opens,
 ):
     refused_with(workbook(GOOD_ROWS, extra_parts=5000), "too-large-unpacked")
+
+
+# -- parts that cost by the element (issue 30, finding 8) ----------------------------------------
+
+
+def with_part(data: bytes, name: str, content: str) -> bytes:
+    """The workbook with one more part (or one replaced)."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for info in source.infolist():
+            if info.filename != name:
+                archive.writestr(info.filename, source.read(info.filename))
+        archive.writestr(name, content)
+    return out.getvalue()
+
+
+def styles(fonts: int) -> str:
+    return (
+        f'<?xml version="1.0"?><styleSheet xmlns="{MAIN}"><fonts count="{fonts}">'
+        + "<font/>" * fonts
+        + '</fonts><cellXfs count="1"><xf/></cellXfs></styleSheet>'
+    )
+
+
+def test_a_styles_part_of_three_and_a_half_mib_of_empty_fonts_is_refused_unopened(
+    openpyxl_never_opens,
+):
+    """The finding's workbook: 13 KB on the wire, a 3.6 MiB styles part (under the 4 MiB part
+    cap) that openpyxl turned into half a million objects, ~6-9 s of CPU."""
+    data = with_part(workbook(GOOD_ROWS), "xl/styles.xml", styles(3_600_000 // 7))
+    assert len(data) < 20_000
+    refused_with(data, "too-large-unpacked")
+
+
+def test_a_styles_part_one_tag_over_its_cap_is_refused_unopened(
+    openpyxl_never_opens,
+):
+    frame = styles(0).count("<") + sum(
+        text.count("<") for text in (CONTENT_TYPES, ROOT_RELS, WORKBOOK, WORKBOOK_RELS)
+    )
+    over = entry_imports.MAX_OTHER_TAGS - frame + 1
+    refused_with(
+        with_part(workbook(GOOD_ROWS), "xl/styles.xml", styles(over)), "too-large-unpacked"
+    )
+
+
+def test_a_styles_part_within_its_tag_cap_is_read():
+    data = with_part(workbook(GOOD_ROWS), "xl/styles.xml", styles(2000))
+    preview = parse_entries(data, filename="entries.xlsx", team_event=False)
+    assert preview.ok, preview.all_errors
+
+
+def test_shared_strings_over_their_tag_cap_are_refused_unopened(openpyxl_never_opens):
+    count = entry_imports.MAX_SHARED_STRINGS_TAGS // 4 + 1  # <si><t>a</t></si>: 4 tags
+    data = workbook(GOOD_ROWS, shared="<si><t>a</t></si>" * count)
+    assert len(data) <= MAX_BYTES and count * 17 < entry_imports.MAX_SHARED_STRINGS_BYTES
+    refused_with(data, "too-large-unpacked")
+
+
+def test_a_sheet_over_its_tag_cap_is_refused_unopened(openpyxl_never_opens):
+    cells = "<c/>" * MAX_COLUMNS
+    rows = entry_imports.MAX_SHEET_TAGS // (MAX_COLUMNS + 2) + 1
+    data = workbook(HEADER + f"<row>{cells}</row>" * rows, dimension=f"A1:BL{rows + 1}")
+    refused_with(data, "too-large-unpacked")
+
+
+def test_a_part_with_a_dtd_is_refused_unopened(openpyxl_never_opens):
+    laughs = (
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "<font/><font/><font/>">]>'
+        f'<styleSheet xmlns="{MAIN}"><fonts>&lol;&lol;</fonts></styleSheet>'
+    )
+    refused_with(with_part(workbook(GOOD_ROWS), "xl/styles.xml", laughs), "bad-file")
+
+
+def test_a_picture_or_the_theme_costs_no_tags():
+    """Parts openpyxl does not parse (a logo, the theme it keeps as bytes) are not counted."""
+    data = with_part(workbook(GOOD_ROWS), "xl/theme/theme1.xml", "<a/>" * 50_000)
+    data = with_part(data, "xl/media/image1.png", "<" * 50_000)
+    preview = parse_entries(data, filename="entries.xlsx", team_event=False)
+    assert preview.ok, preview.all_errors

@@ -11,6 +11,7 @@ import random
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from tournaments import demo, simulate
 from tournaments.models import Hand, HandSubmission, Match, Round, Tournament
@@ -213,3 +214,156 @@ def test_a_backup_outside_any_transaction_reads_in_a_snapshot_of_its_own(backup_
     )
     assert getattr(connection, "transaction_mode", None) == mode  # SQLite: IMMEDIATE again
     assert any(n.endswith("-round-1-closed.json") for n in files(backup_dir, tournament))
+
+
+# -- a restore that goes on (issue 30, finding 5) -----------------------------------------------
+
+
+def newer(backup_dir, slug: str, text: str | bytes, stamp: str = "99991231T235959000000Z") -> str:
+    """A backup file of `slug` named newer than any the evening wrote, holding `text`."""
+    path = backup_dir / slug / f"{slug}-{stamp}-hands.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path.name
+
+
+def died(committed):
+    """A tournament with its backups, then the laptop dies: the database loses it."""
+    tournament = build(committed)
+    slug = tournament.slug
+    expected = confirmed_hands(slug)
+    Tournament.objects.filter(pk=tournament.pk).delete()
+    return slug, expected
+
+
+def restore(*args):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("restore_backup", *map(str, args), stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_a_truncated_newest_backup_is_reported_and_the_older_one_restored(backup_dir, committed):
+    slug, expected = died(committed)
+    good = files_named(backup_dir, slug)[-1]
+    whole = (backup_dir / slug / good).read_text()
+    cut = newer(backup_dir, slug, whole[: len(whole) // 2])  # the copy stopped half way
+
+    with committed():
+        out, err = restore(backup_dir)
+
+    assert f"{cut}: not restored, it is not complete JSON" in err
+    assert f"{slug}: restored from an older backup, {good}" in err
+    assert f"{good}: Restored {slug!r}" in out
+    assert confirmed_hands(slug) == expected
+
+
+def files_named(backup_dir, slug):
+    return sorted(p.name for p in (backup_dir / slug).iterdir())
+
+
+def test_a_corrupt_file_of_another_tournament_does_not_stop_the_others(backup_dir, committed):
+    slug, expected = died(committed)
+    newer(backup_dir, "aaa-first", "{\n")  # sorted before the good tournament
+    newer(backup_dir, "zzz-last", b"\xff\xfe not text")
+
+    with committed(), pytest.raises(CommandError) as failed:
+        restore(backup_dir)
+
+    assert confirmed_hands(slug) == expected  # restored although others failed
+    assert "no backup could be restored for: aaa-first, zzz-last" in str(failed.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than any archive"),
+        ('{"a":' * 200 + "1" + "}" * 200, "nested deeper than 64 levels"),
+        (b"\xff\xfe\x00junk", "is not UTF-8 text"),
+        ("[1, 2, 3]", "an archive is a JSON object [bad-archive]"),
+        ('{"format": "tricktable-archive/9"}', "[unsupported-archive]"),
+        ("", "is not complete JSON"),
+    ],
+)
+def test_a_hostile_newest_file_is_refused_with_a_clear_message(backup_dir, committed, text, said):
+    slug, expected = died(committed)
+    name = newer(backup_dir, slug, text)
+
+    with committed():
+        out, err = restore(backup_dir)
+
+    assert f"{name}: not restored, it " in err and said in err
+    assert "Traceback" not in err and "RecursionError" not in err
+    assert confirmed_hands(slug) == expected
+
+
+def test_a_file_naming_another_tournament_than_its_folder_is_refused(backup_dir, committed):
+    slug, expected = died(committed)
+    good = (backup_dir / slug / files_named(backup_dir, slug)[-1]).read_text()
+    document = json.loads(good)
+    document["tournament"]["slug"] = "somebody-else"
+    name = newer(backup_dir, slug, json.dumps(document))
+
+    with committed():
+        out, err = restore(backup_dir)
+
+    assert f"{name}: not restored, it holds the tournament 'somebody-else', not {slug!r}" in err
+    assert not Tournament.objects.filter(slug="somebody-else").exists()
+    assert confirmed_hands(slug) == expected
+
+
+def test_a_file_larger_than_any_archive_is_refused_unread(backup_dir, committed, monkeypatch):
+    from tournaments.management.commands import restore_backup
+
+    slug, _ = died(committed)
+    monkeypatch.setattr(restore_backup, "MAX_BACKUP_BYTES", 1000)
+    with pytest.raises(CommandError):
+        restore(backup_dir / slug)
+    assert not Tournament.objects.filter(slug=slug).exists()
+
+
+def test_a_dry_run_checks_every_file_and_writes_nothing(backup_dir, committed):
+    slug, _ = died(committed)
+    cut = newer(backup_dir, slug, "{")
+    good = files_named(backup_dir, slug)[-2]
+    counts = {model: model.objects.count() for model in (Tournament, Hand, HandSubmission)}
+
+    with committed():
+        out, err = restore(backup_dir, "--dry-run")
+
+    assert "Dry run: nothing is written." in out
+    assert f"{good}: would be restored. Restored {slug!r}" in out
+    assert f"{cut}: not restored, it is not complete JSON" in err
+    assert {model: model.objects.count() for model in counts} == counts
+    assert not Tournament.objects.filter(slug=slug).exists()
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (("audit", 0, "at"), []),  # a list where a time belongs: was a raw TypeError
+        (("tournament", "created_at"), {"a": 1}),
+        (("entries", 0, "fixed_table"), 10**30),  # beyond the database's integers: OverflowError
+        (("hands", 0, "versions", 0, "submitted_by"), ["x"]),  # unhashable: TypeError
+        (("hands", 0, "versions", 0, "decided_by"), {"a": 1}),
+    ],
+)
+def test_an_archive_with_values_no_column_takes_is_refused_with_a_clear_message(
+    backup_dir, committed, where, value
+):
+    slug, expected = died(committed)
+    document = json.loads((backup_dir / slug / files_named(backup_dir, slug)[-1]).read_text())
+    target = document
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    name = newer(backup_dir, slug, json.dumps(document))
+
+    with committed():
+        out, err = restore(backup_dir)
+
+    assert f"{name}: not restored, " in err and "[bad-archive]" in err
+    assert "Traceback" not in err
+    assert confirmed_hands(slug) == expected  # from the older file

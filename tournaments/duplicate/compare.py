@@ -139,9 +139,10 @@ def default_scale(game: str) -> ImpScale:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One table's result on a board: the pairs (None: nobody, a sit-out never has a result),
-    the compared values, or the sides' adjustments ("average-plus", "average",
-    "average-minus") when the board was not played or was fouled."""
+    """One table's result on a board (numbered from 1): the pairs (pair numbers from 1; a
+    sit-out never has a result), the compared values, or the sides' adjustments
+    ("average-plus", "average", "average-minus") when the board was not played or was fouled;
+    never both. `score_event` refuses anything else."""
 
     board: int
     ns: int
@@ -232,10 +233,34 @@ def neuberg(mp: Number, expected: int, obtained: int) -> Number:
     return Fraction(mp + 1) * expected / obtained - 1
 
 
+def _whole(value: object) -> bool:
+    """A whole number of at least 1 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _is_score(value: object) -> bool:
+    return isinstance(value, int | Fraction) and not isinstance(value, bool)
+
+
 def _check(results: Sequence[Result]) -> None:
+    """Refuse what no evening can produce, before anything is compared: a board numbered below
+    1, a pair that is not a pair number, a result without its scores or adjustments (or with
+    both), a pair playing itself, and a pair with two results on one board."""
+    seen: dict[int, set[int]] = {}
     for r in results:
         if not isinstance(r, Result):
             raise DuplicateError("bad-result", f"a result is a Result, not {r!r}")
+        if not _whole(r.board):
+            raise DuplicateError(
+                "bad-board", f"a board number is a whole number from 1, not {r.board!r}"
+            )
+        for pair in (r.ns, r.ew):
+            if not _whole(pair):
+                raise DuplicateError(
+                    "bad-pair",
+                    f"board {r.board}: a pair is a whole number from 1, not {pair!r}",
+                )
+        scores = (r.ns_score, r.ew_score)
         if r.ns_adjusted is not None or r.ew_adjusted is not None:
             for a in (r.ns_adjusted, r.ew_adjusted):
                 if a not in ADJUSTMENTS:
@@ -243,11 +268,12 @@ def _check(results: Sequence[Result]) -> None:
                         "bad-adjustment",
                         f"an adjusted result is one of {', '.join(ADJUSTMENTS)}, not {a!r}",
                     )
-        elif (
-            not (isinstance(r.ns_score, int | Fraction) and isinstance(r.ew_score, int | Fraction))
-            or isinstance(r.ns_score, bool)
-            or isinstance(r.ew_score, bool)
-        ):
+            if any(score is not None for score in scores):
+                raise DuplicateError(
+                    "bad-result",
+                    f"board {r.board}: a result has scores or adjustments, not both",
+                )
+        elif not all(_is_score(score) for score in scores):
             raise DuplicateError(
                 "bad-result",
                 f"board {r.board}: a result needs both sides' "
@@ -255,6 +281,45 @@ def _check(results: Sequence[Result]) -> None:
             )
         if r.ns == r.ew:
             raise DuplicateError("bad-result", f"board {r.board}: pair {r.ns} cannot play itself")
+        pairs = seen.setdefault(r.board, set())
+        for pair in (r.ns, r.ew):
+            if pair in pairs:
+                raise DuplicateError(
+                    "pair-twice", f"board {r.board}: pair {pair} has two results on it"
+                )
+            pairs.add(pair)
+
+
+def _expected(
+    expected: int | Mapping[int, int] | None, by_board: Mapping[int, list[Result]]
+) -> dict[int, int]:
+    """The results expected on each board: as given (one number, or one per board), else the
+    most results any board has. Never fewer than the board's own results (a board cannot be
+    played more often than expected: matchpoints would go below 0 and percentages over 100)."""
+    most = max((len(v) for v in by_board.values()), default=0)
+    if expected is not None and not isinstance(expected, Mapping) and not _whole(expected):
+        raise DuplicateError(
+            "bad-expected",
+            f"the results expected on a board are a whole number from 1, not {expected!r}",
+        )
+    out: dict[int, int] = {}
+    for board, rows in by_board.items():
+        if isinstance(expected, Mapping):
+            e = expected.get(board, most)
+            if not _whole(e):
+                raise DuplicateError(
+                    "bad-expected",
+                    f"board {board}: the results expected are a whole number from 1, not {e!r}",
+                )
+        else:
+            e = most if expected is None else expected
+        if e < len(rows):
+            raise DuplicateError(
+                "bad-expected",
+                f"board {board} has {len(rows)} results where {e} were expected",
+            )
+        out[board] = e
+    return out
 
 
 def score_event(
@@ -268,7 +333,8 @@ def score_event(
     """Compare every board and total every pair (see the module's text). `fields` maps a
     ranking field's name to its pairs (default one field "all" of every pair with a result);
     `expected` is the results expected on every board (or per board; default the most any
-    board has)."""
+    board has): a whole number from 1, never fewer than a board's results. Impossible input
+    is refused with a `DuplicateError` (codes in errors.py), before anything is compared."""
     if method not in METHODS:
         raise DuplicateError(
             "bad-option", f"the comparison is one of {', '.join(METHODS)}, not {method!r}"
@@ -278,12 +344,12 @@ def score_event(
     by_board: dict[int, list[Result]] = {}
     for r in results:
         by_board.setdefault(r.board, []).append(r)
-    most = max((len(v) for v in by_board.values()), default=0)
+    expecting = _expected(expected, by_board)
     travellers: dict[int, Traveller] = {}
     cards: dict[int, list[CardLine]] = {}
     for board in sorted(by_board):
         rows = by_board[board]
-        e = expected.get(board, most) if isinstance(expected, Mapping) else (expected or most)
+        e = expecting[board]
         if method == "matchpoints":
             traveller = _matchpoint_board(board, rows, e)
         else:

@@ -12,14 +12,18 @@ ERROR_CODES: dict[str, str] = {
     "bad-tables": "the number of tables is outside the movement's supported range",
     "bad-rounds": "the number of rounds is below 1 or more than the movement allows",
     "bad-movement": "an unknown movement or movement option",
-    "bad-pair": "a pair number that is not in the movement",
+    "bad-pair": "a pair number that is not in the movement, or not a whole number of at least 1",
+    "pair-twice": "a pair has two results on one board (in either direction, or in both)",
+    "bad-expected": "the results expected on a board are not a whole number of at least 1, or "
+    "fewer than the results the board has",
     "bad-option": "an unknown board_scoring, board_compare or comparison method",
     "bad-rules": "the tournament's rules cannot be played in duplicate (e.g. not partnership)",
     "bad-record": "the hand record does not check against the rules (the record's own error "
     "is in `detail`)",
     "board-mismatch": "the record does not carry the board's dealer, or a full record not the "
     "board's deal (and turned card) exactly",
-    "bad-result": "a result is not complete (no score and no adjustment) or names a bad pair",
+    "bad-result": "a result is not complete (no score and no adjustment), has both scores and "
+    "an adjustment, or has a pair play itself",
     "bad-adjustment": "an adjusted result other than average-plus, average or average-minus",
     "bad-scale": "an IMP scale whose steps are not increasing positive numbers",
 }

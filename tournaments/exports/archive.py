@@ -158,9 +158,16 @@ def _in(fld: models.Field, value: Any, where: str) -> Any:
             raise ArchiveError("bad-archive", f"{where}: {fld.name} may not be null")
         return None
     try:
-        return fld.to_python(value)
+        converted = fld.to_python(value)
+        if isinstance(fld, models.IntegerField):  # the database's range (a 30-digit number)
+            fld.run_validators(converted)
+        return converted
     except ValidationError as error:
         raise ArchiveError("bad-archive", f"{where}: {fld.name}: {error.messages[0]}") from error
+    except (TypeError, ValueError):  # a list where a time belongs, say: not a column's value
+        raise ArchiveError(
+            "bad-archive", f"{where}: {fld.name}: {value!r:.40} is not a value of this column"
+        ) from None
 
 
 def _is_timestamp(fld: models.Field) -> bool:
@@ -584,15 +591,16 @@ class _Restorer:
             )
 
     def make_users(self) -> None:
-        names = set(self.archive["directors"])
+        named = list(self.archive["directors"])
         for hand in self.archive["hands"]:
             for version in hand["versions"]:
-                names |= {version.get("submitted_by"), version.get("decided_by")}
-        names |= {event.get("actor") for event in self.archive["audit"]}
-        names |= {r.get("submitted_by") for r in self.archive.get("board_results", [])}
-        names.discard(None)
-        if not all(isinstance(n, str) and n for n in names):
+                named += [version.get("submitted_by"), version.get("decided_by")]
+        named += [event.get("actor") for event in self.archive["audit"]]
+        named += [r.get("submitted_by") for r in self.archive.get("board_results", [])]
+        named = [n for n in named if n is not None]
+        if not all(isinstance(n, str) and n for n in named):  # (a list is not even hashable)
             raise ArchiveError("bad-archive", "users are named by their username")
+        names = set(named)
         user_model = get_user_model()
         field_name = user_model.USERNAME_FIELD
         existing = user_model.objects.filter(**{f"{field_name}__in": names})

@@ -15,7 +15,7 @@ from typing import Any
 
 from tournaments import duplicate as engine
 from tournaments.models import Board, BoardResult, DuplicateEvent, DuplicatePair, Tournament
-from tournaments.services.duplicate import movement_of, scale_of
+from tournaments.services.duplicate import engine_error, movement_of, scale_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +97,16 @@ def scored(tournament: Tournament, *, director: bool = False) -> Scored:
     rows = list(results_qs(tournament, through))
     results = [engine_result(r, settings.board_compare) for r in rows]
     fields = settings.fields or None
-    event = engine.score_event(
-        results=results,
-        method=settings.comparison,
-        fields=fields,
-        expected=expected_plays(settings),
-        scale=scale_of(settings),
-    )
+    try:
+        event = engine.score_event(
+            results=results,
+            method=settings.comparison,
+            fields=fields,
+            expected=expected_plays(settings),
+            scale=scale_of(settings),
+        )
+    except engine.DuplicateError as error:  # stored results no evening can produce
+        raise engine_error(error) from error
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
     return Scored(
         event=event,

@@ -13,7 +13,7 @@ callback. The write itself runs in-process after commit in whichever request set
 embedded default has no worker to hand it to). It never breaks a request: a failure is logged
 and the next hand after the interval tries again.
 
-`restore_newest` is the other half (`manage.py restore_backup`, docs/exports.md).
+`tournament_folders` is the other half (`manage.py restore_backup`, docs/exports.md).
 """
 
 from __future__ import annotations
@@ -220,27 +220,27 @@ def forget_schedule() -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    """The backup file to restore for one tournament."""
+class Folder:
+    """One tournament's backup files, newest first: a restore takes the first it can read."""
 
     slug: str
-    path: Path
+    files: tuple[Path, ...]
 
 
-def newest_backups(*, path: Path) -> list[Candidate]:
+def tournament_folders(*, path: Path) -> list[Folder]:
     """What restoring `path` means: a file is itself; a tournament's folder (files named
-    `<folder>-...json`) gives its newest file; a backups folder gives the newest file of each
-    tournament folder in it, by slug."""
+    `<folder>-...json`) gives its files; a backups folder gives the files of each tournament
+    folder in it, by slug. Each tournament's files newest first."""
     if path.is_file():
-        return [Candidate(slug=path.parent.name, path=path)]
+        return [Folder(slug=path.parent.name, files=(path,))]
     if not path.is_dir():
         raise FileNotFoundError(path)
     own = tournament_backups(folder=path.parent, slug=path.name)
     if own:
-        return [Candidate(slug=path.name, path=own[-1])]
+        return [Folder(slug=path.name, files=tuple(reversed(own)))]
     out = []
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         files = tournament_backups(folder=path, slug=sub.name)
         if files:
-            out.append(Candidate(slug=sub.name, path=files[-1]))
+            out.append(Folder(slug=sub.name, files=tuple(reversed(files))))
     return out

@@ -35,7 +35,7 @@ from tournaments.models import (
 from . import ratings
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
-from .hands import _check_side_pin
+from .hands import MAX_HAND_BYTES, _check_side_pin
 from .tournaments import create_tournament
 
 R = BoardResult.Status
@@ -44,9 +44,14 @@ MAX_KEY = 100
 MAX_REASON = 500
 
 
-def _engine_error(error: engine.DuplicateError) -> ServiceError:
-    details = error.detail if error.detail is not None else None
-    return Invalid(error.code, str(error), details=details)
+def engine_error(error: engine.DuplicateError) -> ServiceError:
+    """The duplicate engine's refusal as the services' (its code unchanged): `bad-record` keeps
+    the rules engine's error as `details`; any other code says where it came from
+    (`{"engine": "duplicate"}`), which the pages and the API put in words
+    (`tournaments.engine_words.DUPLICATE_MESSAGES`)."""
+    if error.detail is not None:
+        return Invalid(error.code, str(error), details=error.detail)
+    return Invalid(error.code, str(error), details={"engine": "duplicate"})
 
 
 # -- the movement ----------------------------------------------------------------------------
@@ -69,7 +74,7 @@ def build_movement(
         if movement == "barometer":
             return engine.barometer(tables, rounds=rounds, pairs=pairs)
     except engine.DuplicateError as error:
-        raise _engine_error(error) from error
+        raise engine_error(error) from error
     raise Invalid("bad-movement", "the movement is mitchell, howell or barometer")
 
 
@@ -517,7 +522,24 @@ def _score(event: DuplicateEvent, board: Board, record: Any) -> engine.BoardScor
             board=dealt,
         )
     except engine.DuplicateError as error:
-        raise _engine_error(error) from error
+        raise engine_error(error) from error
+
+
+def _check_size(record: Any) -> None:
+    """A board's record takes at most `MAX_HAND_BYTES` as JSON, the hand limit of every way in
+    (the API's body, a hand import's line, the phone's form): refused before anything else."""
+    try:
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):
+        raise Invalid("bad-record", "a board's result is a hand record (a JSON object)") from None
+    if size > MAX_HAND_BYTES:
+        raise Invalid(
+            "too-large",
+            f"the record is {size} bytes; one hand may take at most {MAX_HAND_BYTES}",
+            details={"bytes": size, "limit": MAX_HAND_BYTES},
+            status=413,
+        )
 
 
 def _next_version(match: Match, board: Board) -> int:
@@ -548,7 +570,8 @@ def submit_board_result(
     (its dealer; a full record its deal and turned card), scored by `board_scoring`, awaiting
     the other side's confirmation: with its PIN, or without one when the event confirms on the
     same phone. A director's result is confirmed at once. A retry with the same idempotency key
-    returns the stored result."""
+    returns the stored result. A record over `MAX_HAND_BYTES` (as JSON) is refused, 413."""
+    _check_size(record)
     match = _locked(match)
     tournament = match.round.tournament
     event = event_of(tournament)

@@ -18,7 +18,11 @@ An XLSX file is a zip archive, and 2 MiB of it can unpack to gigabytes (a millio
 a row of a million cells, a sheet claiming `A1:XFD1048576`). Before openpyxl sees it, the
 archive's table of contents is checked: at most `MAX_PARTS` entries, none over `MAX_PART_BYTES`
 (the shared strings `MAX_SHARED_STRINGS_BYTES`) and all together at most `MAX_UNPACKED_BYTES`
-uncompressed (`too-large-unpacked`); a sheet whose
+uncompressed (`too-large-unpacked`). What openpyxl parses costs by the element, so the XML parts
+are then unpacked and their tags counted: at most `MAX_SHEET_TAGS` in the worksheets,
+`MAX_SHARED_STRINGS_TAGS` in the shared strings and `MAX_OTHER_TAGS` in every other part it
+parses together (styles, workbook, content types, relationships; `too-large-unpacked`), and no
+DTD (`bad-file`): the worst file the caps allow costs well under a second of CPU. A sheet whose
 stated size is over the caps is refused before its first row is read.
 
 `parse_entries` only reads the file; `import_entries` also checks every row against the
@@ -32,6 +36,7 @@ import csv
 import io
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -58,6 +63,14 @@ MAX_PARTS = 100
 MAX_PART_BYTES = 4 * 1024 * 1024  # a sheet of 2,000 rows of long names is about 2.5 MiB
 MAX_SHARED_STRINGS_BYTES = 1024 * 1024  # openpyxl reads them all at once when it opens the file
 MAX_UNPACKED_BYTES = 8 * 1024 * 1024
+# What openpyxl parses costs by the element, not by the byte (a 3.6 MiB styles part of empty
+# <font/> elements took 9 s of CPU): the XML parts' tags (their "<") are counted before it opens
+# the file. A full honest file (2,000 rows, shared strings, a formatted styles part) has about
+# 50,000 in its sheet, 40,000 in its shared strings and 2,000 in the rest. The caps keep the
+# worst allowed file within a second of CPU (bench/xlsx_parts.py, docs/benchmarks.md).
+MAX_SHEET_TAGS = 120_000  # every worksheet together (openpyxl streams the first)
+MAX_SHARED_STRINGS_TAGS = 80_000  # read whole when the file is opened
+MAX_OTHER_TAGS = 10_000  # styles, workbook, content types, relationships, properties, charts
 
 #: Every error code, file-level or row-level, with what it means. Stable.
 ERROR_CODES: dict[str, str] = {
@@ -66,7 +79,9 @@ ERROR_CODES: dict[str, str] = {
     "too-many-rows": f"the file has more than {MAX_ROWS} entry rows",
     "too-large-unpacked": (
         f"the XLSX archive holds more than {MAX_PARTS} parts, a part over {MAX_PART_BYTES} "
-        f"bytes or more than {MAX_UNPACKED_BYTES} bytes in all once unpacked"
+        f"bytes or more than {MAX_UNPACKED_BYTES} bytes in all once unpacked, or more XML "
+        f"elements than openpyxl may read (sheets {MAX_SHEET_TAGS} tags, shared strings "
+        f"{MAX_SHARED_STRINGS_TAGS}, every other part together {MAX_OTHER_TAGS})"
     ),
     "too-many-columns": f"a row has (or the sheet states) more than {MAX_COLUMNS} columns",
     "cell-too-long": f"a cell holds more than {MAX_CELL} characters",
@@ -238,15 +253,58 @@ def _csv_rows(data: bytes) -> Iterator[list[str]]:
         raise _FileProblem("bad-file", f"the CSV file cannot be read: {error}") from error
 
 
+def _tag_budget(name: str) -> str | None:
+    """Which budget of tags an archive part counts against: None for a part openpyxl does not
+    parse (pictures, printer settings, the theme, which it keeps as bytes)."""
+    lowered = name.lower()
+    if not lowered.endswith((".xml", ".rels")) or lowered.startswith("xl/theme/"):
+        return None
+    if lowered.startswith("xl/worksheets/") and lowered.count("/") == 2:
+        return "sheets"
+    if lowered.endswith("sharedstrings.xml"):
+        return "shared strings"
+    return "other parts"
+
+
+TAG_LIMITS = {
+    "sheets": MAX_SHEET_TAGS,
+    "shared strings": MAX_SHARED_STRINGS_TAGS,
+    "other parts": MAX_OTHER_TAGS,
+}
+
+
 def _check_archive(data: bytes) -> None:
     """Refuse an XLSX archive that would unpack to more than the caps, from its table of
-    contents alone (nothing is decompressed). The sizes are the archive's own claims; zipfile
-    stops reading an entry at its stated size, so a part cannot unpack to more than it says."""
+    contents (the sizes are the archive's own claims; zipfile stops reading an entry at its
+    stated size, so a part cannot unpack to more than it says), then refuse one whose XML parts
+    hold more tags than openpyxl may parse, or a DTD (no part of a workbook has one: it is
+    how entities expand), by unpacking those parts (8 MiB at most) and counting."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             parts = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError) as error:
+            _check_sizes(parts)
+            tags = dict.fromkeys(TAG_LIMITS, 0)
+            for part in parts:
+                budget = _tag_budget(part.filename)
+                if budget is None:
+                    continue
+                xml = archive.read(part)
+                if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
+                    raise _FileProblem(
+                        "bad-file", f"the XLSX part {part.filename[:100]} declares a DTD"
+                    )
+                tags[budget] += xml.count(b"<")
+                if tags[budget] > TAG_LIMITS[budget]:
+                    raise _FileProblem(
+                        "too-large-unpacked",
+                        f"the XLSX file's {budget} hold more than {TAG_LIMITS[budget]} XML "
+                        "tags; at most that many are read",
+                    )
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, zlib.error) as error:
         raise _FileProblem("bad-file", "the file is not a readable XLSX workbook") from error
+
+
+def _check_sizes(parts: list[zipfile.ZipInfo]) -> None:
     if len(parts) > MAX_PARTS:
         raise _FileProblem(
             "too-large-unpacked",

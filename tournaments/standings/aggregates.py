@@ -365,10 +365,10 @@ class Aggregates:
                     type(m) is not frac
                     or type(f) is not frac
                     or type(a) is not frac
-                    or m._denominator != 1
-                    or f._denominator != 1
-                    or a._denominator != 1
-                ):  # type: ignore[attr-defined]
+                    or m._denominator != 1  # type: ignore[attr-defined]
+                    or f._denominator != 1  # type: ignore[attr-defined]
+                    or a._denominator != 1  # type: ignore[attr-defined]
+                ):
                     return False
                 add_to[entrant](r)
         except (KeyError, TypeError):  # an unknown entrant; something unhashable

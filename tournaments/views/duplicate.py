@@ -39,7 +39,8 @@ from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
 from tournaments import duplicate as engine
 from tournaments import printing
-from tournaments.engine_words import error_sentence, notes_again
+from tournaments.engine_words import error_sentence, notes_again, refusal_words
+from tournaments.error_shape import error_response
 from tournaments.models import (
     Board,
     BoardResult,
@@ -55,7 +56,9 @@ from tournaments.models import (
 from tournaments.selectors import duplicate as select
 from tournaments.services import Actor, ServiceError, is_director, register_entry
 from tournaments.services import duplicate as dup
+from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.services.table_access import issue_round_tokens
+from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
 
 SEATS = "NESW"
@@ -165,6 +168,31 @@ def director_page(view):
     return page
 
 
+def engine_refusal(error: ServiceError) -> bool:
+    """Is this the duplicate engine's refusal (`services.duplicate.engine_error`)?"""
+    return isinstance(error.details, dict) and error.details.get("engine") == "duplicate"
+
+
+def comparing(view):
+    """The results pages compare the stored results with the engine: a refusal of them (results
+    no evening can produce: a damaged archive restored) is a page saying so with the refusal's
+    code and words, status 422, instead of a server error."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            if not engine_refusal(error):
+                raise
+            words, _details = refusal_words(error.code, error.message, error.details)
+            return _render(
+                request, "tournaments/duplicate/unscorable.html", 422, code=error.code, words=words
+            )
+
+    return page
+
+
 def _duplicate(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
@@ -262,7 +290,17 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
     entries = list(
         tournament.entries.select_related("team", "player", "duplicate_pair").order_by("id")
     )
-    scored = select.scored(tournament, director=True)
+    try:
+        scored = select.scored(tournament, director=True)
+        rankings = {name: scored.ranking_rows(name) for name in scored.event.rankings}
+        refusal: tuple[str, str] | None = None
+    except ServiceError as error:  # stored results the engine refuses: say so, page still up
+        if not engine_refusal(error):
+            raise
+        rankings, refusal = (
+            {},
+            (error.code, refusal_words(error.code, error.message, error.details)[0]),
+        )
     context = {
         "tournament": tournament,
         "event": event,
@@ -272,7 +310,8 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "rows": _round_rows(tournament, event, round_),
         "missing": dup.missing_results(round_) if round_ else [],
         "rounds_left": len(plan.rounds) - (round_.number if round_ else 0),
-        "rankings": {name: scored.ranking_rows(name) for name in scored.event.rankings},
+        "rankings": rankings,
+        "refusal": refusal,
         "adjustments": adjustment_names(),
         "boards": tournament.boards.count(),
         "board_list": _board_list(tournament),
@@ -774,7 +813,7 @@ def _calls_choices(tournament: Tournament) -> list[tuple[str, str]]:
 
 
 def panel_context(
-    tournament: Tournament, number: int, match: Match | None, error: str = ""
+    tournament: Tournament, number: int, match: Match | None, error: str = "", code: str = ""
 ) -> dict:
     event = dup.event_of(tournament)
     context: dict[str, Any] = {
@@ -783,6 +822,7 @@ def panel_context(
         "number": number,
         "match": match,
         "error": error,
+        "error_code": code,
         "seats": seat_names(),
         "adjustments": adjustment_names(),
     }
@@ -897,10 +937,46 @@ def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
     return record
 
 
+#: The most digits a board or result number the phone sends may have (no event has a billion
+#: of either): a longer one is refused before Python converts it.
+NUMBER_DIGITS = 9
+
+
+def posted_number(value: str | None, code: str, message: str, *, status: int = 400) -> int:
+    """A whole number from 1 the phone's form sent (ASCII digits only), or the refusal."""
+    text = (value or "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= NUMBER_DIGITS) or int(text) < 1:
+        raise ServiceError(code, message, status=status)
+    return int(text)
+
+
+def posted_record(text: str) -> Any:
+    """The hand record the phone sent as JSON text: refused over the hand limit of every way in
+    (`MAX_HAND_BYTES`, as the API and the hand import) before it is parsed, and refused when it
+    is not JSON or nests deeper than the parser goes."""
+    size = len(text.encode("utf-8", "replace"))
+    if size > MAX_HAND_BYTES:
+        raise ServiceError(
+            "too-large",
+            _("The record is larger than %(limit)s bytes, the most one hand may take.")
+            % {"limit": MAX_HAND_BYTES},
+            details={"bytes": size, "limit": MAX_HAND_BYTES},
+            status=413,
+        )
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ServiceError("bad-record", _("The record is not JSON.")) from None
+
+
 @csrf_exempt  # the table's token in a header is the credential (no cookie: no CSRF)
 @never_cache
 @require_POST
 def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The phone's forms: submit a board's result, confirm or reject the other side's. The
+    answer is the new panel; a refusal is the panel with the refusal's words (its stable code
+    in the notice's `data-code`) and the refusal's status, or the one error shape
+    (`{code, message, details}`) to a client that asks for JSON. A refusal changes nothing."""
     tournament = _duplicate(slug)
     match = _current_match(tournament, number)
     director = _is_director(request, tournament)
@@ -918,21 +994,22 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if reason is not None:
             return reason
     actor = _table_actor(request, tournament, number, match)
-    error, status = "", 200
+    error, code, status = "", "", 200
     try:
         if match is None:
             raise ServiceError("no-round", _("No round is in play at this table."))
         action = request.POST.get("action")
         if action == "submit":
-            board = int(request.POST.get("board", "0") or 0)
+            board = posted_number(
+                request.POST.get("board"),
+                "bad-board",
+                _("A board number is a whole number from 1."),
+            )
             target = tournament.boards.filter(number=board).first()
             if target is None:
                 raise ServiceError("no-board", _("There is no such board."))
             if request.POST.get("record"):
-                try:
-                    record = json.loads(request.POST["record"])
-                except ValueError:
-                    raise ServiceError("bad-record", _("The record is not JSON.")) from None
+                record = posted_record(request.POST["record"])
             else:
                 record = summary_record(tournament, target, request.POST)
             dup.submit_board_result(
@@ -943,7 +1020,17 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 idempotency_key=request.POST.get("key") or None,
             )
         elif action in ("confirm", "reject"):
-            result = get_object_or_404(BoardResult, pk=request.POST.get("result"), match=match)
+            pk = posted_number(
+                request.POST.get("result"),
+                "no-result",
+                _("There is no such result at this table."),
+                status=404,
+            )
+            result = BoardResult.objects.filter(pk=pk, match=match).first()
+            if result is None:
+                raise ServiceError(
+                    "no-result", _("There is no such result at this table."), status=404
+                )
             try:
                 seen = int(request.POST.get("version", ""))
             except ValueError:
@@ -960,11 +1047,14 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         else:
             raise ServiceError("bad-action", _("Unknown action."))
     except ServiceError as failure:
-        error, status = _error_text(failure), failure.status
+        error, code, status = _error_text(failure), failure.code, failure.status
+        if request.get_preferred_type(["text/html", "application/json"]) == "application/json":
+            details = refusal_words(failure.code, failure.message, failure.details)[1]
+            return error_response(status, code, error, details)
     response = render(
         request,
         "tournaments/duplicate/_panel.html",
-        panel_context(tournament, number, match, error),
+        panel_context(tournament, number, match, error, code),
     )
     response.status_code = status
     return response
@@ -984,7 +1074,7 @@ def _error_text(error: ServiceError) -> str:
             "This result changed since you looked at it: check it again before you answer."
         ),
     }
-    text = words.get(error.code, error.message)
+    text = words.get(error.code) or refusal_words(error.code, error.message, error.details)[0]
     if "%(why)s" not in text:
         return text
     engine = error.details  # bad-record: the rules engine's own error, said as a sentence
@@ -1019,6 +1109,7 @@ def field_label(name: str) -> str:
     return {"NS": _("North-South"), "EW": _("East-West"), "all": _("All pairs")}.get(name, name)
 
 
+@comparing
 @require_GET
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1030,6 +1121,7 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/duplicate/results.html", context)
 
 
+@comparing
 @require_GET
 def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1048,6 +1140,7 @@ def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return render(request, "tournaments/duplicate/traveller.html", context)
 
 
+@comparing
 @require_GET
 def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     tournament = _duplicate(slug)
@@ -1064,6 +1157,7 @@ def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     return render(request, "tournaments/duplicate/card.html", context)
 
 
+@comparing
 @require_GET
 def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
     """After the event: every board's deal with all its results."""
@@ -1166,6 +1260,7 @@ def archive(tournament: Tournament, scored: select.Scored) -> dict:
     }
 
 
+@comparing
 @require_GET
 def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     tournament = _duplicate(slug)
