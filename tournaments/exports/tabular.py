@@ -28,12 +28,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import gameplay
-from tournaments.labels import SUMMARY_METRICS
+from tournaments.labels import column_label, standings_columns
 from tournaments.models import Seat, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import standings
 
-from .labels import metric_label, outcome_label
+from .labels import outcome_label
 
 Cell = str | int | Decimal | None
 
@@ -111,20 +111,15 @@ def _players(entry: Any) -> list[str]:
 
 
 def standings_sheet(tournament: Tournament) -> Sheet:
-    """The latest standings snapshot as the page shows it: rank, entry, players, matches played,
-    won, drawn and lost, then match points and every other metric of the tiebreak chain in its
-    order."""
+    """The latest standings snapshot as the page shows it: rank, entry, players, the format's
+    summary columns, then the tiebreak chain in its order (`labels.standings_columns`)."""
     latest = standings.latest(tournament=tournament)
     snapshot = latest.snapshot
     payload = snapshot.payload if snapshot else {}
     chain = payload.get("tiebreaks", list(tournament.tiebreaks))
-    metrics = [
-        *SUMMARY_METRICS,
-        "match_points",
-        *(n for n in chain if n not in ("match_points", *SUMMARY_METRICS)),
-    ]
+    metrics = standings_columns(tournament.format, list(chain))
     columns = [Column(_("Rank"), numeric=True), Column(_("Entry")), Column(_("Players"))]
-    columns += [Column(metric_label(name), numeric=True) for name in metrics]
+    columns += [Column(column_label(name, tournament.format), numeric=True) for name in metrics]
     sheet = Sheet(_("Standings"), columns)
     for row in payload.get("rows", []):
         values = row.get("values", {})

@@ -9,6 +9,7 @@ read (compare-and-set under the tournament's row lock), and announces "standings
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ from tournaments.models import Entry, StandingsSnapshot, Tournament
 from . import history as hist
 from . import scheduling
 
+log = logging.getLogger(__name__)
 PENDING_KEY = "tricktable:standings-pending:{}"
 PENDING_SECONDS = 30
 
@@ -111,7 +113,11 @@ def provisional(tournament: Tournament) -> list[dict]:
             .only("status", "result", "hand__number")
         )
         after = versions[-1].result["after"] if versions else None
-        result = gameplay.outcome(tournament.game, tournament.rules, after)
+        from .hands import hand_scores
+
+        result = gameplay.outcome(
+            tournament.game, tournament.rules, after, hands=hand_scores(tournament, versions)
+        )
         sides: dict[str, dict] = {}
         for seat in match.seats.all():
             side = sides.setdefault(
@@ -198,6 +204,24 @@ def schedule(tournament_id: int) -> None:
         pending=PENDING_KEY.format(tournament_id),
         seconds=PENDING_SECONDS,
     )
+
+
+def round_closed(tournament_id: int) -> None:
+    """A round closed or the event finished (inside that transaction): the standings say how many
+    rounds are closed, so the snapshot is computed again at once, here, after commit (not left
+    to the worker's queue or to the next confirmed hand: the pages, the projector and the API
+    count the closed round within a second, with the worker or without). If computing here
+    fails, the worker (or the sweep) catches up as after any change."""
+    bump(tournament_id)
+
+    def now() -> None:
+        try:
+            recompute(tournament_id=tournament_id)
+        except Exception:  # the results are stored; the scheduled recompute will redo it
+            log.exception("standings of tournament %s not recomputed at once", tournament_id)
+            schedule(tournament_id)
+
+    transaction.on_commit(now)
 
 
 def claim(tournament_id: int) -> None:
