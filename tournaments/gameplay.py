@@ -113,6 +113,14 @@ def hand_totals(scores: list[dict]) -> dict[str, Fraction]:
     return totals
 
 
+def hand_scores(fmt: str, results: list[dict]) -> list[dict] | None:
+    """The hands' own points (`score` of each hand's result), for a format scored by their
+    totals (`HAND_TOTALS`: a whist drive); None for the others (the rules' match measure)."""
+    if fmt not in HAND_TOTALS:
+        return None
+    return [result.get("score") or {} for result in results]
+
+
 def outcome(
     game: str, rules: Any, after: dict | None, *, hands: list[dict] | None = None
 ) -> Outcome:

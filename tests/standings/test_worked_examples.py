@@ -175,7 +175,8 @@ def test_progressive_play_counts_opponents_never_partners():
         *pairs(2, 4, (2, 4), (6, 8), 130, 70),
     ]
     rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["progressive"])
-    # Q2 250 points first. Q1, Q4, Q5, Q7 210 each; Q5, Q7: 3 match points, Buchholz 3 each; they met once as opponents (a draw: 1 each)
+    # Q2 250 points first. Q1, Q4, Q5, Q7 210 each; Q5, Q7: 3 match points, Buchholz 3
+    # each; they met once as opponents (a draw: 1 each)
     # and once as partners (not counted) -> shared 2nd. Q1 over Q4 head to head (Q1 won).
     assert table_of(rows) == [(1, 2), (2, 5), (2, 7), (4, 1), (5, 4), (6, 6), (6, 8), (8, 3)]
     v = {r.entrant: r.values for r in rows}

@@ -663,20 +663,15 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
     return match
 
 
-def hand_scores(tournament: Tournament, versions: list) -> list[dict] | None:
-    """The hands' own points (`result["score"]` of each), for a format scored by their totals
-    (`gameplay.HAND_TOTALS`: a whist drive); None for the others (the rules' match measure)."""
-    if tournament.format not in gameplay.HAND_TOTALS:
-        return None
-    return [v.result.get("score") or {} for v in versions]
-
-
 def _settle(
     match: Match, tournament: Tournament, versions: list[HandSubmission], ended_by: str
 ) -> None:
     after = versions[-1].result["after"] if versions else None
     result = gameplay.outcome(
-        tournament.game, tournament.rules, after, hands=hand_scores(tournament, versions)
+        tournament.game,
+        tournament.rules,
+        after,
+        hands=gameplay.hand_scores(tournament.format, [v.result for v in versions]),
     )
     seats = list(match.seats.all())
     sides = sorted({s.side for s in seats})

@@ -113,11 +113,8 @@ def provisional(tournament: Tournament) -> list[dict]:
             .only("status", "result", "hand__number")
         )
         after = versions[-1].result["after"] if versions else None
-        from .hands import hand_scores
-
-        result = gameplay.outcome(
-            tournament.game, tournament.rules, after, hands=hand_scores(tournament, versions)
-        )
+        scores = gameplay.hand_scores(tournament.format, [v.result for v in versions])
+        result = gameplay.outcome(tournament.game, tournament.rules, after, hands=scores)
         sides: dict[str, dict] = {}
         for seat in match.seats.all():
             side = sides.setdefault(
