@@ -121,6 +121,22 @@ def hand_scores(fmt: str, results: list[dict]) -> list[dict] | None:
     return [result.get("score") or {} for result in results]
 
 
+def hands_won(results: list[dict], sides: list[str]) -> dict[str, int]:
+    """Per side, the hands in which it made the table's top score (`score` of each hand's
+    result), shared or not; a hand in which every side scored the same (a thrown-in deal) is
+    nobody's. At two sides: the hands a side scored more in (a whist drive's tiebreak)."""
+    won = dict.fromkeys(sides, 0)
+    for result in results:
+        score = {side: Fraction(str(v)) for side, v in (result.get("score") or {}).items()}
+        if len(set(score.values())) < 2:
+            continue
+        top = max(score.values())
+        for side, value in score.items():
+            if value == top and side in won:
+                won[side] += 1
+    return won
+
+
 def outcome(
     game: str, rules: Any, after: dict | None, *, hands: list[dict] | None = None
 ) -> Outcome:

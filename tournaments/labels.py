@@ -17,6 +17,7 @@ METRIC_LABELS = {
     "drawn": _("Drawn"),
     "lost": _("Lost"),
     "byes": _("Byes"),
+    "hands_won": _("Hands won"),
     # Beside "Won" (byes count): said apart in Japanese, where both would be 勝ち.
     "wins": pgettext_lazy("standings column: matches won, byes not counted", "Wins"),
     "match_points": _("Match points"),
@@ -42,6 +43,7 @@ METRIC_CHOICE_LABELS = {
     "lost": _("Matches lost"),
     "byes": _("Byes"),
     "wins": _("Wins (byes not counted)"),
+    "hands_won": _("Hands won (the side's top score in a hand)"),
     "match_points": _("Match points"),
     "points_for": _("Game points for"),
     "points_against": _("Game points against"),

@@ -110,6 +110,13 @@ def test_every_table_records_points_and_places(
         else:  # tables of 3-4: the place's points, shared places split
             span = place_points[seat.place - 1 : seat.place - 1 + sharing]
             assert Fraction(seat.match_points) == sum(span) / len(span)
+    for seat in seats:  # hands won: the hands in which its side made the top score
+        mine = [Fraction(str(r["score"][seat.side])) for r in results]
+        tops = [max(Fraction(str(v)) for v in r["score"].values()) for r in results]
+        level = [len({str(v) for v in r["score"].values()}) == 1 for r in results]
+        assert seat.hands_won == sum(
+            1 for m, t, lv in zip(mine, tops, level, strict=True) if m == t and not lv
+        )
     if fmt == "progressive" and len(set(points.values())) > 1:
         assert not any(s.outcome == "draw" for s in seats)  # a hand had a winner: no draw
 
@@ -163,6 +170,8 @@ def test_a_whist_drive_adds_up_every_hand_across_games(director, make_tournament
     assert match.result["points"] == {"NS": "5", "EW": "1"}
     ns = Seat.objects.filter(match=match, side="NS")
     assert {(s.outcome, s.points_for, s.points_against) for s in ns} == {("win", "5", "1")}
+    won = dict(Seat.objects.filter(match=match).values_list("side", "hands_won").distinct())
+    assert won == {"NS": 3, "EW": 1}
 
 
 def test_a_drive_level_on_points_is_a_draw(director, make_tournament):

@@ -61,6 +61,7 @@ SEAT_FIELDS = (
     "place",
     "match__is_bye",
     "match__round__number",
+    "hands_won",
 )
 
 
@@ -142,6 +143,7 @@ def _one_a_side(
                     fraction(seat[6]),
                     seat[7],
                     (),
+                    seat[10],
                 )
             )
 
@@ -159,8 +161,8 @@ def _any_seats(
 
     is_bye, number = seats[0][8], seats[0][9]
     two_sided = not is_bye and len({seat[2] for seat in seats}) == 2
-    for entry_id, side, outcome, points, points_for, against, place in (
-        seat[1:8] for seat in seats
+    for entry_id, side, outcome, points, points_for, against, place, won in (
+        (*seat[1:8], seat[10]) for seat in seats
     ):
         mine = past[entry_id]
         if is_bye:
@@ -186,6 +188,7 @@ def _any_seats(
                     points_against=fraction(against),
                     place=place,
                     partners=tuple(mates),
+                    hands_won=won,
                 )
             )
 
@@ -274,6 +277,7 @@ def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list
                         fraction(a[6]),
                         a[7],
                         (),
+                        a[10],
                     )
                 )
             if b[3]:
@@ -289,6 +293,7 @@ def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list
                         fraction(b[6]),
                         b[7],
                         (),
+                        b[10],
                     )
                 )
         else:

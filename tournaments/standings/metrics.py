@@ -162,6 +162,17 @@ def _wins(agg: Aggregates) -> Column:
     return Column(agg.won)
 
 
+@_builtin(
+    "hands_won",
+    True,
+    integer=True,
+    description="hands in which the entrant's side made the table's top score (a whist "
+    "drive's tiebreak); byes and missed rounds add none",
+)
+def _hands_won(agg: Aggregates) -> Column:
+    return Column(agg.hands)
+
+
 # -- points ---------------------------------------------------------------------------------------
 
 
@@ -470,6 +481,6 @@ DEFAULT_CHAINS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         ),
         "tables": ("points_for", "placings", "buchholz", "head_to_head"),
         "tables_places": ("match_points", "placings", "points_for", "buchholz", "head_to_head"),
-        "progressive": ("points_for", "match_points", "buchholz", "head_to_head"),
+        "progressive": ("points_for", "hands_won", "match_points", "buchholz", "head_to_head"),
     }
 )
