@@ -272,7 +272,7 @@ def test_results_list_every_seat_of_the_published_rounds_with_outcome_and_match_
         assert row[4] == seat.entry.name
         assert Fraction(str(row[7])) == Fraction(seat.points_for)
         assert Fraction(str(row[11])) == Fraction(str(seat.match_points))
-        assert row[9] == {"win": "Win", "draw": "Draw", "loss": "Loss"}[seat.outcome]
+        assert row[9] == f"Place {seat.place}", "a table of four: its place, never 'Loss'"
         assert row[10] == seat.place
     first_table = [row[3] for row in sheet.rows[:4]]
     assert first_table == ["N", "E", "S", "W"], "seats clockwise from North"

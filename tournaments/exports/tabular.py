@@ -33,7 +33,7 @@ from tournaments.models import Seat, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import standings
 
-from .labels import outcome_label
+from .labels import outcome_label, place_label
 
 Cell = str | int | Decimal | None
 
@@ -162,6 +162,16 @@ class ResultLine:
     match_points: int | Decimal | None
 
 
+def _table_outcome(seat: Seat, seats: list[Seat]) -> str:
+    """A seat's outcome in words: won, drawn, lost between two sides; at a table of 3-4 its
+    place (second of four is no loss)."""
+    if not seat.outcome:
+        return ""
+    if seat.place and len({s.side for s in seats}) > 2:
+        return str(place_label(seat.place))
+    return outcome_label(seat.outcome)
+
+
 def result_lines(tournament: Tournament) -> list[ResultLine]:
     """Every seat of every match of the published rounds; points, outcome and match points
     once the match is finished (a bye is finished when drawn)."""
@@ -192,7 +202,7 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
                 opponents=" / ".join(others),
                 points_for=exact_number(seat.points_for) if settled else None,
                 points_against=exact_number(seat.points_against) if settled else None,
-                outcome=outcome_label(seat.outcome) if seat.outcome else "",
+                outcome=_table_outcome(seat, by_match[seat.match_id]),
                 place=seat.place,
                 match_points=exact_number(seat.match_points) if settled else None,
             )
