@@ -229,12 +229,10 @@ class StandingsInput:
     results: list  # tournaments.standings.Result
 
 
-def load_for_standings(tournament: Tournament) -> StandingsInput:
-    """`load` for the standings alone: the same results in the same order, the entries as
-    `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
-    tests/tournaments/test_standings_load.py compares the two."""
+def entry_facts(tournament: Tournament) -> list[EntryFacts]:
+    """Every entry of the tournament as `EntryFacts`, in registration order."""
     rows = Entry.objects.filter(tournament=tournament).order_by("id").values_list(*ENTRY_FIELDS)
-    entries = [
+    return [
         EntryFacts(
             pk,
             seed,
@@ -246,6 +244,13 @@ def load_for_standings(tournament: Tournament) -> StandingsInput:
         )
         for pk, seed, joined, status, late, team_id, team_name, first, second, player_name in rows
     ]
+
+
+def load_for_standings(tournament: Tournament) -> StandingsInput:
+    """`load` for the standings alone: the same results in the same order, the entries as
+    `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
+    tests/tournaments/test_standings_load.py compares the two."""
+    entries = entry_facts(tournament)
     layout = gameplay.layout(tournament.game, tournament.rules)
     results = standings_results(_seat_rows(tournament), layout.sides[0])
     return StandingsInput(entries=entries, results=results)

@@ -67,8 +67,63 @@ def _entry_json(entry: hist.EntryFacts) -> dict:
     }
 
 
+#: What a duplicate event ranks by (its own comparison of each board; docs/duplicate.md): the
+#: pairs' percentages with matchpoints, their totals with IMPs.
+DUPLICATE_RANKED_BY = {"matchpoints": "percentage", "imps": "imps"}
+
+
+def duplicate_payload(tournament: Tournament) -> dict:
+    """A duplicate event's standings: its rankings, field by field (a Mitchell has two), as
+    the public pages show them (the released rounds; every round once it is finished). Each
+    row's `rank` is its place in its `field`; its values are the percentage (matchpoints) or
+    the IMPs total, the total, the top and the boards played."""
+    from tournaments.models import DuplicatePair
+    from tournaments.selectors.duplicate import scored
+
+    event = scored(tournament)
+    method = event.event.method
+    entry_of = dict(
+        DuplicatePair.objects.filter(tournament=tournament).values_list("number", "entry_id")
+    )
+    facts = {e.pk: e for e in hist.entry_facts(tournament)}
+    rows = []
+    for field in sorted(event.event.rankings):
+        for s in event.event.rankings[field]:
+            entry = facts.get(entry_of.get(s.pair, -1))
+            if entry is None:
+                continue
+            values: dict[str, Any] = {
+                "total": _value(Fraction(s.total)),
+                "top": _value(Fraction(s.top)),
+                "boards": s.boards,
+            }
+            if s.percentage is not None:
+                values["percentage"] = _value(s.percentage)
+            rows.append(
+                {
+                    "rank": s.place,
+                    "tied": s.tied,
+                    **_entry_json(entry),
+                    "field": field,
+                    "pair": s.pair,
+                    "values": values,
+                }
+            )
+    return {
+        "tournament": tournament.slug,
+        "tiebreaks": [DUPLICATE_RANKED_BY.get(method, method)],
+        "ranked_by": DUPLICATE_RANKED_BY.get(method, method),
+        "rounds_closed": tournament.round_set.filter(state="closed").count(),
+        "provisional": None,
+        "rows": rows,
+    }
+
+
 def compute_payload(tournament: Tournament) -> dict:
     from tournaments.standings import compute
+
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_payload(tournament)
 
     read = hist.load_for_standings(tournament)
     rows = compute(hist.entrants(tournament, read), read.results, tiebreaks=tournament.tiebreaks)
@@ -79,6 +134,7 @@ def compute_payload(tournament: Tournament) -> dict:
     return {
         "tournament": tournament.slug,
         "tiebreaks": list(tournament.tiebreaks),
+        "ranked_by": tournament.tiebreaks[0] if tournament.tiebreaks else "match_points",
         "rounds_closed": closed,
         "provisional": provisional(tournament) if tournament.show_provisional else None,
         "rows": [
