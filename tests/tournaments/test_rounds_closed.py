@@ -85,3 +85,31 @@ def test_a_failed_recompute_at_close_leaves_it_to_the_worker(
     with django_capture_on_commit_callbacks(execute=True):
         services.finish_tournament(tournament=tournament, actor=director)
     assert scheduled and set(scheduled) == {tournament.pk}, "the worker (or the sweep) catches up"
+
+
+@pytest.mark.celery
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_a_real_worker_the_closed_round_counts_within_a_second(
+    postgres_db, worker, swiss, director
+):
+    import random
+    import time
+
+    from tournaments.simulate import play_match
+
+    worker.start()
+    tournament = swiss(4, rounds=2)
+    round_ = _play_round(tournament, director, 1)
+    for match in Match.objects.filter(round=round_, is_bye=False):
+        play_match(match, random.Random(1), director=director, hands=1)
+    services.close_round(round=round_, actor=director)
+    start = time.monotonic()
+    while time.monotonic() - start < 10:
+        snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
+        if snapshot is not None and snapshot.payload["rounds_closed"] == 1:
+            break
+        time.sleep(0.02)
+    latency = time.monotonic() - start
+    assert snapshot is not None and snapshot.payload["rounds_closed"] == 1
+    assert latency < 1.0, f"the closed round showed after {latency:.2f} s"
