@@ -104,6 +104,46 @@ OPTION_LABELS = {
 
 TIEBREAK_SLOTS = 6
 
+#: The formats of the setup form (a duplicate event ranks by its own percentages).
+FORMAT_CHAINS = ("swiss", "round-robin", "individual", "progressive", "knockout")
+
+#: What each format's default chain means, for the director choosing it (docs/standings.md
+#: gives each default's source).
+CHAIN_MEANINGS = (
+    (
+        "swiss knockout",
+        _(
+            "Default for a Swiss: match points (a win, a draw), then the point difference, "
+            "the opponents' strength (Buchholz), head to head and wins."
+        ),
+    ),
+    (
+        "round-robin",
+        _(
+            "Default for a round robin: match points, then head to head (everybody met "
+            "everybody), Sonneborn-Berger, the point difference and wins."
+        ),
+    ),
+    (
+        "individual",
+        _(
+            "Default for tables of 3 or 4 (Solo Whist, cutthroat and 3-player Spades): each "
+            "player's own total over the evening, then the sum of places, the opponents' "
+            "strength and head to head. To rank by place points per table instead, put Match "
+            "points first."
+        ),
+    ),
+    (
+        "progressive",
+        _(
+            "Default for a whist drive: each player's total points over the evening (each "
+            "hand's points, by the rules' preset: tricks over six and honours in whist), then "
+            "the hands won, the tables won with a partner (match points), the opponents' "
+            "strength and head to head."
+        ),
+    ),
+)
+
 
 def number(value: Any) -> str:
     """A stored point value as people write it: "3", "1.5" (never "3.0" or "1E+1")."""
@@ -327,6 +367,9 @@ class SetupForm(RulesForm):
         max_value=2**31 - 1,
         help_text=_("The same seed draws the same pairings."),
     )
+    # The format whose default chain fills the tiebreak fields (as shown): a chain posted
+    # unchanged with another format chosen takes that format's own default (`clean`).
+    chain_for = forms.CharField(required=False, widget=forms.HiddenInput)
 
     #: The fields that shape the hands and the draw: read-only once a round is published.
     LOCKED = ("game", "preset", "format", "double_round_robin", "match_length", "match_hands")
@@ -351,9 +394,12 @@ class SetupForm(RulesForm):
                 choices=[("", _("— none —")), *metric_choices()],
                 required=slot == 1,
             )
-        chain = initial.get("tiebreaks") or default_tiebreaks(initial.get("format", "swiss"))
+        shown_format = initial.get("format", "swiss")
+        chain = initial.get("tiebreaks") or default_tiebreaks(shown_format)
         for slot, name in enumerate(chain[:TIEBREAK_SLOTS], 1):
             self.initial.setdefault(f"tiebreak_{slot}", name)
+        if list(chain) == default_tiebreaks(shown_format):
+            self.initial.setdefault("chain_for", shown_format)
         self.locked = locked
         if self.chosen_format() == Tournament.Format.KNOCKOUT:
             # A knockout's rounds follow from its field: whatever was posted is ignored.
@@ -460,8 +506,27 @@ class SetupForm(RulesForm):
         chain = [name for name in chain if name]
         if len(set(chain)) != len(chain):
             raise forms.ValidationError(_("Name each tiebreak once."), code="duplicate-metric")
+        shown, chosen = cleaned.get("chain_for") or "", cleaned.get("format")
+        if (
+            shown in FORMAT_CHAINS
+            and chosen
+            and chosen != shown
+            and chain == default_tiebreaks(shown)
+        ):  # the chain shown for another format, untouched: the chosen format's own
+            chain = default_tiebreaks(chosen)
         cleaned["tiebreaks"] = chain
         return cleaned
+
+    @staticmethod
+    def default_chains() -> str:
+        """Each format's default chain as JSON, for the page's script (which puts the chosen
+        format's chain in the fields when the one shown was left as it was)."""
+        return json.dumps({fmt: default_tiebreaks(fmt) for fmt in FORMAT_CHAINS})
+
+    @staticmethod
+    def chain_meanings() -> list[tuple[str, Any]]:
+        """(formats, what their default chain means), shown under the tiebreak fields."""
+        return list(CHAIN_MEANINGS)
 
     def values(self) -> dict[str, Any]:
         """The keyword arguments of create_tournament (and the changes of update_tournament)."""

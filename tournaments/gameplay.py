@@ -97,15 +97,63 @@ class Outcome:
     ended: bool  # the rules ended the match
 
 
-def outcome(game: str, rules: Any, after: dict | None) -> Outcome:
+#: Formats whose tables are scored by the total of the hands' points (a whist drive: each hand's
+#: tricks over six, honours and penalties, added up over the round), not by the rules' match
+#: measure (a rubber's game points), which a drive of a few hands rarely reaches.
+HAND_TOTALS = ("progressive",)
+
+
+def hand_totals(scores: list[dict]) -> dict[str, Fraction]:
+    """Each side's points added up over hands' results (`result["score"]` of each hand: the
+    points that hand added, per side; every game's engine reports it so)."""
+    totals: dict[str, Fraction] = {}
+    for score in scores:
+        for side, value in score.items():
+            totals[side] = totals.get(side, Fraction(0)) + Fraction(str(value))
+    return totals
+
+
+def hand_scores(fmt: str, results: list[dict]) -> list[dict] | None:
+    """The hands' own points (`score` of each hand's result), for a format scored by their
+    totals (`HAND_TOTALS`: a whist drive); None for the others (the rules' match measure)."""
+    if fmt not in HAND_TOTALS:
+        return None
+    return [result.get("score") or {} for result in results]
+
+
+def hands_won(results: list[dict], sides: list[str]) -> dict[str, int]:
+    """Per side, the hands in which it made the table's top score (`score` of each hand's
+    result), shared or not; a hand in which every side scored the same (a thrown-in deal) is
+    nobody's. At two sides: the hands a side scored more in (a whist drive's tiebreak)."""
+    won = dict.fromkeys(sides, 0)
+    for result in results:
+        score = {side: Fraction(str(v)) for side, v in (result.get("score") or {}).items()}
+        if len(set(score.values())) < 2:
+            continue
+        top = max(score.values())
+        for side, value in score.items():
+            if value == top and side in won:
+                won[side] += 1
+    return won
+
+
+def outcome(
+    game: str, rules: Any, after: dict | None, *, hands: list[dict] | None = None
+) -> Outcome:
     """Points, places and whether the rules ended the match, from the state after the last hand
-    (`None` before any hand)."""
+    (`None` before any hand). With `hands` (each hand's `result["score"]`, in order), the points
+    are the hands' totals (`hand_totals`, for the formats in `HAND_TOTALS`) instead of the
+    rules' match measure."""
     g = get_game(game)
     compiled = g.book.resolve(rules)[0]
     state = after if after is not None else g.initial_state(compiled)
-    summary = g.match_summary(compiled, state)
-    source = summary.get("game_points") or state["score"]
-    points = {side: Fraction(value) for side, value in source.items()}
+    if hands is not None:
+        totals = hand_totals(hands)
+        points = {side: totals.get(side, Fraction(0)) for side in state["score"]}
+    else:
+        summary = g.match_summary(compiled, state)
+        source = summary.get("game_points") or state["score"]
+        points = {side: Fraction(str(value)) for side, value in source.items()}
     if "won" in state:  # a rule (e.g. a moon) ended the match outright: the winner is first
         points_rank = {s: (0 if s == state["won"] else 1, -points[s]) for s in points}
     else:

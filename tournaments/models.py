@@ -638,6 +638,9 @@ class Seat(models.Model):
     points_against = models.CharField(max_length=40, blank=True)
     outcome = models.CharField(max_length=5, blank=True)  # win, draw, loss, bye
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Hands in which this seat's side made the table's top score (shared or not, unless every
+    # side scored the same): a whist drive's usual tiebreak (services.hands._settle).
+    hands_won = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match_id", "seats"]

@@ -124,3 +124,18 @@ def note(text: str, names: Names) -> str:
         if found:
             return say(found, names)
     return text
+
+
+#: The notes that say two entries meet again (the round page's rematch warnings say it too).
+MEETING_AGAIN = re.compile(
+    r"^(?:rematch unavoidable: (?P<a>\d+) v (?P<b>\d+)|repeat meeting: (?P<c>\d+) & (?P<d>\d+))$"
+)
+
+
+def meeting_again(text: str) -> frozenset[int] | None:
+    """The two entry ids of a note saying they meet again, or None for any other note."""
+    found = MEETING_AGAIN.match(text)
+    if found is None:
+        return None
+    a, b = (found["a"], found["b"]) if found["a"] else (found["c"], found["d"])
+    return frozenset((int(a), int(b)))

@@ -79,6 +79,28 @@
     apply();
   }
 
+  // The tiebreak fields hold the default chain of the format they were shown for (the hidden
+  // chain_for): choosing another format puts that format's own default chain in them, unless
+  // the director has changed the chain (then it is theirs and stays).
+  function formatChains(form) {
+    const format = form.querySelector("select[name=format]");
+    const list = form.querySelector("[data-default-chains]");
+    const shownFor = form.querySelector("input[name=chain_for]");
+    if (!format || !list || !shownFor) return;
+    const chains = JSON.parse(list.dataset.defaultChains);
+    const selects = [...list.querySelectorAll("select")];
+    const current = () => selects.map((select) => select.value).filter(Boolean);
+    format.addEventListener("change", () => {
+      const shown = chains[shownFor.value];
+      const wanted = chains[format.value];
+      if (!shown || !wanted || JSON.stringify(current()) !== JSON.stringify(shown)) return;
+      selects.forEach((select, i) => {
+        select.value = wanted[i] || "";
+      });
+      shownFor.value = format.value;
+    });
+  }
+
   function refresher(section) {
     const seconds = Math.max(10, parseInt(section.dataset.refresh, 10) || 30);
     const id = section.id;
@@ -169,6 +191,7 @@
 
   document.querySelectorAll("form[data-rules-form]").forEach(rulesForm);
   document.querySelectorAll("form[data-rules-form]").forEach(formatParts);
+  document.querySelectorAll("form[data-rules-form]").forEach(formatChains);
   document.querySelectorAll("[data-desk]").forEach(desk);
   document.querySelectorAll("[data-refresh][id]").forEach(refresher);
 })();

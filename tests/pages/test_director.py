@@ -591,8 +591,29 @@ def test_a_swap_into_a_rematch_warns(as_td, td):
         url(tournament, "rounds/2/swap/"), {"first": opponent_of_a.pk, "second": b.pk}
     )
 
-    assert any("have met before" in text for text in texts(response))
-    assert "Rematch" in as_td.get(url(tournament, "rounds/2/")).content.decode()
+    # the round page it returns to warns about the rematch, once (no message beside it)
+    assert not any("have met before" in text for text in texts(response))
+    page = as_td.get(url(tournament, "rounds/2/")).content.decode()
+    first, second = sorted([a.name, b.name])
+    assert page.count(f"{first} and {second} have met before.") == 1
+
+
+def test_an_unavoidable_rematch_is_warned_about_once(as_td, td):
+    """Two teams, two rounds: round 2 cannot avoid the rematch. The engine's note (why) stands
+    in the rematch list; it is not said again beside it (issue 29)."""
+    tournament = make(td, teams=2, rounds=2)
+    director = Actor(user=td)
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_, actor=director)
+    play_all(round_, director)
+    services.close_round(round=round_, actor=director)
+    draft = services.generate_round(tournament=tournament, actor=director)
+    assert any(note.startswith("rematch unavoidable") for note in draft.notes)
+
+    page = as_td.get(url(tournament, "rounds/2/")).content.decode()
+
+    assert page.count("is a rematch: no pairing avoids every rematch.") == 1
+    assert "have met before" not in page
 
 
 # -- hands: versions and corrections --------------------------------------------------------------

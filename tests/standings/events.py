@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction
 
 from tournaments.standings import Entrant, Result
@@ -144,6 +145,7 @@ def random_event(
     results: list[Result] = []
     match = 100
     for rnd in range(1, rounds + 1):
+        played = len(results)
         active = [i for i in ids if late.get(i, 0) <= rnd and gone.get(i, rounds + 1) >= rnd]
         rng.shuffle(active)
         size = {"two-sided": 2, "tables": rng.choice([3, 4]), "progressive": 4}[kind]
@@ -172,6 +174,8 @@ def random_event(
                         for e, (_, place) in zip(seats, placed, strict=True)
                     ],
                 )
+        for k in range(played, len(results)):  # hands won, a whist drive's tiebreak
+            results[k] = replace(results[k], hands_won=rng.randint(0, 4))
         for i in active:
             match += 1
             results.append(
@@ -209,6 +213,7 @@ def reference(entrants: list[Entrant], results: list[Result]) -> dict[int, dict[
         v["drawn"] = sum(r.outcome == "draw" for r in rs)
         v["lost"] = sum(r.outcome == "loss" for r in rs)
         v["byes"] = sum(r.outcome == "bye" for r in rs)
+        v["hands_won"] = sum(r.hands_won for r in rs)
         v["match_points"] = mp[e.id]
         v["points_for"] = (
             sum((r.points_for for r in rs), F(0)) + len(e.missed) * e.missed_game_points

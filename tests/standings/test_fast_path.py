@@ -89,7 +89,7 @@ def _mutations(results, rng):
     r = results[k]
     other = results[rng.randrange(len(results))]
     out = list(results)
-    choice = rng.randrange(12)
+    choice = rng.randrange(13)
     if choice == 0:
         del out[k]  # a match with one side only
     elif choice == 1:
@@ -112,6 +112,8 @@ def _mutations(results, rng):
         out[k] = dataclasses.replace(r, place=rng.choice([1, 0, None]))
     elif choice == 10:
         out[k] = dataclasses.replace(r, round=rng.choice([0, "1", r.round]))
+    elif choice == 11:  # hands won: a count, never negative, a bool or a float
+        out[k] = dataclasses.replace(r, hands_won=rng.choice([-1, True, 1.0, "2", 3]))
     else:  # not a Result: a tuple of its fields
         out[k] = dataclasses.astuple(r)
     return out

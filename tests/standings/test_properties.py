@@ -24,7 +24,7 @@ CHAINS = st.one_of(
 EVENTS = st.tuples(
     st.randoms(use_true_random=False), st.sampled_from(KINDS), st.integers(0, 13), st.integers(1, 5)
 )
-COUNTS = {"played", "won", "drawn", "lost", "byes", "wins"}
+COUNTS = {"played", "won", "drawn", "lost", "byes", "wins", "hands_won"}
 
 
 def event(spec):

@@ -56,7 +56,9 @@ def test_the_registry_is_read_only():
         METRICS["x"] = METRICS["wins"]  # type: ignore[index]
 
 
-def test_default_chains_start_with_match_points():
+def test_default_chains_start_with_what_each_format_plays_for():
+    """Partnerships by match points; tables of 3-4 and a whist drive by each player's own total
+    (issue 29); place points per table as the tables' alternative."""
     assert DEFAULT_TIEBREAKS == (
         "match_points",
         "point_difference",
@@ -64,8 +66,21 @@ def test_default_chains_start_with_match_points():
         "head_to_head",
         "wins",
     )
-    assert set(DEFAULT_CHAINS) == {"swiss", "round_robin", "tables", "progressive"}
-    assert all(chain[0] == "match_points" for chain in DEFAULT_CHAINS.values())
+    assert set(DEFAULT_CHAINS) == {
+        "swiss",
+        "round_robin",
+        "tables",
+        "tables_places",
+        "progressive",
+    }
+    first = {name: chain[0] for name, chain in DEFAULT_CHAINS.items()}
+    assert first == {
+        "swiss": "match_points",
+        "round_robin": "match_points",
+        "tables": "points_for",
+        "tables_places": "match_points",
+        "progressive": "points_for",
+    }
 
 
 @pytest.fixture

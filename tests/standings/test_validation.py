@@ -141,3 +141,18 @@ def test_row_values_are_read_only():
     row = compute(PEOPLE, GOOD, tiebreaks=DEFAULT_TIEBREAKS)[0]
     with pytest.raises(TypeError):
         row.values["match_points"] = F(99)  # type: ignore[index]
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.5, "2", None])
+def test_hands_won_is_a_count(bad):
+    """Issue 29: hands won (a whist drive's tiebreak) is a whole number >= 0, on either path."""
+    from tournaments.standings import Entrant, Result, StandingsError, compute
+
+    people = [Entrant(id=1, order=1), Entrant(id=2, order=2)]
+    results = [
+        Result(1, 10, 1, (2,), "win", F(2), F(5), F(3), hands_won=bad),
+        Result(1, 10, 2, (1,), "loss", F(0), F(3), F(5), hands_won=1),
+    ]
+    with pytest.raises(StandingsError) as raised:
+        compute(people, results, tiebreaks=("hands_won",))
+    assert raised.value.code == "bad-input" and "hands_won" in raised.value.message

@@ -131,7 +131,7 @@ def solo_whist_event():
 
 def test_table_of_four_places_and_shared_places():
     players, results = solo_whist_event()
-    rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["tables"])
+    rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["tables_places"])
     # P3 and P6: 7/2 points, placings 4, points 10 each; Buchholz 7 against 13/3
     assert table_of(rows) == [(1, 5), (2, 2), (3, 1), (4, 3), (5, 6), (6, 4), (7, 7), (8, 8)]
     v = {r.entrant: r.values for r in rows}
@@ -152,6 +152,17 @@ def test_table_of_four_places_and_shared_places():
     assert sum(v[p]["match_points"] for p in v) == 24
 
 
+def test_table_of_four_ranks_by_each_player_s_own_total_by_default():
+    """Solo Whist's default: the players' own settlements added up (P5 +45; P1 and P2 +20 each,
+    P2's places 2 + 1 before P1's 1 + 3; P3 and P6 +10 each, places 4 each, Buchholz 7
+    against 13/3; P7 -30, P8 -35, P4 -40)."""
+    players, results = solo_whist_event()
+    rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["tables"])
+    assert table_of(rows) == [(1, 5), (2, 2), (3, 1), (4, 3), (5, 6), (6, 7), (7, 8), (8, 4)]
+    v = {r.entrant: r.values for r in rows}
+    assert [v[p]["points_for"] for p in range(1, 9)] == [20, 20, 10, -40, 45, 10, -30, -35]
+
+
 # -- progressive play (a whist drive): partners change, players ranked individually ---------------
 
 
@@ -164,7 +175,8 @@ def test_progressive_play_counts_opponents_never_partners():
         *pairs(2, 4, (2, 4), (6, 8), 130, 70),
     ]
     rows = compute(players, results, tiebreaks=DEFAULT_CHAINS["progressive"])
-    # Q5, Q7: 3 points, 210, Buchholz 3 each; they met once as opponents (a draw: 1 each)
+    # Q2 250 points first. Q1, Q4, Q5, Q7 210 each; Q5, Q7: 3 match points, Buchholz 3
+    # each; they met once as opponents (a draw: 1 each)
     # and once as partners (not counted) -> shared 2nd. Q1 over Q4 head to head (Q1 won).
     assert table_of(rows) == [(1, 2), (2, 5), (2, 7), (4, 1), (5, 4), (6, 6), (6, 8), (8, 3)]
     v = {r.entrant: r.values for r in rows}

@@ -62,6 +62,7 @@ def seats_of_a_match(draw, match_id: int, number: int, entries: list[int]) -> li
                 place,
                 kind == "bye",
                 number,
+                draw(st.integers(0, 6)),  # hands won
             )
         )
     return rows

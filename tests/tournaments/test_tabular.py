@@ -134,21 +134,19 @@ def test_neutralise_prefixes_text_that_starts_a_formula_and_never_touches_number
 
 
 def test_standings_csv_columns_are_the_pages_then_the_tiebreak_chain_and_equal_the_snapshot(solo):
+    """A table-of-four event (issue 29): played and each player's own total, then the chain
+    (the total first, then the places); no won / drawn / lost (second of four is no loss)."""
     payload = snapshot_payload(solo)
     rows = read_csv(tabular.to_csv(tabular.standings_sheet(solo)))
-    chain = [n for n in payload["tiebreaks"] if n != "match_points"]
-    assert chain == ["placings", "points_for", "buchholz", "head_to_head"]
+    chain = payload["tiebreaks"]
+    assert chain == ["points_for", "placings", "buchholz", "head_to_head"]
     assert rows[0] == [
         "Rank",
         "Entry",
         "Players",
         "Played",
-        "Won",
-        "Drawn",
-        "Lost",
-        "Match points",
+        "Total points",
         "Placings",
-        "Points for",
         "Buchholz",
         "Head to head",
     ]
@@ -156,17 +154,12 @@ def test_standings_csv_columns_are_the_pages_then_the_tiebreak_chain_and_equal_t
     for line, row in zip(rows[1:], payload["rows"], strict=True):
         values = row["values"]
         assert int(line[0]) == row["rank"] and line[1] == row["name"]
-        expected = [
-            *(values[n] for n in ("played", "won", "drawn", "lost", "match_points")),
-            *(values[n] for n in chain),
-        ]
+        expected = [values["played"], *(values[n] for n in chain)]
         assert [Fraction(cell) for cell in line[3:]] == [
             Fraction(str(exact_number(v))) for v in expected
         ]
-    assert any("." in cell for line in rows[1:] for cell in line[7:8]), "halves, as 5.5"
-    for line in rows[1:]:
-        played, won, drawn, lost = (int(cell) for cell in line[3:7])
-        assert won + drawn + lost == played
+    totals = [Fraction(line[4]) for line in rows[1:]]
+    assert totals == sorted(totals, reverse=True), "ranked by each player's own total"
 
 
 def test_standings_xlsx_opens_with_a_bold_frozen_header_and_exact_numbers(solo):
@@ -179,11 +172,11 @@ def test_standings_xlsx_opens_with_a_bold_frozen_header_and_exact_numbers(solo):
     assert sheet.column_dimensions["B"].width >= len("Uma Watanabe")
     for index, row in enumerate(payload["rows"], 2):
         assert sheet.cell(index, 1).value == row["rank"]
-        mp = sheet.cell(index, 8).value
-        assert isinstance(mp, int | float) and Fraction(str(mp)) == Fraction(
-            str(row["values"]["match_points"])
+        places = sheet.cell(index, 6).value  # placings: halves where places are shared
+        assert isinstance(places, int | float) and Fraction(str(places)) == Fraction(
+            str(row["values"]["placings"])
         )
-        points = sheet.cell(index, 10).value  # points_for: quarters, often negative
+        points = sheet.cell(index, 5).value  # points_for: quarters, often negative
         assert isinstance(points, int | float)
         assert Fraction(str(points)) == Fraction(str(row["values"]["points_for"]))
 
@@ -279,7 +272,7 @@ def test_results_list_every_seat_of_the_published_rounds_with_outcome_and_match_
         assert row[4] == seat.entry.name
         assert Fraction(str(row[7])) == Fraction(seat.points_for)
         assert Fraction(str(row[11])) == Fraction(str(seat.match_points))
-        assert row[9] == {"win": "Win", "draw": "Draw", "loss": "Loss"}[seat.outcome]
+        assert row[9] == f"Place {seat.place}", "a table of four: its place, never 'Loss'"
         assert row[10] == seat.place
     first_table = [row[3] for row in sheet.rows[:4]]
     assert first_table == ["N", "E", "S", "W"], "seats clockwise from North"

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.labels import metric_label
 
-__all__ = ["OUTCOME_LABELS", "metric_label", "outcome_label"]
+__all__ = ["OUTCOME_LABELS", "metric_label", "outcome_label", "place_label"]
 
 OUTCOME_LABELS = {
     "win": _("Win"),
@@ -18,3 +18,8 @@ OUTCOME_LABELS = {
 
 def outcome_label(outcome: str) -> str:
     return str(OUTCOME_LABELS.get(outcome, outcome))
+
+
+def place_label(place: int) -> str:
+    """A place at a table of 3-4, where won / lost would mislead (second of four)."""
+    return _("Place %(place)s") % {"place": place}

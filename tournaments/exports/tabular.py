@@ -28,12 +28,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import gameplay
-from tournaments.labels import SUMMARY_METRICS
+from tournaments.labels import column_label, standings_columns
 from tournaments.models import Seat, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import standings
 
-from .labels import metric_label, outcome_label
+from .labels import outcome_label, place_label
 
 Cell = str | int | Decimal | None
 
@@ -111,20 +111,15 @@ def _players(entry: Any) -> list[str]:
 
 
 def standings_sheet(tournament: Tournament) -> Sheet:
-    """The latest standings snapshot as the page shows it: rank, entry, players, matches played,
-    won, drawn and lost, then match points and every other metric of the tiebreak chain in its
-    order."""
+    """The latest standings snapshot as the page shows it: rank, entry, players, the format's
+    summary columns, then the tiebreak chain in its order (`labels.standings_columns`)."""
     latest = standings.latest(tournament=tournament)
     snapshot = latest.snapshot
     payload = snapshot.payload if snapshot else {}
     chain = payload.get("tiebreaks", list(tournament.tiebreaks))
-    metrics = [
-        *SUMMARY_METRICS,
-        "match_points",
-        *(n for n in chain if n not in ("match_points", *SUMMARY_METRICS)),
-    ]
+    metrics = standings_columns(tournament.format, list(chain))
     columns = [Column(_("Rank"), numeric=True), Column(_("Entry")), Column(_("Players"))]
-    columns += [Column(metric_label(name), numeric=True) for name in metrics]
+    columns += [Column(column_label(name, tournament.format), numeric=True) for name in metrics]
     sheet = Sheet(_("Standings"), columns)
     for row in payload.get("rows", []):
         values = row.get("values", {})
@@ -167,6 +162,16 @@ class ResultLine:
     match_points: int | Decimal | None
 
 
+def _table_outcome(seat: Seat, seats: list[Seat]) -> str:
+    """A seat's outcome in words: won, drawn, lost between two sides; at a table of 3-4 its
+    place (second of four is no loss)."""
+    if not seat.outcome:
+        return ""
+    if seat.place and len({s.side for s in seats}) > 2:
+        return str(place_label(seat.place))
+    return outcome_label(seat.outcome)
+
+
 def result_lines(tournament: Tournament) -> list[ResultLine]:
     """Every seat of every match of the published rounds; points, outcome and match points
     once the match is finished (a bye is finished when drawn)."""
@@ -197,7 +202,7 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
                 opponents=" / ".join(others),
                 points_for=exact_number(seat.points_for) if settled else None,
                 points_against=exact_number(seat.points_against) if settled else None,
-                outcome=outcome_label(seat.outcome) if seat.outcome else "",
+                outcome=_table_outcome(seat, by_match[seat.match_id]),
                 place=seat.place,
                 match_points=exact_number(seat.match_points) if settled else None,
             )

@@ -54,6 +54,25 @@ class TableProgress:
         return self.call is not None or self.disputed > 0
 
 
+#: Seats clockwise from North (every game's seat letters follow it: NESW, NES, NS).
+CLOCKWISE = "NESW"
+
+
+def seat_order_names(seats) -> list[str]:
+    """A table's sides in seat order, clockwise from North (N v E v S v W at a table of four;
+    a team holding NS before the one holding EW), each side's entries joined with " & "
+    (progressive partners: "N & S v E & W")."""
+
+    def where(seat) -> int:
+        first = seat.seats[:1]
+        return CLOCKWISE.index(first) if first and first in CLOCKWISE else len(CLOCKWISE)
+
+    sides: dict[str, list] = {}
+    for seat in sorted(seats, key=lambda seat: (where(seat), seat.pk)):
+        sides.setdefault(seat.side, []).append(seat.entry.name)
+    return [" & ".join(names) for names in sides.values()]
+
+
 def open_calls(round_: Round) -> list[DirectorCall]:
     return list(
         DirectorCall.objects.filter(table__round=round_, acknowledged_at__isnull=True)
@@ -95,13 +114,12 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
         start = clock
     rows = []
     for match in matches:
-        seats = sorted(match.seats.all(), key=lambda seat: (seat.side, seat.pk))
         rows.append(
             TableProgress(
                 number=match.table.number,
                 match_id=match.pk,
                 table_id=match.table_id,
-                names=[seat.entry.name for seat in seats],
+                names=seat_order_names(match.seats.all()),
                 hands=match.n_hands,
                 confirmed=match.n_confirmed,
                 pending=match.n_pending,

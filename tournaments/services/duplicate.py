@@ -822,9 +822,11 @@ def _directors_result(
 
 
 def _bump(tournament: Tournament) -> None:
-    from django.db.models import F
+    """Results changed: counted now, the standings snapshot (the rankings a season reads)
+    recomputed after commit."""
+    from . import notify
 
-    Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    notify.results_changed(tournament)
 
 
 def missing_results(round_: Round) -> list[tuple[int, int]]:
@@ -869,6 +871,9 @@ def close_duplicate_round(*, round: Round, actor: Actor) -> Round:
         action="duplicate-round-closed",
         subject=f"round {round_.number}",
     )
+    from . import standings
+
+    standings.round_closed(tournament.pk)
     return round_
 
 

@@ -667,12 +667,19 @@ def _settle(
     match: Match, tournament: Tournament, versions: list[HandSubmission], ended_by: str
 ) -> None:
     after = versions[-1].result["after"] if versions else None
-    result = gameplay.outcome(tournament.game, tournament.rules, after)
+    result = gameplay.outcome(
+        tournament.game,
+        tournament.rules,
+        after,
+        hands=gameplay.hand_scores(tournament.format, [v.result for v in versions]),
+    )
     seats = list(match.seats.all())
     sides = sorted({s.side for s in seats})
     two_sided = len(sides) == 2
     place_points = [Decimal(p) for p in tournament.place_points]
+    won = gameplay.hands_won([v.result for v in versions], sides)
     for seat in seats:
+        seat.hands_won = won.get(seat.side, 0)
         mine = result.points[seat.side]
         others = [result.points[s] for s in sides if s != seat.side]
         place = result.places[seat.side]
@@ -694,7 +701,7 @@ def _settle(
         seat.points_against = str(sum(others, Fraction(0)) / len(others)) if others else "0"
         seat.place = place
     Seat.objects.bulk_update(
-        seats, ["outcome", "match_points", "points_for", "points_against", "place"]
+        seats, ["outcome", "match_points", "points_for", "points_against", "place", "hands_won"]
     )
     match.state = Match.State.FINISHED
     match.finished_at = match.finished_at or timezone.now()

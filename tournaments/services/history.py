@@ -61,6 +61,7 @@ SEAT_FIELDS = (
     "place",
     "match__is_bye",
     "match__round__number",
+    "hands_won",
 )
 
 
@@ -142,6 +143,7 @@ def _one_a_side(
                     fraction(seat[6]),
                     seat[7],
                     (),
+                    seat[10],
                 )
             )
 
@@ -159,8 +161,8 @@ def _any_seats(
 
     is_bye, number = seats[0][8], seats[0][9]
     two_sided = not is_bye and len({seat[2] for seat in seats}) == 2
-    for entry_id, side, outcome, points, points_for, against, place in (
-        seat[1:8] for seat in seats
+    for entry_id, side, outcome, points, points_for, against, place, won in (
+        (*seat[1:8], seat[10]) for seat in seats
     ):
         mine = past[entry_id]
         if is_bye:
@@ -186,6 +188,7 @@ def _any_seats(
                     points_against=fraction(against),
                     place=place,
                     partners=tuple(mates),
+                    hands_won=won,
                 )
             )
 
@@ -226,12 +229,10 @@ class StandingsInput:
     results: list  # tournaments.standings.Result
 
 
-def load_for_standings(tournament: Tournament) -> StandingsInput:
-    """`load` for the standings alone: the same results in the same order, the entries as
-    `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
-    tests/tournaments/test_standings_load.py compares the two."""
+def entry_facts(tournament: Tournament) -> list[EntryFacts]:
+    """Every entry of the tournament as `EntryFacts`, in registration order."""
     rows = Entry.objects.filter(tournament=tournament).order_by("id").values_list(*ENTRY_FIELDS)
-    entries = [
+    return [
         EntryFacts(
             pk,
             seed,
@@ -243,6 +244,13 @@ def load_for_standings(tournament: Tournament) -> StandingsInput:
         )
         for pk, seed, joined, status, late, team_id, team_name, first, second, player_name in rows
     ]
+
+
+def load_for_standings(tournament: Tournament) -> StandingsInput:
+    """`load` for the standings alone: the same results in the same order, the entries as
+    `EntryFacts`, and no meetings (`Past`, which only the pairing engines read);
+    tests/tournaments/test_standings_load.py compares the two."""
+    entries = entry_facts(tournament)
     layout = gameplay.layout(tournament.game, tournament.rules)
     results = standings_results(_seat_rows(tournament), layout.sides[0])
     return StandingsInput(entries=entries, results=results)
@@ -274,6 +282,7 @@ def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list
                         fraction(a[6]),
                         a[7],
                         (),
+                        a[10],
                     )
                 )
             if b[3]:
@@ -289,6 +298,7 @@ def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list
                         fraction(b[6]),
                         b[7],
                         (),
+                        b[10],
                     )
                 )
         else:

@@ -377,4 +377,7 @@ def close_round(*, round: Round, actor: Actor) -> Round:
         data={"round": round_.number},
     )
     backups.round_closed(tournament_id=round_.tournament_id, number=round_.number)
+    from . import standings
+
+    standings.round_closed(round_.tournament_id)  # "N rounds closed" at once
     return round_

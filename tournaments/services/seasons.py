@@ -180,6 +180,14 @@ def update_series(
     if name is not None and _name(name) != series.name:
         series.name, changed = _name(name), [*changed, "name"]
     if rule is not None and _rule(rule) != series.rule:
+        duplicate = series.members.filter(tournament__format=Tournament.Format.DUPLICATE)
+        if rule == Series.Rule.MATCH_POINTS and duplicate.exists():
+            raise Invalid(
+                "season-rule-duplicate",
+                "this season counts a duplicate night, which ranks pairs by their "
+                "percentages and has no match points: remove it before counting match points",
+                details={"tournaments": [m.tournament.slug for m in duplicate]},
+            )
         series.rule, changed = rule, [*changed, "rule"]
     if points is not None and _points(points) != series.points:
         series.points, changed = _points(points), [*changed, "points"]
@@ -205,6 +213,14 @@ def add_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> S
             "game-mismatch",
             f"{tournament.slug} plays {tournament.game}, this season {series.game}",
             details={"season": series.game, "tournament": tournament.game},
+        )
+    if tournament.format == Tournament.Format.DUPLICATE and series.rule == Series.Rule.MATCH_POINTS:
+        raise Invalid(
+            "season-rule-duplicate",
+            f"{tournament.slug} is a duplicate night: it ranks pairs by their percentages and "
+            "has no match points. A season counting match points cannot add it up; count "
+            "this season by placing points to include it",
+            details={"season": series.rule, "tournament": tournament.format},
         )
     member, created = SeriesMember.objects.get_or_create(series=series, tournament=tournament)
     if created:
@@ -304,15 +320,25 @@ def evenings(series: Series) -> list[tuple[Tournament, StandingsSnapshot | None]
     return [(t, StandingsSnapshot.objects.filter(tournament_id=t.pk).first()) for t in members]
 
 
+def ranked_by(payload: dict[str, Any]) -> str:
+    """What an evening's standings rank by (the first of its chain; a duplicate night's
+    percentage or IMPs): what its places mean when a season counts them."""
+    return payload.get("ranked_by") or (payload.get("tiebreaks") or ["match_points"])[0]
+
+
 def compute_payload(series: Series) -> dict[str, Any]:
     """The season's table from its members' latest standings (plain JSON, exact numbers as
     ints or "a/b" strings)."""
     played = [(t, s) for t, s in evenings(series) if s is not None and s.payload.get("rows")]
+    rule = series.rule
+    if rule == engine.MATCH_POINTS:  # a duplicate night has no match points to add up
+        played = [(t, s) for t, s in played if t.format != Tournament.Format.DUPLICATE]
     keys = _entrant_keys([t.pk for t, _s in played])
     names: dict[str, tuple[str, list[str]]] = {}
     games = []
     for tournament, snapshot in played:
         results = {}
+        fields = {}
         for row in snapshot.payload["rows"]:
             if row["entry"] not in keys:
                 continue
@@ -321,8 +347,9 @@ def compute_payload(series: Series) -> dict[str, Any]:
             mp = Fraction(str(row.get("values", {}).get("match_points", 0)))
             mp = mp.numerator if mp.denominator == 1 else mp
             results[key] = (row["rank"], mp)
-        games.append(engine.Evening(tournament.slug, results))
-    rule = series.rule
+            if "field" in row:  # a duplicate night's field: its places are shared within it
+                fields[key] = row["field"]
+        games.append(engine.Evening(tournament.slug, results, fields or None))
     points = [Fraction(str(p)) for p in series.points]
     rows = engine.season_table(
         games, rule=rule, points=points if rule == engine.PLACING else (), best=series.best
@@ -344,6 +371,8 @@ def compute_payload(series: Series) -> dict[str, Any]:
                 "state": t.state,
                 "starts_at": timestamp(t.starts_at),
                 "standings_version": s.version,
+                "format": t.format,
+                "ranked_by": ranked_by(s.payload),
             }
             for t, s in played
         ],

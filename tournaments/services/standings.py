@@ -9,6 +9,7 @@ read (compare-and-set under the tournament's row lock), and announces "standings
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ from tournaments.models import Entry, StandingsSnapshot, Tournament
 from . import history as hist
 from . import scheduling
 
+log = logging.getLogger(__name__)
 PENDING_KEY = "tricktable:standings-pending:{}"
 PENDING_SECONDS = 30
 
@@ -65,8 +67,63 @@ def _entry_json(entry: hist.EntryFacts) -> dict:
     }
 
 
+#: What a duplicate event ranks by (its own comparison of each board; docs/duplicate.md): the
+#: pairs' percentages with matchpoints, their totals with IMPs.
+DUPLICATE_RANKED_BY = {"matchpoints": "percentage", "imps": "imps"}
+
+
+def duplicate_payload(tournament: Tournament) -> dict:
+    """A duplicate event's standings: its rankings, field by field (a Mitchell has two), as
+    the public pages show them (the released rounds; every round once it is finished). Each
+    row's `rank` is its place in its `field`; its values are the percentage (matchpoints) or
+    the IMPs total, the total, the top and the boards played."""
+    from tournaments.models import DuplicatePair
+    from tournaments.selectors.duplicate import scored
+
+    event = scored(tournament)
+    method = event.event.method
+    entry_of = dict(
+        DuplicatePair.objects.filter(tournament=tournament).values_list("number", "entry_id")
+    )
+    facts = {e.pk: e for e in hist.entry_facts(tournament)}
+    rows = []
+    for field in sorted(event.event.rankings):
+        for s in event.event.rankings[field]:
+            entry = facts.get(entry_of.get(s.pair, -1))
+            if entry is None:
+                continue
+            values: dict[str, Any] = {
+                "total": _value(Fraction(s.total)),
+                "top": _value(Fraction(s.top)),
+                "boards": s.boards,
+            }
+            if s.percentage is not None:
+                values["percentage"] = _value(s.percentage)
+            rows.append(
+                {
+                    "rank": s.place,
+                    "tied": s.tied,
+                    **_entry_json(entry),
+                    "field": field,
+                    "pair": s.pair,
+                    "values": values,
+                }
+            )
+    return {
+        "tournament": tournament.slug,
+        "tiebreaks": [DUPLICATE_RANKED_BY.get(method, method)],
+        "ranked_by": DUPLICATE_RANKED_BY.get(method, method),
+        "rounds_closed": tournament.round_set.filter(state="closed").count(),
+        "provisional": None,
+        "rows": rows,
+    }
+
+
 def compute_payload(tournament: Tournament) -> dict:
     from tournaments.standings import compute
+
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_payload(tournament)
 
     read = hist.load_for_standings(tournament)
     rows = compute(hist.entrants(tournament, read), read.results, tiebreaks=tournament.tiebreaks)
@@ -77,6 +134,7 @@ def compute_payload(tournament: Tournament) -> dict:
     return {
         "tournament": tournament.slug,
         "tiebreaks": list(tournament.tiebreaks),
+        "ranked_by": tournament.tiebreaks[0] if tournament.tiebreaks else "match_points",
         "rounds_closed": closed,
         "provisional": provisional(tournament) if tournament.show_provisional else None,
         "rows": [
@@ -111,7 +169,8 @@ def provisional(tournament: Tournament) -> list[dict]:
             .only("status", "result", "hand__number")
         )
         after = versions[-1].result["after"] if versions else None
-        result = gameplay.outcome(tournament.game, tournament.rules, after)
+        scores = gameplay.hand_scores(tournament.format, [v.result for v in versions])
+        result = gameplay.outcome(tournament.game, tournament.rules, after, hands=scores)
         sides: dict[str, dict] = {}
         for seat in match.seats.all():
             side = sides.setdefault(
@@ -198,6 +257,24 @@ def schedule(tournament_id: int) -> None:
         pending=PENDING_KEY.format(tournament_id),
         seconds=PENDING_SECONDS,
     )
+
+
+def round_closed(tournament_id: int) -> None:
+    """A round closed or the event finished (inside that transaction): the standings say how many
+    rounds are closed, so the snapshot is computed again at once, here, after commit (not left
+    to the worker's queue or to the next confirmed hand: the pages, the projector and the API
+    count the closed round within a second, with the worker or without). If computing here
+    fails, the worker (or the sweep) catches up as after any change."""
+    bump(tournament_id)
+
+    def now() -> None:
+        try:
+            recompute(tournament_id=tournament_id)
+        except Exception:  # the results are stored; the scheduled recompute will redo it
+            log.exception("standings of tournament %s not recomputed at once", tournament_id)
+            schedule(tournament_id)
+
+    transaction.on_commit(now)
 
 
 def claim(tournament_id: int) -> None:

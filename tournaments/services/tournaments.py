@@ -263,7 +263,8 @@ def finish_tournament(*, tournament: Tournament, actor: Actor) -> Tournament:
         action="tournament-finished",
         data={"at": timezone.now().isoformat()},
     )
-    from . import notify
+    from . import notify, standings
 
     notify.results_changed(tournament)
+    standings.round_closed(tournament.pk)  # the final standings at once
     return tournament

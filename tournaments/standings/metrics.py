@@ -162,6 +162,17 @@ def _wins(agg: Aggregates) -> Column:
     return Column(agg.won)
 
 
+@_builtin(
+    "hands_won",
+    True,
+    integer=True,
+    description="hands in which the entrant's side made the table's top score (a whist "
+    "drive's tiebreak); byes and missed rounds add none",
+)
+def _hands_won(agg: Aggregates) -> Column:
+    return Column(agg.hands)
+
+
 # -- points ---------------------------------------------------------------------------------------
 
 
@@ -453,7 +464,11 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = (
     "wins",
 )
 
-#: Suggested chains per format (docs/standings.md explains each).
+#: Suggested chains per format (docs/standings.md explains each, with its source). Each ranks by
+#: what the format's players play for: a partnership Swiss or round robin by match points; tables
+#: of 3-4 (Solo Whist, cutthroat and 3-player Spades) by each player's own total; a whist drive
+#: (progressive partnerships) by each player's total points over the evening. `tables_places` is
+#: the director's alternative for tables: place points per table first.
 DEFAULT_CHAINS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "swiss": DEFAULT_TIEBREAKS,
@@ -464,7 +479,8 @@ DEFAULT_CHAINS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "point_difference",
             "wins",
         ),
-        "tables": ("match_points", "placings", "points_for", "buchholz", "head_to_head"),
-        "progressive": ("match_points", "points_for", "buchholz", "head_to_head"),
+        "tables": ("points_for", "placings", "buchholz", "head_to_head"),
+        "tables_places": ("match_points", "placings", "points_for", "buchholz", "head_to_head"),
+        "progressive": ("points_for", "hands_won", "match_points", "buchholz", "head_to_head"),
     }
 )

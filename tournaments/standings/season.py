@@ -48,10 +48,13 @@ class SeasonError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Evening:
-    """One evening's final standings: entrant key -> (place, match points)."""
+    """One evening's final standings: entrant key -> (place, match points). An evening ranked
+    in several fields (a duplicate Mitchell: NS and EW, two winners) gives each entrant's
+    field in `fields`; places are shared only within a field."""
 
     name: str
     results: Mapping[Hashable, tuple[int, Fraction | int]]
+    fields: Mapping[Hashable, Hashable] | None = None
 
 
 @dataclass(slots=True)
@@ -81,11 +84,12 @@ def _exact(value: Fraction | int) -> Fraction | int:
 
 def _placing(evening: Evening, points: Sequence[Fraction | int]) -> dict[Hashable, Fraction | int]:
     """Placing points, shared by the entrants who share a place."""
-    by_place: dict[int, list[Hashable]] = {}
+    by_place: dict[tuple[Hashable, int], list[Hashable]] = {}
+    fields = evening.fields or {}
     for entrant, (place, _mp) in evening.results.items():
-        by_place.setdefault(place, []).append(entrant)
+        by_place.setdefault((fields.get(entrant), place), []).append(entrant)
     out: dict[Hashable, Fraction | int] = {}
-    for place, tied in by_place.items():
+    for (_field, place), tied in by_place.items():
         covered = sum(points[p - 1] for p in range(place, min(place + len(tied), len(points) + 1)))
         share = _exact(
             Fraction(covered, len(tied)) if isinstance(covered, int) else covered / len(tied)

@@ -39,6 +39,7 @@ class Result:
     points_against: Fraction  # opponents' points (multi-seat tables: the mean of the others)
     place: int | None = None  # finishing place at a table of 3-4 (1 = best; ties share)
     partners: tuple[int, ...] = ()  # progressive play: who partnered this entrant
+    hands_won: int = 0  # hands of the match in which the entrant's side made the top score
 
 
 class Row(NamedTuple):

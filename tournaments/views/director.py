@@ -636,6 +636,19 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
     draft = round_.state == Round.State.DRAFT
     seated = [seat.entry for row in [*rows, *byes] for side in row.sides for seat in side.seats]
     names = {entry.pk: entry.name for entry in seated}
+    # Each rematch is warned about once: the pairing engine's note for it (why it could not be
+    # avoided) stands in the rematch list, not beside it as well.
+    notes, said = [], {}
+    for text in round_.notes or []:
+        pair = pairing_words.meeting_again(text)
+        if draft and pair is not None:
+            said[frozenset(names.get(i, str(i)) for i in pair)] = pairing_words.note(text, names)
+        else:
+            notes.append(pairing_words.note(text, names))
+    rematches = [
+        (a, b, said.get(frozenset((a, b)), ""))
+        for a, b in (select.rematches(round_) if draft else [])
+    ]
     from .room import room_context
 
     return render(
@@ -648,9 +661,9 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
             rows=rows,
             byes=byes,
             draft=draft,
-            notes=[pairing_words.note(text, names) for text in round_.notes or []],
+            notes=notes,
             progress=select.progress(rows),
-            rematches=select.rematches(round_) if draft else [],
+            rematches=rematches,
             swap_form=SwapForm(entries=sorted(seated, key=lambda e: e.name)) if draft else None,
             links=links(tournament, round_),
             is_latest=not tournament.round_set.filter(number__gt=number).exists(),
@@ -670,7 +683,7 @@ def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Act
         return _to_round(round_)
     first = tournament.entries.get(pk=form.cleaned_data["first"])
     second = tournament.entries.get(pk=form.cleaned_data["second"])
-    done = run(
+    run(
         request,
         lambda: services.swap_entries(
             round=round_,
@@ -682,12 +695,7 @@ def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Act
         _("%(first)s and %(second)s swapped places.")
         % {"first": first.name, "second": second.name},
     )
-    if done is not None:
-        for pair in select.rematches(round_):
-            messages.warning(
-                request,
-                _("Rematch: %(a)s and %(b)s have met before.") % {"a": pair[0], "b": pair[1]},
-            )
+    # A rematch the swap made is warned about on the round page it returns to, once.
     return _to_round(round_)
 
 

@@ -247,6 +247,19 @@ def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 # -- directors ----------------------------------------------------------------------------------
 
 
+def _refusal(error: ServiceError) -> str:
+    """A season service's refusal in the reader's language, where it has words of its own."""
+    if error.code == "season-rule-duplicate":
+        return str(
+            _(
+                "A duplicate night ranks its pairs by percentage and has no match points: a "
+                "season counting match points cannot add it up. Count the season by placing "
+                "points to include it (each field's places count)."
+            )
+        )
+    return error.message
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_manage(request: HttpRequest, slug: str) -> HttpResponse:
@@ -276,7 +289,7 @@ def season_manage(request: HttpRequest, slug: str) -> HttpResponse:
                     best=data["best"],
                 )
             except ServiceError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, _refusal(error))
             else:
                 messages.success(request, _("Season saved: its table is being recomputed."))
                 return redirect("tournaments:season-manage", slug=series.slug)
@@ -312,7 +325,7 @@ def season_add(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=form.cleaned_data["tournament"],
             )
         except ServiceError as error:
-            messages.error(request, error.message)
+            messages.error(request, _refusal(error))
         else:
             messages.success(request, _("Evening added to the season."))
     return redirect("tournaments:season-manage", slug=series.slug)

@@ -124,6 +124,7 @@ def _running_scores(tournament: Tournament, matches: list[Match]) -> dict[int, d
     if not matches:
         return {}
     afters: dict[int, Any] = {}
+    scores: dict[int, list[dict]] = defaultdict(list)
     rows = (
         HandSubmission.objects.filter(hand__match__in=matches, is_current=True)
         .exclude(status__in=[S.REJECTED, S.VOIDED])
@@ -132,9 +133,16 @@ def _running_scores(tournament: Tournament, matches: list[Match]) -> dict[int, d
     )
     for match_id, result in rows:
         afters[match_id] = result.get("after")
+        scores[match_id].append(result.get("score") or {})
+    totals = tournament.format in gameplay.HAND_TOTALS  # a whist drive: the hands' points
     out = {}
     for match in matches:
-        result = gameplay.outcome(tournament.game, tournament.rules, afters.get(match.pk))
+        result = gameplay.outcome(
+            tournament.game,
+            tournament.rules,
+            afters.get(match.pk),
+            hands=scores[match.pk] if totals else None,
+        )
         out[match.pk] = {side: number(points) for side, points in result.points.items()}
     return out
 

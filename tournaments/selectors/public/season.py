@@ -8,8 +8,10 @@ from datetime import datetime
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.formatting import number
+from tournaments.labels import column_label
 from tournaments.models import Series, SeriesSnapshot
 from tournaments.services import seasons as season_service
 
@@ -24,6 +26,7 @@ class EveningColumn:
     name: str
     state: str
     starts_at: str | None
+    counted_by: str = ""  # how the season counts it, in words (`counted_by`)
 
     @property
     def finished(self) -> bool:
@@ -92,6 +95,21 @@ class SeasonView:
         return any(c.played and not c.counted for r in self.rows for c in r.cells)
 
 
+def counted_by(rule: str, fmt: str, ranked: str) -> str:
+    """How a season counts one evening, in words: its match points, or its places, which
+    rank by what the evening played for (match points, a player's own total, a duplicate
+    night's percentage or IMPs)."""
+    if rule == Series.Rule.MATCH_POINTS:
+        return gettext("its match points")
+    if ranked == "percentage":
+        what = gettext("percentage")
+    elif ranked == "imps":
+        what = gettext("IMPs")
+    else:
+        what = column_label(ranked, fmt)
+    return gettext("its places, ranked by %(what)s") % {"what": what}
+
+
 def series_by_slug(slug: str) -> Series | None:
     return Series.objects.filter(slug=slug).first()
 
@@ -106,8 +124,16 @@ def season_list(game: str | None = None) -> list[Series]:
 def season_view(series: Series) -> SeasonView:
     latest = season_service.latest(series=series)
     payload = latest.snapshot.payload if latest.snapshot else {}
+    rule = payload.get("rule", series.rule)
     evenings = [
-        EveningColumn(i, e["tournament"], e["name"], e.get("state", ""), e.get("starts_at"))
+        EveningColumn(
+            i,
+            e["tournament"],
+            e["name"],
+            e.get("state", ""),
+            e.get("starts_at"),
+            counted_by(rule, e.get("format", ""), e.get("ranked_by", "match_points")),
+        )
         for i, e in enumerate(payload.get("evenings", []), 1)
     ]
     rows = [
@@ -141,7 +167,7 @@ def season_view(series: Series) -> SeasonView:
         stale=latest.stale,
         evenings=evenings,
         rows=rows,
-        rule=payload.get("rule", series.rule),
+        rule=rule,
         points=[number(p) for p in payload.get("points", series.points)],
         best=payload.get("best", series.best) if payload else series.best,
     )

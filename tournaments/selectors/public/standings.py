@@ -9,7 +9,13 @@ from datetime import datetime
 from django.utils import timezone
 
 from tournaments.formatting import number
-from tournaments.labels import SUMMARY_METRICS, metric_label
+from tournaments.labels import (
+    SUMMARY_METRICS,
+    column_label,
+    ranked_by,
+    standings_columns,
+    summary_metrics,
+)
 from tournaments.models import (
     Entry,
     StandingsSnapshot,
@@ -76,6 +82,7 @@ class StandingsView:
     provisional: list[ProvisionalMatch] | None
     rounds_closed: int = 0
     brief_columns: list[Column] = field(default_factory=list)
+    ranked_by: str = ""  # the ranking in a sentence (labels.ranked_by)
 
     @property
     def version(self) -> int:
@@ -111,27 +118,29 @@ def _people(entries: list[int]) -> dict[int, list[tuple[int, str]]]:
 
 
 def key_columns(names: list[str], chain: list[str]) -> set[str]:
-    """What a phone shows beside rank and entry: match points and the point difference, or
-    where the chain has no difference, the first metric after match points."""
-    key = {"match_points"}
-    if "point_difference" in names:
+    """What a phone shows beside rank and entry: what ranks first (match points, or a
+    player's own total at tables and in a whist drive) and the point difference beside match
+    points, or where there is none, the chain's next metric."""
+    first = chain[0] if chain else "match_points"
+    key = {first}
+    if first == "match_points" and "point_difference" in names:
         key.add("point_difference")
     else:
-        key.update([n for n in chain if n != "match_points"][:1])
+        key.update([n for n in chain if n != first][:1])
     return key
 
 
 def standings_view(tournament: Tournament) -> StandingsView:
-    """The latest standings snapshot as table rows: played, won, drawn, lost, then the
-    tournament's ranking chain (match points first), with its age and staleness."""
+    """The latest standings snapshot as table rows: the format's summary (`labels.
+    summary_metrics`), then the tournament's ranking chain in its order, with its age and
+    staleness."""
     latest = standings_service.latest(tournament=tournament)
     payload = latest.snapshot.payload if latest.snapshot else {}
     chain = list(payload.get("tiebreaks") or tournament.tiebreaks or ["match_points"])
-    if "match_points" not in chain:
-        chain.insert(0, "match_points")
-    names = [*SUMMARY_METRICS, *[n for n in chain if n not in SUMMARY_METRICS]]
+    summary = summary_metrics(tournament.format)
+    names = standings_columns(tournament.format, chain)
     key = key_columns(names, chain)
-    columns = [Column(n, metric_label(n), key=n in key) for n in names]
+    columns = [Column(n, column_label(n, tournament.format), key=n in key) for n in names]
     provisional = _provisional(payload.get("provisional"))
     playing = {}
     for item in payload.get("provisional") or []:
@@ -142,7 +151,7 @@ def standings_view(tournament: Tournament) -> StandingsView:
                     "points": number(side["points"]),
                     "confirmed": item["confirmed"],
                 }
-    brief = _brief(names, chain)
+    brief = _brief(names, chain, summary)
     people = _people([row["entry"] for row in payload.get("rows", [])])
     rows = [
         StandingsRow(
@@ -175,12 +184,16 @@ def standings_view(tournament: Tournament) -> StandingsView:
         provisional=provisional,
         rounds_closed=payload.get("rounds_closed", 0),
         brief_columns=[c for c in columns if c.name in brief],
+        ranked_by=ranked_by(tournament.format, chain),
     )
 
 
-def _brief(names: list[str], chain: list[str]) -> list[str]:
-    """What a room reads from across it: matches played, the first two keys of the ranking."""
+def _brief(names: list[str], chain: list[str], summary: tuple[str, ...]) -> list[str]:
+    """What a room reads from across it: matches played, the first two keys of the ranking
+    (a player's own total at tables and in a whist drive, always)."""
     keys = [n for n in chain if n not in SUMMARY_METRICS][:2]
+    if "points_for" in summary and "points_for" not in keys:
+        keys = ["points_for", *keys[:1]]
     return [n for n in names if n == "played" or n in keys]
 
 
