@@ -63,31 +63,52 @@ def stored_queue(page, match) -> list[dict]:
     )
 
 
+#: HAND_1 as the pad enters it: the side's tricks (E/W 7, N/S 6) against each side's first
+#: bidder, as on the paper sheet (the score is the same for any split).
+HAND_1_PAD = {**HAND_1, "tricks": {"N": 0, "E": 7, "S": 6, "W": 0}}
+
+
+def tap(page, *values: str) -> None:
+    """Tap keys of the entry's pad, each on the question it shows then."""
+    for value in values:
+        page.locator("#pad-keys").get_by_role("button", name=value, exact=True).click()
+
+
 def enter_spades_hand_1(page) -> None:
-    """HAND_1 of the builders: dealer N; E 4, S 3, W 7, N 6; tricks N 3, E 4, S 3, W 3."""
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
-    for seat, team, bid in (
-        ("E", "Chika & Dan", "4"),
-        ("S", "Aiko & Ben", "3"),
-        ("W", "Chika & Dan", "7"),
-        ("N", "Aiko & Ben", "6"),
-    ):
-        page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(bid)
-    for seat, team, tricks in (
-        ("N", "Aiko & Ben", 3),
-        ("E", "Chika & Dan", 4),
-        ("S", "Aiko & Ben", 3),
-        ("W", "Chika & Dan", 3),
-    ):
-        more = page.get_by_role("button", name=f"One more: {seat} {team}", exact=True)
-        for _ in range(tricks):
-            more.click()
-    expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
+    """HAND_1 of the builders on the pad: dealer N; E 4, S 3, W 7, N 6; E/W took 7 tricks."""
+    tap(page, "4", "3", "7", "6", "7")
+    expect(page.locator("[data-derived='tricks:EW:others']")).to_have_text(
+        "Tricks won by N/S: N/S6"
+    )
+
+
+def full_form(page) -> None:
+    """Open "Every detail of the hand" (the full form under the pad)."""
+    page.get_by_text("Every detail of the hand").click()
 
 
 def check_score(page) -> None:
-    page.get_by_role("button", name="Check the score").click()
-    expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
+    """The engine's score shows as the numbers go in (no check step)."""
+    expect(page.locator("#preview dl.live-score")).to_be_visible()
+
+
+def send(page, number: int = 1, *, side: str | None = None, pin: str | None = None) -> None:
+    """Tap Send; the first time in a match, say which side sends (and type its PIN)."""
+    page.get_by_role("button", name=f"Send hand {number}").click()
+    if side:
+        page.locator(f"#side-keys [data-send-side='{side}']").click()
+    if pin:
+        keypad = page.locator("#credential [data-keypad]")
+        for digit in pin:
+            keypad.get_by_role("button", name=digit, exact=True).click()
+
+
+def confirm_with_pin(page, number: int, pin: str, action: str = "Confirm") -> None:
+    """Tap Confirm (or Reject) on the hand, then the PIN on its keypad (the last digit sends)."""
+    decision = page.locator(f"form.decide[data-number='{number}']")
+    decision.get_by_role("button", name=f"{action} hand {number}").click()
+    for digit in pin:
+        decision.locator("[data-keypad]").get_by_role("button", name=digit, exact=True).click()
 
 
 def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
@@ -109,7 +130,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     screenshot(page, "scoring-spades")
     assert accessibility(page) == []
 
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, side="NS", pin=side_pin(match, "NS"))
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -119,8 +140,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
 
-    pending.get_by_label("PIN of the side answering").fill(side_pin(match, "EW"))
-    page.get_by_role("button", name="Confirm hand 1").click()
+    confirm_with_pin(page, 1, side_pin(match, "EW"))
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(page.locator("form.decide")).to_have_count(0)
     expect(page.locator("tr.hand[data-hand='1']")).to_contain_text("Confirmed")
@@ -133,7 +153,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     assert (version.submitted_side, version.decided_side) == ("NS", "EW")
     assert version.result["score"] == {"NS": 60, "EW": 70}
     assert UUID.match(version.idempotency_key)
-    assert version.raw == HAND_1
+    assert version.raw == HAND_1_PAD
 
 
 def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alone_cannot(

@@ -61,7 +61,7 @@ test('partnership Spades without a nil: four bids in bidding order and one count
 test('a nil asks the tricks seat by seat, the last seat filled in', () => {
   const done = tapAll(spades(), ['nil', '3', '7', '6', '1', '5', '4']);
   assert.deepEqual(done.questions.slice(4).map(q => q.key), ['tricks:N', 'tricks:E', 'tricks:S']);
-  assert.deepEqual(done.derived, [{ key: 'tricks:W', prompt: 'Tricks of W', answer: '3' }]);
+  assert.deepEqual(done.derived, [{ key: 'tricks:W', short: 'W', prompt: 'Tricks of W', answer: '3' }]);
   assert.deepEqual(tricksOf(done.writes), { N: 1, E: 5, S: 4, W: 3 });
 });
 

@@ -35,7 +35,7 @@ from games.registry import get_game
 from tournaments.director_forms import option_label
 from tournaments.engine_words import ERROR_MESSAGES, hand_notes
 from tournaments.formatting import number
-from tournaments.models import Table, TableToken, TokenState, Tournament
+from tournaments.models import PIN_DIGITS, Table, TableToken, TokenState, Tournament
 from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.rules_words import call_label, solo_labels
@@ -179,6 +179,27 @@ def script_strings() -> dict[str, Any]:
         "dealerIs": _("Dealer: %(dealer)s"),
         "bidOrder": _("bids %(position)s."),
         "dummy": _("Dummy"),
+        # The hand in a few taps (static/js/scoring/pad.js) and the PIN asked once a match.
+        "padBid": _("%(who)s bids"),
+        "padTricks": _("Tricks won by %(who)s"),
+        "padTrump": _("Trumps (the turned card's suit)"),
+        "padHonours": _("Trump honours (A, K, Q, J) as dealt"),
+        "padContract": _("Contract"),
+        "padDeclarer": _("Declarer (the last bidder)"),
+        "padPartner": _("Accepted by (cop)"),
+        "padOvercalled": _("Overcalling the abundance bid by"),
+        "padNamedTrump": _("Trumps named by the declarer"),
+        "padTurnedRank": _("The turned card: its rank"),
+        "padTurnedSuit": _("The turned card: its suit"),
+        "padDone": _("Every answer is in. Tap an answer above to change it."),
+        "send": _("Send hand %(number)s"),
+        "sendWhy": _("To send it: %(what)s"),
+        "sendRefused": _("The rules engine refuses this hand: change it to send it."),
+        "whoSends": _("Which side is sending this hand?"),
+        "pinFor": _("%(side)s: your PIN (on your entry's card), asked once this match"),
+        "pinForgotten": _("That PIN was not accepted: type it again."),
+        "confirmPin": _("%(side)s: type your PIN to confirm hand %(number)s."),
+        "rejectPin": _("%(side)s: type your PIN to reject hand %(number)s."),
         "sides": {side: "/".join(side) for side in ("NS", "EW")},
         "calls": {
             c: call_label(c)
@@ -336,6 +357,7 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
         # or "same-phone"; `pinNeeded` is false for a director (who needs none).
         "confirmation": tournament.confirmation,
         "pinNeeded": pin_needed(view, director),
+        "pinDigits": PIN_DIGITS,
         # The dealer after each dealer: a phone that queues a hand offline goes on to the next.
         "nextDealer": {seat: g.next_dealer(compiled, seat) for seat in view.seats},
         "renderedAt": int(time.time() * 1000),

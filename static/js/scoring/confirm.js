@@ -1,7 +1,9 @@
 // Confirming and rejecting a hand: the one place the page answers a hand the other side
 // submitted (the forms form.decide in templates/tournaments/scoring/_hands.html). Anything the
 // answer must carry (the answering side, the version answered, a reason, a side's PIN) is
-// gathered in answerBody; answerHand sends it and reports back.
+// gathered in answerBody; answerHand sends it and reports back. In PIN mode a tap on Confirm (or
+// Reject) opens the form's keypad (scoring/keypad.js) and the PIN's last digit sends the answer
+// chosen: four digits and one tap. The PIN is typed for each answer and never kept.
 
 import { $, $$ } from './dom.js';
 import { fmt } from './text.js';
@@ -31,9 +33,13 @@ export async function answerHand(decision, action, { request, handUrl, T, answer
   const message = $('.decide-message', decision);
   const body = answerBody(decision, action);
   const pin = decision.elements.pin;
-  if (pin && !body.pin) {  // nothing to send yet: say what is missing, where it goes
-    message.className = 'decide-message error';
-    message.textContent = fmt(T.pinPrompt, { side: body.side, number });
+  if (pin && !body.pin) {  // nothing to send yet: the keypad opens; the PIN's last digit sends
+    const entry = pin.closest ? pin.closest('.pin-entry') : null;
+    if (entry) entry.hidden = false;
+    decision.dataset.pending = action;
+    message.className = 'decide-message';
+    const side = body.side ? [...body.side].join('/') : '';
+    message.textContent = fmt((action === 'reject' ? T.rejectPin : T.confirmPin) || T.pinPrompt, { side, number });
     pin.focus();
     return;
   }
@@ -69,6 +75,10 @@ export async function answerHand(decision, action, { request, handUrl, T, answer
 export function markHandOver(side) {
   for (const decision of $$('form.decide')) {
     const hint = $('.hand-over', decision);
-    if (hint) hint.hidden = !side || side !== decision.dataset.submitted;
+    const mine = Boolean(side) && side === decision.dataset.submitted;
+    if (hint) hint.hidden = !mine;
+    // on the phone that entered it the hand is folded to a line and its Confirm button, so the
+    // next hand's entry stays on the screen; Confirm unfolds it with its keypad
+    decision.classList.toggle('handed-over', mine);
   }
 }

@@ -10,7 +10,7 @@
 //   names ({seat: who}), choices(control) -> [{value, label}] (a select's or radios' options), T};
 // - answers: {key: value} as tapped so far;
 // - questions: [{key, prompt, choices: [{value, label, disabled?}], answer, kind}] in the order
-//   the table answers them (a later question may depend on an earlier answer: a nil asks for
+//   the table answers them (short: the seat or side it is about, for the list of answers; a later question may depend on an earlier answer: a nil asks for
 //   tricks seat by seat; Prop and cop asks for the partner);
 // - derived: [{key, prompt, answer}] the values the page fills in itself;
 // - writes: [{control, value}] the form controls to set: control is {select} (a CSS selector),
@@ -54,7 +54,7 @@ function seatTricks(context, seats, answers, { total }) {
     const key = `tricks:${seat}`;
     const answer = answers[key] ?? null;
     questions.push({
-      key, kind: 'tricks', answer,
+      key, kind: 'tricks', answer, short: seat,
       prompt: fmt(context.T.padTricks, { who: seatWho(context, seat) }),
       choices: counts(0, total, total - used),
     });
@@ -63,7 +63,7 @@ function seatTricks(context, seats, answers, { total }) {
   const last = seats[seats.length - 1];
   const complete = asked.every(seat => answers[`tricks:${seat}`] != null);
   const derived = [{
-    key: `tricks:${last}`, prompt: fmt(context.T.padTricks, { who: seatWho(context, last) }),
+    key: `tricks:${last}`, short: last, prompt: fmt(context.T.padTricks, { who: seatWho(context, last) }),
     answer: complete && used <= total ? String(total - used) : null,
   }];
   const writes = complete && used <= total
@@ -74,12 +74,12 @@ function seatTricks(context, seats, answers, { total }) {
 
 /** One count for a group of seats (a side, or a declarer and partner), the rest derived: the
  * group's count is written against its first seat, the others' against their first seat. */
-function groupTricks(context, { key, who, otherWho, group, others, seats, total, answers }) {
+function groupTricks(context, { key, who, otherWho, short, otherShort, group, others, seats, total, answers }) {
   const answer = answers[key] ?? null;
   const questions = [{
-    key, kind: 'tricks', answer, prompt: fmt(context.T.padTricks, { who }), choices: counts(0, total),
+    key, kind: 'tricks', answer, short, prompt: fmt(context.T.padTricks, { who }), choices: counts(0, total),
   }];
-  const derived = [{ key: `${key}:others`, prompt: fmt(context.T.padTricks, { who: otherWho }),
+  const derived = [{ key: `${key}:others`, short: otherShort, prompt: fmt(context.T.padTricks, { who: otherWho }),
                      answer: answer === null ? null : String(total - Number(answer)) }];
   const writes = answer === null ? [] : seats.map(seat => ({
     control: { count: ['tricks', seat] },
@@ -98,7 +98,7 @@ function spades(context, answers) {
       const control = `[data-side-call="${side}"]`;
       const key = `call:${side}`;
       const answer = answers[key] ?? null;
-      questions.push({ key, kind: 'bid', answer, prompt: fmt(T.padBid, { who: sideWho(side) }),
+      questions.push({ key, kind: 'bid', answer, short: sideWho(side), prompt: fmt(T.padBid, { who: sideWho(side) }),
                        choices: context.choices(control) });
       if (answer !== null) writes.push({ control: { select: control }, value: answer });
       calls.push(answer);
@@ -108,7 +108,7 @@ function spades(context, answers) {
       const control = `[data-bid-seat="${seat}"]`;
       const key = `bid:${seat}`;
       const answer = answers[key] ?? null;
-      questions.push({ key, kind: 'bid', answer, prompt: fmt(T.padBid, { who: seatWho(context, seat) }),
+      questions.push({ key, kind: 'bid', answer, short: seat, prompt: fmt(T.padBid, { who: seatWho(context, seat) }),
                        choices: context.choices(control) });
       if (answer !== null) writes.push({ control: { select: control }, value: answer });
       calls.push(answer);
@@ -122,6 +122,7 @@ function spades(context, answers) {
     const firstOf = side => layout.order.find(seat => layout.sideOf[seat] === side) || layout.members[side][0];
     tricks = groupTricks(context, {
       key: `tricks:${first}`, who: sideWho(first), otherWho: sideWho(second),
+      short: sideWho(first), otherShort: sideWho(second),
       group: [firstOf(first)], others: [firstOf(second)], seats: layout.seats, total, answers,
     });
   } else {
@@ -140,9 +141,9 @@ function whist(context, answers) {
   if (trump !== null) writes.push({ control: { radio: 'trump' }, value: trump });
   const [first, second] = context.sides;
   const tricks = answers[`tricks:${first}`] ?? null;
-  questions.push({ key: `tricks:${first}`, kind: 'tricks', answer: tricks,
+  questions.push({ key: `tricks:${first}`, kind: 'tricks', answer: tricks, short: sideWho(first),
                    prompt: fmt(T.padTricks, { who: sideWho(first) }), choices: counts(0, 13) });
-  const derived = [{ key: `tricks:${second}`, prompt: fmt(T.padTricks, { who: sideWho(second) }),
+  const derived = [{ key: `tricks:${second}`, short: sideWho(second), prompt: fmt(T.padTricks, { who: sideWho(second) }),
                      answer: tricks === null ? null : String(13 - Number(tricks)) }];
   if (tricks !== null) {
     writes.push({ control: { count: ['tricks', first] }, value: Number(tricks) },
@@ -168,9 +169,9 @@ function soloWhist(context, answers) {
   const seats = [...context.seats];
   const questions = [];
   const writes = [];
-  const ask = (key, kind, prompt, choices, control) => {
+  const ask = (key, kind, prompt, choices, control, short = '') => {
     const answer = answers[key] ?? null;
-    questions.push({ key, kind, answer, prompt, choices });
+    questions.push({ key, kind, answer, prompt, choices, short });
     if (answer !== null) writes.push({ control, value: answer });
     return answer;
   };
@@ -195,7 +196,8 @@ function soloWhist(context, answers) {
     const others = seats.filter(seat => !group.includes(seat));
     const tricks = groupTricks(context, {
       key: 'tricks:declarer', who: group.map(seat => seatWho(context, seat)).join(' + '),
-      otherWho: others.join(' + '), group, others, seats, total: 13, answers,
+      otherWho: others.join(' + '), short: group.join('+'), otherShort: others.join('+'),
+      group, others, seats, total: 13, answers,
     });
     questions.push(...tricks.questions);
     writes.push(...tricks.writes);

@@ -57,11 +57,13 @@ export function outcomeOf(response) {
  * - sent(item, response) / refused(item, response): a queued hand was stored or refused;
  * - flushed(changed): a run of sending ended (changed: some hand left the queue);
  * - timers: {setTimeout, clearTimeout} (fake ones in tests);
- * - key: makes an idempotency key.
+ * - key: makes an idempotency key;
+ * - pin(item): the entering side's PIN for the item's match ('' for none). The PIN is kept in
+ *   sessionStorage by the page, never in the queue (localStorage), and sent as `pin`.
  */
 export function createQueue({ store, request, match, connected = () => true, changed = () => {},
                               sent = () => {}, refused = () => {}, flushed = async () => {},
-                              timers = globalThis, key = newKey }) {
+                              timers = globalThis, key = newKey, pin = () => '' }) {
   let flushing = false;
   let sendingKey = null;
   let retryTimer = null;
@@ -104,7 +106,7 @@ export function createQueue({ store, request, match, connected = () => true, cha
       try {
         const response = await request(item.url, {
           method: 'POST', headers: { 'Idempotency-Key': item.key }, timeout: 15000,
-          body: { record: item.record, number: item.number, side: item.side || '' },
+          body: { record: item.record, number: item.number, side: item.side || '', ...sentPin(item) },
         });
         return { kind: outcomeOf(response), response };
       } catch (error) {
@@ -181,6 +183,11 @@ export function createQueue({ store, request, match, connected = () => true, cha
       }
     },
   };
+
+  function sentPin(item) {
+    const given = pin(item);
+    return given ? { pin: given } : {};
+  }
 
   /** A stored hand's key is done with; so is one the server says was used for another hand. */
   function settle(item, result) {
