@@ -320,6 +320,10 @@ function showMode() {
   $('#full-mode').hidden = picked !== 'full';
   const panel = $('#cards-mode');
   if (panel) panel.hidden = picked !== 'cards';
+  // the pad leaves counts it was not given empty; card by card the form's own defaults stand
+  if (picked !== 'facts') {
+    for (const input of $$('input[data-kind="tricks"]', form)) if (input.value === '') input.value = input.defaultValue;
+  }
 }
 
 function arrange() {
@@ -621,6 +625,7 @@ function renderCheck(result) {
   preview.className = 'preview ok';
   // the score and the totals first, on a line each; the rest (tricks, how it scored) folded
   const rows = checkRows(result, T, game).filter(([term]) => term !== T.tricks);
+  preview.append(element('h3', { className: 'visually-hidden', textContent: T.checkOk }));
   preview.append(element('dl', { className: 'live-score' }, rows.flatMap(([term, text]) => [
     element('dt', { textContent: term }), element('dd', { textContent: text })])));
   if (result.notes && result.notes.length) {
