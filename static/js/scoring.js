@@ -562,6 +562,7 @@ function tapPad(event) {
   if (chip) {
     chosen = chip.dataset.question;
     renderPad();
+    focusPad();
     return;
   }
   const key = event.target.closest('#pad-keys button[data-value]');
@@ -575,6 +576,14 @@ function tapPad(event) {
   renderPad();
   updateSums();
   invalidate();
+  focusPad();
+}
+
+/** The keys are drawn again after each answer: the focus goes on to the next question's first
+ * key (or to Send once every answer is in), so a keyboard keeps its place. */
+function focusPad() {
+  const first = $('#pad-keys button:not([disabled])');
+  (first || submitButton).focus({ preventScroll: true });
 }
 
 // -- the score as the numbers go in (POST /api/v1/hands/check, debounced) -------------------------
@@ -734,10 +743,12 @@ function askCredential(message = '') {
   if (pinBox) pinBox.hidden = !sideChosen;
   if (!sideChosen) {
     $('#credential-prompt').textContent = message || T.whoSends;
+    $('#side-keys button').focus({ preventScroll: true });
   } else {
     $('#credential-prompt').textContent = message || fmt(T.pinFor, { side: sideLabel(sideChosen) });
     $('#entry-pin-label').textContent = fmt(T.pinLabel, { side: sideLabel(sideChosen) });
     $('#entry-pin').value = '';
+    $('#credential-pin .key').focus({ preventScroll: true });
   }
 }
 
