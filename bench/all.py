@@ -154,6 +154,15 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             bars=("Table-card PDF for 100 tables (through the view)",),
         ),
         Bench(
+            "scoring_ready",
+            ["bench/scoring_ready.py"],
+            quick=["--runs", "3"],
+            bars=(
+                "Scoring page ready to take a hand, evening server (cold)",
+                "Scoring page ready to take a hand, evening server (reload)",
+            ),
+        ),
+        Bench(
             "scale",
             [
                 "bench/scale.py",

@@ -267,3 +267,26 @@ def test_the_seat_diagram_names_the_player_in_each_seat_under_their_team(client,
         "E": ("Chika", "Chika & Dan"),
         "W": ("Dan", "Chika & Dan"),
     }
+
+
+def test_the_turned_cards_rank_is_a_cards_rank_in_japanese_not_a_placing(client, director):
+    """Issue 28: the turned card's "Rank" read 順位 (a place in the standings)."""
+    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual")
+    response = client.get(
+        reverse("tournaments:scoring-table", args=[match.table_id]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    found = re.search(r'<label for="turned-rank">([^<]*)</label>', response.content.decode())
+    assert found is not None
+    assert found.group(1) != "順位" and "ランク" in found.group(1)
+
+
+def test_the_entry_has_a_pin_keypad_and_send_says_why_it_waits(client, spades):
+    """The PIN is typed on the page's own keypad (no phone keyboard: inputmode none), and the
+    Send button has a line beside it to say what it waits for; no "Check the score" step."""
+    body = page(client, spades).content.decode()
+    assert 'id="entry-pin"' in body and 'inputmode="none"' in body
+    assert body.count('data-keypad="entry-pin"') == 1
+    assert 'id="send-why"' in body
+    assert "Check the score" not in body and 'id="check-button"' not in body
+    config = script_json(body, "scoring-config")
+    assert config["pinDigits"] == 4 and config["pinNeeded"] is True
