@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests import sizes
 from tests.browser.test_scoring import open_table
+from tests.conftest import ARTIFACTS
 from tests.tournaments.builders import make_director, make_match, side_pin
 from tournaments import gameplay, services
 from tournaments.models import Entry, HandSubmission, Match, Player, Round, Seat, Table
@@ -37,6 +39,14 @@ COUNTER = """() => {
   }, true);
   document.addEventListener('scroll', () => { seen.scrolls += 1; }, true);
 }"""
+
+
+def phone_shot(page, name: str) -> None:
+    """What the phone shows, no more: the 390 x 844 viewport (the `screenshot` fixture takes
+    the whole page), saved where screenshots are wanted (tests/sizes.py)."""
+    if sizes.screenshots():
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}.png"))
 
 
 def counting(page) -> None:
@@ -115,9 +125,10 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     counting(page)
     tap_pad(page, "4", "3", "7", "6", "7")  # E 4, S 3, W 7, N 6; E/W took 7 (N/S 6 filled in)
     expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")  # live, no check step
+    phone_shot(page, "phone-spades-hand-en")
     send(page, 1)
     page.locator("#side-keys [data-send-side='NS']").click()
-    screenshot(page, "taps-spades-pin-once")
+    phone_shot(page, "phone-spades-pin-once-en")
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
     report("spades hand 1 (with the PIN, once a match)", counted(page), 6 + 1 + 4)
@@ -125,8 +136,9 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     # the other side confirms: its PIN on the keypad and one tap
     counting(page)
     decision = page.locator("form.decide[data-number='1']")
+    phone_shot(page, "phone-spades-awaiting-en")
     decision.get_by_role("button", name="Confirm hand 1").click()
-    screenshot(page, "taps-spades-confirm")
+    phone_shot(page, "phone-spades-confirm-en")
     pin_in(page, "form.decide[data-number='1']", side_pin(match, "EW"))
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     report("spades confirmation", counted(page), 4 + 2)
@@ -136,6 +148,13 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     counting(page)
     tap_pad(page, "3", "4", "4", "5", "6")  # S 3, W 4, N 4, E 5; N/S took 6
     screenshot(page, "taps-spades")
+    # the phone's hands table fits the screen: no status cut ("Awaiting confirma…")
+    fits = page.evaluate(
+        """() => [...document.querySelectorAll('.hands-table .badge')].every(
+            badge => badge.scrollWidth <= badge.clientWidth + 1
+                && badge.getBoundingClientRect().right <= window.innerWidth)"""
+    )
+    assert fits
     send(page, 2)
     wait_stored(page, 2)
     report("spades typical hand", counted(page), 7)
@@ -151,7 +170,7 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     counting(page)
     tap_pad(page, "Nil", "4", "3", "5", "0", "4", "4")  # W nil, N 4, E 3, S 5; N 0, E 4, S 4
     expect(page.locator("[data-derived='tricks:W']")).to_contain_text("5")
-    screenshot(page, "taps-spades-nil")
+    phone_shot(page, "phone-spades-nil-en")
     send(page, 3)
     wait_stored(page, 3)
     report("spades hand with a nil", counted(page), 11)
@@ -186,7 +205,7 @@ def test_whist_trumps_and_tricks(page, live_server, screenshot):
     counting(page)
     tap_pad(page, "♠ Spades", "8", "N/S held three")  # E/W's 5 tricks filled in
     expect(page.locator("#preview")).to_contain_text("N/S +")
-    screenshot(page, "taps-whist")
+    phone_shot(page, "phone-whist-en")
     send(page, 1)
     page.locator("#side-keys [data-send-side='EW']").click()
     wait_stored(page, 1)
@@ -202,9 +221,11 @@ def test_solo_whist_contract_declarer_turned_card_tricks(page, live_server, scre
     )
     open_table(page, live_server, match, director)
     counting(page)
-    tap_pad(page, "Solo", "E Player E", "7", "♣ Clubs", "5")  # E's solo, 7♣ turned, E took 5
-    screenshot(page, "taps-solo-whist")
+    tap_pad(page, "Solo", "E Player E", "7", "♣ Clubs")
+    phone_shot(page, "phone-solo-whist-tricks-en")
+    tap_pad(page, "5")  # E's solo, 7♣ turned, E took 5
     expect(page.locator("#preview")).to_contain_text("E: Solo")
+    phone_shot(page, "phone-solo-whist-en")
     send(page, 1)
     page.locator("#side-keys [data-send-side='N']").click()
     wait_stored(page, 1)
@@ -228,9 +249,46 @@ def test_german_whist_one_count(page, live_server, screenshot):
     first = page.locator("#pad-keys")
     expect(first).to_be_visible()
     tap_pad(page, "8")
-    screenshot(page, "taps-german-whist")
+    phone_shot(page, "phone-german-whist-en")
     send(page, 1)
     page.locator("#side-keys button").first.click()
     wait_stored(page, 1)
     report("german whist hand 1 (who sends, once a match)", counted(page), 3)
     assert sorted(stored(1).raw["tricks"].values()) == [5, 8]
+
+
+def test_in_japanese_the_pad_takes_a_hand_in_the_same_taps(page, live_server):
+    """The same typical Spades hand on a phone in Japanese: the same taps, nothing typed, no
+    scrolling, and the pad's words in Japanese."""
+    director = make_director("td")
+    match = make_match(director)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    open_table_ja(page, live_server, match, director)
+    counting(page)
+    tap_pad(page, "4", "3", "7")
+    phone_shot(page, "phone-spades-bids-ja")
+    tap_pad(page, "6", "7")
+    expect(page.locator("#pad-prompt")).to_contain_text("すべて入力しました")
+    expect(page.locator("#preview")).to_contain_text("N/S +60")
+    phone_shot(page, "phone-spades-hand-ja")
+    page.locator("#submit-button").click()
+    page.locator("#side-keys [data-send-side='NS']").click()
+    expect(page.locator("#credential-prompt")).to_contain_text("PIN")
+    phone_shot(page, "phone-spades-pin-once-ja")
+    pin_in(page, "#credential", side_pin(match, "NS"))
+    wait_stored(page, 1)
+    report("spades hand 1 in Japanese (with the PIN, once a match)", counted(page), 6 + 1 + 4)
+    counting(page)
+    page.locator("form.decide[data-number='1'] button[data-action=confirm]").click()
+    phone_shot(page, "phone-spades-confirm-ja")
+    pin_in(page, "form.decide[data-number='1']", side_pin(match, "EW"))
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
+    report("spades confirmation in Japanese", counted(page), 4 + 2)
+    phone_shot(page, "phone-spades-next-ja")
+
+
+def open_table_ja(page, live_server, match, director) -> None:
+    _, secret = services.issue_table_token(table=match.table, actor=director)
+    page.goto(live_server.url + services.scoring_path(match.table, secret))
+    expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
+    assert page.locator("html").get_attribute("lang") == "ja"

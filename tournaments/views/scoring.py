@@ -38,6 +38,7 @@ from tournaments.formatting import number
 from tournaments.models import PIN_DIGITS, Table, TableToken, TokenState, Tournament
 from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
+from tournaments.presentation.spades import NILS as SPADES_NILS
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
@@ -245,9 +246,20 @@ def error_labels() -> dict[str, str]:
 # -- the hands list -------------------------------------------------------------------------------
 
 
-def _tricks(result: dict) -> str:
-    """The tricks each seat (or side) took, as the engine read them."""
+def _tricks(result: dict, record: dict, sides: tuple[selectors.SideView, ...]) -> str:
+    """The tricks each seat (or side) took, as the engine read them. Partners' tricks are shown
+    per side, as the paper sheet keeps them, unless a seat's own count matters (a nil): the pad
+    enters a side's tricks against its first bidder (static/js/scoring/pad.js)."""
     tricks = result.get("tricks") or {}
+    partners = len(sides) == 2 and all(len(side.seats) == 2 for side in sides)
+    nil = any(
+        isinstance(call, dict) and str(call.get("call", "")) in SPADES_NILS
+        for call in record.get("calls") or []
+    )
+    if partners and not nil and all(seat in tricks for side in sides for seat in side.seats):
+        return " · ".join(
+            f"{side.label} {sum(tricks[seat] for seat in side.seats)}" for side in sides
+        )
     return " · ".join(f"{who} {n}" for who, n in tricks.items())
 
 
@@ -262,7 +274,7 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
             {
                 "row": row,
                 "facts": shown.summary(row.record, row.result),
-                "tricks": _tricks(row.result),
+                "tricks": _tricks(row.result, row.record, view.sides),
                 "cells": [
                     {
                         "side": side.label,
