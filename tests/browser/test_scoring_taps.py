@@ -292,3 +292,42 @@ def open_table_ja(page, live_server, match, director) -> None:
     page.goto(live_server.url + services.scoring_path(match.table, secret))
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
     assert page.locator("html").get_attribute("lang") == "ja"
+
+
+def test_bids_entered_when_made_stay_on_the_phone_until_the_tricks_are_in(
+    page, live_server, accessibility
+):
+    """A bids step, then the play, then the tricks: the bids are kept on the phone (a reload or
+    a closed page too), and a chip takes the table back to any answer."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    tap_pad(page, "4", "3", "7", "6")  # the bids, as they are made
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")
+    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by E/W")
+    assert accessibility(page) == []
+    page.reload()  # the play: the phone sleeps, the page is opened again
+    expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
+    expect(page.locator("[data-question='bid:W']")).to_contain_text("7")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")
+    page.locator("[data-question='bid:S']").click()  # S said 2, not 3
+    expect(page.locator("#pad-prompt")).to_have_text("S Aiko & Ben bids")
+    tap_pad(page, "2")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")  # on where it was
+    tap_pad(page, "7")
+    expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")
+    page.get_by_role("button", name="Send hand 1").click()
+    page.locator("#side-keys [data-send-side='NS']").click()
+    assert accessibility(page) == []
+    pin_in(page, "#credential", side_pin(match, "NS"))
+    wait_stored(page, 1)
+    assert [call["call"] for call in stored(1).raw["calls"]] == ["4", "2", "7", "6"]
+    decision = page.locator("form.decide[data-number='1']")
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    assert accessibility(page) == []
+    # the next hand starts empty: nothing of hand 1's answers is left on the phone
+    expect(page.locator("#pad-answers .pad-answer.empty")).not_to_have_count(0)
+    kept = page.evaluate(
+        f"Object.keys(localStorage).filter(key => key.includes(':pad:{match.pk}:1:'))"
+    )
+    assert kept == []
