@@ -33,7 +33,7 @@
 
 import { createApi, pageCsrf } from './scoring/api.js';
 import { createCardEntry } from './scoring/cards.js';
-import { answerHand, markHandOver } from './scoring/confirm.js';
+import { answerHand, keepAnswers, markHandOver } from './scoring/confirm.js';
 import { $, $$, element, readJSON } from './scoring/dom.js';
 import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
@@ -281,8 +281,11 @@ function updateEntry() {
 
 function resetForm() {
   const side = $('input[name=entering-side]:checked');
+  const pin = $('#entry-pin');
+  const kept = pin ? pin.value : '';
   form.reset();
   if (side) side.checked = true;
+  if (pin) pin.value = kept;  // the entering side's PIN serves the next hand of the match too
   checked = null;
   submitButton.disabled = true;
   preview.replaceChildren();
@@ -515,14 +518,20 @@ function storedText(item, response) {
 async function submitHand() {
   if (!checked) return;
   const side = read.picked('entering-side');
-  if (!side && !config.director) {
+  // In PIN mode the PIN says who enters the hand (a side picked as well must agree with it).
+  const pin = config.pinNeeded && $('#entry-pin') ? $('#entry-pin').value.trim() : '';
+  if (config.pinNeeded && !pin) {
+    showFormError(new FormError(T.entryPin, '#entry-pin'));
+    return;
+  }
+  if (!side && !config.director && !config.pinNeeded) {
     showFormError(new FormError(T.chooseSide, 'input[name="entering-side"]'));
     return;
   }
   const item = {
     url: config.api.hands, match: config.match, number: next.number, record: checked.record,
     dealer: checked.record.dealer || currentDealer(), reentry: Boolean(next.reentry),
-    side, key: queue.handKey(next), at: new Date().toISOString(),
+    side, pin, key: queue.handKey(next), at: new Date().toISOString(),
   };
   submitButton.disabled = true;
   checkButton.disabled = true;
@@ -600,10 +609,9 @@ function show(html, { quiet = false } = {}) {
   const signature = (/data-signature="([^"]*)"/.exec(html) || [])[1];
   const shown = $('[data-signature]', region);
   if (signature && shown && shown.dataset.signature === signature) return false;
-  if (quiet && region.contains(document.activeElement) && document.activeElement !== region) return false;
-  // A PIN being typed is kept: the list waits for the answer rather than wipe it.
-  if (quiet && $$('input[name=pin]', region).some(input => input.value)) return false;
-  region.innerHTML = html;
+  // What is being typed (a PIN, a reason) and the focus are kept across the swap: the list
+  // never stops following the table, not even after a refused PIN.
+  keepAnswers(region, () => { region.innerHTML = html; });
   serverNext = readJSON('scoring-next');
   decorateFragment();
   updateEntry();

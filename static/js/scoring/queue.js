@@ -43,6 +43,9 @@ export function newKey(random = globalThis.crypto) {
  * worth keeping (send it again later with the same key). */
 export function outcomeOf(response) {
   if (response.ok) return 'stored';
+  // a PIN refused (even "wait" or "locked", 429): sending it again would only count against it
+  const code = response.data && response.data.code;
+  if (typeof code === 'string' && code.startsWith('side-pin')) return 'refused';
   if (response.status >= 500 || response.status === 429 || response.status === 408) return 'retry';
   return 'refused';
 }
@@ -104,7 +107,7 @@ export function createQueue({ store, request, match, connected = () => true, cha
       try {
         const response = await request(item.url, {
           method: 'POST', headers: { 'Idempotency-Key': item.key }, timeout: 15000,
-          body: { record: item.record, number: item.number, side: item.side || '' },
+          body: { record: item.record, number: item.number, side: item.side || '', ...(item.pin ? { pin: item.pin } : {}) },
         });
         return { kind: outcomeOf(response), response };
       } catch (error) {
