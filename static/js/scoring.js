@@ -33,7 +33,7 @@
 
 import { createApi, pageCsrf } from './scoring/api.js';
 import { createCardEntry } from './scoring/cards.js';
-import { answerHand, markHandOver } from './scoring/confirm.js';
+import { answerHand, keepAnswers, markHandOver } from './scoring/confirm.js';
 import { $, $$, element, readJSON } from './scoring/dom.js';
 import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
@@ -182,6 +182,7 @@ const queue = createQueue({
   },
   changed: () => renderQueue(),
   sent(item, response) {
+    if (item.match === config.match) learnSide(response);
     const text = fmt(T.queueSent, { number: item.number });
     setOutcome('ok', text);
     say(text);
@@ -719,8 +720,9 @@ function storedText(item, response) {
   return fmt(text, { number: item.number });
 }
 
-/** Who sends this hand for which side: asked once a match (the side, and in PIN mode its PIN),
- * kept in sessionStorage for this match; a director needs neither. */
+/** Who sends this hand: asked once a match and kept in sessionStorage for this match. In PIN
+ * mode the entering entry's PIN, from which the server derives the side (the phone says no
+ * side); in same-phone mode the side, said with one tap. A director needs neither. */
 function credential() {
   return session.get('credential');
 }
@@ -728,32 +730,31 @@ function credential() {
 function needsCredential() {
   if (config.director) return false;
   const kept = credential();
-  return !kept || !kept.side || (config.pinNeeded && !kept.pin);
+  return config.pinNeeded ? !kept || !kept.pin : !kept || !kept.side;
 }
 
-let credentialSide = null;
+/** Refusals of the entering PIN itself: it is forgotten and asked again (a wait or a lock is
+ * not about the PIN typed: it is kept). */
+const PIN_FORGOTTEN = new Set(['side-pin-wrong', 'side-pin-required', 'side-pin-mismatch']);
 
 function askCredential(message = '') {
   const sheet = $('#credential');
   sheet.hidden = false;
   $('#pad').hidden = true;
   const pinBox = $('#credential-pin');
-  const sideChosen = credentialSide;
-  $('#side-keys').hidden = Boolean(sideChosen);
-  if (pinBox) pinBox.hidden = !sideChosen;
-  if (!sideChosen) {
+  $('#side-keys').hidden = Boolean(config.pinNeeded);
+  if (pinBox) pinBox.hidden = !config.pinNeeded;
+  if (!config.pinNeeded) {
     $('#credential-prompt').textContent = message || T.whoSends;
     $('#side-keys button').focus({ preventScroll: true });
   } else {
-    $('#credential-prompt').textContent = message || fmt(T.pinFor, { side: sideLabel(sideChosen) });
-    $('#entry-pin-label').textContent = fmt(T.pinLabel, { side: sideLabel(sideChosen) });
+    $('#credential-prompt').textContent = message || T.pinOnce;
     $('#entry-pin').value = '';
     $('#credential-pin .key').focus({ preventScroll: true });
   }
 }
 
 function hideCredential() {
-  credentialSide = null;
   const sheet = $('#credential');
   if (!sheet) return;
   sheet.hidden = true;
@@ -761,24 +762,29 @@ function hideCredential() {
 }
 
 function pickSide(side) {
-  credentialSide = side;
   store.set('side', side);
+  session.set('credential', { side });
   decorateFragment();
-  if (!config.pinNeeded) {
-    session.set('credential', { side });
-    hideCredential();
-    submitHand();
-    return;
-  }
-  askCredential();
+  hideCredential();
+  submitHand();
 }
 
 function pinTyped(input) {
-  if (input.id !== 'entry-pin' || !credentialSide) return;
-  session.set('credential', { side: credentialSide, pin: input.value });
+  if (input.id !== 'entry-pin') return;
+  session.set('credential', { pin: input.value });
   input.value = '';
   hideCredential();
   submitHand();
+}
+
+/** The side the server says entered a hand (PIN mode: derived from the PIN), kept with the PIN
+ * for the "pass the phone" hint. */
+function learnSide(response) {
+  const side = response && response.data && response.data.submitted_side;
+  if (!side) return;
+  store.set('side', side);
+  const kept = credential();
+  if (kept && kept.pin) session.set('credential', { ...kept, side });
 }
 
 async function submitHand() {
@@ -788,7 +794,7 @@ async function submitHand() {
     askCredential();
     return;
   }
-  const side = config.director ? '' : credential().side;
+  const side = config.director || config.pinNeeded ? '' : credential().side;
   const item = {
     url: config.api.hands, match: config.match, number: next.number, record: checked.record,
     dealer: checked.record.dealer || currentDealer(), reentry: Boolean(next.reentry),
@@ -811,6 +817,7 @@ async function submitHand() {
   }
   if (result.kind === 'stored') {
     const text = storedText(item, result.response);
+    learnSide(result.response);
     store.remove(padKey());
     resetForm();
     setOutcome('ok', text);
@@ -821,9 +828,8 @@ async function submitHand() {
   submitButton.disabled = false;
   setOutcome('bad', refusal(result.response, fmt(T.refused, { number: item.number }), T));
   const code = result.response.data && result.response.data.code;
-  if (code === 'side-pin-wrong' || code === 'side-pin-required') {  // ask again, keep nothing wrong
+  if (PIN_FORGOTTEN.has(code)) {  // ask again, keep nothing wrong
     session.remove('credential');
-    credentialSide = side || null;
     askCredential(T.pinForgotten);
   }
   if (result.response.status === 409) await refresh();
@@ -877,10 +883,9 @@ function show(html, { quiet = false } = {}) {
   const signature = (/data-signature="([^"]*)"/.exec(html) || [])[1];
   const shown = $('[data-signature]', region);
   if (signature && shown && shown.dataset.signature === signature) return false;
-  if (quiet && region.contains(document.activeElement) && document.activeElement !== region) return false;
-  // A PIN being typed is kept: the list waits for the answer rather than wipe it.
-  if (quiet && $$('input[name=pin]', region).some(input => input.value)) return false;
-  region.innerHTML = html;
+  // What is being typed (a PIN, a reason) and the focus are kept across the swap: the list
+  // never stops following the table, not even after a refused PIN.
+  keepAnswers(region, () => { region.innerHTML = html; });
   serverNext = readJSON('scoring-next');
   decorateFragment();
   updateEntry();

@@ -93,7 +93,8 @@ def check_score(page) -> None:
 
 
 def send(page, number: int = 1, *, side: str | bool | None = None, pin: str | None = None) -> None:
-    """Tap Send; the first time in a match, say which side sends (and type its PIN)."""
+    """Tap Send; the first time in a match, type the entering entry's PIN (PIN mode: the server
+    derives the side from it) or, in same-phone mode, say which side sends."""
     page.get_by_role("button", name=f"Send hand {number}").click()
     if side is True:
         page.locator("#side-keys button").first.click()
@@ -132,7 +133,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     screenshot(page, "scoring-spades")
     assert accessibility(page) == []
 
-    send(page, 1, side="NS", pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -184,11 +185,13 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
     expect(pin).to_be_visible()
     expect(pin).to_be_focused()
 
-    # the side that entered the hand: not the other side's PIN (its last digit sends it)
+    # the PIN of the side that entered the hand: refused (its last digit sends it)
     keypad = decision.locator("[data-keypad]")
     for digit in side_pin(match, "NS"):
         keypad.get_by_role("button", name=digit, exact=True).click()
-    expect(decision.locator(".decide-message")).to_contain_text("That is not this side's PIN")
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "The other side confirms or rejects a hand."
+    )
     expect(pin).to_have_value("")
     assert HandSubmission.objects.get().status == "pending"
     screenshot(page, "scoring-pin-refused")
@@ -271,7 +274,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     check_score(page)
 
     page.context.set_offline(True)
-    send(page, 1, side="NS", pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
     expect(page.locator("#queue")).to_be_visible()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
@@ -294,12 +297,12 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
 
     # the same submission sent again (a retry whose answer was lost) is the stored one
     replay = page.evaluate(
-        """async ([url, key, record, name]) => {
+        """async ([url, key, record, name, pin]) => {
             const token = localStorage.getItem(name);
             const response = await fetch(url, {method: 'POST', headers: {
                 'Content-Type': 'application/json', 'Idempotency-Key': key,
                 'Authorization': `Table ${JSON.parse(token)}`},
-                body: JSON.stringify({record, number: 1, side: 'NS'})});
+                body: JSON.stringify({record, number: 1, pin})});
             return [response.status, (await response.json()).id];
         }""",
         [
@@ -307,6 +310,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
             queued["key"],
             queued["record"],
             f"tricktable:table:{match.table_id}:token",
+            side_pin(match, "NS"),
         ],
     )
     assert replay == [200, version.pk]
@@ -328,7 +332,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
         route.abort("connectionreset")  # the answer is lost
 
     page.route(hands_url, store_then_drop)
-    send(page, 1, side="NS", pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#queue")).to_be_visible()
     (queued,) = stored_queue(page, match)
     assert HandSubmission.objects.get().idempotency_key == queued["key"]
@@ -364,7 +368,7 @@ def test_a_full_record_is_pasted_checked_and_submitted(page, live_server):
     expect(page.locator("#send-why")).to_contain_text("Paste one hand")
     page.get_by_label("The hand record").fill(json.dumps(record))
     check_score(page)
-    send(page, 1, side="EW", pin=side_pin(match, "EW"))
+    send(page, 1, pin=side_pin(match, "EW"))
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     assert HandSubmission.objects.get().raw == record
 
@@ -479,7 +483,7 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     expect(page.locator("#preview")).to_contain_text("N/S +")
     screenshot(page, "scoring-whist")
     assert accessibility(page) == []
-    send(page, 1, side="EW", pin=side_pin(match, "EW"))
+    send(page, 1, pin=side_pin(match, "EW"))
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {
@@ -636,7 +640,7 @@ def test_spades_variants_build_the_calls_their_rules_expect(
         expect(page.locator(f".stepper[data-row-key={hidden}]")).to_be_hidden()
     check_score(page)
     first = page.locator("#side-keys button").first.get_attribute("data-send-side")
-    send(page, 1, side=True, pin=side_pin(match, first))
+    send(page, 1, pin=side_pin(match, first))  # the PIN says which side
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {"dealer": "N", "calls": calls, "tricks": tricks}

@@ -52,11 +52,9 @@ def card_button(page, card: str):
 
 
 def send_first(page, match) -> None:
-    """Send hand 1: the first side offered sends, with its PIN on the keypad (once a match)."""
+    """Send hand 1: the first side sends, with its PIN on the keypad (once a match)."""
     page.locator("#submit-button").click()
-    first = page.locator("#side-keys button").first
-    side = first.get_attribute("data-send-side")
-    first.click()
+    side = page.locator("#side-keys button").first.get_attribute("data-send-side")
     for digit in side_pin(match, side):
         page.locator(f"#credential [data-keypad] [data-key='{digit}']").click()
 

@@ -53,7 +53,7 @@ def full_form(page) -> None:
 
 
 def send(page, *, side: str | None = None, pin: str | None = None) -> None:
-    """Send; the first time in a match, which side sends (and, in PIN mode, its PIN)."""
+    """Send; the first time in a match, which side sends (same-phone) or its PIN (PIN mode)."""
     page.locator("#submit-button").click()
     if side:
         page.locator(f"#side-keys [data-send-side='{side}']").click()
@@ -196,7 +196,7 @@ def test_offline_the_page_says_hands_are_kept_on_the_phone(
     expect(banner).to_have_text(text)
     expect(banner).to_have_attribute("role", "status")
     enter_spades_any_language(phone)
-    send(phone, side="NS", pin=side_pin(match, "NS"))
+    send(phone, pin=side_pin(match, "NS"))
     expect(phone.locator("#queued-hands li")).to_have_count(1)
     expect(phone.locator("#queued-hands li .badge-queued")).to_be_visible()
     assert accessibility(phone) == []
@@ -270,7 +270,7 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(page, live_ser
     expect(page.locator("#offline-banner")).to_have_text(OFFLINE_EN)
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
     enter_spades(page, HAND_1)
-    send(page, side="NS", pin=side_pin(match, "NS"))
+    send(page, pin=side_pin(match, "NS"))
     expect(page.locator("#queued-hands li")).to_have_count(1)
 
     page.context.set_offline(False)

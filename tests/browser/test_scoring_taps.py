@@ -126,12 +126,11 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     tap_pad(page, "4", "3", "7", "6", "7")  # E 4, S 3, W 7, N 6; E/W took 7 (N/S 6 filled in)
     expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")  # live, no check step
     phone_shot(page, "phone-spades-hand-en")
-    send(page, 1)
-    page.locator("#side-keys [data-send-side='NS']").click()
+    send(page, 1)  # once a match: the PIN, which says the side
     phone_shot(page, "phone-spades-pin-once-en")
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
-    report("spades hand 1 (with the PIN, once a match)", counted(page), 6 + 1 + 4)
+    report("spades hand 1 (with the PIN, once a match)", counted(page), 6 + 4)
 
     # the other side confirms: its PIN on the keypad and one tap
     counting(page)
@@ -272,12 +271,11 @@ def test_in_japanese_the_pad_takes_a_hand_in_the_same_taps(page, live_server):
     expect(page.locator("#preview")).to_contain_text("N/S +60")
     phone_shot(page, "phone-spades-hand-ja")
     page.locator("#submit-button").click()
-    page.locator("#side-keys [data-send-side='NS']").click()
     expect(page.locator("#credential-prompt")).to_contain_text("PIN")
     phone_shot(page, "phone-spades-pin-once-ja")
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
-    report("spades hand 1 in Japanese (with the PIN, once a match)", counted(page), 6 + 1 + 4)
+    report("spades hand 1 in Japanese (with the PIN, once a match)", counted(page), 6 + 4)
     counting(page)
     page.locator("form.decide[data-number='1'] button[data-action=confirm]").click()
     phone_shot(page, "phone-spades-confirm-ja")
@@ -317,7 +315,6 @@ def test_bids_entered_when_made_stay_on_the_phone_until_the_tricks_are_in(
     tap_pad(page, "7")
     expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")
     page.get_by_role("button", name="Send hand 1").click()
-    page.locator("#side-keys [data-send-side='NS']").click()
     assert accessibility(page) == []
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)

@@ -214,6 +214,13 @@ test('no answer worth keeping: 5xx, 408 and 429 are tried again, other refusals 
   assert.deepEqual(kinds, ['stored', 'stored', 'retry', 'retry', 'retry', 'retry', 'refused', 'refused', 'refused']);
 });
 
+test('a refused PIN is not sent again, not even a 429 wait or lock: a retry would count against it', () => {
+  const codes = ['side-pin-wait', 'side-pin-locked', 'side-pin-wrong', 'throttled'];
+  // what api.js's request answers: {status, ok, data}
+  const kinds = codes.map(code => outcomeOf({ status: code === 'side-pin-wrong' ? 403 : 429, ok: false, data: { code } }));
+  assert.deepEqual(kinds, ['refused', 'refused', 'refused', 'retry']);
+});
+
 test('the retries wait 2 s, doubling up to a minute, and start over after an answer', async () => {
   const { queue, server, timers } = page();
   server.mode = 'down';

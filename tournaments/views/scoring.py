@@ -109,6 +109,7 @@ def script_strings() -> dict[str, Any]:
         "directorScoring": _("You are signed in as a director: hands you enter are confirmed."),
         "forgotten": _("The scoring code was removed from this phone."),
         "chooseSide": _("Say who is entering this hand."),
+        "entryPin": _("Type the PIN on your entry's card: it says who enters the hand."),
         "chooseBid": _("Choose %(who)s's bid."),
         "chooseContract": _("Choose the contract."),
         "chooseDeclarer": _("Choose the declarer."),
@@ -197,7 +198,9 @@ def script_strings() -> dict[str, Any]:
         "sendWhy": _("To send it: %(what)s"),
         "sendRefused": _("The rules engine refuses this hand: change it to send it."),
         "whoSends": _("Which side is sending this hand?"),
-        "pinFor": _("%(side)s: your PIN (on your entry's card), asked once this match"),
+        "pinOnce": _(
+            "Your entry's PIN (on its card), asked once this match: it says who sends the hand."
+        ),
         "pinForgotten": _("That PIN was not accepted: type it again."),
         "confirmPin": _("%(side)s: type your PIN to confirm hand %(number)s."),
         "rejectPin": _("%(side)s: type your PIN to reject hand %(number)s."),
@@ -222,11 +225,18 @@ def error_labels() -> dict[str, str]:
         "hand-confirmed": _("This hand is already confirmed: ask the director to correct it."),
         "earlier-hand-rejected": _("An earlier hand was rejected: enter that one again first."),
         "own-side": _("The other side confirms or rejects a hand."),
-        "side-pin-required": _(
-            "The other side confirms with the PIN on its entry's card: type it in."
+        "declarer-side": _(
+            "The hand's declarer and the declarer's partner do not answer it: another player "
+            "confirms it."
         ),
-        "side-pin-wrong": _("That is not this side's PIN: check the entry's card."),
-        "side-pin-locked": _("Too many wrong PINs at this table: ask the director."),
+        "side-pin-required": _("Type the PIN on your entry's card."),
+        "side-pin-wrong": _("That PIN is not one of this table's entries': check the card."),
+        "side-pin-mismatch": _("That PIN is another side's: nothing was changed."),
+        "side-pin-wait": _("Too many wrong PINs from this phone: try again in a moment."),
+        "side-pin-locked": _(
+            "Too many wrong PINs for this table's entries this hour: ask the director."
+        ),
+        "side-pin-ambiguous": _("Two entries share this PIN: ask the director."),
         "wrong-table": _("This scoring code is for another table."),
         "bad-side": _("Say which side is answering."),
         "not-pending": _("This hand is no longer awaiting confirmation."),
@@ -289,6 +299,7 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
                 ),
                 "submitted_label": "/".join(row.submitted_side),
                 "answerers": [(side, "/".join(side)) for side in row.answerers],
+                "answerers_label": ", ".join("/".join(side) for side in row.answerers),
                 "games": (row.result.get("after") or {}).get("games"),
             }
         )

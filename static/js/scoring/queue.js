@@ -43,6 +43,9 @@ export function newKey(random = globalThis.crypto) {
  * worth keeping (send it again later with the same key). */
 export function outcomeOf(response) {
   if (response.ok) return 'stored';
+  // a PIN refused (even "wait" or "locked", 429): sending it again would only count against it
+  const code = response.data && response.data.code;
+  if (typeof code === 'string' && code.startsWith('side-pin')) return 'refused';
   if (response.status >= 500 || response.status === 429 || response.status === 408) return 'retry';
   return 'refused';
 }
