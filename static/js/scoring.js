@@ -513,9 +513,12 @@ function writePad() {
   arrange();
 }
 
+/** An answer as its chip shows it: short (a seat's letter, a suit's sign), the key's words else. */
 function choiceLabel(question) {
+  if (question.kind === 'seat') return question.answer;
   const choice = question.choices && question.choices.find(c => c.value === question.answer);
-  return choice ? choice.label : question.answer;
+  const label = choice ? choice.label : question.answer;
+  return question.kind === 'suit' ? label.split(' ')[0] : label;
 }
 
 function renderPad() {
