@@ -516,6 +516,7 @@ function writePad() {
 /** An answer as its chip shows it: short (a seat's letter, a suit's sign), the key's words else. */
 function choiceLabel(question) {
   if (question.kind === 'seat') return question.answer;
+  if (question.key === 'honours') return question.answer.replace('-', '–');  // N/S–E/W: 3–1
   const choice = question.choices && question.choices.find(c => c.value === question.answer);
   const label = choice ? choice.label : question.answer;
   return question.kind === 'suit' ? label.split(' ')[0] : label;
