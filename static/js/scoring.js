@@ -39,7 +39,7 @@ import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
 import { cardFacts, gameFor } from './scoring/games.js';
 import { wireKeypads } from './scoring/keypad.js';
-import { answer as padAnswer, current as padCurrent, isNilCall, plan as padPlan } from './scoring/pad.js';
+import { answer as padAnswer, current as padCurrent, isNilCall, keepAnswers as keepPadAnswers, plan as padPlan } from './scoring/pad.js';
 import { createQueue, createStore } from './scoring/queue.js';
 import { createStream } from './scoring/stream.js';
 import './scoring/clock.js';  // the round clock (issue 15 point 4), self-starting
@@ -975,6 +975,11 @@ function start() {
     if (event.target.name === 'mode') { showMode(); writePad(); }
     if (event.target.id === 'dealer-choice') {
       $('#entry-dealer').textContent = fmt(T.dealerIs, { dealer: dealerLabel(currentDealer()) });
+      // another first dealer: another bidding order (the bids by seat stay; a count asked of
+      // the side that bids first may no longer be asked)
+      answers = keepPadAnswers(padContext(), answers);
+      savePad();
+      writePad();
       updateEntry();
     }
     arrange();

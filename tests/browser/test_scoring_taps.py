@@ -328,3 +328,21 @@ def test_bids_entered_when_made_stay_on_the_phone_until_the_tricks_are_in(
         f"Object.keys(localStorage).filter(key => key.includes(':pad:{match.pk}:1:'))"
     )
     assert kept == []
+
+
+def test_another_first_dealer_asks_again_what_depends_on_the_bidding_order(page, live_server):
+    """The bids stay with their seats, but the count of the side that bids first is asked again
+    (after N deals E/W bid first; after E deals N/S do): nothing stale can be sent."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    tap_pad(page, "4", "3", "7", "6", "7")  # dealt by N: E 4, S 3, W 7, N 6; E/W took 7
+    expect(page.get_by_role("button", name="Send hand 1")).to_be_enabled()
+    page.get_by_label("Who deals the first hand?").select_option("E")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by N/S")
+    expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
+    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by N/S")
+    tap_pad(page, "6")
+    # checked in the new order: E now bids last, below its partner's 7 (the engine says so)
+    expect(page.locator("#preview [data-code=bid-too-low]")).to_be_visible()
+    expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
