@@ -22,6 +22,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.clients import client_address
 from tournaments.models import (
     BoardResult,
     DuplicateEvent,
@@ -147,7 +148,17 @@ class DuplicateResultSubmitSerializer(serializers.Serializer):
         choices=["NS", "EW"],
         required=False,
         default="",
-        help_text="The side entering (a table's token must say).",
+        help_text="The side entering. In PIN mode it is the side whose entry's `pin` is given "
+        "(a side given here must agree: 403 `side-pin-mismatch`); in `same-phone` mode a "
+        "table's token must say it.",
+    )
+    pin = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="In PIN mode, the PIN of the entering pair (its card's). Refusals as for a "
+        "hand (`side-pin-required`, `side-pin-wrong`, `side-pin-wait`, `side-pin-locked`).",
     )
     record = serializers.JSONField(
         help_text="The board's hand/1 record: bids and tricks, or the "
@@ -175,7 +186,7 @@ class DuplicateResultSerializer(serializers.Serializer):
 
 class DuplicateDecideSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=["NS", "EW"], required=False, default="")
-    pin = serializers.CharField(max_length=8, required=False, allow_blank=True, default="")
+    pin = serializers.CharField(max_length=12, required=False, allow_blank=True, default="")
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     version = serializers.IntegerField(
         min_value=1,
@@ -318,7 +329,11 @@ def _table_actor(
     ):
         raise NotAllowed("wrong-table", "this table's token (or a director) only")
     return Actor(
-        table=match.table_id, side=side, pin=pin, label=token.label or f"table {number} scorer"
+        table=match.table_id,
+        side=side,
+        pin=pin,
+        client=client_address(request),
+        label=token.label or f"table {number} scorer",
     ), match
 
 
@@ -341,7 +356,7 @@ class SubmitResult(APIView):
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        actor, match = _table_actor(request, tournament, number, data["side"])
+        actor, match = _table_actor(request, tournament, number, data["side"], data["pin"])
         out = dup.submit_board_result(
             match=match,
             board=data["board"],

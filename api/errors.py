@@ -96,7 +96,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         # language cookie, then Accept-Language); its `code` and the codes in `details` never
         # change, and each engine error keeps its English as `detail`.
         message, details = refusal_words(exc.code, exc.message, exc.details)
-        return Response(body(exc.code, message, details), exc.status)
+        if exc.retry_after:
+            headers["Retry-After"] = str(int(exc.retry_after))
+        return Response(body(exc.code, message, details), exc.status, headers=headers or None)
     if isinstance(exc, RequestDataTooBig):
         exc = TooLarge(getattr(exc, "limit", 0) or 0)
     elif isinstance(exc, TooManyFieldsSent):

@@ -76,7 +76,15 @@ from .models import hash_secret
 
 #: The headers this path reads; any other header is one Django would not act on for this view.
 READ = frozenset(
-    {b"authorization", b"content-type", b"content-length", b"accept", b"idempotency-key", b"cookie"}
+    {
+        b"authorization",
+        b"content-type",
+        b"content-length",
+        b"accept",
+        b"idempotency-key",
+        b"cookie",
+        b"x-forwarded-for",  # the client's address behind trusted proxies (a PIN's client)
+    }
 )
 ACCEPTED = frozenset({"*/*", "application/json", "application/*"})
 
@@ -217,6 +225,12 @@ def _checked(
     if token is None:
         return None
     meta = {"CONTENT_LENGTH": found[b"content-length"]}
+    # the client's address as Django's ASGI request has it (tournaments.clients reads it)
+    client = scope.get("client")
+    if client:
+        meta["REMOTE_ADDR"] = str(client[0])
+    if b"x-forwarded-for" in found:
+        meta["HTTP_X_FORWARDED_FOR"] = found[b"x-forwarded-for"]
     headers = {"Idempotency-Key": found[b"idempotency-key"]} if b"idempotency-key" in found else {}
     request = _Request(scope["path"], token, meta, headers)
     if not permissions.ScorerOrSignedIn().has_permission(request, None):
@@ -303,7 +317,7 @@ def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Ans
         try:
             submitted = services.submit_hand(
                 match=Match(pk=pk),
-                actor=actor_for(request, data["side"]),
+                actor=actor_for(request, data["side"], data["pin"]),
                 record=data["record"],
                 number=data["number"],
                 idempotency_key=key,

@@ -327,8 +327,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     confirmation = serializers.ChoiceField(
         choices=Tournament.Confirmation.choices,
         default=Tournament.Confirmation.PIN,
-        help_text="`pin` (default): the other side confirms a hand with its entry's PIN; "
-        "`same-phone`: the table's token alone confirms (a trusting club).",
+        help_text="`pin` (default): each side proves itself with its entry's PIN: the side "
+        "entering a hand with its own, the other side confirming it with its own; "
+        "`same-phone`: the table's token alone enters and confirms, the phone saying which "
+        "side acts (a trusting club: one side can then score for both).",
     )
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -761,7 +763,23 @@ class SubmitSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        help_text="The side submitting (a table scorer must say: NS, EW, N, ...).",
+        help_text="The side submitting (NS, EW, N, ...). In PIN mode the side is the one whose "
+        "entry's `pin` is given, and a side given here must agree with it (403 "
+        "`side-pin-mismatch`); in `same-phone` mode a table scorer must say it.",
+    )
+    pin = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        default="",
+        trim_whitespace=True,
+        help_text="In PIN mode (the tournament's `confirmation`), a table scorer gives the PIN "
+        "of an entry seated at this match (its card's): the hand is entered by that entry's "
+        "side. The same PIN serves every hand of the match. Refusals, nothing stored: 403 "
+        "`side-pin-required`, `side-pin-wrong`, `side-pin-mismatch`; 429 `side-pin-wait` (this "
+        "phone waits a little after repeated wrong PINs) or `side-pin-locked` (an entry's PIN "
+        "took its budget of wrong PINs this hour: the director clears it), with Retry-After. "
+        "Directors need none.",
     )
     idempotency_key = serializers.CharField(
         min_length=8,
@@ -779,7 +797,9 @@ class DecideSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        help_text="The side answering (a table scorer must say; not the submitting side).",
+        help_text="The side answering. In PIN mode the side is the one whose entry's `pin` is "
+        "given (a side given here must agree: 403 `side-pin-mismatch`); in `same-phone` mode a "
+        "table scorer must say it.",
     )
     pin = serializers.CharField(
         max_length=12,
@@ -787,10 +807,12 @@ class DecideSerializer(serializers.Serializer):
         allow_blank=True,
         default="",
         trim_whitespace=True,
-        help_text="The answering side's PIN, from its entry's card: a table scorer must give it "
-        "when the tournament's `confirmation` is `pin` (403 `side-pin-required`, "
-        "`side-pin-wrong`; 429 `side-pin-locked` after too many wrong PINs at the table). "
-        "Directors need none.",
+        help_text="The answering side's PIN, from its entry's card, typed for this answer: a "
+        "table scorer must give it when the tournament's `confirmation` is `pin`. Not the PIN "
+        "of the side that entered the hand (403 `own-side`) nor, at an individual table, of "
+        "the hand's declarer or the declarer's partner (403 `declarer-side`). Other refusals: "
+        "403 `side-pin-required`, `side-pin-wrong`; 429 `side-pin-wait`, `side-pin-locked` "
+        "with Retry-After (as for a submission). Directors need none.",
     )
     version = serializers.IntegerField(
         min_value=1,

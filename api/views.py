@@ -22,6 +22,7 @@ from rest_framework.response import Response
 
 from games.records import check_record
 from tournaments import links, services
+from tournaments.clients import client_address
 from tournaments.engine_words import result_words
 from tournaments.models import (
     GAMES,
@@ -54,11 +55,17 @@ from .schema_refs import CHECK_RESULT_REF, HAND_RECORD_REF
 
 
 def actor_for(request, side: str = "", pin: str = "") -> Actor:
-    """The acting person: a table scorer (by token; `pin` proves the side it answers for), a
-    signed-in user, or the public."""
+    """The acting person: a table scorer (by token; `pin` proves its side, `side` is only what
+    the phone says), a signed-in user, or the public."""
     token = request.auth
     if isinstance(token, TableToken):
-        return Actor(table=token.table_id, side=side, pin=pin, label=token.label or "table scorer")
+        return Actor(
+            table=token.table_id,
+            side=side,
+            pin=pin,
+            client=client_address(request),
+            label=token.label or "table scorer",
+        )
     if request.user and request.user.is_authenticated:
         return Actor(user=request.user, side=side)
     return Actor(label="public", side=side)
@@ -709,7 +716,7 @@ class MatchHands(ApiView):
         try:  # the workflow loads (and locks) the match itself
             submitted = services.submit_hand(
                 match=Match(pk=pk),
-                actor=actor_for(request, data["side"]),
+                actor=actor_for(request, data["side"], data["pin"]),
                 record=data["record"],
                 number=data["number"],
                 idempotency_key=key,

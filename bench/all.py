@@ -163,6 +163,15 @@ def benches(args: argparse.Namespace) -> list[Bench]:
             ),
         ),
         Bench(
+            "scoring_ready",
+            ["bench/scoring_ready.py"],
+            quick=["--runs", "3"],
+            bars=(
+                "Scoring page ready to take a hand, evening server (cold)",
+                "Scoring page ready to take a hand, evening server (reload)",
+            ),
+        ),
+        Bench(
             "scale",
             [
                 "bench/scale.py",

@@ -352,9 +352,19 @@ def submissions(args) -> dict:
 # --- hand submissions over HTTP -------------------------------------------------------------
 
 
+#: The PIN of the entering side (NS) of each prepared match, by match id: a submission proves
+#: its side with it, as a scorer's phone does (tournaments.services.side_pins).
+PINS: dict[int, str] = {}
+
+
+def submission(match_id: int, record: dict) -> dict:
+    """The body a scorer's phone sends for `record` at a prepared match."""
+    return {"record": record, "side": "NS", "pin": PINS[match_id]}
+
+
 def prepare_tables(count: int, hands: int) -> list[tuple[int, str, list[dict]]]:
     """`count` matches in play, each with a scorer's table token and its planned hands:
-    [(match id, token secret, records)]."""
+    [(match id, token secret, records)] (the NS PINs in `PINS`)."""
     import random
     import uuid
 
@@ -367,6 +377,7 @@ def prepare_tables(count: int, hands: int) -> list[tuple[int, str, list[dict]]]:
     for n in range(count):
         match = make_match(director, match_length="director")
         _token, secret = services.issue_table_token(table=match.table, actor=director)
+        PINS[match.pk] = match.seats.get(side="NS").entry.pin
         share = hands // count + (n < hands % count)
         tables.append((match.pk, secret, _planned_hands(match, rng, share)))
     return tables
@@ -386,7 +397,7 @@ async def http_submissions(port: int, tables: list[tuple[int, str, list[dict]]])
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
             for record in records:
-                body = json.dumps({"record": record, "side": "NS"}).encode()
+                body = json.dumps(submission(match_id, record)).encode()
                 head = (
                     f"POST /api/v1/matches/{match_id}/hands HTTP/1.1\r\n"
                     "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"

@@ -63,7 +63,7 @@ def main() -> None:
     ours = set(api._backends(args.database))
 
     async def post(pk: int, secret: str, record: dict) -> int:
-        body = json.dumps({"record": record, "side": "NS"}).encode()
+        body = json.dumps(api.submission(pk, record)).encode()
         scope = {
             "type": "http",
             "asgi": {"version": "3.0"},

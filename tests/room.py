@@ -206,7 +206,7 @@ def play(
                 code, answer = _post(
                     conn,
                     base,
-                    {"record": record, "side": submitter},
+                    {"record": record, "side": submitter, "pin": t["pins"][submitter]},
                     {**auth, "Idempotency-Key": key},
                 )
                 took = time.perf_counter() - sent
@@ -223,7 +223,7 @@ def play(
                     again, repeat = _post(
                         conn,
                         base,
-                        {"record": record, "side": submitter},
+                        {"record": record, "side": submitter, "pin": t["pins"][submitter]},
                         {**auth, "Idempotency-Key": key},
                     )
                     with lock:

@@ -348,7 +348,7 @@ WORDS = {
     ],
     "table": [
         ("得点入力コード", "Scoring code"),
-        ("ハンドを送信", "Submit the hand"),
+        ("ハンドを送信", "Send the hand"),
         ("取ったトリック", "Tricks taken"),
         ("1テーブルの人数", "Players at a table"),
     ],

@@ -22,6 +22,7 @@ from .models import (
     ImportJob,
     KeepApart,
     Match,
+    PinFailure,
     Player,
     Rating,
     Round,
@@ -200,6 +201,14 @@ class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["at", "tournament", "actor_label", "action", "subject", "reason"]
     list_filter = ["action", "tournament"]
     search_fields = ["subject", "reason", "actor_label"]
+
+
+@admin.register(PinFailure)
+class PinFailureAdmin(ReadOnlyAdmin):
+    """Wrong PINs, kept an hour (services.side_pins): a director clears a table's from the
+    dashboard, in the audit trail."""
+
+    list_display = ["at", "entry", "client"]
 
 
 @admin.register(StandingsSnapshot)

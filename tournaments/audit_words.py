@@ -399,6 +399,14 @@ SENTENCES: dict[str, Writer] = {
     "table-token-revoked": lambda s: (
         _("Revoked a scoring link for %(where)s.") % {"where": _at_table(s)}
     ),
+    "pins-cleared": lambda s: (
+        ngettext(
+            "Cleared %(count)s wrong PIN at %(where)s: its entries' PINs are tried again.",
+            "Cleared %(count)s wrong PINs at %(where)s: its entries' PINs are tried again.",
+            int(s.data.get("failures") or 0),
+        )
+        % {"count": int(s.data.get("failures") or 0), "where": _at_table(s)}
+    ),
     **{action: _clock for action in CLOCK_ACTIONS},
     "director-called": _called,
     "call-acknowledged": lambda s: (
@@ -485,7 +493,10 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
             "hands-import-failed",
         ),
     ),
-    "access": (gettext_lazy("Scoring links"), ("table-token-created", "table-token-revoked")),
+    "access": (
+        gettext_lazy("Scoring links"),
+        ("table-token-created", "table-token-revoked", "pins-cleared"),
+    ),
     "room": (
         gettext_lazy("Clock and calls"),
         (*CLOCK_ACTIONS, "director-called", "call-acknowledged"),

@@ -139,7 +139,7 @@ def _part_play(matches: list[Match], director: Actor, rng: random.Random) -> Non
                 simulate.play_hand(match, rng, confirm=False)
             elif index == len(matches) - 3:
                 pending = simulate.play_hand(match, rng, confirm=False)
-                other = next(a for a in simulate.scorers(match) if a.side != pending.submitted_side)
+                other = simulate.answerer(match, pending)
                 services.reject_hand(
                     submission=pending,
                     expected_version=pending.version,

@@ -209,3 +209,22 @@ def seat_players(
         for letter, player in zip(held, people, strict=False):
             found[letter] = (player, entry)
     return found
+
+
+def answer_barred(
+    submitted_side: str, result: dict | None, seat_sides: dict[str, str]
+) -> dict[str, str]:
+    """The sides that may not confirm or reject a hand, each with the refusal's code: the side
+    that entered it (`own-side`) and, at an individual table (more than two sides), the hand's
+    declarer and the declarer's partner of that hand (`declarer-side`: Solo Whist's proposer
+    and acceptor, as the engine read the contract). `seat_sides` maps each seat to its side."""
+    barred: dict[str, str] = {}
+    if len(set(seat_sides.values())) > 2:
+        contract = (result or {}).get("contract") or {}
+        for seat in (contract.get("declarer"), contract.get("partner")):
+            side = seat_sides.get(seat) if isinstance(seat, str) else None
+            if side:
+                barred[side] = "declarer-side"
+    if submitted_side:
+        barred[submitted_side] = "own-side"
+    return barred

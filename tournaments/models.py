@@ -286,8 +286,8 @@ class Tournament(models.Model):
         return gameplay.entry_kind(self.game, self.rules, self.format) == "team"
 
 
-#: An entry's confirmation PIN: short enough to type on a phone at the table; wrong guesses are
-#: throttled per table (tournaments.services.hands).
+#: An entry's PIN: short enough to type on a phone at the table; wrong guesses are counted per
+#: entry and per client (tournaments.services.side_pins).
 PIN_DIGITS = 4
 
 
@@ -303,8 +303,9 @@ def new_pin(taken=()) -> str:
 
 
 class Entry(models.Model):
-    """A team or a player in a tournament. Its `pin` confirms the hands the other side enters:
-    one per entry for the whole tournament, so reprinting a card or a new round keeps it."""
+    """A team or a player in a tournament. Its `pin` proves its side at the table (entering a
+    hand, confirming or rejecting the other side's): one per entry for the whole tournament, so
+    reprinting a card or a new round keeps it."""
 
     # Default orderings name foreign keys by their column (`tournament_id`), never the related
     # model: ordering by the relation follows its ordering too, adding a join per level to
@@ -752,6 +753,28 @@ class HandSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} v{self.version} ({self.status})"
+
+
+class PinFailure(models.Model):
+    """A wrong PIN typed at a table, charged to one entry it was tested against (one row per
+    entry per wrong PIN): the budget of wrong PINs an entry's PIN may take an hour, and a
+    client's growing wait, are counted from these (tournaments.services.side_pins). Kept an
+    hour; a director clears a table's."""
+
+    entry = models.ForeignKey(Entry, models.CASCADE, related_name="pin_failures")
+    #: Who typed it: the table's token (its table) and the client's address.
+    client = models.CharField(max_length=120)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [
+            models.Index(fields=["entry", "at"], name="pin_failure_entry_at"),
+            models.Index(fields=["client", "at"], name="pin_failure_client_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.client} {self.at:%H:%M:%S}"
 
 
 class AuditEvent(models.Model):

@@ -14,7 +14,7 @@ from typing import Any
 from games.records import get_game
 from tournaments.models import HandSubmission, Match
 
-from . import services
+from . import gameplay, services
 from .services import Actor
 
 SIMULATORS = {
@@ -39,6 +39,16 @@ def scorers(match: Match) -> list[Actor]:
         Actor(table=match.table_id, side=side, pin=pin, label=f"table {side}")
         for side, pin in sorted(pins.items())
     ]
+
+
+def answerer(match: Match, submission: HandSubmission) -> Actor:
+    """The first scorer who may confirm or reject the hand: not the side that entered it nor,
+    at an individual table, the hand's declarer or the declarer's partner."""
+    seat_sides = {
+        letter: side for seats, side in match.seats.values_list("seats", "side") for letter in seats
+    }
+    barred = gameplay.answer_barred(submission.submitted_side, submission.result, seat_sides)
+    return next(a for a in scorers(match) if a.side not in barred)
 
 
 def next_hand(match: Match, rng: random.Random, *, summary: bool = False) -> dict:
@@ -74,7 +84,7 @@ def play_hand(
         idempotency_key=f"sim-{match.pk}-{rng.getrandbits(64):016x}",
     ).submission
     if confirm:
-        answer = next(a for a in sides if a.side != submitter.side)
+        answer = answerer(match, submitted)
         submitted = services.confirm_hand(
             submission=submitted, expected_version=submitted.version, actor=answer
         )

@@ -33,11 +33,13 @@
 
 import { createApi, pageCsrf } from './scoring/api.js';
 import { createCardEntry } from './scoring/cards.js';
-import { answerHand, markHandOver } from './scoring/confirm.js';
+import { answerHand, keepAnswers, markHandOver } from './scoring/confirm.js';
 import { $, $$, element, readJSON } from './scoring/dom.js';
 import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
 import { cardFacts, gameFor } from './scoring/games.js';
+import { wireKeypads } from './scoring/keypad.js';
+import { answer as padAnswer, current as padCurrent, isNilCall, keepAnswers as keepPadAnswers, plan as padPlan } from './scoring/pad.js';
 import { createQueue, createStore } from './scoring/queue.js';
 import { createStream } from './scoring/stream.js';
 import './scoring/clock.js';  // the round clock (issue 15 point 4), self-starting
@@ -60,6 +62,8 @@ const POLL = 30000;
 const LIVE_EVENTS = ['hand-submitted', 'hand-confirmed', 'hand-rejected', 'match-finished', 'round'];
 
 const store = createStore(`tricktable:table:${config.table}:`);
+// The entering side's PIN, asked once a match and kept for this tab only (never in localStorage).
+const session = createStore(`tricktable:match:${config.match}:`, () => globalThis.sessionStorage);
 const game = gameFor(config.game);
 
 // -- the scoring code (table token) ---------------------------------------------------------------
@@ -172,8 +176,13 @@ const queue = createQueue({
   request,
   match: config.match,
   connected: () => connected,
+  pin: item => {
+    const kept = item.match === config.match ? session.get('credential') : null;
+    return kept && kept.pin ? kept.pin : '';
+  },
   changed: () => renderQueue(),
   sent(item, response) {
+    if (item.match === config.match) learnSide(response);
     const text = fmt(T.queueSent, { number: item.number });
     setOutcome('ok', text);
     say(text);
@@ -222,7 +231,6 @@ const form = $('#entry-form');
 const preview = $('#preview');
 const outcome = $('#submit-status');
 const submitButton = $('#submit-button');
-const checkButton = $('#check-button');
 const read = formReader(form, { badNumber: key => fmt(T.badNumber, { who: sideLabel(key) }) });
 let checked = null;  // {record, fingerprint} once the engine (or, offline, nobody) has seen it
 let shownNumber = null;
@@ -269,25 +277,28 @@ function updateEntry() {
     if (shownNumber !== null) resetForm();
     shownNumber = `${next.number}:${next.reentry}`;
     if (!next.dealerFixed) $('#dealer-choice').value = next.dealer;
+    loadPad();
   }
   $('#entry-heading').textContent = fmt(next.reentry ? T.enterAgain : T.enterHand, { number: next.number });
   $('#dealer-field').hidden = next.dealerFixed;
   $('#entry-dealer').textContent = fmt(T.dealerIs, { dealer: dealerLabel(currentDealer()) });
-  const side = store.get('side');
-  const radio = side && $(`input[name=entering-side][value="${side}"]`);
-  if (radio && !$('input[name=entering-side]:checked')) radio.checked = true;
+  submitButton.textContent = fmt(T.send, { number: next.number });
   arrange();
+  renderPad();
+  scheduleCheck();
 }
 
 function resetForm() {
-  const side = $('input[name=entering-side]:checked');
   form.reset();
-  if (side) side.checked = true;
   checked = null;
   submitButton.disabled = true;
   preview.replaceChildren();
   preview.className = 'preview';
   $('#form-error').textContent = '';
+  $('#send-why').textContent = '';
+  answers = {};
+  chosen = null;
+  hideCredential();
   showMode();
   if (cardEntry.enabled) cardEntry.reset();
 }
@@ -302,12 +313,18 @@ function mode() {
 }
 
 function showMode() {
-  const chosen = mode();
-  form.dataset.mode = chosen;
-  $('#facts-mode').hidden = chosen === 'full';
-  $('#full-mode').hidden = chosen !== 'full';
+  const picked = mode();
+  form.dataset.mode = picked;
+  $('#every-detail').hidden = picked === 'full';
+  if (picked === 'cards') $('#every-detail').open = true;
+  $('#pad').hidden = picked !== 'facts';
+  $('#full-mode').hidden = picked !== 'full';
   const panel = $('#cards-mode');
-  if (panel) panel.hidden = chosen !== 'cards';
+  if (panel) panel.hidden = picked !== 'cards';
+  // the pad leaves counts it was not given empty; card by card the form's own defaults stand
+  if (picked !== 'facts') {
+    for (const input of $$('input[data-kind="tricks"]', form)) if (input.value === '') input.value = input.defaultValue;
+  }
 }
 
 function arrange() {
@@ -428,12 +445,185 @@ function showFormError(error) {
 
 function invalidate() {
   $('#form-error').textContent = '';
-  if (checked || preview.childElementCount) {
-    checked = null;
-    submitButton.disabled = true;
-    preview.className = 'preview';
-    preview.replaceChildren(element('p', { textContent: T.changed }));
+  scheduleCheck();
+}
+
+// -- the hand in a few taps (scoring/pad.js) ------------------------------------------------------
+
+let answers = {};    // {question key: value} as tapped, kept on the phone per hand
+let chosen = null;   // the question tapped to change, shown on the pad instead of the next one
+
+const padKey = () => `pad:${config.match}:${next.number}:${next.reentry ? 'again' : 'first'}`;
+
+/** The choices of a form control the pad stands in for: a select's options or a radio group's. */
+function choicesOf(control) {
+  if (control.startsWith('[')) {
+    const select = $(control, form);
+    return select ? [...select.options].filter(option => option.value)
+      .map(option => ({ value: option.value, label: option.textContent.trim() })) : [];
   }
+  return $$(`input[name="${control}"]`, form)
+    .map(input => ({ value: input.value, label: input.closest('label').textContent.trim() }));
+}
+
+function padContext() {
+  const dealer = currentDealer();
+  const rules = config.form || {};
+  return {
+    game: config.game, form: rules, layout: config.layouts && config.layouts[dealer], seats: config.seats,
+    sides: config.sides, total: rules.total || 13, names: config.names, T, choices: choicesOf,
+    extraNils: $$('[data-nil-seat]', form).filter(select => isNilCall(select.value)),
+  };
+}
+
+/** The answers kept on the phone for this hand (bids entered when made, tricks after the play). */
+function loadPad() {
+  const kept = store.get(padKey());
+  answers = kept && kept.dealer === currentDealer() ? kept.answers : {};
+  writePad();
+  renderPad();
+}
+
+function savePad() {
+  if (next && next.number) store.set(padKey(), { dealer: currentDealer(), answers });
+}
+
+/** Set the form's controls to the pad's answers: every control the pad owns is cleared first,
+ * so an answer taken back (a nil changed to a number) leaves nothing behind. */
+function writePad() {
+  if (!game || mode() !== 'facts') return;
+  const { questions, writes } = padPlan(padContext(), answers);
+  for (const input of $$('input[data-kind="tricks"]', form)) input.value = '';
+  for (const question of questions) {
+    const select = $(`[data-bid-seat="${question.key.slice(4)}"]`, form);
+    if (question.kind === 'bid' && select) select.value = '';
+  }
+  for (const { control, value } of writes) {
+    if (control.select) {
+      const select = $(control.select, form);
+      if (select) select.value = value;
+    } else if (control.radio) {
+      const radio = $(`input[name="${control.radio}"][value="${value}"]`, form);
+      if (radio) radio.checked = true;
+    } else if (control.count) {
+      const input = $(`input[data-kind="${control.count[0]}"][data-key="${control.count[1]}"]`, form);
+      if (input) input.value = String(value);
+    }
+  }
+  arrange();
+}
+
+/** An answer as its chip shows it: short (a seat's letter, a suit's sign), the key's words else. */
+function choiceLabel(question) {
+  if (question.kind === 'seat') return question.answer;
+  if (question.key === 'honours') return question.answer.replace('-', '–');  // N/S–E/W: 3–1
+  const choice = question.choices && question.choices.find(c => c.value === question.answer);
+  const label = choice ? choice.label : question.answer;
+  return question.kind === 'suit' ? label.split(' ')[0] : label;
+}
+
+function renderPad() {
+  if (!game) return;
+  const { questions, derived } = padPlan(padContext(), answers);
+  const shown = padCurrent(questions, chosen);
+  // each answer as "E 4" on screen, read out whole ("E Chika & Dan bids: 4")
+  const said = (prompt, who, what) => [
+    element('span', { className: 'visually-hidden', textContent: `${prompt}: ` }),
+    who ? element('span', { className: 'who', textContent: who, ariaHidden: 'true' }) : null,
+    element('span', { className: 'what', textContent: what })];
+  $('#pad-answers').replaceChildren(
+    ...questions.map(question => {
+      const text = question.answer === null ? '·' : choiceLabel(question);
+      const chip = element('button', {
+        type: 'button', className: `pad-answer${question === shown ? ' now' : ''}${question.answer === null ? ' empty' : ''}`,
+      }, said(question.prompt, question.short, text));
+      chip.dataset.question = question.key;
+      if (question === shown) chip.setAttribute('aria-current', 'step');
+      return element('li', {}, chip);
+    }),
+    ...derived.map(item => {
+      const chip = element('span', { className: `pad-answer derived${item.answer === null ? ' empty' : ''}` },
+        said(item.prompt, item.short, item.answer ?? '·'));
+      chip.dataset.derived = item.key;
+      return element('li', {}, chip);
+    }),
+  );
+  $('#pad-prompt').textContent = shown ? shown.prompt : T.padDone;
+  const keys = $('#pad-keys');
+  keys.dataset.kind = shown ? shown.kind : 'done';
+  keys.replaceChildren(...(shown ? shown.choices : []).map(choice => {
+    const key = element('button', {
+      type: 'button', className: `pad-key${choice.label.length > 3 ? ' wide' : ''}${choice.value === shown.answer ? ' picked' : ''}`,
+      textContent: choice.label, disabled: Boolean(choice.disabled),
+    });
+    key.dataset.value = choice.value;
+    if (choice.value === shown.answer) key.setAttribute('aria-pressed', 'true');
+    return key;
+  }));
+}
+
+function tapPad(event) {
+  const chip = event.target.closest('[data-question]');
+  if (chip) {
+    chosen = chip.dataset.question;
+    renderPad();
+    focusPad();
+    return;
+  }
+  const key = event.target.closest('#pad-keys button[data-value]');
+  if (!key) return;
+  const shown = padCurrent(padPlan(padContext(), answers).questions, chosen);
+  if (!shown) return;
+  ({ answers } = padAnswer(padContext(), answers, shown.key, key.dataset.value));
+  chosen = null;
+  savePad();
+  writePad();
+  renderPad();
+  updateSums();
+  invalidate();
+  focusPad();
+}
+
+/** The keys are drawn again after each answer: the focus goes on to the next question's first
+ * key (or to Send once every answer is in), so a keyboard keeps its place. */
+function focusPad() {
+  const first = $('#pad-keys button:not([disabled])');
+  (first || submitButton).focus({ preventScroll: true });
+}
+
+// -- the score as the numbers go in (POST /api/v1/hands/check, debounced) -------------------------
+
+const CHECK_DELAY = 250;
+let checkTimer = null;
+let checking = null;  // the promise of the check under way
+let asked = 0;        // which check is the latest (an older answer is dropped)
+
+/** After any change: Send is ready as soon as the hand is complete (a tap on it waits for the
+ * check), and the engine's score follows a moment later. */
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(() => { checkTimer = null; checking = checkHand(); }, CHECK_DELAY);
+  submitButton.disabled = !completeRecord();
+}
+
+/** The record as it stands, or null while something is missing (said next to Send). */
+function completeRecord() {
+  if (!next || !next.number) return null;
+  try {
+    const record = buildRecord();
+    sendWhy('');
+    return record;
+  } catch (error) {
+    if (!(error instanceof FormError)) throw error;
+    const waiting = mode() === 'facts' && game ? padCurrent(padPlan(padContext(), answers).questions, null) : null;
+    sendWhy(waiting ? waiting.prompt : error.message);
+    return null;
+  }
+}
+
+/** What the Send button waits for, in words (never a grey button with nothing saying why). */
+function sendWhy(text) {
+  $('#send-why').textContent = text ? fmt(T.sendWhy, { what: text }) : '';
 }
 
 // -- checking the score ---------------------------------------------------------------------------
@@ -447,49 +637,71 @@ function renderCheck(result) {
     return;
   }
   preview.className = 'preview ok';
-  const rows = checkRows(result, T, game);
-  preview.append(element('h3', { textContent: T.checkOk }),
-    element('dl', {}, rows.flatMap(([term, text]) => [element('dt', { textContent: term }), element('dd', { textContent: text })])));
+  // the score and the totals first, on a line each; the rest (tricks, how it scored) folded
+  const rows = checkRows(result, T, game).filter(([term]) => term !== T.tricks);
+  preview.append(element('h3', { className: 'visually-hidden', textContent: T.checkOk }));
+  preview.append(element('dl', { className: 'live-score' }, rows.flatMap(([term, text]) => [
+    element('dt', { textContent: term }), element('dd', { textContent: text })])));
   if (result.notes && result.notes.length) {
-    preview.append(element('p', { textContent: T.notes }),
-      element('ul', {}, result.notes.map(note => element('li', { textContent: note }))));
+    preview.append(element('details', { className: 'how' }, [
+      element('summary', { textContent: T.notes }),
+      element('ul', {}, result.notes.map(note => element('li', { textContent: note })))]));
   }
 }
 
 async function checkHand() {
-  $('#form-error').textContent = '';
-  let record;
-  try {
-    record = buildRecord();
-  } catch (error) {
-    if (error instanceof FormError) { showFormError(error); return; }
-    throw error;
+  const mine = ++asked;
+  const record = completeRecord();
+  if (!record) {
+    checked = null;
+    submitButton.disabled = true;
+    preview.className = 'preview';
+    preview.replaceChildren();
+    return;
   }
   const fingerprint = JSON.stringify(record);
+  if (checked && checked.fingerprint === fingerprint) {
+    submitButton.disabled = false;
+    return;
+  }
   checked = null;
-  submitButton.disabled = true;
   if (next.predicted) {  // the score before it is not known until the queued hands are stored
     checkedOffline(record, fingerprint, T.checkLater);
     submitButton.disabled = false;
     return;
   }
-  preview.className = 'preview';
-  preview.replaceChildren(element('p', { textContent: T.checking }));
+  preview.classList.add('asking');
+  let response = null;
   try {
-    const response = await request(config.api.check, { method: 'POST', body: checkBody(record), auth: false });
-    if (response.status === 200 && response.data) {
-      renderCheck(response.data);
-      if (response.data.ok) checked = { record, fingerprint };
-    } else if (response.status >= 500 || response.status === 429) {
-      checkedOffline(record, fingerprint);
-    } else {
-      preview.className = 'preview bad';
-      preview.replaceChildren(refusal(response, T.checkBad, T));
-    }
+    response = await request(config.api.check, { method: 'POST', body: checkBody(record), auth: false });
   } catch {
+    response = null;
+  }
+  if (mine !== asked) return;  // the hand changed meanwhile: a newer check answers
+  preview.classList.remove('asking');
+  if (!response || response.status >= 500 || response.status === 429) {
     checkedOffline(record, fingerprint);
+  } else if (response.status === 200 && response.data) {
+    renderCheck(response.data);
+    if (response.data.ok) checked = { record, fingerprint };
+    else sendWhy('');
+    if (!response.data.ok) $('#send-why').textContent = T.sendRefused;
+  } else {
+    preview.className = 'preview bad';
+    preview.replaceChildren(refusal(response, T.checkBad, T));
+    $('#send-why').textContent = T.sendRefused;
   }
   submitButton.disabled = !checked;
+}
+
+/** The check of the hand as it stands now (a Send tapped before the debounce ran). */
+async function checkNow() {
+  if (checkTimer) {
+    clearTimeout(checkTimer);
+    checkTimer = null;
+    checking = checkHand();
+  }
+  if (checking) await checking;
 }
 
 function checkedOffline(record, fingerprint, text = T.checkOffline) {
@@ -512,37 +724,105 @@ function storedText(item, response) {
   return fmt(text, { number: item.number });
 }
 
+/** Who sends this hand: asked once a match and kept in sessionStorage for this match. In PIN
+ * mode the entering entry's PIN, from which the server derives the side (the phone says no
+ * side); in same-phone mode the side, said with one tap. A director needs neither. */
+function credential() {
+  return session.get('credential');
+}
+
+function needsCredential() {
+  if (config.director) return false;
+  const kept = credential();
+  return config.pinNeeded ? !kept || !kept.pin : !kept || !kept.side;
+}
+
+/** Refusals of the entering PIN itself: it is forgotten and asked again (a wait or a lock is
+ * not about the PIN typed: it is kept). */
+const PIN_FORGOTTEN = new Set(['side-pin-wrong', 'side-pin-required', 'side-pin-mismatch']);
+
+function askCredential(message = '') {
+  const sheet = $('#credential');
+  sheet.hidden = false;
+  $('#pad').hidden = true;
+  const pinBox = $('#credential-pin');
+  $('#side-keys').hidden = Boolean(config.pinNeeded);
+  if (pinBox) pinBox.hidden = !config.pinNeeded;
+  if (!config.pinNeeded) {
+    $('#credential-prompt').textContent = message || T.whoSends;
+    $('#side-keys button').focus({ preventScroll: true });
+  } else {
+    $('#credential-prompt').textContent = message || T.pinOnce;
+    $('#entry-pin').value = '';
+    $('#credential-pin .key').focus({ preventScroll: true });
+  }
+}
+
+function hideCredential() {
+  const sheet = $('#credential');
+  if (!sheet) return;
+  sheet.hidden = true;
+  $('#pad').hidden = mode() !== 'facts';
+}
+
+function pickSide(side) {
+  store.set('side', side);
+  session.set('credential', { side });
+  decorateFragment();
+  hideCredential();
+  submitHand();
+}
+
+function pinTyped(input) {
+  if (input.id !== 'entry-pin') return;
+  session.set('credential', { pin: input.value });
+  input.value = '';
+  hideCredential();
+  submitHand();
+}
+
+/** The side the server says entered a hand (PIN mode: derived from the PIN), kept with the PIN
+ * for the "pass the phone" hint. */
+function learnSide(response) {
+  const side = response && response.data && response.data.submitted_side;
+  if (!side) return;
+  store.set('side', side);
+  const kept = credential();
+  if (kept && kept.pin) session.set('credential', { ...kept, side });
+}
+
 async function submitHand() {
+  await checkNow();
   if (!checked) return;
-  const side = read.picked('entering-side');
-  if (!side && !config.director) {
-    showFormError(new FormError(T.chooseSide, 'input[name="entering-side"]'));
+  if (needsCredential()) {
+    askCredential();
     return;
   }
+  const side = config.director || config.pinNeeded ? '' : credential().side;
   const item = {
     url: config.api.hands, match: config.match, number: next.number, record: checked.record,
     dealer: checked.record.dealer || currentDealer(), reentry: Boolean(next.reentry),
     side, key: queue.handKey(next), at: new Date().toISOString(),
   };
   submitButton.disabled = true;
-  checkButton.disabled = true;
   if (!queue.here().length) setOutcome('', fmt(T.submitting, { number: item.number }));
   const result = await queue.submit(item, {
     queued(behind) {
-      checkButton.disabled = false;
+      store.remove(padKey());
       resetForm();  // the hand is safe in the queue: the form moves on to the next one
       const text = fmt(behind ? T.queuedBehind : T.queued, { number: item.number });
       setOutcome('queued', text);
       say(text);
     },
   });
-  checkButton.disabled = false;
   if (result.kind === 'queued') {
     updateEntry();
     return;
   }
   if (result.kind === 'stored') {
     const text = storedText(item, result.response);
+    learnSide(result.response);
+    store.remove(padKey());
     resetForm();
     setOutcome('ok', text);
     say(text);
@@ -551,6 +831,11 @@ async function submitHand() {
   }
   submitButton.disabled = false;
   setOutcome('bad', refusal(result.response, fmt(T.refused, { number: item.number }), T));
+  const code = result.response.data && result.response.data.code;
+  if (PIN_FORGOTTEN.has(code)) {  // ask again, keep nothing wrong
+    session.remove('credential');
+    askCredential(T.pinForgotten);
+  }
   if (result.response.status === 409) await refresh();
 }
 
@@ -558,6 +843,7 @@ async function submitHand() {
 
 function decide(decision, action) {
   return answerHand(decision, action, {
+    digits: config.pinDigits || 4,
     request, handUrl: config.api.hand, T, refresh,
     refusal: (response, lead) => refusal(response, lead, T),
     async answered(text) {
@@ -569,7 +855,8 @@ function decide(decision, action) {
 }
 
 function decorateFragment() {
-  markHandOver(read.picked('entering-side') || store.get('side'));
+  const kept = session.get('credential');
+  markHandOver((kept && kept.side) || store.get('side'));
 }
 
 // -- the hands list, fetched again after every action ---------------------------------------------
@@ -600,10 +887,9 @@ function show(html, { quiet = false } = {}) {
   const signature = (/data-signature="([^"]*)"/.exec(html) || [])[1];
   const shown = $('[data-signature]', region);
   if (signature && shown && shown.dataset.signature === signature) return false;
-  if (quiet && region.contains(document.activeElement) && document.activeElement !== region) return false;
-  // A PIN being typed is kept: the list waits for the answer rather than wipe it.
-  if (quiet && $$('input[name=pin]', region).some(input => input.value)) return false;
-  region.innerHTML = html;
+  // What is being typed (a PIN, a reason) and the focus are kept across the swap: the list
+  // never stops following the table, not even after a refused PIN.
+  keepAnswers(region, () => { region.innerHTML = html; });
   serverNext = readJSON('scoring-next');
   decorateFragment();
   updateEntry();
@@ -666,19 +952,41 @@ function start() {
   takeToken();
   form.addEventListener('submit', event => event.preventDefault());
   form.addEventListener('click', stepper);
-  form.addEventListener('input', event => { linkPair(event); updateSums(); invalidate(); });
+  $('#pad').addEventListener('click', tapPad);
+  $('#side-keys').addEventListener('click', event => {
+    const key = event.target.closest('[data-send-side]');
+    if (key) pickSide(key.dataset.sendSide);
+  });
+  $('#credential-cancel').addEventListener('click', hideCredential);
+  wireKeypads(root, {
+    digits: config.pinDigits || 4,
+    full(input) {
+      if (input.id === 'entry-pin') { pinTyped(input); return; }
+      const decision = input.closest('form.decide');
+      if (decision && decision.dataset.pending) decide(decision, decision.dataset.pending);
+    },
+  });
+  form.addEventListener('input', event => {
+    if (event.target.id === 'entry-pin') return;
+    linkPair(event); updateSums(); invalidate();
+  });
   form.addEventListener('change', event => {
-    if (event.target.name === 'entering-side') { store.set('side', event.target.value); decorateFragment(); return; }
-    if (event.target.name === 'mode') showMode();
+    if (event.target.id === 'entry-pin') return;
+    if (event.target.name === 'mode') { showMode(); writePad(); }
     if (event.target.id === 'dealer-choice') {
       $('#entry-dealer').textContent = fmt(T.dealerIs, { dealer: dealerLabel(currentDealer()) });
+      // another first dealer: another bidding order (the bids by seat stay; a count asked of
+      // the side that bids first may no longer be asked)
+      answers = keepPadAnswers(padContext(), answers);
+      savePad();
+      writePad();
       updateEntry();
     }
     arrange();
+    if (event.target.matches('[data-nil-seat]')) { writePad(); renderPad(); }
     invalidate();
     if (cardEntry.enabled && mode() === 'cards') cardEntry.refresh();
   });
-  checkButton.addEventListener('click', checkHand);
   submitButton.addEventListener('click', submitHand);
   $('#forget-token').addEventListener('click', forgetToken);
   $('#queue-retry').addEventListener('click', () => { queue.retryNow(); });
@@ -720,6 +1028,7 @@ function start() {
   stream.listen();
   offlineApp();
   root.dataset.ready = 'true';
+  performance.mark('scoring-ready');  // bench: how soon the page takes a hand (docs/benchmarks.md)
 }
 
 /** HTTPS only: the worker that lets this page reload without a connection. The server offers it

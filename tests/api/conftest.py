@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from api import fastpath, threaded
 from api.models import ApiToken, hash_secret, new_secret
 from tests.conftest import clear_cache
-from tests.tournaments.builders import make_director, make_match
+from tests.tournaments.builders import make_director, make_match, side_pin
 from tournaments.models import Match, TableToken
 from tournaments.services import Actor
 
@@ -64,6 +64,26 @@ def tables():
         match = make_match(director)
         found.append((match, table_token(match.table)[1]))
     return found
+
+
+class PinOf(str):
+    """In a step's body played on two matches (test_threaded, test_fastsubmit): the PIN of
+    that match's entry on this side (`with_pins` puts it in)."""
+
+
+#: A body's side and its PIN (in `play`, the PIN at the match it is played on).
+AS_NS = {"side": "NS", "pin": PinOf("NS")}
+
+
+def with_pins(body, match: Match):
+    """The body with each `PinOf(side)` replaced by that side's PIN at `match` (with the
+    spaces round the side kept round the PIN)."""
+    if not isinstance(body, dict):
+        return body
+    return {
+        k: v.replace(v.strip(), side_pin(match, v.strip())) if isinstance(v, PinOf) else v
+        for k, v in body.items()
+    }
 
 
 def client_with(header: str | None = None) -> APIClient:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.tournaments.builders import HAND_1
+from tests.tournaments.builders import HAND_1, side_pin
 
 from .conftest import assert_error
 
@@ -21,7 +21,7 @@ BAD = {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}
 def submit(client, match, record, language, key="key-0001-abcdef"):
     return client.post(
         f"/api/v1/matches/{match.pk}/hands",
-        {"record": record, "side": "NS"},
+        {"record": record, "side": "NS", "pin": side_pin(match, "NS")},
         format="json",
         HTTP_IDEMPOTENCY_KEY=key,
         HTTP_ACCEPT_LANGUAGE=language,

@@ -26,7 +26,7 @@ from tests.live import asgi
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
 from tournaments import services
 
-from .conftest import AsgiPaths, table_token
+from .conftest import AS_NS, AsgiPaths, PinOf, table_token, with_pins
 from .test_threaded import masked, scorer, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -93,7 +93,9 @@ def play(
                 headers,
                 scheme=scheme,
                 timeout=30,
-                body=body if isinstance(body, bytes) else json.dumps(body).encode(),
+                body=body
+                if isinstance(body, bytes)
+                else json.dumps(with_pins(body, match)).encode(),
             )
             if "content-length" in found:  # ids differ in length: the length is checked here
                 assert found["content-length"] == str(len(content))
@@ -115,8 +117,11 @@ def test_a_submission_its_replay_and_the_next_are_answered_here_as_django_does(b
         both,
         tables,
         [
-            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
-            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
+            (scorer("key-0001-abcdef"), {"record": HAND_1, **AS_NS}),
+            (
+                scorer("key-0001-abcdef"),
+                {"record": HAND_1, **AS_NS},
+            ),  # the retry
             (
                 scorer(
                     "key-0002-abcdef",
@@ -125,7 +130,7 @@ def test_a_submission_its_replay_and_the_next_are_answered_here_as_django_does(b
                         "accept": "application/json",
                     },
                 ),
-                {"record": HAND_2, "side": "NS", "number": 2},
+                {"record": HAND_2, **AS_NS, "number": 2},
             ),
         ],
     )
@@ -144,17 +149,24 @@ def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both,
         both,
         tables,
         [
-            (scorer("key-0003-abcdef"), {"record": bad, "side": "NS"}),
-            (scorer("key-0004-abcdef", **{"accept-language": "ja"}), {"record": bad, "side": "NS"}),
+            (scorer("key-0003-abcdef"), {"record": bad, **AS_NS}),
+            (
+                scorer("key-0004-abcdef", **{"accept-language": "ja"}),
+                {"record": bad, **AS_NS},
+            ),
             (
                 scorer("key-0005-abcdef", **{"accept-language": "ja"}),
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),  # stored, answered in Japanese
-            (scorer("key-0005-abcdef"), {"record": HAND_2, "side": "NS"}),  # the key reused
+            (
+                scorer("key-0005-abcdef"),
+                {"record": HAND_2, **AS_NS},
+            ),  # the key reused
             (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "XX"}),
         ],
     )
-    assert [status for status, _, _ in answers] == [422, 422, 201, 409, 400]
+    assert [status for status, _, _ in answers] == [422, 422, 201, 409, 403]
+    assert answers[4][2]["code"] == "side-pin-required"
     assert answers[1][1]["content-language"] == "ja" and answers[1][2] != answers[0][2]
     assert answers[2][1]["content-language"] == "ja"
     assert answers[3][2]["code"] == "idempotency-key-reused"
@@ -162,17 +174,44 @@ def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both,
     assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 1
 
 
+def test_the_side_is_the_pins_and_pin_refusals_are_answered_here_alike(both, tables):
+    """Issue 28's side swap through the fast path: NS's PIN with `side` EW is refused exactly
+    as Django refuses it; the side stored is the PIN's (EW's PIN, no side: EW); no PIN, a
+    wrong PIN and a PIN with spaces round it: the same answers and the same rows."""
+    answers = play(
+        both,
+        tables,
+        [
+            (scorer("key-0040-abcdef"), {"record": HAND_1}),  # no PIN
+            (scorer("key-0041-abcdef"), {"record": HAND_1, "pin": "no-pin"}),  # no entry's
+            (scorer("key-0042-abcdef"), {"record": HAND_1, "side": "EW", "pin": PinOf("NS")}),
+            (scorer("key-0043-abcdef"), {"record": HAND_1, "pin": PinOf("EW")}),
+            (scorer("key-0044-abcdef"), {"record": HAND_2, "side": "NS", "pin": PinOf(" NS")}),
+        ],
+    )
+    assert [(status, body.get("code")) for status, _, body in answers] == [
+        (403, "side-pin-required"),
+        (403, "side-pin-wrong"),
+        (403, "side-pin-mismatch"),
+        (201, None),
+        (201, None),
+    ]
+    assert [body.get("submitted_side") for _, _, body in answers[3:]] == ["EW", "NS"]
+    assert both.answered == [True] * 5
+    assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 2
+
+
 def test_another_tables_token_and_an_unknown_match_are_answered_here_alike(both, tables):
     (mine, secret), (theirs, other_secret) = tables
     answers = play(
         both,
         [(mine, other_secret), (theirs, secret)],
-        [(scorer("key-0007-abcdef"), {"record": HAND_1, "side": "NS"})],
+        [(scorer("key-0007-abcdef"), {"record": HAND_1, **AS_NS})],
     )
     answers += play(
         both,
         tables,
-        [(scorer("key-0008-abcdef"), {"record": HAND_1, "side": "NS"})],
+        [(scorer("key-0008-abcdef"), {"record": HAND_1, **AS_NS})],
         path=lambda match: "/api/v1/matches/999999/hands",
     )
     assert [(status, body["code"]) for status, _, body in answers] == [
@@ -189,30 +228,49 @@ def test_what_django_must_refuse_is_left_to_django(both, tables):
         (mine, table_token(mine.table, expires_at=timezone.now() - timedelta(1))[1]),
         (theirs, table_token(theirs.table, expires_at=timezone.now() - timedelta(1))[1]),
     ]
-    answers = play(both, expired, [(scorer("key-0009-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers = play(
+        both,
+        expired,
+        [(scorer("key-0009-abcdef"), {"record": HAND_1, **AS_NS})],
+    )
     answers += play(
         both,
         tables,
         [
             (
                 lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),
             (
                 lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),
-            (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
-            (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the workflow's refusal: here
-            (lambda secret: {"authorization": f"Table {secret}"}, {"record": HAND_1, "side": "NS"}),
+            (
+                lambda secret: {"idempotency-key": "k" * 10},
+                {"record": HAND_1, **AS_NS},
+            ),
+            (
+                scorer("short"),
+                {"record": HAND_1, **AS_NS},
+            ),  # the workflow's refusal: here
+            (
+                lambda secret: {"authorization": f"Table {secret}"},
+                {"record": HAND_1, **AS_NS},
+            ),
             (scorer("key-0010-abcdef"), b"{not json"),
-            (scorer("key-0011-abcdef"), {"record": "nope", "side": "NS"}),
+            (scorer("key-0011-abcdef"), {"record": "nope", **AS_NS}),
             (
                 scorer("key-0012-abcdef", **{"content-type": "text/plain"}),
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),
-            (scorer("key-0013-abcdef", accept="text/html"), {"record": HAND_1, "side": "NS"}),
-            (scorer("key-0014-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
+            (
+                scorer("key-0013-abcdef", accept="text/html"),
+                {"record": HAND_1, **AS_NS},
+            ),
+            (
+                scorer("key-0014-abcdef", host="evil.example"),
+                {"record": HAND_1, **AS_NS},
+            ),
         ],
     )
     assert [status for status, _, _ in answers] == [
@@ -241,11 +299,11 @@ def test_a_browsers_session_and_an_asked_for_indent_are_left_to_django(both, tab
         [
             (
                 scorer("key-0015-abcdef", cookie="sessionid=abcdefghijkl; csrftoken=x"),
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),
             (
                 scorer("key-0016-abcdef", accept="application/json; indent=4"),
-                {"record": HAND_2, "side": "NS"},
+                {"record": HAND_2, **AS_NS},
             ),
         ],
     )
@@ -259,11 +317,15 @@ def test_https_gets_hsts_here_and_plain_http_djangos_redirect(both, tables, sett
     settings.SECURE_SSL_REDIRECT = True
     settings.SECURE_HSTS_SECONDS = 3600
     both.django = ASGIHandler()  # its middleware reads these settings when loaded
-    answers = play(both, tables, [(scorer("key-0022-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers = play(
+        both,
+        tables,
+        [(scorer("key-0022-abcdef"), {"record": HAND_1, **AS_NS})],
+    )
     answers += play(
         both,
         tables,
-        [(scorer("key-0023-abcdef"), {"record": HAND_1, "side": "NS"})],
+        [(scorer("key-0023-abcdef"), {"record": HAND_1, **AS_NS})],
         scheme="https",
     )
     assert [status for status, _, _ in answers] == [301, 201]
@@ -284,9 +346,9 @@ def test_throttling_counts_once_and_its_refusal_is_djangos(both, tables, setting
         both,
         tables,
         [
-            (scorer("key-0017-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0017-abcdef"), {"record": HAND_1, **AS_NS}),
             (scorer("key-0018-abcdef"), b"{not json"),  # refused after the throttle counted it
-            (scorer("key-0019-abcdef"), {"record": HAND_2, "side": "NS"}),
+            (scorer("key-0019-abcdef"), {"record": HAND_2, **AS_NS}),
         ],
     )
     assert [status for status, _, _ in answers] == [201, 400, 429]
@@ -299,7 +361,11 @@ def test_a_database_failure_in_the_workflow_is_the_same_503(both, tables, monkey
         raise OperationalError("the server closed the connection")
 
     monkeypatch.setattr(services, "submit_hand", down)
-    answers = play(both, tables, [(scorer("key-0020-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers = play(
+        both,
+        tables,
+        [(scorer("key-0020-abcdef"), {"record": HAND_1, **AS_NS})],
+    )
     assert answers[0][0] == 503 and answers[0][1]["retry-after"] == "1"
     assert answers[0][2]["code"] == "database-unavailable"
     assert both.answered == [True]
@@ -307,7 +373,11 @@ def test_a_database_failure_in_the_workflow_is_the_same_503(both, tables, monkey
 
 def test_switched_off_django_answers_every_submission(both, tables, settings):
     settings.SUBMIT_FAST_PATH = False
-    answers = play(both, tables, [(scorer("key-0021-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers = play(
+        both,
+        tables,
+        [(scorer("key-0021-abcdef"), {"record": HAND_1, **AS_NS})],
+    )
     assert answers[0][0] == 201 and both.answered == []  # never asked
     assert stored(tables[0][0]) == stored(tables[1][0]) and len(stored(tables[0][0])) == 1
 

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 
 def submit(client, match, record=HAND_1, *, key="key-0001-abcdef", side="NS", **extra):
-    body = {"record": record, "side": side, **extra}
+    """Enter a hand as `side`, with its PIN (unless `pin` is given)."""
+    body = {"record": record, "side": side, "pin": side_pin(match, side), **extra}
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return client.post(f"/api/v1/matches/{match.pk}/hands", body, format="json", **headers)
 
@@ -97,7 +98,8 @@ def test_an_anonymous_client_cannot_submit(anon, match):
 def test_the_other_side_confirms_and_the_submitting_side_cannot(scorer, match):
     submit(scorer, match)
     url = f"/api/v1/matches/{match.pk}/hands/1/confirm"
-    assert_error(scorer.post(url, {"side": "NS", "version": 1}, format="json"), 403, "own-side")
+    ns = {"pin": side_pin(match, "NS"), "version": 1}
+    assert_error(scorer.post(url, ns, format="json"), 403, "own-side")
     ew = {"side": "EW", "pin": side_pin(match, "EW"), "version": 1}
     response = scorer.post(url, ew, format="json")
     assert response.status_code == 200, response.content

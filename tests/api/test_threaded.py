@@ -21,7 +21,7 @@ from tests.live import asgi
 from tests.tournaments.builders import HAND_1, HAND_2
 from tournaments.models import HandSubmission, Match
 
-from .conftest import AsgiPaths
+from .conftest import AS_NS, AsgiPaths, with_pins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,7 +93,9 @@ def play(both: Both, tables, steps) -> list[tuple]:
                 app,
                 f"/api/v1/matches/{match.pk}/hands",
                 headers,
-                json.dumps(body).encode() if not isinstance(body, bytes) else body,
+                json.dumps(with_pins(body, match)).encode()
+                if not isinstance(body, bytes)
+                else body,
             )
             found.pop("content-length", None)
             got.append((status, found, masked(content, match)))
@@ -134,9 +136,15 @@ def test_a_submission_and_its_replay_are_djangos_answers_and_rows(both, tables):
         both,
         tables,
         [
-            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),
-            (scorer("key-0001-abcdef"), {"record": HAND_1, "side": "NS"}),  # the retry
-            (scorer("key-0002-abcdef"), {"record": HAND_2, "side": "NS", "number": 2}),
+            (scorer("key-0001-abcdef"), {"record": HAND_1, **AS_NS}),
+            (
+                scorer("key-0001-abcdef"),
+                {"record": HAND_1, **AS_NS},
+            ),  # the retry
+            (
+                scorer("key-0002-abcdef"),
+                {"record": HAND_2, **AS_NS, "number": 2},
+            ),
         ],
     )
     assert [status for status, _, _ in answers] == [201, 200, 201]
@@ -155,29 +163,38 @@ def test_refusals_are_djangos_answers_and_change_nothing(both, tables):
         [
             (
                 lambda secret: {"authorization": "Table not-a-token", "idempotency-key": "k" * 10},
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),  # unknown token
             (
                 lambda secret: {"authorization": "Table", "idempotency-key": "k" * 10},
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),  # malformed header
-            (lambda secret: {"idempotency-key": "k" * 10}, {"record": HAND_1, "side": "NS"}),
-            (scorer("short"), {"record": HAND_1, "side": "NS"}),  # the key too short
+            (
+                lambda secret: {"idempotency-key": "k" * 10},
+                {"record": HAND_1, **AS_NS},
+            ),
+            (
+                scorer("short"),
+                {"record": HAND_1, **AS_NS},
+            ),  # the key too short
             (
                 lambda secret: {"authorization": f"Table {secret}"},
-                {"record": HAND_1, "side": "NS"},
+                {"record": HAND_1, **AS_NS},
             ),  # no key
             (scorer("key-0003-abcdef"), b"{not json"),
-            (scorer("key-0004-abcdef"), {"record": "nope", "side": "NS"}),
+            (scorer("key-0004-abcdef"), {"record": "nope", **AS_NS}),
             (
                 scorer("key-0005-abcdef"),
-                {"record": {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}}, "side": "NS"},
+                {
+                    "record": {**HAND_1, "tricks": {"N": 13, "E": 4, "S": 3, "W": 3}},
+                    **AS_NS,
+                },
             ),
-            (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "XX"}),
+            (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "XX"}),  # no PIN
             (
                 scorer("key-0007-abcdef", **{"accept-language": "ja"}),
-                {"record": HAND_1, "side": "XX"},
-            ),  # the refusal in Japanese
+                {"record": HAND_1, "side": "XX", "pin": AS_NS["pin"]},
+            ),  # the refusal (the PIN is NS's) in Japanese
         ],
     )
     assert [status for status, _, _ in answers] == [
@@ -189,8 +206,12 @@ def test_refusals_are_djangos_answers_and_change_nothing(both, tables):
         400,
         400,
         422,
-        400,
-        400,
+        403,
+        403,
+    ]
+    assert [body["code"] for _, _, body in answers[-2:]] == [
+        "side-pin-required",
+        "side-pin-mismatch",
     ]
     assert answers[0][1]["www-authenticate"] == "Token"
     assert answers[-1][1]["content-language"] == "ja"
@@ -200,7 +221,11 @@ def test_refusals_are_djangos_answers_and_change_nothing(both, tables):
 def test_another_tables_token_is_refused_alike(both, tables):
     (mine, secret), (theirs, other_secret) = tables
     swapped = [(mine, other_secret), (theirs, secret)]  # each token at the other's table
-    answers = play(both, swapped, [(scorer("key-0008-abcdef"), {"record": HAND_1, "side": "NS"})])
+    answers = play(
+        both,
+        swapped,
+        [(scorer("key-0008-abcdef"), {"record": HAND_1, **AS_NS})],
+    )
     assert answers[0][0] == 403 and answers[0][2]["code"] == "wrong-table"
 
 
@@ -209,7 +234,10 @@ def test_a_bad_host_is_refused_alike(both, tables):
         both,
         tables,
         [
-            (scorer("key-0009-abcdef", host="evil.example"), {"record": HAND_1, "side": "NS"}),
+            (
+                scorer("key-0009-abcdef", host="evil.example"),
+                {"record": HAND_1, **AS_NS},
+            ),
         ],
     )
     assert answers[0][0] == 400
@@ -228,9 +256,9 @@ def test_throttling_is_djangos(both, tables, settings):
         both,
         tables,
         [
-            (scorer("key-0010-abcdef"), {"record": HAND_1, "side": "NS"}),
-            (scorer("key-0011-abcdef"), {"record": HAND_2, "side": "NS"}),
-            (scorer("key-0012-abcdef"), {"record": HAND_1, "side": "NS"}),
+            (scorer("key-0010-abcdef"), {"record": HAND_1, **AS_NS}),
+            (scorer("key-0011-abcdef"), {"record": HAND_2, **AS_NS}),
+            (scorer("key-0012-abcdef"), {"record": HAND_1, **AS_NS}),
         ],
     )
     assert [status for status, _, _ in answers] == [201, 201, 429]

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from api.models import ApiToken
-from tests.tournaments.builders import HAND_1
+from tests.tournaments.builders import HAND_1, side_pin
 from tournaments.models import TableToken
 
 from .conftest import assert_error, client_with
@@ -45,7 +45,7 @@ def test_the_new_token_scores_at_its_table(td, match):
     scorer = client_with(f"Table {secret}")
     response = scorer.post(
         f"/api/v1/matches/{match.pk}/hands",
-        {"record": HAND_1, "side": "NS", "idempotency_key": "k-123456789"},
+        {"record": HAND_1, "pin": side_pin(match, "NS"), "idempotency_key": "k-123456789"},
         format="json",
     )
     assert response.status_code == 201, response.content

@@ -77,17 +77,16 @@ def seating(tournament: Tournament, table: int) -> dict[str, str]:
 
 
 def enter_the_hand(page: Page, teams: dict[str, str]) -> None:
-    """N/S's scorer enters the bids in bidding order and the tricks with the steppers."""
-    page.get_by_role("radio", name=f"N/S {teams['NS']}").check()
+    """The scorer taps the bids in bidding order, then E/W's tricks (N/S's are filled in)."""
+    keys = page.locator("#pad-keys")
     for seat in "ESWN":
-        team = teams["NS"] if seat in "NS" else teams["EW"]
-        page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(BIDS[seat])
-    for seat, taken in TRICKS.items():
-        team = teams["NS"] if seat in "NS" else teams["EW"]
-        more = page.get_by_role("button", name=f"One more: {seat} {team}", exact=True)
-        for _ in range(taken):
-            more.click()
-    expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
+        keys.get_by_role("button", name=BIDS[seat], exact=True).click()
+    keys.get_by_role("button", name=str(TRICKS["E"] + TRICKS["W"]), exact=True).click()
+    expect(page.locator("[data-derived]")).to_contain_text(str(TRICKS["N"] + TRICKS["S"]))
+
+
+#: The tricks as the pad records them: each side's against its first bidder (E and S).
+PAD_TRICKS = {"N": 0, "E": TRICKS["E"] + TRICKS["W"], "S": TRICKS["N"] + TRICKS["S"], "W": 0}
 
 
 def ja(text: str) -> str | None:
@@ -214,13 +213,13 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     visited(scorer, screenshot, accessibility, "scoring-before")
 
     enter_the_hand(scorer, at_table_1)
-    scorer.get_by_role("button", name="Check the score").click()
-    preview = scorer.locator("#preview")
+    preview = scorer.locator("#preview")  # the engine's score as the numbers go in
     expect(preview).to_contain_text("The rules engine accepts this hand.")
     expect(preview).to_contain_text("N/S +81 · E/W −50")  # the engine's numbers
     expect(preview).to_contain_text("NS bid 8, took 9 (+81)")
     visited(scorer, screenshot, accessibility, "scoring-preview")
-    scorer.get_by_role("button", name="Submit the hand").click()
+    scorer.get_by_role("button", name="Send hand 1").click()
+    scorer.locator("#side-keys [data-send-side='NS']").click()  # once a match: who sends
     expect(scorer.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -337,48 +336,25 @@ def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(
     director = Actor(user=director_user)
     tournament, match = published_table(director)
     _, secret = services.issue_table_token(table=match.table, actor=director)
-    teams = seating(tournament, 1)
     page.goto(live_server.url + services.scoring_path(match.table, secret))
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
     expect(page.locator("#access-status")).to_have_text("This phone scores for this table.")
     keys = page.keyboard
 
-    # who enters: the first radio of the group takes the focus; an arrow key moves to E/W
-    tab_to(page, lambda f: f["name"] == "entering-side")
-    keys.press("Space")
-    keys.press("ArrowDown")
-    expect(page.get_by_role("radio", name=f"E/W {teams['EW']}")).to_be_checked()
-    keys.press("ArrowUp")
-    expect(page.get_by_role("radio", name=f"N/S {teams['NS']}")).to_be_checked()
-
-    # the bids: each select in bidding order, the arrow keys pick the number
-    for seat in "ESWN":
-        tab_to(page, lambda f, seat=seat: f["id"] == f"bid-{seat}")
-        select = page.locator(f"#bid-{seat}")
-        for _ in range(40):
-            if select.input_value() == BIDS[seat]:
-                break
-            keys.press("ArrowDown")
-        expect(select).to_have_value(BIDS[seat])
-
-    # the tricks: arrow up in the number field, and Enter / Space on the "+" buttons
-    for seat, taken in TRICKS.items():
-        tab_to(page, lambda f, seat=seat: f["id"] == f"tricks-{seat}")
-        if seat in "NS":
-            for _ in range(taken):
-                keys.press("ArrowUp")
-        else:
-            tab_to(page, lambda f, seat=seat: f["label"].startswith(f"One more: {seat} "))
-            for n in range(taken):
-                keys.press("Enter" if n % 2 else "Space")
-        expect(page.locator(f"#tricks-{seat}")).to_have_value(str(taken))
-    expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
-
-    tab_to(page, lambda f: f["id"] == "check-button")
-    keys.press("Enter")
+    # the pad: Tab to the key, Enter or Space answers, and the focus goes on to the next
+    # question's keys (the bids in bidding order, then E/W's tricks)
+    answers = [BIDS[seat] for seat in "ESWN"] + [str(TRICKS["E"] + TRICKS["W"])]
+    for n, value in enumerate(answers):
+        pad = page.locator("#pad-keys")
+        tab_to(page, lambda f, value=value: f["tag"] == "BUTTON" and f["label"] == value)
+        keys.press("Enter" if n % 2 else "Space")
+        expect(page.locator("#pad-answers")).to_contain_text(value)
+    expect(pad).to_be_hidden()  # every answer in: the focus is on Send
     expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
     expect(page.locator("#preview")).to_contain_text("N/S +81")
-    tab_to(page, lambda f: f["id"] == "submit-button")
+    expect(page.locator("#submit-button")).to_be_focused()
+    keys.press("Enter")
+    expect(page.locator("#side-keys button").first).to_be_focused()  # once a match: who sends
     keys.press("Enter")
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
 
@@ -394,7 +370,7 @@ def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(
         "NS",
         "EW",
     )
-    assert version.raw["tricks"] == TRICKS
+    assert version.raw["tricks"] == PAD_TRICKS
 
 
 OUTLINE = """() => {

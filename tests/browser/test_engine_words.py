@@ -29,13 +29,19 @@ def open_table_in(page, live_server, match, director, language: str) -> None:
     assert page.locator("html").get_attribute("lang") == language
 
 
+def full_form(page) -> None:
+    """The hand's full form (under the pad), where each control can be set directly."""
+    page.locator("#every-detail > summary").click()
+
+
 def enter_a_double_nil_nobody_may_bid(page) -> None:
-    """Double nil needs the side 100 behind; nobody is behind before the first hand."""
-    page.locator("input[name=entering-side][value=EW]").check()
+    """Double nil needs the side 100 behind; nobody is behind before the first hand. The engine
+    answers as the numbers go in (no check step)."""
+    full_form(page)
     for seat, bid in (("E", "double-nil"), ("S", "3"), ("W", "7"), ("N", "6")):
         page.locator(f"#bid-{seat}").select_option(bid)
-    page.locator("input[data-kind=tricks][data-key=N]").fill("13")
-    page.locator("#check-button").click()
+    for seat, taken in (("N", "13"), ("E", "0"), ("S", "0"), ("W", "0")):
+        page.locator(f"input[data-kind=tricks][data-key={seat}]").fill(taken)
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -75,17 +81,16 @@ def test_a_director_on_the_scoring_page_also_sees_the_code_and_the_engines_detai
 def test_a_player_reads_the_checked_hands_notes_in_the_pages_language(
     page, live_server, screenshot, language
 ):
-    """The check before submitting: the engine's notes come back from the API in the page's
+    """The live check as the hand goes in: the engine's notes come back from the API in the page's
     language (the language cookie travels with the script's request)."""
     director = make_director("td")
     match = make_match(director)
     open_table_in(page, live_server, match, director, language)
-    page.locator("input[name=entering-side][value=NS]").check()
+    full_form(page)
     for seat, bid in (("E", "4"), ("S", "3"), ("W", "7"), ("N", "6")):
         page.locator(f"#bid-{seat}").select_option(bid)
     for seat, taken in (("N", "3"), ("E", "4"), ("S", "3"), ("W", "3")):
         page.locator(f"input[data-kind=tricks][data-key={seat}]").fill(taken)
-    page.locator("#check-button").click()
     expect(page.locator("#preview")).to_have_class(re.compile(r"\bok\b"))
     notes = page.locator("#preview ul li")
     expected = {"en": "NS bid 6, took 6 (+60)", "ja": "NS：ビッド6、6トリック獲得（+60）"}

@@ -63,31 +63,55 @@ def stored_queue(page, match) -> list[dict]:
     )
 
 
+#: HAND_1 as the pad enters it: the side's tricks (E/W 7, N/S 6) against each side's first
+#: bidder, as on the paper sheet (the score is the same for any split).
+HAND_1_PAD = {**HAND_1, "tricks": {"N": 0, "E": 7, "S": 6, "W": 0}}
+
+
+def tap(page, *values: str) -> None:
+    """Tap keys of the entry's pad, each on the question it shows then."""
+    for value in values:
+        page.locator("#pad-keys").get_by_role("button", name=value, exact=True).click()
+
+
 def enter_spades_hand_1(page) -> None:
-    """HAND_1 of the builders: dealer N; E 4, S 3, W 7, N 6; tricks N 3, E 4, S 3, W 3."""
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
-    for seat, team, bid in (
-        ("E", "Chika & Dan", "4"),
-        ("S", "Aiko & Ben", "3"),
-        ("W", "Chika & Dan", "7"),
-        ("N", "Aiko & Ben", "6"),
-    ):
-        page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(bid)
-    for seat, team, tricks in (
-        ("N", "Aiko & Ben", 3),
-        ("E", "Chika & Dan", 4),
-        ("S", "Aiko & Ben", 3),
-        ("W", "Chika & Dan", 3),
-    ):
-        more = page.get_by_role("button", name=f"One more: {seat} {team}", exact=True)
-        for _ in range(tricks):
-            more.click()
-    expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
+    """HAND_1 of the builders on the pad: dealer N; E 4, S 3, W 7, N 6; E/W took 7 tricks."""
+    tap(page, "4", "3", "7", "6", "7")
+    expect(page.locator("[data-derived='tricks:EW:others']")).to_have_text(
+        "Tricks won by N/S: N/S6"
+    )
+
+
+def full_form(page) -> None:
+    """Open "Every detail of the hand" (the full form under the pad)."""
+    page.get_by_text("Every detail of the hand").click()
 
 
 def check_score(page) -> None:
-    page.get_by_role("button", name="Check the score").click()
-    expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
+    """The engine's score shows as the numbers go in (no check step)."""
+    expect(page.locator("#preview dl.live-score")).to_be_visible()
+
+
+def send(page, number: int = 1, *, side: str | bool | None = None, pin: str | None = None) -> None:
+    """Tap Send; the first time in a match, type the entering entry's PIN (PIN mode: the server
+    derives the side from it) or, in same-phone mode, say which side sends."""
+    page.get_by_role("button", name=f"Send hand {number}").click()
+    if side is True:
+        page.locator("#side-keys button").first.click()
+    elif side:
+        page.locator(f"#side-keys [data-send-side='{side}']").click()
+    if pin:
+        keypad = page.locator("#credential [data-keypad]")
+        for digit in pin:
+            keypad.get_by_role("button", name=digit, exact=True).click()
+
+
+def confirm_with_pin(page, number: int, pin: str, action: str = "Confirm") -> None:
+    """Tap Confirm (or Reject) on the hand, then the PIN on its keypad (the last digit sends)."""
+    decision = page.locator(f"form.decide[data-number='{number}']")
+    decision.get_by_role("button", name=f"{action} hand {number}").click()
+    for digit in pin:
+        decision.locator("[data-keypad]").get_by_role("button", name=digit, exact=True).click()
 
 
 def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
@@ -109,7 +133,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     screenshot(page, "scoring-spades")
     assert accessibility(page) == []
 
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -119,8 +143,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
 
-    pending.get_by_label("PIN of the side answering").fill(side_pin(match, "EW"))
-    page.get_by_role("button", name="Confirm hand 1").click()
+    confirm_with_pin(page, 1, side_pin(match, "EW"))
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(page.locator("form.decide")).to_have_count(0)
     expect(page.locator("tr.hand[data-hand='1']")).to_contain_text("Confirmed")
@@ -133,7 +156,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     assert (version.submitted_side, version.decided_side) == ("NS", "EW")
     assert version.result["score"] == {"NS": 60, "EW": 70}
     assert UUID.match(version.idempotency_key)
-    assert version.raw == HAND_1
+    assert version.raw == HAND_1_PAD
 
 
 def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alone_cannot(
@@ -153,22 +176,29 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
     decision = page.locator("form.decide[data-number='1']")
     expect(decision).to_be_visible()
     pin = decision.get_by_label("PIN of the side answering")
-    expect(pin).to_be_visible()
+    expect(pin).to_be_hidden()  # the keypad opens with the answer chosen
 
     decision.get_by_role("button", name="Confirm hand 1").click()
-    expect(decision.locator(".decide-message")).to_contain_text("type the PIN")
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "E/W: type your PIN to confirm hand 1."
+    )
+    expect(pin).to_be_visible()
     expect(pin).to_be_focused()
 
-    pin.fill(side_pin(match, "NS"))  # the side that entered the hand: not the other side's PIN
-    decision.get_by_role("button", name="Confirm hand 1").click()
-    expect(decision.locator(".decide-message")).to_contain_text("That is not this side's PIN")
+    # the PIN of the side that entered the hand: refused (its last digit sends it)
+    keypad = decision.locator("[data-keypad]")
+    for digit in side_pin(match, "NS"):
+        keypad.get_by_role("button", name=digit, exact=True).click()
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "The other side confirms or rejects a hand."
+    )
     expect(pin).to_have_value("")
     assert HandSubmission.objects.get().status == "pending"
     screenshot(page, "scoring-pin-refused")
     assert accessibility(page) == []
 
-    pin.fill(side_pin(match, "EW"))
-    decision.get_by_role("button", name="Confirm hand 1").click()
+    for digit in side_pin(match, "EW"):
+        keypad.get_by_role("button", name=digit, exact=True).click()
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     version = HandSubmission.objects.get()
     assert (version.status, version.decided_side) == ("confirmed", "EW")
@@ -178,30 +208,26 @@ def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_s
     director = make_director("td")
     match = make_match(director)
     open_table(page, live_server, match, director)
-    page.get_by_role("radio", name="E/W Chika & Dan").check()
     # double nil needs the side 100 behind; nobody is behind before the first hand
-    for seat, team, bid in (
-        ("E", "Chika & Dan", "double-nil"),
-        ("S", "Aiko & Ben", "3"),
-        ("W", "Chika & Dan", "7"),
-        ("N", "Aiko & Ben", "6"),
-    ):
-        page.get_by_role("combobox", name=f"{seat} {team}", exact=True).select_option(bid)
-    page.get_by_role("spinbutton", name="N Aiko & Ben", exact=True).fill("13")
-    page.get_by_role("button", name="Check the score").click()
+    tap(page, "Double nil (blind nil)", "3", "7", "6")
+    tap(page, "13", "0", "0")  # N 13, E 0, S 0 (W's 0 filled in)
     preview = page.locator("#preview")
     expect(preview).to_contain_text("The rules engine refuses this hand:")
     expect(preview).to_contain_text("That bid needs the side to be further behind.")
     # a player reads the sentence; the code stays in the item's data (shown to a director)
     expect(preview.locator("[data-code=not-eligible]")).to_be_visible()
     expect(preview).not_to_contain_text("[not-eligible]")
-    expect(page.get_by_role("button", name="Submit the hand")).to_be_disabled()
+    expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
+    expect(page.locator("#send-why")).to_have_text(
+        "The rules engine refuses this hand: change it to send it."
+    )
 
-    # a form that is incomplete never reaches the server
+    # a form that is incomplete never reaches the server, and Send says what it waits for
+    full_form(page)
     page.get_by_role("combobox", name="S Aiko & Ben", exact=True).select_option("")
-    expect(preview).to_contain_text("check it again")
-    page.get_by_role("button", name="Check the score").click()
-    expect(page.locator("#form-error")).to_have_text("Choose S's bid.")
+    expect(page.locator("#send-why")).to_have_text("To send it: Choose S's bid.")
+    expect(preview).to_be_empty()
+    expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
     assert not Hand.objects.exists() and not HandSubmission.objects.exists()
 
 
@@ -215,7 +241,7 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     services.submit_hand(
         match=match, actor=scorer(match, "EW"), record=HAND_1, idempotency_key="other-phone-1"
     )
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, side="NS")
     status = page.locator("#submit-status")
     expect(status).to_contain_text("Hand 1 was not stored:")
     expect(status).to_contain_text("This hand was already entered and awaits confirmation.")
@@ -248,7 +274,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     check_score(page)
 
     page.context.set_offline(True)
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
     expect(page.locator("#queue")).to_be_visible()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
@@ -257,7 +283,8 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
     expect(page.locator("#offline-banner")).to_be_visible()
     (queued,) = stored_queue(page, match)
-    assert queued["number"] == 1 and queued["record"] == HAND_1 and UUID.match(queued["key"])
+    assert queued["number"] == 1 and queued["record"] == HAND_1_PAD and UUID.match(queued["key"])
+    assert "pin" not in queued  # the PIN stays in sessionStorage, never in the queue
     assert not HandSubmission.objects.exists()
 
     page.context.set_offline(False)
@@ -270,12 +297,12 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
 
     # the same submission sent again (a retry whose answer was lost) is the stored one
     replay = page.evaluate(
-        """async ([url, key, record, name]) => {
+        """async ([url, key, record, name, pin]) => {
             const token = localStorage.getItem(name);
             const response = await fetch(url, {method: 'POST', headers: {
                 'Content-Type': 'application/json', 'Idempotency-Key': key,
                 'Authorization': `Table ${JSON.parse(token)}`},
-                body: JSON.stringify({record, number: 1, side: 'NS'})});
+                body: JSON.stringify({record, number: 1, pin})});
             return [response.status, (await response.json()).id];
         }""",
         [
@@ -283,6 +310,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
             queued["key"],
             queued["record"],
             f"tricktable:table:{match.table_id}:token",
+            side_pin(match, "NS"),
         ],
     )
     assert replay == [200, version.pk]
@@ -304,7 +332,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
         route.abort("connectionreset")  # the answer is lost
 
     page.route(hands_url, store_then_drop)
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, pin=side_pin(match, "NS"))
     expect(page.locator("#queue")).to_be_visible()
     (queued,) = stored_queue(page, match)
     assert HandSubmission.objects.get().idempotency_key == queued["key"]
@@ -335,14 +363,12 @@ def test_a_full_record_is_pasted_checked_and_submitted(page, live_server):
     open_table(page, live_server, match, director)
     record = next_hand(match, random.Random(3))  # a full record: deal, calls, every card
     assert "deal" in record and "play" in record
-    page.get_by_role("radio", name="E/W Chika & Dan").check()
     page.get_by_role("radio", name="A full record (JSON)").check()
     page.get_by_label("The hand record").fill("[1, 2]")
-    page.get_by_role("button", name="Check the score").click()
-    expect(page.locator("#form-error")).to_contain_text("Paste one hand")
+    expect(page.locator("#send-why")).to_contain_text("Paste one hand")
     page.get_by_label("The hand record").fill(json.dumps(record))
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, pin=side_pin(match, "EW"))
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     assert HandSubmission.objects.get().raw == record
 
@@ -408,7 +434,7 @@ def test_a_signed_in_director_scores_without_a_card(page, live_server):
     )
     enter_spades_hand_1(page)
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1)  # a director says no side and types no PIN
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored and confirmed.")
     version = HandSubmission.objects.get()
     assert (version.status, version.source) == ("confirmed", "director")
@@ -422,22 +448,16 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
         director, game="solo-whist", rules="phillips", fmt="individual", confirmation="same-phone"
     )  # about the contract, not the PIN
     open_table(page, live_server, match, director)
-    page.get_by_role("radio", name="N Player N").first.check()
     page.get_by_label("Who deals the first hand?").select_option("W")
-    page.get_by_label("Contract").select_option("abundance")
-    page.locator("[data-part=declarer]").get_by_role("radio", name="E Player E").check()
-    page.locator("[data-part=named-trump]").get_by_role("radio", name="♥ Hearts").check()
-    page.get_by_label("Rank").select_option("7")
-    page.locator("[data-part=turned-suit]").get_by_role("radio", name="♣ Clubs").check()
-    for seat, tricks in (("N", 1), ("E", 10), ("S", 1), ("W", 1)):
-        page.get_by_role("spinbutton", name=f"{seat} Player {seat}", exact=True).fill(str(tricks))
+    # the contract, its declarer, the named trumps, the turned card (7♣), the declarer's tricks
+    tap(page, "Abundance", "E Player E", "♥ Hearts", "7", "♣ Clubs", "10")
     check_score(page)
     preview = page.locator("#preview")
     expect(preview).to_contain_text("E: Abundance ♥ Hearts")
     expect(preview).to_contain_text("E +10½")  # 3 + 1/2 from each of three: the engine's
     screenshot(page, "scoring-solo")
     assert accessibility(page) == []
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, side="N")
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     decision = page.locator("form.decide[data-number='1']")
     decision.get_by_label("Who is answering?").select_option("S")
@@ -452,11 +472,9 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     director = make_director("td")
     match = make_match(director, game="whist", rules="short-whist")
     open_table(page, live_server, match, director)
-    page.get_by_role("radio", name="E/W Chika & Dan").check()
-    page.locator("[data-part=trump]").get_by_role("radio", name="♠ Spades").check()
-    page.get_by_role("spinbutton", name="N/S", exact=True).fill("8")
+    tap(page, "♠ Spades", "8", "N/S held three")
+    full_form(page)  # a revoke: in the full form
     expect(page.get_by_role("spinbutton", name="E/W", exact=True)).to_have_value("5")
-    page.get_by_role("radio", name="N/S held three").check()
     page.get_by_text("Revokes (if any)").click()
     page.get_by_role("button", name="One more: Revokes by E", exact=True).click()
     page.get_by_role("radio", name="Added to the other side's score").check()
@@ -465,7 +483,7 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     expect(page.locator("#preview")).to_contain_text("N/S +")
     screenshot(page, "scoring-whist")
     assert accessibility(page) == []
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, 1, pin=side_pin(match, "EW"))
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {
@@ -613,7 +631,7 @@ def test_spades_variants_build_the_calls_their_rules_expect(
     director = make_director("td")
     match = seated_match(director, rules=rules, fmt=fmt, table_size=size)
     open_table(page, live_server, match, director)
-    page.locator("input[name=entering-side]").first.check()
+    full_form(page)
     for label, call in fill:
         page.get_by_role("combobox", name=label, exact=True).select_option(call)
     for seat, taken in tricks.items():
@@ -621,7 +639,8 @@ def test_spades_variants_build_the_calls_their_rules_expect(
     for hidden in set("NESW") - set(tricks):  # seats not at this table (or not the dummy's)
         expect(page.locator(f".stepper[data-row-key={hidden}]")).to_be_hidden()
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    first = page.locator("#side-keys button").first.get_attribute("data-send-side")
+    send(page, 1, pin=side_pin(match, first))  # the PIN says which side
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {"dealer": "N", "calls": calls, "tricks": tricks}

@@ -14,7 +14,7 @@ from games.fuzzing import legal_hand
 from games.records import check_hand
 from games.simulate import solo_whist, whist
 from tests.browser.test_scoring import open_table
-from tests.tournaments.builders import make_director, make_match
+from tests.tournaments.builders import make_director, make_match, side_pin
 from tournaments.models import Hand, HandSubmission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,9 +51,16 @@ def card_button(page, card: str):
     )
 
 
+def send_first(page, match) -> None:
+    """Send hand 1: the first side sends, with its PIN on the keypad (once a match)."""
+    page.locator("#submit-button").click()
+    side = page.locator("#side-keys button").first.get_attribute("data-send-side")
+    for digit in side_pin(match, side):
+        page.locator(f"#credential [data-keypad] [data-key='{digit}']").click()
+
+
 def enter_by_cards(page, record: dict) -> None:
     """Bids through the form, then the deal (E, S, W; N is filled in) and every trick."""
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
     page.get_by_role("radio", name="Card by card (the deal and every trick)").check()
     for call in record["calls"]:
         seat = call["seat"]
@@ -98,8 +105,7 @@ def test_a_legal_hand_entered_card_by_card_is_scored_by_the_engine_and_stored(
     page.keyboard.press("Enter")  # keyboard works as well as a tap
     expect(card_button(page, last)).to_be_disabled()
 
-    page.get_by_role("button", name="Check the score").click()
-    preview = page.locator("#preview")
+    preview = page.locator("#preview")  # the engine's score, as the cards go in
     expect(preview).to_contain_text("The rules engine accepts this hand.")
     score = " · ".join(
         f"{side[0]}/{side[1]} +{points}" if points >= 0 else f"{side[0]}/{side[1]} −{-points}"
@@ -111,7 +117,7 @@ def test_a_legal_hand_entered_card_by_card_is_scored_by_the_engine_and_stored(
     screenshot(page, "scoring-cards")
     assert accessibility(page) == []
 
-    page.get_by_role("button", name="Submit the hand").click()
+    send_first(page, match)
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -154,13 +160,12 @@ def test_a_card_that_does_not_follow_suit_shows_the_engines_error_and_stores_not
     assert not check_hand(broken)["ok"]
     open_table(page, live_server, match, director)
     enter_by_cards(page, broken)
-    page.get_by_role("button", name="Check the score").click()
     preview = page.locator("#preview")
     expect(preview).to_contain_text("The rules engine refuses this hand:")
     expect(preview.locator("[data-code=must-follow-suit]")).to_be_visible()  # a sentence, no code
     expect(preview).not_to_contain_text("[must-follow-suit]")
     expect(preview).to_contain_text(f"{seat} {card}")
-    expect(page.get_by_role("button", name="Submit the hand")).to_be_disabled()
+    expect(page.locator("#submit-button")).to_be_disabled()
     assert not Hand.objects.exists() and not HandSubmission.objects.exists()
 
 
@@ -249,9 +254,8 @@ def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
 
 
 def check_and_submit(page, match, record: dict, expected: dict) -> None:
-    page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
-    page.get_by_role("button", name="Submit the hand").click()
+    send_first(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     stored = HandSubmission.objects.get(hand__match=match, hand__number=1)
     assert stored.record["play"] == [list(trick) for trick in record["play"]]
@@ -267,7 +271,6 @@ def test_spades_card_by_card_names_each_leader_and_offers_the_only_legal_card(
     record = legal_spades_hand()
     expected = check_hand(record)
     open_table(page, live_server, match, director)
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
     page.get_by_role("radio", name="Card by card (the deal and every trick)").check()
     for call in record["calls"]:
         seat = call["seat"]
@@ -304,7 +307,6 @@ def test_whist_card_by_card_names_each_leader_and_is_stored(
     match = make_match(director, game="whist", rules="short-whist")
     record, expected = whist_hand()
     open_table(page, live_server, match, director)
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
     page.get_by_role("radio", name="Card by card (the deal and every trick)").check()
     deal_by_data(page, record)
     # without the turned card the engine cannot say who wins a trick: the page says why
@@ -341,9 +343,8 @@ def test_solo_whist_card_by_card_names_each_leader_and_is_stored(
     record, expected = solo_hand()
     declarer = expected["contract"]["declarer"]
     open_table(page, live_server, match, director)
-    page.locator('input[name="entering-side"]').first.check()
     page.get_by_role("radio", name="Card by card (the deal and every trick)").check()
-    page.get_by_label("Contract").select_option("solo")
+    page.locator("#solo-bid").select_option("solo")
     page.locator(f'input[name="declarer"][value="{declarer}"]').check()
     page.locator("[data-turned-rank]").select_option(record["turned"][0])
     page.locator(f'input[name="turned-suit"][value="{record["turned"][1]}"]').check()
@@ -370,7 +371,6 @@ def test_card_by_card_in_japanese_names_each_leader(page, live_server, screensho
     with page.expect_navigation():
         page.get_by_role("button", name="日本語").click()
     open_table_ja(page, live_server, match, director)
-    page.locator('input[name="entering-side"]').first.check()
     page.locator('input[name="mode"][value="cards"]').check()
     for call in record["calls"]:
         page.locator(f'[data-bid-seat="{call["seat"]}"]').select_option(call["call"])

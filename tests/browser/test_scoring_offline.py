@@ -15,7 +15,14 @@ from playwright.sync_api import expect
 
 from tests.browser.test_scoring import UUID, stored_queue
 from tests.pages.test_scoring_offline import SCORING_MODULES
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
+from tests.tournaments.builders import (
+    HAND_1,
+    HAND_2,
+    make_director,
+    make_match,
+    scorer,
+    side_pin,
+)
 from tournaments import services
 from tournaments.models import Hand, HandSubmission
 
@@ -40,9 +47,23 @@ def open_card(page, url: str) -> None:
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
 
 
+def full_form(page) -> None:
+    """The hand's full form under the pad (each seat's tricks, as the builders' records say)."""
+    page.locator("#every-detail").evaluate("details => { details.open = true; }")
+
+
+def send(page, *, side: str | None = None, pin: str | None = None) -> None:
+    """Send; the first time in a match, which side sends (same-phone) or its PIN (PIN mode)."""
+    page.locator("#submit-button").click()
+    if side:
+        page.locator(f"#side-keys [data-send-side='{side}']").click()
+    for digit in pin or "":
+        page.locator("#credential [data-keypad]").locator(f"[data-key='{digit}']").click()
+
+
 def enter_spades(page, record: dict) -> None:
-    """A Spades hand of the builders, entered as its facts by N/S: the bids, the tricks."""
-    page.get_by_role("radio", name="N/S Aiko & Ben").check()
+    """A Spades hand of the builders, entered as its facts: the bids, the tricks."""
+    full_form(page)
     for call in record["calls"]:
         seat = call["seat"]
         page.get_by_role("combobox", name=f"{seat} {TEAMS[seat]}", exact=True).select_option(
@@ -68,20 +89,18 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     context.set_offline(True)
     expect(banner).to_have_text(OFFLINE_EN)
     enter_spades(page, HAND_1)
-    page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text("The server cannot be reached")
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, side="NS")
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
 
     # the next hand follows the queued one: hand 2, dealt by E (the engine's rotation)
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     expect(page.locator("#entry-dealer")).to_have_text("Dealer: E — Chika & Dan")
     enter_spades(page, HAND_2)
-    page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text(
         "The rules engine checks this hand when it is sent"
     )
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page)  # the side was said once this match
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 2 is queued on this phone: it is sent after the hands queued before it."
     )
@@ -177,8 +196,7 @@ def test_offline_the_page_says_hands_are_kept_on_the_phone(
     expect(banner).to_have_text(text)
     expect(banner).to_have_attribute("role", "status")
     enter_spades_any_language(phone)
-    phone.locator("#check-button").click()
-    phone.locator("#submit-button").click()
+    send(phone, pin=side_pin(match, "NS"))
     expect(phone.locator("#queued-hands li")).to_have_count(1)
     expect(phone.locator("#queued-hands li .badge-queued")).to_be_visible()
     assert accessibility(phone) == []
@@ -195,7 +213,7 @@ def test_offline_the_page_says_hands_are_kept_on_the_phone(
 
 def enter_spades_any_language(page) -> None:
     """HAND_1 through the form's own controls (no labels: the page may speak Japanese)."""
-    page.locator("input[name=entering-side][value=NS]").check()
+    full_form(page)
     for call in HAND_1["calls"]:
         page.locator(f"[data-bid-seat='{call['seat']}']").select_option(call["call"])
     for seat, tricks in HAND_1["tricks"].items():
@@ -252,8 +270,7 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(page, live_ser
     expect(page.locator("#offline-banner")).to_have_text(OFFLINE_EN)
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
     enter_spades(page, HAND_1)
-    page.get_by_role("button", name="Check the score").click()
-    page.get_by_role("button", name="Submit the hand").click()
+    send(page, pin=side_pin(match, "NS"))
     expect(page.locator("#queued-hands li")).to_have_count(1)
 
     page.context.set_offline(False)

@@ -80,3 +80,9 @@ def play_round(tournament: Tournament, director: Actor, *, seed: int = 1) -> Non
                 expected_version=out.result.version,
             )
     dup.close_duplicate_round(round=round_, actor=director)
+
+
+def pair_pin(round_, table_number: int, side: str) -> str:
+    """The PIN of the pair sitting `side` at table `table_number` in `round_` (its card's)."""
+    match = round_.matches.get(table__number=table_number)
+    return match.seats.get(side=side).entry.pin

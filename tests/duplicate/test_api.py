@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.duplicate.builders import make_event, play_round, played
+from tests.duplicate.builders import make_event, pair_pin, play_round, played
 from tests.tournaments.builders import make_director
 from tournaments.services import duplicate as dup
 from tournaments.services.table_access import issue_round_tokens
@@ -43,6 +43,7 @@ def test_a_table_submits_by_token_and_the_other_side_confirms(td):
     body = {
         "board": board,
         "side": "NS",
+        "pin": pair_pin(round_, 1, "NS"),
         "record": played(tournament, board),
         "idempotency_key": "result-0001",
     }
@@ -174,3 +175,30 @@ def test_a_director_runs_the_event_through_the_api(td):
         play_round(tournament, td)
     finished = post("/finish")
     assert (finished.status_code, finished.json()["state"]) == (200, "finished")
+
+
+def test_the_side_swap_attack_is_refused_through_the_api(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secrets = issue_round_tokens(round=round_, actor=td)
+    auth = {"HTTP_AUTHORIZATION": f"Table {secrets[round_.tables.get(number=1).pk]}"}
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    ns, ew = pair_pin(round_, 1, "NS"), pair_pin(round_, 1, "EW")
+    url = f"/api/v1/duplicate/{tournament.slug}/tables/1/results"
+    body = {"board": board, "record": played(tournament, board), "idempotency_key": "swap-0001"}
+    swap = Client().post(
+        url, {**body, "side": "EW", "pin": ns}, content_type="application/json", **auth
+    )
+    assert (swap.status_code, swap.json()["code"]) == (403, "side-pin-mismatch")
+    bare = Client().post(url, {**body, "side": "EW"}, content_type="application/json", **auth)
+    assert (bare.status_code, bare.json()["code"]) == (403, "side-pin-required")
+    stored = Client().post(url, {**body, "pin": ns}, content_type="application/json", **auth)
+    assert stored.status_code == 201, stored.content
+    result = stored.json()
+    decide = f"/api/v1/duplicate/{tournament.slug}/results/{result['id']}/confirm"
+    own = Client().post(decide, {"pin": ns, "version": 1}, content_type="application/json", **auth)
+    assert (own.status_code, own.json()["code"]) == (403, "own-side")
+    other = Client().post(
+        decide, {"pin": ew, "version": 1}, content_type="application/json", **auth
+    )
+    assert other.status_code == 200 and other.json()["status"] == "confirmed"

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.duplicate.builders import make_event, play_round, played
+from tests.duplicate.builders import make_event, pair_pin, play_round, played
 from tests.tournaments.builders import make_director
 from tournaments.models import BoardResult, Tournament
 from tournaments.services import duplicate as dup
@@ -89,6 +89,7 @@ def test_the_phone_scores_a_board_and_the_other_side_confirms_with_its_pin(td):
             "action": "submit",
             "board": board,
             "side": "NS",
+            "pin": pair_pin(round_, 1, "NS"),
             "record": json.dumps(played(tournament, board)),
         },
         **auth,
@@ -134,6 +135,7 @@ def test_the_phones_summary_form_makes_a_legal_spades_record(td):
             "action": "submit",
             "board": board,
             "side": "NS",
+            "pin": pair_pin(round_, 1, "NS"),
             "call_N": "6",
             "call_E": "4",
             "call_S": "3",
@@ -253,7 +255,7 @@ def test_the_phones_whist_form_scores_tricks_from_the_board(td):
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     response = Client().post(
         reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
-        {"action": "submit", "board": board, "side": "EW", "tricks_NS": "9"},
+        {"action": "submit", "board": board, "pin": pair_pin(round_, 1, "EW"), "tricks_NS": "9"},
         HTTP_AUTHORIZATION=f"Table {secret}",
     )
     assert response.status_code == 200, response.content.decode()
@@ -376,6 +378,7 @@ def test_the_phone_refuses_an_answer_to_a_result_entered_again_since(td):
             "action": "submit",
             "board": board,
             "side": "NS",
+            "pin": pair_pin(round_, 1, "NS"),
             "record": json.dumps(played(tournament, board)),
         },
         **auth,
@@ -418,6 +421,7 @@ def test_the_phone_says_the_engines_refusal_of_a_board_in_japanese(td):
             "action": "submit",
             "board": board,
             "side": "NS",
+            "pin": pair_pin(round_, 1, "NS"),
             "call_N": "6",
             "call_E": "4",
             "call_S": "3",
@@ -452,6 +456,7 @@ def test_the_result_to_confirm_gives_its_notes_in_japanese(td, board_scoring):
             "action": "submit",
             "board": board,
             "side": "NS",
+            "pin": pair_pin(round_, 1, "NS"),
             "call_N": "6",
             "call_E": "4",
             "call_S": "3",
@@ -476,3 +481,50 @@ def test_the_result_to_confirm_gives_its_notes_in_japanese(td, board_scoring):
         assert f"<li>{japanese}</li>" in page
     for english in result.notes:
         assert english not in page
+
+
+def test_the_side_swap_attack_is_refused_on_the_phone(td):
+    """Issue 28: with the table's code and its own PIN only, NS enters a board as EW, then
+    confirms its own result: refused, nothing stored or confirmed; EW's PIN confirms."""
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    auth = {"HTTP_AUTHORIZATION": f"Table {_token_for(round_, td, 1)}"}
+    board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
+    act = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
+    phone = Client()
+    ns, ew = pair_pin(round_, 1, "NS"), pair_pin(round_, 1, "EW")
+    record = json.dumps(played(tournament, board))
+    swap = {"action": "submit", "board": board, "side": "EW", "pin": ns, "record": record}
+    refused = phone.post(act, swap, **auth)
+    assert refused.status_code == 403
+    assert "That PIN is the other pair&#x27;s" in refused.content.decode()
+    assert not BoardResult.objects.exists()
+    for missing in ({"side": "EW"}, {"pin": "no-pin"}):  # no PIN, or no pair's
+        body = {"action": "submit", "board": board, "record": record, **missing}
+        assert phone.post(act, body, **auth).status_code == 403
+    assert not BoardResult.objects.exists()
+    stored = phone.post(
+        act, {"action": "submit", "board": board, "pin": ns, "record": record}, **auth
+    )
+    assert stored.status_code == 200, stored.content.decode()
+    result = BoardResult.objects.get()
+    assert (result.status, result.submitted_side) == ("pending", "NS")
+    own = {"action": "confirm", "result": result.pk, "side": "EW", "pin": ns, "version": 1}
+    assert phone.post(act, own, **auth).status_code == 403
+    result.refresh_from_db()
+    assert result.status == "pending"
+    other = {"action": "confirm", "result": result.pk, "pin": ew, "version": 1}
+    assert phone.post(act, other, **auth).status_code == 200
+    result.refresh_from_db()
+    assert (result.status, result.decided_side) == ("confirmed", "EW")
+
+
+def test_the_phone_asks_for_the_pairs_pin_not_which_pair(td):
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    auth = {"HTTP_AUTHORIZATION": f"Table {_token_for(round_, td, 1)}"}
+    panel = Client().get(
+        reverse("tournaments:duplicate-table-panel", args=[tournament.slug, 1]), **auth
+    )
+    text = panel.content.decode()
+    assert 'name="pin" type="password"' in text and 'name="side"' not in text

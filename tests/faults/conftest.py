@@ -182,7 +182,7 @@ def scorer_client(match: Match):
 
 
 def submit(client, match: Match, record: Any, *, key: str, side: str = "NS", **extra):
-    body = {"record": record, "side": side, **extra}
+    body = {"record": record, "side": side, "pin": side_pin(match, side), **extra}
     return client.post(
         f"/api/v1/matches/{match.pk}/hands", body, format="json", HTTP_IDEMPOTENCY_KEY=key
     )

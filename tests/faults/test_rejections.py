@@ -23,7 +23,14 @@ from hypothesis import strategies as st
 
 from tests import sizes
 from tests.api.conftest import api_token, client_with, table_token
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, spades_hand
+from tests.tournaments.builders import (
+    HAND_1,
+    HAND_2,
+    make_director,
+    make_match,
+    side_pin,
+    spades_hand,
+)
 from tournaments.models import HandSubmission, Match, Round, Tournament
 
 from .conftest import decide, row_counts, scorer_client, submit
@@ -42,10 +49,14 @@ class Attempt:
     body: Any  # a JSON value, or bytes sent as they are
     key: str | None = None
     replay: bool = False  # a replay of a stored submission: 200 with the stored version
+    pin_of: str | None = None  # the side whose PIN the body carries (the match's, when sent)
 
     def send(self, clients: dict, match: Match):
         headers = {"HTTP_IDEMPOTENCY_KEY": self.key} if self.key is not None else {}
-        data = self.body if isinstance(self.body, bytes) else json.dumps(self.body)
+        body = self.body
+        if self.pin_of is not None and isinstance(body, dict):
+            body = {**body, "pin": side_pin(match, self.pin_of)}
+        data = body if isinstance(body, bytes) else json.dumps(body)
         return clients[self.who].post(
             self.path.format(match=match.pk), data=data, content_type="application/json", **headers
         )
@@ -180,7 +191,14 @@ def illegal_records(draw) -> dict:
 
 def illegal_hands() -> st.SearchStrategy[Attempt]:
     body = st.fixed_dictionaries({"record": illegal_records(), "side": st.just("NS")})
-    return st.builds(Attempt, st.sampled_from(["scorer", "director"]), st.just(HANDS), body, keys)
+    return st.builds(
+        Attempt,
+        st.sampled_from(["scorer", "director"]),
+        st.just(HANDS),
+        body,
+        keys,
+        pin_of=st.just("NS"),
+    )
 
 
 def wrong_callers() -> st.SearchStrategy[Attempt]:
@@ -188,7 +206,8 @@ def wrong_callers() -> st.SearchStrategy[Attempt]:
     who = st.sampled_from(
         ["other-table", "other-director", "revoked", "expired", "garbage", "anonymous"]
     )
-    return st.builds(Attempt, who, st.just(HANDS), st.just({"record": HAND_3, "side": "NS"}), keys)
+    hand = st.just({"record": HAND_3, "side": "NS"})
+    return st.builds(Attempt, who, st.just(HANDS), hand, keys, pin_of=st.just("NS"))
 
 
 def wrong_sides_and_numbers() -> st.SearchStrategy[Attempt]:
@@ -198,25 +217,32 @@ def wrong_sides_and_numbers() -> st.SearchStrategy[Attempt]:
         lambda n: {"record": HAND_3, "side": "NS", "number": n},
         st.integers(1, 2) | st.integers(4, 40000) | st.integers(-5, 0),
     )
-    return st.builds(Attempt, st.just("scorer"), st.just(HANDS), side | number, keys)
+    return st.one_of(
+        st.builds(Attempt, st.just("scorer"), st.just(HANDS), side, keys),  # no PIN either
+        st.builds(Attempt, st.just("scorer"), st.just(HANDS), number, keys, pin_of=st.just("NS")),
+    )
 
 
 def bad_keys() -> st.SearchStrategy[Attempt]:
     """No key, a key too short, a key that differs from the body's, a key already used."""
     hand = {"record": HAND_3, "side": "NS"}
     return st.one_of(
-        st.just(Attempt("scorer", HANDS, hand, None)),
+        st.just(Attempt("scorer", HANDS, hand, None, pin_of="NS")),
         st.builds(
             Attempt,
             st.just("scorer"),
             st.just(HANDS),
             st.just(hand),
             st.text(alphabet="abc", min_size=1, max_size=7),
+            pin_of=st.just("NS"),
         ),
         st.builds(
-            lambda k: Attempt("scorer", HANDS, {**hand, "idempotency_key": k + "x"}, k), keys
+            lambda k: Attempt(
+                "scorer", HANDS, {**hand, "idempotency_key": k + "x"}, k, pin_of="NS"
+            ),
+            keys,
         ),
-        st.just(Attempt("scorer", HANDS, hand, "setup-hand-2")),
+        st.just(Attempt("scorer", HANDS, hand, "setup-hand-2", pin_of="NS")),
     )
 
 
@@ -229,7 +255,8 @@ def bad_decisions() -> st.SearchStrategy[Attempt]:
         return f"/api/v1/matches/{{match}}/hands/{number}/{v}"
 
     return st.one_of(
-        st.builds(lambda v: Attempt("scorer", path(2, v), {"side": "EW"}), verb),  # own side
+        st.builds(lambda v: Attempt("scorer", path(2, v), {"side": "EW"}, pin_of="EW"), verb),
+        st.builds(lambda v: Attempt("scorer", path(2, v), {}, pin_of="EW"), verb),  # own side
         st.builds(
             lambda v, s: Attempt("scorer", path(2, v), {"side": s}),
             verb,
@@ -241,12 +268,12 @@ def bad_decisions() -> st.SearchStrategy[Attempt]:
             st.sampled_from(["other-table", "revoked", "expired", "anonymous"]),
         ),
         st.builds(
-            lambda v, n: Attempt("scorer", path(2, v), {"side": "NS", "version": n}),
+            lambda v, n: Attempt("scorer", path(2, v), {"side": "NS", "version": n}, pin_of="NS"),
             verb,
             st.integers(2, 50),
         ),
         st.builds(
-            lambda v, n: Attempt("scorer", path(n, v), {"side": "NS"}),
+            lambda v, n: Attempt("scorer", path(n, v), {"side": "NS"}, pin_of="NS"),
             verb,
             st.just(1) | st.integers(3, 99),
         ),
@@ -273,7 +300,7 @@ def bad_corrections() -> st.SearchStrategy[Attempt]:
 def oversized() -> st.SearchStrategy[Attempt]:
     return st.builds(
         lambda n, k: Attempt(
-            "scorer", HANDS, {"record": {**HAND_3, "pad": "x" * n}, "side": "NS"}, k
+            "scorer", HANDS, {"record": {**HAND_3, "pad": "x" * n}, "side": "NS"}, k, pin_of="NS"
         ),
         st.integers(65 * 1024, 70 * 1024),
         keys,
@@ -283,7 +310,14 @@ def oversized() -> st.SearchStrategy[Attempt]:
 def replays() -> st.SearchStrategy[Attempt]:
     """The scorer's retry of hand 2 exactly as first sent: 200, nothing new."""
     return st.just(
-        Attempt("scorer", HANDS, {"record": HAND_2, "side": "EW"}, "setup-hand-2", replay=True)
+        Attempt(
+            "scorer",
+            HANDS,
+            {"record": HAND_2, "side": "EW"},
+            "setup-hand-2",
+            replay=True,
+            pin_of="EW",
+        )
     )
 
 

@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 
 from api.models import ApiToken, hash_secret, new_secret
 from tests.conftest import clear_cache
-from tests.tournaments.builders import HAND_1, make_director, make_match
+from tests.tournaments.builders import HAND_1, make_director, make_match, side_pin
 from tournaments import services, simulate
 from tournaments.models import (
     Entry,
@@ -92,11 +92,13 @@ def table_token(table: Table, **fields) -> tuple[TableToken, str]:
 def state() -> dict[str, Any]:
     """Everything a refused request could have touched: the row count of every model of the
     tournaments, api and auth apps, every tournament's `results_version`, and each hand
-    version's, match's and entry's status."""
+    version's, match's and entry's status. Not the wrong PINs a refusal counts on purpose
+    (`PinFailure`: services.side_pins)."""
     counts = {
         model._meta.label: model.objects.count()
         for label in STATE_APPS
         for model in apps.get_app_config(label).get_models()
+        if model._meta.label != "tournaments.PinFailure"
     }
     return {
         "counts": counts,
@@ -169,7 +171,7 @@ def submit(
     side: str = "NS",
     **extra,
 ):
-    body = {"record": record, "side": side, **extra}
+    body = {"record": record, "side": side, "pin": side_pin(match, side), **extra}
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
     return post_json(who, HANDS.format(match=match.pk), body, **headers)
 

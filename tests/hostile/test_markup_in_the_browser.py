@@ -66,7 +66,7 @@ def test_markup_names_never_run_in_the_browser(page, live_server):
     version = int(page.locator("[data-version]").get_attribute("data-version"))
 
     pending = HandSubmission.objects.get(hand__match=match, status="pending")
-    other = next(a for a in simulate.scorers(match) if a.side != pending.submitted_side)
+    other = simulate.answerer(match, pending)
     services.confirm_hand(
         submission=pending, expected_version=pending.version, actor=other
     )  # the match ends: standings change

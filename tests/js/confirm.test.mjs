@@ -57,13 +57,14 @@ test('a request with no answer in time is given up', async () => {
 function pinForm(pin) {
   const message = { className: '', textContent: '', replaceChildren(...nodes) { this.children = nodes; } };
   const buttons = [{ disabled: false }, { disabled: false }];
-  const field = { value: pin, focused: 0, focus() { this.focused += 1; } };
+  const entry = { hidden: true };
+  const field = { value: pin, focused: 0, focus() { this.focused += 1; }, closest: () => entry };
   return {
     elements: { side: { value: 'EW' }, pin: field },
     dataset: { version: '1', number: '4' },
     querySelector: selector => (selector === '.decide-message' ? message : null),
     querySelectorAll: selector => (selector === 'button' ? buttons : []),
-    message, field, buttons,
+    message, field, buttons, entry,
   };
 }
 
@@ -81,8 +82,23 @@ test('an answer without the PIN the form asks for is not sent: the scorer is ask
   await answerHand(form, 'confirm', { request: async (...args) => { sent.push(args); },
     handUrl: '/h/', T, answered: async () => {}, refresh: async () => {}, refusal: () => 'x' });
   assert.equal(sent.length, 0);
-  assert.equal(form.message.textContent, 'EW: PIN for hand 4');
+  assert.equal(form.message.textContent, 'E/W: PIN for hand 4');
   assert.equal(form.field.focused, 1);
+  // the keypad opens, and remembers which answer its last digit sends
+  assert.equal(form.entry.hidden, false);
+  assert.equal(form.dataset.pending, 'confirm');
+});
+
+test('the keypad asks in the words of the answer chosen: confirm or reject', async () => {
+  const words = { ...T, confirmPin: '%(side)s confirms %(number)s', rejectPin: '%(side)s rejects %(number)s' };
+  const options = { request: async () => assert.fail('not sent'), handUrl: '/h/', T: words,
+    answered: async () => {}, refresh: async () => {}, refusal: () => 'x' };
+  const form = pinForm('');
+  await answerHand(form, 'reject', options);
+  assert.equal(form.message.textContent, 'E/W rejects 4');
+  assert.equal(form.dataset.pending, 'reject');
+  await answerHand(form, 'confirm', options);
+  assert.equal(form.message.textContent, 'E/W confirms 4');
 });
 
 test('a wrong PIN leaves the hand as it was and clears the PIN for another try', async () => {

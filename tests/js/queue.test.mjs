@@ -65,7 +65,8 @@ class FakeTimers {
 }
 
 let counter = 0;
-function page({ storage = new FakeStorage(), server = new FakeServer(), timers = new FakeTimers(), match = 7 } = {}) {
+function page({ storage = new FakeStorage(), server = new FakeServer(), timers = new FakeTimers(), match = 7,
+               pin = undefined } = {}) {
   const events = { sent: [], refused: [], flushed: 0 };
   const request = createApi({ fetch: server.fetch, authorization: () => 'secret' });
   const queue = createQueue({
@@ -76,6 +77,7 @@ function page({ storage = new FakeStorage(), server = new FakeServer(), timers =
     refused: (item, response) => events.refused.push([item.number, response.status]),
     flushed: async () => { events.flushed += 1; },
     key: () => `key-${++counter}`,
+    ...(pin ? { pin } : {}),
   });
   return { storage, server, timers, queue, events, match };
 }
@@ -95,6 +97,21 @@ test('a hand that gets an answer is stored at once and its key is done with', as
   assert.deepEqual(queue.items(), []);
   assert.equal(storage.getItem('tricktable:table:3:draft'), null);
   assert.equal(server.tries[0].authorization, 'Table secret');
+});
+
+test("the entering side's PIN goes with the hand, asked for at each try and never kept in the queue", async () => {
+  const kept = { pin: '4821' };
+  const { queue, server, storage, timers } = page({ pin: item => (item.match === 7 ? kept.pin : '') });
+  server.mode = 'down';
+  await queue.submit(hand(queue, 1));
+  assert.ok(![...storage.data.values()].some(value => value.includes('4821')));
+  server.mode = 'up';
+  await timers.runAll();
+  assert.equal(server.stored.values().next().value.pin, '4821');
+  // without a PIN nothing is added to the body
+  const other = page();
+  await other.queue.submit(hand(other.queue, 1));
+  assert.equal('pin' in other.server.stored.values().next().value, false);
 });
 
 test('a hand with no answer waits in localStorage and is sent once, with its key, when the server is back', async () => {
@@ -195,6 +212,13 @@ test('a refusal leaves the queue, is reported, and the hands behind it still go'
 test('no answer worth keeping: 5xx, 408 and 429 are tried again, other refusals are not', () => {
   const kinds = [201, 200, 500, 503, 429, 408, 400, 403, 409].map(status => outcomeOf(answer(status, {})));
   assert.deepEqual(kinds, ['stored', 'stored', 'retry', 'retry', 'retry', 'retry', 'refused', 'refused', 'refused']);
+});
+
+test('a refused PIN is not sent again, not even a 429 wait or lock: a retry would count against it', () => {
+  const codes = ['side-pin-wait', 'side-pin-locked', 'side-pin-wrong', 'throttled'];
+  // what api.js's request answers: {status, ok, data}
+  const kinds = codes.map(code => outcomeOf({ status: code === 'side-pin-wrong' ? 403 : 429, ok: false, data: { code } }));
+  assert.deepEqual(kinds, ['refused', 'refused', 'refused', 'retry']);
 });
 
 test('the retries wait 2 s, doubling up to a minute, and start over after an answer', async () => {

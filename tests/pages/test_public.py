@@ -124,7 +124,7 @@ def build_club(director: Actor, seed: int = 7) -> Club:
     simulate.play_hand(first, rng)
     pending = simulate.play_hand(first, rng, confirm=False)
     disputed = simulate.play_hand(second, rng, confirm=False)
-    other = next(a for a in simulate.scorers(second) if a.side != disputed.submitted_side)
+    other = simulate.answerer(second, disputed)
     disputed = services.reject_hand(
         submission=disputed,
         expected_version=disputed.version,
@@ -454,11 +454,7 @@ def test_the_fragment_is_the_table_alone_and_follows_new_snapshots(client, club,
         services.confirm_hand,
         submission=club.pending,
         expected_version=club.pending.version,
-        actor=next(
-            a
-            for a in simulate.scorers(club.pending.hand.match)
-            if a.side != club.pending.submitted_side
-        ),
+        actor=simulate.answerer(club.pending.hand.match, club.pending),
     )
     after = text(get(client, url))
     assert int(re.search(r'data-version="(\d+)"', after).group(1)) == version + 1

@@ -12,7 +12,14 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
+from tests.tournaments.builders import (
+    HAND_1,
+    HAND_2,
+    make_director,
+    make_match,
+    scorer,
+    spades_hand,
+)
 from tournaments import services, simulate
 from tournaments.models import Round
 
@@ -267,3 +274,48 @@ def test_the_seat_diagram_names_the_player_in_each_seat_under_their_team(client,
         "E": ("Chika", "Chika & Dan"),
         "W": ("Dan", "Chika & Dan"),
     }
+
+
+def test_the_turned_cards_rank_is_a_cards_rank_in_japanese_not_a_placing(client, director):
+    """Issue 28: the turned card's "Rank" read 順位 (a place in the standings)."""
+    match = make_match(director, game="solo-whist", rules="phillips", fmt="individual")
+    response = client.get(
+        reverse("tournaments:scoring-table", args=[match.table_id]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    found = re.search(r'<label for="turned-rank">([^<]*)</label>', response.content.decode())
+    assert found is not None
+    assert found.group(1) != "順位" and "ランク" in found.group(1)
+
+
+def test_the_entry_has_a_pin_keypad_and_send_says_why_it_waits(client, spades):
+    """The PIN is typed on the page's own keypad (no phone keyboard: inputmode none), and the
+    Send button has a line beside it to say what it waits for; no "Check the score" step."""
+    body = page(client, spades).content.decode()
+    assert 'id="entry-pin"' in body and 'inputmode="none"' in body
+    assert body.count('data-keypad="entry-pin"') == 1
+    assert 'id="send-why"' in body
+    assert "Check the score" not in body and 'id="check-button"' not in body
+    config = script_json(body, "scoring-config")
+    assert config["pinDigits"] == 4 and config["pinNeeded"] is True
+
+
+def test_partners_tricks_are_shown_per_side_unless_a_nil_makes_a_seats_count_matter(client, spades):
+    """The pad enters a side's tricks against its first bidder: the list says N/S 6 · E/W 7
+    (as the paper sheet does), not N 0 · E 7 · S 6 · W 0; with a nil, each seat's count."""
+    services.submit_hand(
+        match=spades,
+        actor=scorer(spades, "NS"),
+        record={**HAND_1, "tricks": {"N": 0, "E": 7, "S": 6, "W": 0}},
+        idempotency_key="per-side-1",
+    )
+    shown = text(page(client, spades))
+    assert "Tricks: N/S 6 · E/W 7" in shown and "N 0 · E 7" not in shown
+    first = spades.hands.get(number=1).versions.get()
+    services.confirm_hand(
+        submission=first, expected_version=first.version, actor=scorer(spades, "EW")
+    )
+    nil = spades_hand("E", ["nil", "3", "7", "6"], {"N": 7, "E": 3, "S": 0, "W": 3})
+    services.submit_hand(
+        match=spades, actor=scorer(spades, "NS"), record=nil, idempotency_key="per-side-2"
+    )
+    assert "Tricks: N 7 · E 3 · S 0 · W 3" in text(page(client, spades))

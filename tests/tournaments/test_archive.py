@@ -102,7 +102,7 @@ def build_club() -> int:
             hand__match__round__tournament=tournament, status=HandSubmission.Status.PENDING
         )
         scorers = simulate.scorers(pending.hand.match)
-        other = next(a for a in scorers if a.side != pending.submitted_side)
+        other = simulate.answerer(pending.hand.match, pending)
         mine = next(a for a in scorers if a.side == pending.submitted_side)
         services.reject_hand(
             submission=pending,

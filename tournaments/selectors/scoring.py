@@ -172,13 +172,14 @@ def _versions(match: Match) -> list[HandSubmission]:
     )
 
 
-def _row(version: HandSubmission, sides: tuple[str, ...]) -> HandRow:
+def _row(version: HandSubmission, sides: tuple[str, ...], seat_sides: dict[str, str]) -> HandRow:
     result = version.result or {}
     score = result.get("score") or {}
     totals = (result.get("after") or {}).get("score") or {}
     answerers: tuple[str, ...] = ()
     if version.status == S.PENDING:
-        answerers = tuple(s for s in sides if s != version.submitted_side)
+        barred = gameplay.answer_barred(version.submitted_side, result, seat_sides)
+        answerers = tuple(s for s in sides if s not in barred)
     return HandRow(
         number=version.hand.number,
         version=version.version,
@@ -274,6 +275,7 @@ def scoring_view(table: Table) -> ScoringView:
     )
     versions = _versions(match)
     side_names = tuple(side.side for side in view.sides)
-    view.hands = [_row(v, side_names) for v in versions]
+    seat_sides = {letter: seat.side for seat in match.seats.all() for letter in seat.seats}
+    view.hands = [_row(v, side_names, seat_sides) for v in versions]
     view.next = _next_hand(match, tournament, versions, layout.seats)
     return view

@@ -15,9 +15,10 @@ class Actor:
     """The person (or device) behind a workflow call.
 
     A director is a user in the tournament's directors (or a superuser). A table scorer acts for
-    one side of one match (`side`), authenticated by a table token or by a director's device;
-    `pin` is what proves the side when it confirms or rejects the other side's hand (the PIN on
-    its card: the table's token alone does not, see `services.hands`).
+    one side of one match, authenticated by a table token or by a director's device. In PIN mode
+    the side is the one whose entry's `pin` the scorer gives (`services.side_pins`): `side`, what
+    the phone says, must then agree with it; without PINs (`same-phone`, a director) `side` is
+    taken as said.
     """
 
     user: Any = None  # a django User or None
@@ -25,7 +26,8 @@ class Actor:
     side: str = ""  # the side a scorer speaks for ("NS", "EW", "N", ...)
     table: int | None = None  # the Table id a scorer's token is scoped to
     system: bool = False  # an automatic action (re-score, demo, import)
-    pin: str = ""  # the answering side's PIN (a table scorer confirming or rejecting)
+    pin: str = ""  # the PIN of the entry acting (a table scorer in PIN mode: services.side_pins)
+    client: str = ""  # the client's address (a wrong PIN's wait is counted per client)
 
     @property
     def name(self) -> str:

@@ -1,6 +1,7 @@
 """Duplicate events: create one with its movement and boards, number the pairs and start, seat
 each round from the movement, take board results from the tables (checked by the rules engine
-against the board; confirmed by the other side with its PIN), adjust and assign as director,
+against the board; entered with the entering side's PIN, confirmed by the other side with its
+PIN: services.side_pins), adjust and assign as director,
 release the results to the tables, close the rounds and finish.
 
 Keyword-only, typed, one transaction each; a refusal is a `ServiceError` with a stable code and
@@ -32,10 +33,10 @@ from tournaments.models import (
     Tournament,
 )
 
-from . import ratings
+from . import ratings, side_pins
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
-from .hands import MAX_HAND_BYTES, _check_side_pin
+from .hands import MAX_HAND_BYTES
 from .tournaments import create_tournament
 
 R = BoardResult.Status
@@ -562,16 +563,38 @@ def _retire_current(match: Match, board: Board) -> None:
     current.save(update_fields=["status", "is_current"])
 
 
-@transaction.atomic
 def submit_board_result(
     *, match: Match, board: int, record: Any, actor: Actor, idempotency_key: str | None = None
 ) -> SubmittedResult:
     """A table's result on one of its boards: checked by the rules engine against the board
     (its dealer; a full record its deal and turned card), scored by `board_scoring`, awaiting
     the other side's confirmation: with its PIN, or without one when the event confirms on the
-    same phone. A director's result is confirmed at once. A retry with the same idempotency key
-    returns the stored result. A record over `MAX_HAND_BYTES` (as JSON) is refused, 413."""
+    same phone. In PIN mode the entering side is the one whose PIN `actor.pin` is (a stated
+    `actor.side` must agree). A director's result is confirmed at once. A retry with the same
+    idempotency key returns the stored result. A record over `MAX_HAND_BYTES` (as JSON) is
+    refused, 413."""
     _check_size(record)
+    proven = side_pins.proven_side(match, actor)
+    return _submit_board_result(
+        match=match,
+        board=board,
+        record=record,
+        actor=actor,
+        idempotency_key=idempotency_key,
+        proven=proven,
+    )
+
+
+@transaction.atomic
+def _submit_board_result(
+    *,
+    match: Match,
+    board: int,
+    record: Any,
+    actor: Actor,
+    idempotency_key: str | None,
+    proven: str | None,
+) -> SubmittedResult:
     match = _locked(match)
     tournament = match.round.tournament
     event = event_of(tournament)
@@ -590,7 +613,11 @@ def submit_board_result(
             ):
                 raise Conflict("idempotency-key-reused", "this key was used for another result")
             return SubmittedResult(stored, False)
-    if not director and actor.side not in ("NS", "EW"):
+    side = actor.side
+    if proven is not None:
+        side_pins.agrees(actor, proven)
+        side = proven
+    if not director and side not in ("NS", "EW"):
         raise ServiceError("bad-side", "say which side is entering the result (NS or EW)")
     target = _board_at(match, event, board)
     current = BoardResult.objects.filter(match=match, board=target, is_current=True).first()
@@ -626,7 +653,7 @@ def submit_board_result(
             notes=list(score.notes),
             status=R.CONFIRMED if director else R.PENDING,
             idempotency_key=idempotency_key,
-            submitted_side=actor.side if not director else "",
+            submitted_side=side if not director else "",
             submitted_by=actor.user_or_none(),
             submitted_label=actor.name,
             decided_label=actor.name if director else "",
@@ -670,8 +697,22 @@ def _check_version(result: BoardResult, expected_version: Any) -> None:
         )
 
 
-def _decide(
+def _answer(
     result: BoardResult, actor: Actor, status: str, reason: str, expected_version: Any
+) -> BoardResult:
+    """The PIN first (its failures are kept), then the decision in one transaction."""
+    proven = side_pins.proven_side(Match(pk=result.match_id), actor)
+    return _decide(result, actor, status, reason, expected_version, proven)
+
+
+@transaction.atomic
+def _decide(
+    result: BoardResult,
+    actor: Actor,
+    status: str,
+    reason: str,
+    expected_version: Any,
+    proven: str | None,
 ) -> BoardResult:
     match = _locked(result.match)
     tournament = match.round.tournament
@@ -680,15 +721,17 @@ def _decide(
     _check_version(result, expected_version)
     if not result.is_current or result.status != R.PENDING:
         raise Conflict("not-pending", f"this result is {result.status}, not pending")
+    side = actor.side if proven is None else proven
     if not director:
-        if actor.side not in ("NS", "EW"):
+        if side not in ("NS", "EW"):
             raise ServiceError("bad-side", "say which side is answering")
-        if actor.side == result.submitted_side:
+        if side == result.submitted_side:
             raise NotAllowed("own-side", "the other side confirms or rejects a result")
-        _check_side_pin(match, tournament, actor)
+        if proven is not None:
+            side_pins.agrees(actor, proven)
     result.status = status
     result.decided_label = actor.name
-    result.decided_side = actor.side
+    result.decided_side = side
     result.decided_at = timezone.now()
     if reason:
         result.reason = reason[:MAX_REASON]
@@ -697,23 +740,21 @@ def _decide(
     return result
 
 
-@transaction.atomic
 def confirm_board_result(
     *, result: BoardResult, actor: Actor, expected_version: int
 ) -> BoardResult:
     """The other side agrees (with its PIN unless the event confirms on the same phone).
     `expected_version` is the version of the board's result the confirmer saw: if it has
     changed since (`stale-version`), nothing changes."""
-    return _decide(result, actor, R.CONFIRMED, "", expected_version)
+    return _answer(result, actor, R.CONFIRMED, "", expected_version)
 
 
-@transaction.atomic
 def reject_board_result(
     *, result: BoardResult, actor: Actor, expected_version: int, reason: str = ""
 ) -> BoardResult:
     """The other side disagrees: the table enters the board again. `expected_version` as for
     `confirm_board_result`."""
-    return _decide(result, actor, R.REJECTED, reason or "", expected_version)
+    return _answer(result, actor, R.REJECTED, reason or "", expected_version)
 
 
 def _reason(reason: Any) -> str:

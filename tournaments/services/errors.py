@@ -9,16 +9,24 @@ class ServiceError(Exception):
     """A workflow refused its input; nothing was changed.
 
     `code` is stable (clients and translations key on it); `status` is the HTTP status the API
-    maps it to; `details` carries structured context (e.g. the rules engine's error list).
+    maps it to; `details` carries structured context (e.g. the rules engine's error list);
+    `retry_after` (seconds), when set, is sent as the answer's Retry-After header.
     """
 
     status = 400
 
     def __init__(
-        self, code: str, message: str, *, details: Any = None, status: int | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        details: Any = None,
+        status: int | None = None,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
+        self.retry_after = retry_after
         self.message = message
         self.details = details
         if status is not None:

@@ -1,9 +1,11 @@
 """Hands: submit (validated by the rules engine in the context of the match), confirm or reject
 by the other side, correct as director, and finish the match by the tournament's match length.
 
-The table's token lets a phone submit; confirming or rejecting is the other side's word, so
-(unless the tournament chose `confirmation = "same-phone"`) a table scorer proves that side with
-the PIN printed on its entry's card; a director needs none.
+The table's token lets a phone score at its table; which side acts is proved, unless the
+tournament chose `confirmation = "same-phone"`, by the PIN printed on the card of an entry on
+that side (`side_pins`): entering a hand with the entering side's, confirming or rejecting it
+with the answering side's, which may not be the side that entered it nor, at an individual
+table, the hand's declarer or the declarer's partner. A director needs none.
 
 Every hand is checked as a `hand/1` record with the match's rules and the state the earlier
 hands left (`before`), and the dealer must follow the rotation. A submission carries the
@@ -15,13 +17,11 @@ cannot both win.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -29,9 +29,9 @@ from games.canonical import canonical_hand
 from games.errors import RecordError
 from games.records import check_hand, get_game
 from tournaments import gameplay
-from tournaments.models import Entry, Hand, HandSubmission, Match, Round, Seat, Tournament
+from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
-from . import backups, match_rows, notify
+from . import backups, match_rows, notify, side_pins
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
@@ -40,10 +40,6 @@ S = HandSubmission.Status
 #: the other side, or voided by a director.
 REENTER = (S.REJECTED, S.VOIDED)
 MAX_KEY = 100
-#: Wrong PINs a table may try before PINs are refused there for `PIN_LOCK_SECONDS` (then the
-#: director confirms): 4-digit PINs cannot be guessed at a phone's pace.
-PIN_TRIES = 5
-PIN_LOCK_SECONDS = 15 * 60
 #: The most bytes one hand may take as sent: a JSON body to the API (api/parsers.py) or a line
 #: of a hand import (hand_imports.py), so no way in stores a larger record than another.
 MAX_HAND_BYTES = 64 * 1024
@@ -276,7 +272,6 @@ def _rescore_after(
     return rescored
 
 
-@transaction.atomic
 def submit_hand(
     *,
     match: Match,
@@ -287,8 +282,33 @@ def submit_hand(
     source: str | None = None,
 ) -> Submitted:
     """Store a hand that the rules engine accepts, as the next hand of the match (or as a new
-    version of a rejected one). A director's submission is confirmed at once. `source` says
-    where the hand came from when that is not the actor (an import)."""
+    version of a rejected one). A table scorer in PIN mode gives the PIN of an entry seated at
+    the match (`actor.pin`): the hand is entered by that entry's side, whatever `actor.side`
+    says (which, if given, must agree). A director's submission is confirmed at once. `source`
+    says where the hand came from when that is not the actor (an import)."""
+    proven = side_pins.proven_side(match, actor)
+    return _submit_hand(
+        match=match,
+        actor=actor,
+        proven=proven,
+        record=record,
+        number=number,
+        idempotency_key=idempotency_key,
+        source=source,
+    )
+
+
+@transaction.atomic
+def _submit_hand(
+    *,
+    match: Match,
+    actor: Actor,
+    proven: str | None,
+    record: Any,
+    number: int | None,
+    idempotency_key: str | None,
+    source: str | None,
+) -> Submitted:
     match = _locked_match(match)
     tournament = match.round.tournament
     director = _require_table(actor, match, tournament)
@@ -308,6 +328,9 @@ def submit_hand(
         )
     _require_open(match)
     side = actor.side
+    if proven is not None:
+        side_pins.agrees(actor, proven)
+        side = proven
     if not director and side not in hands.sides:
         raise ServiceError("bad-side", "say which side is submitting")
     versions = hands.versions
@@ -372,41 +395,30 @@ def submit_hand(
     return Submitted(submission, created=True)
 
 
-def _pin_key(match: Match) -> str:
-    return f"side-pin-wrong:{match.table_id}"
+def _seat_sides(match: Match) -> dict[str, str]:
+    return {
+        letter: side
+        for seats, side in Seat.objects.filter(match=match).values_list("seats", "side")
+        for letter in seats
+    }
 
 
-def _check_side_pin(match: Match, tournament: Tournament, actor: Actor) -> None:
-    """In PIN mode the answering side proves itself with the PIN of an entry seated on that
-    side: the table's token (one phone passed across) does not tell the sides apart. Wrong PINs
-    are counted per table (in the cache: the count survives the rollback of the refusal)."""
-    if tournament.confirmation != Tournament.Confirmation.PIN:
-        return
-    if not isinstance(actor.pin, str) or not actor.pin:
-        raise NotAllowed("side-pin-required", f"side {actor.side} confirms with its PIN")
-    key = _pin_key(match)
-    if (cache.get(key) or 0) >= PIN_TRIES:
-        raise ServiceError(
-            "side-pin-locked",
-            "too many wrong PINs at this table: ask the director",
-            status=429,
-            details={"retry_after": PIN_LOCK_SECONDS},
-        )
-    pins = Entry.objects.filter(seats__match=match, seats__side=actor.side).values_list(
-        "pin", flat=True
-    )
-    given = actor.pin.strip().encode()
-    if not any(pin and hmac.compare_digest(pin.encode(), given) for pin in pins):
-        if not cache.add(key, 1, PIN_LOCK_SECONDS):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired in between
-                cache.add(key, 1, PIN_LOCK_SECONDS)
-        raise NotAllowed("side-pin-wrong", f"that is not side {actor.side}'s PIN")
-
-
-def _decide(
+def _answer(
     submission: HandSubmission, actor: Actor, status: str, reason: str, expected_version: Any
+) -> HandSubmission:
+    """The PIN first (its failures are kept), then the decision in one transaction."""
+    proven = side_pins.proven_side(Match(pk=submission.hand.match_id), actor)
+    return _decide(submission, actor, status, reason, expected_version, proven)
+
+
+@transaction.atomic
+def _decide(
+    submission: HandSubmission,
+    actor: Actor,
+    status: str,
+    reason: str,
+    expected_version: Any,
+    proven: str | None,
 ) -> HandSubmission:
     match = _locked_match(submission.hand.match)
     tournament = match.round.tournament
@@ -424,16 +436,26 @@ def _decide(
     _check_version(submission, expected_version)
     if not submission.is_current or submission.status != S.PENDING:
         raise Conflict("not-pending", f"this version is {submission.status}, not pending")
+    side = actor.side if proven is None else proven
     if not director:
-        if actor.side not in _match_sides(match):
+        if side not in _match_sides(match):
             raise ServiceError("bad-side", "say which side is answering")
-        if submission.submitted_side and actor.side == submission.submitted_side:
+        barred = gameplay.answer_barred(
+            submission.submitted_side, submission.result, _seat_sides(match)
+        )
+        if barred.get(side) == "own-side":
             raise NotAllowed("own-side", "the other side confirms or rejects a hand")
-        _check_side_pin(match, tournament, actor)
+        if side in barred:
+            raise NotAllowed(
+                "declarer-side",
+                "the hand's declarer and the declarer's partner do not confirm or reject it",
+            )
+        if proven is not None:
+            side_pins.agrees(actor, proven)
     submission.status = status
     submission.decided_by = actor.user_or_none()
     submission.decided_label = actor.name
-    submission.decided_side = actor.side
+    submission.decided_side = side
     submission.decided_at = timezone.now()
     if reason:
         submission.reason = reason
@@ -456,24 +478,23 @@ def _decide(
     return submission
 
 
-@transaction.atomic
 def confirm_hand(
     *, submission: HandSubmission, actor: Actor, expected_version: int
 ) -> HandSubmission:
-    """The other side (or a director) agrees with a pending hand. A table scorer says which
-    side answers and, in PIN mode (the default), gives that side's PIN (`actor.pin`).
-    `expected_version` is the version the answerer saw: if the hand has moved on since
-    (`stale-version`), nothing changes."""
-    return _decide(submission, actor, S.CONFIRMED, "", expected_version)
+    """The other side (or a director) agrees with a pending hand. In PIN mode (the default) a
+    table scorer gives the answering side's PIN (`actor.pin`): the side is that PIN's, which
+    may not be the side that entered the hand (`own-side`) nor, at an individual table, its
+    declarer or the declarer's partner (`declarer-side`). `expected_version` is the version
+    the answerer saw: if the hand has moved on since (`stale-version`), nothing changes."""
+    return _answer(submission, actor, S.CONFIRMED, "", expected_version)
 
 
-@transaction.atomic
 def reject_hand(
     *, submission: HandSubmission, actor: Actor, expected_version: int, reason: str = ""
 ) -> HandSubmission:
     """The other side disputes a pending hand: it goes to the director's queue (the same proof
     of side and of the version seen as `confirm_hand`)."""
-    return _decide(submission, actor, S.REJECTED, reason.strip(), expected_version)
+    return _answer(submission, actor, S.REJECTED, reason.strip(), expected_version)
 
 
 @transaction.atomic

@@ -39,6 +39,7 @@ from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
 from tournaments import duplicate as engine
 from tournaments import printing
+from tournaments.clients import client_address
 from tournaments.engine_words import error_sentence, notes_again, refusal_words
 from tournaments.error_shape import error_response
 from tournaments.models import (
@@ -783,6 +784,7 @@ def _table_actor(
         table=match.table_id if match else None,
         side=side,
         pin=pin,
+        client=client_address(request),
         label=_("table %(n)s scorer") % {"n": number},
     )
 
@@ -994,7 +996,7 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if reason is not None:
             return reason
     actor = _table_actor(request, tournament, number, match)
-    error, code, status = "", "", 200
+    error, code, status, retry_after = "", "", 200, None
     try:
         if match is None:
             raise ServiceError("no-round", _("No round is in play at this table."))
@@ -1048,22 +1050,34 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             raise ServiceError("bad-action", _("Unknown action."))
     except ServiceError as failure:
         error, code, status = _error_text(failure), failure.code, failure.status
+        retry_after = failure.retry_after
         if request.get_preferred_type(["text/html", "application/json"]) == "application/json":
             details = refusal_words(failure.code, failure.message, failure.details)[1]
-            return error_response(status, code, error, details)
+            refused = error_response(status, code, error, details)
+            if retry_after:
+                refused["Retry-After"] = str(retry_after)
+            return refused
     response = render(
         request,
         "tournaments/duplicate/_panel.html",
         panel_context(tournament, number, match, error, code),
     )
     response.status_code = status
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
     return response
 
 
 def _error_text(error: ServiceError) -> str:
     words = {
-        "side-pin-wrong": _("That is not the other side's PIN."),
-        "side-pin-required": _("The other side confirms with its PIN."),
+        "side-pin-wrong": _("That PIN is not one of this table's pairs'. Check the card."),
+        "side-pin-required": _("Type the PIN on your pair's card."),
+        "side-pin-mismatch": _("That PIN is the other pair's: nothing was changed."),
+        "side-pin-wait": _("Too many wrong PINs from this phone: try again in a moment."),
+        "side-pin-locked": _(
+            "Too many wrong PINs for this table's pairs this hour: ask the director."
+        ),
+        "side-pin-ambiguous": _("Two pairs share this PIN: ask the director."),
         "own-side": _("The other side confirms or rejects a result."),
         "board-mismatch": _("This record is not the board's deal or dealer."),
         "bad-record": _("The rules do not allow this result: %(why)s"),

@@ -35,9 +35,10 @@ from games.registry import get_game
 from tournaments.director_forms import option_label
 from tournaments.engine_words import ERROR_MESSAGES, hand_notes
 from tournaments.formatting import number
-from tournaments.models import Table, TableToken, TokenState, Tournament
+from tournaments.models import PIN_DIGITS, Table, TableToken, TokenState, Tournament
 from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
+from tournaments.presentation.spades import NILS as SPADES_NILS
 from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
@@ -108,6 +109,7 @@ def script_strings() -> dict[str, Any]:
         "directorScoring": _("You are signed in as a director: hands you enter are confirmed."),
         "forgotten": _("The scoring code was removed from this phone."),
         "chooseSide": _("Say who is entering this hand."),
+        "entryPin": _("Type the PIN on your entry's card: it says who enters the hand."),
         "chooseBid": _("Choose %(who)s's bid."),
         "chooseContract": _("Choose the contract."),
         "chooseDeclarer": _("Choose the declarer."),
@@ -179,6 +181,29 @@ def script_strings() -> dict[str, Any]:
         "dealerIs": _("Dealer: %(dealer)s"),
         "bidOrder": _("bids %(position)s."),
         "dummy": _("Dummy"),
+        # The hand in a few taps (static/js/scoring/pad.js) and the PIN asked once a match.
+        "padBid": _("%(who)s bids"),
+        "padTricks": _("Tricks won by %(who)s"),
+        "padTrump": _("Trumps (the turned card's suit)"),
+        "padHonours": _("Trump honours (A, K, Q, J) as dealt"),
+        "padContract": _("Contract"),
+        "padDeclarer": _("Declarer (the last bidder)"),
+        "padPartner": _("Accepted by (cop)"),
+        "padOvercalled": _("Overcalling the abundance bid by"),
+        "padNamedTrump": _("Trumps named by the declarer"),
+        "padTurnedRank": _("The turned card: its rank"),
+        "padTurnedSuit": _("The turned card: its suit"),
+        "padDone": _("Every answer is in. Tap an answer above to change it."),
+        "send": _("Send hand %(number)s"),
+        "sendWhy": _("To send it: %(what)s"),
+        "sendRefused": _("The rules engine refuses this hand: change it to send it."),
+        "whoSends": _("Which side is sending this hand?"),
+        "pinOnce": _(
+            "Your entry's PIN (on its card), asked once this match: it says who sends the hand."
+        ),
+        "pinForgotten": _("That PIN was not accepted: type it again."),
+        "confirmPin": _("%(side)s: type your PIN to confirm hand %(number)s."),
+        "rejectPin": _("%(side)s: type your PIN to reject hand %(number)s."),
         "sides": {side: "/".join(side) for side in ("NS", "EW")},
         "calls": {
             c: call_label(c)
@@ -200,11 +225,18 @@ def error_labels() -> dict[str, str]:
         "hand-confirmed": _("This hand is already confirmed: ask the director to correct it."),
         "earlier-hand-rejected": _("An earlier hand was rejected: enter that one again first."),
         "own-side": _("The other side confirms or rejects a hand."),
-        "side-pin-required": _(
-            "The other side confirms with the PIN on its entry's card: type it in."
+        "declarer-side": _(
+            "The hand's declarer and the declarer's partner do not answer it: another player "
+            "confirms it."
         ),
-        "side-pin-wrong": _("That is not this side's PIN: check the entry's card."),
-        "side-pin-locked": _("Too many wrong PINs at this table: ask the director."),
+        "side-pin-required": _("Type the PIN on your entry's card."),
+        "side-pin-wrong": _("That PIN is not one of this table's entries': check the card."),
+        "side-pin-mismatch": _("That PIN is another side's: nothing was changed."),
+        "side-pin-wait": _("Too many wrong PINs from this phone: try again in a moment."),
+        "side-pin-locked": _(
+            "Too many wrong PINs for this table's entries this hour: ask the director."
+        ),
+        "side-pin-ambiguous": _("Two entries share this PIN: ask the director."),
         "wrong-table": _("This scoring code is for another table."),
         "bad-side": _("Say which side is answering."),
         "not-pending": _("This hand is no longer awaiting confirmation."),
@@ -224,9 +256,20 @@ def error_labels() -> dict[str, str]:
 # -- the hands list -------------------------------------------------------------------------------
 
 
-def _tricks(result: dict) -> str:
-    """The tricks each seat (or side) took, as the engine read them."""
+def _tricks(result: dict, record: dict, sides: tuple[selectors.SideView, ...]) -> str:
+    """The tricks each seat (or side) took, as the engine read them. Partners' tricks are shown
+    per side, as the paper sheet keeps them, unless a seat's own count matters (a nil): the pad
+    enters a side's tricks against its first bidder (static/js/scoring/pad.js)."""
     tricks = result.get("tricks") or {}
+    partners = len(sides) == 2 and all(len(side.seats) == 2 for side in sides)
+    nil = any(
+        isinstance(call, dict) and str(call.get("call", "")) in SPADES_NILS
+        for call in record.get("calls") or []
+    )
+    if partners and not nil and all(seat in tricks for side in sides for seat in side.seats):
+        return " · ".join(
+            f"{side.label} {sum(tricks[seat] for seat in side.seats)}" for side in sides
+        )
     return " · ".join(f"{who} {n}" for who, n in tricks.items())
 
 
@@ -241,7 +284,7 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
             {
                 "row": row,
                 "facts": shown.summary(row.record, row.result),
-                "tricks": _tricks(row.result),
+                "tricks": _tricks(row.result, row.record, view.sides),
                 "cells": [
                     {
                         "side": side.label,
@@ -256,6 +299,7 @@ def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
                 ),
                 "submitted_label": "/".join(row.submitted_side),
                 "answerers": [(side, "/".join(side)) for side in row.answerers],
+                "answerers_label": ", ".join("/".join(side) for side in row.answerers),
                 "games": (row.result.get("after") or {}).get("games"),
             }
         )
@@ -336,6 +380,7 @@ def _config(view: selectors.ScoringView, director: bool, *, offline: bool) -> di
         # or "same-phone"; `pinNeeded` is false for a director (who needs none).
         "confirmation": tournament.confirmation,
         "pinNeeded": pin_needed(view, director),
+        "pinDigits": PIN_DIGITS,
         # The dealer after each dealer: a phone that queues a hand offline goes on to the next.
         "nextDealer": {seat: g.next_dealer(compiled, seat) for seat in view.seats},
         "renderedAt": int(time.time() * 1000),

@@ -43,6 +43,9 @@ export function newKey(random = globalThis.crypto) {
  * worth keeping (send it again later with the same key). */
 export function outcomeOf(response) {
   if (response.ok) return 'stored';
+  // a PIN refused (even "wait" or "locked", 429): sending it again would only count against it
+  const code = response.data && response.data.code;
+  if (typeof code === 'string' && code.startsWith('side-pin')) return 'refused';
   if (response.status >= 500 || response.status === 429 || response.status === 408) return 'retry';
   return 'refused';
 }
@@ -57,11 +60,13 @@ export function outcomeOf(response) {
  * - sent(item, response) / refused(item, response): a queued hand was stored or refused;
  * - flushed(changed): a run of sending ended (changed: some hand left the queue);
  * - timers: {setTimeout, clearTimeout} (fake ones in tests);
- * - key: makes an idempotency key.
+ * - key: makes an idempotency key;
+ * - pin(item): the entering side's PIN for the item's match ('' for none). The PIN is kept in
+ *   sessionStorage by the page, never in the queue (localStorage), and sent as `pin`.
  */
 export function createQueue({ store, request, match, connected = () => true, changed = () => {},
                               sent = () => {}, refused = () => {}, flushed = async () => {},
-                              timers = globalThis, key = newKey }) {
+                              timers = globalThis, key = newKey, pin = () => '' }) {
   let flushing = false;
   let sendingKey = null;
   let retryTimer = null;
@@ -104,7 +109,7 @@ export function createQueue({ store, request, match, connected = () => true, cha
       try {
         const response = await request(item.url, {
           method: 'POST', headers: { 'Idempotency-Key': item.key }, timeout: 15000,
-          body: { record: item.record, number: item.number, side: item.side || '' },
+          body: { record: item.record, number: item.number, side: item.side || '', ...sentPin(item) },
         });
         return { kind: outcomeOf(response), response };
       } catch (error) {
@@ -181,6 +186,11 @@ export function createQueue({ store, request, match, connected = () => true, cha
       }
     },
   };
+
+  function sentPin(item) {
+    const given = pin(item);
+    return given ? { pin: given } : {};
+  }
 
   /** A stored hand's key is done with; so is one the server says was used for another hand. */
   function settle(item, result) {
