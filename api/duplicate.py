@@ -35,6 +35,7 @@ from tournaments.selectors import duplicate as select
 from tournaments.services import Actor, NotAllowed, is_director
 from tournaments.services import duplicate as dup
 
+from .enums import PAIR_SIDE
 from .errors import ApiError
 from .parsers import HandJSONParser
 
@@ -145,9 +146,9 @@ class DuplicateCreatedSerializer(serializers.Serializer):
 class DuplicateResultSubmitSerializer(serializers.Serializer):
     board = serializers.IntegerField(min_value=1)
     side = serializers.ChoiceField(
-        choices=["NS", "EW"],
+        choices=PAIR_SIDE,
         required=False,
-        default="",
+        allow_blank=True,
         help_text="The side entering. In PIN mode it is the side whose entry's `pin` is given "
         "(a side given here must agree: 403 `side-pin-mismatch`); in `same-phone` mode a "
         "table's token must say it.",
@@ -185,7 +186,7 @@ class DuplicateResultSerializer(serializers.Serializer):
 
 
 class DuplicateDecideSerializer(serializers.Serializer):
-    side = serializers.ChoiceField(choices=["NS", "EW"], required=False, default="")
+    side = serializers.ChoiceField(choices=PAIR_SIDE, required=False, allow_blank=True)
     pin = serializers.CharField(max_length=12, required=False, allow_blank=True, default="")
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     version = serializers.IntegerField(
@@ -356,7 +357,7 @@ class SubmitResult(APIView):
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        actor, match = _table_actor(request, tournament, number, data["side"], data["pin"])
+        actor, match = _table_actor(request, tournament, number, data.get("side", ""), data["pin"])
         out = dup.submit_board_result(
             match=match,
             board=data["board"],
@@ -378,7 +379,9 @@ def _decide(request, slug: str, pk: int, confirm: bool):
     serializer = DuplicateDecideSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
-    actor, match = _table_actor(request, tournament, result.table_number, data["side"], data["pin"])
+    actor, match = _table_actor(
+        request, tournament, result.table_number, data.get("side", ""), data["pin"]
+    )
     if match.pk != result.match_id:
         raise ApiError("not-pending", "this result is of an earlier round", status_code=409)
     if confirm:

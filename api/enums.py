@@ -10,3 +10,7 @@ ENTRY_STATUS = Entry.Status
 HAND_STATUS = HandSubmission.Status
 LATE_ENTRY = Tournament.LateEntry
 KNOCKOUT_LENGTH = Tournament.KnockoutLength
+#: A partnership's side (duplicate pairs sit NS or EW).
+PAIR_SIDE = ["NS", "EW"]
+#: The sides of a table: a partnership's (NS, EW) or, at individual tables, a seat's.
+TABLE_SIDE = ["NS", "EW", "N", "E", "S", "W"]

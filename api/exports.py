@@ -70,16 +70,6 @@ FORMAT = OpenApiParameter(
 )
 
 
-@extend_schema(
-    tags=["exports"],
-    parameters=[SLUG, SUBJECT, FORMAT],
-    summary="Standings, results or the bracket as CSV, XLSX or PDF",
-    responses={
-        (200, "text/csv"): OpenApiTypes.BINARY,
-        (200, XLSX_TYPE): OpenApiTypes.BINARY,
-        (200, "application/pdf"): OpenApiTypes.BINARY,
-    },
-)
 class TableExport(_Download):
     throttle_scope = "export"
 
@@ -88,28 +78,41 @@ class TableExport(_Download):
             return [ScopedThrottle()]
         return []
 
+    @extend_schema(
+        tags=["exports"],
+        parameters=[SLUG, SUBJECT, FORMAT],
+        summary="Standings, results or the bracket as CSV, XLSX or PDF",
+        operation_id="tournaments_exports_table",
+        responses={
+            (200, "text/csv"): OpenApiTypes.BINARY,
+            (200, XLSX_TYPE): OpenApiTypes.BINARY,
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+        },
+    )
     def get(self, request, slug: str, subject: str, fmt: str):
         return _response(downloads.table(tournament_of(slug), subject, fmt))
 
 
-@extend_schema(
-    tags=["exports"],
-    parameters=[SLUG],
-    summary="Every confirmed hand as hand/1 JSON Lines (streamed)",
-    responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
-)
 class HandsExport(_Download):
+    @extend_schema(
+        tags=["exports"],
+        parameters=[SLUG],
+        summary="Every confirmed hand as hand/1 JSON Lines (streamed)",
+        operation_id="tournaments_exports_hands",
+        responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
+    )
     def get(self, request, slug: str):
         return _response(downloads.hands(tournament_of(slug)))
 
 
-@extend_schema(
-    tags=["exports"],
-    parameters=[SLUG, OpenApiParameter("id", int, OpenApiParameter.PATH)],
-    summary="One match as a match/1 record",
-    responses={(200, "application/json"): OpenApiTypes.OBJECT},
-)
 class MatchExport(_Download):
+    @extend_schema(
+        tags=["exports"],
+        parameters=[SLUG, OpenApiParameter("id", int, OpenApiParameter.PATH)],
+        summary="One match as a match/1 record",
+        operation_id="tournaments_exports_match",
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+    )
     def get(self, request, slug: str, id: int):  # noqa: A002 - the path's name
         download = downloads.match(tournament_of(slug), id)
         if download is None:
@@ -117,15 +120,16 @@ class MatchExport(_Download):
         return _response(download)
 
 
-@extend_schema(
-    tags=["exports"],
-    parameters=[SLUG],
-    summary="The whole tournament (tricktable-archive/1), for its directors",
-    responses={(200, "application/json"): OpenApiTypes.OBJECT},
-)
 class ArchiveExport(_Download):
     permission_classes = [SignedIn]
 
+    @extend_schema(
+        tags=["exports"],
+        parameters=[SLUG],
+        summary="The whole tournament (tricktable-archive/1), for its directors",
+        operation_id="tournaments_archive",
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+    )
     def get(self, request, slug: str):
         tournament = tournament_of(slug)
         services.require_director(actor_for(request), tournament)

@@ -317,7 +317,7 @@ def _work(rule: _Rules, request: _Request, data: dict, key: str, pk: int) -> Ans
         try:
             submitted = services.submit_hand(
                 match=Match(pk=pk),
-                actor=actor_for(request, data["side"], data["pin"]),
+                actor=actor_for(request, data.get("side", ""), data["pin"]),
                 record=data["record"],
                 number=data["number"],
                 idempotency_key=key,

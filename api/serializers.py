@@ -28,6 +28,7 @@ from tournaments.models import (
 )
 from tournaments.services.knockout import seeds as knockout_seeds
 
+from .enums import TABLE_SIDE
 from .models import ApiToken
 from .schema_refs import CHECK_RESULT_REF, HAND_REF
 
@@ -758,11 +759,10 @@ class SubmitSerializer(serializers.Serializer):
         default=None,
         help_text="The hand's number (default: the next hand).",
     )
-    side = serializers.CharField(
-        max_length=4,
+    side = serializers.ChoiceField(
+        choices=TABLE_SIDE,
         required=False,
         allow_blank=True,
-        default="",
         help_text="The side submitting (NS, EW, N, ...). In PIN mode the side is the one whose "
         "entry's `pin` is given, and a side given here must agree with it (403 "
         "`side-pin-mismatch`); in `same-phone` mode a table scorer must say it.",
@@ -792,11 +792,10 @@ class SubmitSerializer(serializers.Serializer):
 
 
 class DecideSerializer(serializers.Serializer):
-    side = serializers.CharField(
-        max_length=4,
+    side = serializers.ChoiceField(
+        choices=TABLE_SIDE,
         required=False,
         allow_blank=True,
-        default="",
         help_text="The side answering. In PIN mode the side is the one whose entry's `pin` is "
         "given (a side given here must agree: 403 `side-pin-mismatch`); in `same-phone` mode a "
         "table scorer must say it.",

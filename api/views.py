@@ -716,7 +716,7 @@ class MatchHands(ApiView):
         try:  # the workflow loads (and locks) the match itself
             submitted = services.submit_hand(
                 match=Match(pk=pk),
-                actor=actor_for(request, data["side"], data["pin"]),
+                actor=actor_for(request, data.get("side", ""), data["pin"]),
                 record=data["record"],
                 number=data["number"],
                 idempotency_key=key,
@@ -757,7 +757,7 @@ class _Decide(ActionView):
         match = get_object_or_404(Match, pk=pk)
         data = valid(self.request_serializer, request)
         current = _current(match, number)
-        decided = self.decide(current, actor_for(request, data["side"], data["pin"]), data)
+        decided = self.decide(current, actor_for(request, data.get("side", ""), data["pin"]), data)
         return Response(s.HandVersionSerializer(decided).data)
 
 

@@ -378,6 +378,8 @@ SPECTACULAR_SETTINGS = {
         "HandStatusEnum": "api.enums.HAND_STATUS",
         "LateEntryEnum": "api.enums.LATE_ENTRY",
         "KnockoutLengthEnum": "api.enums.KNOCKOUT_LENGTH",
+        "PairSideEnum": "api.enums.PAIR_SIDE",
+        "TableSideEnum": "api.enums.TABLE_SIDE",
     },
 }
 

@@ -162,7 +162,7 @@ def test_the_workflows_refusals_are_answered_here_in_the_requests_language(both,
                 scorer("key-0005-abcdef"),
                 {"record": HAND_2, **AS_NS},
             ),  # the key reused
-            (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "XX"}),
+            (scorer("key-0006-abcdef"), {"record": HAND_2, "side": "EW"}),
         ],
     )
     assert [status for status, _, _ in answers] == [422, 422, 201, 409, 403]

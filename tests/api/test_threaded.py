@@ -190,10 +190,10 @@ def test_refusals_are_djangos_answers_and_change_nothing(both, tables):
                     **AS_NS,
                 },
             ),
-            (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "XX"}),  # no PIN
+            (scorer("key-0006-abcdef"), {"record": HAND_1, "side": "EW"}),  # no PIN
             (
                 scorer("key-0007-abcdef", **{"accept-language": "ja"}),
-                {"record": HAND_1, "side": "XX", "pin": AS_NS["pin"]},
+                {"record": HAND_1, "side": "EW", "pin": AS_NS["pin"]},
             ),  # the refusal (the PIN is NS's) in Japanese
         ],
     )

@@ -65,3 +65,16 @@ def test_a_tournament_says_its_points_as_numbers_and_times_with_z(anon, match):
 def test_the_round_clock_says_its_times_with_z(td, match):
     clock = td.get(f"/api/v1/rounds/{match.round_id}/clock").json()
     assert RFC3339_Z.match(clock["server_time"]), clock
+
+
+def test_a_side_is_one_of_the_tables_sides(scorer, match):
+    """Sides are enums everywhere (NS, EW, or a seat at individual tables): a made-up side is
+    refused as invalid input before anything else is looked at."""
+    response = scorer.post(
+        f"/api/v1/matches/{match.pk}/hands",
+        {"record": {}, "side": "XX"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-side-xx",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and "side" in response.json()["details"]
