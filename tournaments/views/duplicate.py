@@ -81,14 +81,17 @@ def adjustment_names() -> dict[str, str]:
 
 def rules_choices() -> list[tuple[str, str]]:
     """Every preset duplicate can play: partnership Spades for four, and Whist."""
+    from tournaments.presentation import game_name, preset_name
+
     out = []
-    for game, label in (("spades", gettext_lazy("Spades")), ("whist", gettext_lazy("Whist"))):
+    for game in ("spades", "whist"):
         book = get_game(game).book
         for preset in book.presets:
             compiled = book.resolve(preset)[0]
             if game == "spades" and not (compiled.partnership and compiled.options["players"] == 4):
                 continue
-            out.append((f"{game}:{preset}", f"{label} — {preset}"))
+            # the names players use, in the reader's language (never the engine's ids)
+            out.append((f"{game}:{preset}", f"{game_name(game)} — {preset_name(game, preset)}"))
     return out
 
 
@@ -746,7 +749,7 @@ def _table_actor(
         table=match.table_id if match else None,
         side=side,
         pin=pin,
-        label=_("table %(n)s scorer") % {"n": number},
+        label=f"table {number} scorer",  # stored as facts are; read by audit_words.actor_words
     )
 
 
