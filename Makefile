@@ -57,14 +57,16 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py demo
 
+# The port of `make run` and `make serve` (PORT=8001 make run, or make run PORT=8001).
+PORT ?= 8000
+
 # The embedded default: SQLite, tasks in-process; loads the demo club tournaments on first run.
 run: messages migrate
 	$(PY) manage.py demo --if-empty
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # The evening server for a real club evening: production mode on every interface (phones on the
 # club's Wi-Fi), uvicorn, the club's own database and secret key in club/ (see README).
-PORT ?= 8000
 serve: venv messages
 	TRICKTABLE_SERVER=evening PORT=$(PORT) $(PY) manage.py serve
 

@@ -84,6 +84,11 @@ class DuplicateLineSerializer(serializers.Serializer):
     assigned = serializers.BooleanField()
     ns_points = serializers.CharField(help_text="Matchpoints or IMPs, to two decimals.")
     ew_points = serializers.CharField()
+    bids = serializers.CharField(
+        help_text="Spades: the bids in the order made ('E 4 · S 3 · W Nil · N 6'), in the "
+        "request's language; empty for Whist or an adjusted result."
+    )
+    tricks = serializers.CharField(help_text="Each side's tricks ('NS 7 · EW 6'); empty if none.")
 
 
 class DuplicateTravellerSerializer(serializers.Serializer):

@@ -77,6 +77,7 @@ def _header(scope: dict, name: bytes) -> str | None:
 #: Any other in MIDDLEWARE: the fast path stands aside and Django answers everything.
 KNOWN_MIDDLEWARE = frozenset(
     {
+        "config.streaming.AsyncStreamingMiddleware",  # streamed answers only: none here
         "django.middleware.security.SecurityMiddleware",
         "whitenoise.middleware.WhiteNoiseMiddleware",  # static files only
         "django.contrib.sessions.middleware.SessionMiddleware",

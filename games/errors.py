@@ -45,6 +45,18 @@ CODES: dict[str, str] = {
 }
 
 
+#: The rules a `bid-too-low` names (`RecordError.rule`): the least blind bid, the side's minimum
+#: bid, a second-round bid raising the side's, the second partner's bid not below the first's
+#: (last-bidder), a call outranking the standing one (Solo Whist's auction).
+RULES_TOO_LOW: tuple[str, ...] = (
+    "blind-minimum",
+    "side-minimum",
+    "raise-side",
+    "partner-bid",
+    "outrank",
+)
+
+
 class Where(TypedDict, total=False):
     """Where an error is: the keyword arguments a parser passes on to `RecordError`."""
 
@@ -67,6 +79,9 @@ class RecordError(Exception):
         hand: int | None = None,
         trick_winners: list[str] | None = None,
         next_leader: str | None = None,
+        rule: str | None = None,
+        minimum: int | None = None,
+        standing: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -79,6 +94,11 @@ class RecordError(Exception):
         # each one and who leads the next (card-by-card entry asks as it goes).
         self.trick_winners = trick_winners
         self.next_leader = next_leader
+        # `bid-too-low`: which rule the bid breaks (RULES_TOO_LOW) and the least bid it allows,
+        # or the call it must outrank, so a reader can say both in its own words.
+        self.rule = rule
+        self.minimum = minimum
+        self.standing = standing
 
     @property
     def params(self) -> dict:
@@ -105,6 +125,9 @@ class RecordError(Exception):
             error["seat"] = self.seat
         if self.card is not None:
             error["card"] = self.card
+        for key in ("rule", "minimum", "standing"):
+            if getattr(self, key) is not None:
+                error[key] = getattr(self, key)
         return error
 
     def __repr__(self) -> str:

@@ -436,6 +436,8 @@ class Auction:
                     "bid-too-low",
                     f"{seat}'s {call} does not outrank the standing {standing}",
                     seat=seat,
+                    rule="outrank",
+                    standing=standing,
                 )
         if call == AIT and self.bid != ABUNDANCE:
             raise no("abundance in trumps may only overcall a standing abundance")

@@ -604,7 +604,11 @@ def _check_call(
                 raise RecordError("bid-not-allowed", "blind bids are not allowed", seat=seat)
             if n < o["blind_bid_min"]:
                 raise RecordError(
-                    "bid-too-low", f"the lowest blind bid is {o['blind_bid_min']}", seat=seat
+                    "bid-too-low",
+                    f"the lowest blind bid is {o['blind_bid_min']}",
+                    seat=seat,
+                    rule="blind-minimum",
+                    minimum=o["blind_bid_min"],
                 )
             if n > rules.total_tricks:
                 raise RecordError(
@@ -906,6 +910,9 @@ def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> 
                 raise RecordError(
                     "bid-too-low",
                     f"{table.sides[k]} bid {out.bid[k]}, below the minimum of {o['minimum_bid']}",
+                    seat=table.sides[k],
+                    rule="side-minimum",
+                    minimum=minimum,
                 )
     return out
 
@@ -918,7 +925,11 @@ def _raise_bid(out: Bidding, k: int, kind: str, n: int, total: int, seat: str | 
         raise RecordError("bid-not-allowed", "the second round takes a number or pass", seat=seat)
     if out.kind[k] not in ("num", "nils") or n <= out.bid[k]:
         raise RecordError(
-            "bid-too-low", f"a second-round bid must raise the side's {out.bid[k]}", seat=seat
+            "bid-too-low",
+            f"a second-round bid must raise the side's {out.bid[k]}",
+            seat=seat,
+            rule="raise-side",
+            minimum=out.bid[k] + 1,
         )
     if n > total:
         raise RecordError("bid-not-allowed", f"{n} is more tricks than there are", seat=seat)
@@ -965,6 +976,8 @@ def _side_bids(
                     "bid-too-low",
                     f"{table.seats[i2]} bid {second[1]}, below the partner's {first[1]}",
                     seat=table.seats[i2],
+                    rule="partner-bid",
+                    minimum=first[1],
                 )
             out.bid[k] = second[1]
 

@@ -519,6 +519,32 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
 }
 
 
+#: The labels the services store for who acted when it is no person's name (stored in English,
+#: like every recorded fact): read in the reader's language by `actor_words`.
+ACTOR_LABELS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"^table (?P<n>\d+) scorer$"), lambda m: _("table %(n)s scorer") % m.groupdict()),
+    (re.compile(r"^table scorer$"), lambda m: _("table scorer")),
+    (
+        re.compile(r"^(?P<side>NS|EW|N|E|S|W) scorer$"),
+        lambda m: _("%(side)s scorer") % m.groupdict(),
+    ),
+    (re.compile(r"^system$"), lambda m: _("TrickTable (automatic)")),
+    (re.compile(r"^public$"), lambda m: _("the public page")),
+    (re.compile(r"^import (?P<n>\d+)$"), lambda m: _("import %(n)s") % m.groupdict()),
+)
+
+
+def actor_words(label: Any) -> str:
+    """Who acted, as a stored label reads in the active language ("table 2 scorer" ->
+    "テーブル2の記録係"); a person's name or anything else as stored."""
+    text = "" if label is None else str(label)
+    for pattern, say in ACTOR_LABELS:
+        found = pattern.match(text)
+        if found:
+            return say(found)
+    return text
+
+
 def sentence(event: AuditEvent, names: dict[int, str]) -> str:
     """The event as a sentence in the active language (an action without a writer: its words)."""
     writer = SENTENCES.get(event.action)

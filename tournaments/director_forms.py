@@ -614,14 +614,35 @@ class KnockoutForm(DirectorForm):
     #: The settings only a Swiss has (a top cut, and a consolation Swiss beside it).
     SWISS_ONLY = ("top_cut", "consolation")
 
-    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        fmt: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`fmt`: a new tournament's chosen format (its settings are checked for that format)."""
         if tournament is None:
             kwargs.setdefault("prefix", "knockout")
             kwargs["initial"] = {**self.defaults(), **(kwargs.get("initial") or {})}
         super().__init__(*args, **kwargs)
+        self.fmt = tournament.format if tournament is not None else fmt
         if tournament is not None and tournament.format != Tournament.Format.SWISS:
             for name in self.SWISS_ONLY:
                 del self.fields[name]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        swiss = self.fmt in (None, Tournament.Format.SWISS)
+        if swiss and data.get("third_place") and data.get("top_cut") == 2:
+            self.add_error(
+                "third_place",
+                _(
+                    "A top cut of 2 goes straight to the final: with no semi-finals there is "
+                    "no third-place match. Untick it, or cut to 4 or 8."
+                ),
+            )
+        return data
 
     @staticmethod
     def defaults() -> dict[str, Any]:

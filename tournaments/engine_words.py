@@ -70,6 +70,39 @@ ERROR_MESSAGES: dict[str, Any] = {
 }
 
 
+#: `bid-too-low` by the rule the bid breaks (`games.errors.RULES_TOO_LOW`): the sentence says
+#: the rule and the least bid it allows (or the call to outrank).
+BID_TOO_LOW: dict[str, Any] = {
+    "blind-minimum": lazy("That bid is too low: a blind bid is at least %(minimum)s."),
+    "side-minimum": lazy(
+        "That bid is too low: under these rules a side bids at least %(minimum)s tricks."
+    ),
+    "raise-side": lazy(
+        "That bid is too low: a second-round bid raises the side's bid, so it is at least "
+        "%(minimum)s."
+    ),
+    "partner-bid": lazy(
+        "That bid is too low: the side's bid is its second bid, which is at least the "
+        "partner's %(minimum)s."
+    ),
+    "outrank": lazy("That bid is too low: each bid must outrank the standing %(standing)s."),
+}
+
+
+def _bid_too_low(error: dict) -> str | None:
+    """A `bid-too-low` naming its rule and minimum as that rule's sentence (None: the code's
+    general sentence)."""
+    sentence = BID_TOO_LOW.get(str(error.get("rule", "")))
+    if sentence is None:
+        return None
+    standing = error.get("standing")
+    standing = solo_labels().get(str(standing), str(standing)) if standing else ""
+    try:
+        return str(sentence) % {"minimum": error.get("minimum", "?"), "standing": standing}
+    except (TypeError, ValueError):
+        return None
+
+
 def where(error: dict) -> str:
     """Where an error is, in words: "hand 3, trick 2, N, A♠" (empty when the engine says not)."""
     parts = []
@@ -90,6 +123,8 @@ def error_sentence(error: dict) -> str:
     the caller's to show (to a director) or not."""
     known = ERROR_MESSAGES.get(error.get("code", ""))
     text = str(known) if known is not None else str(error.get("message", ""))
+    if error.get("code") == "bid-too-low":
+        text = _bid_too_low(error) or text
     place = where(error)
     return _("%(error)s (%(where)s)") % {"error": text, "where": place} if place else text
 

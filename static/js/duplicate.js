@@ -4,6 +4,8 @@
 //   the address; the panel (the table's boards, the next board, the score form, what awaits the
 //   other side) is fetched with `Authorization: Table <code>`, and its forms are sent the same
 //   way, the answer being the new panel. Without a code a signed-in director's session works.
+//   The round clock above the panel (the room's, scoring/clock.js) is the round's of the page's
+//   load: a panel of a later round reloads the page.
 // - Live rankings ([data-live-url]): the section reloads itself every data-live-every seconds.
 (() => {
   "use strict";
@@ -21,6 +23,12 @@
 
     function show(html) {
       holder.innerHTML = html;
+      // A new round at this table: the page again, for that round's clock (the code stays).
+      const round = holder.querySelector("[data-round]");
+      if (round && round.dataset.round !== (holder.dataset.round || "")) {
+        window.location.reload();
+        return;
+      }
       holder.querySelectorAll("form[data-act]").forEach((form) => {
         form.addEventListener("submit", async (event) => {
           event.preventDefault();

@@ -266,6 +266,14 @@ function updateEntry() {
   const line = $('#next-line');  // the server's "next" is behind while hands wait on the phone
   if (line) line.hidden = Boolean(next && (next.predicted || next.blocked === 'queued'));
   entry.hidden = !open;
+  // A new hand's dealer choice is set before the diagram reads it (else the diagram marks the
+  // choice's first option, North, while the form says the round's first dealer).
+  if (open && shownNumber !== `${next.number}:${next.reentry}`) {
+    if (shownNumber !== null) resetForm();
+    shownNumber = `${next.number}:${next.reentry}`;
+    if (!next.dealerFixed) $('#dealer-choice').value = next.dealer;
+    loadPad();
+  }
   const dealer = open ? currentDealer() : (next && next.dealer);
   for (const seat of $$('.compass [data-seat]')) {
     const deals = Boolean(dealer) && seat.dataset.seat === dealer;
@@ -273,12 +281,6 @@ function updateEntry() {
     $('.dealer-mark', seat).hidden = !deals;
   }
   if (!open) return;
-  if (shownNumber !== `${next.number}:${next.reentry}`) {
-    if (shownNumber !== null) resetForm();
-    shownNumber = `${next.number}:${next.reentry}`;
-    if (!next.dealerFixed) $('#dealer-choice').value = next.dealer;
-    loadPad();
-  }
   $('#entry-heading').textContent = fmt(next.reentry ? T.enterAgain : T.enterHand, { number: next.number });
   $('#dealer-field').hidden = next.dealerFixed;
   $('#entry-dealer').textContent = fmt(T.dealerIs, { dealer: dealerLabel(currentDealer()) });

@@ -265,7 +265,7 @@ def test_a_team_registers_on_the_public_page(client, director):
         club_number_1="C-17",
     )
     assert response.status_code == 302
-    assert response["Location"].endswith(f"/t/{tournament.slug}/#entries")
+    assert response["Location"].endswith(f"/t/{tournament.slug}/")  # the confirmation in view
     entry = Entry.objects.get(tournament=tournament, team__name="Moonshot")
     assert [p.name for p in entry.team.players] == ["Aiko", "Ben"]
     assert entry.team.first.club_number == "C-17"

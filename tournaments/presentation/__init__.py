@@ -60,18 +60,40 @@ def preset_name(game: str, preset: str) -> str:
     return str(names[preset]) if preset in names else preset
 
 
-def describe(game: str, rules: dict | str) -> list[str]:
+def describe(
+    game: str, rules: dict | str, *, match_length: str = "target", match_hands: int | None = None
+) -> list[str]:
     """Sentences stating the rules (a preset id or {"preset", "options"}), in the active
-    language; raises the engine's `RecordError` for rules it does not know."""
+    language; raises the engine's `RecordError` for rules it does not know. A tournament whose
+    matches are not played to the rules' target (`match_length` "hands" or "director") gets
+    its own match length in place of the rules' "first side to 500" sentences."""
     book = get_game(game).book
     compiled, canonical = book.resolve(rules)
     preset = canonical if isinstance(canonical, str) else canonical["preset"]
     house = {} if isinstance(canonical, str) else canonical.get("options", {})
     options = dict(compiled.options)
-    return [
-        _preset_sentence(game, preset, len(house)),
-        *presentation(game).rules_in_words(options, compiled),
-    ]
+    shown = presentation(game)
+    sentences = shown.rules_in_words(options, compiled)
+    length = _match_sentence(match_length, match_hands)
+    if length:
+        target = set(shown.target_sentences(options))
+        sentences = [s for s in sentences if s not in target] + [length]
+    return [_preset_sentence(game, preset, len(house)), *sentences]
+
+
+def _match_sentence(match_length: str, match_hands: int | None) -> str:
+    if match_length == "hands" and match_hands:
+        return ngettext(
+            "Match: %(count)d hand; the higher score after it wins the match.",
+            "Match: %(count)d hands; the higher score after the last one wins the match.",
+            match_hands,
+        ) % {"count": match_hands}
+    if match_length == "director":
+        return _(
+            "Match: hands are played until the director closes the round; the higher score "
+            "then wins the match."
+        )
+    return ""
 
 
 def _preset_sentence(game: str, preset: str, house: int) -> str:

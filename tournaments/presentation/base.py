@@ -58,6 +58,11 @@ class GamePresentation(Protocol):
         """A call of a hand record in the reader's language."""
         ...
 
+    def target_sentences(self, options: dict[str, Any]) -> list[str]:
+        """Those of `rules_in_words` that say how a game is won by reaching a score: left out
+        where the tournament's matches end otherwise (a number of hands)."""
+        ...
+
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         """The match page's (label, value) facts of a hand: bags, honours, contract ..."""
         ...
@@ -139,6 +144,9 @@ class Presentation:
 
     def call_word(self, call: str) -> str:
         return call_label(call)
+
+    def target_sentences(self, options: dict[str, Any]) -> list[str]:
+        return []
 
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         return []

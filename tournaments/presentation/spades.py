@@ -44,6 +44,9 @@ class Spades(Presentation):
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         return _spades(options, compiled)
 
+    def target_sentences(self, options: dict[str, Any]) -> list[str]:
+        return _spades_game(options)
+
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         facts = []
         tricks = result.get("tricks") or record.get("tricks") or {}

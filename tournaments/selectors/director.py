@@ -173,7 +173,9 @@ def tables(round_: Round) -> tuple[list[TableRow], list[TableRow]]:
         if match.is_bye:
             byes.append(row)
             continue
-        row.rematch = _is_rematch(row, met)
+        # A bracket's match is drawn by the seeds: meeting again there is the knockout's
+        # nature (a top-2 final between two who met in the Swiss), not a pairing to review.
+        row.rematch = match.bracket_round is None and _is_rematch(row, met)
         rows.append(row)
     return rows, byes
 
@@ -200,6 +202,8 @@ def rematches(round_: Round) -> list[tuple[str, str]]:
     pairs: set[tuple[str, str]] = set()
     rows, _ = tables(round_)
     for row in rows:
+        if row.match.bracket_round is not None:
+            continue  # a knockout match: see `tables`
         for side in row.sides:
             for seat in side.seats:
                 for other in row.sides:

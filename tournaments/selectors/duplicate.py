@@ -9,12 +9,13 @@ a traveller of a board still to be played.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from tournaments import duplicate as engine
 from tournaments.models import Board, BoardResult, DuplicateEvent, DuplicatePair, Tournament
+from tournaments.rules_words import call_label
 from tournaments.services.duplicate import engine_error, movement_of, scale_of
 
 
@@ -27,6 +28,8 @@ class Scored:
     names: dict[int, str]  # pair number -> the pair's name
     through_round: int | None  # None: every round (a director's view)
     boards: dict[int, Board]
+    # (board, round, table) -> the result's hand record: the traveller's bids and tricks
+    records: dict[tuple[int, int | None, int | None], Any] = field(default_factory=dict)
 
     def ranking_rows(self, field: str) -> list[dict]:
         return [
@@ -114,7 +117,45 @@ def scored(tournament: Tournament, *, director: bool = False) -> Scored:
         names=pair_names(tournament),
         through_round=through,
         boards=boards,
+        records={(r.board.number, r.round_number, r.table_number): r.record for r in rows},
     )
+
+
+def play_words(scored_event: Scored, board: int, record: Any) -> dict[str, str]:
+    """What was bid and made at a table, for its traveller line: the bids in the order made
+    ("E 4 · S 3 · W Nil · N 6", Spades) and each side's tricks ("NS 7 · EW 6"). A full record's
+    tricks come from its play (the engine scores it again); empty when the record says nothing
+    (an adjusted result)."""
+    if not isinstance(record, dict):
+        return {"bids": "", "tricks": ""}
+    bids = []
+    for call in record.get("calls") or []:
+        if isinstance(call, dict) and call.get("call") is not None:
+            who = call.get("seat") or call.get("side") or ""
+            bids.append(f"{who} {call_label(str(call['call']))}".strip())
+    tricks = record.get("tricks")
+    if not isinstance(tricks, dict):
+        settings = scored_event.settings
+        try:
+            tricks = engine.board_score(
+                game=settings.tournament.game,
+                rules=settings.tournament.rules,
+                record=record,
+                board_scoring=settings.board_scoring,
+                board_honours=settings.board_honours,
+            ).tricks
+        except Exception:  # noqa: BLE001 - a stored record the engine no longer reads: say nothing
+            tricks = {}
+    sides: dict[str, int] = {}
+    for who, count in (tricks or {}).items():
+        if not isinstance(count, int):
+            continue
+        side = "NS" if who in ("N", "S", "NS") else "EW" if who in ("E", "W", "EW") else who
+        sides[side] = sides.get(side, 0) + count
+    return {
+        "bids": " · ".join(bids),
+        "tricks": " · ".join(f"{side} {sides[side]}" for side in ("NS", "EW") if side in sides),
+    }
 
 
 def points_text(value, method: str) -> str:
@@ -167,6 +208,9 @@ def traveller_rows(scored_event: Scored, board: int) -> list[dict]:
                 "assigned": r.assigned,
                 "ns_points": points_text(line.ns_points, scored_event.event.method),
                 "ew_points": points_text(line.ew_points, scored_event.event.method),
+                **play_words(
+                    scored_event, board, scored_event.records.get((board, r.round, r.table))
+                ),
             }
         )
     return out

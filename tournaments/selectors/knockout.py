@@ -63,7 +63,7 @@ def summary(tournament: Tournament) -> str:
         )
     else:
         parts.append(_("to the target score"))
-    if tournament.third_place:
+    if tournament.third_place and entrants > 2:  # two entrants: the final only
         parts.append(_("third-place match"))
     if tournament.consolation:
         parts.append(_("consolation Swiss"))
@@ -180,7 +180,8 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
     return {
         "size": board.bracket.size,
         "entrants": len(seeds),
-        "third_place": tournament.third_place,
+        # Whether the bracket has one (two entrants have no semi-finals, so no third place).
+        "third_place": any(m.third_place for r in board.bracket.rounds for m in r),
         "length": _length_words(tournament),
         "seeds": [who(e) for e in sorted(seeds, key=seeds.get)],
         "rounds": rounds,

@@ -142,6 +142,12 @@ def set_knockout(
             if not isinstance(flag, bool):
                 raise ServiceError(f"bad-{name.replace('_', '-')}", f"{name} is true or false")
             values[name] = flag
+    if values["third_place"] and values["top_cut"] == 2:
+        raise Invalid(
+            "bad-third-place",
+            "a top cut of 2 goes straight to the final: with no semi-finals there is no "
+            "third-place match (untick it, or cut to 4 or 8)",
+        )
     changed = {k: v for k, v in values.items() if getattr(tournament, k) != v}
     if not changed:
         return tournament

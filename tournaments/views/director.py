@@ -245,7 +245,7 @@ def _knockout_form(request: HttpRequest, reloaded: bool) -> KnockoutForm:
     if reloaded:
         posted = KnockoutForm(request.POST)
         return KnockoutForm(initial={name: posted[name].value() for name in posted.fields})
-    return KnockoutForm(request.POST)
+    return KnockoutForm(request.POST, fmt=request.POST.get("format"))
 
 
 @login_required

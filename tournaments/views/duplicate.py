@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
@@ -28,6 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -83,14 +85,17 @@ def adjustment_names() -> dict[str, str]:
 
 def rules_choices() -> list[tuple[str, str]]:
     """Every preset duplicate can play: partnership Spades for four, and Whist."""
+    from tournaments.presentation import game_name, preset_name
+
     out = []
-    for game, label in (("spades", gettext_lazy("Spades")), ("whist", gettext_lazy("Whist"))):
+    for game in ("spades", "whist"):
         book = get_game(game).book
         for preset in book.presets:
             compiled = book.resolve(preset)[0]
             if game == "spades" and not (compiled.partnership and compiled.options["players"] == 4):
                 continue
-            out.append((f"{game}:{preset}", f"{label} — {preset}"))
+            # the names players use, in the reader's language (never the engine's ids)
+            out.append((f"{game}:{preset}", f"{game_name(game)} — {preset_name(game, preset)}"))
     return out
 
 
@@ -785,7 +790,7 @@ def _table_actor(
         side=side,
         pin=pin,
         client=client_address(request),
-        label=_("table %(n)s scorer") % {"n": number},
+        label=f"table {number} scorer",  # stored as facts are; read by audit_words.actor_words
     )
 
 
@@ -804,9 +809,11 @@ def _current_match(tournament: Tournament, number: int) -> Match | None:
 @require_GET
 def table_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _duplicate(slug)
-    return render(
-        request, "tournaments/duplicate/table.html", {"tournament": tournament, "number": number}
-    )
+    match = _current_match(tournament, number)
+    context = {"tournament": tournament, "number": number}
+    if match is not None:  # the round's clock is public (the projector shows it)
+        context.update(_room(tournament, match))
+    return render(request, "tournaments/duplicate/table.html", context)
 
 
 def _calls_choices(tournament: Tournament) -> list[tuple[str, str]]:
@@ -867,9 +874,43 @@ def panel_context(
             "needs_trump": bool(upcoming) and not boards[upcoming["board"]].turned,
             "suits": list(suit_labels().items()),
             "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
+            **_room(tournament, match),
         }
     )
     return context
+
+
+def _room(tournament: Tournament, match: Match) -> dict[str, Any]:
+    """The round clock and "Call the director", as on the scoring page (the room's pieces:
+    templates/tournaments/room/_clock.html and the call service; issue 15). The call goes through
+    `table_act` with the table's code, which opens this table number all evening."""
+    from tournaments.models import DirectorCall
+    from tournaments.selectors.room import round_clock
+    from tournaments.services.room import table_call
+
+    round_ = match.round
+    playing = round_.state in (Round.State.PUBLISHED, Round.State.IN_PLAY)
+    return {
+        "room_clock": round_clock(round_) if playing else None,
+        "room_round": round_,
+        "room_clock_url": reverse("api:round-clock", args=[round_.pk]),
+        "room_events": reverse("api:live-events", args=[tournament.slug]),
+        "call_reasons": DirectorCall.Reason.choices if playing else None,
+        "call_state": _call_state(table_call(match.table)),
+    }
+
+
+#: "A director is on the way" stays this long after the call is acknowledged (as call.js).
+ACKNOWLEDGED_SHOWN = timedelta(minutes=15)
+
+
+def _call_state(call: Any) -> str:
+    """The table's call as the phone says it: "open", "acknowledged" (lately) or "none"."""
+    if call is None:
+        return "none"
+    if call.acknowledged_at is None:
+        return "open"
+    return "acknowledged" if timezone.now() - call.acknowledged_at < ACKNOWLEDGED_SHOWN else "none"
 
 
 def board_notes(tournament: Tournament, event: Any, result: BoardResult) -> list[str]:
@@ -922,6 +963,8 @@ def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
             raise ServiceError("bad-record", _("Give every count of tricks.")) from None
 
     if tournament.game == "spades":
+        if any(not post.get(f"call_{s}", "") for s in SEATS):
+            raise ServiceError("bid-missing", _("Give every seat's bid."))
         record["calls"] = [
             {"seat": s, "call": post.get(f"call_{s}", "")} for s in _bidding_order(dealer)
         ]
@@ -1021,6 +1064,15 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 actor=actor,
                 idempotency_key=request.POST.get("key") or None,
             )
+        elif action == "call":
+            from tournaments.services.room import call_director
+
+            call_director(
+                table=match.table,
+                actor=actor,
+                reason=request.POST.get("reason", ""),
+                note=request.POST.get("note", ""),
+            )
         elif action in ("confirm", "reject"):
             pk = posted_number(
                 request.POST.get("result"),
@@ -1084,6 +1136,7 @@ def _error_text(error: ServiceError) -> str:
         "result-exists": _("This board already has a result: ask the director to correct it."),
         "round-not-in-play": _("This round is not in play."),
         "bad-side": _("Say which side is entering the result."),
+        "wrong-table": _("Only this table's own code calls the director for it."),
         "stale-version": _(
             "This result changed since you looked at it: check it again before you answer."
         ),

@@ -161,7 +161,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request, _("%(name)s is entered. See you at the table!") % {"name": entry.name}
                 )
-                return redirect(reverse("tournaments:public-tournament", args=[slug]) + "#entries")
+                # The page's top, where the confirmation is (not down at the entries list).
+                return redirect(reverse("tournaments:public-tournament", args=[slug]))
         else:
             status = 400
     elif tournament.state == Tournament.State.REGISTRATION:
@@ -192,7 +193,12 @@ def _preset(tournament: Tournament) -> str:
 
 def _rules_words(tournament: Tournament) -> list[str]:
     try:
-        return presentation.describe(tournament.game, tournament.rules)
+        return presentation.describe(
+            tournament.game,
+            tournament.rules,
+            match_length=tournament.match_length,
+            match_hands=tournament.match_hands,
+        )
     except RecordError:  # a house preset no longer registered: say what is stored
         return [str(tournament.rules)]
 

@@ -1,6 +1,7 @@
 """`python manage.py demo`: create the demo club tournaments (deterministic for --seed)."""
 
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 
 from tournaments.demo import DEMO_DIRECTOR, build
 from tournaments.models import Tournament
@@ -33,6 +34,7 @@ class Command(BaseCommand):
                 f"{tournament.round_set.count()} rounds ({tournament.get_state_display()})"
             )
         user, password = DEMO_DIRECTOR
+        sign_in = reverse("login")  # the director's sign-in (the admin is not the director's)
         self.stdout.write(
-            self.style.SUCCESS(f"Demo loaded. Director sign-in: {user} / {password} (/admin/)")
+            self.style.SUCCESS(f"Demo loaded. Director sign-in: {user} / {password} ({sign_in})")
         )

@@ -1,0 +1,55 @@
+"""Streamed responses served as the ASGI server expects them: with an asynchronous iterator.
+
+Under ASGI (uvicorn, the evening server) Django reads a `StreamingHttpResponse` with `async for`;
+a synchronous iterator — every static file WhiteNoise serves (a `FileResponse` over the file),
+the hands export (JSON Lines from the database) — made Django warn "StreamingHttpResponse must
+consume synchronous iterators…" on every such response and read it whole into memory first.
+This middleware, outermost, gives such a response an asynchronous iterator over the same
+content, read a chunk at a time in a worker thread: a file's chunks in any thread, anything
+else (a database cursor) in Django's one thread for sync code, as Django itself would. Under
+WSGI (the development server, the tests' live server) responses pass untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import FileResponse, HttpRequest, StreamingHttpResponse
+
+_DONE = object()
+
+
+async def _chunks(content: Iterable[bytes], *, thread_sensitive: bool) -> AsyncIterator[bytes]:
+    iterator = iter(content)
+    step = sync_to_async(next, thread_sensitive=thread_sensitive)
+    while True:
+        chunk = await step(iterator, _DONE)
+        if chunk is _DONE:
+            return
+        yield chunk
+
+
+def asynchronous(response: Any) -> Any:
+    """The response, a synchronous stream made asynchronous (anything else as it is)."""
+    if isinstance(response, StreamingHttpResponse) and not response.is_async:
+        response.streaming_content = _chunks(
+            response.streaming_content, thread_sensitive=not isinstance(response, FileResponse)
+        )
+    return response
+
+
+class AsyncStreamingMiddleware:
+    """Outermost. Django runs the middleware chain in sync mode here (WhiteNoise and others are
+    sync only): the request's kind says whether an ASGI server will read the answer."""
+
+    def __init__(self, get_response: Callable) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        if isinstance(request, ASGIRequest):
+            return asynchronous(response)
+        return response

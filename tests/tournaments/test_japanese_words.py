@@ -1,0 +1,91 @@
+"""English left on Japanese pages (issue 28): who acted ("table 2 scorer", stored in English as
+every recorded fact is) reads in the reader's language on the audit trail and the hand page,
+Django's own empty choice reads in Japanese, and a new duplicate event's rules are named as
+players name them, never by the engine's preset ids."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from tests.tournaments.builders import HAND_1, make_director, make_match
+from tournaments import services
+from tournaments.audit_words import actor_words
+from tournaments.services import Actor
+from tournaments.services.room import call_director
+
+pytestmark = pytest.mark.django_db
+
+
+def japanese(user=None) -> Client:
+    client = Client()
+    client.cookies["django_language"] = "ja"
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("label", "ja"),
+    [
+        ("table 4 scorer", "テーブル4の記録係"),
+        ("table scorer", "テーブルの記録係"),
+        ("NS scorer", "NSの記録係"),
+        ("system", "TrickTable（自動）"),
+        ("Aiko", "Aiko"),  # a person's name stays as it is
+        ("", ""),
+    ],
+)
+def test_a_stored_actor_label_reads_in_japanese(label, ja):
+    with translation.override("ja"):
+        assert actor_words(label) == ja
+    with translation.override("en"):
+        assert actor_words(label) == (label if label != "system" else "TrickTable (automatic)")
+
+
+def test_the_audit_trail_and_the_hand_page_say_who_in_japanese():
+    director = make_director("td")
+    match = make_match(director)
+    table_4 = Actor(table=match.table_id, side="NS", label="table 4 scorer")
+    services.submit_hand(match=match, actor=table_4, record=HAND_1)
+    call_director(table=match.table, actor=table_4)  # an audited act of the table
+    client = japanese(director.user)
+    slug = match.round.tournament.slug
+    audit = client.get(reverse("tournaments:director-audit", args=[slug])).content.decode()
+    assert "テーブル4の記録係" in audit and "table 4 scorer" not in audit
+    hand = client.get(
+        reverse("tournaments:director-hand", args=[slug, match.pk, 1])
+    ).content.decode()
+    assert "入力:テーブル4の記録係" in hand and "table 4 scorer" not in hand
+
+
+def test_the_entries_page_has_no_english_empty_choice_in_japanese():
+    director = make_director("td")
+    match = make_match(director)
+    page = japanese(director.user).get(
+        reverse("tournaments:director-entries", args=[match.round.tournament.slug])
+    )
+    text = page.content.decode()
+    assert page.status_code == 200 and "<select" in text
+    assert "Select an option" not in text
+    assert "- 選択してください -" in text
+
+
+def test_a_new_duplicate_events_rules_are_named_not_ids():
+    director = make_director("td")
+    for client, hoyle in (
+        (japanese(director.user), "スペード — "),
+        (Client(), "Spades — "),
+    ):
+        if client.cookies.get("django_language") is None:
+            client.force_login(director.user)
+        page = client.get(reverse("tournaments:duplicate-new")).content.decode()
+        options = re.findall(r'<option value="(spades|whist):([\w-]+)"[^>]*>([^<]*)<', page)
+        assert options
+        for _game, preset, label in options:
+            assert not label.endswith(f"— {preset}"), label
+        assert any(label.startswith(hoyle) for *_x, label in options)
