@@ -38,6 +38,33 @@ def is_evening_server() -> bool:
     return os.environ.get(SERVER_ENV, "") == EVENING
 
 
+#: Owner only: the club's folder holds the database (PINs, password hashes, sessions), the
+#: secret key and the backups.
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+#: The files SQLite keeps beside a database in WAL mode (and a rollback journal's).
+SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` (and its parents) if need be, and leave it readable by its owner only,
+    whatever the umask made it or an earlier version left it."""
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    folder.chmod(PRIVATE_FOLDER)
+
+
+def private_database(path: str | os.PathLike[str]) -> None:
+    """The SQLite database at `path` and its WAL, shared-memory and journal files, those that
+    exist, readable and writable by their owner only. SQLite gives the WAL and shared-memory
+    files it creates later the database file's own mode, so once this ran they are born 0600
+    too (and the evening server's umask, 077, says the same for anything else it creates)."""
+    for suffix in SQLITE_COMPANIONS:
+        try:
+            os.chmod(f"{os.fspath(path)}{suffix}", PRIVATE_FILE)
+        except FileNotFoundError:
+            continue
+
+
 def secret_key(folder: Path) -> str:
     """The key in `folder/secret_key`, made on first use (readable by its owner only)."""
     path = folder / SECRET_KEY_FILE
@@ -47,7 +74,7 @@ def secret_key(folder: Path) -> str:
         key = ""
     if len(key) >= 50:
         return key
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)
     key = secrets.token_urlsafe(64)
     # O_EXCL: two processes starting at once keep one key (the loser reads the winner's).
     try:

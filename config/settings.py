@@ -140,8 +140,8 @@ ASGI_APPLICATION = "config.asgi.application"
 # Database: DATABASE_URL, default an SQLite file next to manage.py.
 # The evening server keeps the club's own database in CLUB_DIR, apart from the demo's.
 DEFAULT_SQLITE = CLUB_DIR / "tricktable.sqlite3" if EVENING_SERVER else BASE_DIR / "db.sqlite3"
-if EVENING_SERVER:
-    CLUB_DIR.mkdir(parents=True, exist_ok=True)
+if EVENING_SERVER:  # owner only (0700); the database files are 0600 (tournaments/apps.py)
+    evening.private_folder(CLUB_DIR)
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DEFAULT_SQLITE}"),
 }

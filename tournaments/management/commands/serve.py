@@ -78,6 +78,9 @@ class Command(BaseCommand):
         **options: Any,
     ) -> None:
         run_as_evening_server(port=port)
+        # Whatever this process creates from now on (the database's files, backups, the
+        # static files) is its owner's only: the club's folder is 0700 (config/evening.py).
+        os.umask(0o077)
         port = settings.PORT
         # One process keeps the live hub and in-process tasks together; with Redis the
         # processes share events, standings and the task queue.
