@@ -6,6 +6,7 @@ club's network, the club's own SQLite database in `club/`, its secret key kept b
 Big event: DATABASE_URL=postgres://..., REDIS_URL=redis://..., Celery workers, an ASGI server.
 """
 
+import ipaddress
 import socket
 from datetime import timedelta
 from pathlib import Path
@@ -297,11 +298,21 @@ TASK_QUEUE_SETTINGS = {
 }
 CELERY_TASK_ROUTES = ("config.routing.route",)
 
-# The client's address, for every throttle and the sign-in lockout: the connection's own
-# (REMOTE_ADDR) unless NUM_PROXIES trusted proxies stand in front of the server, each adding
-# itself to X-Forwarded-For (then the address that many places from the right). 0, the default,
-# ignores X-Forwarded-For, which any client can write (docs/hostile-input.md).
-NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# The client's address, for every throttle, the sign-in lockout and the cap on event streams:
+# the connection's own (REMOTE_ADDR) unless the connection comes from a proxy named here
+# (addresses or networks, comma-separated: TRUSTED_PROXIES=10.0.0.5,192.168.7.0/24); only then
+# is X-Forwarded-For read, from the right, past the trusted proxies (tournaments/clients.py).
+# Default: none, so a header any client can write is never believed, from loopback neither. The
+# production recipe hands uvicorn the same list (--forwarded-allow-ips "$TRUSTED_PROXIES",
+# README); the evening server does it itself (docs/hostile-input.md).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy.strip(), strict=False)
+    except ValueError as _error:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_error})"
+        ) from _error
 
 # The largest request body the server reads, in bytes (config/body_limit.py, around the whole
 # ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
@@ -310,7 +321,8 @@ REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
 
 # REST API.
 REST_FRAMEWORK = {
-    "NUM_PROXIES": NUM_PROXIES,
+    # DRF's own get_ident is never used (api.throttles counts tournaments.clients'); 0 in case.
+    "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_AUTHENTICATION_CLASSES": [

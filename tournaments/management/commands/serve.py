@@ -102,7 +102,10 @@ class Command(BaseCommand):
             port=port,
             workers=processes,
             lifespan="on",
-            proxy_headers=False,
+            # Proxy headers only from the proxies the operator named (TRUSTED_PROXIES; default
+            # none): uvicorn's own default would believe them from 127.0.0.1.
+            proxy_headers=bool(settings.TRUSTED_PROXIES),
+            forwarded_allow_ips=list(settings.TRUSTED_PROXIES),
             server_header=False,
             access_log=access_log,
             log_level="info" if access_log else "warning",
