@@ -159,7 +159,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", 2),
         "max_size": env.int("DATABASE_POOL_MAX", 8),
-        "timeout": 10,
+        # A request waits at most this long for a connection, then its page or API call is a
+        # 503 with Retry-After (tournaments/views/errors.py: database_unavailable), never a 500
+        # after a long wait: under repeated backend kills every answer comes within a second.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", 0.5),
+        # A connection that cannot be made again is given up after this long (psycopg_pool
+        # then lowers its count) instead of retrying in the background with a doubling delay
+        # for minutes: the next request that needs one opens it at once, so the first request
+        # after the database returns is served.
+        "reconnect_timeout": env.float("DATABASE_RECONNECT_TIMEOUT", 1.0),
         "check": check_connection,
     }
 # The hand workflows' own statements (tournaments/services/match_rows.py) bind their
