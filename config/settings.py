@@ -351,6 +351,9 @@ REST_FRAMEWORK = {
         "check": "600/minute",
         "export": "30/minute",  # public PDF and XLSX downloads, per client address
         "call": "10/minute",  # calls for the director, per table token
+        # Public registration, per client address, the page's form and the API's POST together
+        # (tournaments/throttles.py); directors signed in are not counted.
+        "register": "30/hour",
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import time
 from collections.abc import Callable
 
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -36,6 +34,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tournaments import throttles
 from tournaments.clients import client_address
 from tournaments.exports import archive, pdf, records, tabular
 from tournaments.exports.bracket import bracket_pdf, bracket_sheet
@@ -49,7 +48,6 @@ log = logging.getLogger(__name__)
 #: How long a built download is kept (a new results version makes a new key at once).
 CACHE_SECONDS = 60 * 60
 THROTTLE_SCOPE = "export"
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 SHEETS: dict[str, Callable[[Tournament], tabular.Sheet]] = {
     "standings": tabular.standings_sheet,
@@ -82,23 +80,8 @@ def _download(response: HttpResponse, name: str, *, inline: bool = False) -> Htt
 
 def _throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
-    the rate (None: go ahead). A fixed window in the cache; with the cache down, no limit."""
-    rate = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(THROTTLE_SCOPE)
-    if not rate:
-        return None
-    count, _slash, period = rate.partition("/")
-    allowed, seconds = int(count), PERIODS[period[:1]]
-    now = time.time()
-    key = f"throttle:{THROTTLE_SCOPE}:{client_address(request)}:{int(now // seconds)}"
-    try:
-        cache.add(key, 0, seconds + 1)
-        used = cache.incr(key)
-    except Exception:  # the cache is away: serve rather than refuse everyone
-        log.warning("export throttle: the cache is unavailable", exc_info=True)
-        return None
-    if used <= allowed:
-        return None
-    return max(1, int(seconds - now % seconds))
+    the rate (None: go ahead). The shared counter, tournaments/throttles.py."""
+    return throttles.counted(THROTTLE_SCOPE, client_address(request))
 
 
 def _too_many(request: HttpRequest, wait: int) -> HttpResponse:
