@@ -8,6 +8,7 @@ environment; settings.py then defaults to production mode over the club's own da
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import secrets
@@ -44,6 +45,32 @@ PRIVATE_FOLDER = 0o700
 PRIVATE_FILE = 0o600
 #: The files SQLite keeps beside a database in WAL mode (and a rollback journal's).
 SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+#: Below this many open files the evening server warns at start: every phone's connection and
+#: event stream is an open file, and Linux's common default of 1,024 is used up by a few
+#: hundred phones with a page or two open each.
+ENOUGH_OPEN_FILES = 4096
+#: What the soft limit is raised to when the hard limit is unlimited.
+UNLIMITED_OPEN_FILES = 1 << 20
+
+
+def raise_open_files() -> int | None:
+    """Raise this process's soft limit on open files to its hard limit (the most an
+    unprivileged process may: `resource.setrlimit`), so neither the room's phones nor one
+    client flooding streams run the server out of them at 1,024; the server processes it starts
+    inherit it. Returns the soft limit now (None where the platform has no such limit)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = UNLIMITED_OPEN_FILES if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < target:
+        # A system cap below the hard limit (macOS's maxfilesperproc): the limit stays as it was.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def private_folder(folder: Path) -> None:

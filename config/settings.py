@@ -322,6 +322,11 @@ for _proxy in TRUSTED_PROXIES:
             f"TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_error})"
         ) from _error
 
+# Event streams (GET /api/v1/tournaments/<slug>/events) one client (address) may hold open at
+# once in a server process; past it 429 with Retry-After (api/live.py). A device needs one a
+# page: the cap keeps one client from using up the server's open files (docs/live.md).
+STREAMS_PER_CLIENT = env.int("STREAMS_PER_CLIENT", default=50)
+
 # The largest request body the server reads, in bytes (config/body_limit.py, around the whole
 # ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
 # largest legitimate body is a hand import file (8 MiB) with its form around it.
