@@ -331,6 +331,11 @@ STREAMS_PER_CLIENT = env.int("STREAMS_PER_CLIENT", default=50)
 # ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
 # largest legitimate body is a hand import file (8 MiB) with its form around it.
 REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
+# How much of one request body is kept in memory while it arrives; beyond it the body goes to a
+# temporary file (Django's reading of a body with a length, and config/body_limit.py's of a
+# chunked one), so bodies in flight cost at most this each however many there are. Django's
+# default is 2.5 MiB; an uploaded file over it is a temporary file as well.
+FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_BODY_IN_MEMORY", default=64 * 1024)
 
 # REST API.
 REST_FRAMEWORK = {
