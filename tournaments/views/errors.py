@@ -196,7 +196,7 @@ def request_too_large(request: HttpRequest, limit: int) -> HttpResponse:
 
 
 #: Seconds a client is asked to wait when the database is out of reach: the API's clients retry
-#: (a submission with its idempotency key), a page that was read reloads itself.
+#: (a submission with its idempotency key), a reader is asked to try the page again.
 API_RETRY_AFTER = 1
 PAGE_RETRY_AFTER = 5
 
@@ -219,14 +219,15 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
         )
         response["Retry-After"] = str(API_RETRY_AFTER)
         return response
-    refresh = request.method in ("GET", "HEAD")
+    # A page that was read is offered again; a form sent is not (that would send it again).
+    again = request.get_full_path() if request.method in ("GET", "HEAD") else ""
     try:
         with translation.override(_language(request)):
             html = loader.get_template("503.html").render(
                 {
                     "status": 503,
                     "retry_after": PAGE_RETRY_AFTER,
-                    "refresh": refresh,
+                    "again_url": again,
                     "home_url": _reverse_or("tournaments:home", "/"),
                     "back_url": _back_url(request),
                 }
