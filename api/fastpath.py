@@ -32,6 +32,7 @@ from django.conf import settings
 from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.core.cache import cache
 from django.core.signals import setting_changed
+from django.db import InterfaceError, OperationalError
 from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
@@ -288,7 +289,10 @@ async def _tournament_id(slug: str) -> int | None:
 async def _events(
     scope: dict, receive: Any, send: Any, slug: str, added: list[tuple[bytes, bytes]]
 ) -> bool:
-    tid = await _tournament_id(slug)
+    try:
+        tid = await _tournament_id(slug)
+    except (OperationalError, InterfaceError):  # the database out of reach: Django's 503
+        return False
     if tid is None:
         return False
     client = forwarded_client(

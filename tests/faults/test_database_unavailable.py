@@ -82,3 +82,23 @@ def test_any_other_failure_is_still_the_500_page(slug, monkeypatch):
         answer = Client(raise_request_exception=False).get(f"/t/{slug}/")
     assert answer.status_code == 500
     assert "Retry-After" not in answer
+
+
+def test_an_events_stream_without_its_database_is_the_json_503_not_a_server_error(
+    slug, monkeypatch
+):
+    """Through the application uvicorn runs (the fast path first): the stream's tournament is
+    looked up in the database when the cache does not have it."""
+    from api import live
+    from tests.live.asgi import Apps, request, transaction_kept
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 0.50 sec")
+
+    monkeypatch.setattr(live, "_tournament_id", unreachable)
+    with transaction_kept():
+        status, headers, body = request(
+            Apps().fast, "GET", f"/api/v1/tournaments/{slug}/events", {"host": "testserver"}
+        )
+    assert status == 503
+    assert headers["retry-after"] == "1" and b'"database-unavailable"' in body
