@@ -12,6 +12,7 @@ has the pool check all its idle ones; config/settings.py: the pool's `timeout` a
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import urllib.error
@@ -25,8 +26,9 @@ from tests.workers import database_url
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-#: The server's sessions carry this name, so only they are killed (not this test's own).
-APPLICATION = "tricktable-under-fire"
+#: The server's sessions carry this name, so only they are killed (not this test's own, nor
+#: another run's).
+APPLICATION = f"tricktable-under-fire-test-{os.getpid()}"
 INTERVAL = 0.7  # seconds between kills, as in the issue
 SECONDS = 8.0  # how long the kills go on
 #: Far below the pool's old 10 s and generous for a loaded machine: the pool gives up on a
