@@ -314,6 +314,11 @@ CELERY_TASK_ROUTES = ("config.routing.route",)
 # production recipe hands uvicorn the same list (--forwarded-allow-ips "$TRUSTED_PROXIES",
 # README); the evening server does it itself (docs/hostile-input.md).
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+if env.int("NUM_PROXIES", default=0):  # its old setting believed the header from anyone
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is gone: name the proxies in front of the server in TRUSTED_PROXIES "
+        "(their addresses or networks), and hand uvicorn the same list (README)"
+    )
 for _proxy in TRUSTED_PROXIES:
     try:
         ipaddress.ip_network(_proxy.strip(), strict=False)

@@ -138,3 +138,19 @@ def test_behind_a_named_proxy_only_the_address_it_appended_counts(database):
             api_sign_in(server, "td", "guess", f"203.0.113.{n}, 198.51.100.7")
         assert api_sign_in(server, "td", PASSWORD, "6.6.6.6, 198.51.100.7") == 429
         assert api_sign_in(server, "td", PASSWORD, "198.51.100.8") == 201
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"TRUSTED_PROXIES": "10.0.0.5,not-an-address"}, "TRUSTED_PROXIES: 'not-an-address'"),
+        ({"NUM_PROXIES": "1"}, "NUM_PROXIES is gone: name the proxies"),
+    ],
+)
+def test_a_proxy_setting_that_would_not_do_what_it_says_stops_the_start(env, said):
+    """A typo in TRUSTED_PROXIES, or the old NUM_PROXIES (which believed the header from any
+    connection), is refused at start with a plain message, never silently ignored."""
+    from tests.test_settings import manage
+
+    done = manage("check", **env)
+    assert done.returncode != 0 and said in done.stderr, done.stderr[-500:]
