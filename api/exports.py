@@ -3,7 +3,7 @@ links, built by `tournaments.exports.downloads`, with the API's authentication (
 `Authorization: Token` reads the archive) and its one error shape.
 
 - `GET /tournaments/{slug}/exports/{standings|results|bracket}.{csv|xlsx|pdf}`: public; the PDF
-  and XLSX are throttled per client (scope `export`).
+  and XLSX are throttled per client on the pages' counter (scope `export`).
 - `GET /tournaments/{slug}/exports/hands.jsonl`: every confirmed hand, public.
 - `GET /tournaments/{slug}/exports/matches/{id}.json`: one public match as `match/1`.
 - `GET /tournaments/{slug}/archive`: the whole tournament, its directors only.
@@ -25,7 +25,7 @@ from tournaments.exports.records import JSONL_TYPE
 from tournaments.exports.tabular import XLSX_TYPE
 
 from .permissions import SignedIn
-from .throttles import ScopedThrottle
+from .throttles import DownloadThrottle
 from .views import SLUG, ApiView, actor_for, tournament_of
 
 
@@ -71,11 +71,9 @@ FORMAT = OpenApiParameter(
 
 
 class TableExport(_Download):
-    throttle_scope = "export"
-
     def get_throttles(self) -> list:
         if downloads.is_costly(self.kwargs["fmt"]):
-            return [ScopedThrottle()]
+            return [DownloadThrottle()]
         return []
 
     @extend_schema(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import pickle
 import re
 from datetime import UTC, datetime
@@ -31,12 +32,14 @@ from django.conf import settings
 from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.core.cache import cache
 from django.core.signals import setting_changed
+from django.db import InterfaceError, OperationalError
 from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.http import http_date
 
 from tournaments import redis_client
+from tournaments.clients import forwarded_client
 from tournaments.live import event_log
 from tournaments.live import standings_cache as keys
 
@@ -287,9 +290,45 @@ async def _tournament_id(slug: str) -> int | None:
 async def _events(
     scope: dict, receive: Any, send: Any, slug: str, added: list[tuple[bytes, bytes]]
 ) -> bool:
-    tid = await _tournament_id(slug)
+    try:
+        tid = await _tournament_id(slug)
+    except (OperationalError, InterfaceError):  # the database out of reach: Django's 503
+        return False
     if tid is None:
         return False
+    client = forwarded_client(
+        (scope.get("client") or ("", 0))[0], _header(scope, b"x-forwarded-for")
+    )
+    if not views.slots.claim(client):
+        await _too_many_streams(send, added)
+        return True
+    try:
+        return await _stream(scope, receive, send, tid, added)
+    finally:
+        views.slots.release(client)
+
+
+async def _too_many_streams(send: Any, added: list[tuple[bytes, bytes]]) -> None:
+    """429 in the API's error shape, with Retry-After: the client holds its share of streams."""
+    content = json.dumps(views.too_many_streams()).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+                (b"retry-after", str(views.STREAM_RETRY_AFTER).encode()),
+                *added,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
+
+
+async def _stream(
+    scope: dict, receive: Any, send: Any, tid: int, added: list[tuple[bytes, bytes]]
+) -> bool:
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     after = event_log.valid_id(
         _header(scope, b"last-event-id") or (query.get("lastEventId") or [None])[0]

@@ -32,6 +32,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
+from tournaments.clients import client_address
+from tournaments.error_shape import body as error_body
 from tournaments.error_shape import error_response
 from tournaments.formatting import timestamp
 from tournaments.live import event_log, hub
@@ -222,6 +224,57 @@ def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
 LOG_START = "0-0"
 
 
+#: How long a client refused a stream is asked to wait before it tries again.
+STREAM_RETRY_AFTER = 30
+
+
+class StreamSlots:
+    """How many event streams each client holds open in this process (a client: its address,
+    `tournaments.clients`). One phone, projector or laptop needs one stream a page; a client
+    opening hundreds (issue 30, item 3: ~1,000 from one address used up the server's open
+    files, and every other request was reset) is refused past `STREAMS_PER_CLIENT` with 429
+    and Retry-After, while a thousand listeners from a thousand devices are served. Used from
+    the event loop only (the fast path and the ASGI view), so a plain dict is enough."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, int] = {}
+
+    def claim(self, client: str) -> bool:
+        if self.held.get(client, 0) >= settings.STREAMS_PER_CLIENT:
+            return False
+        self.held[client] = self.held.get(client, 0) + 1
+        return True
+
+    def release(self, client: str) -> None:
+        left = self.held.get(client, 0) - 1
+        if left > 0:
+            self.held[client] = left
+        else:
+            self.held.pop(client, None)
+
+
+slots = StreamSlots()
+
+
+def too_many_streams() -> dict[str, Any]:
+    """The refusal's body, in the API's error shape."""
+    return error_body(
+        "too-many-streams",
+        f"this client already holds {settings.STREAMS_PER_CLIENT} event streams; "
+        "close one or retry later",
+        {"limit": settings.STREAMS_PER_CLIENT},
+    )
+
+
+async def held(client: str, messages):
+    """`messages`, with the client's slot given back when the stream ends however it ends."""
+    try:
+        async for chunk in messages:
+            yield chunk
+    finally:
+        slots.release(client)
+
+
 async def stream(
     tournament_id: int,
     after: str | None,
@@ -285,8 +338,13 @@ async def events(request: HttpRequest, slug: str) -> HttpResponse:
             content_type="text/event-stream",
             headers=headers,
         )
+    client = client_address(request)
+    if not slots.claim(client):
+        refusal = JsonResponse(too_many_streams(), status=429)
+        refusal["Retry-After"] = str(STREAM_RETRY_AFTER)
+        return refusal
     return StreamingHttpResponse(
-        stream(tid, after), content_type="text/event-stream", headers=headers
+        held(client, stream(tid, after)), content_type="text/event-stream", headers=headers
     )
 
 

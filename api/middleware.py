@@ -4,8 +4,9 @@ method decorators, a HEAD's or OPTIONS' refusal, an error a middleware inside th
 it is given the shape, with its status and headers (Allow, Retry-After...).
 
 A lost or refused database connection is 503 `database-unavailable` with `Retry-After: 1` (the
-workflow rolled back, so a retry with the same idempotency key is safe); anything else is 500
-`server-error`, logged with its traceback as Django would.
+workflow rolled back, so a retry with the same idempotency key is safe), answered by
+`tournaments.views.errors.database_unavailable`, the one answer pages get too; anything else is
+500 `server-error`, logged with its traceback as Django would.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 import logging
 from http import HTTPStatus
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from tournaments.error_shape import code_for_status, error_response
+from tournaments.views.errors import database_down, database_unavailable
 
 log = logging.getLogger("django.request")
 PREFIX = "/api/"
@@ -42,13 +43,9 @@ class ApiErrorsMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> JsonResponse | None:
         if not request.path.startswith(PREFIX):
             return None
-        if isinstance(exc, (OperationalError, InterfaceError)):
+        if database_down(exc):
             log.warning("database unavailable: %s %s (%s)", request.method, request.path, exc)
-            response = error_response(
-                503, "database-unavailable", "the database is unavailable; retry shortly"
-            )
-            response["Retry-After"] = "1"
-            return response
+            return database_unavailable(request)
         log.error("server error: %s %s", request.method, request.path, exc_info=exc)
         return error_response(500, "server-error", "the server failed; the error is logged")
 

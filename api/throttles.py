@@ -13,9 +13,10 @@ import os
 
 from django.core.cache import caches
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
 from config.cache import DOWN, TolerantRedisCache, _down
+from tournaments import throttles
 from tournaments.clients import client_address
 from tournaments.models import TableToken
 
@@ -40,7 +41,7 @@ redis.call('PEXPIRE', key, math.ceil(duration * 1000))
 return {1, count + 1, ARGV[1]}
 """
 
-__all__ = ["ScopedThrottle", "client_address"]
+__all__ = ["RegistrationThrottle", "ScopedThrottle", "client_address"]
 
 #: The registered script (it runs by its SHA, loaded again if Redis forgot it), per client.
 _scripts: dict[int, object] = {}
@@ -102,3 +103,37 @@ class ScopedThrottle(ScopedRateThrottle):
         else:
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class RegistrationThrottle(BaseThrottle):
+    """Public registration (`POST /api/v1/tournaments/<slug>/entries` by anyone not signed in),
+    counted per client address on the same counter as the tournament page's form
+    (`tournaments.throttles.counted`, scope `register`): one client has one count whichever
+    it uses. Reading the list, and a signed-in director's registrations, are not counted."""
+
+    scope = "register"
+
+    def allow_request(self, request, view) -> bool:
+        self.waiting: int | None = None
+        if request.method != "POST" or request.auth is not None or request.user.is_authenticated:
+            return True
+        self.waiting = throttles.counted(self.scope, client_address(request))
+        return self.waiting is None
+
+    def wait(self) -> float | None:
+        return self.waiting
+
+
+class DownloadThrottle(BaseThrottle):
+    """The rendered downloads (PDF, XLSX) through the API, counted per client address on the
+    same counter as the pages' links (`tournaments.throttles.counted`, scope `export`): one
+    client has one count whichever door it uses."""
+
+    scope = "export"
+
+    def allow_request(self, request, view) -> bool:
+        self.waiting: int | None = throttles.counted(self.scope, client_address(request))
+        return self.waiting is None
+
+    def wait(self) -> float | None:
+        return self.waiting

@@ -72,6 +72,11 @@ urlpatterns = [
         name="tournament-open-registration",
     ),
     path(
+        "v1/tournaments/<slug:slug>/close-registration",
+        v.CloseRegistration.as_view(),
+        name="tournament-close-registration",
+    ),
+    path(
         "v1/tournaments/<slug:slug>/finish", v.FinishTournament.as_view(), name="tournament-finish"
     ),
     path("v1/tournaments/<slug:slug>/audit", v.AuditList.as_view(), name="tournament-audit"),

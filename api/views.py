@@ -50,6 +50,7 @@ from .models import ApiToken, hash_secret, new_secret
 from .parsers import HandJSONParser
 from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn
 from .schema_refs import CHECK_RESULT_REF, HAND_RECORD_REF
+from .throttles import RegistrationThrottle
 
 # -- helpers --------------------------------------------------------------------------------------
 
@@ -166,6 +167,9 @@ def _tournament_action(service, summary: str):
 
 
 OpenRegistration = _tournament_action(services.open_registration, "Open registration")
+CloseRegistration = _tournament_action(
+    services.close_registration, "Close registration (back to setup: only directors enter)"
+)
 FinishTournament = _tournament_action(services.finish_tournament, "Finish the tournament")
 
 
@@ -253,6 +257,7 @@ ENTRIES = Entry.objects.select_related("tournament", "team__first", "team__secon
 @extend_schema(tags=["entries"], parameters=[SLUG])
 class EntryList(generics.ListAPIView, ApiView):
     permission_classes = [AllowAny]
+    throttle_classes = [RegistrationThrottle]  # public registration, shared with the page
     serializer_class = s.EntrySerializer
     filterset_class = filters.EntryFilter
     queryset = Entry.objects.none()

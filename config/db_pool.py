@@ -23,6 +23,15 @@ A connection handed out moments ago with nothing to read goes out again at once:
 again soon after, and the round trip is saved; after a quiet spell, the first requests pay it
 as before.
 `tests/faults/test_pool_check.py` and `test_database_restarted.py` prove both sides.
+
+A connection that fails the check is seldom alone: a restart, a failover or an administrator
+ending every session kills all the pool's idle connections at once. psycopg_pool tries the
+next one at once, but after a second failure it waits with a growing delay before the next,
+so with two dead connections queued a request timed out (a 500 page after 10 s, the issue's
+`PoolTimeout`; with the short `timeout` now, a 503 for every request until each dead connection
+had been drawn). So the first failure has the pool check every idle connection at once
+(`ConnectionPool.check()`, documented: the dead ones are thrown away and replaced), and the
+request's next try takes a live one or the first new one (`tests/faults/test_database_kills.py`).
 """
 
 from __future__ import annotations
@@ -38,8 +47,26 @@ QUIET = 1.0
 
 
 def check_connection(conn: psycopg.Connection) -> None:
-    """Raise if `conn` is closed, broken or dead; return at once if it is quiet and was handed
-    out moments ago."""
+    """Raise if `conn` is closed, broken or dead (after having the pool check its other idle
+    connections); return at once if it is quiet and was handed out moments ago."""
+    try:
+        _check(conn)
+    except psycopg.Error:
+        _check_the_others()
+        raise
+
+
+def _check_the_others() -> None:
+    """The pool's idle connections checked now, the dead ones replaced (the default
+    database's pool: the one this check belongs to, config/settings.py)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    pool = connections[DEFAULT_DB_ALIAS].pool
+    if pool is not None:
+        pool.check()
+
+
+def _check(conn: psycopg.Connection) -> None:
     if conn.closed or conn.broken:
         raise psycopg.OperationalError("the connection is closed")
     now = time.monotonic()

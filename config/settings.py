@@ -6,6 +6,7 @@ club's network, the club's own SQLite database in `club/`, its secret key kept b
 Big event: DATABASE_URL=postgres://..., REDIS_URL=redis://..., Celery workers, an ASGI server.
 """
 
+import ipaddress
 import socket
 from datetime import timedelta
 from pathlib import Path
@@ -142,8 +143,8 @@ ASGI_APPLICATION = "config.asgi.application"
 # Database: DATABASE_URL, default an SQLite file next to manage.py.
 # The evening server keeps the club's own database in CLUB_DIR, apart from the demo's.
 DEFAULT_SQLITE = CLUB_DIR / "tricktable.sqlite3" if EVENING_SERVER else BASE_DIR / "db.sqlite3"
-if EVENING_SERVER:
-    CLUB_DIR.mkdir(parents=True, exist_ok=True)
+if EVENING_SERVER:  # owner only (0700); the database files are 0600 (tournaments/apps.py)
+    evening.private_folder(CLUB_DIR)
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{DEFAULT_SQLITE}"),
 }
@@ -160,7 +161,15 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", 2),
         "max_size": env.int("DATABASE_POOL_MAX", 8),
-        "timeout": 10,
+        # A request waits at most this long for a connection, then its page or API call is a
+        # 503 with Retry-After (tournaments/views/errors.py: database_unavailable), never a 500
+        # after a long wait: under repeated backend kills every answer comes within a second.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", 0.5),
+        # A connection that cannot be made again is given up after this long (psycopg_pool
+        # then lowers its count) instead of retrying in the background with a doubling delay
+        # for minutes: the next request that needs one opens it at once, so the first request
+        # after the database returns is served.
+        "reconnect_timeout": env.float("DATABASE_RECONNECT_TIMEOUT", 1.0),
         "check": check_connection,
     }
 # The hand workflows' own statements (tournaments/services/match_rows.py) bind their
@@ -299,20 +308,46 @@ TASK_QUEUE_SETTINGS = {
 }
 CELERY_TASK_ROUTES = ("config.routing.route",)
 
-# The client's address, for every throttle and the sign-in lockout: the connection's own
-# (REMOTE_ADDR) unless NUM_PROXIES trusted proxies stand in front of the server, each adding
-# itself to X-Forwarded-For (then the address that many places from the right). 0, the default,
-# ignores X-Forwarded-For, which any client can write (docs/hostile-input.md).
-NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# The client's address, for every throttle, the sign-in lockout and the cap on event streams:
+# the connection's own (REMOTE_ADDR) unless the connection comes from a proxy named here
+# (addresses or networks, comma-separated: TRUSTED_PROXIES=10.0.0.5,192.168.7.0/24); only then
+# is X-Forwarded-For read, from the right, past the trusted proxies (tournaments/clients.py).
+# Default: none, so a header any client can write is never believed, from loopback neither. The
+# production recipe hands uvicorn the same list (--forwarded-allow-ips "$TRUSTED_PROXIES",
+# README); the evening server does it itself (docs/hostile-input.md).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+if env.int("NUM_PROXIES", default=0):  # its old setting believed the header from anyone
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is gone: name the proxies in front of the server in TRUSTED_PROXIES "
+        "(their addresses or networks), and hand uvicorn the same list (README)"
+    )
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy.strip(), strict=False)
+    except ValueError as _error:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_error})"
+        ) from _error
+
+# Event streams (GET /api/v1/tournaments/<slug>/events) one client (address) may hold open at
+# once in a server process; past it 429 with Retry-After (api/live.py). A device needs one a
+# page: the cap keeps one client from using up the server's open files (docs/live.md).
+STREAMS_PER_CLIENT = env.int("STREAMS_PER_CLIENT", default=50)
 
 # The largest request body the server reads, in bytes (config/body_limit.py, around the whole
 # ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The
 # largest legitimate body is a hand import file (8 MiB) with its form around it.
 REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
+# How much of one request body is kept in memory while it arrives; beyond it the body goes to a
+# temporary file (Django's reading of a body with a length, and config/body_limit.py's of a
+# chunked one), so bodies in flight cost at most this each however many there are. Django's
+# default is 2.5 MiB; an uploaded file over it is a temporary file as well.
+FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_BODY_IN_MEMORY", default=64 * 1024)
 
 # REST API.
 REST_FRAMEWORK = {
-    "NUM_PROXIES": NUM_PROXIES,
+    # DRF's own get_ident is never used (api.throttles counts tournaments.clients'); 0 in case.
+    "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -333,6 +368,9 @@ REST_FRAMEWORK = {
         "check": "600/minute",
         "export": "30/minute",  # public PDF and XLSX downloads, per client address
         "call": "10/minute",  # calls for the director, per table token
+        # Public registration, per client address, the page's form and the API's POST together
+        # (tournaments/throttles.py); directors signed in are not counted.
+        "register": "30/hour",
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -53,6 +53,7 @@ INHERITED_NOT = (
     "TRICKTABLE_SERVER",
     "PORT",
     "CLUB_DIR",
+    "TRUSTED_PROXIES",
 )
 
 

@@ -19,6 +19,21 @@ def _after_commit(kind: str, payload: dict[str, Any]) -> None:
         ratings.schedule(game.get())
 
 
+def _private_database(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """A new connection to an SQLite file: the file and its WAL and shared-memory files are
+    the owner's only (0600) — the club's database holds PINs, password hashes and sessions.
+    Django's documented `connection_created` signal; SQLite gives the files it creates later
+    the database's own mode (config/evening.py)."""
+    if connection.vendor != "sqlite":
+        return
+    name = str(connection.settings_dict.get("NAME") or "")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return
+    from config.evening import private_database
+
+    private_database(name)
+
+
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
@@ -27,6 +42,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Connect every listener and signal receiver, here and nowhere at import time."""
         from celery.signals import worker_ready
+        from django.db.backends.signals import connection_created
         from django.db.models.signals import post_delete, post_save
 
         from tournaments import checks, tasks  # noqa: F401 - checks registers the system checks
@@ -47,5 +63,8 @@ class TournamentsConfig(AppConfig):
                 weak=False,
                 dispatch_uid=f"tricktable-standings-cache-{signal is post_save}",
             )
+        connection_created.connect(
+            _private_database, weak=False, dispatch_uid="tricktable-private-database"
+        )
         # A worker that starts sweeps what was missed while none ran.
         worker_ready.connect(tasks.catch_up, weak=False, dispatch_uid="tricktable-catch-up")

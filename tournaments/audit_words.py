@@ -343,6 +343,7 @@ def _called(said: Said) -> str:
 SENTENCES: dict[str, Writer] = {
     "tournament-created": lambda s: _("Created the tournament."),
     "registration-opened": lambda s: _("Opened registration."),
+    "registration-closed": lambda s: _("Closed registration."),
     "setup-changed": _setup,
     "tournament-finished": lambda s: _("Finished the tournament."),
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
@@ -452,7 +453,13 @@ SENTENCES: dict[str, Writer] = {
 KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "tournament": (
         gettext_lazy("The tournament"),
-        ("tournament-created", "registration-opened", "setup-changed", "tournament-finished"),
+        (
+            "tournament-created",
+            "registration-opened",
+            "registration-closed",
+            "setup-changed",
+            "tournament-finished",
+        ),
     ),
     "entries": (
         gettext_lazy("Entries"),

@@ -1,32 +1,66 @@
 """Who a client is: its address, the one home of it for every throttle (the API's, the public
-downloads') and for the sign-in lockout (django-axes, `AXES_CLIENT_IP_CALLABLE`).
+downloads', public registration), the sign-in lockout (django-axes,
+`AXES_CLIENT_IP_CALLABLE`) and the cap on a client's event streams.
 
-The connection's address, unless `NUM_PROXIES` trusted proxies stand in front of the server
-(REST_FRAMEWORK["NUM_PROXIES"], which settings.NUM_PROXIES fills): a header the client wrote is
-never believed when no proxy is configured.
+The connection's address, unless that connection comes from a proxy the operator named in
+`TRUSTED_PROXIES` (addresses or networks, settings.TRUSTED_PROXIES; default: none). Only then
+is `X-Forwarded-For` read, from the right: each trusted proxy appends the address it saw, and
+the right-most address that is not itself a trusted proxy is the client. What a client wrote
+to the left of that is never believed, and a header from any other connection — loopback
+included — is ignored whole.
+
+The production recipe hands uvicorn the same list (`--forwarded-allow-ips "$TRUSTED_PROXIES"`,
+README): uvicorn's own default would trust any proxy header from 127.0.0.1. Applied twice it
+agrees with itself: the address uvicorn took from the header is no trusted proxy, so it is kept.
 """
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Iterable
+from functools import lru_cache
+
 from django.conf import settings
 from django.http import HttpRequest
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-def trusted_proxies() -> int:
-    configured = (getattr(settings, "REST_FRAMEWORK", None) or {}).get("NUM_PROXIES")
-    if configured is None:
-        configured = getattr(settings, "NUM_PROXIES", 0)
-    return int(configured or 0)
+
+@lru_cache(maxsize=8)
+def _networks(configured: tuple[str, ...]) -> tuple[Network, ...]:
+    return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in configured if item)
+
+
+def trusted_proxies() -> tuple[Network, ...]:
+    """The networks of TRUSTED_PROXIES (settings.py checks each at start)."""
+    configured: Iterable[str] = getattr(settings, "TRUSTED_PROXIES", ()) or ()
+    return _networks(tuple(str(item).strip() for item in configured))
+
+
+def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
+
+
+def forwarded_client(peer: str, forwarded: str | None) -> str:
+    """The client behind a connection from `peer` that sent `X-Forwarded-For: forwarded`:
+    `peer` itself unless it is a trusted proxy; then the right-most address of the header that
+    is not a trusted proxy (the left-most when every one is)."""
+    proxies = trusted_proxies()
+    if not forwarded or not proxies or not _trusted(peer, proxies):
+        return peer
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, proxies):
+            return hop
+    return hops[0] if hops else peer
 
 
 def client_address(request: HttpRequest) -> str:
-    """REMOTE_ADDR, or with n > 0 trusted proxies the n-th address from the right of
-    X-Forwarded-For (the one the first trusted proxy saw). DRF's own default (None) would take
-    X-Forwarded-For whole; here no proxy means the header is ignored."""
-    remote = request.META.get("REMOTE_ADDR", "")
-    proxies = trusted_proxies()
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
-    if proxies <= 0 or not forwarded:
-        return remote
-    addresses = forwarded.split(",")
-    return addresses[-min(proxies, len(addresses))].strip() or remote
+    """The address every throttle and the sign-in lockout count (see the module's note)."""
+    return forwarded_client(
+        request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR")
+    )

@@ -69,3 +69,17 @@ def test_rendered_downloads_are_throttled_per_client(anon, match, settings):
     refused = anon.get(url)
     assert_error(refused, 429, "throttled")
     assert int(refused["Retry-After"]) >= 1
+
+
+def test_the_page_and_the_api_share_one_download_count(anon, match, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "export": "2/minute",
+        },
+    }
+    slug = match.round.tournament.slug
+    assert Client().get(f"/t/{slug}/export/standings.xlsx").status_code == 200
+    assert anon.get(f"/api/v1/tournaments/{slug}/exports/standings.xlsx").status_code == 200
+    assert_error(anon.get(f"/api/v1/tournaments/{slug}/exports/results.xlsx"), 429, "throttled")

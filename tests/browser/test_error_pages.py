@@ -1,7 +1,7 @@
 """The error pages in real Chromium with DEBUG off, as on the evening server: a mistyped address,
-a server error, a form sent with its cookies gone, another director's page and a draft round's
-public page, on a phone
-and a wide screen, in English and Japanese. Each passes the accessibility basics, leads back
+a server error, the database out of reach, a form sent with its cookies gone, another
+director's page and a draft round's public page, on a phone and a wide screen, in English and
+Japanese. Each passes the accessibility basics, leads back
 home, and leaves a screenshot."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ HEADINGS = {
     "500": {"en": "Something went wrong on our side", "ja": "サーバー側で問題が発生しました"},
     "csrf": {"en": "Your form expired", "ja": "フォームの有効期限が切れました"},
     "403": {"en": "You cannot open this page", "ja": "このページは開けません"},
+    "503": {"en": "Back in a moment", "ja": "少々お待ちください"},
 }
 
 
@@ -94,6 +95,25 @@ def test_a_server_error(page, live_server, evening, club, screenshot, accessibil
         response = tab.goto(f"{live_server.url}/")
         assert response.status == 500
         _check(tab, "500", lang, size, screenshot, accessibility)
+
+
+def test_the_database_out_of_reach(
+    page, live_server, evening, club, screenshot, accessibility, monkeypatch
+):
+    """Issue 30, item 2: the database out of reach is the friendly 503 with Retry-After and a
+    way to try the page again, never the 500 page."""
+    from django.db import OperationalError
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 0.50 sec")
+
+    monkeypatch.setattr(public_views, "render", unreachable)
+    for lang, size, tab in _pages(page):
+        address = f"/t/{club['running'].slug}/"
+        response = tab.goto(f"{live_server.url}{address}")
+        assert response.status == 503 and response.headers["retry-after"] == "5"
+        expect(tab.locator(f".ways-back a[href='{address}']")).to_be_visible()  # try again
+        _check(tab, "503", lang, size, screenshot, accessibility)
 
 
 def test_a_form_sent_after_its_cookie_is_gone(

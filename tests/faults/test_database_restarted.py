@@ -89,12 +89,12 @@ def test_requests_after_a_database_restart_are_served_without_an_error(pg, poole
     assert [status for status, _ in answers] == [200] * LOADS, answers
 
 
-def test_a_page_whose_connection_dies_under_it_gets_the_friendly_500_page_and_the_next_is_served(
+def test_a_page_whose_connection_dies_under_it_gets_the_friendly_503_page_and_the_next_is_served(
     pg, pooled
 ):
-    """The request in flight at the cut is the one that is lost: it gets the site's own 500 page
-    (in the reader's language, never Django's bare "Server Error (500)"), and the reader's
-    reload is served."""
+    """The request in flight at the cut is the one that is lost: it gets the site's own 503 page
+    with Retry-After (in the reader's language, never Django's bare "Server Error (500)"; issue
+    30, item 2), and the reader's reload is served."""
     tournament = make_match(make_director()).round.tournament
     client = Client(raise_request_exception=False)
     path = f"/t/{tournament.slug}/"
@@ -111,7 +111,7 @@ def test_a_page_whose_connection_dies_under_it_gets_the_friendly_500_page_and_th
         lost = client.get(path, HTTP_ACCEPT_LANGUAGE="ja")
     connection.close()
     assert cut, "the connection was not cut"
-    assert lost.status_code == 500
+    assert lost.status_code == 503 and lost["Retry-After"] == "5"
     page = lost.content.decode()
     assert lost["Content-Language"] == "ja" and "TrickTable" in page
     assert "Server Error (500)" not in page and "<h1" in page and 'lang="ja"' in page

@@ -25,7 +25,16 @@ def conn(postgres_db):
 
 
 @pytest.fixture
-def full_checks(monkeypatch) -> list:
+def others_checked(monkeypatch) -> list:
+    """How often a failed check had the pool check its idle connections (counted, not done:
+    the pool's own connections are not this test's)."""
+    calls: list = []
+    monkeypatch.setattr(db_pool, "_check_the_others", lambda: calls.append(True))
+    return calls
+
+
+@pytest.fixture
+def full_checks(monkeypatch, others_checked) -> list:
     calls: list = []
     real = ConnectionPool.check_connection
 
@@ -57,17 +66,24 @@ def test_a_connection_never_handed_out_is_checked_for_real(conn, full_checks):
 
 
 def test_a_connection_whose_backend_was_terminated_is_refused_even_moments_after_use(
-    conn, pg, full_checks
+    conn, pg, full_checks, others_checked
 ):
     db_pool.check_connection(conn)
     pg.terminate(conn.info.backend_pid)
     with pytest.raises(psycopg.OperationalError):
         db_pool.check_connection(conn)
     assert full_checks == [conn, conn]
+    assert others_checked == [True]  # one dead connection: the pool checks the others
 
 
-def test_a_closed_connection_is_refused(conn, full_checks):
+def test_a_closed_connection_is_refused(conn, full_checks, others_checked):
     conn.close()
     with pytest.raises(psycopg.OperationalError):
         db_pool.check_connection(conn)
     assert full_checks == []
+    assert others_checked == [True]
+
+
+def test_a_live_connection_has_no_other_checked(conn, full_checks, others_checked):
+    db_pool.check_connection(conn)
+    assert others_checked == []

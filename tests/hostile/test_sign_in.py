@@ -5,7 +5,7 @@ friendly page (English or Japanese) or the API's error shape, 429 and Retry-Afte
 password is refused too while the lockout lasts. The lockout is per username *and* address:
 another username from the same Wi-Fi, or the same username from another address, still signs
 in. The client's address is the connection's: a rotating X-Forwarded-For header neither escapes
-the lockout nor the API's login throttle, unless NUM_PROXIES trusted proxies are configured."""
+the lockout nor the API's login throttle, unless it comes from a proxy named in TRUSTED_PROXIES."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ WHERE = pytest.mark.parametrize("where", ["page", "admin", "api"])
 def test_the_limit_is_the_one_documented(settings):
     assert settings.AXES_FAILURE_LIMIT == LIMIT
     assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
-    assert settings.NUM_PROXIES == 0 and settings.REST_FRAMEWORK["NUM_PROXIES"] == 0
+    assert settings.TRUSTED_PROXIES == [] and settings.REST_FRAMEWORK["NUM_PROXIES"] == 0
 
 
 @WHERE
@@ -134,11 +134,10 @@ def test_the_api_login_throttle_counts_the_connection_not_the_header(director, s
 
 
 def test_behind_a_configured_proxy_the_address_is_the_one_it_saw(director, settings):
-    """NUM_PROXIES=1 (one reverse proxy that appends the address it saw): the lockout and the
-    throttles count that address, the right-most of X-Forwarded-For; what the client wrote
-    to the left of it is still ignored."""
-    settings.NUM_PROXIES = 1
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    """TRUSTED_PROXIES names the reverse proxy (which appends the address it saw): the lockout
+    and the throttles count that address, the right-most of X-Forwarded-For; what the client
+    wrote to the left of it is still ignored."""
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
     proxy = "127.0.0.1"
     for _ in range(LIMIT):
         sign_in("page", "td", "guess", address=proxy, forwarded="6.6.6.6, 10.0.0.7")
@@ -149,17 +148,30 @@ def test_behind_a_configured_proxy_the_address_is_the_one_it_saw(director, setti
     assert signed_in("page", sign_in("page", "td", PASSWORD, address=proxy, forwarded="10.0.0.8"))
 
 
+@WHERE
+def test_a_rotating_header_from_loopback_is_ignored_when_no_proxy_is_named(director, where):
+    """Issue 30, item 1: uvicorn's default trusted proxy headers from 127.0.0.1; the
+    application itself never does unless the operator names the proxy."""
+    for n in range(LIMIT):
+        sign_in(where, "td", "guess", address="127.0.0.1", forwarded=f"203.0.113.{n}")
+    right = sign_in(where, "td", PASSWORD, address="127.0.0.1", forwarded="198.51.100.77")
+    assert right.status_code == 429, right.content[:300]
+
+
 @pytest.mark.parametrize(
     ("proxies", "forwarded", "address"),
     [
-        (0, None, "10.0.0.7"),
-        (0, "203.0.113.5", "10.0.0.7"),
-        (0, "203.0.113.5, 10.0.0.9", "10.0.0.7"),
-        (1, None, "10.0.0.7"),
-        (1, "203.0.113.5", "203.0.113.5"),
-        (1, "203.0.113.5, 10.0.0.9", "10.0.0.9"),
-        (2, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
-        (5, "203.0.113.5, 10.0.0.9", "203.0.113.5"),
+        ([], None, "10.0.0.7"),
+        ([], "203.0.113.5", "10.0.0.7"),
+        ([], "203.0.113.5, 10.0.0.9", "10.0.0.7"),
+        (["10.0.0.7"], None, "10.0.0.7"),
+        (["10.0.0.7"], "203.0.113.5", "203.0.113.5"),
+        (["10.0.0.7"], "203.0.113.5, 10.0.0.9", "10.0.0.9"),
+        (["10.0.0.0/24"], "203.0.113.5, 10.0.0.9", "203.0.113.5"),
+        (["10.0.0.7", "10.0.0.9"], "203.0.113.5, 10.0.0.9", "203.0.113.5"),
+        (["10.0.0.0/24"], "10.0.0.3, 10.0.0.9", "10.0.0.3"),
+        (["10.0.0.8"], "203.0.113.5", "10.0.0.7"),  # a header from a proxy not named
+        (["::1"], "203.0.113.5", "10.0.0.7"),
     ],
 )
 def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
@@ -167,7 +179,7 @@ def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
 ):
     from tournaments.clients import client_address
 
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
+    settings.TRUSTED_PROXIES = proxies
     extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded is not None else {}
     assert client_address(rf.get("/", REMOTE_ADDR="10.0.0.7", **extra)) == address
 

@@ -46,7 +46,12 @@ from .table_access import (
     revoke_table_token,
     scoring_path,
 )
-from .tournaments import create_tournament, finish_tournament, open_registration
+from .tournaments import (
+    close_registration,
+    create_tournament,
+    finish_tournament,
+    open_registration,
+)
 
 __all__ = [
     "confirm_cut",
@@ -80,6 +85,7 @@ __all__ = [
     "issue_round_tokens",
     "issue_table_token",
     "open_registration",
+    "close_registration",
     "publish_round",
     "keep_apart",
     "register_entry",

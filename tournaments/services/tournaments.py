@@ -243,6 +243,21 @@ def open_registration(*, tournament: Tournament, actor: Actor) -> Tournament:
 
 
 @transaction.atomic
+def close_registration(*, tournament: Tournament, actor: Actor) -> Tournament:
+    """Stop public registration (back to setup): nobody but a director enters anyone until
+    it opens again — the director's answer to a form flooded with made-up entries (issue 30,
+    item 4). Entries made so far stay; pairing is not affected."""
+    require_director(actor, tournament)
+    tournament = _locked(tournament)
+    if tournament.state != Tournament.State.REGISTRATION:
+        raise Conflict("bad-state", f"only open registration closes, not {tournament.state}")
+    tournament.state = Tournament.State.SETUP
+    tournament.save(update_fields=["state"])
+    audit(tournament=tournament, actor=actor, action="registration-closed")
+    return tournament
+
+
+@transaction.atomic
 def finish_tournament(*, tournament: Tournament, actor: Actor) -> Tournament:
     """Close the event: every round generated so far must be closed."""
     require_director(actor, tournament)

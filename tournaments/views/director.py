@@ -342,6 +342,17 @@ def director_open_registration(request: HttpRequest, tournament: Tournament, act
 
 
 @director_page
+@require_POST
+def director_close_registration(request: HttpRequest, tournament: Tournament, actor: Actor):
+    run(
+        request,
+        lambda: services.close_registration(tournament=tournament, actor=actor),
+        _("Registration is closed: only directors enter players now."),
+    )
+    return dashboard(tournament)
+
+
+@director_page
 @require_http_methods(["GET", "POST"])
 def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
     """Close the event, after a confirmation page (it cannot be undone)."""
@@ -1018,6 +1029,11 @@ urlpatterns = [
     path("director/<slug:slug>/", director_dashboard, name="director-dashboard"),
     path(
         "director/<slug:slug>/open/", director_open_registration, name="director-open-registration"
+    ),
+    path(
+        "director/<slug:slug>/close/",
+        director_close_registration,
+        name="director-close-registration",
     ),
     path("director/<slug:slug>/finish/", director_finish, name="director-finish"),
     path("director/<slug:slug>/setup/", director_setup, name="director-setup"),

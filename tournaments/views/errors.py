@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
@@ -193,8 +195,61 @@ def request_too_large(request: HttpRequest, limit: int) -> HttpResponse:
     return response
 
 
+#: Seconds a client is asked to wait when the database is out of reach: the API's clients retry
+#: (a submission with its idempotency key), a reader is asked to try the page again.
+API_RETRY_AFTER = 1
+PAGE_RETRY_AFTER = 5
+
+
+def database_down(exc: BaseException | None) -> bool:
+    """Whether `exc` is the database out of reach: a lost or refused connection, or none free
+    in the pool within its timeout (psycopg_pool's PoolTimeout, which Django's connect wraps
+    in OperationalError)."""
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After, the one answer to a database out of reach, for pages and the API
+    alike (api/middleware.py hands the API's to this too): the API's error shape
+    (`database-unavailable`) under /api/, else the friendly page in the visitor's language,
+    rendered like the 500 page without the request (no session, no database)."""
+    if _api(request):
+        response: HttpResponse = error_response(
+            503, "database-unavailable", "the database is unavailable; retry shortly"
+        )
+        response["Retry-After"] = str(API_RETRY_AFTER)
+        return response
+    # A page that was read is offered again; a form sent is not (that would send it again).
+    again = request.get_full_path() if request.method in ("GET", "HEAD") else ""
+    try:
+        with translation.override(_language(request)):
+            html = loader.get_template("503.html").render(
+                {
+                    "status": 503,
+                    "retry_after": PAGE_RETRY_AFTER,
+                    "again_url": again,
+                    "home_url": _reverse_or("tournaments:home", "/"),
+                    "back_url": _back_url(request),
+                }
+            )
+            language = translation.get_language()
+    except Exception:  # the page itself failed: the bare page, still not a technical one
+        log.exception("the 503 page failed to render")
+        html, language = BARE_500, "en"
+    response = HttpResponse(html, status=503)
+    response["Retry-After"] = str(PAGE_RETRY_AFTER)
+    response["Content-Language"] = language
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500: rendered without the request's context processors (no session, no database)."""
+    """500: rendered without the request's context processors (no session, no database).
+    Django calls it from inside its handling of the uncaught exception, so `sys.exc_info()`
+    names it: the database out of reach is the 503 instead (a view's failure, and a
+    middleware's, such as the session's, which no `process_exception` sees)."""
+    if database_down(sys.exc_info()[1]):
+        return database_unavailable(request)
     if _api(request):
         return _api_response(500)
     try:

@@ -21,17 +21,15 @@ address (`tournaments.clients.client_address`, the one home of who a client is) 
 from __future__ import annotations
 
 import logging
-import time
 
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path, re_path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tournaments import throttles
 from tournaments.clients import client_address
 from tournaments.exports import downloads
 from tournaments.models import Tournament
@@ -42,7 +40,6 @@ from .errors import _render
 
 log = logging.getLogger(__name__)
 THROTTLE_SCOPE = "export"
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def _tournament(slug: str) -> Tournament:
@@ -68,23 +65,8 @@ def _download(download: downloads.Download) -> HttpResponse:
 
 def _throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
-    the rate (None: go ahead). A fixed window in the cache; with the cache down, no limit."""
-    rate = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(THROTTLE_SCOPE)
-    if not rate:
-        return None
-    count, _slash, period = rate.partition("/")
-    allowed, seconds = int(count), PERIODS[period[:1]]
-    now = time.time()
-    key = f"throttle:{THROTTLE_SCOPE}:{client_address(request)}:{int(now // seconds)}"
-    try:
-        cache.add(key, 0, seconds + 1)
-        used = cache.incr(key)
-    except Exception:  # the cache is away: serve rather than refuse everyone
-        log.warning("export throttle: the cache is unavailable", exc_info=True)
-        return None
-    if used <= allowed:
-        return None
-    return max(1, int(seconds - now % seconds))
+    the rate (None: go ahead). The shared counter, tournaments/throttles.py."""
+    return throttles.counted(THROTTLE_SCOPE, client_address(request))
 
 
 def _too_many(request: HttpRequest, wait: int) -> HttpResponse:

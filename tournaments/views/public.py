@@ -13,10 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import presentation, services
+from tournaments import presentation, services, throttles
+from tournaments.clients import client_address
 from tournaments.live import event_log
 from tournaments.models import Player, Round, Tournament
 from tournaments.selectors.public import home as club
@@ -132,6 +134,12 @@ REGISTRATION_ERRORS = {
 }
 
 
+def _registration_throttled(request: HttpRequest) -> int | None:
+    """Count a public registration against the client's address (the API's POST counts on the
+    same counter: tournaments/throttles.py); the seconds to wait when over the rate."""
+    return throttles.counted("register", client_address(request))
+
+
 def _registration_error(error: ServiceError) -> str:
     return str(REGISTRATION_ERRORS.get(error.code, error.message))
 
@@ -144,9 +152,22 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     team = tournament.is_team_event
     status = 200
     form = None
+    wait = None
     if request.method == "POST":
         form = RegistrationForm(request.POST, team=team)
-        if form.is_valid():
+        wait = None if request.user.is_authenticated else _registration_throttled(request)
+        if wait is not None:  # nothing is read further, nothing stored
+            form.add_error(
+                None,
+                ngettext(
+                    "This device sent too many registrations. Try again in %(minutes)d minute.",
+                    "This device sent too many registrations. Try again in %(minutes)d minutes.",
+                    -(-wait // 60),
+                )
+                % {"minutes": -(-wait // 60)},
+            )
+            status = 429
+        elif form.is_valid():
             try:
                 entry = services.register_entry(
                     tournament=tournament,
@@ -168,7 +189,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     elif tournament.state == Tournament.State.REGISTRATION:
         form = RegistrationForm(team=team)
     director = _is_director(request, tournament)
-    return render(
+    response = render(
         request,
         "tournaments/public/tournament.html",
         {
@@ -183,6 +204,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         },
         status=status,
     )
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _preset(tournament: Tournament) -> str:

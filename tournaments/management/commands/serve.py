@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils.module_loading import import_string
 
+from config import evening
 from tournaments import printing
 from tournaments.demo import DEMO_DIRECTOR
 from tournaments.management.evening import run_as_evening_server
@@ -78,6 +79,11 @@ class Command(BaseCommand):
         **options: Any,
     ) -> None:
         run_as_evening_server(port=port)
+        # Whatever this process creates from now on (the database's files, backups, the
+        # static files) is its owner's only: the club's folder is 0700 (config/evening.py).
+        os.umask(0o077)
+        # Every phone's connection and event stream is an open file: as many as the system lets.
+        open_files = evening.raise_open_files()
         port = settings.PORT
         # One process keeps the live hub and in-process tasks together; with Redis the
         # processes share events, standings and the task queue.
@@ -90,7 +96,7 @@ class Command(BaseCommand):
         self.check_port_free(host, port)
         call_command("migrate", interactive=False, verbosity=0)
         self.collect_static()
-        self.announce(port)
+        self.announce(port, open_files)
         import uvicorn
 
         uvicorn.run(
@@ -99,7 +105,10 @@ class Command(BaseCommand):
             port=port,
             workers=processes,
             lifespan="on",
-            proxy_headers=False,
+            # Proxy headers only from the proxies the operator named (TRUSTED_PROXIES; default
+            # none): uvicorn's own default would believe them from 127.0.0.1.
+            proxy_headers=bool(settings.TRUSTED_PROXIES),
+            forwarded_allow_ips=list(settings.TRUSTED_PROXIES),
             server_header=False,
             access_log=access_log,
             log_level="info" if access_log else "warning",
@@ -144,7 +153,7 @@ class Command(BaseCommand):
                     f"Use another port: PORT={port + 1} make serve"
                 ) from error
 
-    def announce(self, port: int) -> None:
+    def announce(self, port: int, open_files: int | None = None) -> None:
         out = self.stdout
         credentials = club.ensure_director()
         for username in club.demo_password_accounts(known=DEMO_DIRECTOR):
@@ -188,5 +197,13 @@ class Command(BaseCommand):
             code = io.StringIO()
             printing.qr_code(url).terminal(out=code, compact=True)
             out.write(code.getvalue(), ending="")
+        if open_files is not None and open_files < evening.ENOUGH_OPEN_FILES:
+            out.write(
+                self.style.WARNING(
+                    f"  Open files: at most {open_files} (phones' connections and live pages). "
+                    f"Raise the limit to {evening.ENOUGH_OPEN_FILES} or more (ulimit -Hn, "
+                    "or the system's limits) before a big evening."
+                )
+            )
         out.write("  Stop with Ctrl+C.")
         out.flush()
