@@ -38,6 +38,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.selectors import cards
 from tournaments.services import Actor
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
 
@@ -57,7 +58,7 @@ def actor_for(request, side: str = "", pin: str = "") -> Actor:
     signed-in user, or the public."""
     token = request.auth
     if isinstance(token, TableToken):
-        return Actor(table=token.table_id, side=side, pin=pin, label=token.label or "table scorer")
+        return Actor(card=token.table_id, side=side, pin=pin, label=token.label or "table scorer")
     if request.user and request.user.is_authenticated:
         return Actor(user=request.user, side=side)
     return Actor(label="public", side=side)
@@ -866,7 +867,7 @@ class TableTokens(ApiView):
     )
     def get(self, request, pk: int):
         table = _director_table(request, pk)
-        tokens = table.tokens.select_related("created_by")
+        tokens = table.event_table.tokens.select_related("created_by")
         return Response(s.TableTokenSerializer(tokens, many=True).data)
 
     @extend_schema(
@@ -877,15 +878,18 @@ class TableTokens(ApiView):
     def post(self, request, pk: int):
         table = _director_table(request, pk)
         data = valid(s.TableTokenCreateSerializer, request)
+        seconds = data["expires_in"]
         token, secret = services.issue_table_token(
             table=table,
             actor=actor_for(request),
             label=data["label"],
-            lifetime=timedelta(seconds=data["expires_in"]),
+            lifetime=timedelta(seconds=seconds) if seconds is not None else None,
         )
         out = s.TableTokenSerializer(token).data
         out["secret"] = secret
-        out["url"] = links.phone_url(request, services.scoring_path(table, secret))
+        out["url"] = links.phone_url(
+            request, services.card_path(table.event_table, table.round.tournament, secret)
+        )
         return Response(out, status=status.HTTP_201_CREATED)
 
 
@@ -901,15 +905,15 @@ class TableTokenRevoke(ApiView):
 
     def delete(self, request, pk: int, token: int):
         table = _director_table(request, pk)
-        found = get_object_or_404(TableToken, pk=token, table=table)
+        found = get_object_or_404(TableToken, pk=token, table=table.event_table_id)
         services.revoke_table_token(token=found, actor=actor_for(request))
         return Response(s.TableTokenSerializer(found).data)
 
 
 @extend_schema(
     tags=["auth"],
-    summary="The table token this request carries: its table and "
-    "match (scorers; a card scanned at the wrong table is caught before scoring)",
+    summary="The table token this request carries: its table of the event and the match at "
+    "that table now (scorers; a card scanned at the wrong table is caught before scoring)",
     responses={200: s.TableTokenSelfSerializer},
 )
 class TableTokenSelf(ApiView):
@@ -917,10 +921,8 @@ class TableTokenSelf(ApiView):
     serializer_class = s.TableTokenSelfSerializer
 
     def get(self, request):
-        token = TableToken.objects.select_related("table__round__tournament", "table__match").get(
-            pk=request.auth.pk
-        )
-        return Response(s.TableTokenSelfSerializer(token).data)
+        token = TableToken.objects.select_related("table__tournament").get(pk=request.auth.pk)
+        return Response(s.TableTokenSelfSerializer(cards.card_now(token.table), token=token).data)
 
 
 # -- API tokens (directors) -----------------------------------------------------------------------
