@@ -304,7 +304,7 @@ def test_the_card_page_follows_the_rounds_and_says_what_comes_next(
     services.publish_round(round=round_, actor=director)
     table = round_.tables.get(number=1)
     fragment = client.get(now).content.decode()
-    assert f'data-frame="/table/{table.pk}/?card={card.pk}"' in fragment
+    assert f'data-frame="/table/{table.pk}/?card={card.pk}&amp;now=playing"' in fragment
     assert 'data-state="playing"' in fragment
     framed = client.get(f"/table/{table.pk}/?card={card.pk}")
     assert framed["X-Frame-Options"] == "SAMEORIGIN"
@@ -318,7 +318,9 @@ def test_the_card_page_follows_the_rounds_and_says_what_comes_next(
     second = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=second, actor=director)
     moved = second.tables.get(number=1)
-    assert f'data-frame="/table/{moved.pk}/?card={card.pk}"' in client.get(now).content.decode()
+    assert f'data-frame="/table/{moved.pk}/?card={card.pk}&amp;now=playing"' in client.get(
+        now
+    ).content.decode()
     for match in Match.objects.filter(round=second):
         play_with_card(match, match.table.event_table_id, rng)
     services.close_round(round=second, actor=director)

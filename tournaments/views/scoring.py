@@ -486,7 +486,9 @@ def _card_context(request: HttpRequest, found) -> dict[str, Any]:
     tournament = now.tournament
     frame = ""
     if now.table is not None:  # a published round's table (drafts are never shown)
-        frame = reverse("tournaments:scoring-table", args=[now.table.pk]) + f"?card={found.pk}"
+        # The state in the address too: the frame is drawn afresh when the round closes.
+        frame = reverse("tournaments:scoring-table", args=[now.table.pk])
+        frame += f"?card={found.pk}&now={now.state}"
     return {
         "card": found,
         "now": now,
