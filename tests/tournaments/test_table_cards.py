@@ -6,6 +6,7 @@ printing one table's card again revokes that card only."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -318,9 +319,10 @@ def test_the_card_page_follows_the_rounds_and_says_what_comes_next(
     second = services.generate_round(tournament=tournament, actor=director)
     services.publish_round(round=second, actor=director)
     moved = second.tables.get(number=1)
-    assert f'data-frame="/table/{moved.pk}/?card={card.pk}&amp;now=playing"' in client.get(
-        now
-    ).content.decode()
+    assert (
+        f'data-frame="/table/{moved.pk}/?card={card.pk}&amp;now=playing"'
+        in client.get(now).content.decode()
+    )
     for match in Match.objects.filter(round=second):
         play_with_card(match, match.table.event_table_id, rng)
     services.close_round(round=second, actor=director)
@@ -369,3 +371,62 @@ def test_every_rounds_table_is_its_events_table_once_a_round():
     with pytest.raises(IntegrityError), transaction.atomic():
         EventTable.objects.create(tournament=tournament, number=1)
     assert card_now(table.event_table).state == CardState.PLAYING
+
+
+SITE = "http://192.168.1.20:8000"
+
+
+def printed_urls(html: str) -> list[str]:
+    return [u.replace("&amp;", "&") for u in re.findall(r'<p class="qr-url">([^<]+)</p>', html)]
+
+
+def test_every_card_carries_the_public_url_duplicate_guide_cards_included(
+    client, settings, make_tournament, director_user
+):
+    settings.PUBLIC_URL = SITE  # the laptop's browser is at testserver, the phones are not
+    tournament = make_tournament(teams=4)
+    client.force_login(director_user)
+    event = client.post(
+        reverse("tournaments:printing-event-cards", args=[tournament.slug]), {"tables": "2"}
+    ).content.decode()
+    director = Actor(user=director_user)
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_, actor=director)
+    rounds = client.post(
+        reverse("tournaments:printing-cards", args=[tournament.slug, 1])
+    ).content.decode()
+    duplicate = make_event(director, tables=2)
+    guide = client.post(
+        reverse("tournaments:duplicate-guide", args=[duplicate.slug])
+    ).content.decode()
+
+    urls = printed_urls(event) + printed_urls(rounds)
+    assert len(urls) == 4
+    assert all(u.startswith(f"{SITE}/table/card/") and "#token=" in u for u in urls)
+    links = re.findall(r'class="phone-link" href="([^"]+)"', guide)
+    assert len(links) == 2  # before round 1: the codes open the tables for the whole evening
+    assert all(
+        u.startswith(f"{SITE}/duplicate/{duplicate.slug}/table/") and "#token=" in u for u in links
+    )
+    assert "Phones cannot open these codes." not in event + rounds + guide
+
+
+@pytest.mark.parametrize("public_url", ["", "http://127.0.0.1:8000", "http://localhost:8000"])
+def test_the_director_is_warned_when_the_cards_would_open_a_loopback_address(
+    client, settings, make_tournament, director_user, public_url
+):
+    settings.PUBLIC_URL = public_url
+    tournament = make_tournament(teams=4)
+    duplicate = make_event(Actor(user=director_user), tables=2, start=False)
+    client.force_login(director_user)
+    pages = [
+        reverse("tournaments:printing-event-cards", args=[tournament.slug]),
+        reverse("tournaments:duplicate-guide", args=[duplicate.slug]),
+    ]
+    for url in pages:
+        html = client.get(url, HTTP_HOST="127.0.0.1:8000").content.decode()
+        assert "Phones cannot open these codes." in html, url
+    settings.PUBLIC_URL = SITE
+    for url in pages:
+        html = client.get(url, HTTP_HOST="127.0.0.1:8000").content.decode()
+        assert "Phones cannot open these codes." not in html and SITE in html, url
