@@ -430,3 +430,21 @@ def test_the_director_is_warned_when_the_cards_would_open_a_loopback_address(
     for url in pages:
         html = client.get(url, HTTP_HOST="127.0.0.1:8000").content.decode()
         assert "Phones cannot open these codes." not in html and SITE in html, url
+
+
+def test_after_the_last_swiss_round_a_top_cut_is_still_to_come(make_tournament, director):
+    tournament = make_tournament(teams=4, rounds=1, match_length="hands", match_hands=1)
+    tournament = knockout.set_knockout(
+        tournament=tournament, actor=director, top_cut=2, length="hands", count=1
+    )
+    printed_before_the_draw(tournament, director)
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=round_, actor=director)
+    rng = random.Random(4)
+    for match in Match.objects.filter(round=round_).select_related("table"):
+        play_with_card(match, match.table.event_table_id, rng)
+    services.close_round(round=round_, actor=director)
+
+    now = card_now(EventTable.objects.get(tournament=tournament, number=1))
+
+    assert (now.state, now.next_round, now.last_round) == (CardState.WAITING, 2, False)

@@ -35,9 +35,10 @@ class CardNow:
     @property
     def last_round(self) -> bool:
         """The rounds the event was set up with are all played (a knockout's count grows with
-        its bracket: never said for one)."""
+        its bracket, and a top cut follows the Swiss rounds: never said for those)."""
         return (
             self.tournament.format != Tournament.Format.KNOCKOUT
+            and not self.tournament.top_cut
             and self.round is not None
             and self.round.number >= self.tournament.rounds
         )
