@@ -119,6 +119,7 @@ def test_the_phone_follows_its_table_from_round_to_round_without_a_reload(
     expect(status).to_contain_text("The event is over.")
     expect(page.get_by_role("link", name="See the results")).to_be_visible()
     expect(ja.locator("#card-now")).to_contain_text("イベントは終了しました。")
+    expect(page.locator("#card-match")).to_be_hidden()  # the card no longer scores
     screenshot(page, "table-card-over")
     screenshot(ja, "table-card-over-ja")
     assert page.evaluate("window.__marker") == "opened before round 1"

@@ -329,7 +329,7 @@ def test_the_card_page_follows_the_rounds_and_says_what_comes_next(
     assert "The last round is over." in client.get(now).content.decode()
     services.finish_tournament(tournament=tournament, actor=director)
     over = client.get(now).content.decode()
-    assert "The event is over." in over
+    assert "The event is over." in over and 'data-frame=""' in over
     assert reverse("tournaments:public-standings", args=[tournament.slug]) in over
 
 

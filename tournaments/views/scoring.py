@@ -485,7 +485,9 @@ def _card_context(request: HttpRequest, found) -> dict[str, Any]:
     now = cards.card_now(found)
     tournament = now.tournament
     frame = ""
-    if now.table is not None:  # a published round's table (drafts are never shown)
+    # A published round's table (drafts are never shown); none once the event is over: the card
+    # no longer scores, and the results page has every match.
+    if now.table is not None and now.state != cards.CardState.OVER:
         # The state in the address too: the frame is drawn afresh when the round closes.
         frame = reverse("tournaments:scoring-table", args=[now.table.pk])
         frame += f"?card={found.pk}&now={now.state}"
