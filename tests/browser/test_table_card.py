@@ -147,3 +147,32 @@ def test_a_japanese_phone_opened_between_rounds_shows_the_last_match_and_what_co
         "data-table", str(first.tables.get(number=2).pk)
     )
     screenshot(ja, "table-card-between-rounds-ja")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+def test_printing_the_events_cards_once_before_the_draw_in_a_browser(
+    browser, live_server, settings, accessibility, screenshot, locale
+):
+    from tests.conftest import sign_in_browser
+
+    settings.PUBLIC_URL = "http://192.168.1.20:8000"
+    director = make_director()
+    tournament = club_night(director)
+    context = browser.new_context(locale=locale, viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        sign_in_browser(page, live_server, director.user)
+        page.goto(f"{live_server.url}/director/{tournament.slug}/print/cards/")
+        expect(page.locator("#id_tables")).to_have_value("2")  # four teams, two tables
+        expect(page.locator(".phone-address")).to_contain_text("http://192.168.1.20:8000/")
+        assert accessibility(page) == []
+        screenshot(page, f"table-cards-event-confirm-{locale[:2]}")
+        with page.expect_navigation():
+            page.locator("#print-all button[value=html]").click()
+        expect(page.locator("article.card svg.qr")).to_have_count(2)
+        urls = page.locator(".qr-url").all_inner_texts()
+        assert all(u.startswith("http://192.168.1.20:8000/table/card/") for u in urls)
+        assert accessibility(page) == []
+        screenshot(page, f"table-cards-event-{locale[:2]}")
+    finally:
+        context.close()
