@@ -118,7 +118,12 @@ def print_cards(
     ):
         raise Invalid("bad-table", "table numbers are whole numbers from 1 to 999")
     with transaction.atomic():
-        found = EventTable.objects.numbered(tournament.pk, wanted)
+        EventTable.objects.numbered(tournament.pk, wanted)
+        # Locked: two directors printing the same table at once leave one working card.
+        locked = EventTable.objects.select_for_update().filter(
+            tournament=tournament, number__in=wanted
+        )
+        found = {t.number: t for t in locked.order_by("number")}
         return {
             n: (found[n], _issue(found[n], tournament, actor, "", None, replace=True)[1])
             for n in wanted
