@@ -34,21 +34,25 @@ function takeToken() {
 const token = takeToken();
 let shown = null;
 
+// The frame is as tall as the round page's body (not its <html>, which is never shorter than
+// the frame itself), so the phone scrolls one page, never a page inside a page.
 function fitFrame() {
-  const inner = frame.contentDocument && frame.contentDocument.documentElement;
-  if (!inner) return;
-  frame.style.height = `${inner.scrollHeight}px`;
+  const body = frame.contentDocument && frame.contentDocument.body;
+  if (!body) return;
+  const style = frame.contentWindow.getComputedStyle(body);
+  const height = body.offsetHeight + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+  frame.style.height = `${Math.ceil(height)}px`;
 }
 
 let observer = null;
 frame.addEventListener('load', () => {
   if (observer) observer.disconnect();
-  const inner = frame.contentDocument && frame.contentDocument.documentElement;
-  if (!inner) return;
+  const body = frame.contentDocument && frame.contentDocument.body;
+  if (!body) return;
   fitFrame();
   if (typeof ResizeObserver === 'function') {
     observer = new ResizeObserver(fitFrame);
-    observer.observe(inner);
+    observer.observe(body);
   }
 });
 
