@@ -448,3 +448,31 @@ def test_after_the_last_swiss_round_a_top_cut_is_still_to_come(make_tournament, 
     now = card_now(EventTable.objects.get(tournament=tournament, number=1))
 
     assert (now.state, now.next_round, now.last_round) == (CardState.WAITING, 2, False)
+
+
+def test_an_old_rounds_link_leads_a_player_to_the_tables_card_page(
+    client, make_tournament, director, director_user
+):
+    tournament = make_tournament(teams=4, match_length="hands", match_hands=1)
+    printed_before_the_draw(tournament, director)
+    first = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=first, actor=director)
+    old = first.tables.get(number=2)
+    old_page = reverse("tournaments:scoring-table", args=[old.pk])
+    assert client.get(old_page).status_code == 200  # its round is on: the page itself
+    rng = random.Random(5)
+    for match in Match.objects.filter(round=first).select_related("table"):
+        play_with_card(match, match.table.event_table_id, rng)
+    services.close_round(round=first, actor=director)
+    assert client.get(old_page).status_code == 200  # no later round yet
+    second = services.generate_round(tournament=tournament, actor=director)
+    services.publish_round(round=second, actor=director)
+
+    response = client.get(old_page)
+
+    card = reverse("tournaments:scoring-card", args=[old.event_table_id])
+    assert (response.status_code, response["Location"]) == (302, card)
+    framed = client.get(old_page + f"?card={old.event_table_id}")
+    assert framed.status_code == 200  # the card page may still frame it
+    client.force_login(director_user)
+    assert client.get(old_page).status_code == 200  # a director looks back at it

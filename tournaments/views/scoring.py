@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import path, reverse
@@ -380,11 +380,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     Shown alone, or inside its table card's page (`?card=<id>`: no site header, the card page
     around it says which round is on)."""
     found, director = _visible_table(request, table_id)
+    embedded = request.GET.get("card") == str(found.event_table_id)
+    if not embedded and not director and _moved_on(found):
+        # An old round's link (a card printed before cards followed the rounds): the table's
+        # card page, which shows the match there now; the browser keeps the #token fragment.
+        return redirect("tournaments:scoring-card", card_id=found.event_table_id)
     view = selectors.scoring_view(found)
     tournament = view.tournament
     offline = offline_app_served(request)
     context: dict[str, Any] = {
-        "embedded": request.GET.get("card") == str(found.event_table_id),
+        "embedded": embedded,
         "card_url": reverse("tournaments:scoring-card", args=[found.event_table_id]),
         "offline_app": _offline_app(found.pk) if offline and view.match is not None else None,
         "table": found,
@@ -413,6 +418,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     response = render(request, "tournaments/scoring/table.html", context)
     response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
     return response
+
+
+def _moved_on(table: Table) -> bool:
+    """Is a later round published than this closed round's table? Then its card has moved on."""
+    if table.round.state != table.round.State.CLOSED:
+        return False
+    now = cards.card_now(table.event_table)
+    return now.round is not None and now.round.number > table.round.number
 
 
 def _room(table: Table) -> dict[str, Any]:
