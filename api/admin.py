@@ -49,4 +49,4 @@ class ApiTokenAdmin(admin.ModelAdmin):
 class TableTokenAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "label", "state", "created_at", "expires_at", "revoked_at"]
     readonly_fields = ["key_hash", "created_at", "last_used_at"]
-    list_select_related = ["table__round__tournament"]
+    list_select_related = ["table__tournament"]

@@ -330,12 +330,12 @@ def _table_actor(
     if (
         not isinstance(token, TableToken)
         or token.state != TokenState.ACTIVE
-        or token.table.round.tournament_id != tournament.pk
+        or token.table.tournament_id != tournament.pk
         or token.table.number != number
     ):
         raise NotAllowed("wrong-table", "this table's token (or a director) only")
     return Actor(
-        table=match.table_id,
+        card=token.table_id,
         side=side,
         pin=pin,
         client=client_address(request),

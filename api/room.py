@@ -241,7 +241,7 @@ class TableCall(ActionView):
     def get(self, request, pk: int):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
         if is_scorer(request):
-            if request.auth.table_id != table.pk:
+            if request.auth.table_id != table.event_table_id:  # its card's table, any round
                 raise ApiError("wrong-table", "this token is for another table", status_code=403)
         else:
             require_director(actor_for(request), table.round.tournament)

@@ -865,26 +865,62 @@ class TableTokenCreateSerializer(serializers.Serializer):
     expires_in = serializers.IntegerField(
         min_value=60,
         max_value=7 * 24 * 3600,
-        default=12 * 3600,
-        help_text="Seconds until the token expires (default 12 hours).",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Seconds until the token expires; left out (or null), it is valid until the "
+        "event ends or it is revoked.",
     )
 
 
 class TableTokenSelfSerializer(serializers.Serializer):
-    """What a scorer's token is for: which table, match, round and tournament, until when."""
+    """What a table card's token is for: its table of the event and what is at that table now
+    (the match of the round in play, or the round awaited next), until when. Built from the
+    card's `CardNow` (tournaments.selectors.cards) with the token as `token`."""
 
-    table = serializers.IntegerField(source="table_id")
-    table_number = serializers.IntegerField(source="table.number")
-    match = serializers.IntegerField(source="table.match.pk", allow_null=True, default=None)
-    round = serializers.IntegerField(source="table.round.number")
-    tournament = serializers.CharField(source="table.round.tournament.slug")
-    label = serializers.CharField()
-    state = serializers.CharField()
-    expires_at = serializers.DateTimeField(allow_null=True)
+    card = serializers.IntegerField(source="event_table.pk", help_text="The event's table.")
+    table_number = serializers.IntegerField(source="event_table.number")
+    table = serializers.IntegerField(
+        source="table.pk",
+        allow_null=True,
+        default=None,
+        help_text="The round's table now shown (null before the first round).",
+    )
+    match = serializers.IntegerField(source="match_id", allow_null=True)
+    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    now = serializers.ChoiceField(
+        source="state",
+        choices=["playing", "idle", "waiting", "over"],
+        help_text="playing: the match at the table; idle: no match here this round; waiting: "
+        "the next round is not published yet; over: the event has finished.",
+    )
+    next_round = serializers.IntegerField(allow_null=True)
+    tournament = serializers.CharField(source="tournament.slug")
+    label = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField()
+    expires_at = serializers.SerializerMethodField()
+
+    def __init__(self, *args, token=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.token = token
+
+    def get_label(self, now) -> str:
+        return self.token.label
+
+    def get_state(self, now) -> str:
+        return str(self.token.state)
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_expires_at(self, now) -> str | None:
+        expires = self.token.expires_at
+        return serializers.DateTimeField().to_representation(expires) if expires else None
 
 
 class TableTokenSerializer(serializers.ModelSerializer):
-    table = serializers.IntegerField(source="table_id", read_only=True)
+    table = serializers.IntegerField(
+        source="table_id", read_only=True, help_text="The event's table (its card)."
+    )
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
     state = serializers.CharField(read_only=True)
     created_by = serializers.CharField(
         source="created_by.get_username", read_only=True, allow_null=True, default=None
@@ -895,6 +931,7 @@ class TableTokenSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "table",
+            "table_number",
             "label",
             "state",
             "created_at",

@@ -40,6 +40,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.selectors import cards
 from tournaments.services import Actor
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
 
@@ -61,7 +62,7 @@ def actor_for(request, side: str = "", pin: str = "") -> Actor:
     token = request.auth
     if isinstance(token, TableToken):
         return Actor(
-            table=token.table_id,
+            card=token.table_id,
             side=side,
             pin=pin,
             client=client_address(request),
@@ -909,7 +910,7 @@ class TableTokens(ApiView):
     )
     def get(self, request, pk: int):
         table = _director_table(request, pk)
-        tokens = table.tokens.select_related("created_by")
+        tokens = table.event_table.tokens.select_related("created_by")
         return Response(s.TableTokenSerializer(tokens, many=True).data)
 
     @extend_schema(
@@ -920,15 +921,18 @@ class TableTokens(ApiView):
     def post(self, request, pk: int):
         table = _director_table(request, pk)
         data = valid(s.TableTokenCreateSerializer, request)
+        seconds = data["expires_in"]
         token, secret = services.issue_table_token(
             table=table,
             actor=actor_for(request),
             label=data["label"],
-            lifetime=timedelta(seconds=data["expires_in"]),
+            lifetime=timedelta(seconds=seconds) if seconds is not None else None,
         )
         out = s.TableTokenSerializer(token).data
         out["secret"] = secret
-        out["url"] = links.phone_url(request, services.scoring_path(table, secret))
+        out["url"] = links.phone_url(
+            request, services.card_path(table.event_table, table.round.tournament, secret)
+        )
         return Response(out, status=status.HTTP_201_CREATED)
 
 
@@ -944,15 +948,15 @@ class TableTokenRevoke(ApiView):
 
     def delete(self, request, pk: int, token: int):
         table = _director_table(request, pk)
-        found = get_object_or_404(TableToken, pk=token, table=table)
+        found = get_object_or_404(TableToken, pk=token, table=table.event_table_id)
         services.revoke_table_token(token=found, actor=actor_for(request))
         return Response(s.TableTokenSerializer(found).data)
 
 
 @extend_schema(
     tags=["auth"],
-    summary="The table token this request carries: its table and "
-    "match (scorers; a card scanned at the wrong table is caught before scoring)",
+    summary="The table token this request carries: its table of the event and the match at "
+    "that table now (scorers; a card scanned at the wrong table is caught before scoring)",
     responses={200: s.TableTokenSelfSerializer},
 )
 class TableTokenSelf(ApiView):
@@ -960,10 +964,8 @@ class TableTokenSelf(ApiView):
     serializer_class = s.TableTokenSelfSerializer
 
     def get(self, request):
-        token = TableToken.objects.select_related("table__round__tournament", "table__match").get(
-            pk=request.auth.pk
-        )
-        return Response(s.TableTokenSelfSerializer(token).data)
+        token = TableToken.objects.select_related("table__tournament").get(pk=request.auth.pk)
+        return Response(s.TableTokenSelfSerializer(cards.card_now(token.table), token=token).data)
 
 
 # -- API tokens (directors) -----------------------------------------------------------------------

@@ -58,7 +58,17 @@ def build_event(entrants: int, rounds: int, seed: int):
     from django.db import transaction
 
     from bench.standings import synthetic_swiss
-    from tournaments.models import Entry, Match, Player, Round, Seat, Table, Team, Tournament
+    from tournaments.models import (
+        Entry,
+        EventTable,
+        Match,
+        Player,
+        Round,
+        Seat,
+        Table,
+        Team,
+        Tournament,
+    )
 
     people, results = synthetic_swiss(entrants, rounds, seed)
     slug = f"bench-{entrants}x{rounds}-{seed}"
@@ -110,6 +120,11 @@ def build_event(entrants: int, rounds: int, seed: int):
                 counters[rnd.number] = counters.get(rnd.number, 0) + 1
                 tables.append(Table(round=rnd, number=counters[rnd.number]))
                 matches.append(Match(round=rnd, state="finished"))
+        numbers = {t.number for t in tables if t is not None}
+        event_tables = EventTable.objects.numbered(tournament.pk, numbers)
+        for table in tables:
+            if table is not None:
+                table.event_table = event_tables[table.number]
         made = iter(Table.objects.bulk_create(t for t in tables if t is not None))
         for match, table in zip(matches, tables, strict=True):
             match.table = next(made) if table is not None else None

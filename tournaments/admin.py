@@ -17,6 +17,7 @@ from .models import (
     AuditEvent,
     DirectorCall,
     Entry,
+    EventTable,
     Hand,
     HandSubmission,
     ImportJob,
@@ -152,8 +153,21 @@ class MatchAdmin(admin.ModelAdmin):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "round"]
+    list_display = ["__str__", "round", "event_table"]
     list_filter = ["round__tournament"]
+
+
+@admin.register(EventTable)
+class EventTableAdmin(admin.ModelAdmin):
+    """The event's numbered tables (their cards' tables): made by the services when a round is
+    drawn or a card printed, never typed in; its cards are revoked on the match page."""
+
+    list_display = ["__str__", "tournament"]
+    list_filter = ["tournament"]
+    readonly_fields = ["tournament", "number"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 class VersionInline(admin.TabularInline):

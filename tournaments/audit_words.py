@@ -59,6 +59,13 @@ def _entry(said: Said) -> str:
     return said.entry(said.data.get("entry"))
 
 
+def _card_table(said: Said) -> str:
+    """A table card's table: the event's table (records made before cards name a round too)."""
+    if said.place("round") is not None:
+        return _at_table(said)
+    return _("table %(table)s") % {"table": said.place("table")}
+
+
 def _at_table(said: Said) -> str:
     round_, table = said.place("round"), said.place("table")
     if table is None:
@@ -395,10 +402,14 @@ SENTENCES: dict[str, Writer] = {
         _("The hand import from %(file)s stopped.") % {"file": s.event.subject}
     ),
     "table-token-created": lambda s: (
-        _("Made a scoring link for %(where)s.") % {"where": _at_table(s)}
+        _("Made a scoring link for %(where)s.") % {"where": _card_table(s)}
+    ),
+    "table-card-printed": lambda s: (
+        _("Printed the card of %(where)s; its earlier cards stop working.")
+        % {"where": _card_table(s)}
     ),
     "table-token-revoked": lambda s: (
-        _("Revoked a scoring link for %(where)s.") % {"where": _at_table(s)}
+        _("Revoked a scoring link for %(where)s.") % {"where": _card_table(s)}
     ),
     "pins-cleared": lambda s: (
         ngettext(
@@ -502,7 +513,7 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
     ),
     "access": (
         gettext_lazy("Scoring links"),
-        ("table-token-created", "table-token-revoked", "pins-cleared"),
+        ("table-token-created", "table-card-printed", "table-token-revoked", "pins-cleared"),
     ),
     "room": (
         gettext_lazy("Clock and calls"),

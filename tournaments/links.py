@@ -5,6 +5,7 @@ the laptop's LAN address), else the address the browser used."""
 from __future__ import annotations
 
 from ipaddress import ip_address
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -19,11 +20,15 @@ def phone_url(request: HttpRequest, path: str) -> str:
 
 
 def unreachable_from_phones(request: HttpRequest) -> bool:
-    """True when the links printed now would point at this machine's loopback (no PUBLIC_URL,
-    and the browser came through localhost): no phone could open them."""
+    """True when the links printed now would point at this machine's loopback (PUBLIC_URL set to
+    a loopback address, or no PUBLIC_URL and the browser came through localhost): no phone
+    could open them."""
     if settings.PUBLIC_URL:
-        return False
-    host = request.get_host().rsplit(":", 1)[0].strip("[]")
+        return _loopback(urlsplit(settings.PUBLIC_URL).hostname or "")
+    return _loopback(request.get_host().rsplit(":", 1)[0].strip("[]"))
+
+
+def _loopback(host: str) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

@@ -479,21 +479,77 @@ class Round(models.Model):
         return ~Q(**{f"{path}state": Round.State.DRAFT})
 
 
+class EventTableQuerySet(models.QuerySet):
+    def numbered(self, tournament_id: int, numbers) -> dict[int, EventTable]:
+        """The event's tables with these numbers, {number: table}, made where missing (one
+        query when they all exist, two more otherwise; a table made meanwhile is not made
+        twice: the unique constraint and ignore_conflicts)."""
+        wanted = set(numbers)
+        mine = self.filter(tournament_id=tournament_id, number__in=wanted)
+        found = {t.number: t for t in mine}
+        missing = wanted - set(found)
+        if missing:
+            self.bulk_create(
+                [EventTable(tournament_id=tournament_id, number=n) for n in sorted(missing)],
+                ignore_conflicts=True,
+            )
+            found = {t.number: t for t in mine.all()}
+        return found
+
+
+class EventTable(models.Model):
+    """A numbered table of the event: the physical table in the room, for every round. Its card
+    (a `TableToken`) is printed once and scores whichever match is at this table now."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="event_tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+
+    objects = EventTableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        verbose_name = _("table of the event")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="event_table_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="event_table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('table')} {self.number}"
+
+
 class Table(models.Model):
-    """A numbered table in a round; its match is who plays there."""
+    """A numbered table in a round; its match is who plays there. `event_table` is the same
+    physical table in every round (the one its card scores)."""
 
     round = models.ForeignKey(Round, models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
+    event_table = models.ForeignKey(
+        EventTable, models.RESTRICT, related_name="round_tables", verbose_name=_("table")
+    )
 
     class Meta:
         ordering = ["round_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_once"),
+            models.UniqueConstraint(fields=["round", "event_table"], name="table_event_table_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
     def __str__(self) -> str:
         return f"{_('table')} {self.number}"
+
+    def save(self, *args, **kwargs) -> None:
+        # A table made one at a time (the duplicate movement, a director's repair) finds its
+        # event table by number; bulk inserts pass it (services.rounds).
+        if self.event_table_id is None:
+            tournament_id = (
+                Round.objects.filter(pk=self.round_id).values_list("tournament_id", flat=True).get()
+            )
+            self.event_table = EventTable.objects.numbered(tournament_id, [self.number])[
+                self.number
+            ]
+        super().save(*args, **kwargs)
 
 
 # -- table scorers' tokens ----------------------------------------------------------------------
@@ -552,10 +608,14 @@ class SecretToken(models.Model):
 
 
 class TableToken(SecretToken):
-    """A scorer's token for one table (`Authorization: Table <secret>`), printed on its card as a
-    QR code: its bearer scores that table's match and nothing else."""
+    """A table card's token (`Authorization: Table <secret>`), printed on the card as a QR code:
+    its bearer scores the match at that table of the event (`EventTable`) in whichever round is
+    being played, and nothing else, until the event ends or the card is revoked (reprinting a
+    table's card revokes its earlier ones)."""
 
-    table = models.ForeignKey(Table, models.CASCADE, related_name="tokens", verbose_name=_("table"))
+    table = models.ForeignKey(
+        EventTable, models.CASCADE, related_name="tokens", verbose_name=_("table")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -2,8 +2,10 @@
 the table's scoring page with its token) and score sheets (the backup when phones fail), as
 printable HTML and as PDF.
 
-Reads only: issuing the tokens a card prints is the caller's business
-(`services.issue_round_tokens`, a write the page does on POST).
+A table card belongs to the event's numbered table (`EventTable`) and is valid in every round:
+printed once for the event (no seats: the phone shows who sits where each round) or with a
+round's seating. Reads only: issuing the tokens a card prints is the caller's business
+(`services.print_cards`, a write the page does on POST).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import logging
 import mimetypes
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -19,11 +20,13 @@ import segno
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.registry import get_game
 from tournaments import gameplay
-from tournaments.models import Entry, Match, Round, Seat, Tournament
+from tournaments.models import Entry, EventTable, Match, Round, Seat, TableToken, Tournament
 from tournaments.presentation import presentation
 
 #: QR codes are printed at error correction level M (15% of the code may be lost to a crease or a
@@ -87,18 +90,43 @@ class SeatLine:
 
 @dataclass(slots=True)
 class TableCard:
-    """A table of a round as printed: its seats, sides and the first dealer; `url` is the
-    scoring page's absolute address with a fresh token on a card, the match's public page on
-    a score sheet (no token: a sheet is printed by a GET)."""
+    """A table as printed: with a round's match, its seats, sides and the first dealer (none
+    on the event's cards, printed before the rounds); `url` is the card page's absolute address
+    with a fresh token on a card, the match's public page on a score sheet (no token: a sheet
+    is printed by a GET)."""
 
-    match: Match
+    match: Match | None
     number: int
     seats: list[SeatLine]
     sides: list[tuple[str, str]]  # (side, the entries playing it)
     dealer: SeatLine | None
     url: str = ""
     qr: str = ""
-    expires_at: datetime | None = None
+
+
+def event_cards(tournament: Tournament, numbers: list[int]) -> list[TableCard]:
+    """The event's cards for these table numbers: no round, no seats."""
+    return [TableCard(match=None, number=n, seats=[], sides=[], dealer=None) for n in numbers]
+
+
+def carded_tables(tournament: Tournament) -> list[int]:
+    """The event's table numbers with a card that still works (not revoked, not expired)."""
+    live = TableToken.objects.filter(table__tournament=tournament, revoked_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    )
+    return sorted(set(live.values_list("table__number", flat=True)))
+
+
+def tables_needed(tournament: Tournament) -> int:
+    """How many tables the event needs: the most any round used or the event's tables so far,
+    else the entries still playing over the entries a table seats (a guess before pairings)."""
+    known = EventTable.objects.filter(tournament=tournament).count()
+    if known:
+        return known
+    entries = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.WITHDRAWN)
+    count = entries.count()
+    per_table = 2 if tournament.is_team_event else max(2, tournament.table_size)
+    return max(1, -(-count // per_table))
 
 
 def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:

@@ -35,7 +35,9 @@ def api_token(user, **fields) -> str:
 def table_token(table, **fields) -> tuple[TableToken, str]:
     secret = new_secret()
     fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
-    token = TableToken.objects.create(table=table, key_hash=hash_secret(secret), **fields)
+    token = TableToken.objects.create(
+        table=table.event_table, key_hash=hash_secret(secret), **fields
+    )
     return token, secret
 
 

@@ -24,8 +24,9 @@ def test_a_director_creates_a_table_token_shown_once_and_stored_hashed(td, match
     assert response.status_code == 201, response.content
     body = response.json()
     secret = body["secret"]
-    assert body["url"] == f"http://testserver/table/{match.table_id}/#token={secret}"
-    assert body["state"] == "active" and body["expires_at"]
+    card = match.table.event_table_id  # the card's page: this table in every round
+    assert body["url"] == f"http://testserver/table/card/{card}/#token={secret}"
+    assert body["state"] == "active" and body["expires_at"] is None  # until the event ends
     stored = TableToken.objects.get(pk=body["id"])
     assert stored.key_hash == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in str(TableToken.objects.values().get(pk=body["id"]))
@@ -37,7 +38,8 @@ def test_a_new_table_tokens_url_is_at_the_public_url_phones_use(td, match, setti
     settings.PUBLIC_URL = "http://192.168.1.20:8000"
     response = td.post(f"/api/v1/tables/{match.table_id}/tokens", {"label": "T1"}, format="json")
     body = response.json()
-    assert body["url"] == f"http://192.168.1.20:8000/table/{match.table_id}/#token={body['secret']}"
+    card = match.table.event_table_id
+    assert body["url"] == f"http://192.168.1.20:8000/table/card/{card}/#token={body['secret']}"
 
 
 def test_the_new_token_scores_at_its_table(td, match):
@@ -66,7 +68,7 @@ def test_only_the_tournaments_directors_manage_table_tokens(anon, other_td, scor
     assert_error(other_td.post(url, {}, format="json"), 403, "not-director")
     assert_error(other_td.get(url), 403, "not-director")
     assert_error(scorer.post(url, {}, format="json"), 403, "scorer-not-allowed")
-    assert not TableToken.objects.exclude(table=match.table).exists()
+    assert not TableToken.objects.exclude(table=match.table.event_table).exists()
 
 
 def test_token_creation_is_throttled(td, match, settings):

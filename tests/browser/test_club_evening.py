@@ -184,14 +184,14 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     page.goto(f"{live_server.url}/director/{tournament.slug}/")
     page.get_by_role("link", name="Table cards for round 1").click()
     visited(page, screenshot, accessibility, "print-cards")
-    submit(page, "Print table cards (issues new scorer tokens)")
+    submit(page, "Print table cards (replaces these tables' cards)")
     card = page.get_by_role("article", name="Table 1")
     at_table_1 = seating(tournament, 1)
     for name in at_table_1.values():
         expect(card).to_contain_text(name)
     expect(card.locator("svg")).to_be_visible()  # the QR code
     scoring_url = card.locator(".qr-url").inner_text().strip()
-    assert re.fullmatch(rf"{re.escape(live_server.url)}/table/\d+/#token=\S+", scoring_url)
+    assert re.fullmatch(rf"{re.escape(live_server.url)}/table/card/\d+/#token=\S+", scoring_url)
     visited(page, screenshot, accessibility, "table-cards")
 
     spectator.goto(f"{live_server.url}/t/{tournament.slug}/standings/")
@@ -204,7 +204,11 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
 
     # -- the scorer scans table 1's card and scores the hand --------------------------------
     scorer = another_page()
-    scorer.goto(scoring_url)
+    scorer.goto(scoring_url)  # the card's page: the match at table 1 now, framed
+    framed = scorer.frame_locator("#card-match")
+    expect(framed.locator("#access-status")).to_have_text("This phone scores for this table.")
+    # The round's page alone: the card's code stays on the phone for it (no second scan).
+    scorer.goto(live_server.url + scorer.locator("#card-match").get_attribute("src").split("#")[0])
     expect(scorer.locator("#scoring")).to_have_attribute("data-ready", "true")
     expect(scorer.locator("#access-status")).to_have_text("This phone scores for this table.")
     assert "#" not in scorer.url  # the secret left the address bar

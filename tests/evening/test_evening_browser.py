@@ -94,15 +94,17 @@ def test_a_director_signs_in_over_the_lan_and_prints_cards_phones_can_open(
     expect(page.locator(".phone-address")).to_contain_text(f"{site}/")
     expect(page.get_by_role("alert")).to_have_count(0)
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PDF (issues new scorer tokens)").click()
+        page.get_by_role("button", name="Download PDF (replaces these tables' cards)").click()
     codes = qr_codes_in(download.value.path().read_bytes(), tmp_path)
     assert len(codes) == 2  # one card per table
-    assert all(code.startswith(f"{site}/table/") and "#token=" in code for code in codes)
+    assert all(code.startswith(f"{site}/table/card/") and "#token=" in code for code in codes)
 
-    # A phone on the Wi-Fi opens table 1's code: its scoring page, with the teams at the table.
+    # A phone on the Wi-Fi opens table 1's code: its card page, with the teams at the table.
     phone = browser.new_context(locale="en-US", viewport=PHONE).new_page()
     phone.goto(codes[0])
     expect(phone.locator("main")).to_contain_text("Table 1")
-    seated = [team for team, _, _ in TEAMS if team in phone.locator("main").inner_text()]
+    framed = phone.frame_locator("#card-match").locator("main")
+    expect(framed).to_contain_text("At the table")
+    seated = [team for team, _, _ in TEAMS if team in framed.inner_text()]
     assert len(seated) == 2
     context.close()

@@ -82,7 +82,9 @@ def api_token(user, **fields) -> tuple[ApiToken, str]:
 def table_token(table: Table, **fields) -> tuple[TableToken, str]:
     secret = new_secret()
     fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
-    token = TableToken.objects.create(table=table, key_hash=hash_secret(secret), **fields)
+    token = TableToken.objects.create(
+        table=table.event_table, key_hash=hash_secret(secret), **fields
+    )
     return token, secret
 
 

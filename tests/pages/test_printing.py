@@ -153,7 +153,7 @@ def test_showing_the_cards_page_issues_no_token(client):
 
     assert page.status_code == 200 and pdf.status_code == 200
     html = page.content.decode()
-    assert "Print table cards (issues new scorer tokens)" in html
+    assert "Print table cards (replaces these tables' cards)" in html
     assert 'method="post"' in html and "Team 1" in html and "North 1" in html
     assert pdf["Content-Type"].startswith("text/html")  # a GET never prints secrets
     assert TableToken.objects.count() == 0
@@ -186,17 +186,19 @@ def test_printing_issues_one_token_per_table_and_each_qr_code_scores_only_its_ta
     for number, (url, svg) in cards.items():
         parts = urlsplit(url)
         assert (parts.scheme, parts.netloc) == ("http", "testserver")  # absolute
-        assert parts.path == reverse("tournaments:scoring-table", args=[tables[number].pk])
+        card = tables[number].event_table_id  # the event's table: the card for every round
+        assert parts.path == reverse("tournaments:scoring-card", args=[card])
         secret = parts.fragment.removeprefix("token=")
         assert secret and secret not in parts.path + parts.query  # only in the fragment
         token = TableToken.by_secret(secret)
-        assert token.table_id == tables[number].pk and token.state == "active"
+        assert token.table_id == card and token.state == "active"
+        assert token.expires_at is None  # valid until the event ends
         assert token.key_hash == hash_secret(secret) and secret not in token.key_hash
         assert qr_modules(svg) == expected_modules(url)
-    assert AuditEvent.objects.filter(action="table-token-created").count() == 4
+    assert AuditEvent.objects.filter(action="table-card-printed").count() == 4
 
 
-def test_printing_again_issues_new_tokens_and_the_earlier_cards_keep_working(client):
+def test_printing_a_rounds_cards_again_replaces_those_tables_cards(client):
     tournament = make_round()
     signed_in(client, tournament)
     first = cards_by_table(client.post(cards_url(tournament)).content.decode())
@@ -206,7 +208,9 @@ def test_printing_again_issues_new_tokens_and_the_earlier_cards_keep_working(cli
     for number in first:
         assert first[number][0] != second[number][0]
         old = urlsplit(first[number][0]).fragment.removeprefix("token=")
-        assert TableToken.by_secret(old).state == "active"
+        new = urlsplit(second[number][0]).fragment.removeprefix("token=")
+        assert TableToken.by_secret(old).state == "revoked"
+        assert TableToken.by_secret(new).state == "active"
 
 
 def test_cards_show_who_sits_where_and_the_first_dealer(client):
@@ -384,7 +388,7 @@ def test_printing_cards_in_a_browser_meets_the_accessibility_basics_and_prints_t
     assert TableToken.objects.count() == 0
 
     with page.expect_navigation():
-        page.get_by_role("button", name="Print table cards (issues new scorer tokens)").click()
+        page.get_by_role("button", name="Print table cards (replaces these tables' cards)").click()
 
     assert TableToken.objects.count() == 4
     assert page.locator("article.card svg.qr").count() == 4

@@ -214,7 +214,7 @@ def test_the_token_probe_tells_this_tables_token_from_others(client, spades, dir
     assert probe(f"Table {secret}") == "active"
     assert probe(f"Table {stranger}") == "other-table"
     assert probe("Table not-a-real-secret") == "unknown"
-    token = spades.table.tokens.get()
+    token = spades.table.event_table.tokens.get()
     services.revoke_table_token(token=token, actor=director)
     assert probe(f"Table {secret}") == "revoked"
 

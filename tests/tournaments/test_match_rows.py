@@ -45,7 +45,10 @@ def test_locked_match_loads_what_the_orm_loads(match):
 def test_a_token_by_its_hash_loads_what_the_orm_loads(match, settings):
     secret = new_secret()
     token = TableToken.objects.create(
-        table=match.table, key_hash=hash_secret(secret), label="table 1", expires_at=timezone.now()
+        table=match.table.event_table,
+        key_hash=hash_secret(secret),
+        label="table 1",
+        expires_at=timezone.now(),
     )
     token.revoke()
     loaded = match_rows.token_by_hash(TableToken, token.key_hash)
@@ -244,7 +247,7 @@ def test_an_init_signal_receiver_gets_its_call(match):
     post_init.connect(receiver, sender=TableToken, weak=False, dispatch_uid="match-rows-init")
     try:
         key_hash = hash_secret(new_secret())
-        TableToken.objects.create(table=match.table, key_hash=key_hash, label="table 1")
+        TableToken.objects.create(table=match.table.event_table, key_hash=key_hash, label="table 1")
         seen.clear()  # the create's own instance
         token = match_rows.token_by_hash(TableToken, key_hash)
     finally:

@@ -45,6 +45,7 @@ from tournaments.models import (
     DuplicateEvent,
     DuplicatePair,
     Entry,
+    EventTable,
     Hand,
     HandSubmission,
     KeepApart,
@@ -64,6 +65,7 @@ FORMAT = "tricktable-archive/1"
 REQUIRED = ("name", "slug", "game", "rules", "format", "rounds")  # of the tournament
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
 USER = "user"  # a relation to a user, written as the username
+BY_NUMBER = "by number"  # the event's table: implied by the round's table number, not written
 
 #: Every relation of every archived model: field -> the model it points to (USER for users).
 #: Relations to the tournament itself are implied by the archive and not written.
@@ -73,7 +75,7 @@ RELATIONS: dict[type[models.Model], dict[str, Any]] = {
     Team: {"first": Player, "second": Player},
     Entry: {"tournament": Tournament, "team": Team, "player": Player},
     Round: {"tournament": Tournament},
-    Table: {"round": Round},
+    Table: {"round": Round, "event_table": BY_NUMBER},
     Match: {"round": Round, "table": Table},
     Seat: {"match": Match, "entry": Entry},
     Hand: {"match": Match},
@@ -197,7 +199,7 @@ def _row(obj: models.Model, ids: _Ids, users: dict[int, str]) -> dict[str, Any]:
     for fld in _plain_fields(model):
         row[fld.name] = _out(fld.value_from_object(obj))
     for name, target in RELATIONS[model].items():
-        if target is Tournament:
+        if target is Tournament or target == BY_NUMBER:
             continue
         pk = getattr(obj, f"{name}_id")
         row[name] = users.get(pk) if target == USER else ids.of(target, pk)
@@ -473,7 +475,7 @@ class _Restorer:
             if fld.name in row:
                 values[fld.name] = _in(fld, row[fld.name], where)
         for name, target in RELATIONS[model].items():
-            if f"{name}_id" in fixed or target is HandSubmission:
+            if f"{name}_id" in fixed or target is HandSubmission or target == BY_NUMBER:
                 continue
             if target is Tournament:
                 values[f"{name}_id"] = self.tournament.pk
@@ -520,6 +522,12 @@ class _Restorer:
         for kind, model in KINDS[2:8]:  # entries .. hands
             rows = _rows(archive, kind)
             objects = [self.build(model, r, f"{kind} {r['id']}") for r in rows]
+            if model is Table:  # each round's table is the event's table of that number
+                numbers = EventTable.objects.numbered(
+                    self.tournament.pk, {t.number for t in objects}
+                )
+                for table in objects:
+                    table.event_table = numbers[table.number]
             if model is Entry:
                 _give_pins(objects)
             self.create(model, rows, objects)

@@ -41,8 +41,11 @@ from .rounds import (
 )
 from .setup import update_tournament
 from .table_access import (
+    card_path,
+    expire_event_cards,
     issue_round_tokens,
     issue_table_token,
+    print_cards,
     revoke_table_token,
     scoring_path,
 )
@@ -82,6 +85,8 @@ __all__ = [
     "generate_round",
     "can_generate_round",
     "is_director",
+    "card_path",
+    "expire_event_cards",
     "issue_round_tokens",
     "issue_table_token",
     "open_registration",
@@ -92,6 +97,7 @@ __all__ = [
     "set_affiliation",
     "reject_hand",
     "void_hand",
+    "print_cards",
     "revoke_table_token",
     "scoring_path",
     "require_director",

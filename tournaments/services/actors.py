@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import AuditEvent, Tournament
+from tournaments.models import AuditEvent, Table, Tournament
 
 from .errors import NotAllowed
 
@@ -25,6 +25,7 @@ class Actor:
     label: str = ""  # a human label for the audit trail ("table 3 scorer", "Aiko")
     side: str = ""  # the side a scorer speaks for ("NS", "EW", "N", ...)
     table: int | None = None  # the Table id a scorer's token is scoped to
+    card: int | None = None  # a table card's EventTable id: that table in every round
     system: bool = False  # an automatic action (re-score, demo, import)
     pin: str = ""  # the PIN of the entry acting (a table scorer in PIN mode: services.side_pins)
     client: str = ""  # the client's address (a wrong PIN's wait is counted per client)
@@ -42,6 +43,19 @@ class Actor:
 
 
 SYSTEM = Actor(system=True, label="system")
+
+
+def scores_table(actor: Actor, table_id: int | None) -> bool:
+    """Does this scorer's credential cover the round's table `table_id`? A table card covers
+    its table of the event in every round (one indexed look-up); a token scoped to one round's
+    table covers that table only."""
+    if table_id is None:
+        return False
+    if actor.table is not None and actor.table == table_id:
+        return True
+    if actor.card is None:
+        return False
+    return Table.objects.filter(pk=table_id, event_table_id=actor.card).exists()
 
 
 def is_director(actor: Actor, tournament: Tournament) -> bool:

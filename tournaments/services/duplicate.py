@@ -34,7 +34,7 @@ from tournaments.models import (
 )
 
 from . import ratings, side_pins
-from .actors import Actor, audit, is_director, require_director
+from .actors import Actor, audit, is_director, require_director, scores_table
 from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
 from .hands import MAX_HAND_BYTES
 from .tournaments import create_tournament
@@ -480,7 +480,7 @@ def _locked(match: Match) -> Match:
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
     if is_director(actor, tournament):
         return True
-    if actor.table is None or actor.table != match.table_id:
+    if not scores_table(actor, match.table_id):
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return False
 

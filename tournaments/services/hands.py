@@ -32,7 +32,7 @@ from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
 from . import backups, match_rows, notify, side_pins
-from .actors import Actor, audit, is_director, require_director
+from .actors import Actor, audit, is_director, require_director, scores_table
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
@@ -69,7 +69,7 @@ def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
     """May this actor score at this table? Returns whether they act as director."""
     if is_director(actor, tournament):
         return True
-    if actor.table is None or actor.table != match.table_id:
+    if not scores_table(actor, match.table_id):
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return False
 

@@ -22,7 +22,7 @@ from tournaments.formatting import timestamp
 from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament
 
 from . import notify
-from .actors import Actor, audit, require_director
+from .actors import Actor, audit, require_director, scores_table
 from .errors import Conflict, Invalid, NotAllowed
 
 MAX_MINUTES = 600
@@ -273,7 +273,7 @@ def extend_clock(*, round: Round, actor: Actor, minutes: int) -> RoundClock:
 def call_director(*, table: Table, actor: Actor, reason: str = "", note: str = "") -> DirectorCall:
     """The table calls the director. Only the table's own scorer calls for it; a call while one
     is open returns the open call (its reason and note are not changed)."""
-    if actor.table != table.pk:
+    if not scores_table(actor, table.pk):
         raise NotAllowed("wrong-table", "only this table's scoring code can call for it")
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     round_ = table.round

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import gameplay
-from tournaments.models import Entry, Match, Round, Seat, Table, Tournament
+from tournaments.models import Entry, EventTable, Match, Round, Seat, Table, Tournament
 
 from . import backups, knockout
 from . import history as hist
@@ -138,7 +138,10 @@ def _write_draw(
     slots = slots or [None] * len(tables)
     bye_slots = bye_slots or [None] * len(byes)
     numbered = list(zip(_numbers(tables, entries), tables, strict=True))
-    table_rows = Table.objects.bulk_create(Table(round=round_, number=n) for n, _ in numbered)
+    event_tables = EventTable.objects.numbered(tournament.pk, [n for n, _ in numbered])
+    table_rows = Table.objects.bulk_create(
+        Table(round=round_, number=n, event_table=event_tables[n]) for n, _ in numbered
+    )
     matches = Match.objects.bulk_create(
         Match(
             round=round_,

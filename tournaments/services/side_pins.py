@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from tournaments.models import Entry, Match, PinFailure, Seat, Tournament
 
-from .actors import Actor, audit, is_director, require_director
+from .actors import Actor, audit, is_director, require_director, scores_table
 from .errors import Conflict, NotAllowed, ServiceError
 
 #: Wrong PINs one entry's PIN takes in any hour, whatever phones, addresses or headers try them.
@@ -76,8 +76,10 @@ def pin_needed(actor: Actor, tournament: Tournament) -> bool:
 
 
 def client_of(actor: Actor) -> str:
-    """Who typed a PIN: the table's token (its table) and the client's address."""
-    return f"table-{actor.table}:{actor.client}"[: PinFailure._meta.get_field("client").max_length]
+    """Who typed a PIN: the table's credential (its card, or one round's table token) and the
+    client's address."""
+    credential = f"card-{actor.card}" if actor.card is not None else f"table-{actor.table}"
+    return f"{credential}:{actor.client}"[: PinFailure._meta.get_field("client").max_length]
 
 
 def proven_side(match: Match, actor: Actor) -> str | None:
@@ -90,7 +92,7 @@ def proven_side(match: Match, actor: Actor) -> str | None:
     tournament = loaded.round.tournament
     if not pin_needed(actor, tournament):
         return None
-    if actor.table is None or actor.table != loaded.table_id:  # no PIN tried at another table
+    if not scores_table(actor, loaded.table_id):  # no PIN tried at another table
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return prove_side(loaded, actor)
 

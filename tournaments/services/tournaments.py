@@ -16,6 +16,7 @@ from tournaments.models import GAMES, Round, Tournament
 
 from .actors import Actor, audit, require_director
 from .errors import Conflict, Invalid, ServiceError
+from .table_access import expire_event_cards
 
 MAX_NAME = Tournament._meta.get_field("name").max_length
 MAX_VENUE = Tournament._meta.get_field("venue").max_length
@@ -272,6 +273,7 @@ def finish_tournament(*, tournament: Tournament, actor: Actor) -> Tournament:
         raise Invalid("no-rounds", "no round has been played")
     tournament.state = Tournament.State.FINISHED
     tournament.save(update_fields=["state"])
+    expire_event_cards(tournament)  # the table cards were valid until the event ended
     audit(
         tournament=tournament,
         actor=actor,

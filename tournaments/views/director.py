@@ -157,6 +157,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
         ]
 
     return {
+        "event_cards": _url("printing-event-cards", slug=slug),
         "cards": _url("printing-cards", **at) if printable else "",
         "sheets": _url("printing-sheets", **at) if printable else "",
         "import_entries": _url("imports-entries", slug=slug),
@@ -762,7 +763,11 @@ def _match(tournament: Tournament, match_id: int):
 def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int):
     match = _match(tournament, match_id)
     tokens = (
-        list(TableToken.objects.filter(table_id=match.table_id).select_related("created_by"))
+        list(
+            TableToken.objects.filter(table_id=match.table.event_table_id).select_related(
+                "created_by"
+            )
+        )
         if match.table_id
         else []
     )
@@ -788,9 +793,9 @@ def director_token_revoke(
     """Revoke one of the table's scoring links (a card lost or taken), after a confirmation."""
     match = _match(tournament, match_id)
     token = get_object_or_404(
-        TableToken.objects.select_related("table__round__tournament"),
+        TableToken.objects.select_related("table__tournament"),
         pk=token_id,
-        table_id=match.table_id,
+        table_id=match.table.event_table_id if match.table_id else None,
     )
     back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
     number = match.table.number

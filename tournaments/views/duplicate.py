@@ -40,7 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
 from tournaments import duplicate as engine
-from tournaments import printing
+from tournaments import links, printing, services
 from tournaments.clients import client_address
 from tournaments.engine_words import error_sentence, notes_again, refusal_words
 from tournaments.error_shape import error_response
@@ -60,7 +60,6 @@ from tournaments.selectors import duplicate as select
 from tournaments.services import Actor, ServiceError, is_director, register_entry
 from tournaments.services import duplicate as dup
 from tournaments.services.hands import MAX_HAND_BYTES
-from tournaments.services.table_access import issue_round_tokens
 from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
 
@@ -714,26 +713,18 @@ def print_boards(request: HttpRequest, tournament: Tournament, actor: Actor) -> 
 
 @director_page
 def print_guide(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
-    """Table guide cards; a POST (once a round is in play) adds each table's QR code with a
-    fresh token that opens the table's phone page for the whole evening."""
+    """Table guide cards; a POST adds each table's QR code: a card for the table of the event,
+    valid for the whole evening (before round 1 too). Printing again replaces every table's
+    card; the codes carry the site's PUBLIC_URL."""
     event = dup.event_of(tournament)
     cards = guide_cards(tournament, event)
     qr = {}
     if request.method == "POST":
-        round_ = tournament.round_set.order_by("-number").first()
-        if round_ is None:
-            messages.error(request, _("Start round 1 first: the codes open its tables."))
-            return redirect("tournaments:duplicate-guide", slug=tournament.slug)
-        secrets = issue_round_tokens(round=round_, actor=actor)
-        tables = {t.pk: t.number for t in round_.tables.all()}
-        for table_id, secret in secrets.items():
-            number = tables[table_id]
-            url = (
-                request.build_absolute_uri(
-                    reverse("tournaments:duplicate-table", args=[tournament.slug, number])
-                )
-                + f"#token={secret}"
-            )
+        printed = services.print_cards(
+            tournament=tournament, numbers=[card["table"] for card in cards], actor=actor
+        )
+        for number, (event_table, secret) in printed.items():
+            url = links.phone_url(request, services.card_path(event_table, tournament, secret))
             qr[number] = {
                 "url": url,
                 "svg": printing.qr_svg(url, title=_("Table %(n)s") % {"n": number}),
@@ -743,7 +734,14 @@ def print_guide(request: HttpRequest, tournament: Tournament, actor: Actor) -> H
     response = _print(
         request,
         "tournaments/duplicate/print_guide.html",
-        {"tournament": tournament, "event": event, "cards": cards, "with_codes": bool(qr)},
+        {
+            "tournament": tournament,
+            "event": event,
+            "cards": cards,
+            "with_codes": bool(qr),
+            "phone_base": links.phone_url(request, "/"),
+            "unreachable": links.unreachable_from_phones(request),
+        },
         f"{tournament.slug}-guide-cards.pdf",
     )
     add_never_cache_headers(response)
@@ -758,13 +756,11 @@ def _table_token(request: HttpRequest, tournament: Tournament, number: int) -> T
     if len(header) != 2 or header[0] != "Table":
         return None
     token = (
-        TableToken.objects.select_related("table__round")
-        .filter(key_hash=hash_secret(header[1]))
-        .first()
+        TableToken.objects.select_related("table").filter(key_hash=hash_secret(header[1])).first()
     )
     if token is None or token.state != TokenState.ACTIVE:
         return None
-    if token.table.round.tournament_id != tournament.pk or token.table.number != number:
+    if token.table.tournament_id != tournament.pk or token.table.number != number:
         return None
     return token
 
@@ -786,7 +782,7 @@ def _table_actor(
             )
         )
     return Actor(
-        table=match.table_id if match else None,
+        card=token.table_id,
         side=side,
         pin=pin,
         client=client_address(request),

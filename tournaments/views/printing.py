@@ -2,8 +2,11 @@
 paper score sheets, and the entries' PIN slips (the PIN that confirms the other side's hands),
 as printable HTML and as PDF. For the tournament's directors only.
 
-Printing cards issues a fresh scorer's token per table, so it is a POST; the page that shows the
-secrets is never cached. Score sheets carry no secret and are plain GETs.
+A table card belongs to the event's numbered table and is valid in every round until the event
+ends: printed once (the event's cards page, before pairings if the director likes) or with a
+round's seating; printing a table's card again revokes that table's earlier card only. Printing
+issues tokens, so it is a POST; the page that shows the secrets is never cached. Score sheets
+carry no secret and are plain GETs.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import links, printing, services
-from tournaments.models import Round, TableToken, Tournament, hash_secret
+from tournaments.models import Round, Tournament
 from tournaments.services import Actor, knockout
 
 PAPER_SIZES = ("a4", "a6")
@@ -55,11 +58,37 @@ def _pdf(request: HttpRequest, html: str, filename: str) -> HttpResponse:
     return response
 
 
+def _card_urls(request: HttpRequest, tournament: Tournament, cards, printed) -> None:
+    """Each printed card's address (PUBLIC_URL when set) and QR code."""
+    for card in cards:
+        found = printed.get(card.number)
+        if found is None:  # a table added since the list was read: it prints next time
+            continue
+        event_table, secret = found
+        card.url = links.phone_url(request, services.card_path(event_table, tournament, secret))
+        card.qr = printing.qr_svg(
+            card.url, title=_("QR code: score table %(table)s") % {"table": card.number}
+        )
+
+
+def _printed_cards(request: HttpRequest, context: dict, filename: str) -> HttpResponse:
+    context["pdf"] = _wants_pdf(request)
+    if context["pdf"]:
+        html = render_to_string("tournaments/printing/cards.html", context, request=request)
+        response = _pdf(request, html, filename)
+    else:
+        response = render(request, "tournaments/printing/cards.html", context)
+    add_never_cache_headers(response)  # the page holds every table's secret
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """GET: what the cards will show, and the button that prints them. POST: issue one new
-    scorer's token per table and render the cards (HTML, or PDF with format=pdf)."""
+    """GET: what the round's cards will show, and the button that prints them. POST: a card
+    for each table of the round (each table's earlier cards are revoked) with who sits where,
+    rendered as HTML, or PDF with format=pdf. A card is valid in every round."""
     tournament, actor = _directed(request, slug)
     round_ = _round(tournament, number)
     tables = printing.round_tables(round_)
@@ -70,42 +99,74 @@ def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tables": tables,
         "byes": printing.round_byes(round_),
         "paper": paper,
-        "paper_sizes": [("a4", _("A4, two cards a page")), ("a6", _("A6, one card a page"))],
+        "paper_sizes": _paper_sizes(),
         "phone_base": links.phone_url(request, "/"),
         "unreachable": links.unreachable_from_phones(request),
+        "carded": printing.carded_tables(tournament),
     }
     if request.method == "GET":
         return render(request, "tournaments/printing/cards_confirm.html", context)
     try:
-        secrets = services.issue_round_tokens(round=round_, actor=actor)
+        printed = services.print_cards(
+            tournament=tournament, numbers=[card.number for card in tables], actor=actor
+        )
     except services.ServiceError as error:
         context["error"] = error.message
         return render(
             request, "tournaments/printing/cards_confirm.html", context, status=error.status
         )
-    expiry = dict(
-        TableToken.objects.filter(
-            key_hash__in=[hash_secret(secret) for secret in secrets.values()]
-        ).values_list("table_id", "expires_at")
-    )
-    for card in tables:
-        secret = secrets.get(card.match.table_id)
-        if secret is None:  # a table added since the list was read: it prints next time
-            continue
-        card.url = links.phone_url(request, services.scoring_path(card.match.table, secret))
-        card.qr = printing.qr_svg(
-            card.url, title=_("QR code: score table %(table)s") % {"table": card.number}
+    _card_urls(request, tournament, tables, printed)
+    return _printed_cards(request, context, f"{tournament.slug}-round-{round_.number}-cards.pdf")
+
+
+def _paper_sizes() -> list[tuple[str, str]]:
+    return [("a4", _("A4, two cards a page")), ("a6", _("A6, one card a page"))]
+
+
+def _wanted_tables(request: HttpRequest) -> list[int] | None:
+    """The tables asked for: one (`table`) or the first N (`tables`); None when unreadable."""
+    try:
+        if request.POST.get("table"):
+            return [int(request.POST["table"])]
+        return list(range(1, int(request.POST.get("tables", "")) + 1))
+    except ValueError:
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's table cards, printed once (before the first round if the director likes):
+    GET, how many tables and which already have a card; POST, a card for every table 1..N (or
+    for one table: reprinting a lost card revokes that card only). A card follows its table
+    through every round until the event ends."""
+    tournament, actor = _directed(request, slug)
+    paper = _paper(request.POST.get("paper") or request.GET.get("paper"))
+    context = {
+        "tournament": tournament,
+        "paper": paper,
+        "paper_sizes": _paper_sizes(),
+        "phone_base": links.phone_url(request, "/"),
+        "unreachable": links.unreachable_from_phones(request),
+        "carded": printing.carded_tables(tournament),
+        "needed": printing.tables_needed(tournament),
+        "event": True,
+    }
+    if request.method == "GET":
+        return render(request, "tournaments/printing/event_cards_confirm.html", context)
+    numbers = _wanted_tables(request)
+    try:
+        if numbers is None:
+            raise services.Invalid("bad-table", _("Say how many tables, or which table."))
+        printed = services.print_cards(tournament=tournament, numbers=numbers, actor=actor)
+    except services.ServiceError as error:
+        context["error"] = error.message
+        return render(
+            request, "tournaments/printing/event_cards_confirm.html", context, status=error.status
         )
-        card.expires_at = expiry.get(card.match.table_id)
-    context["pdf"] = _wants_pdf(request)
-    if context["pdf"]:
-        html = render_to_string("tournaments/printing/cards.html", context, request=request)
-        response = _pdf(request, html, f"{tournament.slug}-round-{round_.number}-cards.pdf")
-    else:
-        response = render(request, "tournaments/printing/cards.html", context)
-    add_never_cache_headers(response)  # the page holds every table's secret
-    response["Referrer-Policy"] = "no-referrer"
-    return response
+    context["tables"] = tables = printing.event_cards(tournament, sorted(printed))
+    _card_urls(request, tournament, tables, printed)
+    return _printed_cards(request, context, f"{tournament.slug}-table-cards.pdf")
 
 
 @login_required
@@ -170,6 +231,7 @@ def pins(request: HttpRequest, slug: str) -> HttpResponse:
 
 urlpatterns = [
     path("director/<slug:slug>/print/pins/", pins, name="printing-pins"),
+    path("director/<slug:slug>/print/cards/", event_cards, name="printing-event-cards"),
     path("director/<slug:slug>/print/round/<int:number>/cards/", cards, name="printing-cards"),
     path("director/<slug:slug>/print/round/<int:number>/sheets/", sheets, name="printing-sheets"),
 ]

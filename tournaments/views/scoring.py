@@ -22,13 +22,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import path, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
 from games.registry import get_game
@@ -40,6 +41,7 @@ from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.presentation.spades import NILS as SPADES_NILS
 from tournaments.rules_words import call_label, solo_labels
+from tournaments.selectors import cards
 from tournaments.selectors import scoring as selectors
 from tournaments.services import Actor, is_director
 
@@ -417,13 +419,23 @@ def entry_form_context(
     }
 
 
+@xframe_options_sameorigin  # its table card's page frames it (same site only)
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The scoring page of one table (public data; scoring needs the card's token)."""
+    """The scoring page of one round's table (public data; scoring needs the card's token).
+    Shown alone, or inside its table card's page (`?card=<id>`: no site header, the card page
+    around it says which round is on)."""
     found, director = _visible_table(request, table_id)
+    embedded = request.GET.get("card") == str(found.event_table_id)
+    if not embedded and not director and _moved_on(found):
+        # An old round's link (a card printed before cards followed the rounds): the table's
+        # card page, which shows the match there now; the browser keeps the #token fragment.
+        return redirect("tournaments:scoring-card", card_id=found.event_table_id)
     view = selectors.scoring_view(found)
     tournament = view.tournament
     offline = offline_app_served(request)
     context: dict[str, Any] = {
+        "embedded": embedded,
+        "card_url": reverse("tournaments:scoring-card", args=[found.event_table_id]),
         "offline_app": _offline_app(found.pk) if offline and view.match is not None else None,
         "table": found,
         "tournament": tournament,
@@ -451,6 +463,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     response = render(request, "tournaments/scoring/table.html", context)
     response["Referrer-Policy"] = "same-origin"  # (no-referrer would send `Origin: null`)
     return response
+
+
+def _moved_on(table: Table) -> bool:
+    """Is a later round published than this closed round's table? Then its card has moved on."""
+    if table.round.state != table.round.State.CLOSED:
+        return False
+    now = cards.card_now(table.event_table)
+    return now.round is not None and now.round.number > table.round.number
 
 
 def _room(table: Table) -> dict[str, Any]:
@@ -507,13 +527,58 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
     token = TableToken.by_secret(secret.strip())
     if token is None:
         return JsonResponse({"state": "unknown"})
-    if token.table_id != found.pk:
+    if token.table_id != found.event_table_id:  # a card serves its table in every round
         return JsonResponse({"state": "other-table"})
     state = token.state
     body: dict[str, Any] = {"state": str(state)}
     if state == TokenState.ACTIVE and token.expires_at is not None:
         body["expires_at"] = token.expires_at.isoformat()
     return JsonResponse(body)
+
+
+# -- the table card: the event's table in every round ---------------------------------------------
+
+
+def _card_context(request: HttpRequest, found) -> dict[str, Any]:
+    now = cards.card_now(found)
+    tournament = now.tournament
+    frame = ""
+    # A published round's table (drafts are never shown); none once the event is over: the card
+    # no longer scores, and the results page has every match.
+    if now.table is not None and now.state != cards.CardState.OVER:
+        # The state in the address too: the frame is drawn afresh when the round closes.
+        frame = reverse("tournaments:scoring-table", args=[now.table.pk])
+        frame += f"?card={found.pk}&now={now.state}"
+    return {
+        "card": found,
+        "now": now,
+        "tournament": tournament,
+        "frame": frame,
+        "results_url": reverse("tournaments:public-standings", args=[tournament.slug]),
+        "now_url": reverse("tournaments:scoring-card-now", args=[found.pk]),
+        "events_url": reverse("api:live-events", args=[tournament.slug]),
+    }
+
+
+def card(request: HttpRequest, card_id: int) -> HttpResponse:
+    """A table card's page: what its QR code opens, for the whole event. It shows the match at
+    this table in the round being played (the round's scoring page, framed) and follows the
+    event's stream: when the director publishes the next round the frame moves to that round's
+    match by itself; between rounds it says what comes next, after the last the results."""
+    context = _card_context(request, cards.event_table(card_id))
+    context["game_name"] = context["tournament"].get_game_display()
+    response = render(request, "tournaments/scoring/card.html", context)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@never_cache
+@require_GET
+def card_now(request: HttpRequest, card_id: int) -> HttpResponse:
+    """The card page's live part: the round and what is at the table now (static/js/live.js
+    swaps it in on the stream's events; static/js/card.js moves the frame)."""
+    context = _card_context(request, cards.event_table(card_id))
+    return render(request, "tournaments/scoring/_card_now.html", context)
 
 
 # -- the offline app (HTTPS only): a manifest and a service worker --------------------------------
@@ -609,6 +674,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("table/service-worker.js", service_worker, name="scoring-worker"),
+    path("table/card/<int:card_id>/", card, name="scoring-card"),
+    path("table/card/<int:card_id>/now/", card_now, name="scoring-card-now"),
     path("table/<int:table_id>/", table, name="scoring-table"),
     path("table/<int:table_id>/manifest.webmanifest", manifest, name="scoring-manifest"),
     path("table/<int:table_id>/hands/", hands, name="scoring-hands"),

@@ -1,0 +1,82 @@
+"""What a table card shows now: the table of the event (`EventTable`) resolved to the match at
+that table in the round being played, or what comes next between rounds. One home for the card
+page, its live fragment, the token probe and the API's answer about a table token."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import EventTable, Match, Round, Table, Tournament
+
+
+class CardState:
+    PLAYING = "playing"  # a round is in play and this table has a match in it
+    IDLE = "idle"  # a round is in play, but no match at this table in it
+    WAITING = "waiting"  # no round in play: the next one is not published yet
+    OVER = "over"  # the event has finished
+
+
+@dataclass(frozen=True, slots=True)
+class CardNow:
+    """The card's table now: `table` is the round's table whose match the phone shows (in play,
+    or the one just played while waiting for the next round); `next_round` the round that
+    starts next when none is in play."""
+
+    event_table: EventTable
+    tournament: Tournament
+    state: str
+    round: Round | None = None
+    table: Table | None = None
+    match_id: int | None = None
+    next_round: int | None = None
+
+    @property
+    def last_round(self) -> bool:
+        """The rounds the event was set up with are all played (a knockout's count grows with
+        its bracket, and a top cut follows the Swiss rounds: never said for those)."""
+        return (
+            self.tournament.format != Tournament.Format.KNOCKOUT
+            and not self.tournament.top_cut
+            and self.round is not None
+            and self.round.number >= self.tournament.rounds
+        )
+
+
+def event_table(card_id: int) -> EventTable:
+    """The event's table with its tournament (404 when unknown)."""
+    return get_object_or_404(EventTable.objects.select_related("tournament"), pk=card_id)
+
+
+def card_now(found: EventTable) -> CardNow:
+    """The newest published round decides (a draft is for the directors only): in play, the
+    table's match in it; closed, the next round is awaited; the event finished, it is over."""
+    tournament = found.tournament
+    latest = Round.objects.public().filter(tournament=tournament).order_by("-number").first()
+    table = (
+        Table.objects.select_related("round").filter(round=latest, event_table=found).first()
+        if latest is not None
+        else None
+    )
+    match_id = (
+        Match.objects.filter(table=table).values_list("pk", flat=True).first()
+        if table is not None
+        else None
+    )
+    common = {"event_table": found, "tournament": tournament, "round": latest}
+    if tournament.state == Tournament.State.FINISHED:
+        return CardNow(**common, state=CardState.OVER, table=table, match_id=match_id)
+    if latest is None:
+        return CardNow(**common, state=CardState.WAITING, next_round=1)
+    if latest.state == Round.State.CLOSED:
+        return CardNow(
+            **common,
+            state=CardState.WAITING,
+            table=table,
+            match_id=match_id,
+            next_round=latest.number + 1,
+        )
+    if table is None or match_id is None:
+        return CardNow(**common, state=CardState.IDLE)
+    return CardNow(**common, state=CardState.PLAYING, table=table, match_id=match_id)
