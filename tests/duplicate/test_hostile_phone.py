@@ -70,6 +70,7 @@ def bad_inputs(table) -> list[tuple[str, dict, int, str]]:
     board, tournament = table["board"], table["tournament"]
     record = json.dumps(played(tournament, board))
     submit = {"action": "submit", "side": "NS"}
+    bids = {f"call_{seat}": "3" for seat in "NESW"}  # every bid given: the counts are what fail
     return [
         ("board=abc", {**submit, "board": "abc", "record": record}, 400, "bad-board"),
         ("5,000-digit board", {**submit, "board": "9" * 5000, "record": record}, 400, "bad-board"),
@@ -108,10 +109,10 @@ def bad_inputs(table) -> list[tuple[str, dict, int, str]]:
             404,
             "no-result",
         ),
-        ("count abc", {**submit, "board": board, "tricks_N": "abc"}, 400, "bad-record"),
+        ("count abc", {**submit, **bids, "board": board, "tricks_N": "abc"}, 400, "bad-record"),
         (
             "5,000-digit count",
-            {**submit, "board": board, "tricks_N": "9" * 5000},
+            {**submit, **bids, "board": board, "tricks_N": "9" * 5000},
             400,
             "bad-record",
         ),
