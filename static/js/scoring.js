@@ -674,8 +674,12 @@ function start() {
   takeToken();
   form.addEventListener('submit', event => event.preventDefault());
   form.addEventListener('click', stepper);
-  form.addEventListener('input', event => { linkPair(event); updateSums(); invalidate(); });
+  form.addEventListener('input', event => {
+    if (event.target.id === 'entry-pin') return;  // who enters, not the hand: nothing to check again
+    linkPair(event); updateSums(); invalidate();
+  });
   form.addEventListener('change', event => {
+    if (event.target.id === 'entry-pin') return;
     if (event.target.name === 'entering-side') { store.set('side', event.target.value); decorateFragment(); return; }
     if (event.target.name === 'mode') showMode();
     if (event.target.id === 'dealer-choice') {

@@ -85,6 +85,17 @@ def enter_spades_hand_1(page) -> None:
     expect(page.locator(".tricks-group [data-sum]")).to_have_text("Total 13 of 13")
 
 
+def submit_hand(page, match, side: str | None = None) -> None:
+    """Send the hand: in PIN mode with the PIN of the side entering it (the side picked on
+    the form, else `side`, else N/S), then Submit."""
+    pin = page.locator("#entry-pin")
+    if pin.count():
+        chosen = page.locator("input[name=entering-side]:checked")
+        side = side or (chosen.get_attribute("value") if chosen.count() else "NS")
+        pin.fill(side_pin(match, side))
+    page.get_by_role("button", name="Submit the hand").click()
+
+
 def check_score(page) -> None:
     page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
@@ -109,7 +120,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     screenshot(page, "scoring-spades")
     assert accessibility(page) == []
 
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -161,7 +172,9 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
 
     pin.fill(side_pin(match, "NS"))  # the side that entered the hand: not the other side's PIN
     decision.get_by_role("button", name="Confirm hand 1").click()
-    expect(decision.locator(".decide-message")).to_contain_text("That is not this side's PIN")
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "The other side confirms or rejects a hand."
+    )
     expect(pin).to_have_value("")
     assert HandSubmission.objects.get().status == "pending"
     screenshot(page, "scoring-pin-refused")
@@ -172,6 +185,62 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     version = HandSubmission.objects.get()
     assert (version.status, version.decided_side) == ("confirmed", "EW")
+
+
+def test_the_side_swap_attack_is_refused_on_the_page(page, live_server, screenshot):
+    """Issue 28: N/S, with the table's card and its own PIN only, enters the hand as E/W (the
+    radio) and then answers it with its own PIN: the first is refused and nothing is stored;
+    entered with its PIN the hand is N/S's, and N/S's PIN cannot confirm it."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    enter_spades_hand_1(page)
+    page.get_by_role("radio", name="E/W Chika & Dan").check()
+    check_score(page)
+    submit_hand(page, match, side="NS")  # N/S's PIN, the E/W radio
+    expect(page.locator("#submit-status")).to_contain_text("That PIN is another side's")
+    screenshot(page, "scoring-side-swap-refused")
+    assert not HandSubmission.objects.exists()
+    assert stored_queue(page, match) == []  # refused, not queued to be sent again
+
+    page.get_by_role("radio", name="N/S Aiko & Ben").check()
+    check_score(page)
+    page.get_by_role("button", name="Submit the hand").click()  # the PIN is still typed
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
+    assert HandSubmission.objects.get().submitted_side == "NS"
+    expect(page.locator("#entry-pin")).to_have_value(side_pin(match, "NS"))  # for hand 2
+
+    decision = page.locator("form.decide[data-number='1']")
+    decision.get_by_label("PIN of the side answering").fill(side_pin(match, "NS"))
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "The other side confirms or rejects a hand."
+    )
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_after_a_wrong_pin_the_list_still_follows_the_table(page, live_server):
+    """Issue 28: after a refused PIN the phone stopped updating (the focus stayed in the PIN
+    field, and the list waited for it). Now the director's confirmation reaches it live, and
+    what is typed in another hand's form is kept across the update."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    first = services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="follow-1"
+    ).submission
+    decision = page.locator("form.decide[data-number='1']")
+    pin = decision.get_by_label("PIN of the side answering")
+    pin.fill("0000" if side_pin(match, "EW") != "0000" else "0001")
+    decision.get_by_role("button", name="Confirm hand 1").click()
+    expect(decision.locator(".decide-message")).to_contain_text("That PIN is not one of")
+    expect(pin).to_be_focused()
+    pin.fill("12")  # typing again when the director answers
+    services.confirm_hand(submission=first, actor=director, expected_version=1)
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
+        "data-status", "confirmed", timeout=10_000
+    )
+    expect(page.locator("form.decide")).to_have_count(0)
 
 
 def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_server):
@@ -215,7 +284,7 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     services.submit_hand(
         match=match, actor=scorer(match, "EW"), record=HAND_1, idempotency_key="other-phone-1"
     )
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     status = page.locator("#submit-status")
     expect(status).to_contain_text("Hand 1 was not stored:")
     expect(status).to_contain_text("This hand was already entered and awaits confirmation.")
@@ -248,7 +317,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     check_score(page)
 
     page.context.set_offline(True)
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
     expect(page.locator("#queue")).to_be_visible()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
@@ -270,12 +339,12 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
 
     # the same submission sent again (a retry whose answer was lost) is the stored one
     replay = page.evaluate(
-        """async ([url, key, record, name]) => {
+        """async ([url, key, record, name, pin]) => {
             const token = localStorage.getItem(name);
             const response = await fetch(url, {method: 'POST', headers: {
                 'Content-Type': 'application/json', 'Idempotency-Key': key,
                 'Authorization': `Table ${JSON.parse(token)}`},
-                body: JSON.stringify({record, number: 1, side: 'NS'})});
+                body: JSON.stringify({record, number: 1, side: 'NS', pin})});
             return [response.status, (await response.json()).id];
         }""",
         [
@@ -283,6 +352,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
             queued["key"],
             queued["record"],
             f"tricktable:table:{match.table_id}:token",
+            side_pin(match, "NS"),
         ],
     )
     assert replay == [200, version.pk]
@@ -304,7 +374,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
         route.abort("connectionreset")  # the answer is lost
 
     page.route(hands_url, store_then_drop)
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#queue")).to_be_visible()
     (queued,) = stored_queue(page, match)
     assert HandSubmission.objects.get().idempotency_key == queued["key"]
@@ -342,7 +412,7 @@ def test_a_full_record_is_pasted_checked_and_submitted(page, live_server):
     expect(page.locator("#form-error")).to_contain_text("Paste one hand")
     page.get_by_label("The hand record").fill(json.dumps(record))
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     assert HandSubmission.objects.get().raw == record
 
@@ -408,7 +478,7 @@ def test_a_signed_in_director_scores_without_a_card(page, live_server):
     )
     enter_spades_hand_1(page)
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored and confirmed.")
     version = HandSubmission.objects.get()
     assert (version.status, version.source) == ("confirmed", "director")
@@ -437,7 +507,7 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
     expect(preview).to_contain_text("E +10½")  # 3 + 1/2 from each of three: the engine's
     screenshot(page, "scoring-solo")
     assert accessibility(page) == []
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     decision = page.locator("form.decide[data-number='1']")
     decision.get_by_label("Who is answering?").select_option("S")
@@ -465,7 +535,7 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     expect(page.locator("#preview")).to_contain_text("N/S +")
     screenshot(page, "scoring-whist")
     assert accessibility(page) == []
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {
@@ -621,7 +691,7 @@ def test_spades_variants_build_the_calls_their_rules_expect(
     for hidden in set("NESW") - set(tricks):  # seats not at this table (or not the dummy's)
         expect(page.locator(f".stepper[data-row-key={hidden}]")).to_be_hidden()
     check_score(page)
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     version = HandSubmission.objects.get()
     assert version.raw == {"dealer": "N", "calls": calls, "tricks": tricks}
