@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games.fuzzing import legal_hand
 from games.records import check_hand
 from games.simulate import solo_whist, whist
-from tests.browser.test_scoring import open_table
+from tests.browser.test_scoring import open_table, submit_hand
 from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Hand, HandSubmission
 
@@ -111,7 +111,7 @@ def test_a_legal_hand_entered_card_by_card_is_scored_by_the_engine_and_stored(
     screenshot(page, "scoring-cards")
     assert accessibility(page) == []
 
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -251,7 +251,7 @@ def play_tricks(page, record: dict, winners: list[str], *, english: bool = True,
 def check_and_submit(page, match, record: dict, expected: dict) -> None:
     page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     stored = HandSubmission.objects.get(hand__match=match, hand__number=1)
     assert stored.record["play"] == [list(trick) for trick in record["play"]]

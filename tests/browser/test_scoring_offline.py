@@ -13,9 +13,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_scoring import UUID, stored_queue
+from tests.browser.test_scoring import UUID, stored_queue, submit_hand
 from tests.pages.test_scoring_offline import SCORING_MODULES
-from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
+from tests.tournaments.builders import (
+    HAND_1,
+    HAND_2,
+    make_director,
+    make_match,
+    scorer,
+    side_pin,
+)
 from tournaments import services
 from tournaments.models import Hand, HandSubmission
 
@@ -70,7 +77,7 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     enter_spades(page, HAND_1)
     page.get_by_role("button", name="Check the score").click()
     expect(page.locator("#preview")).to_contain_text("The server cannot be reached")
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
 
     # the next hand follows the queued one: hand 2, dealt by E (the engine's rotation)
@@ -81,7 +88,7 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     expect(page.locator("#preview")).to_contain_text(
         "The rules engine checks this hand when it is sent"
     )
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 2 is queued on this phone: it is sent after the hands queued before it."
     )
@@ -178,6 +185,7 @@ def test_offline_the_page_says_hands_are_kept_on_the_phone(
     expect(banner).to_have_attribute("role", "status")
     enter_spades_any_language(phone)
     phone.locator("#check-button").click()
+    phone.locator("#entry-pin").fill(side_pin(match, "NS"))
     phone.locator("#submit-button").click()
     expect(phone.locator("#queued-hands li")).to_have_count(1)
     expect(phone.locator("#queued-hands li .badge-queued")).to_be_visible()
@@ -253,7 +261,7 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(page, live_ser
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
     enter_spades(page, HAND_1)
     page.get_by_role("button", name="Check the score").click()
-    page.get_by_role("button", name="Submit the hand").click()
+    submit_hand(page, match)
     expect(page.locator("#queued-hands li")).to_have_count(1)
 
     page.context.set_offline(False)
