@@ -2,6 +2,15 @@
 
 import { element } from './dom.js';
 
+/** The sentence of one error. An engine error the API translated (it keeps the engine's English
+ * as `detail`) is said in the server's own sentence, which names the rule and the number broken
+ * ("That bid is too low: ... the partner's 4."); otherwise the page's word for the code, or the
+ * message as sent. */
+export function errorText(error, T) {
+  if (error.detail && error.message) return error.message;
+  return T.codes[error.code] || error.message || '';
+}
+
 /** One error as a sentence: the translated code (or the message as sent when the code has no
  * translation) and where it is (trick, seat, card). Players never see a bracketed code: it stays
  * in the item's title and data-code, and is shown only to a director (T.showCodes). */
@@ -9,7 +18,7 @@ export function errorItem(error, tag, T) {
   const item = element(tag);
   const label = T.codes[error.code];
   const where = [error.trick && `#${error.trick}`, error.seat, error.card].filter(Boolean).join(' ');
-  const text = label || error.message || '';
+  const text = errorText(error, T);
   item.append(`${text}${where ? ` (${where})` : ''}`);
   if (error.code) {
     item.dataset.code = error.code;
