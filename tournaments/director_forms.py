@@ -356,9 +356,11 @@ class SetupForm(RulesForm):
         choices=Tournament.Confirmation.choices,
         required=False,
         help_text=_(
-            "With PINs, the side that did not enter a hand confirms it with the PIN on "
-            "its card (the table's phone alone cannot). Same phone: for a club that "
-            "trusts whoever holds the phone."
+            "With PINs (the default), each side proves who it is with the PIN on its entry's "
+            "card: the side entering a hand types its own PIN, another side confirms it with "
+            "its own, so nobody can score or confirm for someone else. Same phone: no PINs at "
+            "all; whoever holds the table's phone enters and confirms hands for every side, "
+            "even their own. Only for a club that trusts everyone at every table."
         ),
     )
     seed = forms.IntegerField(

@@ -29,10 +29,11 @@ PHONE = {"width": 390, "height": 844}
 TRICKS = {1: (3, 4, 3, 3), 2: (4, 3, 3, 3), 3: (3, 3, 2, 5)}  # N E S W, by table
 
 
-def score_board(phone, pin: str, tricks: tuple[int, ...]) -> None:
-    """NS enters the next board (everyone bid 3; the table's tricks), EW confirms with its
-    PIN."""
+def score_board(phone, pin: str, tricks: tuple[int, ...], ns_pin: str) -> None:
+    """NS enters the next board with its PIN (everyone bid 3; the table's tricks), EW
+    confirms with its PIN."""
     form = phone.locator("form.score-form")
+    form.get_by_label("PIN of the pair entering the result").fill(ns_pin)
     for seat in "NESW":
         form.locator(f"select[name=call_{seat}]").select_option("3")
     for seat, taken in zip("NESW", tricks, strict=True):
@@ -141,11 +142,12 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
             phone.get_by_role("heading", name=re.compile(f"Round {number}")).wait_for()
             match = tournament.round_set.get(number=number).matches.get(table__number=table)
             pin = match.seats.get(side="EW").entry.pin
+            ns_pin = match.seats.get(side="NS").entry.pin
             if number == 1 and table == 1:
                 screenshot(phone, "duplicate-phone-en")
                 assert accessibility(phone) == []
-            score_board(phone, pin, TRICKS[table])
-            score_board(phone, pin, TRICKS[table])
+            score_board(phone, pin, TRICKS[table], ns_pin)
+            score_board(phone, pin, TRICKS[table], ns_pin)
             phone.get_by_text("Every board of this round is scored").wait_for()
             # no peeking: nothing of another table before the release
             expect(

@@ -53,9 +53,12 @@ def test_the_duplicate_phone_has_the_clock_the_call_and_a_hidden_pin(
         for seat, bid, tricks in (("N", "3", 3), ("E", "3", 4), ("S", "3", 3), ("W", "4", 3)):
             form.locator(f"select[name=call_{seat}]").select_option(bid)
             form.locator(f"input[name=tricks_{seat}]").fill(str(tricks))
+        form.locator("#entry-pin").fill(
+            round_.tables.get(number=1).match.seats.get(side="NS").entry.pin
+        )
         form.locator("button[type=submit]").click()
         expect(phone.locator(".board-pending")).to_be_visible()
-        pin = phone.locator("input[name=pin]")
+        pin = phone.locator("input.pin-input")  # the answering side's PIN
         expect(pin).to_have_attribute("type", "password")
         expect(pin).to_have_attribute("inputmode", "numeric")
         screenshot(phone, f"duplicate-phone-confirm-{language}")

@@ -204,6 +204,62 @@ def test_in_pin_mode_the_other_side_confirms_with_its_pin_and_the_table_code_alo
     assert (version.status, version.decided_side) == ("confirmed", "EW")
 
 
+def test_the_side_swap_attack_is_refused_on_the_page(page, live_server, screenshot):
+    """Issue 28: on the page a hand is the side's whose PIN sends it (there is no side to pick
+    in PIN mode); the page's own token with N/S's PIN cannot enter it as E/W's (what a phone
+    could send by hand), and N/S's PIN cannot confirm N/S's hand."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    ns_pin = side_pin(match, "NS")
+    swap = page.evaluate(
+        """async ([url, tokenKey, pin]) => {
+            const response = await fetch(url, {method: 'POST', headers: {
+                'Content-Type': 'application/json', 'Idempotency-Key': 'swap-on-the-page',
+                'Authorization': `Table ${JSON.parse(localStorage.getItem(tokenKey))}`},
+                body: JSON.stringify({record: {dealer: 'N'}, side: 'EW', pin})});
+            return [response.status, (await response.json()).code];
+        }""",
+        [f"/api/v1/matches/{match.pk}/hands", f"tricktable:table:{match.table_id}:token", ns_pin],
+    )
+    assert swap == [403, "side-pin-mismatch"]
+    assert not HandSubmission.objects.exists()
+
+    enter_spades_hand_1(page)
+    check_score(page)
+    send(page, 1, pin=ns_pin)
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
+    assert HandSubmission.objects.get().submitted_side == "NS"
+    screenshot(page, "scoring-side-proven-by-pin")
+
+    confirm_with_pin(page, 1, ns_pin)
+    expect(page.locator("form.decide[data-number='1'] .decide-message")).to_contain_text(
+        "The other side confirms or rejects a hand."
+    )
+    assert HandSubmission.objects.get().status == "pending"
+
+
+def test_after_a_wrong_pin_the_list_still_follows_the_table(page, live_server):
+    """Issue 28: after a refused PIN the phone stopped updating (the focus stayed in the PIN
+    field, and the list waited for it). Now the director's confirmation reaches it live, and
+    what is typed in another hand's form is kept across the update."""
+    director = make_director("td")
+    match = make_match(director)
+    open_table(page, live_server, match, director)
+    first = services.submit_hand(
+        match=match, actor=scorer(match, "NS"), record=HAND_1, idempotency_key="follow-1"
+    ).submission
+    decision = page.locator("form.decide[data-number='1']")
+    wrong = "0000" if "0000" not in (side_pin(match, "EW"), side_pin(match, "NS")) else "0001"
+    confirm_with_pin(page, 1, wrong)
+    expect(decision.locator(".decide-message")).to_contain_text("That PIN is not one of")
+    services.confirm_hand(submission=first, actor=director, expected_version=1)
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
+        "data-status", "confirmed", timeout=10_000
+    )
+    expect(page.locator("form.decide")).to_have_count(0)
+
+
 def test_an_illegal_hand_shows_the_engines_error_and_stores_nothing(page, live_server):
     director = make_director("td")
     match = make_match(director)

@@ -42,6 +42,7 @@ def table():
         "auth": {"HTTP_AUTHORIZATION": f"Table {secret}"},
         "act": reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
         "api": f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
+        "ns_pin": round_.tables.get(number=1).match.seats.get(side="NS").entry.pin,
     }
 
 
@@ -151,7 +152,7 @@ def test_a_record_of_exactly_the_hand_limit_is_taken(table):
     record = padded(played(table["tournament"], table["board"]), MAX_HAND_BYTES)
     response = phone().post(
         table["act"],
-        {"action": "submit", "side": "NS", "board": table["board"], "record": record},
+        {"action": "submit", "pin": table["ns_pin"], "board": table["board"], "record": record},
         **table["auth"],
     )
     assert response.status_code == 200, response.content.decode()[:300]

@@ -78,13 +78,12 @@ def test_the_pin_is_typed_unseen_on_a_number_pad_and_scores_use_the_minus_sign(t
     auth = phone_of(tournament, td)
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     # NS bid 6 (last-bidder) and take 4: set, -60; EW bid 4 and take 9: 45
-    answer = act(
-        tournament,
-        auth,
-        spades_form(
-            board, {"N": "6", "E": "4", "S": "6", "W": "4"}, {"N": 2, "E": 5, "S": 2, "W": 4}
-        ),
+    form = spades_form(
+        board, {"N": "6", "E": "4", "S": "6", "W": "4"}, {"N": 2, "E": 5, "S": 2, "W": 4}
     )
+    match = tournament.round_set.get(number=1).tables.get(number=1).match
+    form["pin"] = match.seats.get(side="NS").entry.pin  # the pair entering proves itself
+    answer = act(tournament, auth, form)
     assert answer.status_code == 200, answer.content.decode()
     assert BoardResult.objects.get().ns_score == -60
     html = answer.content.decode()

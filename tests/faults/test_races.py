@@ -220,3 +220,28 @@ def test_a_correction_racing_a_confirmation_ends_consistent_whichever_goes_first
 def test_corrections_and_confirmations_released_together_always_end_consistent(postgres_db, pg):
     for i in range(6):  # both outcomes occur over a few rounds; each must be consistent
         race_correction_and_confirmation(pg, f"td-{i}", None)
+
+
+def test_guesses_racing_on_one_hand_never_take_more_than_the_budget(postgres_db, pg):
+    """Thirty wrong PINs sent at once from thirty addresses (issue 28: no more than 20 an hour
+    against an entry's PIN, whatever phones or addresses): the seated entries' rows are locked
+    while a PIN is tested, so exactly 20 are tried and the others refused as locked."""
+    from tournaments.models import Entry
+    from tournaments.services import side_pins
+
+    match = make_match(make_director("td"))
+    scorer = scorer_client(match)
+    assert submit(scorer, match, HAND_1, key="race-pin-hand-1").status_code == 201
+    taken = set(Entry.objects.values_list("pin", flat=True))
+    guesses = [f"{n:04d}" for n in range(10_000) if f"{n:04d}" not in taken][:30]
+    url = f"/api/v1/matches/{match.pk}/hands/1/confirm"
+    calls = [
+        lambda n=n, pin=pin: scorer.post(
+            url, {"pin": pin, "version": 1}, format="json", REMOTE_ADDR=f"10.3.0.{n + 1}"
+        )
+        for n, pin in enumerate(guesses)
+    ]
+    outcomes = [outcome(response) for response in run_threads(calls)]
+    assert outcomes.count((403, "side-pin-wrong")) == side_pins.BUDGET
+    assert outcomes.count((429, "side-pin-locked")) == len(guesses) - side_pins.BUDGET
+    assert HandSubmission.objects.get().status == "pending"

@@ -538,9 +538,13 @@ def test_the_director_sees_the_pins_on_the_entries_page(client):
     assert pins_url(tournament) in html
 
 
-def test_a_card_in_pin_mode_says_the_other_side_confirms_with_its_pin_and_prints_no_pin(client):
+def test_a_card_in_pin_mode_says_each_side_uses_its_own_pin_and_prints_no_pin(client):
+    """Entering and confirming both take a PIN; worded for any table (issue 28: "the other
+    side" at individual tables, where there are no sides)."""
     tournament = make_round()
     html = signed_in(client, tournament).post(cards_url(tournament)).content.decode()
-    assert "the other side confirms it with the PIN on its own entry slip" in html
+    assert "enter a hand with the PIN on your entry slip" in html
+    assert "someone else at the table confirms it with their own PIN" in html
+    assert "other side" not in html
     for pin in tournament.entries.values_list("pin", flat=True):  # a card both sides see
         assert f">{pin}<" not in html

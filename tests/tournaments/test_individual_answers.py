@@ -134,3 +134,19 @@ def test_at_a_three_player_spades_table_any_other_player_confirms():
         submission=pending.submission, actor=player(match, "S"), expected_version=1
     )
     assert (done.status, done.decided_side) == ("confirmed", "S")
+
+
+def test_an_individual_tables_page_speaks_of_players_not_the_other_side(solo):
+    """Issue 28: the phone said "the other side confirms with its PIN" at individual tables,
+    where there are no sides."""
+    from django.test import Client
+    from django.urls import reverse
+
+    services.submit_hand(match=solo, actor=player(solo, "N"), record=PROP_COP)
+    page = Client().get(reverse("tournaments:scoring-table", args=[solo.table_id]))
+    text = page.content.decode()
+    assert "PIN of the player entering the hand" in text
+    assert "PIN of the player answering" in text
+    assert "not the hand's declarer nor the declarer's partner" in text
+    assert "other side" not in text
+    assert "awaits confirmation by another player" in text  # the script's words too

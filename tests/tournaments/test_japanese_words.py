@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournaments.builders import HAND_1, make_director, make_match
+from tests.tournaments.builders import HAND_1, make_director, make_match, side_pin
 from tournaments import services
 from tournaments.audit_words import actor_words
 from tournaments.services import Actor
@@ -50,7 +50,9 @@ def test_a_stored_actor_label_reads_in_japanese(label, ja):
 def test_the_audit_trail_and_the_hand_page_say_who_in_japanese():
     director = make_director("td")
     match = make_match(director)
-    table_4 = Actor(table=match.table_id, side="NS", label="table 4 scorer")
+    table_4 = Actor(
+        table=match.table_id, side="NS", pin=side_pin(match, "NS"), label="table 4 scorer"
+    )
     services.submit_hand(match=match, actor=table_4, record=HAND_1)
     call_director(table=match.table, actor=table_4)  # an audited act of the table
     client = japanese(director.user)

@@ -22,7 +22,7 @@ from tournaments.models import EventTable, Match, Round, Table, TableToken, Tour
 from tournaments.selectors.cards import CardState, card_now
 from tournaments.services import Actor, ServiceError, knockout
 from tournaments.services import duplicate as dup
-from tournaments.simulate import next_hand
+from tournaments.simulate import answerer, next_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -48,8 +48,10 @@ def play_with_card(match: Match, card: int, rng: random.Random, limit: int = 60)
             record=next_hand(match, rng),
             idempotency_key=f"card-{match.pk}-{rng.getrandbits(64):016x}",
         ).submission
+        answering = answerer(match, submitted)  # not the side that entered it, nor its declarer's
+        by_card = Actor(card=card, side=answering.side, pin=answering.pin, label=answering.label)
         services.confirm_hand(
-            submission=submitted, expected_version=submitted.version, actor=sides[1]
+            submission=submitted, expected_version=submitted.version, actor=by_card
         )
     raise AssertionError(f"match {match.pk} did not end in {limit} hands")
 
@@ -204,7 +206,8 @@ def test_one_card_scores_its_duplicate_table_in_every_round(director):
             auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table]}"}
             url = f"/api/v1/duplicate/{tournament.slug}/tables/{table}/results"
             for board in dup.boards_of(event, number, table):
-                body = {"board": board, "side": "NS", "record": played(tournament, board)}
+                ns_pin = match.seats.get(side="NS").entry.pin
+                body = {"board": board, "pin": ns_pin, "record": played(tournament, board)}
                 sent = Client().post(url, body, content_type="application/json", **auth)
                 assert sent.status_code == 201, sent.content
                 pin = match.seats.get(side="EW").entry.pin

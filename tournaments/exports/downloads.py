@@ -14,10 +14,12 @@ import hashlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Max
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tournaments.models import AuditEvent, StandingsSnapshot, Tournament
 from tournaments.selectors import exports as selectors
@@ -150,3 +152,25 @@ def whole(tournament: Tournament) -> Download:
         "application/json",
         tabular.filename(tournament, "archive", "json"),
     )
+
+
+def season(series: Any, fmt: str) -> Download:
+    """A season's table as CSV, XLSX or PDF; the XLSX and PDF built once per season snapshot
+    (keyed like the standings downloads, by the snapshot, the season's inputs and heading)."""
+    from .season import season_pdf, season_sheet
+
+    name = tabular.ascii_filename(f"{series.slug}-season.{fmt}")
+    if fmt == "csv":
+        return Download(tabular.to_csv(season_sheet(series)), tabular.CSV_TYPE, name)
+    snapshot = series.snapshots.values_list("pk", flat=True).first()
+    heading = hashlib.sha256(f"{series.name}\n{series.rule}\n{series.best}".encode()).hexdigest()
+    key = (
+        f"export:season:{series.pk}:{fmt}:{translation.get_language()}:s{snapshot or 0}:"
+        f"i{series.inputs_version}:{heading[:16]}"
+    )
+    if fmt == "pdf":
+        body = cached(key, lambda: season_pdf(series))
+        return Download(body, pdf.PDF_TYPE, name, inline=True, costly=True)
+    title = f"{series.name} — {_('Season table')}"
+    body = cached(key, lambda: tabular.to_xlsx(season_sheet(series), title=title))
+    return Download(body, tabular.XLSX_TYPE, name, costly=True)

@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import history as hist
+from tournaments.services import side_pins
 
 S = HandSubmission.Status
 
@@ -110,6 +111,7 @@ class TableRow:
     pending: int = 0
     disputed: int = 0
     rematch: bool = False
+    pins: Any = None  # wrong PINs at the table in the last hour (side_pins.PinTrouble), if any
 
     @property
     def number(self) -> int | None:
@@ -159,6 +161,7 @@ def tables(round_: Round) -> tuple[list[TableRow], list[TableRow]]:
     for match_id, status in statuses.values_list("hand__match_id", "status"):
         counts.setdefault(match_id, Counter())[status] += 1
     met = _earlier_meetings(round_) if round_.state == Round.State.DRAFT else {}
+    troubles = side_pins.pin_troubles([m.pk for m in matches if not m.is_bye])
     rows, byes = [], []
     for match in matches:
         tally = counts.get(match.pk, Counter())
@@ -169,6 +172,7 @@ def tables(round_: Round) -> tuple[list[TableRow], list[TableRow]]:
             confirmed=tally[S.CONFIRMED],
             pending=tally[S.PENDING],
             disputed=tally[S.REJECTED],
+            pins=troubles.get(match.pk),
         )
         if match.is_bye:
             byes.append(row)

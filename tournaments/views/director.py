@@ -45,7 +45,7 @@ from tournaments.engine_words import error_sentence, refusal_words
 from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
-from tournaments.services import Actor, ServiceError
+from tournaments.services import Actor, ServiceError, side_pins
 from tournaments.services.knockout import SETTING_REFUSALS
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
@@ -781,8 +781,29 @@ def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, m
             sides=select.match_sides(match),
             hands=select.hand_rows(match),
             tokens=tokens,
+            pins=side_pins.pin_troubles([match.pk]).get(match.pk),
+            back=request.path,
         ),
     )
+
+
+@director_page
+@require_POST
+def director_match_pins_clear(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int
+):
+    """Forget the wrong PINs typed at this match's table (a locked or struggling table): its
+    entries' PINs are tried again at once. In the audit trail."""
+    match = _match(tournament, match_id)
+    run(
+        request,
+        lambda: side_pins.clear_pin_failures(match=match, actor=actor),
+        _("The wrong PINs of table %(n)s are cleared.") % {"n": match.table.number},
+    )
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
+    return redirect(target)
 
 
 @director_page
@@ -921,6 +942,8 @@ def director_hand(
             game=entry_form_context(scoring_view(match.table), director=True),
             record=current.record,
             contract=(current.result or {}).get("contract"),
+            pins=side_pins.pin_troubles([match.pk]).get(match.pk),
+            back=request.path,
         ),
         status=400 if request.method == "POST" else 200,
     )
@@ -1083,6 +1106,11 @@ urlpatterns = [
         name="director-round-close",
     ),
     path("director/<slug:slug>/matches/<int:match_id>/", director_match, name="director-match"),
+    path(
+        "director/<slug:slug>/matches/<int:match_id>/pins/clear/",
+        director_match_pins_clear,
+        name="director-match-pins-clear",
+    ),
     path(
         "director/<slug:slug>/matches/<int:match_id>/finish/",
         director_match_finish,

@@ -153,7 +153,15 @@ class DuplicateForm(forms.Form):
         help_text=gettext_lazy("The same seed deals the same boards. Empty: a random seed."),
     )
     confirmation = forms.ChoiceField(
-        label=gettext_lazy("Confirming results"), choices=Tournament.Confirmation.choices
+        label=gettext_lazy("Confirming results"),
+        choices=Tournament.Confirmation.choices,
+        help_text=gettext_lazy(
+            "With PINs (the default), each side proves who it is with the PIN on its entry's "
+            "card: the side entering a hand types its own PIN, another side confirms it with "
+            "its own, so nobody can score or confirm for someone else. Same phone: no PINs at "
+            "all; whoever holds the table's phone enters and confirms hands for every side, "
+            "even their own. Only for a club that trusts everyone at every table."
+        ),
     )
 
 

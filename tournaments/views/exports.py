@@ -49,7 +49,7 @@ def _tournament(slug: str) -> Tournament:
     return tournament
 
 
-def _download(download: downloads.Download) -> HttpResponse:
+def respond(download: downloads.Download) -> HttpResponse:
     """The download as a response: the file named (ASCII only: the slug is ASCII), and shared
     caches kept from storing a download whose data changes with every result."""
     if isinstance(download.body, bytes):
@@ -63,13 +63,13 @@ def _download(download: downloads.Download) -> HttpResponse:
     return response
 
 
-def _throttled(request: HttpRequest) -> int | None:
+def throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
     the rate (None: go ahead). The shared counter, tournaments/throttles.py."""
     return throttles.counted(THROTTLE_SCOPE, client_address(request))
 
 
-def _too_many(request: HttpRequest, wait: int) -> HttpResponse:
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     response = _render(request, "429.html", 429, wait=wait)
     response["Retry-After"] = str(wait)
     return response
@@ -81,10 +81,10 @@ def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> Htt
     XLSX are throttled per client address and built once per results version."""
     tournament = _tournament(slug)
     if downloads.is_costly(fmt):
-        wait = _throttled(request)
+        wait = throttled(request)
         if wait is not None:
-            return _too_many(request, wait)
-    return _download(downloads.table(tournament, subject, fmt))
+            return too_many(request, wait)
+    return respond(downloads.table(tournament, subject, fmt))
 
 
 @require_safe
@@ -93,13 +93,13 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     download = downloads.match(_tournament(slug), match_id)
     if download is None:
         raise Http404("no such match")
-    return _download(download)
+    return respond(download)
 
 
 @require_safe
 def hands_export(request: HttpRequest, slug: str) -> HttpResponse:
     """Every confirmed hand as `hand/1` JSON Lines, streamed."""
-    return _download(downloads.hands(_tournament(slug)))
+    return respond(downloads.hands(_tournament(slug)))
 
 
 @require_safe
@@ -111,7 +111,7 @@ def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not is_director(Actor(user=request.user), tournament):
         raise PermissionDenied(_("Only this tournament's directors may download its archive."))
-    response = _download(downloads.whole(tournament))
+    response = respond(downloads.whole(tournament))
     response["Cache-Control"] = "private, no-store"
     return response
 

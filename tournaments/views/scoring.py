@@ -217,6 +217,19 @@ def script_strings() -> dict[str, Any]:
     }
 
 
+def individual_strings() -> dict[str, Any]:
+    """The script's strings that speak of "the other side", as said at an individual table
+    (each player a side): another player answers, not the declarer's partner."""
+    return {
+        "stored": _("Hand %(number)s is stored and awaits confirmation by another player."),
+        "codes": {
+            **error_labels(),
+            "own-side": _("You entered this hand: another player confirms or rejects it."),
+            "side-pin-mismatch": _("That PIN is another player's: nothing was changed."),
+        },
+    }
+
+
 def error_labels() -> dict[str, str]:
     """Translations for every rules engine error code (tournaments/engine_words.py) and the API's
     stable error codes the scorers meet; any other code shows the message as sent."""
@@ -327,6 +340,8 @@ def _fragment_context(view: selectors.ScoringView, *, director: bool) -> dict[st
         "pending_rows": [r for r in rows if r["row"].pending],
         "colspan": 3 + len(view.sides),
         "pin_needed": pin_needed(view, director),
+        # each player a side (Solo Whist, cutthroat Spades): no "other side" to speak of
+        "individual": len(view.sides) > 2,
         "next": nxt,
         "next_json": nxt.as_json() if nxt is not None else {"number": None, "blocked": "no-match"},
         "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
@@ -409,7 +424,11 @@ def entry_form_context(
     return {
         "view": view,
         "config": _config(view, director, offline=offline),
-        "strings": {**script_strings(), "showCodes": director},
+        "strings": {
+            **script_strings(),
+            **(individual_strings() if len(view.sides) > 2 else {}),
+            "showCodes": director,
+        },
         "form": shown.form(compiled),
         "suits": list(suit_labels().items()),
         "ranks": [(r, "10" if r == "T" else r) for r in RANKS],

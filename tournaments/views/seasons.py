@@ -12,8 +12,6 @@ and for adding, the tournament's too). Every POST is one service call, then a re
 
 from __future__ import annotations
 
-import hashlib
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -30,10 +28,9 @@ from django.views.decorators.http import (
     require_safe,
 )
 
-from tournaments.exports import pdf, tabular
-from tournaments.exports.season import season_pdf, season_sheet
+from tournaments.exports import downloads
 from tournaments.live import event_log
-from tournaments.models import GAMES, Series, SeriesSnapshot, Tournament
+from tournaments.models import GAMES, Series, Tournament
 from tournaments.selectors import director as director_select
 from tournaments.selectors.public import season as select
 from tournaments.services import Actor, ServiceError
@@ -217,31 +214,11 @@ def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     if fmt not in ("csv", "xlsx", "pdf"):
         raise Http404("no such download")
     series = _series(slug)
-    name = tabular.ascii_filename(f"{series.slug}-season.{fmt}")
-    if fmt == "csv":
-        body = tabular.to_csv(season_sheet(series))
-        return export_views._download(HttpResponse(body, content_type=tabular.CSV_TYPE), name)
-    wait = export_views._throttled(request)
-    if wait is not None:
-        return export_views._too_many(request, wait)
-    from django.utils import translation
-
-    snapshot = SeriesSnapshot.objects.filter(series=series).values_list("pk", flat=True).first()
-    heading = hashlib.sha256(f"{series.name}\n{series.rule}\n{series.best}".encode()).hexdigest()
-    key = (
-        f"export:season:{series.pk}:{fmt}:{translation.get_language()}:s{snapshot or 0}:"
-        f"i{series.inputs_version}:{heading[:16]}"
-    )
-    if fmt == "pdf":
-        body = export_views._cached(key, lambda: season_pdf(series))
-        return export_views._download(
-            HttpResponse(body, content_type=pdf.PDF_TYPE), name, inline=True
-        )
-    body = export_views._cached(
-        key,
-        lambda: tabular.to_xlsx(season_sheet(series), title=f"{series.name} — {_('Season table')}"),
-    )
-    return export_views._download(HttpResponse(body, content_type=tabular.XLSX_TYPE), name)
+    if fmt != "csv":
+        wait = export_views.throttled(request)
+        if wait is not None:
+            return export_views.too_many(request, wait)
+    return export_views.respond(downloads.season(series, fmt))
 
 
 # -- directors ----------------------------------------------------------------------------------
