@@ -4,6 +4,8 @@ more, so an honest side could not type its PIN again). Real Chromium at 390 x 84
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -40,6 +42,8 @@ def test_after_a_wait_for_wrong_pins_the_right_pin_can_be_typed_and_confirms(pag
         expect(pin).to_have_value("")
     type_pin(wrong)  # within the wait: refused without being tested
     expect(decision.locator(".decide-message")).to_contain_text("try again in a moment")
+    message = decision.locator(".decide-message")
+    expect(message).to_contain_text(re.compile(r"You can try again in [1-5] s\."))  # how long
     expect(pin).to_have_value("")  # cleared: the keypad can take the right PIN
 
     page.wait_for_timeout(side_pins.WAITS[0] * 1000 + 500)  # the wait the server set is over

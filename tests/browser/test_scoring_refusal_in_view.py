@@ -4,6 +4,8 @@ closed on "try again in a moment" written below the fold, and the screen showed 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -41,4 +43,5 @@ def test_a_wait_after_wrong_pins_is_said_on_the_screen(page, live_server):
     for digit in wrong:  # within the phone's wait: refused untested, and the sheet closes
         keypad.locator(f".key[data-key='{digit}']").click()
     expect(status).to_contain_text("try again in a moment")
+    expect(status).to_contain_text(re.compile(r"You can try again in \d+ s\."))  # how long
     expect(status).to_be_in_viewport()
