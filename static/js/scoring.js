@@ -837,6 +837,10 @@ async function submitHand() {
   if (PIN_FORGOTTEN.has(code)) {  // ask again, keep nothing wrong
     session.remove('credential');
     askCredential(T.pinForgotten);
+  } else {
+    // the refusal is written under Send, below the fold on a phone: bring it into view (a
+    // wait after wrong PINs closed the PIN sheet, and nothing on the screen said why)
+    outcome.scrollIntoView({ block: 'nearest' });
   }
   if (result.response.status === 409) await refresh();
 }

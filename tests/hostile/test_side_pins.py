@@ -288,7 +288,9 @@ def test_the_director_clears_a_locked_table_in_the_audit_trail(pending):
     with pytest.raises(NotAllowed):  # a table's scorer cannot clear it
         side_pins.clear_pin_failures(match=pending.match, actor=Actor(table=1))
     cleared = side_pins.clear_pin_failures(match=pending.match, actor=pending.director)
-    assert cleared == 2 * side_pins.BUDGET  # each guess was tried on both entries
+    # each guess was tried on both entries (two rows), and is counted once, as on the screens
+    assert cleared == side_pins.BUDGET
+    assert side_pins.pin_troubles([pending.match.pk]) == {}
     event = AuditEvent.objects.get(action="pins-cleared")
     assert event.data["table"] == 1 and event.data["failures"] == cleared
     assert side_pins.pin_troubles([pending.match.pk]) == {}

@@ -117,3 +117,16 @@ test('a wrong PIN leaves the hand as it was and clears the PIN for another try',
   assert.equal(refreshed, 0);
   assert.ok(form.buttons.every(button => !button.disabled));
 });
+
+test('after "wait a moment" or a lock the PIN is cleared too: the keypad can type the right one', async () => {
+  for (const code of ['side-pin-wait', 'side-pin-locked']) {
+    const form = pinForm('1111');
+    await answerHand(form, 'confirm', {
+      request: async () => ({ ok: false, status: 429, data: { code } }),
+      handUrl: '/h/', T, answered: async () => assert.fail('not answered'),
+      refresh: async () => {}, refusal: () => 'refused',
+    });
+    assert.equal(form.field.value, '', code);
+    assert.ok(form.buttons.every(button => !button.disabled));
+  }
+});

@@ -233,12 +233,18 @@ def pin_troubles(matches: Any) -> dict[int, PinTrouble]:
 @transaction.atomic
 def clear_pin_failures(*, match: Match, actor: Actor, reason: str = "") -> int:
     """A director forgets the wrong PINs typed against the entries at this match (their budget
-    and the waits of the phones that typed them): in the audit trail. Returns how many."""
+    and the waits of the phones that typed them): in the audit trail. Returns how many, counted
+    as the director's screens count them (`pin_troubles`): the most against one entry, since a
+    wrong PIN is one row for each entry it was tested against ("3 wrong PINs" on the dashboard
+    was "Cleared 6 wrong PINs" in the trail)."""
     match = Match.objects.select_related("round__tournament", "table").get(pk=match.pk)
     tournament = match.round.tournament
     require_director(actor, tournament)
     entries = list(Seat.objects.filter(match=match).values_list("entry_id", flat=True))
-    cleared, _ = PinFailure.objects.filter(entry_id__in=entries).delete()
+    failures = PinFailure.objects.filter(entry_id__in=entries)
+    per_entry = failures.values("entry").annotate(n=Count("id")).values_list("n", flat=True)
+    cleared = max(per_entry, default=0)
+    failures.delete()
     audit(
         tournament=tournament,
         actor=actor,

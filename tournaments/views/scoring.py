@@ -204,6 +204,7 @@ def script_strings() -> dict[str, Any]:
             "Your entry's PIN (on its card), asked once this match: it says who sends the hand."
         ),
         "pinForgotten": _("That PIN was not accepted: type it again."),
+        "retryAfter": _("You can try again in %(seconds)s s."),
         "confirmPin": _("%(side)s: type your PIN to confirm hand %(number)s."),
         "rejectPin": _("%(side)s: type your PIN to reject hand %(number)s."),
         "sides": {side: "/".join(side) for side in ("NS", "EW")},

@@ -19,9 +19,12 @@ export function answerBody(decision, action) {
   return body;
 }
 
-/** Refusals that are about the PIN typed: the form stays, the PIN is cleared for another try. */
+/** Refusals that are about the PIN typed: the form stays, the PIN is cleared for another try.
+ * A wait or a lock clears it too: the keypad takes no fifth digit, so a PIN left in the field
+ * would keep the right PIN from being typed once the wait is over. */
 export const PIN_REFUSALS = new Set([
   'side-pin-required', 'side-pin-wrong', 'side-pin-mismatch', 'own-side', 'declarer-side',
+  'side-pin-wait', 'side-pin-locked',
 ]);
 
 /**
