@@ -286,7 +286,13 @@ def _tricks(result: dict, record: dict, sides: tuple[selectors.SideView, ...]) -
         return " · ".join(
             f"{side.label} {sum(tricks[seat] for seat in side.seats)}" for side in sides
         )
-    return " · ".join(f"{who} {n}" for who, n in tricks.items())
+    # clockwise from North whatever order the record was stored in (PostgreSQL's jsonb keeps
+    # an object's keys in its own order)
+    in_order = sorted(tricks.items(), key=lambda item: (SEAT_ORDER.get(item[0], 9), item[0]))
+    return " · ".join(f"{who} {n}" for who, n in in_order)
+
+
+SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3, "NS": 4, "EW": 5}
 
 
 def hand_rows(view: selectors.ScoringView) -> list[dict[str, Any]]:
