@@ -126,6 +126,27 @@ def _show(server: Server, why: str) -> None:
     )
 
 
+def collect_static(env: Mapping[str, str]) -> None:
+    """The static files collected (hashed, with their manifest) as the evening server collects
+    them before it serves (`serve`'s `collect_static`: once per change of the sources, under a
+    lock): a server started by hand in a test renders pages only with the manifest, and a fresh
+    clone has none until something collects it."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); "
+            "from tournaments.management.commands.serve import Command; "
+            "Command().collect_static()",
+        ],
+        cwd=ROOT,
+        env=dict(env),
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
 @contextlib.contextmanager
 def running(
     command: Sequence[str],

@@ -56,6 +56,7 @@ def server(postgres_db):
         HTTPS="false",
         LOG_LEVEL="CRITICAL",  # each cut is logged with its traceback otherwise
     )
+    servers.collect_static(env)  # the pages need the static files' manifest
     with servers.uvicorn(env, workers=2) as running:
         yield running, slug
 

@@ -64,6 +64,7 @@ def database(tmp_path_factory) -> dict[str, str]:
     )
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=servers.ROOT, env=env, check=True)
+    servers.collect_static(env)  # the sign-in page needs the static files' manifest
     code = (
         "from django.contrib.auth import get_user_model as g\n"
         f"g().objects.create_user('td', password={PASSWORD!r}, is_staff=True)\n"
