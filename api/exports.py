@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -41,17 +41,6 @@ class FileRenderer(BaseRenderer):
         if isinstance(data, bytes):
             return data
         return json.dumps(data).encode()
-
-
-def _response(download: downloads.Download) -> HttpResponse:
-    if isinstance(download.body, bytes):
-        response: HttpResponse = HttpResponse(download.body, content_type=download.content_type)
-    else:
-        response = StreamingHttpResponse(download.body, content_type=download.content_type)
-    disposition = "inline" if download.inline else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{download.filename}"'
-    response["Cache-Control"] = "no-cache"
-    return response
 
 
 class _Download(ApiView):
@@ -88,7 +77,7 @@ class TableExport(_Download):
         },
     )
     def get(self, request, slug: str, subject: str, fmt: str):
-        return _response(downloads.table(tournament_of(slug), subject, fmt))
+        return downloads.response(downloads.table(tournament_of(slug), subject, fmt))
 
 
 class HandsExport(_Download):
@@ -100,7 +89,7 @@ class HandsExport(_Download):
         responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
     )
     def get(self, request, slug: str):
-        return _response(downloads.hands(tournament_of(slug)))
+        return downloads.response(downloads.hands(tournament_of(slug)))
 
 
 class MatchExport(_Download):
@@ -115,7 +104,7 @@ class MatchExport(_Download):
         download = downloads.match(tournament_of(slug), id)
         if download is None:
             raise Http404("no such match")
-        return _response(download)
+        return downloads.response(download)
 
 
 class ArchiveExport(_Download):
@@ -131,6 +120,6 @@ class ArchiveExport(_Download):
     def get(self, request, slug: str):
         tournament = tournament_of(slug)
         services.require_director(actor_for(request), tournament)
-        response = _response(downloads.whole(tournament))
+        response = downloads.response(downloads.whole(tournament))
         response["Cache-Control"] = "private, no-store"
         return response

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Max
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -174,3 +175,18 @@ def season(series: Any, fmt: str) -> Download:
     title = f"{series.name} — {_('Season table')}"
     body = cached(key, lambda: tabular.to_xlsx(season_sheet(series), title=title))
     return Download(body, tabular.XLSX_TYPE, name, costly=True)
+
+
+def response(download: Download) -> HttpResponse:
+    """The download as an HTTP answer, for every door: the file named (ASCII only: the slug is
+    ASCII), and shared caches kept from storing a download whose data changes with every
+    result."""
+    if isinstance(download.body, bytes):
+        answer: HttpResponse = HttpResponse(download.body, content_type=download.content_type)
+    else:
+        answer = StreamingHttpResponse(download.body, content_type=download.content_type)
+    disposition = "inline" if download.inline else "attachment"
+    answer["Content-Disposition"] = f'{disposition}; filename="{download.filename}"'
+    answer["Cache-Control"] = "no-cache"
+    answer["X-Content-Type-Options"] = "nosniff"
+    return answer

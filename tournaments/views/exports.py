@@ -24,7 +24,7 @@ import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path, re_path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -49,20 +49,6 @@ def _tournament(slug: str) -> Tournament:
     return tournament
 
 
-def respond(download: downloads.Download) -> HttpResponse:
-    """The download as a response: the file named (ASCII only: the slug is ASCII), and shared
-    caches kept from storing a download whose data changes with every result."""
-    if isinstance(download.body, bytes):
-        response: HttpResponse = HttpResponse(download.body, content_type=download.content_type)
-    else:
-        response = StreamingHttpResponse(download.body, content_type=download.content_type)
-    disposition = "inline" if download.inline else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{download.filename}"'
-    response["Cache-Control"] = "no-cache"
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
-
-
 def throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
     the rate (None: go ahead). The shared counter, tournaments/throttles.py."""
@@ -84,7 +70,7 @@ def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> Htt
         wait = throttled(request)
         if wait is not None:
             return too_many(request, wait)
-    return respond(downloads.table(tournament, subject, fmt))
+    return downloads.response(downloads.table(tournament, subject, fmt))
 
 
 @require_safe
@@ -93,13 +79,13 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     download = downloads.match(_tournament(slug), match_id)
     if download is None:
         raise Http404("no such match")
-    return respond(download)
+    return downloads.response(download)
 
 
 @require_safe
 def hands_export(request: HttpRequest, slug: str) -> HttpResponse:
     """Every confirmed hand as `hand/1` JSON Lines, streamed."""
-    return respond(downloads.hands(_tournament(slug)))
+    return downloads.response(downloads.hands(_tournament(slug)))
 
 
 @require_safe
@@ -111,7 +97,7 @@ def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not is_director(Actor(user=request.user), tournament):
         raise PermissionDenied(_("Only this tournament's directors may download its archive."))
-    response = respond(downloads.whole(tournament))
+    response = downloads.response(downloads.whole(tournament))
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -218,7 +218,7 @@ def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         wait = export_views.throttled(request)
         if wait is not None:
             return export_views.too_many(request, wait)
-    return export_views.respond(downloads.season(series, fmt))
+    return downloads.response(downloads.season(series, fmt))
 
 
 # -- directors ----------------------------------------------------------------------------------
