@@ -1,7 +1,7 @@
 """`python manage.py serve` (`make serve`): the evening server. Production mode on the club's own
 network: every interface, uvicorn (the event stream works), DEBUG off, the club's own database,
-static files by whitenoise, the director's account made on first start. See README, "Running an
-evening at the club"."""
+static files by whitenoise, the director's account made on first start. See
+docs/director-guide.md and docs/evening.md."""
 
 from __future__ import annotations
 
