@@ -625,8 +625,8 @@ class SwapSerializer(serializers.Serializer):
 class FieldsBuiltOnce:
     """A ModelSerializer whose fields are built from the model once per class, then copied for
     each instance (DRF's own way of copying declared fields: `copy.deepcopy`). DRF builds them
-    again for every instance, reading the model's metadata: for a submission's answer that was
-    about 0.5 ms of a 1 ms serialisation. The fields depend only on the class (Meta and its
+    again for every instance, reading the model's metadata, which was half the cost of a
+    submission's answer (docs/benchmarks.md). The fields depend only on the class (Meta and its
     declared fields), never on the instance or context."""
 
     def get_fields(self):

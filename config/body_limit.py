@@ -8,11 +8,10 @@ A pure ASGI middleware around the whole application (config/asgi.py):
   and refused with 413 the moment it passes the limit. A body within the limit is handed on
   with the `Content-Length` it turned out to have. While it arrives it is kept in a spooled
   temporary file: in memory up to `settings.FILE_UPLOAD_MAX_MEMORY_SIZE` (64 KiB), on disk
-  beyond, so the bodies in flight cost at most that much memory each however many there are
-  (issue 30, item 6: 60 chunked uploads of 9.9 MiB held open took the server from 449 MiB to
-  1,029 MiB, each kept whole in a list). Django's own reading of a body with a length spools
-  at the same size (`ASGIHandler.read_body`), so that path is bounded the same way. The
-  length stated matters: without it, DRF reads no body at all
+  beyond, so the bodies in flight cost at most that much memory each however many there are (issue
+  30, item 6; tests/hostile/test_bodies_in_flight.py). Django's own reading of a body with a
+  length spools at the same size (`ASGIHandler.read_body`), so that path is bounded the same way.
+  The length stated matters: without it, DRF reads no body at all
   (`rest_framework.request.Request._load_stream`: no `CONTENT_LENGTH`, no stream) and Django's
   form and multipart parsing reads an empty one (`MultiPartParser`: length 0), so a chunked
   request used to arrive as empty.

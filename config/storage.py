@@ -7,9 +7,9 @@ with DEBUG on the files are served as written and the imports resolve as written
 
 The rewriting is Django's own, documented switch (`support_js_module_import_aggregation`, see
 "ManifestStaticFilesStorage" in Django's static files reference). It runs over every JavaScript
-file, the admin's and the API docs' too, which makes collectstatic slower (on the shared 2-core
-machine under load: 152 s against 120 s for rewriting the scoring modules alone through the
-storage's undocumented `patterns` table) — a price paid once per update, since the evening server
+file, the admin's and the API docs' too, which makes collectstatic slower than rewriting the
+scoring modules alone through the storage's undocumented `patterns` table would — a price
+paid once per update, since the evening server
 collects only when the files changed, for not leaning on Django's internals (issue 19, point 4).
 tests/pages/test_scoring_modules.py follows every import from the entry to a hashed file.
 

@@ -63,10 +63,10 @@ MAX_PARTS = 100
 MAX_PART_BYTES = 4 * 1024 * 1024  # a sheet of 2,000 rows of long names is about 2.5 MiB
 MAX_SHARED_STRINGS_BYTES = 1024 * 1024  # openpyxl reads them all at once when it opens the file
 MAX_UNPACKED_BYTES = 8 * 1024 * 1024
-# What openpyxl parses costs by the element, not by the byte (a 3.6 MiB styles part of empty
-# <font/> elements took 9 s of CPU): the XML parts' tags (their "<") are counted before it opens
-# the file. A full honest file (2,000 rows, shared strings, a formatted styles part) has about
-# 50,000 in its sheet, 40,000 in its shared strings and 2,000 in the rest. The caps keep the
+# What openpyxl parses costs by the element, not by the byte (a few MiB of empty <font/> elements
+# in the styles part cost seconds of CPU): the XML parts' tags (their "<") are counted before it
+# opens the file. A full honest file (2,000 rows, shared strings, a formatted styles part) has
+# about 50,000 in its sheet, 40,000 in its shared strings and 2,000 in the rest. The caps keep the
 # worst allowed file within a second of CPU (bench/xlsx_parts.py, docs/benchmarks.md).
 MAX_SHEET_TAGS = 120_000  # every worksheet together (openpyxl streams the first)
 MAX_SHARED_STRINGS_TAGS = 80_000  # read whole when the file is opened
