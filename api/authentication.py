@@ -15,7 +15,6 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from tournaments.models import TableToken
-from tournaments.services import match_rows
 
 from .models import ApiToken, TokenState, hash_secret
 
@@ -76,8 +75,7 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
-        # TableToken.by_secret's answer, in plain SQL (tournaments/services/match_rows.py).
-        token = match_rows.token_by_hash(TableToken, hash_secret(secret))
+        token = TableToken.by_secret(secret)
         _check(token)
         return AnonymousUser(), token
 

@@ -1,39 +1,29 @@
 """A server process's first requests, paid for before it accepts one (ASGI lifespan startup).
 
-Why. A uvicorn worker imports the URL conf and the API's views, reads the submission path's
-rules, compiles a game's rule set, loads a language's catalogue, and opens its database and
-Redis connections on the first requests that need them. At the start of an evening (or after a
-restart) every table's phone sends at once: with 64 tables the first hand of each waited
-370–530 ms (median 373 ms), against 120–220 ms for the rest (`bench/api.py --only
-submissions-http`, a trace of every request), and those first 64 were the slowest 7 % of the
-run. `fastsubmit.rules()` alone took 209 ms (the views' imports), a connection 6–8 ms.
+Why. A uvicorn worker imports the URL conf and the API's views, compiles a game's rule set,
+loads a language's catalogue, and opens its database and Redis connections on the first
+requests that need them. At the start of an evening (or after a restart) every table's phone
+sends at once, and those first requests were the slowest of a run (`bench/api.py --only
+submissions-http`, docs/benchmarks.md).
 
 What. `warm_up()` does that work once, in order, before the process accepts a request:
 
-1. the URL conf and the API's views (`get_resolver`), the submission path's rules
-   (`fastsubmit.rules`), handler (`threaded._parts`) and statements (`match_rows.prepare`);
+1. the URL conf and the API's views (`get_resolver`);
 2. every game's named presets compiled (the rule sets the tables will play);
 3. each of `LANGUAGES`' catalogues, and the language and headers of an answer in it;
-4. with submission threads (PostgreSQL), each of them takes a connection from the pool at the
-   same time and reads each table a submission reads or writes (nothing found: PostgreSQL's
-   session loads the tables' and indexes' descriptions), so the pool holds one warm connection
-   per thread, with a submission's reads prepared and planned (`match_rows.warm_connection`:
-   the token, the match and the hands, six times each, finding nothing); reads the cache once
-   (Redis: each thread's client connects, as the throttle's would) and pings the live events'
-   Redis client (its pool then holds a connection a thread); and builds its serializers
-   (`fastsubmit.warm_thread`).
+4. a database connection taken and a query run on each table a submission reads or writes
+   (nothing found: PostgreSQL's session loads the tables' and indexes' descriptions), the
+   cache read once and the live events' Redis client pinged, then the connection handed back
+   (to the pool, on PostgreSQL).
 
 A step that fails (the database down at start, say) is logged and skipped: the process still
 starts, and the request that needs it does the work as before. Nothing is written anywhere.
-With the database or Redis down, the start waits for them at most a few seconds (the pool's
-2 s, then each thread's own timeouts).
 `WARM_UP` (settings, environment) turns it off.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 
@@ -49,16 +39,7 @@ def enabled() -> bool:
 def _views() -> None:
     from django.urls import get_resolver
 
-    from tournaments.models import TableToken
-    from tournaments.services import match_rows
-
-    from . import fastsubmit, threaded
-
     get_resolver().url_patterns  # noqa: B018 - imports the URL conf and every view
-    if threaded.threads() > 0:
-        threaded._parts()
-        fastsubmit.rules()
-        match_rows.prepare(TableToken)
 
 
 def _rules() -> None:
@@ -94,48 +75,22 @@ def _languages() -> None:
 
 
 def _connections() -> None:
-    """Each submission thread holds a pooled connection at the same moment and runs a query,
-    and reads the cache."""
+    """A database connection with a query on each table a submission reads or writes, the cache
+    read once and the live events' Redis client pinged; the connection then handed back."""
     from django.core.cache import cache
     from django.db import connection
 
     from tournaments import redis_client
     from tournaments.models import Hand, HandSubmission, Match, Round, Seat, TableToken, Tournament
-    from tournaments.services import match_rows
 
-    from . import fastsubmit, threaded
-
-    count = threaded.threads()
-    if count <= 0:
-        return
-    pool = getattr(connection, "pool", None)
-    if pool is not None:  # a database that does not answer fails the step in 2 s, not 10
-        pool.open()  # as Django opens it on a first connection (idempotent)
-        try:
-            pool.wait(timeout=2)
-        except Exception:
-            # psycopg_pool closes a pool whose wait() timed out, for good: drop it, so that
-            # the first request makes a new one (the database may be up by then).
-            connection.close_pool()
-            raise
-    _handler, _asgi, executor = threaded._parts()
-    together = threading.Barrier(count, timeout=5)
-
-    def hold() -> None:
-        try:
-            for model in (TableToken, Match, Round, Tournament, Seat, Hand, HandSubmission):
-                model.objects.filter(pk=0).exists()
-            match_rows.warm_connection(TableToken)
-            cache.get("tricktable:warm-up")
-            if settings.REDIS_URL:  # the live events' client: one pooled connection a thread
-                redis_client.client().ping()
-            fastsubmit.warm_thread()
-            together.wait()
-        finally:
-            connection.close()  # back to the pool, as request_finished does
-
-    for done in [executor.submit(hold) for _ in range(count)]:
-        done.result(timeout=10)
+    try:
+        for model in (TableToken, Match, Round, Tournament, Seat, Hand, HandSubmission):
+            model.objects.filter(pk=0).exists()
+        cache.get("tricktable:warm-up")
+        if settings.REDIS_URL:
+            redis_client.client().ping()
+    finally:
+        connection.close()  # back to the pool, as request_finished does
 
 
 STEPS: list[tuple[str, Callable[[], None]]] = [

@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.canonical import canonical_hand
@@ -31,7 +31,7 @@ from games.records import check_hand, get_game
 from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
-from . import backups, match_rows, notify, side_pins
+from . import backups, notify, side_pins
 from .actors import Actor, audit, is_director, require_director, scores_table
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
@@ -51,18 +51,54 @@ class Submitted:
     created: bool  # False when an idempotent retry returned the stored version
 
 
+@dataclass(frozen=True, slots=True)
+class MatchHands:
+    """What a submission reads of its match besides the match itself."""
+
+    versions: list[HandSubmission]  # the current version of every hand, in hand order
+    sides: frozenset[str]  # the sides seated
+    stored_id: int | None  # the submission stored under the idempotency key asked about
+
+
 def _locked_match(match: Match) -> Match:
-    return match_rows.locked_match(match.pk)
+    """The match, its row locked until the transaction ends, with its round, tournament and
+    table (SQLite has no row locks: its transactions take the write lock when they begin)."""
+    of = ("self",) if connection.features.has_select_for_update_of else ()
+    return (
+        Match.objects.select_for_update(of=of)
+        .select_related("round__tournament", "table")
+        .get(pk=match.pk)
+    )
+
+
+def _current(match: Match) -> list[HandSubmission]:
+    return list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .defer("raw", "record")
+        .order_by("hand__number")
+    )
 
 
 def current_versions(match: Match) -> list[HandSubmission]:
     """The current version of every hand of the match, in hand order (the large `raw` and
     `record` are loaded only when used)."""
-    return match_rows.match_hands(match).versions
+    return _current(match)
 
 
 def _match_sides(match: Match) -> frozenset[str]:
-    return match_rows.match_hands(match).sides
+    return frozenset(Seat.objects.filter(match=match).values_list("side", flat=True))
+
+
+def _match_hands(match: Match, idempotency_key: str | None) -> MatchHands:
+    stored = (
+        HandSubmission.objects.filter(idempotency_key=idempotency_key)
+        .values_list("id", flat=True)
+        .first()
+        if idempotency_key is not None
+        else None
+    )
+    return MatchHands(_current(match), _match_sides(match), stored)
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
@@ -318,7 +354,7 @@ def _submit_hand(
         raise ServiceError(
             "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
         )
-    hands = match_rows.match_hands(match, idempotency_key)
+    hands = _match_hands(match, idempotency_key)
     if hands.stored_id is not None:
         stored = HandSubmission.objects.select_related("hand").get(pk=hands.stored_id)
         if stored.hand.match_id == match.pk and stored.raw == record:
@@ -371,7 +407,8 @@ def _submit_hand(
         submission.decided_at = timezone.now()
     try:  # no savepoint: a clash aborts the whole workflow, which raises and rolls back
         if previous is None:
-            match_rows.insert_hand_and_version(Hand(match=match, number=number), submission)
+            submission.hand = Hand.objects.create(match=match, number=number)
+            submission.save(force_insert=True)
         else:
             submission.hand = previous.hand
             submission.version = previous.version + 1
@@ -383,11 +420,11 @@ def _submit_hand(
         _rescore_after(tournament, versions, number, actor, match)
     else:
         versions.append(submission)
-    match_rows.into_play(
-        match,
-        match_starts=match.state == Match.State.PENDING,
-        round_starts=match.round.state == Round.State.PUBLISHED,
-    )
+    if match.state == Match.State.PENDING:  # its first hand puts the match in play
+        match.state = Match.State.PLAYING
+        match.save(update_fields=["state"])
+    if match.round.state == Round.State.PUBLISHED:  # and a round's first, the round
+        Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
     notify.hand_submitted(submission)
     backups.hands_arrived(tournament_id=tournament.pk)
     if director:
