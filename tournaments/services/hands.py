@@ -32,7 +32,7 @@ from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
 from . import backups, notify, side_pins
-from .actors import Actor, audit, is_director, require_director, scores_table
+from .actors import Actor, audit, covers_table, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
@@ -51,15 +51,6 @@ class Submitted:
     created: bool  # False when an idempotent retry returned the stored version
 
 
-@dataclass(frozen=True, slots=True)
-class MatchHands:
-    """What a submission reads of its match besides the match itself."""
-
-    versions: list[HandSubmission]  # the current version of every hand, in hand order
-    sides: frozenset[str]  # the sides seated
-    stored_id: int | None  # the submission stored under the idempotency key asked about
-
-
 def _locked_match(match: Match) -> Match:
     """The match, its row locked until the transaction ends, with its round, tournament and
     table (SQLite has no row locks: its transactions take the write lock when they begin)."""
@@ -71,7 +62,9 @@ def _locked_match(match: Match) -> Match:
     )
 
 
-def _current(match: Match) -> list[HandSubmission]:
+def current_versions(match: Match) -> list[HandSubmission]:
+    """The current version of every hand of the match, in hand order (the large `raw` and
+    `record` are loaded only when used)."""
     return list(
         HandSubmission.objects.filter(hand__match=match, is_current=True)
         .select_related("hand")
@@ -80,32 +73,15 @@ def _current(match: Match) -> list[HandSubmission]:
     )
 
 
-def current_versions(match: Match) -> list[HandSubmission]:
-    """The current version of every hand of the match, in hand order (the large `raw` and
-    `record` are loaded only when used)."""
-    return _current(match)
-
-
 def _match_sides(match: Match) -> frozenset[str]:
     return frozenset(Seat.objects.filter(match=match).values_list("side", flat=True))
-
-
-def _match_hands(match: Match, idempotency_key: str | None) -> MatchHands:
-    stored = (
-        HandSubmission.objects.filter(idempotency_key=idempotency_key)
-        .values_list("id", flat=True)
-        .first()
-        if idempotency_key is not None
-        else None
-    )
-    return MatchHands(_current(match), _match_sides(match), stored)
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
     """May this actor score at this table? Returns whether they act as director."""
     if is_director(actor, tournament):
         return True
-    if not scores_table(actor, match.table_id):
+    if not covers_table(actor, match.table):
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return False
 
@@ -354,9 +330,16 @@ def _submit_hand(
         raise ServiceError(
             "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
         )
-    hands = _match_hands(match, idempotency_key)
-    if hands.stored_id is not None:
-        stored = HandSubmission.objects.select_related("hand").get(pk=hands.stored_id)
+    # Asked once the match is locked, in a statement of its own: a retry that waited for the
+    # lock must see what its original stored (the locking statement's snapshot predates it).
+    stored = (
+        HandSubmission.objects.select_related("hand")
+        .filter(idempotency_key=idempotency_key)
+        .first()
+        if idempotency_key is not None
+        else None
+    )
+    if stored is not None:
         if stored.hand.match_id == match.pk and stored.raw == record:
             return Submitted(stored, created=False)
         raise Conflict(
@@ -367,9 +350,16 @@ def _submit_hand(
     if proven is not None:
         side_pins.agrees(actor, proven)
         side = proven
-    if not director and side not in hands.sides:
+    # a side proved by its PIN is a seated entry's; a side only stated must be seated
+    if not director and proven is None and side not in _match_sides(match):
         raise ServiceError("bad-side", "say which side is submitting")
-    versions = hands.versions
+    # every record is read: the next hand's dealer follows from the last one's
+    versions = list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .defer("raw")
+        .order_by("hand__number")
+    )
     count = len(versions)
     if number is None:
         number = count + 1
