@@ -19,6 +19,9 @@ django_application = get_asgi_application()
 
 from api import fastpath, warm  # noqa: E402  (needs the apps loaded)
 from config.body_limit import BodyLimit  # noqa: E402
+from config.concurrency import OneConnectionEach  # noqa: E402
+
+django_application = OneConnectionEach(django_application)  # config/concurrency.py
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector,
 # whose full passes over it stalled the event loop (the p99 of a cached poll).

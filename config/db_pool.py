@@ -68,7 +68,7 @@ def _check_the_others() -> None:
     database's pool: the one this check belongs to, config/settings.py)."""
     from django.db import DEFAULT_DB_ALIAS, connections
 
-    pool = connections[DEFAULT_DB_ALIAS].pool
+    pool = getattr(connections[DEFAULT_DB_ALIAS], "pool", None)  # psycopg_pool, when pooled
     if pool is not None:
         pool.check()
 

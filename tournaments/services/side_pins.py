@@ -88,7 +88,11 @@ def proven_side(match: Match, actor: Actor) -> str | None:
     PIN is needed there (a director, a `same-phone` tournament: `actor.side` as said)."""
     if actor.system:
         return None
-    loaded = Match.objects.select_related("round__tournament", "table").get(pk=match.pk)
+    loaded = (
+        Match.objects.select_related("round__tournament", "table")
+        .only("round__tournament__confirmation", "table__event_table")  # what is read here
+        .get(pk=match.pk)
+    )
     tournament = loaded.round.tournament
     if not pin_needed(actor, tournament):
         return None
