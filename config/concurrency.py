@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 
@@ -46,9 +46,9 @@ def places() -> int | None:
 class OneConnectionEach:
     """Django's ASGI application with at most `places()` HTTP requests in it at once."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, limit: int | None | Literal["pool"] = "pool") -> None:
         self.app = app
-        self.limit = places()
+        self.limit = places() if limit == "pool" else limit
         # one semaphore per event loop: a server process has one, the tests several
         self._places: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
 

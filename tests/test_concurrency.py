@@ -15,12 +15,6 @@ Message = dict[str, Any]
 HTTP: dict[str, Any] = {"type": "http", "method": "POST", "path": "/api/v1/matches/1/hands"}
 
 
-def pooled(settings: Any, size: int) -> None:
-    settings.DATABASES = {
-        "default": {**settings.DATABASES["default"], "OPTIONS": {"pool": {"max_size": size}}}
-    }
-
-
 class App:
     """An application that counts the requests inside it at once."""
 
@@ -68,34 +62,30 @@ def serve_all(app: App, wrapped: OneConnectionEach, count: int) -> list[list[Mes
     return answers
 
 
-def test_no_more_requests_inside_than_the_pool_has_connections_and_every_one_answered(
-    settings: Any,
-) -> None:
-    pooled(settings, 3)
+def test_no_more_requests_inside_than_the_pool_has_connections_and_every_one_answered() -> None:
     app = App()
-    answers = serve_all(app, OneConnectionEach(app), 10)
+    answers = serve_all(app, OneConnectionEach(app, limit=3), 10)
     assert app.most == 3
     assert all(a[0]["status"] == 200 and a[-1]["more_body"] is False for a in answers)
 
 
-def test_a_stream_gives_its_place_back_after_its_first_part(settings: Any) -> None:
-    pooled(settings, 1)
+def test_a_stream_gives_its_place_back_after_its_first_part() -> None:
     app = App(parts=3)
-    serve_all(app, OneConnectionEach(app), 4)
+    serve_all(app, OneConnectionEach(app, limit=1), 4)
     assert app.most > 1  # the next request went in while the first stream went on
 
 
-def test_without_a_pool_nothing_is_limited(settings: Any) -> None:
-    settings.DATABASES = {"default": {**settings.DATABASES["default"], "OPTIONS": {}}}
-    assert places() is None
+def test_the_limit_is_the_pools_size_and_without_a_pool_there_is_none(settings: Any) -> None:
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    expected = pool["max_size"] if isinstance(pool, dict) else None
+    assert places() == expected
     app = App()
-    serve_all(app, OneConnectionEach(app), 10)
+    serve_all(app, OneConnectionEach(app, limit=None), 10)
     assert app.most == 10
 
 
 @pytest.mark.parametrize("kind", ["lifespan", "websocket"])
-def test_only_http_requests_take_a_place(settings: Any, kind: str) -> None:
-    pooled(settings, 1)
+def test_only_http_requests_take_a_place(kind: str) -> None:
     seen: list[str] = []
 
     async def app(scope: dict, receive: Any, send: Any) -> None:
@@ -104,5 +94,5 @@ def test_only_http_requests_take_a_place(settings: Any, kind: str) -> None:
     async def no_send(message: Message) -> None:
         pass
 
-    asyncio.run(OneConnectionEach(app)({"type": kind}, nothing, no_send))
+    asyncio.run(OneConnectionEach(app, limit=1)({"type": kind}, nothing, no_send))
     assert seen == [kind]
