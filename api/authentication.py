@@ -13,6 +13,7 @@ from axes.backends import AxesStandaloneBackend
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from tournaments.models import TableToken
 
@@ -71,7 +72,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 class TableTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Table"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableToken] | None:
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
@@ -79,7 +80,7 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         _check(token)
         return AnonymousUser(), token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
