@@ -19,9 +19,9 @@ What it does:
    (which also enqueues the standings recompute); each phase's rate is over all processes' wall
    clock;
 4. the same over HTTP: --tables tables, each on its own keep-alive connection with its table
-   token, post their hands one after another to uvicorn (2 workers) as scorers' phones would,
-   with the CPU a submission cost uvicorn and PostgreSQL (issue 18's bar: >= 300/s, p99 <= 250
-   ms; `--only submissions-http` runs this step alone);
+   token, post their hands one after another to uvicorn (`--workers`, 2 by default) as
+   scorers' phones would, with the CPU a submission cost uvicorn and PostgreSQL (issue 18's
+   bar: >= 300/s, p99 <= 250 ms; `--only submissions-http` runs this step alone);
 5. starts one uvicorn process (one worker), opens --listeners SSE connections from asyncio,
    publishes one announcement and counts how many listeners receive it, and how fast.
 wrk and uvicorn share this machine's cores: the figures are for everything on one box.
