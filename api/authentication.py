@@ -13,9 +13,9 @@ from axes.backends import AxesStandaloneBackend
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from tournaments.models import TableToken
-from tournaments.services import match_rows
 
 from .models import ApiToken, TokenState, hash_secret
 
@@ -72,16 +72,15 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 class TableTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Table"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableToken] | None:
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
-        # TableToken.by_secret's answer, in plain SQL (tournaments/services/match_rows.py).
-        token = match_rows.token_by_hash(TableToken, hash_secret(secret))
+        token = TableToken.by_secret(secret)
         _check(token)
         return AnonymousUser(), token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 

@@ -1,32 +1,25 @@
 """A server process's first requests, paid for before it accepts one (ASGI lifespan startup).
 
-Why. A uvicorn worker imports the URL conf and the API's views, reads the submission path's
-rules, compiles a game's rule set, loads a language's catalogue, and opens its database and
-Redis connections on the first requests that need them. At the start of an evening (or after a
-restart) every table's phone sends at once: with 64 tables the first hand of each waited
-370–530 ms (median 373 ms), against 120–220 ms for the rest (`bench/api.py --only
-submissions-http`, a trace of every request), and those first 64 were the slowest 7 % of the
-run. `fastsubmit.rules()` alone took 209 ms (the views' imports), a connection 6–8 ms.
+Why. A uvicorn worker imports the URL conf and the API's views, compiles a game's rule set,
+loads a language's catalogue, and opens its database and Redis connections on the first
+requests that need them. At the start of an evening (or after a restart) every table's phone
+sends at once, and those first requests were the slowest of a run (`bench/api.py --only
+submissions-http`, docs/benchmarks.md).
 
 What. `warm_up()` does that work once, in order, before the process accepts a request:
 
-1. the URL conf and the API's views (`get_resolver`), the submission path's rules
-   (`fastsubmit.rules`), handler (`threaded._parts`) and statements (`match_rows.prepare`);
+1. the URL conf and the API's views (`get_resolver`);
 2. every game's named presets compiled (the rule sets the tables will play);
 3. each of `LANGUAGES`' catalogues, and the language and headers of an answer in it;
-4. with submission threads (PostgreSQL), each of them takes a connection from the pool at the
-   same time and reads each table a submission reads or writes (nothing found: PostgreSQL's
-   session loads the tables' and indexes' descriptions), so the pool holds one warm connection
-   per thread, with a submission's reads prepared and planned (`match_rows.warm_connection`:
-   the token, the match and the hands, six times each, finding nothing); reads the cache once
-   (Redis: each thread's client connects, as the throttle's would) and pings the live events'
-   Redis client (its pool then holds a connection a thread); and builds its serializers
-   (`fastsubmit.warm_thread`).
+4. as many database connections taken at once as the process may use at once (the pool's
+   size: `config/concurrency.py`), each running a query on each table a submission reads or
+   writes (nothing found: PostgreSQL's session loads the tables' and indexes' descriptions),
+   the cache read once and the live events' Redis client pinged, then the connections handed
+   back: the pool keeps them open, so every table's first hand at the start of an evening
+   finds one instead of waiting for the pool to open more.
 
 A step that fails (the database down at start, say) is logged and skipped: the process still
 starts, and the request that needs it does the work as before. Nothing is written anywhere.
-With the database or Redis down, the start waits for them at most a few seconds (the pool's
-2 s, then each thread's own timeouts).
 `WARM_UP` (settings, environment) turns it off.
 """
 
@@ -36,6 +29,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 
@@ -49,16 +43,7 @@ def enabled() -> bool:
 def _views() -> None:
     from django.urls import get_resolver
 
-    from tournaments.models import TableToken
-    from tournaments.services import match_rows
-
-    from . import fastsubmit, threaded
-
     get_resolver().url_patterns  # noqa: B018 - imports the URL conf and every view
-    if threaded.threads() > 0:
-        threaded._parts()
-        fastsubmit.rules()
-        match_rows.prepare(TableToken)
 
 
 def _rules() -> None:
@@ -94,48 +79,54 @@ def _languages() -> None:
 
 
 def _connections() -> None:
-    """Each submission thread holds a pooled connection at the same moment and runs a query,
-    and reads the cache."""
+    """As many database connections at once as the process may use at once (the pool's size,
+    config/concurrency.py), each with a query on each table a submission reads or writes; the
+    cache read once and the live events' Redis client pinged; then the connections handed
+    back, so the pool holds them open for the first requests."""
     from django.core.cache import cache
-    from django.db import connection
+    from django.db import OperationalError, connection
 
+    from config.concurrency import places
     from tournaments import redis_client
     from tournaments.models import Hand, HandSubmission, Match, Round, Seat, TableToken, Tournament
-    from tournaments.services import match_rows
 
-    from . import fastsubmit, threaded
-
-    count = threaded.threads()
-    if count <= 0:
-        return
-    pool = getattr(connection, "pool", None)
-    if pool is not None:  # a database that does not answer fails the step in 2 s, not 10
-        pool.open()  # as Django opens it on a first connection (idempotent)
-        try:
-            pool.wait(timeout=2)
-        except Exception:
-            # psycopg_pool closes a pool whose wait() timed out, for good: drop it, so that
-            # the first request makes a new one (the database may be up by then).
-            connection.close_pool()
-            raise
-    _handler, _asgi, executor = threaded._parts()
-    together = threading.Barrier(count, timeout=5)
+    count = places()
+    lock = threading.Lock()
+    held = [0]
+    everyone = threading.Event()
 
     def hold() -> None:
         try:
+            # the pool opens its connections one after another: a thread waits a little
+            # longer than a request would for its turn while the pool grows
+            deadline = time.monotonic() + 2
+            while True:
+                try:
+                    connection.ensure_connection()
+                    break
+                except OperationalError:
+                    if time.monotonic() > deadline:
+                        raise
             for model in (TableToken, Match, Round, Tournament, Seat, Hand, HandSubmission):
                 model.objects.filter(pk=0).exists()
-            match_rows.warm_connection(TableToken)
             cache.get("tricktable:warm-up")
-            if settings.REDIS_URL:  # the live events' client: one pooled connection a thread
+            if settings.REDIS_URL:
                 redis_client.client().ping()
-            fastsubmit.warm_thread()
-            together.wait()
+            with lock:
+                held[0] += 1
+                if held[0] == (count or 1):
+                    everyone.set()
+            everyone.wait(timeout=2)  # every connection held at the same moment
         finally:
             connection.close()  # back to the pool, as request_finished does
 
-    for done in [executor.submit(hold) for _ in range(count)]:
-        done.result(timeout=10)
+    if count is None:  # no pool (SQLite): this thread's connection
+        hold()
+        return
+    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="warm-up") as threads:
+        failed = [f.exception(timeout=10) for f in [threads.submit(hold) for _ in range(count)]]
+    if held[0] == 0:  # not one connection: the database is down (else the pool was full)
+        raise next(e for e in failed if e is not None)
 
 
 STEPS: list[tuple[str, Callable[[], None]]] = [

@@ -19,9 +19,9 @@ What it does:
    (which also enqueues the standings recompute); each phase's rate is over all processes' wall
    clock;
 4. the same over HTTP: --tables tables, each on its own keep-alive connection with its table
-   token, post their hands one after another to uvicorn (2 workers) as scorers' phones would,
-   with the CPU a submission cost uvicorn and PostgreSQL (issue 18's bar: >= 300/s, p99 <= 250
-   ms; `--only submissions-http` runs this step alone);
+   token, post their hands one after another to uvicorn (`--workers`, 2 by default) as
+   scorers' phones would, with the CPU a submission cost uvicorn and PostgreSQL (issue 18's
+   bar: >= 300/s, p99 <= 250 ms; `--only submissions-http` runs this step alone);
 5. starts one uvicorn process (one worker), opens --listeners SSE connections from asyncio,
    publishes one announcement and counts how many listeners receive it, and how fast.
 wrk and uvicorn share this machine's cores: the figures are for everything on one box.
@@ -486,11 +486,11 @@ def _per_worker(port: int) -> list[int]:
 
 
 def http_phase(args) -> dict:
-    """Prepare the tables, start uvicorn (2 workers) and post every table's hands at once."""
+    """Prepare the tables, start uvicorn (--workers) and post every table's hands at once."""
     log(f"submitting {args.hands} hands over HTTP from {args.tables} tables at once")
     tables = prepare_tables(args.tables, args.hands)
     ours = set(_backends(args.database))  # this process's own connections: not the server's
-    server = Uvicorn(args, workers=2)
+    server = Uvicorn(args, workers=args.workers)
     try:
         pids = _tree(server.process.pid)
         before = sum(map(_cpu_seconds, pids))
@@ -591,49 +591,6 @@ async def listeners(port: int, path: str, count: int, publish) -> dict:
 # --- report -------------------------------------------------------------------------------
 
 
-def compare_fast_path(args, cores: int) -> None:
-    """The HTTP submission phase with the fast path off (the reference: Django's handler on
-    the submission threads) and on, alternately, in one run: each run's figures with the load,
-    and the ratio of the CPU a submission cost (uvicorn, then uvicorn + PostgreSQL)."""
-    runs: dict[str, list[dict]] = {"off": [], "on": []}
-    for _ in range(args.pairs):
-        for mode in ("off", "on"):
-            os.environ["SUBMIT_FAST_PATH"] = "true" if mode == "on" else "false"
-            load = os.getloadavg()[0]
-            web = http_phase(args)
-            web["load"] = (load, os.getloadavg()[0])
-            runs[mode].append(web)
-    print(
-        f"\nTrickTable API benchmark, HTTP submissions, fast path off / on alternately - "
-        f"{cores} cores, uvicorn 2 workers, PostgreSQL, Redis"
-    )
-    print(
-        "| fast path | load (1 min) | submissions/s | p50 / p99 ms | CPU a submission: "
-        "uvicorn / PostgreSQL |"
-    )
-    print("|---|---:|---:|---:|---:|")
-    for n in range(args.pairs):
-        for mode in ("off", "on"):
-            web = runs[mode][n]
-            print(
-                f"| {mode} | {web['load'][0]:.1f} -> {web['load'][1]:.1f} | "
-                f"{web['rate']:,.0f} | {web['p50']:,.0f} / {web['p99']:,.0f} | "
-                f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms |"
-            )
-
-    def total(mode: str, key: str) -> float:
-        return sum(web[key] for web in runs[mode]) / len(runs[mode])
-
-    web_ratio = total("on", "python_ms") / total("off", "python_ms")
-    both = (total("on", "python_ms") + total("on", "postgres_ms")) / (
-        total("off", "python_ms") + total("off", "postgres_ms")
-    )
-    print(
-        f"CPU a submission, on / off (means): uvicorn {web_ratio:.2f} x, uvicorn + "
-        f"PostgreSQL {both:.2f} x"
-    )
-
-
 def row(figure: str, value: str, target: str, ok: bool | None) -> str:
     verdict = "-" if ok is None else ("pass" if ok else "FAIL")
     return f"| {figure:<44} | {value:>22} | {target:<24} | {verdict:<4} |"
@@ -659,15 +616,8 @@ def main() -> None:
         "--settings", default="config.settings", help="Django settings for the server"
     )
     parser.add_argument(
-        "--fast-path",
-        choices=["on", "off", "both"],
-        default="on",
-        help="hand submissions answered before Django (SUBMIT_FAST_PATH, "
-        "api/fastsubmit.py) or by Django's handler; both: with "
-        "--only submissions-http, off and on alternately (--pairs times) "
-        "and the CPU ratio",
+        "--workers", type=int, default=2, help="uvicorn worker processes for the HTTP steps"
     )
-    parser.add_argument("--pairs", type=int, default=2, help="off/on pairs with --fast-path both")
     parser.add_argument(
         "--only",
         choices=["submissions-http"],
@@ -685,18 +635,12 @@ def main() -> None:
     cores = os.cpu_count()
     log(f"preparing {args.database}")
     slug = prepare_database(args)
-    if args.fast_path != "both":
-        os.environ["SUBMIT_FAST_PATH"] = "true" if args.fast_path == "on" else "false"
-    if args.only == "submissions-http" and args.fast_path == "both":
-        setup_django(args)
-        compare_fast_path(args, cores)
-        return
     if args.only == "submissions-http":
         setup_django(args)
         web = http_phase(args)
         print(
             f"\nTrickTable API benchmark, HTTP submissions only - {cores} cores, uvicorn "
-            f"2 workers, PostgreSQL, Redis; load average {os.getloadavg()[0]:.2f}"
+            f"{args.workers} workers, PostgreSQL, Redis; load average {os.getloadavg()[0]:.2f}"
         )
         print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
         print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
@@ -726,7 +670,8 @@ def main() -> None:
             )
         )
         report.figure(
-            bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+            bar=f"hand submissions/s over HTTP ({args.tables} tables, "
+            f"uvicorn {args.workers} workers)",
             value=web["rate"],
             unit="/s",
             target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms",
@@ -738,7 +683,7 @@ def main() -> None:
     path = f"/api/v1/tournaments/{slug}/standings"
     results = []
 
-    server = Uvicorn(args, workers=2)
+    server = Uvicorn(args, workers=args.workers)
     try:
         status, headers, body = fetch(server.url(path))
         if status != 200:
@@ -881,7 +826,7 @@ def main() -> None:
     ]
     http_ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
     report.figure(
-        bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+        bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn {args.workers} workers)",
         value=web["rate"],
         unit="/s",
         target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "

@@ -3,8 +3,8 @@
 After PostgreSQL restarts, fails over or has its sessions terminated, the connections idle in a
 pool are dead without the pool knowing, and each would fail the request it is handed to. The
 check finds them first. psycopg_pool's own `ConnectionPool.check_connection` sends an empty
-query and waits for the answer: one round trip on every checkout, about a tenth of a hand
-submission's database work under load (`bench/api.py --only submissions-http`, py-spy).
+query and waits for the answer: one round trip on every checkout, a visible share of a hand
+submission's database work under load (`bench/api.py --only submissions-http`).
 
 So the full check runs when it can matter:
 
@@ -21,7 +21,8 @@ So the full check runs when it can matter:
 A connection handed out moments ago with nothing to read goes out again at once: under load
 (the evening's submissions) every connection is back in the pool within milliseconds and out
 again soon after, and the round trip is saved; after a quiet spell, the first requests pay it
-as before.
+as before. When each connection was last handed out is kept here, beside the connections
+(a weak map: a connection the pool closes drops out of it), not written onto them.
 `tests/faults/test_pool_check.py` and `test_database_restarted.py` prove both sides.
 
 A connection that fails the check is seldom alone: a restart, a failover or an administrator
@@ -37,13 +38,19 @@ request's next try takes a live one or the first new one (`tests/faults/test_dat
 from __future__ import annotations
 
 import select
+import threading
 import time
+from weakref import WeakKeyDictionary
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 #: Seconds since a connection was last handed out within which it goes out without a query.
 QUIET = 1.0
+
+#: When each of the pool's connections was last handed out (time.monotonic()).
+_handed_out: WeakKeyDictionary[psycopg.Connection, float] = WeakKeyDictionary()
+_lock = threading.Lock()
 
 
 def check_connection(conn: psycopg.Connection) -> None:
@@ -61,7 +68,7 @@ def _check_the_others() -> None:
     database's pool: the one this check belongs to, config/settings.py)."""
     from django.db import DEFAULT_DB_ALIAS, connections
 
-    pool = connections[DEFAULT_DB_ALIAS].pool
+    pool = getattr(connections[DEFAULT_DB_ALIAS], "pool", None)  # psycopg_pool, when pooled
     if pool is not None:
         pool.check()
 
@@ -70,8 +77,9 @@ def _check(conn: psycopg.Connection) -> None:
     if conn.closed or conn.broken:
         raise psycopg.OperationalError("the connection is closed")
     now = time.monotonic()
-    last = getattr(conn, "_tricktable_out", None)
-    conn._tricktable_out = now  # type: ignore[attr-defined]
+    with _lock:
+        last = _handed_out.get(conn)
+        _handed_out[conn] = now
     if last is None or now - last > QUIET:
         ConnectionPool.check_connection(conn)
         return

@@ -172,29 +172,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "reconnect_timeout": env.float("DATABASE_RECONNECT_TIMEOUT", 1.0),
         "check": check_connection,
     }
-# The hand workflows' own statements (tournaments/services/match_rows.py) bind their
-# parameters on the server, and psycopg prepares each once a connection has run it this many
-# times (0: at its first run; they all run on every submission): PostgreSQL then plans it once
-# a connection, not once a submission. Django's own cursors
-# bind on the client and are never prepared, whatever this says (Django's default: None, off).
-# DATABASE_PREPARE=false: none prepared (for a pooler that shares server sessions between clients
-# and does not keep prepared statements: PgBouncer in transaction mode keeps them from 1.22, with
-# max_prepared_statements set).
-if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_PREPARE", True):
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
-# Hand submissions under ASGI run through Django's sync handler on a pool of this many threads
-# per process (api/threaded.py): 2 uvicorn workers then overlap their database waits instead of
-# queueing on Django's one request thread. 0: Django's ASGI handler serves them. Off on SQLite
-# (one writer at a time), where the evening server keeps its one request thread.
-SUBMIT_THREADS = env.int(
-    "SUBMIT_THREADS", default=4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 0
-)
-# On those threads, a plain scorer's submission (table token, JSON, nothing unusual) is answered
-# without Django's middleware and DRF's dispatch, with the same checks, workflow and answer
-# (api/fastsubmit.py); anything else goes through Django's handler. Off: Django answers all.
-SUBMIT_FAST_PATH = env.bool("SUBMIT_FAST_PATH", default=True)
-# A server process does its first requests' work (views, rule sets, catalogues, the submission
-# threads' connections) at uvicorn's lifespan startup, before it accepts one (api/warm.py).
+# A server process does its first requests' work (views, rule sets, catalogues, a database
+# connection) at uvicorn's lifespan startup, before it accepts one (api/warm.py).
 WARM_UP = env.bool("WARM_UP", default=True)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
@@ -217,9 +196,6 @@ BACKUP_DIR = env("BACKUP_DIR", default=str(CLUB_DIR / "backups") if EVENING_SERV
 BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Hand submissions read and write their rows in plain SQL (tournaments/services/match_rows.py,
-# measured faster); false: through the ORM. tournaments/checks.py says when it must be false.
-HAND_ROWS_SQL = env.bool("HAND_ROWS_SQL", default=True)
 
 # Sign-in: django-axes first counts wrong passwords (api.authentication.SignInGuard), then
 # Django checks the password.

@@ -229,24 +229,6 @@ def postgres_db(db):
     return connection
 
 
-@pytest.fixture
-def preparing(postgres_db):
-    """The PostgreSQL connection preparing the hand rows' statements at their first run, as
-    configured by default (DATABASE_PREPARE), whatever the environment says."""
-    postgres_db.ensure_connection()
-    raw = postgres_db.connection
-    threshold, raw.prepare_threshold = raw.prepare_threshold, 0
-    yield postgres_db
-    raw.prepare_threshold = threshold
-
-
-def prepared_statements(connection) -> list[str]:
-    """The statements prepared in the connection's session, in order."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements ORDER BY statement")
-        return [statement for (statement,) in cursor.fetchall()]
-
-
 @pytest.fixture(scope="session")
 def celery_worker_available():
     """The Celery app, once a real worker has answered a ping over Redis."""

@@ -45,7 +45,7 @@ class TournamentsConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_delete, post_save
 
-        from tournaments import checks, tasks  # noqa: F401 - checks registers the system checks
+        from tournaments import tasks  # noqa: F401 - registers the Celery tasks
         from tournaments.exports import archive
         from tournaments.live import standings_cache
         from tournaments.models import Tournament

@@ -58,6 +58,15 @@ def scores_table(actor: Actor, table_id: int | None) -> bool:
     return Table.objects.filter(pk=table_id, event_table_id=actor.card).exists()
 
 
+def covers_table(actor: Actor, table: Table | None) -> bool:
+    """`scores_table` for a table already loaded (with the match): no query."""
+    if table is None:
+        return False
+    if actor.table is not None and actor.table == table.pk:
+        return True
+    return actor.card is not None and table.event_table_id == actor.card
+
+
 def is_director(actor: Actor, tournament: Tournament) -> bool:
     if actor.system:
         return True

@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.canonical import canonical_hand
@@ -31,8 +31,8 @@ from games.records import check_hand, get_game
 from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
-from . import backups, match_rows, notify, side_pins
-from .actors import Actor, audit, is_director, require_director, scores_table
+from . import backups, notify, side_pins
+from .actors import Actor, audit, covers_table, is_director, require_director
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
@@ -52,24 +52,36 @@ class Submitted:
 
 
 def _locked_match(match: Match) -> Match:
-    return match_rows.locked_match(match.pk)
+    """The match, its row locked until the transaction ends, with its round, tournament and
+    table (SQLite has no row locks: its transactions take the write lock when they begin)."""
+    of = ("self",) if connection.features.has_select_for_update_of else ()
+    return (
+        Match.objects.select_for_update(of=of)
+        .select_related("round__tournament", "table")
+        .get(pk=match.pk)
+    )
 
 
 def current_versions(match: Match) -> list[HandSubmission]:
     """The current version of every hand of the match, in hand order (the large `raw` and
     `record` are loaded only when used)."""
-    return match_rows.match_hands(match).versions
+    return list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .defer("raw", "record")
+        .order_by("hand__number")
+    )
 
 
 def _match_sides(match: Match) -> frozenset[str]:
-    return match_rows.match_hands(match).sides
+    return frozenset(Seat.objects.filter(match=match).values_list("side", flat=True))
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
     """May this actor score at this table? Returns whether they act as director."""
     if is_director(actor, tournament):
         return True
-    if not scores_table(actor, match.table_id):
+    if not covers_table(actor, match.table):
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return False
 
@@ -318,9 +330,16 @@ def _submit_hand(
         raise ServiceError(
             "bad-idempotency-key", f"an idempotency key is 8 to {MAX_KEY} characters"
         )
-    hands = match_rows.match_hands(match, idempotency_key)
-    if hands.stored_id is not None:
-        stored = HandSubmission.objects.select_related("hand").get(pk=hands.stored_id)
+    # Asked once the match is locked, in a statement of its own: a retry that waited for the
+    # lock must see what its original stored (the locking statement's snapshot predates it).
+    stored = (
+        HandSubmission.objects.select_related("hand")
+        .filter(idempotency_key=idempotency_key)
+        .first()
+        if idempotency_key is not None
+        else None
+    )
+    if stored is not None:
         if stored.hand.match_id == match.pk and stored.raw == record:
             return Submitted(stored, created=False)
         raise Conflict(
@@ -331,9 +350,16 @@ def _submit_hand(
     if proven is not None:
         side_pins.agrees(actor, proven)
         side = proven
-    if not director and side not in hands.sides:
+    # a side proved by its PIN is a seated entry's; a side only stated must be seated
+    if not director and proven is None and side not in _match_sides(match):
         raise ServiceError("bad-side", "say which side is submitting")
-    versions = hands.versions
+    # every record is read: the next hand's dealer follows from the last one's
+    versions = list(
+        HandSubmission.objects.filter(hand__match=match, is_current=True)
+        .select_related("hand")
+        .defer("raw")
+        .order_by("hand__number")
+    )
     count = len(versions)
     if number is None:
         number = count + 1
@@ -371,7 +397,8 @@ def _submit_hand(
         submission.decided_at = timezone.now()
     try:  # no savepoint: a clash aborts the whole workflow, which raises and rolls back
         if previous is None:
-            match_rows.insert_hand_and_version(Hand(match=match, number=number), submission)
+            submission.hand = Hand.objects.create(match=match, number=number)
+            submission.save(force_insert=True)
         else:
             submission.hand = previous.hand
             submission.version = previous.version + 1
@@ -383,11 +410,11 @@ def _submit_hand(
         _rescore_after(tournament, versions, number, actor, match)
     else:
         versions.append(submission)
-    match_rows.into_play(
-        match,
-        match_starts=match.state == Match.State.PENDING,
-        round_starts=match.round.state == Round.State.PUBLISHED,
-    )
+    if match.state == Match.State.PENDING:  # its first hand puts the match in play
+        match.state = Match.State.PLAYING
+        match.save(update_fields=["state"])
+    if match.round.state == Round.State.PUBLISHED:  # and a round's first, the round
+        Round.objects.filter(pk=match.round_id).update(state=Round.State.IN_PLAY)
     notify.hand_submitted(submission)
     backups.hands_arrived(tournament_id=tournament.pk)
     if director:

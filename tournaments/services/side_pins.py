@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from tournaments.models import Entry, Match, PinFailure, Seat, Tournament
+from tournaments.models import Match, PinFailure, Seat, Tournament
 
-from .actors import Actor, audit, is_director, require_director, scores_table
+from .actors import Actor, audit, covers_table, is_director, require_director
 from .errors import Conflict, NotAllowed, ServiceError
 
 #: Wrong PINs one entry's PIN takes in any hour, whatever phones, addresses or headers try them.
@@ -88,11 +88,15 @@ def proven_side(match: Match, actor: Actor) -> str | None:
     PIN is needed there (a director, a `same-phone` tournament: `actor.side` as said)."""
     if actor.system:
         return None
-    loaded = Match.objects.select_related("round__tournament").get(pk=match.pk)
+    loaded = (
+        Match.objects.select_related("round__tournament", "table")
+        .only("round__tournament__confirmation", "table__event_table")  # what is read here
+        .get(pk=match.pk)
+    )
     tournament = loaded.round.tournament
     if not pin_needed(actor, tournament):
         return None
-    if not scores_table(actor, loaded.table_id):  # no PIN tried at another table
+    if not covers_table(actor, loaded.table):  # no PIN tried at another table
         raise NotAllowed("wrong-table", "this scorer may only score their own table")
     return prove_side(loaded, actor)
 
@@ -126,10 +130,18 @@ def _seconds(delta: timedelta) -> int:
 def _identify(match: Match, actor: Actor, pin: str) -> str | ServiceError:
     now = timezone.now()
     since = now - WINDOW
-    seats = list(Seat.objects.filter(match=match).values_list("entry_id", "side", "entry__pin"))
+    # one PIN tested at a time against these entries, locked in the order of their ids
+    # (PostgreSQL; SQLite has one writer), in the query that reads their PINs
+    of = ("entry",) if connection.features.has_select_for_update_of else ()
+    seated = (
+        Seat.objects.filter(match=match)
+        .select_related("entry")
+        .select_for_update(of=of)
+        .order_by("entry_id", "seats")
+        .only("side", "entry__pin")
+    )
+    seats = [(seat.entry_id, seat.side, seat.entry.pin) for seat in seated]
     entries = sorted({entry for entry, _, _ in seats})
-    # one PIN tested at a time against these entries (PostgreSQL; SQLite has one writer)
-    list(Entry.objects.select_for_update().filter(pk__in=entries).values_list("pk", flat=True))
     client = client_of(actor)
     recent = PinFailure.objects.filter(at__gte=since)
     if not recent.filter(Q(client=client) | Q(entry_id__in=entries)).exists():
