@@ -3,18 +3,15 @@ table token, anonymous), and a published match from the tournament test builders
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 import pytest
-from django.core.handlers.asgi import ASGIHandler
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from api import fastpath, threaded
 from api.models import ApiToken, hash_secret, new_secret
 from tests.conftest import clear_cache
-from tests.tournaments.builders import make_director, make_match, side_pin
+from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Match, TableToken
 from tournaments.services import Actor
 
@@ -39,53 +36,6 @@ def table_token(table, **fields) -> tuple[TableToken, str]:
         table=table.event_table, key_hash=hash_secret(secret), **fields
     )
     return token, secret
-
-
-class AsgiPaths:
-    """Django's ASGI handler alone (`django`), and the order config/asgi.py serves requests in
-    (`ours`: the fast path, then the submission threads, then Django): the two sides of the
-    submission-path parity tests (test_threaded, test_fastsubmit)."""
-
-    def __init__(self) -> None:
-        self.django = ASGIHandler()
-
-    async def ours(self, scope, receive, send) -> None:
-        if await fastpath.serve(scope, send, receive):
-            return
-        if threaded.wanted(scope) and await threaded.serve(scope, receive, send):
-            return
-        await self.django(scope, receive, send)
-
-
-@pytest.fixture
-def tables():
-    """Two matches built alike, each with its scorer's token: (match, secret) twice."""
-    director = make_director(f"td-{uuid.uuid4().hex[:6]}")
-    found = []
-    for _ in range(2):
-        match = make_match(director)
-        found.append((match, table_token(match.table)[1]))
-    return found
-
-
-class PinOf(str):
-    """In a step's body played on two matches (test_threaded, test_fastsubmit): the PIN of
-    that match's entry on this side (`with_pins` puts it in)."""
-
-
-#: A body's side and its PIN (in `play`, the PIN at the match it is played on).
-AS_NS = {"side": "NS", "pin": PinOf("NS")}
-
-
-def with_pins(body, match: Match):
-    """The body with each `PinOf(side)` replaced by that side's PIN at `match` (with the
-    spaces round the side kept round the PIN)."""
-    if not isinstance(body, dict):
-        return body
-    return {
-        k: v.replace(v.strip(), side_pin(match, v.strip())) if isinstance(v, PinOf) else v
-        for k, v in body.items()
-    }
 
 
 def client_with(header: str | None = None) -> APIClient:
