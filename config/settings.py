@@ -113,7 +113,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout answer.
-    "axes.middleware.AxesMiddleware",
+    "config.middleware.SyncAxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -13,12 +13,24 @@ that cannot reach it falls back (pages poll, the sweep catches up) instead of ha
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 TIMEOUT = 2.0  # seconds to connect, and to wait for a command's answer
+
+#: What an unreachable Redis raises: a caller that can do without it catches these.
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+#: An outage is logged at most this often (seconds), not once a request.
+LOG_EVERY = 30.0
+
+log = logging.getLogger(__name__)
+_last_logged = 0.0
 
 _clients: dict[str, Any] = {}
 _scripts: dict[tuple[str, str], Any] = {}
@@ -79,3 +91,15 @@ def async_client(*, pubsub: bool = False) -> Any:
                 ),
             )
     return found
+
+
+def unavailable(operation: str, error: Exception) -> None:
+    """Log that Redis was out of reach and `operation` went without it (at most every
+    LOG_EVERY seconds)."""
+    global _last_logged
+    now = time.monotonic()
+    if now - _last_logged >= LOG_EVERY:
+        _last_logged = now
+        log.warning(
+            "redis unavailable, %s skipped (%s: %s)", operation, type(error).__name__, error
+        )
