@@ -10,18 +10,20 @@ throttle and for the sign-in lockout.
 from __future__ import annotations
 
 import os
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.core.cache import cache
-from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
-from rest_framework.views import APIView
 
 from tournaments import redis_client, throttles
 from tournaments.clients import client_address
 from tournaments.models import TableToken
+
+if TYPE_CHECKING:  # DRF's views read the throttle classes from the settings when imported
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 #: DRF's sliding window in one Redis round trip. DRF keeps the times of the requests in the
 #: window as a pickled list (a GET, then a SET when the request is let through); this keeps
