@@ -1,7 +1,7 @@
 """The one home of TrickTable's Redis clients (`settings.REDIS_URL`).
 
 A leaf: it imports nothing of ours but the settings, so anything that needs Redis (the live
-event log and hub, the ASGI fast path, task coalescing, benchmarks) imports it without pulling
+event log and hub, the throttle, task coalescing, benchmarks) imports it without pulling
 anything else in. Clients are made on first use and kept per URL (per URL and event loop for
 the asyncio ones: an asyncio client is bound to its loop), so a test that points REDIS_URL
 elsewhere gets a client for that address without resetting anything here.
