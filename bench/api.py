@@ -121,8 +121,11 @@ def free_port() -> int:
 
 
 class Uvicorn:
-    def __init__(self, args, workers: int) -> None:
+    def __init__(self, args, workers: int, interface: str = "asgi") -> None:
         self.port = args.port or free_port()
+        app = ["config.asgi:application"]
+        if interface == "wsgi":  # Django's WSGI handler, in uvicorn's thread pool
+            app = ["config.wsgi:application", "--interface", "wsgi"]
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - the server's log, kept
             prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False
         )
@@ -131,7 +134,7 @@ class Uvicorn:
                 PY,
                 "-m",
                 "uvicorn",
-                "config.asgi:application",
+                *app,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -154,7 +157,9 @@ class Uvicorn:
         # connections before that, and a request would then wait for the worker's start.
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if Path(self.log.name).read_text().count("Application startup complete") >= workers:
+            # (no lifespan under the WSGI interface: each worker's start is its ready line)
+            ready = "Application startup complete" if interface == "asgi" else "Started server"
+            if Path(self.log.name).read_text().count(ready) >= workers:
                 return
             if self.process.poll() is not None:
                 break
@@ -647,6 +652,13 @@ def main() -> None:
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--port", type=int, default=0, help="uvicorn's port (default: any free)")
     parser.add_argument(
+        "--interface",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="for the standings GET runs: config.asgi (the deployment) or config.wsgi under "
+        "uvicorn's WSGI interface (Django's WSGI handler, for comparison)",
+    )
+    parser.add_argument(
         "--workers", type=int, default=2, help="uvicorn workers for the standings GET runs"
     )
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
@@ -746,7 +758,7 @@ def main() -> None:
     if args.only in (None, "standings"):
         path = f"/api/v1/tournaments/{slug}/standings"
 
-        server = Uvicorn(args, workers=args.workers)
+        server = Uvicorn(args, workers=args.workers, interface=args.interface)
         try:
             status, headers, body = fetch(server.url(path))
             if status != 200:
