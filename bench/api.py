@@ -121,10 +121,10 @@ def free_port() -> int:
 
 
 class Uvicorn:
-    def __init__(self, args, workers: int, interface: str = "asgi") -> None:
+    def __init__(self, args, workers: int) -> None:
         self.port = args.port or free_port()
         app = ["config.asgi:application"]
-        if interface == "wsgi":  # Django's WSGI handler, in uvicorn's thread pool
+        if args.interface == "wsgi":  # Django's WSGI handler, in uvicorn's thread pool
             app = ["config.wsgi:application", "--interface", "wsgi"]
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - the server's log, kept
             prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False
@@ -158,7 +158,7 @@ class Uvicorn:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             # (no lifespan under the WSGI interface: each worker's start is its ready line)
-            ready = "Application startup complete" if interface == "asgi" else "Started server"
+            ready = "Application startup complete" if args.interface == "asgi" else "Started server"
             if Path(self.log.name).read_text().count(ready) >= workers:
                 return
             if self.process.poll() is not None:
@@ -644,6 +644,64 @@ def row(figure: str, value: str, target: str, ok: bool | None) -> str:
     return f"| {figure:<44} | {value:>22} | {target:<24} | {verdict:<4} |"
 
 
+def listeners_phase(args, slug: str) -> list[str]:
+    """One uvicorn process, --listeners SSE connections, one announcement: the table's rows."""
+    from tournaments.live import events
+    from tournaments.models import Tournament
+
+    tid = Tournament.objects.get(slug=slug).pk
+    server = Uvicorn(args, workers=1)
+    try:
+        log(f"opening {args.listeners} SSE listeners on one uvicorn process")
+        sse = asyncio.run(
+            listeners(
+                server.port,
+                f"/api/v1/tournaments/{slug}/events",
+                args.listeners,
+                lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
+            )
+        )
+    finally:
+        server.stop()
+    delivered = f"{sse['received']:,} of {sse['connected']:,}"
+    report.figure(
+        bar="SSE listeners on one process that received the event",
+        value=sse["received"],
+        unit="",
+        target=f">= {TARGETS['listeners']:,}",
+        ok=sse["received"] >= TARGETS["listeners"],
+        command="bench/api.py",
+    )
+    return [
+        row(
+            "SSE listeners on one process: event received",
+            delivered,
+            f">= {TARGETS['listeners']:,}",
+            sse["received"] >= TARGETS["listeners"],
+        ),
+        row(
+            "  time for all to receive it (p50)",
+            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)",
+            "",
+            None,
+        ),
+        row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
+    ]
+
+
+def print_table(args, cores: int | None, load: float, results: list[str]) -> None:
+    print(
+        f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
+        f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
+        f"{args.connections} connections; load average {load:.2f} -> "
+        f"{os.getloadavg()[0]:.2f})"
+    )
+    print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
+    print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
+    for line in results:
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="5 s wrk runs, 200 hands")
@@ -655,11 +713,8 @@ def main() -> None:
         "--interface",
         choices=["asgi", "wsgi"],
         default="asgi",
-        help="for the standings GET runs: config.asgi (the deployment) or config.wsgi under "
-        "uvicorn's WSGI interface (Django's WSGI handler, for comparison)",
-    )
-    parser.add_argument(
-        "--workers", type=int, default=2, help="uvicorn workers for the standings GET runs"
+        help="the server's application: config.asgi (the deployment) or config.wsgi under "
+        "uvicorn's WSGI interface (Django's WSGI handler, for comparison: no event streams)",
     )
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
     parser.add_argument("--hands", type=int, default=800, help="hands submitted in all")
@@ -752,222 +807,172 @@ def main() -> None:
             command="bench/api.py --only submissions-http",
         )
         return
-    results: list[str] = []
-    cmd = "bench/api.py"
     load = os.getloadavg()[0]
-    if args.only in (None, "standings"):
-        path = f"/api/v1/tournaments/{slug}/standings"
-
-        server = Uvicorn(args, workers=args.workers, interface=args.interface)
-        try:
-            status, headers, body = fetch(server.url(path))
-            if status != 200:
-                raise SystemExit(f"GET {path}: {status} {body[:200]!r}")
-            etag = headers["etag"]
-            assert fetch(server.url(path), {"If-None-Match": etag})[0] == 304
-            log(f"wrk GET {path} ({len(body)} bytes), {args.seconds} s")
-            wrk(server.url(path), 2, args.connections)  # warm both workers' caches
-            pids = _tree(server.process.pid)
-            get = wrk(server.url(path), args.seconds, args.connections, server=pids)
-            with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-                script.write(f"wrk.headers[\"If-None-Match\"] = '{etag}'\n")
-            log("wrk GET with If-None-Match")
-            not_modified = wrk(
-                server.url(path), args.seconds, args.connections, script.name, server=pids
-            )
-            os.unlink(script.name)
-        finally:
-            server.stop()
-        cheaper = not_modified["cpu_us"] < get["cpu_us"]
-        results += [
-            row(
-                f"standings GET 200, req/s ({args.connections} conns)",
-                f"{get['rps']:,.0f}",
-                f">= {TARGETS['get_rps']:,} on 2 cores",
-                get["rps"] >= TARGETS["get_rps"],
-            ),
-            row(
-                "standings GET 200, p50 / p99 latency",
-                f"{get['p50']:.1f} / {get['p99']:.1f} ms",
-                f"p99 <= {TARGETS['get_p99_ms']} ms",
-                get["p99"] <= TARGETS["get_p99_ms"],
-            ),
-            row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}", "", None),
-            row(
-                "standings GET 304, server CPU an answer",
-                f"{not_modified['cpu_us']:,.0f} µs (200: {get['cpu_us']:,.0f} µs)",
-                "less than a 200's",
-                cheaper,
-            ),
-            row(
-                "standings GET 304, p50 / p99 latency",
-                f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
-                f"p99 <= {TARGETS['get_p99_ms']} ms",
-                not_modified["p99"] <= TARGETS["get_p99_ms"],
-            ),
-        ]
-        report.figure(
-            bar=f"standings GET 200, req/s at {args.connections} connections",
-            value=get["rps"],
-            unit="req/s",
-            target=f">= {TARGETS['get_rps']:,}",
-            ok=get["rps"] >= TARGETS["get_rps"],
-            command=cmd,
-        )
-        report.figure(
-            bar="standings GET 200, p99 latency",
-            value=get["p99"],
-            unit="ms",
-            target=f"<= {TARGETS['get_p99_ms']} ms",
-            ok=get["p99"] <= TARGETS["get_p99_ms"],
-            command=cmd,
-        )
-        # "304 responses cheaper still" (product.md): what a 304 costs the server, against a 200.
-        # Their req/s are within a few per cent of each other (each answer is mostly uvicorn's and
-        # the cache's work, the same for both), so which is higher is the load's doing.
-        report.figure(
-            bar="standings GET 304, req/s",
-            value=not_modified["rps"],
-            unit="req/s",
-            note=f"200s: {get['rps']:,.0f} req/s",
-            command=cmd,
-        )
-        report.figure(
-            bar="standings GET 304, server CPU an answer",
-            value=not_modified["cpu_us"],
-            unit="µs",
-            target=f"less than a 200's ({get['cpu_us']:,.0f} µs)",
-            ok=cheaper,
-            command=cmd,
-        )
-        report.figure(
-            bar="standings GET 304, p99 latency",
-            value=not_modified["p99"],
-            unit="ms",
-            target=f"<= {TARGETS['get_p99_ms']} ms",
-            ok=not_modified["p99"] <= TARGETS["get_p99_ms"],
-            command=cmd,
-        )
-        for name, run in (("200", get), ("304", not_modified)):
-            if run["non2xx"] or run["errors"]:
-                log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
-
-    if args.only is None:
+    if args.only == "listeners":
         setup_django(args)
-        log(f"submitting {args.hands} hands from {args.processes} processes (services, PostgreSQL)")
-        sub = submissions(args)
-        results += [
-            row(
-                f"hand submissions/s, {args.processes} processes",
-                f"{sub['submit_rate']:,.0f}",
-                f">= {TARGETS['submissions']}/s",
-                sub["submit_rate"] >= TARGETS["submissions"],
-            ),
-            row("  then confirmations/s", f"{sub['confirm_rate']:,.0f}", "", None),
-            row(
-                "  CPU a submission: Python / PostgreSQL",
-                f"{sub['python_ms']:.1f} / {sub['postgres_ms']:.1f} ms",
-                "",
-                None,
-            ),
-        ]
-        report.figure(
-            bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
-            value=sub["submit_rate"],
-            unit="/s",
-            target=f">= {TARGETS['submissions']}",
-            ok=sub["submit_rate"] >= TARGETS["submissions"],
-            command=cmd,
-        )
-        report.figure(
-            bar="hand confirmations/s (same processes)",
-            value=sub["confirm_rate"],
-            unit="/s",
-            command=cmd,
-        )
+        print_table(args, cores, load, listeners_phase(args, slug))
+        return
+    path = f"/api/v1/tournaments/{slug}/standings"
+    results = []
 
-        web = http_phase(args)
-        results += [
-            row(f"  over HTTP, {args.tables} tables at once", f"{web['rate']:,.0f}/s", "", None),
-            row(
-                "  over HTTP, p50 / p99 latency",
-                f"{web['p50']:,.0f} / {web['p99']:,.0f} ms",
-                "",
-                None,
-            ),
-            row(
-                "  over HTTP, CPU each: uvicorn / PostgreSQL",
-                f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms",
-                "",
-                None,
-            ),
-        ]
-        http_ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
-        report.figure(
-            bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
-            value=web["rate"],
-            unit="/s",
-            target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "
-            f"(services alone: {sub['submit_rate']:,.0f}/s this run)",
-            ok=http_ok,
-            shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 {web['p99']:,.0f} ms",
-            command=cmd,
+    server = Uvicorn(args, workers=2)
+    try:
+        status, headers, body = fetch(server.url(path))
+        if status != 200:
+            raise SystemExit(f"GET {path}: {status} {body[:200]!r}")
+        etag = headers["etag"]
+        assert fetch(server.url(path), {"If-None-Match": etag})[0] == 304
+        log(f"wrk GET {path} ({len(body)} bytes), {args.seconds} s")
+        wrk(server.url(path), 2, args.connections)  # warm both workers' caches
+        pids = _tree(server.process.pid)
+        get = wrk(server.url(path), args.seconds, args.connections, server=pids)
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+            script.write(f"wrk.headers[\"If-None-Match\"] = '{etag}'\n")
+        log("wrk GET with If-None-Match")
+        not_modified = wrk(
+            server.url(path), args.seconds, args.connections, script.name, server=pids
         )
-
-    if args.only in (None, "listeners"):
-        if args.only == "listeners":
-            setup_django(args)
-        from tournaments.live import events
-        from tournaments.models import Tournament
-
-        tid = Tournament.objects.get(slug=slug).pk
-        server = Uvicorn(args, workers=1)
-        try:
-            log(f"opening {args.listeners} SSE listeners on one uvicorn process")
-            sse = asyncio.run(
-                listeners(
-                    server.port,
-                    f"/api/v1/tournaments/{slug}/events",
-                    args.listeners,
-                    lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
-                )
-            )
-        finally:
-            server.stop()
-        delivered = f"{sse['received']:,} of {sse['connected']:,}"
-        report.figure(
-            bar="SSE listeners on one process that received the event",
-            value=sse["received"],
-            unit="",
-            target=f">= {TARGETS['listeners']:,}",
-            ok=sse["received"] >= TARGETS["listeners"],
-            command=cmd,
-        )
-        results += [
-            row(
-                "SSE listeners on one process: event received",
-                delivered,
-                f">= {TARGETS['listeners']:,}",
-                sse["received"] >= TARGETS["listeners"],
-            ),
-            row(
-                "  time for all to receive it (p50)",
-                f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)",
-                "",
-                None,
-            ),
-            row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
-        ]
-    print(
-        f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
-        f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
-        f"{args.connections} connections; load average {load:.2f} -> "
-        f"{os.getloadavg()[0]:.2f})"
+        os.unlink(script.name)
+    finally:
+        server.stop()
+    cheaper = not_modified["cpu_us"] < get["cpu_us"]
+    results += [
+        row(
+            f"standings GET 200, req/s ({args.connections} conns)",
+            f"{get['rps']:,.0f}",
+            f">= {TARGETS['get_rps']:,} on 2 cores",
+            get["rps"] >= TARGETS["get_rps"],
+        ),
+        row(
+            "standings GET 200, p50 / p99 latency",
+            f"{get['p50']:.1f} / {get['p99']:.1f} ms",
+            f"p99 <= {TARGETS['get_p99_ms']} ms",
+            get["p99"] <= TARGETS["get_p99_ms"],
+        ),
+        row("standings GET 304, req/s", f"{not_modified['rps']:,.0f}", "", None),
+        row(
+            "standings GET 304, server CPU an answer",
+            f"{not_modified['cpu_us']:,.0f} µs (200: {get['cpu_us']:,.0f} µs)",
+            "less than a 200's",
+            cheaper,
+        ),
+        row(
+            "standings GET 304, p50 / p99 latency",
+            f"{not_modified['p50']:.1f} / {not_modified['p99']:.1f} ms",
+            f"p99 <= {TARGETS['get_p99_ms']} ms",
+            not_modified["p99"] <= TARGETS["get_p99_ms"],
+        ),
+    ]
+    cmd = "bench/api.py"
+    report.figure(
+        bar=f"standings GET 200, req/s at {args.connections} connections",
+        value=get["rps"],
+        unit="req/s",
+        target=f">= {TARGETS['get_rps']:,}",
+        ok=get["rps"] >= TARGETS["get_rps"],
+        command=cmd,
     )
-    print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
-    print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
-    for line in results:
-        print(line)
+    report.figure(
+        bar="standings GET 200, p99 latency",
+        value=get["p99"],
+        unit="ms",
+        target=f"<= {TARGETS['get_p99_ms']} ms",
+        ok=get["p99"] <= TARGETS["get_p99_ms"],
+        command=cmd,
+    )
+    # "304 responses cheaper still" (product.md): what a 304 costs the server, against a 200.
+    # Their req/s are within a few per cent of each other (each answer is mostly uvicorn's and
+    # the cache's work, the same for both), so which is higher is the load's doing.
+    report.figure(
+        bar="standings GET 304, req/s",
+        value=not_modified["rps"],
+        unit="req/s",
+        note=f"200s: {get['rps']:,.0f} req/s",
+        command=cmd,
+    )
+    report.figure(
+        bar="standings GET 304, server CPU an answer",
+        value=not_modified["cpu_us"],
+        unit="µs",
+        target=f"less than a 200's ({get['cpu_us']:,.0f} µs)",
+        ok=cheaper,
+        command=cmd,
+    )
+    report.figure(
+        bar="standings GET 304, p99 latency",
+        value=not_modified["p99"],
+        unit="ms",
+        target=f"<= {TARGETS['get_p99_ms']} ms",
+        ok=not_modified["p99"] <= TARGETS["get_p99_ms"],
+        command=cmd,
+    )
+    for name, run in (("200", get), ("304", not_modified)):
+        if run["non2xx"] or run["errors"]:
+            log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
+    if args.only == "standings":
+        print_table(args, cores, load, results)
+        return
+
+    setup_django(args)
+    log(f"submitting {args.hands} hands from {args.processes} processes (services, PostgreSQL)")
+    sub = submissions(args)
+    results += [
+        row(
+            f"hand submissions/s, {args.processes} processes",
+            f"{sub['submit_rate']:,.0f}",
+            f">= {TARGETS['submissions']}/s",
+            sub["submit_rate"] >= TARGETS["submissions"],
+        ),
+        row("  then confirmations/s", f"{sub['confirm_rate']:,.0f}", "", None),
+        row(
+            "  CPU a submission: Python / PostgreSQL",
+            f"{sub['python_ms']:.1f} / {sub['postgres_ms']:.1f} ms",
+            "",
+            None,
+        ),
+    ]
+    report.figure(
+        bar=f"hand submissions/s ({args.processes} processes, PostgreSQL)",
+        value=sub["submit_rate"],
+        unit="/s",
+        target=f">= {TARGETS['submissions']}",
+        ok=sub["submit_rate"] >= TARGETS["submissions"],
+        command=cmd,
+    )
+    report.figure(
+        bar="hand confirmations/s (same processes)",
+        value=sub["confirm_rate"],
+        unit="/s",
+        command=cmd,
+    )
+
+    web = http_phase(args)
+    results += [
+        row(f"  over HTTP, {args.tables} tables at once", f"{web['rate']:,.0f}/s", "", None),
+        row(
+            "  over HTTP, p50 / p99 latency", f"{web['p50']:,.0f} / {web['p99']:,.0f} ms", "", None
+        ),
+        row(
+            "  over HTTP, CPU each: uvicorn / PostgreSQL",
+            f"{web['python_ms']:.1f} / {web['postgres_ms']:.1f} ms",
+            "",
+            None,
+        ),
+    ]
+    http_ok = web["rate"] >= HTTP_SUBMISSIONS and web["p99"] <= HTTP_P99_MS
+    report.figure(
+        bar=f"hand submissions/s over HTTP ({args.tables} tables, uvicorn 2 workers)",
+        value=web["rate"],
+        unit="/s",
+        target=f">= {HTTP_SUBMISSIONS}/s, p99 <= {HTTP_P99_MS} ms "
+        f"(services alone: {sub['submit_rate']:,.0f}/s this run)",
+        ok=http_ok,
+        shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 {web['p99']:,.0f} ms",
+        command=cmd,
+    )
+
+    results += listeners_phase(args, slug)
+    print_table(args, cores, load, results)
 
 
 if __name__ == "__main__":
