@@ -646,6 +646,9 @@ def row(figure: str, value: str, target: str, ok: bool | None) -> str:
 
 def listeners_phase(args, slug: str) -> list[str]:
     """One uvicorn process, --listeners SSE connections, one announcement: the table's rows."""
+    # Every listener comes from 127.0.0.1: past the cap of streams a client (issue 30) the
+    # server would refuse the rest.
+    os.environ.setdefault("STREAMS_PER_CLIENT", str(args.listeners))
     from tournaments.live import events
     from tournaments.models import Tournament
 
