@@ -1,18 +1,20 @@
 """Live standings: `GET …/tournaments/{slug}/standings` (cached, ETag, 304 without SQL) and
 `GET …/tournaments/{slug}/events` (server-sent events with heartbeats and Last-Event-ID resume).
 
-Public, no authentication; plain Django views (not DRF) because they are the hottest paths of a
-big event. See docs/live.md for the cache and invalidation design.
+Public, no authentication; plain Django views (not DRF), through Django's ordinary handler and
+middleware. See docs/live.md for the cache and invalidation design.
 
 Standings cache (the `default` cache: Redis when REDIS_URL is set, so shared by all processes;
 keys from `tournaments.live.standings_cache`, their one home):
 - `gen_key(slug)`   an integer generation, bumped by `standings_cache.invalidate`
   (every announcement, every results change, every tournament save/delete);
-- `state_key(slug)` {gen, tid, etag, last_modified, computed_at, token}: what a
-  304 needs, valid while its `gen` equals the current generation;
+- `state_key(slug)` {gen, tid, etag, computed_at, token}: what a 304 needs, valid while its
+  `gen` equals the current generation;
 - `body_key(token)` the serialized JSON body (all but `age_seconds`, which is
   appended per request), also kept in a small per-process LRU.
-A poll reads state and generation with one MGET: a 304 and a cached 200 cost no SQL.
+A poll reads state and generation with one `get_many`: a 304 and a cached 200 cost no SQL.
+The conditional answer (If-None-Match, If-Modified-Since → 304) is Django's `condition`
+decorator's, from the state's ETag and time.
 """
 
 from __future__ import annotations
@@ -20,17 +22,28 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
-from typing import Any
+from functools import wraps
+from typing import Any, TypedDict, cast
+from weakref import WeakKeyDictionary
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.utils.http import http_date, parse_http_date_safe
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from django.utils.http import http_date
+from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import condition
 
 from tournaments.clients import client_address
 from tournaments.error_shape import body as error_body
@@ -42,7 +55,17 @@ from tournaments.models import StandingsSnapshot, Tournament
 
 BODY_LRU = 256
 _bodies: OrderedDict[str, bytes] = OrderedDict()
-CACHE_CONTROL = "public, no-cache"
+
+
+class State(TypedDict):
+    """What a poll needs to answer without SQL: the ETag and time of the current answer, and
+    the token its body is stored under."""
+
+    gen: int
+    tid: int
+    etag: str
+    computed_at: float | None
+    token: str
 
 
 def not_found(slug: str) -> JsonResponse:
@@ -51,6 +74,13 @@ def not_found(slug: str) -> JsonResponse:
 
 def etag_of(tournament_id: int, version: int, stale: bool) -> str:
     return f'"{tournament_id}-{version}-{int(stale)}"'
+
+
+def method_not_allowed(*allowed: str) -> JsonResponse:
+    """405 in the API's error shape, with Allow (HEAD and OPTIONS included)."""
+    response = error_response(405, "method-not-allowed", f"use {' or '.join(allowed)}")
+    response["Allow"] = ", ".join(allowed)
+    return response
 
 
 # --- standings ----------------------------------------------------------------------------
@@ -63,7 +93,7 @@ def _remember(token: str, body: bytes) -> None:
         _bodies.popitem(last=False)
 
 
-def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
+def _build(slug: str) -> tuple[State, bytes] | None:
     """Read the tournament and its latest snapshot; cache and return (state, body prefix)."""
     tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if tid is None:
@@ -88,7 +118,7 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         payload = dict(snapshot.payload)
     payload.update(version=version, stale=stale, computed_at=timestamp(computed))
     body = json.dumps(payload, separators=(",", ":"))[:-1] + ',"age_seconds":'
-    state = {
+    state: State = {
         "gen": gen,
         "tid": tid,
         "etag": etag_of(tid, version, stale),
@@ -101,78 +131,100 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
     return state, encoded
 
 
-def fresh(state: dict[str, Any], if_none_match: str | None, if_modified_since: str | None) -> bool:
-    """True when the client's copy is current (If-None-Match, else If-Modified-Since): the one
-    rule of the view and the ASGI fast path (api/fastpath.py)."""
-    if if_none_match is not None:
-        tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
-        return state["etag"] in tags or "*" in tags
-    if if_modified_since and state["computed_at"] is not None:
-        when = parse_http_date_safe(if_modified_since)
-        return when is not None and int(state["computed_at"]) <= when
-    return False
-
-
-def _conditional(request: HttpRequest, state: dict[str, Any]) -> bool:
-    return fresh(
-        state, request.headers.get("If-None-Match"), request.headers.get("If-Modified-Since")
-    )
-
-
-def not_modified(state: dict[str, Any]) -> HttpResponse:
-    """304: the validators, no body and no Content-Type (it would describe an empty HTML page,
-    not the client's JSON)."""
-    response = HttpResponse(status=304)
-    del response["Content-Type"]
-    return _headers(response, state)
-
-
-def method_not_allowed(*allowed: str) -> JsonResponse:
-    """405 in the API's error shape, with Allow (HEAD and OPTIONS included)."""
-    response = error_response(405, "method-not-allowed", f"use {' or '.join(allowed)}")
-    response["Allow"] = ", ".join(allowed)
-    return response
-
-
-def _headers(response: HttpResponse, state: dict[str, Any]) -> HttpResponse:
-    response["ETag"] = state["etag"]
-    response["Cache-Control"] = CACHE_CONTROL
-    if state["computed_at"] is not None:
-        response["Last-Modified"] = http_date(state["computed_at"])
-    return response
-
-
-@csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`.
-    GET and HEAD (the same headers, the server drops the body)."""
-    if request.method not in ("GET", "HEAD"):
-        return method_not_allowed("GET", "HEAD")
+def _cached(slug: str) -> State | None:
+    """The slug's cached state if it is current (one `get_many`), else None."""
     state_key, gen_key = keys.state_key(slug), keys.gen_key(slug)
     found = cache.get_many([state_key, gen_key])
     state = found.get(state_key)
-    body = None
-    if state is not None and state["gen"] == (found.get(gen_key) or 0):
-        if _conditional(request, state):
-            return not_modified(state)
-        body = _bodies.get(state["token"])
-        if body is None:
-            body = cache.get(keys.body_key(state["token"]))
-            if body is not None:
-                _remember(state["token"], body)
+    if isinstance(state, dict) and state.get("gen") == (found.get(gen_key) or 0):
+        return cast(State, state)  # what _build stored
+    return None
+
+
+#: Each request's answer, found once for the validators and the view (`condition` asks for the
+#: ETag and the time separately, then calls the view): (state, body or None when not read yet).
+_answers: WeakKeyDictionary[HttpRequest, tuple[State, bytes | None] | None] = WeakKeyDictionary()
+
+
+def _answer(request: HttpRequest, slug: str) -> tuple[State, bytes | None] | None:
+    """This request's state, from the cache when current, else built from the database (which
+    also reads the body); None: no such tournament."""
+    if request in _answers:
+        return _answers[request]
+    state = _cached(slug)
+    found = (state, None) if state is not None else _build(slug)
+    _answers[request] = found
+    return found
+
+
+def _etag(request: HttpRequest, slug: str) -> str | None:
+    found = _answer(request, slug)
+    return found[0]["etag"] if found else None
+
+
+def _last_modified(request: HttpRequest, slug: str) -> datetime | None:
+    found = _answer(request, slug)
+    if found is None or found[0]["computed_at"] is None:
+        return None
+    return datetime.fromtimestamp(found[0]["computed_at"], UTC)
+
+
+def _body(request: HttpRequest, slug: str) -> tuple[State, bytes] | None:
+    """The state and the body to send: the body from this process's LRU, else the shared cache,
+    else built again (the cache lost it)."""
+    found = _answer(request, slug)
+    if found is None:
+        return None
+    state, body = found
     if body is None:
-        built = _build(slug)
-        if built is None:
-            return not_found(slug)
-        state, body = built
-        if _conditional(request, state):
-            return not_modified(state)
+        body = _bodies.get(state["token"])
+    if body is None:
+        body = cache.get(keys.body_key(state["token"]))
+        if body is not None:
+            _remember(state["token"], body)
+    if body is None:
+        return _build(slug)
+    return state, body
+
+
+def read_only(*allowed: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Any other method answered 405 in the API's shape (not Django's bare 405), before the
+    view's conditional handling."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if request.method not in allowed:
+                return method_not_allowed(*allowed)
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+@csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
+@read_only("GET", "HEAD")
+@cache_control(public=True, no_cache=True)
+@condition(etag_func=_etag, last_modified_func=_last_modified)
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`.
+    GET and HEAD (the same headers, the server drops the body); a current If-None-Match or
+    If-Modified-Since gets a 304 (`condition`)."""
+    found = _body(request, slug)
+    if found is None:
+        return not_found(slug)
+    state, body = found
     if state["computed_at"] is None:
         age = b"null"
     else:
         age = b"%.3f" % max(0.0, datetime.now(UTC).timestamp() - state["computed_at"])
     response = HttpResponse(body + age + b"}", content_type="application/json")
-    return _headers(response, state)
+    # The body's own validators (built again when the cache lost it: maybe newer than asked).
+    response["ETag"] = state["etag"]
+    if state["computed_at"] is not None:
+        response["Last-Modified"] = http_date(state["computed_at"])
+    return response
 
 
 # --- server-sent events -------------------------------------------------------------------
@@ -208,12 +260,9 @@ def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
     """The slug's tournament: from the standings state when it is current, else (or when the
     caller has just found it stale: `cached=False`) from the database. A stale state may name
     the tournament that had the slug before a rename."""
-    if cached:
-        state_key, gen_key = keys.state_key(slug), keys.gen_key(slug)
-        found = cache.get_many([state_key, gen_key])
-        state = found.get(state_key)
-        if isinstance(state, dict) and state.get("gen") == (found.get(gen_key) or 0):
-            return state["tid"]
+    state = _cached(slug) if cached else None
+    if state is not None:
+        return state["tid"]
     tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if not connection.in_atomic_block:
         connection.close()  # a long-lived stream must not hold a database connection
@@ -234,7 +283,7 @@ class StreamSlots:
     opening hundreds (issue 30, item 3: ~1,000 from one address used up the server's open
     files, and every other request was reset) is refused past `STREAMS_PER_CLIENT` with 429
     and Retry-After, while a thousand listeners from a thousand devices are served. Used from
-    the event loop only (the fast path and the ASGI view), so a plain dict is enough."""
+    the event loop only (the ASGI view), so a plain dict is enough."""
 
     def __init__(self) -> None:
         self.held: dict[str, int] = {}
@@ -266,7 +315,7 @@ def too_many_streams() -> dict[str, Any]:
     )
 
 
-async def held(client: str, messages):
+async def held(client: str, messages: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     """`messages`, with the client's slot given back when the stream ends however it ends."""
     try:
         async for chunk in messages:
@@ -281,7 +330,7 @@ async def stream(
     *,
     heartbeat: float | None = None,
     limit: int | None = None,
-):
+) -> AsyncIterator[bytes]:
     """The SSE byte stream: `retry:`, missed events after `after` (Last-Event-ID), then each
     new announcement, with a heartbeat comment after `heartbeat` quiet seconds. `limit` stops
     after that many messages (tests)."""
@@ -319,7 +368,7 @@ async def stream(
 
 
 @csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
-async def events(request: HttpRequest, slug: str) -> HttpResponse:
+async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Server-sent events for a tournament. Under ASGI a long-lived stream; under WSGI (the dev
     server) a short response (missed events and `retry:`) that EventSource reconnects to.
     GET only: a HEAD would open a stream nobody reads."""

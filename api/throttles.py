@@ -10,15 +10,20 @@ throttle and for the sign-in lockout.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, cast
 
-from django.core.cache import caches
+from django.conf import settings
+from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
-from config.cache import DOWN, TolerantRedisCache, _down
-from tournaments import throttles
+from tournaments import redis_client, throttles
 from tournaments.clients import client_address
 from tournaments.models import TableToken
+
+if TYPE_CHECKING:  # DRF's views read the throttle classes from the settings when imported
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 #: DRF's sliding window in one Redis round trip. DRF keeps the times of the requests in the
 #: window as a pickled list (a GET, then a SET when the request is let through); this keeps
@@ -43,18 +48,16 @@ return {1, count + 1, ARGV[1]}
 
 __all__ = ["RegistrationThrottle", "ScopedThrottle", "client_address"]
 
-#: The registered script (it runs by its SHA, loaded again if Redis forgot it), per client.
-_scripts: dict[int, object] = {}
-
 
 class ScopedThrottle(ScopedRateThrottle):
-    def get_ident(self, request) -> str:
+    def get_ident(self, request: Request) -> str:
         return client_address(request)
 
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+    def get_rate(self) -> str | None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) if self.scope else None
+        return cast(str | None, rate)  # "3/minute": the stubs type the rates as numbers
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
             return True
@@ -62,25 +65,21 @@ class ScopedThrottle(ScopedRateThrottle):
         if self.rate is None:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        backend = caches["default"]
-        if isinstance(backend, TolerantRedisCache):
-            return self._allow_on_redis(backend, request, view)
+        if settings.REDIS_URL:
+            return self._allow_on_redis(request, view)
         return super(ScopedRateThrottle, self).allow_request(request, view)
 
-    def _allow_on_redis(self, backend: TolerantRedisCache, request, view) -> bool:
+    def _allow_on_redis(self, request: Request, view: APIView) -> bool:
         """DRF's `SimpleRateThrottle.allow_request` (same window, same refusal and `wait()`)
-        in one Redis command instead of a GET and a SET."""
+        in one Redis command instead of a GET and a SET, on the Redis of REDIS_URL (redis-py's
+        registered script: it runs by its SHA, loaded again if Redis forgot it)."""
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
         self.now = self.timer()
-        client = backend._cache.get_client(write=True)
-        script = _scripts.get(id(client))
-        if script is None:
-            script = _scripts[id(client)] = client.register_script(SLIDING_WINDOW)
         try:
-            allowed, count, oldest = script(
-                keys=[backend.make_key(f"{self.key}:window")],  # not DRF's list,
+            allowed, count, oldest = redis_client.script(SLIDING_WINDOW)(
+                keys=[cache.make_key(f"{self.key}:window")],  # not DRF's list,
                 args=[
                     repr(self.now),
                     self.duration,
@@ -88,14 +87,14 @@ class ScopedThrottle(ScopedRateThrottle):
                     f"{self.now!r}:{os.urandom(6).hex()}",
                 ],
             )
-        except DOWN as error:  # as with DRF on the tolerant cache: throttling pauses
-            _down("throttle", error)
+        except redis_client.DOWN as error:  # as with DRF on the tolerant cache: pauses
+            redis_client.unavailable("throttle", error)
             return True
         # DRF's wait() reads the window's length and its oldest time (history[-1]).
         self.history = [float(oldest)] * int(count)
         return bool(allowed)
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if isinstance(request.auth, TableToken):
             ident = f"table-token-{request.auth.pk}"
         elif request.user and request.user.is_authenticated:
@@ -113,7 +112,7 @@ class RegistrationThrottle(BaseThrottle):
 
     scope = "register"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.waiting: int | None = None
         if request.method != "POST" or request.auth is not None or request.user.is_authenticated:
             return True
@@ -131,7 +130,7 @@ class DownloadThrottle(BaseThrottle):
 
     scope = "export"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.waiting: int | None = throttles.counted(self.scope, client_address(request))
         return self.waiting is None
 

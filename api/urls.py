@@ -17,6 +17,8 @@ app_name = "api"
 PAGE = ["get", "head"]
 
 urlpatterns = [
+    # live standings and events: first, as the most requested (Django tries the patterns in order)
+    path("v1/", include("api.live_urls")),
     path("v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The docs pages are HTML templates: GET and HEAD only (their OPTIONS was a 500).
     path(
@@ -199,8 +201,6 @@ urlpatterns = [
     path("v1/auth/tokens", v.ApiTokens.as_view(), name="api-tokens"),
     path("v1/auth/table-token", v.TableTokenSelf.as_view(), name="table-token-self"),
     path("v1/auth/tokens/<int:pk>", v.ApiTokenRevoke.as_view(), name="api-token"),
-    # live standings and events
-    path("v1/", include("api.live_urls")),
 ]
 
 

@@ -56,26 +56,14 @@ def _rules() -> None:
 
 
 def _languages() -> None:
-    """Each language's catalogue, and the answer's language and headers worked out for a
-    request in it, as the fast paths do for every request (`fastpath.django_headers`)."""
+    """Each language's catalogue, and its name matched against the supported languages."""
     from django.utils import translation
 
-    from . import fastpath
-
-    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h.lstrip(".") not in ("", "*")]
-    host = (hosts[0] if hosts else "localhost").encode()
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             translation.gettext("Hand")
         translation.check_for_language(code)
         translation.get_supported_language_variant(code)
-        fastpath.django_headers(
-            {
-                "type": "http",
-                "scheme": "http",
-                "headers": [(b"host", host), (b"accept-language", code.encode())],
-            }
-        )
 
 
 def _connections() -> None:

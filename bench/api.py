@@ -122,7 +122,10 @@ def free_port() -> int:
 
 class Uvicorn:
     def __init__(self, args, workers: int) -> None:
-        self.port = free_port()
+        self.port = args.port or free_port()
+        app = ["config.asgi:application"]
+        if args.interface == "wsgi":  # Django's WSGI handler, in uvicorn's thread pool
+            app = ["config.wsgi:application", "--interface", "wsgi"]
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - the server's log, kept
             prefix="tricktable-bench-uvicorn-", suffix=".log", delete=False
         )
@@ -131,7 +134,7 @@ class Uvicorn:
                 PY,
                 "-m",
                 "uvicorn",
-                "config.asgi:application",
+                *app,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -154,7 +157,9 @@ class Uvicorn:
         # connections before that, and a request would then wait for the worker's start.
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if Path(self.log.name).read_text().count("Application startup complete") >= workers:
+            # (no lifespan under the WSGI interface: each worker's start is its ready line)
+            ready = "Application startup complete" if args.interface == "asgi" else "Started server"
+            if Path(self.log.name).read_text().count(ready) >= workers:
                 return
             if self.process.poll() is not None:
                 break
@@ -596,12 +601,81 @@ def row(figure: str, value: str, target: str, ok: bool | None) -> str:
     return f"| {figure:<44} | {value:>22} | {target:<24} | {verdict:<4} |"
 
 
+def listeners_phase(args, slug: str) -> list[str]:
+    """One uvicorn process, --listeners SSE connections, one announcement: the table's rows."""
+    # Every listener comes from 127.0.0.1: past the cap of streams a client (issue 30) the
+    # server would refuse the rest.
+    os.environ.setdefault("STREAMS_PER_CLIENT", str(args.listeners))
+    from tournaments.live import events
+    from tournaments.models import Tournament
+
+    tid = Tournament.objects.get(slug=slug).pk
+    server = Uvicorn(args, workers=1)
+    try:
+        log(f"opening {args.listeners} SSE listeners on one uvicorn process")
+        sse = asyncio.run(
+            listeners(
+                server.port,
+                f"/api/v1/tournaments/{slug}/events",
+                args.listeners,
+                lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
+            )
+        )
+    finally:
+        server.stop()
+    delivered = f"{sse['received']:,} of {sse['connected']:,}"
+    report.figure(
+        bar="SSE listeners on one process that received the event",
+        value=sse["received"],
+        unit="",
+        target=f">= {TARGETS['listeners']:,}",
+        ok=sse["received"] >= TARGETS["listeners"],
+        command="bench/api.py",
+    )
+    return [
+        row(
+            "SSE listeners on one process: event received",
+            delivered,
+            f">= {TARGETS['listeners']:,}",
+            sse["received"] >= TARGETS["listeners"],
+        ),
+        row(
+            "  time for all to receive it (p50)",
+            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)",
+            "",
+            None,
+        ),
+        row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
+    ]
+
+
+def print_table(args, cores: int | None, load: float, results: list[str]) -> None:
+    print(
+        f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
+        f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
+        f"{args.connections} connections; load average {load:.2f} -> "
+        f"{os.getloadavg()[0]:.2f})"
+    )
+    print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
+    print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
+    for line in results:
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="5 s wrk runs, 200 hands")
     parser.add_argument("--seconds", type=int, default=20, help="seconds per wrk run")
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--listeners", type=int, default=1000)
+    parser.add_argument("--port", type=int, default=0, help="uvicorn's port (default: any free)")
+    parser.add_argument(
+        "--interface",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="the server's application: config.asgi (the deployment) or config.wsgi under "
+        "uvicorn's WSGI interface (Django's WSGI handler, for comparison: no event streams)",
+    )
     parser.add_argument("--processes", type=int, default=4, help="submitting processes")
     parser.add_argument("--hands", type=int, default=800, help="hands submitted in all")
     parser.add_argument(
@@ -620,9 +694,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["submissions-http"],
+        choices=["submissions-http", "standings", "listeners"],
         help="run one part alone: submissions-http is the HTTP submission "
-        "phase (64 tables at once), seconds instead of minutes",
+        "phase (64 tables at once), seconds instead of minutes; standings the wrk runs on "
+        "the live standings GET (200 and 304); listeners the SSE listeners on one process",
     )
     args = parser.parse_args()
     if args.quick:
@@ -679,6 +754,11 @@ def main() -> None:
             shown=f"{web['rate']:,.0f}/s, p50 {web['p50']:,.0f} / p99 {web['p99']:,.0f} ms",
             command="bench/api.py --only submissions-http",
         )
+        return
+    load = os.getloadavg()[0]
+    if args.only == "listeners":
+        setup_django(args)
+        print_table(args, cores, load, listeners_phase(args, slug))
         return
     path = f"/api/v1/tournaments/{slug}/standings"
     results = []
@@ -777,6 +857,9 @@ def main() -> None:
     for name, run in (("200", get), ("304", not_modified)):
         if run["non2xx"] or run["errors"]:
             log(f"{name}: non-2xx/3xx {run['non2xx']}, socket errors {run['errors']}")
+    if args.only == "standings":
+        print_table(args, cores, load, results)
+        return
 
     setup_django(args)
     log(f"submitting {args.hands} hands from {args.processes} processes (services, PostgreSQL)")
@@ -836,56 +919,8 @@ def main() -> None:
         command=cmd,
     )
 
-    from tournaments.live import events
-    from tournaments.models import Tournament
-
-    tid = Tournament.objects.get(slug=slug).pk
-    server = Uvicorn(args, workers=1)
-    try:
-        log(f"opening {args.listeners} SSE listeners on one uvicorn process")
-        sse = asyncio.run(
-            listeners(
-                server.port,
-                f"/api/v1/tournaments/{slug}/events",
-                args.listeners,
-                lambda: events.publish(tid, {"event": "bench", "tournament": tid}),
-            )
-        )
-    finally:
-        server.stop()
-    delivered = f"{sse['received']:,} of {sse['connected']:,}"
-    report.figure(
-        bar="SSE listeners on one process that received the event",
-        value=sse["received"],
-        unit="",
-        target=f">= {TARGETS['listeners']:,}",
-        ok=sse["received"] >= TARGETS["listeners"],
-        command=cmd,
-    )
-    results += [
-        row(
-            "SSE listeners on one process: event received",
-            delivered,
-            f">= {TARGETS['listeners']:,}",
-            sse["received"] >= TARGETS["listeners"],
-        ),
-        row(
-            "  time for all to receive it (p50)",
-            f"{sse['all_in'] or 0:.2f} s ({sse['p50'] or 0:.2f} s)",
-            "",
-            None,
-        ),
-        row("  time to open them all", f"{sse['connect_time']:.1f} s", "", None),
-    ]
-    print(
-        f"\nTrickTable API benchmark - {cores} cores, uvicorn, PostgreSQL, Redis "
-        f"({'quick' if args.quick else 'full'} run, wrk {args.seconds} s x "
-        f"{args.connections} connections)"
-    )
-    print(row("figure", "measured", "target", None).replace("| -    |", "|      |"))
-    print("|" + "-" * 46 + "|" + "-" * 24 + "|" + "-" * 26 + "|------|")
-    for line in results:
-        print(line)
+    results += listeners_phase(args, slug)
+    print_table(args, cores, load, results)
 
 
 if __name__ == "__main__":

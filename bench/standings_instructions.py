@@ -8,14 +8,13 @@ Each figure runs the program twice under callgrind (PYTHONHASHSEED=0, the 1,000 
 bench/standings.py, seed 2026): once with the setup only (imports, the synthetic event, one
 Aggregates for the `strength` part), once with the setup and K calls; the difference over K is
 one call. Parts: `engine` (compute, the default chain), `plain` (plain_recompute),
-`aggregates` (Aggregates alone, collector paused as compute does), `strength`
+`aggregates` (Aggregates alone), `strength`
 (metrics.opponent_strength alone). Needs valgrind; about 20 s per run.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import subprocess
 import sys
@@ -37,9 +36,7 @@ def child(part: str, calls: int) -> None:
     agg = Aggregates(people, results)
 
     def aggregates() -> None:
-        gc.disable()
         Aggregates(people, results)
-        gc.enable()
 
     def strength() -> None:
         agg.cache.clear()

@@ -1,10 +1,9 @@
 """ASGI entry point (for uvicorn: uvicorn config.asgi:application).
 
-A current, cached standings poll and a tournament's events stream are answered before Django
-(`api/fastpath.py`); every other request goes to Django's ASGI handler. Both sit behind the
-request body limit (`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413
-while it arrives, and a chunked body reaches Django with its length stated. At uvicorn's
-lifespan startup a worker does its first requests' work before it accepts one (`api/warm.py`).
+Every request goes to Django's ASGI handler, behind the request body limit
+(`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413 while it arrives,
+and a chunked body reaches Django with its length stated. At uvicorn's lifespan startup a worker
+does its first requests' work before it accepts one (`api/warm.py`).
 """
 
 import asyncio
@@ -17,8 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_application = get_asgi_application()
 
-from api import fastpath, warm  # noqa: E402  (needs the apps loaded)
-from config.body_limit import BodyLimit  # noqa: E402
+from api import warm  # noqa: E402  (needs the apps loaded)
+from config.body_limit import BodyLimit, Receive, Scope, Send  # noqa: E402
 from config.concurrency import OneConnectionEach  # noqa: E402
 
 django_application = OneConnectionEach(django_application)  # config/concurrency.py
@@ -28,7 +27,7 @@ django_application = OneConnectionEach(django_application)  # config/concurrency
 gc.freeze()
 
 
-async def _lifespan(receive, send):
+async def _lifespan(receive: Receive, send: Send) -> None:
     """uvicorn's start and stop: the first requests' work done before the first request
     (`api/warm.py`), then kept out of the cyclic collector like the rest."""
     while True:
@@ -42,13 +41,11 @@ async def _lifespan(receive, send):
             return
 
 
-async def _application(scope, receive, send):
+async def _application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
         return
-    if scope["type"] == "http" and await fastpath.serve(scope, send, receive):
-        return
-    await django_application(scope, receive, send)
+    await django_application(scope, receive, send)  # type: ignore[arg-type]  # dict messages
 
 
 application = BodyLimit(_application)

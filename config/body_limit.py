@@ -1,4 +1,4 @@
-"""Request bodies limited while they arrive, before Django (or the live fast path) reads them.
+"""Request bodies limited while they arrive, before Django reads them.
 
 A pure ASGI middleware around the whole application (config/asgi.py):
 

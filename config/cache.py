@@ -1,28 +1,30 @@
 """The Redis cache, tolerant of Redis being away.
 
-The cache holds what can be rebuilt (standings ETags and bodies, throttle counters), so when
-Redis is unreachable a read misses and a write is dropped instead of failing the request:
-results are still accepted and stored, the standings are read from the database, throttling
-pauses. The outage is logged (at most every 30 seconds). Counters (`incr`) still raise: their
-callers guard them.
+Django's `RedisCache`, with two things added through its documented configuration and public
+methods:
+
+- `OPTIONS["pool_class"]` names `SharedConnectionPool`: Django keeps a cache object per thread
+  and per context (under ASGI, per request), and each new one makes a new client with a new
+  connection pool, so every request opened a new TCP connection to Redis. This pool class
+  hands every client of the process the one pool made for the same address and options
+  (redis-py's pools are thread-safe and start afresh in a forked child).
+- `TolerantRedisCache`: the cache holds what can be rebuilt (standings ETags and bodies), so
+  when Redis is unreachable a read misses and a write is dropped instead of failing the
+  request: results are still accepted and stored, the standings are read from the database.
+  The outage is logged (`tournaments.redis_client.unavailable`). Counters (`incr`) still
+  raise: their callers guard them.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
-import time
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
-from django.utils.functional import cached_property
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis import ConnectionPool
 
-log = logging.getLogger(__name__)
-DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
-LOG_EVERY = 30.0
-_last_logged = 0.0
+from tournaments.redis_client import DOWN, unavailable
 
 
 def redis_cache(url: str) -> dict[str, Any]:
@@ -32,108 +34,82 @@ def redis_cache(url: str) -> dict[str, Any]:
         "BACKEND": "config.cache.TolerantRedisCache",
         "LOCATION": url,
         "KEY_PREFIX": "tricktable",
-        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        "OPTIONS": {
+            "pool_class": "config.cache.SharedConnectionPool",
+            "socket_timeout": 0.5,
+            "socket_connect_timeout": 0.5,
+        },
     }
 
 
-def _down(operation: str, error: Exception) -> None:
-    global _last_logged
-    now = time.monotonic()
-    if now - _last_logged >= LOG_EVERY:
-        _last_logged = now
-        log.warning(
-            "cache unavailable, %s skipped (%s: %s)", operation, type(error).__name__, error
-        )
+class SharedConnectionPool(ConnectionPool):
+    """One connection pool per process for each address and options: `from_url` (the
+    constructor Django's Redis cache calls) returns the pool it made first."""
 
+    made: ClassVar[dict[str, ConnectionPool]] = {}
+    lock: ClassVar[threading.Lock] = threading.Lock()
 
-class ReusedClientRedisCacheClient(RedisCacheClient):
-    """Django's client makes a new `redis.Redis` for every operation (its table of response
-    callbacks: about 0.5 ms of CPU each); this one keeps one per connection pool. A
-    `redis.Redis` takes a connection from its pool for each command, so one is safe to share
-    between threads."""
-
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
-        clients = self.__dict__.setdefault("_clients", {})
-        client = clients.get(id(pool))
-        if client is None:
-            client = clients[id(pool)] = self._client(connection_pool=pool)
-        return client
-
-
-#: The Redis clients (with their connection pools) of this process, by servers and options.
-_clients: dict[str, ReusedClientRedisCacheClient] = {}
-_clients_lock = threading.Lock()
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Self:
+        key = repr((url, sorted(kwargs.items(), key=lambda item: item[0])))
+        with cls.lock:
+            pool = cls.made.get(key)
+            if pool is None:
+                pool = cls.made[key] = super().from_url(url, **kwargs)
+        return pool  # type: ignore[return-value]  # made by this class's from_url
 
 
 class TolerantRedisCache(RedisCache):
-    def __init__(self, server: Any, params: dict) -> None:
-        super().__init__(server, params)
-        self._class = ReusedClientRedisCacheClient
-
-    @cached_property
-    def _cache(self) -> Any:
-        """One client per process for these servers and options, not one per cache object.
-
-        Django keeps a cache object per thread *and per context* (`caches` is an asgiref Local
-        that is not thread-critical): under ASGI each request runs in a context of its own, so
-        each request made a new cache object, with it a new client (building it reads the
-        redis package's metadata from disk: a tenth of a hand submission's CPU in uvicorn's
-        profile), a new connection pool and a new TCP connection to Redis. redis-py's pools
-        are thread-safe and reset themselves in a forked child."""
-        key = repr((self._servers, sorted(self._options.items())))
-        client = _clients.get(key)
-        if client is None:
-            with _clients_lock:
-                client = _clients.get(key)
-                if client is None:
-                    client = _clients[key] = self._class(self._servers, **self._options)
-        return client
-
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         try:
             return super().get(key, default, version)
         except DOWN as error:
-            _down("get", error)
+            unavailable("cache get", error)
             return default
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
         try:
             return super().get_many(keys, version)
         except DOWN as error:
-            _down("get_many", error)
+            unavailable("cache get_many", error)
             return {}
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
         try:
             return super().has_key(key, version)
         except DOWN as error:
-            _down("has_key", error)
+            unavailable("cache has_key", error)
             return False
 
-    def set(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> None:
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> None:
         try:
             super().set(key, value, timeout, version)
         except DOWN as error:
-            _down("set", error)
+            unavailable("cache set", error)
 
-    def set_many(self, data: dict, timeout: Any = 300, version: int | None = None) -> list:
+    def set_many(
+        self, data: dict, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> list:
         try:
             return super().set_many(data, timeout, version)
         except DOWN as error:
-            _down("set_many", error)
+            unavailable("cache set_many", error)
             return list(data)
 
-    def add(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> bool:
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
         try:
             return super().add(key, value, timeout, version)
         except DOWN as error:
-            _down("add", error)
+            unavailable("cache add", error)
             return False
 
     def delete(self, key: Any, version: int | None = None) -> bool:
         try:
             return super().delete(key, version)
         except DOWN as error:
-            _down("delete", error)
+            unavailable("cache delete", error)
             return False

@@ -11,8 +11,7 @@ no thread and no connection meanwhile, and takes one the moment one is given bac
 first served (asyncio's semaphore).
 
 A plain ASGI wrapper round Django's application (config/asgi.py), like the body limit: nothing
-of Django's is changed or repeated, and the answers the live fast path gives before Django
-(`api/fastpath.py`) are not counted. A place is given back when Django has finished the
+of Django's is changed or repeated. A place is given back when Django has finished the
 request (its connection back in the pool), or as soon as an answer turns out to be a stream
 (the events stream, a download: a body sent in parts), which may last minutes and holds no
 connection between its parts. The number is the pool's `max_size` (config/settings.py,

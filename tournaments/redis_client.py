@@ -1,7 +1,7 @@
 """The one home of TrickTable's Redis clients (`settings.REDIS_URL`).
 
 A leaf: it imports nothing of ours but the settings, so anything that needs Redis (the live
-event log and hub, the ASGI fast path, task coalescing, benchmarks) imports it without pulling
+event log and hub, the throttle, task coalescing, benchmarks) imports it without pulling
 anything else in. Clients are made on first use and kept per URL (per URL and event loop for
 the asyncio ones: an asyncio client is bound to its loop), so a test that points REDIS_URL
 elsewhere gets a client for that address without resetting anything here.
@@ -13,12 +13,24 @@ that cannot reach it falls back (pages poll, the sweep catches up) instead of ha
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+import time
 from typing import Any
 
 from django.conf import settings
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 TIMEOUT = 2.0  # seconds to connect, and to wait for a command's answer
+
+#: What an unreachable Redis raises: a caller that can do without it catches these.
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+#: An outage is logged at most this often (seconds), not once a request.
+LOG_EVERY = 30.0
+
+log = logging.getLogger(__name__)
+_last_logged = 0.0
 
 _clients: dict[str, Any] = {}
 _scripts: dict[tuple[str, str], Any] = {}
@@ -79,3 +91,15 @@ def async_client(*, pubsub: bool = False) -> Any:
                 ),
             )
     return found
+
+
+def unavailable(operation: str, error: Exception) -> None:
+    """Log that Redis was out of reach and `operation` went without it (at most every
+    LOG_EVERY seconds)."""
+    global _last_logged
+    now = time.monotonic()
+    if now - _last_logged >= LOG_EVERY:
+        _last_logged = now
+        log.warning(
+            "redis unavailable, %s skipped (%s: %s)", operation, type(error).__name__, error
+        )

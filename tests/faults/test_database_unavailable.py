@@ -87,8 +87,8 @@ def test_any_other_failure_is_still_the_500_page(slug, monkeypatch):
 def test_an_events_stream_without_its_database_is_the_json_503_not_a_server_error(
     slug, monkeypatch
 ):
-    """Through the application uvicorn runs (the fast path first): the stream's tournament is
-    looked up in the database when the cache does not have it."""
+    """Through Django's ASGI handler, as uvicorn runs it: the stream's tournament is looked up
+    in the database when the cache does not have it."""
     from api import live
     from tests.live.asgi import Apps, request, transaction_kept
 
@@ -98,7 +98,7 @@ def test_an_events_stream_without_its_database_is_the_json_503_not_a_server_erro
     monkeypatch.setattr(live, "_tournament_id", unreachable)
     with transaction_kept():
         status, headers, body = request(
-            Apps().fast, "GET", f"/api/v1/tournaments/{slug}/events", {"host": "testserver"}
+            Apps().django, "GET", f"/api/v1/tournaments/{slug}/events", {"host": "testserver"}
         )
     assert status == 503
     assert headers["retry-after"] == "1" and b'"database-unavailable"' in body

@@ -2,8 +2,8 @@
 ALLOWED_HOSTS, a POST to the read-only live endpoints, HEAD and OPTIONS — get the API's one error
 shape (`{code, message, details}`, never Django's HTML), or the endpoint's own JSON answer.
 
-The disallowed host is sent through the application uvicorn runs (config/asgi.py: the live
-fast path first, then Django), so a cached standings poll and an events stream are covered too.
+The disallowed host is sent through Django's ASGI handler, as uvicorn runs it (config/asgi.py),
+to a cached standings poll and an events stream too.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def test_a_host_not_allowed_gets_400_in_the_api_error_shape(kept, play, address)
     apps = Apps()
     path = address.format(slug=play.slug)
     standings = f"/api/v1/tournaments/{play.slug}/standings"
-    # The standings are cached and the stream's tournament known: the fast path could answer.
-    assert request(apps.fast, "GET", standings, {"Host": "testserver"})[0] == 200
-    status, headers, body = request(apps.fast, "GET", path, {"Host": BAD_HOST}, timeout=3)
+    # The standings are cached and the stream's tournament known.
+    assert request(apps.django, "GET", standings, {"Host": "testserver"})[0] == 200
+    status, headers, body = request(apps.django, "GET", path, {"Host": BAD_HOST}, timeout=3)
     assert status == 400, (status, headers)
     assert shape_of(status, headers, body)["code"] == "bad-request"
 

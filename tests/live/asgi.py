@@ -1,5 +1,5 @@
-"""Requests through ASGI apps as uvicorn sends them: Django's own handler, and the application
-config/asgi.py runs (the fast path first). Used by tests/live and tests/hostile."""
+"""Requests through Django's ASGI handler as uvicorn sends them. Used by tests/live,
+tests/hostile and tests/faults."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from asgiref.sync import async_to_sync
 from django.core.handlers.asgi import ASGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-
-from api import fastpath
 
 
 @contextmanager
@@ -29,18 +27,10 @@ def transaction_kept() -> Iterator[None]:
 
 
 class Apps:
-    """Django's handler alone, and the fast path in front of it (config/asgi.py's order)."""
+    """Django's ASGI handler, the one config/asgi.py serves every request with."""
 
     def __init__(self) -> None:
         self.django = ASGIHandler()  # after the test's settings: middleware reads them here
-        self.answered: list[bool] = []
-
-    async def fast(self, scope, receive, send) -> None:
-        """config/asgi.py's application (without its gc.freeze)."""
-        served = await fastpath.serve(scope, send, receive)
-        self.answered.append(served)
-        if not served:
-            await self.django(scope, receive, send)
 
 
 def request(

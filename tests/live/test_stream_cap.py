@@ -4,7 +4,7 @@ reset. Each client (its address, `tournaments.clients`) holds at most STREAMS_PE
 streams in a server process; past it 429 in the API's error shape with Retry-After, and its
 slot comes back when a stream ends. Many clients each within the cap are all served.
 
-A real uvicorn serving config.asgi (the fast path answers the streams); the cap is set low
+A real uvicorn serving config.asgi (Django answers the streams); the cap is set low
 (3) so a moderate number of sockets shows both sides. Each "client" is a loopback address of
 its own (127.0.0.0/8 is all loopback on Linux), bound as the socket's source.
 """

@@ -1,4 +1,4 @@
-"""The standings response cache (`api/live.py`, `api/fastpath.py`): its keys, in one place,
+"""The standings response cache (`api/live.py`): its keys, in one place,
 and its invalidation.
 
 The `default` cache (Redis when REDIS_URL is set, so shared by all processes) holds, per slug, a

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import MappingProxyType
@@ -117,23 +116,6 @@ def compute(
 ) -> list[Row]:
     """The standings: one Row per entrant, best first."""
     chain = [METRICS[name] for name in validate_tiebreaks(tiebreaks)]
-    # A recompute allocates tens of thousands of short-lived tuples and lists and frees none
-    # of them before the end, so the cyclic collector only rescans the caller's (and its own)
-    # live objects: a tenth of a 1,000 x 9 recompute. Nothing here makes a cycle; the
-    # collector is paused for the call and restored as it was (reference counting still frees).
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        return _compute(entrants, results, chain)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _compute(
-    entrants: Sequence[Entrant], results: Sequence[Result], chain: list[Metric]
-) -> list[Row]:
     agg = Aggregates(entrants, results)
     n = agg.n
     if not n:
