@@ -26,6 +26,7 @@ from tournaments.services import is_director, require_director
 from tournaments.services import room as services
 
 from .errors import ApiError
+from .pagination import paginated
 from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer
 from .views import ID, ActionView, ApiView, actor_for, valid
 
@@ -272,12 +273,16 @@ class TableCall(ActionView):
 class RoundCalls(ApiView):
     serializer_class = CallSerializer
     permission_classes = [SignedIn]
-    pagination_class = None
     filter_backends: list = []
 
     def get(self, request, pk: int):
         round_ = _round(pk, request, director=True)
-        return Response(CallSerializer(select.open_calls(round_), many=True).data)
+        return paginated(
+            request,
+            self,
+            list(select.open_calls(round_)),
+            lambda rows: CallSerializer(rows, many=True).data,
+        )
 
 
 @extend_schema(
@@ -306,11 +311,14 @@ class CallAcknowledge(ActionView):
 class RoundProgress(ApiView):
     serializer_class = TableProgressSerializer
     permission_classes = [SignedIn]
-    pagination_class = None
     filter_backends: list = []
 
     def get(self, request, pk: int):
         round_ = _round(pk, request, director=True)
         now = timezone.now()
-        rows = select.table_progress(round_, now=now)
-        return Response(TableProgressSerializer(rows, many=True, context={"now": now}).data)
+        return paginated(
+            request,
+            self,
+            list(select.table_progress(round_, now=now)),
+            lambda rows: TableProgressSerializer(rows, many=True, context={"now": now}).data,
+        )

@@ -204,7 +204,7 @@ def test_one_card_scores_its_duplicate_table_in_every_round(director):
         for match in round_.matches.select_related("table"):
             table = match.table.number
             auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table]}"}
-            url = f"/api/v1/duplicate/{tournament.slug}/tables/{table}/results"
+            url = f"/api/v1/duplicate/{tournament.slug}/tables/{match.table_id}/results"
             for board in dup.boards_of(event, number, table):
                 ns_pin = match.seats.get(side="NS").entry.pin
                 body = {"board": board, "pin": ns_pin, "record": played(tournament, board)}
