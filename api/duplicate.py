@@ -40,6 +40,7 @@ from .enums import PAIR_SIDE
 from .errors import ApiError
 from .pagination import Pagination, paginated
 from .parsers import HandJSONParser
+from .serializers import RoundRefSerializer, TableRefSerializer
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The event's slug.")
 TABLE = OpenApiParameter(
@@ -60,7 +61,7 @@ class DuplicateBoardSerializer(serializers.Serializer):
 
 
 class DuplicateSeatingSerializer(serializers.Serializer):
-    table = serializers.IntegerField()
+    table_number = serializers.IntegerField(help_text="The table's number (the plan has no ids).")
     ns = serializers.IntegerField(allow_null=True)
     ew = serializers.IntegerField(allow_null=True)
     board_set = serializers.IntegerField()
@@ -78,8 +79,8 @@ class DuplicateMovementSerializer(serializers.Serializer):
 
 
 class DuplicateLineSerializer(serializers.Serializer):
-    round = serializers.IntegerField()
-    table = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    table_number = serializers.IntegerField()
     ns = serializers.IntegerField()
     ew = serializers.IntegerField()
     ns_score = serializers.CharField(help_text="Empty for an adjusted result.")
@@ -183,8 +184,8 @@ class DuplicateResultSubmitSerializer(serializers.Serializer):
 class DuplicateResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     board = serializers.IntegerField(source="board.number")
-    round = serializers.IntegerField(source="round_number")
-    table = serializers.IntegerField(source="table_number")
+    round = serializers.SerializerMethodField()
+    table = serializers.SerializerMethodField()
     ns = serializers.IntegerField(source="ns_pair")
     ew = serializers.IntegerField(source="ew_pair")
     version = serializers.IntegerField()
@@ -193,6 +194,14 @@ class DuplicateResultSerializer(serializers.Serializer):
     ns_score = serializers.IntegerField(allow_null=True)
     ew_score = serializers.IntegerField(allow_null=True)
     notes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema_field(RoundRefSerializer)
+    def get_round(self, result: BoardResult) -> dict[str, int]:
+        return {"id": result.match.round_id, "number": result.round_number}
+
+    @extend_schema_field(TableRefSerializer)
+    def get_table(self, result: BoardResult) -> dict[str, int]:
+        return {"id": result.match.table_id, "number": result.table_number}
 
 
 class DuplicateDecideSerializer(serializers.Serializer):
@@ -214,6 +223,19 @@ def _event(slug: str) -> Tournament:
 def _is_director(request, tournament: Tournament) -> bool:
     user = request.user if request.user and request.user.is_authenticated else None
     return user is not None and is_director(Actor(user=user), tournament)
+
+
+def _lines(rows: list[dict]) -> list[dict]:
+    """A traveller's lines with the round and table named by number, as `*_number` (a
+    `round` or `table` in a body is `{id, number}`)."""
+    return [
+        {
+            "round_number": row["round"],
+            "table_number": row["table"],
+            **{k: v for k, v in row.items() if k not in ("round", "table")},
+        }
+        for row in rows
+    ]
 
 
 class ReadView(APIView):
@@ -256,6 +278,7 @@ class MovementView(ReadView):
         data["boards_per_round"] = event.boards_per_round
         for seats in data["rounds"]:
             for s in seats:
+                s["table_number"] = s.pop("table")
                 s["boards"] = list(board_set(s["board_set"], event.boards_per_round))
         return Response(data)
 
@@ -275,7 +298,9 @@ class Travellers(ListView):
             request,
             self,
             boards,
-            lambda page: [{"board": n, "lines": select.traveller_rows(scored, n)} for n in page],
+            lambda page: [
+                {"board": n, "lines": _lines(select.traveller_rows(scored, n))} for n in page
+            ],
         )
 
 

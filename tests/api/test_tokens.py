@@ -133,7 +133,7 @@ def test_a_session_user_may_use_the_api(client, director, match):
 
 def test_a_scorer_learns_which_table_and_match_its_token_is_for(scorer, match, anon, td):
     body = scorer.get("/api/v1/auth/table-token").json()
-    assert body["table"] == match.table_id and body["match"] == match.pk
+    assert body["table"]["id"] == match.table_id and body["match"] == match.pk
     assert body["tournament"] == match.round.tournament.slug and body["state"] == "active"
     assert_error(anon.get("/api/v1/auth/table-token"), 401)
     assert_error(td.get("/api/v1/auth/table-token"), 403)

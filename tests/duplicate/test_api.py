@@ -23,7 +23,9 @@ def test_the_movement_lists_each_tables_pairs_and_boards(td):
     tournament = make_event(td)
     data = Client().get(f"/api/v1/duplicate/{tournament.slug}/movement").json()
     assert data["kind"] == "mitchell" and len(data["rounds"]) == 3
-    assert data["rounds"][0][0] == {"table": 1, "ns": 1, "ew": 4, "board_set": 1, "boards": [1, 2]}
+    assert data["rounds"][0][0] == {
+        "table_number": 1, "ns": 1, "ew": 4, "board_set": 1, "boards": [1, 2],
+    }  # fmt: skip
 
 
 def test_boards_show_their_deal_only_after_the_event(td):

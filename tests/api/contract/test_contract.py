@@ -309,16 +309,16 @@ def test_a_duplicate_pairs_event_runs_through_the_generated_client(generated, in
         )
         tables = {match.table.number: match.table.id for match in round_.matches}
         for seat in seating:
-            if seat.table not in cards:
+            if seat.table_number not in cards:
                 token = event.call(
                     "tables.tables_tokens_create",
                     201,
                     td,
-                    id=tables[seat.table],
+                    id=tables[seat.table_number],
                     body=m("TableTokenCreateRequest")(),
                 )
-                cards[seat.table] = generated.client(f"Table {token.secret}")
-            scorer = cards[seat.table]
+                cards[seat.table_number] = generated.client(f"Table {token.secret}")
+            scorer = cards[seat.table_number]
             ns, ew = pins[entry_of[seat.ns]], pins[entry_of[seat.ew]]
             for board in seat.boards:
                 record = play_board(boards[board], "spades", "standard", seed=board)
@@ -333,10 +333,11 @@ def test_a_duplicate_pairs_event_runs_through_the_generated_client(generated, in
                     201,
                     scorer,
                     slug=slug,
-                    id=tables[seat.table],
+                    id=tables[seat.table_number],
                     body=body,
                 )
                 assert (result.ns, result.ew, result.status) == (seat.ns, seat.ew, "pending")
+                assert (result.round_.id, result.table.id) == (round_.id, tables[seat.table_number])
                 if not rejected:
                     rejected = True
                     event.call(
@@ -355,7 +356,7 @@ def test_a_duplicate_pairs_event_runs_through_the_generated_client(generated, in
                         201,
                         scorer,
                         slug=slug,
-                        id=tables[seat.table],
+                        id=tables[seat.table_number],
                         body=body,
                     )
                 confirmed = event.call(
