@@ -4,6 +4,7 @@ code the API tests see is documented, tests/api/recorder.py checks in every API 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -86,3 +87,77 @@ def test_the_recorder_notes_what_the_document_does_not_say(db):
         "GET /api/v1/tournaments/{slug} answered 409",
         "POST /api/v1/rounds/1/publish sent the undocumented code 'no-such-code'",
     ]
+
+
+#: Callables whose `code` goes into `details` (a file's or a line's problems), not `Error.code`,
+#: and the engines' errors (listed from their `ERROR_CODES`, pairing ones as `pairing-<code>`).
+NOT_TOP_LEVEL = {
+    "_LineError", "_FileProblem", "RowError", "PairingError", "DuplicateError", "StandingsError",
+    "SeasonError", "RatingError",
+}  # fmt: skip
+
+
+def _code_takers(trees: list[ast.Module]) -> dict[str, int]:
+    """The functions and classes of the code that take a `code`, with its position: those with
+    a `code` parameter, the subclasses that keep their base's `__init__`, and the names they
+    are imported as."""
+    takers: dict[str, int] = {}
+    subclasses: dict[str, list[str]] = {}
+    aliases: dict[str, str] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                aliases.update({a.asname: a.name for a in node.names if a.asname})
+            if isinstance(node, ast.ClassDef):
+                init = next(
+                    (
+                        n
+                        for n in node.body
+                        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+                    ),
+                    None,
+                )
+                if init is None:
+                    subclasses[node.name] = [getattr(b, "id", "") for b in node.bases]
+                args = [a.arg for a in init.args.args][1:] if init else []
+            elif isinstance(node, ast.FunctionDef):
+                args = [a.arg for a in node.args.args]
+            else:
+                continue
+            if "code" in args and node.name not in NOT_TOP_LEVEL:
+                takers[node.name] = args.index("code")
+    for _ in range(5):  # subclasses of subclasses
+        for name, bases in subclasses.items():
+            found = next((takers[b] for b in bases if b in takers), None)
+            if found is not None and name not in NOT_TOP_LEVEL:
+                takers[name] = found
+    takers.update({alias: takers[name] for alias, name in aliases.items() if name in takers})
+    return takers
+
+
+def test_every_code_the_api_and_the_services_write_is_listed():
+    """A code written as a literal where an error is made (a service's refusal, an API error,
+    an error body) is in the list, even one no API test provokes."""
+    paths = [
+        path
+        for folder in ("api", "tournaments/services", "tournaments/exports")
+        for path in (ROOT / folder).rglob("*.py")
+        if path.name != "codes.py"
+    ] + [ROOT / "tournaments/error_shape.py", ROOT / "tournaments/gameplay.py"]
+    trees = [ast.parse(path.read_text()) for path in paths]
+    takers = _code_takers(trees)
+    written = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            if name not in takers:
+                continue
+            at = takers[name]
+            given = node.args[at] if len(node.args) > at else None
+            given = next((k.value for k in node.keywords if k.arg == "code"), given)
+            if isinstance(given, ast.Constant) and isinstance(given.value, str):
+                written.add(given.value)
+    assert {"not-director", "stale-version", "too-many-streams"} <= written
+    assert sorted(written - set(ERROR_CODES)) == []
