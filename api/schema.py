@@ -14,7 +14,7 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from games.schema import load_schema
 
 from .codes import ERROR_CODES
-from .permissions import ReadOnlyOrSignedIn
+from .permissions import ReadOnlyOrSignedIn, ScorerOrSignedIn
 from .serializers import ErrorSerializer
 
 ERROR_DESCRIPTIONS = {
@@ -43,11 +43,11 @@ PLAIN_WRITES = frozenset({
 #: Reads that only some may make, checked by the view (a director, the table's scorer): 403.
 GUARDED_READS = frozenset({
     "tournaments_audit_list", "tournaments_pins_list", "tournaments_queue_list",
-    "tournaments_kept_apart_list", "seasons_table_retrieve", "tournaments_archive",
-    "tournaments_exports_hands", "tournaments_exports_match", "tournaments_exports_table",
-    "matches_retrieve", "matches_hands_list", "matches_hands_versions_list", "tables_retrieve",
-    "rounds_retrieve", "rounds_clock_retrieve", "tables_call_retrieve",
+    "tournaments_kept_apart_list", "tournaments_archive", "tables_call_retrieve",
 })  # fmt: skip
+
+#: Permissions that let anyone read.
+OPEN_READS = (AllowAny, ReadOnlyOrSignedIn, ScorerOrSignedIn)
 
 #: The last path segments of POST endpoints that act on what the path names (publish a round,
 #: confirm a hand) rather than create something in a collection: their operation ids are named
@@ -109,7 +109,7 @@ class ApiAutoSchema(AutoSchema):
         if not reads or any(p["in"] == "query" for p in parameters):
             statuses.add("400")
         permissions = self.view.get_permissions()
-        open_read = all(isinstance(p, (AllowAny, ReadOnlyOrSignedIn)) for p in permissions)
+        open_read = all(isinstance(p, OPEN_READS) for p in permissions)
         if not reads or not open_read or operation["operationId"] in GUARDED_READS:
             statuses.add("403")
         if any(p["in"] == "path" or p["name"] == "page" for p in parameters):
