@@ -10,6 +10,7 @@ the board against the movement and the record against the board's deal.
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -37,10 +38,15 @@ from tournaments.services import duplicate as dup
 
 from .enums import PAIR_SIDE
 from .errors import ApiError
+from .pagination import Pagination, paginated
 from .parsers import HandJSONParser
+from .serializers import RoundRefSerializer, TableRefSerializer
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The event's slug.")
-TABLE = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The table number.")
+TABLE = OpenApiParameter(
+    "id", int, OpenApiParameter.PATH, description="The table's id (`match.table.id`)."
+)
+ROUND = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The round's id.")
 
 
 class DuplicateBoardSerializer(serializers.Serializer):
@@ -55,7 +61,7 @@ class DuplicateBoardSerializer(serializers.Serializer):
 
 
 class DuplicateSeatingSerializer(serializers.Serializer):
-    table = serializers.IntegerField()
+    table_number = serializers.IntegerField(help_text="The table's number (the plan has no ids).")
     ns = serializers.IntegerField(allow_null=True)
     ew = serializers.IntegerField(allow_null=True)
     board_set = serializers.IntegerField()
@@ -73,8 +79,8 @@ class DuplicateMovementSerializer(serializers.Serializer):
 
 
 class DuplicateLineSerializer(serializers.Serializer):
-    round = serializers.IntegerField()
-    table = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    table_number = serializers.IntegerField()
     ns = serializers.IntegerField()
     ew = serializers.IntegerField()
     ns_score = serializers.CharField(help_text="Empty for an adjusted result.")
@@ -178,8 +184,8 @@ class DuplicateResultSubmitSerializer(serializers.Serializer):
 class DuplicateResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     board = serializers.IntegerField(source="board.number")
-    round = serializers.IntegerField(source="round_number")
-    table = serializers.IntegerField(source="table_number")
+    round = serializers.SerializerMethodField()
+    table = serializers.SerializerMethodField()
     ns = serializers.IntegerField(source="ns_pair")
     ew = serializers.IntegerField(source="ew_pair")
     version = serializers.IntegerField()
@@ -188,6 +194,14 @@ class DuplicateResultSerializer(serializers.Serializer):
     ns_score = serializers.IntegerField(allow_null=True)
     ew_score = serializers.IntegerField(allow_null=True)
     notes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema_field(RoundRefSerializer)
+    def get_round(self, result: BoardResult) -> dict[str, int]:
+        return {"id": result.match.round_id, "number": result.round_number}
+
+    @extend_schema_field(TableRefSerializer)
+    def get_table(self, result: BoardResult) -> dict[str, int]:
+        return {"id": result.match.table_id, "number": result.table_number}
 
 
 class DuplicateDecideSerializer(serializers.Serializer):
@@ -211,8 +225,27 @@ def _is_director(request, tournament: Tournament) -> bool:
     return user is not None and is_director(Actor(user=user), tournament)
 
 
+def _lines(rows: list[dict]) -> list[dict]:
+    """A traveller's lines with the round and table named by number, as `*_number` (a
+    `round` or `table` in a body is `{id, number}`)."""
+    return [
+        {
+            "round_number": row["round"],
+            "table_number": row["table"],
+            **{k: v for k, v in row.items() if k not in ("round", "table")},
+        }
+        for row in rows
+    ]
+
+
 class ReadView(APIView):
     permission_classes = [AllowAny]
+
+
+class ListView(ReadView):
+    """A list, paginated as every list of the API."""
+
+    pagination_class = Pagination
 
 
 @extend_schema(
@@ -221,11 +254,11 @@ class ReadView(APIView):
     summary="The event's boards",
     responses={200: DuplicateBoardSerializer(many=True)},
 )
-class Boards(ReadView):
+class Boards(ListView):
     def get(self, request, slug: str):
         tournament = _event(slug)
         scored = None if _is_director(request, tournament) else select.scored(tournament)
-        return Response(select.boards_json(tournament, scored))
+        return paginated(request, self, select.boards_json(tournament, scored))
 
 
 @extend_schema(
@@ -245,6 +278,7 @@ class MovementView(ReadView):
         data["boards_per_round"] = event.boards_per_round
         for seats in data["rounds"]:
             for s in seats:
+                s["table_number"] = s.pop("table")
                 s["boards"] = list(board_set(s["board_set"], event.boards_per_round))
         return Response(data)
 
@@ -255,15 +289,18 @@ class MovementView(ReadView):
     summary="Every board's traveller (the released rounds; all for a director)",
     responses={200: DuplicateTravellerSerializer(many=True)},
 )
-class Travellers(ReadView):
+class Travellers(ListView):
     def get(self, request, slug: str):
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
-        return Response(
-            [
-                {"board": n, "lines": select.traveller_rows(scored, n)}
-                for n in sorted(scored.event.travellers)
-            ]
+        boards = sorted(scored.event.travellers)
+        return paginated(
+            request,
+            self,
+            boards,
+            lambda page: [
+                {"board": n, "lines": _lines(select.traveller_rows(scored, n))} for n in page
+            ],
         )
 
 
@@ -312,26 +349,31 @@ class Create(APIView):
 
 
 def _table_actor(
-    request, tournament: Tournament, number: int, side: str, pin: str = ""
+    request, tournament: Tournament, table_id: int, side: str, pin: str = ""
 ) -> tuple[Actor, Match]:
-    round_ = tournament.round_set.order_by("-number").first()
+    """The actor at a table of the round in play, named by the table's id (as everywhere in the
+    API: `match.table.id`, `/tables/{id}`); a table of an earlier round answers 409 `no-round`."""
     match = (
-        None
-        if round_ is None
-        else Match.objects.filter(round=round_, table__number=number)
+        Match.objects.filter(table__pk=table_id, round__tournament=tournament)
         .select_related("table", "round")
         .first()
     )
     if match is None:
-        raise ApiError("no-round", f"no round is in play at table {number}", status_code=409)
+        raise Http404("no such table in this event")
+    latest = tournament.round_set.order_by("-number").values_list("pk", flat=True).first()
+    if match.round_id != latest:
+        raise ApiError(
+            "no-round",
+            f"table {match.table.number} of round {match.round.number} is not in play",
+            status_code=409,
+        )
     if _is_director(request, tournament):
         return Actor(user=request.user, side=side, pin=pin), match
     token = request.auth
     if (
         not isinstance(token, TableToken)
         or token.state != TokenState.ACTIVE
-        or token.table.tournament_id != tournament.pk
-        or token.table.number != number
+        or token.table_id != match.table.event_table_id
     ):
         raise NotAllowed("wrong-table", "this table's token (or a director) only")
     return Actor(
@@ -339,7 +381,7 @@ def _table_actor(
         side=side,
         pin=pin,
         client=client_address(request),
-        label=token.label or f"table {number} scorer",
+        label=token.label or f"table {match.table.number} scorer",
     ), match
 
 
@@ -357,12 +399,12 @@ class SubmitResult(APIView):
     permission_classes = [AllowAny]  # the table's token or a director: checked below
     parser_classes = [HandJSONParser]  # 64 KiB, as a hand submission (413 `too-large`)
 
-    def post(self, request, slug: str, number: int):
+    def post(self, request, slug: str, pk: int):
         tournament = _event(slug)
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        actor, match = _table_actor(request, tournament, number, data.get("side", ""), data["pin"])
+        actor, match = _table_actor(request, tournament, pk, data.get("side", ""), data["pin"])
         out = dup.submit_board_result(
             match=match,
             board=data["board"],
@@ -384,11 +426,12 @@ def _decide(request, slug: str, pk: int, confirm: bool):
     serializer = DuplicateDecideSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
-    actor, match = _table_actor(
-        request, tournament, result.table_number, data.get("side", ""), data["pin"]
-    )
-    if match.pk != result.match_id:
+    latest = tournament.round_set.order_by("-number").values_list("pk", flat=True).first()
+    if result.match.round_id != latest:
         raise ApiError("not-pending", "this result is of an earlier round", status_code=409)
+    actor, _ = _table_actor(
+        request, tournament, result.match.table_id, data.get("side", ""), data["pin"]
+    )
     if confirm:
         result = dup.confirm_board_result(
             result=result, actor=actor, expected_version=data["version"]
@@ -523,15 +566,15 @@ class SeatRound(APIView):
 
 @extend_schema(
     tags=["duplicate"],
-    parameters=[SLUG, OpenApiParameter("round", int, OpenApiParameter.PATH)],
+    parameters=[SLUG, ROUND],
     summary="Close a round (every table's results in)",
     request=None,
     responses={200: DuplicateStateSerializer},
 )
 class CloseRound(APIView):
-    def post(self, request, slug: str, round: int):  # noqa: A002 - the path's name
+    def post(self, request, slug: str, pk: int):
         tournament, actor = _directed(request, slug)
-        round_ = get_object_or_404(tournament.round_set, number=round)
+        round_ = get_object_or_404(tournament.round_set, pk=pk)
         dup.close_duplicate_round(round=round_, actor=actor)
         return _state(tournament)
 

@@ -61,7 +61,8 @@ FORMAT = OpenApiParameter(
 
 class TableExport(_Download):
     def get_throttles(self) -> list:
-        if downloads.is_costly(self.kwargs["fmt"]):
+        fmt = self.kwargs.get("fmt")  # none for the OpenAPI document: the costly ones count
+        if fmt is None or downloads.is_costly(fmt):
             return [DownloadThrottle()]
         return []
 

@@ -1,9 +1,11 @@
 """Page-number pagination for every list: `?page=2&page_size=50` (at most 200 a page)."""
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
 
 
 class Pagination(PageNumberPagination):
@@ -38,3 +40,14 @@ class Pagination(PageNumberPagination):
             link.pop("nullable", None)
             link["type"] = [link["type"], "null"]
         return page
+
+
+def paginated(
+    request, view, rows: Sequence[Any], serialize: Callable[[Sequence[Any]], Any] | None = None
+) -> Response:
+    """One page of `rows` (an ordered queryset or a list) in the one list shape (`count`,
+    `next`, `previous`, `results`), each row through `serialize` when given: for the views
+    that build their list themselves rather than by a generic list view."""
+    paginator = Pagination()
+    chunk = paginator.paginate_queryset(rows, request, view=view) or []
+    return paginator.get_paginated_response(serialize(chunk) if serialize else list(chunk))

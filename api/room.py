@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -26,15 +26,16 @@ from tournaments.services import is_director, require_director
 from tournaments.services import room as services
 
 from .errors import ApiError
+from .pagination import paginated
 from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer
+from .serializers import RoundRefSerializer, TableRefSerializer
 from .views import ID, ActionView, ApiView, actor_for, valid
 
 # -- serializers ----------------------------------------------------------------------------------
 
 
 class ClockSerializer(serializers.Serializer):
-    round = serializers.IntegerField(help_text="The round's id.")
-    number = serializers.IntegerField(help_text="The round's number.")
+    round = RoundRefSerializer()
     state = serializers.ChoiceField(
         ["unset", "ready", "running", "paused", "over"],
         help_text="unset: no clock yet (the tournament's length shown); ready: set, not started; "
@@ -80,8 +81,7 @@ class CallRequestSerializer(serializers.Serializer):
 
 
 class CallSerializer(serializers.ModelSerializer):
-    table = serializers.IntegerField(source="table.number", read_only=True)
-    table_id = serializers.IntegerField(read_only=True)
+    table = TableRefSerializer(read_only=True)
     open = serializers.BooleanField(source="is_open", read_only=True)
 
     class Meta:
@@ -89,7 +89,6 @@ class CallSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "table",
-            "table_id",
             "reason",
             "note",
             "open",
@@ -99,8 +98,7 @@ class CallSerializer(serializers.ModelSerializer):
 
 
 class TableProgressSerializer(serializers.Serializer):
-    table = serializers.IntegerField(source="number")
-    table_id = serializers.IntegerField()
+    table = serializers.SerializerMethodField()
     match = serializers.IntegerField(source="match_id")
     names = serializers.ListField(child=serializers.CharField())
     current_hand = serializers.IntegerField(
@@ -114,6 +112,10 @@ class TableProgressSerializer(serializers.Serializer):
     last_hand_at = serializers.DateTimeField(source="last_at", allow_null=True)
     seconds_since_last_hand = serializers.SerializerMethodField()
     open_call = serializers.SerializerMethodField()
+
+    @extend_schema_field(TableRefSerializer)
+    def get_table(self, row) -> dict[str, int]:
+        return {"id": row.table_id, "number": row.number}
 
     def get_seconds_since_last_hand(self, row) -> int | None:
         since = row.since(self.context["now"])
@@ -141,7 +143,7 @@ def _round(pk: int, request, *, director: bool = False) -> Round:
 def clock_body(round_: Round) -> dict:
     clock = RoundClock.objects.filter(round=round_).first()
     state = services.clock_state(clock, tournament=round_.tournament)
-    return {"round": round_.pk, "number": round_.number, **state.as_dict()}
+    return {"round": {"id": round_.pk, "number": round_.number}, **state.as_dict()}
 
 
 ROUND = ID(what="The round's id.")
@@ -272,12 +274,16 @@ class TableCall(ActionView):
 class RoundCalls(ApiView):
     serializer_class = CallSerializer
     permission_classes = [SignedIn]
-    pagination_class = None
     filter_backends: list = []
 
     def get(self, request, pk: int):
         round_ = _round(pk, request, director=True)
-        return Response(CallSerializer(select.open_calls(round_), many=True).data)
+        return paginated(
+            request,
+            self,
+            list(select.open_calls(round_)),
+            lambda rows: CallSerializer(rows, many=True).data,
+        )
 
 
 @extend_schema(
@@ -306,11 +312,14 @@ class CallAcknowledge(ActionView):
 class RoundProgress(ApiView):
     serializer_class = TableProgressSerializer
     permission_classes = [SignedIn]
-    pagination_class = None
     filter_backends: list = []
 
     def get(self, request, pk: int):
         round_ = _round(pk, request, director=True)
         now = timezone.now()
-        rows = select.table_progress(round_, now=now)
-        return Response(TableProgressSerializer(rows, many=True, context={"now": now}).data)
+        return paginated(
+            request,
+            self,
+            list(select.table_progress(round_, now=now)),
+            lambda rows: TableProgressSerializer(rows, many=True, context={"now": now}).data,
+        )

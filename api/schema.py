@@ -8,10 +8,13 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from rest_framework.permissions import AllowAny
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
 from games.schema import load_schema
 
+from .codes import ERROR_CODES
+from .permissions import ReadOnlyOrSignedIn, ScorerOrSignedIn
 from .serializers import ErrorSerializer
 
 ERROR_DESCRIPTIONS = {
@@ -31,15 +34,27 @@ ERROR_DESCRIPTIONS = {
     "429": "Throttled (`throttled`; `details.wait` seconds), or too many wrong passwords "
     "(`locked-out`, `POST /auth/tokens`)",
 }
-READ_ERRORS = ("400", "401", "403", "404", "406", "429")
-WRITE_ERRORS = ("400", "401", "403", "404", "406", "409", "413", "415", "422", "429")
+#: Writes that change nothing a service guards by state: they answer no 409 or 422.
+PLAIN_WRITES = frozenset({
+    "auth_tokens_create", "auth_tokens_destroy", "tables_tokens_create", "tables_tokens_destroy",
+    "hands_check",
+})  # fmt: skip
 
+#: Reads that only some may make, checked by the view (a director, the table's scorer): 403.
+GUARDED_READS = frozenset({
+    "tournaments_audit_list", "tournaments_pins_list", "tournaments_queue_list",
+    "tournaments_kept_apart_list", "tournaments_archive", "tables_call_retrieve",
+})  # fmt: skip
+
+#: Permissions that let anyone read.
+OPEN_READS = (AllowAny, ReadOnlyOrSignedIn, ScorerOrSignedIn)
 
 #: The last path segments of POST endpoints that act on what the path names (publish a round,
 #: confirm a hand) rather than create something in a collection: their operation ids are named
 #: after the action (`rounds_publish`), not `<path>_create`.
 ACTIONS = frozenset({
-    "acknowledge", "affiliation", "call", "check", "check-in", "close", "confirm", "correct",
+    "acknowledge", "affiliation", "call", "check", "check-in", "close", "close-registration",
+    "confirm", "correct",
     "cut", "extend", "finish", "fix-table", "generate", "import", "open-registration", "pause",
     "publish", "reject", "release", "resume", "seed", "start", "swap", "undo-check-in", "void",
     "withdraw",
@@ -47,7 +62,7 @@ ACTIONS = frozenset({
 
 
 class ApiAutoSchema(AutoSchema):
-    """Every operation documents the error responses it may give, with the `Error` shape, and
+    """Every operation documents the error statuses it can answer, with the `Error` shape, and
     an action's operation id is named after the action."""
 
     def get_operation_id(self) -> str:
@@ -59,17 +74,59 @@ class ApiAutoSchema(AutoSchema):
             return operation_id.removesuffix("_create") + "_set"
         return operation_id
 
-    def _get_response_bodies(self, direction="response"):
-        responses = super()._get_response_bodies(direction)
-        codes = READ_ERRORS if self.method in ("GET", "HEAD", "OPTIONS") else WRITE_ERRORS
-        for code in codes:
-            if code not in responses:
-                responses[code] = self._get_response_for_code(
-                    OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]),
-                    code,
-                    direction=direction,
-                )
-        return responses
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        error = self.resolve_serializer(ErrorSerializer, "response").ref
+        for code in sorted(self.error_statuses(operation)):
+            operation["responses"].setdefault(
+                code,
+                {
+                    "description": ERROR_DESCRIPTIONS[code],
+                    "content": {"application/json": {"schema": error}},
+                },
+            )
+        return operation
+
+    def error_statuses(self, operation: dict[str, Any]) -> set[str]:
+        """What the operation can answer besides its own answers, from what it is:
+        - 401 and 406 always (a bad, expired or revoked token is refused whatever the
+          operation; an `Accept` without JSON);
+        - 400 for a write (its body, or a service's refusal) and for a read with query
+          parameters (filters, `page_size`);
+        - 403 for a write (permissions, and a session's CSRF check) and for a read its
+          permissions or its view guard (`GUARDED_READS`);
+        - 404 when the path names something, or a list's `page` is past its end;
+        - 409 and 422 for a write that calls a service guarding a state (all but
+          `PLAIN_WRITES`): a race, a reused idempotency key, a stale `version`, a wrong state;
+          a refusal of the domain;
+        - 413 and 415 when it takes a body;
+        - 429 when a throttle counts it."""
+        reads = self.method in ("GET", "HEAD")
+        parameters = operation.get("parameters", [])
+        statuses = {"401", "406"}
+        if not reads or any(p["in"] == "query" for p in parameters):
+            statuses.add("400")
+        permissions = self.view.get_permissions()
+        open_read = all(isinstance(p, OPEN_READS) for p in permissions)
+        if not reads or not open_read or operation["operationId"] in GUARDED_READS:
+            statuses.add("403")
+        if any(p["in"] == "path" or p["name"] == "page" for p in parameters):
+            statuses.add("404")
+        if not reads and operation["operationId"] not in PLAIN_WRITES:
+            statuses |= {"409", "422"}
+        if "requestBody" in operation:
+            statuses |= {"413", "415"}
+        if any(self._counts(throttle) for throttle in self.view.get_throttles()):
+            statuses.add("429")
+        return statuses
+
+    def _counts(self, throttle: BaseThrottle) -> bool:
+        """A scoped throttle counts only a view with a scope; any other counts."""
+        if isinstance(throttle, ScopedRateThrottle):
+            return bool(getattr(self.view, throttle.scope_attr, None))
+        return True
 
 
 class ApiTokenScheme(OpenApiAuthenticationExtension):
@@ -165,6 +222,12 @@ def add_record_schemas(result: dict, generator, request, public) -> dict:
             {"$ref": "#/components/schemas/HandRecordsMatch"},
         ],
     }
+    schemas["ErrorCode"] = {
+        "type": "string",
+        "description": "Every `code` an error answer carries (`Error.code`). A client should "
+        "treat a code it does not know by its HTTP status: codes are added, never renamed.",
+        "enum": list(ERROR_CODES),
+    }
     schemas["CheckResult"] = {
         "description": "The rules engine's result, as is (`ok`, and the score or `errors`).",
         "$ref": "#/components/schemas/Results",
@@ -200,11 +263,11 @@ LIVE_EVENT = {
         },
         "tournament": {"type": "integer"},
         "version": {"type": "integer"},
-        "round": {"type": "integer"},
-        "match": {"type": "integer"},
-        "hand": {"type": "integer"},
+        "round": {"type": "integer", "description": "The round's number."},
+        "match": {"type": "integer", "description": "The match's id."},
+        "hand": {"type": "integer", "description": "The hand's number in the match."},
         "status": {"type": "string"},
-        "table": {"type": "integer"},
+        "table": {"type": "integer", "description": "The round's table's id."},
         "open": {"type": "boolean"},
         "clock": {"type": "object", "additionalProperties": True},
     },

@@ -43,7 +43,9 @@ class AnyField(serializers.JSONField):
 class ErrorSerializer(serializers.Serializer):
     """The one error shape of the API."""
 
-    code = serializers.CharField(help_text="A stable error code, e.g. `invalid-hand`.")
+    code = serializers.CharField(
+        help_text="A stable error code, e.g. `invalid-hand`: one of `ErrorCode`."
+    )
     message = serializers.CharField(help_text="A human-readable message.")
     details = AnyField(
         help_text="Structured context (or null): field errors, the rules engine's errors."
@@ -570,14 +572,40 @@ class SeatSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TableBriefSerializer(serializers.ModelSerializer):
+class RoundRefSerializer(serializers.Serializer):
+    """A round wherever a body names one: its `id` (the paths' `/rounds/{id}`) and its
+    `number` in the tournament (for people)."""
+
+    id = serializers.IntegerField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+
     class Meta:
-        model = Table
-        fields = ["id", "number"]
+        ref_name = "RoundRef"
+
+
+class TableRefSerializer(serializers.Serializer):
+    """A round's table wherever a body names one: its `id` (the paths' `/tables/{id}`) and its
+    `number` in the room (for people)."""
+
+    id = serializers.IntegerField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        ref_name = "TableRef"
+
+
+class CardRefSerializer(serializers.Serializer):
+    """A table of the event, all evening (its card): `id` and the table's `number`."""
+
+    id = serializers.IntegerField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        ref_name = "CardRef"
 
 
 class MatchBriefSerializer(serializers.ModelSerializer):
-    table = TableBriefSerializer(read_only=True, allow_null=True)
+    table = TableRefSerializer(read_only=True, allow_null=True)
     seats = SeatSerializer(many=True, read_only=True)
     result = ObjectField(read_only=True, allow_null=True)
 
@@ -694,8 +722,8 @@ class QueueItemSerializer(HandSummarySerializer):
     """A hand in the director's queue: awaiting confirmation, or disputed."""
 
     match = serializers.IntegerField(source="hand.match_id", read_only=True)
-    round = serializers.IntegerField(source="hand.match.round.number", read_only=True)
-    table = serializers.IntegerField(source="hand.match.table.number", read_only=True)
+    round = RoundRefSerializer(source="hand.match.round", read_only=True)
+    table = TableRefSerializer(source="hand.match.table", read_only=True, allow_null=True)
 
     class Meta(HandSummarySerializer.Meta):
         fields = ["match", "round", "table", *HandSummarySerializer.Meta.fields]
@@ -704,11 +732,10 @@ class QueueItemSerializer(HandSummarySerializer):
 
 class MatchSerializer(MatchBriefSerializer):
     tournament = serializers.CharField(source="round.tournament.slug", read_only=True)
-    round = serializers.IntegerField(source="round.number", read_only=True)
-    round_id = serializers.IntegerField(read_only=True)
+    round = RoundRefSerializer(read_only=True)
 
     class Meta(MatchBriefSerializer.Meta):
-        fields = ["id", "tournament", "round", "round_id"] + MatchBriefSerializer.Meta.fields[1:]
+        fields = ["id", "tournament", "round"] + MatchBriefSerializer.Meta.fields[1:]
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -726,7 +753,7 @@ class MatchDetailSerializer(MatchSerializer):
 
 class TableSerializer(serializers.ModelSerializer):
     tournament = serializers.CharField(source="round.tournament.slug", read_only=True)
-    round = serializers.IntegerField(source="round.number", read_only=True)
+    round = RoundRefSerializer(read_only=True)
     match = MatchBriefSerializer(read_only=True)
 
     class Meta:
@@ -878,16 +905,14 @@ class TableTokenSelfSerializer(serializers.Serializer):
     (the match of the round in play, or the round awaited next), until when. Built from the
     card's `CardNow` (tournaments.selectors.cards) with the token as `token`."""
 
-    card = serializers.IntegerField(source="event_table.pk", help_text="The event's table.")
-    table_number = serializers.IntegerField(source="event_table.number")
-    table = serializers.IntegerField(
-        source="table.pk",
+    card = CardRefSerializer(source="event_table", help_text="The event's table (the card).")
+    table = TableRefSerializer(
         allow_null=True,
         default=None,
         help_text="The round's table now shown (null before the first round).",
     )
     match = serializers.IntegerField(source="match_id", allow_null=True)
-    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    round = RoundRefSerializer(allow_null=True, default=None)
     now = serializers.ChoiceField(
         source="state",
         choices=["playing", "idle", "waiting", "over"],
@@ -917,10 +942,7 @@ class TableTokenSelfSerializer(serializers.Serializer):
 
 
 class TableTokenSerializer(serializers.ModelSerializer):
-    table = serializers.IntegerField(
-        source="table_id", read_only=True, help_text="The event's table (its card)."
-    )
-    table_number = serializers.IntegerField(source="table.number", read_only=True)
+    card = CardRefSerializer(source="table", read_only=True, help_text="The event's table.")
     state = serializers.CharField(read_only=True)
     created_by = serializers.CharField(
         source="created_by.get_username", read_only=True, allow_null=True, default=None
@@ -930,8 +952,7 @@ class TableTokenSerializer(serializers.ModelSerializer):
         model = TableToken
         fields = [
             "id",
-            "table",
-            "table_number",
+            "card",
             "label",
             "state",
             "created_at",

@@ -43,7 +43,7 @@ urlpatterns = [
     path("v1/duplicate/<slug:slug>/start", d.Start.as_view(), name="duplicate-start"),
     path("v1/duplicate/<slug:slug>/rounds", d.SeatRound.as_view(), name="duplicate-rounds"),
     path(
-        "v1/duplicate/<slug:slug>/rounds/<int:round>/close",
+        "v1/duplicate/<slug:slug>/rounds/<int:pk>/close",
         d.CloseRound.as_view(),
         name="duplicate-round-close",
     ),
@@ -51,7 +51,7 @@ urlpatterns = [
     path("v1/duplicate/<slug:slug>/late-pairs", d.LatePair.as_view(), name="duplicate-late-pair"),
     path("v1/duplicate/<slug:slug>/finish", d.Finish.as_view(), name="duplicate-finish"),
     path(
-        "v1/duplicate/<slug:slug>/tables/<int:number>/results",
+        "v1/duplicate/<slug:slug>/tables/<int:pk>/results",
         d.SubmitResult.as_view(),
         name="duplicate-submit",
     ),

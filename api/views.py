@@ -48,6 +48,7 @@ from . import filters
 from . import serializers as s
 from .errors import ApiError, TooLarge
 from .models import ApiToken, hash_secret, new_secret
+from .pagination import paginated
 from .parsers import HandJSONParser
 from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn
 from .schema_refs import CHECK_RESULT_REF, HAND_RECORD_REF
@@ -314,7 +315,6 @@ class KeepApartList(generics.ListAPIView, ApiView):
     """Pairs the director asked the pairings to keep apart while the draw can (directors only)."""
 
     serializer_class = s.KeepApartSerializer
-    pagination_class = None
     filter_backends: list = []
 
     def get_queryset(self):
@@ -664,7 +664,7 @@ def idempotency_key(request, data: dict) -> str:
 
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 8, "maxLength": 100},
     OpenApiParameter.HEADER,
     required=False,
     description="A client-made key (8 to 100 characters), unique per submission: a retry with "
@@ -678,7 +678,6 @@ class MatchHands(ApiView):
     permission_classes = [ScorerOrSignedIn]
     parser_classes = [HandJSONParser]
     serializer_class = s.HandVersionSerializer
-    pagination_class = None
     filter_backends: list = []
     throttle_scope = "hand-submit"
 
@@ -698,7 +697,9 @@ class MatchHands(ApiView):
             .select_related("hand")
             .order_by("hand__number")
         )
-        return Response(s.HandVersionSerializer(versions, many=True).data)
+        return paginated(
+            request, self, versions, lambda rows: s.HandVersionSerializer(rows, many=True).data
+        )
 
     @extend_schema(
         tags=["hands"],
@@ -741,14 +742,15 @@ class MatchHands(ApiView):
 )
 class HandVersions(ApiView):
     serializer_class = s.HandVersionSerializer
-    pagination_class = None
     filter_backends: list = []
 
     def get(self, request, pk: int, number: int):
         match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
         hand = get_object_or_404(Hand, match=match, number=number)
         versions = hand.versions.select_related("hand").order_by("version")
-        return Response(s.HandVersionSerializer(versions, many=True).data)
+        return paginated(
+            request, self, versions, lambda rows: s.HandVersionSerializer(rows, many=True).data
+        )
 
 
 class _Decide(ActionView):
@@ -898,7 +900,6 @@ TABLE = ID("id", "The table's id.")
 class TableTokens(ApiView):
     permission_classes = [SignedIn]
     serializer_class = s.TableTokenSerializer
-    pagination_class = None
     filter_backends: list = []
     throttle_scope = "tokens"
 
@@ -910,8 +911,10 @@ class TableTokens(ApiView):
     )
     def get(self, request, pk: int):
         table = _director_table(request, pk)
-        tokens = table.event_table.tokens.select_related("created_by")
-        return Response(s.TableTokenSerializer(tokens, many=True).data)
+        tokens = table.event_table.tokens.select_related("created_by").order_by("id")
+        return paginated(
+            request, self, tokens, lambda rows: s.TableTokenSerializer(rows, many=True).data
+        )
 
     @extend_schema(
         summary="Create a scorer's token for the table (the secret is shown once)",
@@ -975,7 +978,6 @@ class TableTokenSelf(ApiView):
 class ApiTokens(ApiView):
     permission_classes = [AllowAny]
     serializer_class = s.ApiTokenSerializer
-    pagination_class = None
     filter_backends: list = []
     throttle_scope = "login"
 
@@ -987,8 +989,10 @@ class ApiTokens(ApiView):
 
     @extend_schema(summary="Your API tokens", responses={200: s.ApiTokenSerializer(many=True)})
     def get(self, request):
-        tokens = ApiToken.objects.filter(user=request.user)
-        return Response(s.ApiTokenSerializer(tokens, many=True).data)
+        tokens = ApiToken.objects.filter(user=request.user).order_by("id")
+        return paginated(
+            request, self, tokens, lambda rows: s.ApiTokenSerializer(rows, many=True).data
+        )
 
     @extend_schema(
         summary="Create an API token (with username and password, a session, or an API token "

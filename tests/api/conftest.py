@@ -10,6 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.models import ApiToken, hash_secret, new_secret
+from tests.api import recorder
 from tests.conftest import clear_cache
 from tests.tournaments.builders import make_director, make_match
 from tournaments.models import Match, TableToken
@@ -21,6 +22,26 @@ def _fresh_throttles():
     clear_cache()
     yield
     clear_cache()
+
+
+#: The submission-path parity tests compare Django's answers with the ASGI fast paths', which
+#: know Django's middleware as configured: no recorder there.
+PARITY = {"tests.api.test_fastsubmit", "tests.api.test_threaded"}
+
+
+@pytest.fixture(autouse=True)
+def _answers_as_documented(request, settings):
+    """Every answer of the test held against the OpenAPI document (tests/api/recorder.py): a
+    status its operation does not list, or an error code not in the documented list, fails
+    the test."""
+    if request.module.__name__ in PARITY:
+        yield
+        return
+    settings.MIDDLEWARE = [recorder.MIDDLEWARE, *settings.MIDDLEWARE]
+    recorder.seen.clear()
+    yield
+    undocumented, recorder.seen[:] = list(recorder.seen), []
+    assert not undocumented, undocumented
 
 
 def api_token(user, **fields) -> str:

@@ -73,7 +73,7 @@ def test_pairs_are_kept_apart_and_let_meet_by_a_director_only(as_td, tournament)
     assert stranger.status_code in (401, 403) and "code" in stranger.json()
     assert made.status_code == 201
     assert (made.json()["first"], made.json()["second"]) == (first.pk, second.pk)
-    assert [p["reason"] for p in listed.json()] == ["a couple"]
+    assert [p["reason"] for p in listed.json()["results"]] == ["a couple"]
     assert gone.status_code == 204 and not KeepApart.objects.exists()
     assert AuditEvent.objects.filter(action="kept-apart-removed").count() == 1
 

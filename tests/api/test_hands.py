@@ -208,7 +208,7 @@ def test_a_director_corrects_with_a_reason_and_the_versions_are_kept(td, scorer,
     response = td.post(url, {"record": fixed, "reason": "scorer slip", "version": 1}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["status"] == "confirmed" and response.json()["version"] == 2
-    history = td.get(f"/api/v1/matches/{match.pk}/hands/1/versions").json()
+    history = td.get(f"/api/v1/matches/{match.pk}/hands/1/versions").json()["results"]
     assert [(v["version"], v["is_current"]) for v in history] == [(1, False), (2, True)]
     assert history[1]["reason"] == "scorer slip"
 
@@ -232,7 +232,9 @@ def test_match_detail_lists_the_current_versions(anon, scorer, match):
     body = anon.get(f"/api/v1/matches/{match.pk}").json()
     assert [h["number"] for h in body["hands"]] == [1]
     assert [s["side"] for s in body["seats"]] == ["EW", "NS"]
-    assert anon.get(f"/api/v1/matches/{match.pk}/hands").json()[0]["status"] == "pending"
+    assert anon.get(f"/api/v1/matches/{match.pk}/hands").json()["results"][0]["status"] == (
+        "pending"
+    )
     assert_error(anon.get(f"/api/v1/matches/{match.pk}/hands/9/versions"), 404, "not-found")
 
 

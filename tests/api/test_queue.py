@@ -20,7 +20,7 @@ def test_the_queue_lists_pending_and_disputed_hands_oldest_first(td, match):
     slug = match.round.tournament.slug
     body = td.get(f"/api/v1/tournaments/{slug}/queue").json()
     assert [(i["number"], i["status"], i["table"], i["round"]) for i in body["results"]] == [
-        (1, "rejected", 1, 1)
+        (1, "rejected", {"id": match.table_id, "number": 1}, {"id": match.round_id, "number": 1})
     ]
     assert body["results"][0]["reason"] == "E took 5"
     again = services.submit_hand(

@@ -119,13 +119,13 @@ def test_calls_are_throttled_per_table(scorer, match, settings):
 
 def test_the_director_sees_open_calls_and_acknowledges_and_the_phone_reads_it(td, scorer, match):
     call = scorer.post(call_url(match), {"reason": "slow"}, format="json").json()
-    listed = td.get(f"/api/v1/rounds/{match.round_id}/calls").json()
-    assert [c["id"] for c in listed] == [call["id"]] and listed[0]["table"] == 1
+    listed = td.get(f"/api/v1/rounds/{match.round_id}/calls").json()["results"]
+    assert [c["id"] for c in listed] == [call["id"]] and listed[0]["table"]["number"] == 1
     done = td.post(f"/api/v1/calls/{call['id']}/acknowledge").json()
     assert done["open"] is False and done["acknowledged_at"]
     seen = scorer.get(call_url(match)).json()
     assert seen["id"] == call["id"] and seen["open"] is False
-    assert td.get(f"/api/v1/rounds/{match.round_id}/calls").json() == []
+    assert td.get(f"/api/v1/rounds/{match.round_id}/calls").json()["results"] == []
 
 
 def test_a_table_without_a_call_answers_204(scorer, match):
@@ -148,8 +148,8 @@ def test_only_directors_acknowledge(scorer, other_td, match):
 
 def test_progress_lists_each_table_slowest_first_for_directors(td, anon, match):
     Table.objects.create(round=match.round, number=2)  # a table without a match is not listed
-    rows = td.get(f"/api/v1/rounds/{match.round_id}/progress").json()
-    assert [r["table"] for r in rows] == [1]
+    rows = td.get(f"/api/v1/rounds/{match.round_id}/progress").json()["results"]
+    assert [r["table"] for r in rows] == [{"id": match.table_id, "number": 1}]
     assert rows[0]["current_hand"] == 1 and rows[0]["pending"] == 0
     assert rows[0]["open_call"] is None
     assert anon.get(f"/api/v1/rounds/{match.round_id}/progress").status_code in (401, 403)

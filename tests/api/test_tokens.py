@@ -30,7 +30,7 @@ def test_a_director_creates_a_table_token_shown_once_and_stored_hashed(td, match
     stored = TableToken.objects.get(pk=body["id"])
     assert stored.key_hash == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in str(TableToken.objects.values().get(pk=body["id"]))
-    listed = td.get(f"/api/v1/tables/{match.table_id}/tokens").json()
+    listed = td.get(f"/api/v1/tables/{match.table_id}/tokens").json()["results"]
     assert [t["id"] for t in listed] == [body["id"]] and "secret" not in listed[0]
 
 
@@ -94,7 +94,7 @@ def test_a_director_gets_an_api_token_with_a_password_and_revokes_it(anon):
     assert response.status_code == 201, response.content
     made = response.json()
     me = client_with(f"Token {made['secret']}")
-    assert [t["label"] for t in me.get("/api/v1/auth/tokens").json()] == ["laptop"]
+    assert [t["label"] for t in me.get("/api/v1/auth/tokens").json()["results"]] == ["laptop"]
     assert me.delete(f"/api/v1/auth/tokens/{made['id']}").json()["state"] == "revoked"
     assert_error(me.get("/api/v1/auth/tokens"), 401, "token-revoked")
     assert ApiToken.objects.get().key_hash != made["secret"]
@@ -133,7 +133,7 @@ def test_a_session_user_may_use_the_api(client, director, match):
 
 def test_a_scorer_learns_which_table_and_match_its_token_is_for(scorer, match, anon, td):
     body = scorer.get("/api/v1/auth/table-token").json()
-    assert body["table"] == match.table_id and body["match"] == match.pk
+    assert body["table"]["id"] == match.table_id and body["match"] == match.pk
     assert body["tournament"] == match.round.tournament.slug and body["state"] == "active"
     assert_error(anon.get("/api/v1/auth/table-token"), 401)
     assert_error(td.get("/api/v1/auth/table-token"), 403)

@@ -23,12 +23,14 @@ def test_the_movement_lists_each_tables_pairs_and_boards(td):
     tournament = make_event(td)
     data = Client().get(f"/api/v1/duplicate/{tournament.slug}/movement").json()
     assert data["kind"] == "mitchell" and len(data["rounds"]) == 3
-    assert data["rounds"][0][0] == {"table": 1, "ns": 1, "ew": 4, "board_set": 1, "boards": [1, 2]}
+    assert data["rounds"][0][0] == {
+        "table_number": 1, "ns": 1, "ew": 4, "board_set": 1, "boards": [1, 2],
+    }  # fmt: skip
 
 
 def test_boards_show_their_deal_only_after_the_event(td):
     tournament = make_event(td)
-    boards = Client().get(f"/api/v1/duplicate/{tournament.slug}/boards").json()
+    boards = Client().get(f"/api/v1/duplicate/{tournament.slug}/boards").json()["results"]
     assert [b["number"] for b in boards] == [1, 2, 3, 4, 5, 6]
     assert all("deal" not in b for b in boards)
 
@@ -47,13 +49,13 @@ def test_a_table_submits_by_token_and_the_other_side_confirms(td):
         "record": played(tournament, board),
         "idempotency_key": "result-0001",
     }
-    url = f"/api/v1/duplicate/{tournament.slug}/tables/1/results"
+    url = f"/api/v1/duplicate/{tournament.slug}/tables/{table.pk}/results"
     first = Client().post(url, body, content_type="application/json", **auth)
     assert first.status_code == 201, first.content
     again = Client().post(url, body, content_type="application/json", **auth)
     assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
     other = Client().post(
-        f"/api/v1/duplicate/{tournament.slug}/tables/2/results",
+        f"/api/v1/duplicate/{tournament.slug}/tables/{round_.tables.get(number=2).pk}/results",
         body,
         content_type="application/json",
         **auth,
@@ -79,9 +81,9 @@ def test_a_table_submits_by_token_and_the_other_side_confirms(td):
 
 def test_a_stranger_cannot_submit(td):
     tournament = make_event(td)
-    dup.start_round(tournament=tournament, actor=td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
     response = Client().post(
-        f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
+        f"/api/v1/duplicate/{tournament.slug}/tables/{round_.tables.get(number=1).pk}/results",
         {"board": 1, "side": "NS", "record": {}},
         content_type="application/json",
     )
@@ -91,9 +93,9 @@ def test_a_stranger_cannot_submit(td):
 def test_rankings_and_travellers_wait_for_the_release(td):
     tournament = make_event(td)
     play_round(tournament, td)
-    assert Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json() == []
+    assert Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json()["results"] == []
     dup.release_results(tournament=tournament, actor=td, through_round=1)
-    travellers = Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json()
+    travellers = Client().get(f"/api/v1/duplicate/{tournament.slug}/travellers").json()["results"]
     assert len(travellers) == 6
     rankings = Client().get(f"/api/v1/duplicate/{tournament.slug}/rankings").json()
     assert set(rankings["fields"]) == {"NS", "EW"} and rankings["released_round"] == 1
@@ -124,7 +126,7 @@ def test_the_openapi_document_covers_the_duplicate_endpoints(client):
     paths = set(schema["paths"])
     for suffix in ("boards", "movement", "travellers", "rankings"):
         assert f"/api/v1/duplicate/{{slug}}/{suffix}" in paths
-    assert "/api/v1/duplicate/{slug}/tables/{number}/results" in paths
+    assert "/api/v1/duplicate/{slug}/tables/{id}/results" in paths
 
 
 def test_a_director_runs_the_event_through_the_api(td):
@@ -154,7 +156,7 @@ def test_a_director_runs_the_event_through_the_api(td):
 
     seated = post("/rounds")
     assert (seated.status_code, seated.json()["rounds_seated"]) == (201, 1)
-    closing = post("/rounds/1/close")
+    closing = post(f"/rounds/{tournament.round_set.get(number=1).pk}/close")
     assert (closing.status_code, closing.json()["code"]) == (422, "results-missing")
     round_ = tournament.round_set.get(number=1)
     for match in round_.matches.select_related("table", "round"):
@@ -168,7 +170,7 @@ def test_a_director_runs_the_event_through_the_api(td):
             dup.confirm_board_result(
                 result=out.result, actor=table_scorer(match, "EW"), expected_version=1
             )
-    assert post("/rounds/1/close").status_code == 200
+    assert post(f"/rounds/{round_.pk}/close").status_code == 200
     released = post("/release", {"through_round": 1})
     assert (released.status_code, released.json()["released_round"]) == (200, 1)
     for _ in (2, 3):
@@ -181,10 +183,11 @@ def test_the_side_swap_attack_is_refused_through_the_api(td):
     tournament = make_event(td)
     round_ = dup.start_round(tournament=tournament, actor=td)
     secrets = issue_round_tokens(round=round_, actor=td)
-    auth = {"HTTP_AUTHORIZATION": f"Table {secrets[round_.tables.get(number=1).pk]}"}
+    table = round_.tables.get(number=1)
+    auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table.pk]}"}
     board = dup.boards_of(dup.event_of(tournament), 1, 1)[0]
     ns, ew = pair_pin(round_, 1, "NS"), pair_pin(round_, 1, "EW")
-    url = f"/api/v1/duplicate/{tournament.slug}/tables/1/results"
+    url = f"/api/v1/duplicate/{tournament.slug}/tables/{table.pk}/results"
     body = {"board": board, "record": played(tournament, board), "idempotency_key": "swap-0001"}
     swap = Client().post(
         url, {**body, "side": "EW", "pin": ns}, content_type="application/json", **auth

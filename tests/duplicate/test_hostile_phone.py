@@ -41,7 +41,8 @@ def table():
         "board": board,
         "auth": {"HTTP_AUTHORIZATION": f"Table {secret}"},
         "act": reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1]),
-        "api": f"/api/v1/duplicate/{tournament.slug}/tables/1/results",
+        "api": f"/api/v1/duplicate/{tournament.slug}/tables/{round_.tables.get(number=1).pk}"
+        "/results",
         "ns_pin": round_.tables.get(number=1).match.seats.get(side="NS").entry.pin,
     }
 

@@ -140,7 +140,7 @@ def _record_updates(execute, sql, params, many, context):
 def test_the_parent_is_shown_and_the_admin_cannot_move_the_dates(owner):
     parent, secret = api_token(owner)
     made(mint(secret, password=PASSWORD))
-    listed = client(f"Token {secret}").get(TOKENS).json()
+    listed = client(f"Token {secret}").get(TOKENS).json()["results"]
     assert {t["parent"] for t in listed} == {None, parent.pk}
     from api.admin import ApiTokenAdmin
 

@@ -86,11 +86,12 @@ def play_every_round(tournament: Tournament, director: Actor, secrets: dict[int,
             assert number in secrets, f"round {round_.number}: table {number} has no card"
             answer = token_answer(secrets[number])
             assert (answer["round"], answer["match"], answer["now"]) == (
-                round_.number,
+                {"id": round_.pk, "number": round_.number},
                 match.pk,
                 "playing",
             )
-            assert answer["table"] == match.table_id and answer["card"] == cards[number]
+            assert answer["table"] == {"id": match.table_id, "number": number}
+            assert answer["card"] == {"id": cards[number], "number": number}
             other = next(n for n in cards if n != number)
             with pytest.raises(ServiceError) as refused:  # another table's card scores nothing
                 services.submit_hand(
@@ -188,7 +189,7 @@ def test_a_knockout_table_without_a_match_in_the_round_in_play_is_idle(make_tour
     services.publish_round(round=final, actor=director)
 
     answer = token_answer(secrets[2])
-    assert (answer["now"], answer["round"], answer["match"]) == ("idle", 2, None)
+    assert (answer["now"], answer["round"]["number"], answer["match"]) == ("idle", 2, None)
     assert token_answer(secrets[1])["now"] == "playing"
 
 
@@ -204,7 +205,7 @@ def test_one_card_scores_its_duplicate_table_in_every_round(director):
         for match in round_.matches.select_related("table"):
             table = match.table.number
             auth = {"HTTP_AUTHORIZATION": f"Table {secrets[table]}"}
-            url = f"/api/v1/duplicate/{tournament.slug}/tables/{table}/results"
+            url = f"/api/v1/duplicate/{tournament.slug}/tables/{match.table_id}/results"
             for board in dup.boards_of(event, number, table):
                 ns_pin = match.seats.get(side="NS").entry.pin
                 body = {"board": board, "pin": ns_pin, "record": played(tournament, board)}
