@@ -24,19 +24,11 @@ def _fresh_throttles():
     clear_cache()
 
 
-#: The submission-path parity tests compare Django's answers with the ASGI fast paths', which
-#: know Django's middleware as configured: no recorder there.
-PARITY = {"tests.api.test_fastsubmit", "tests.api.test_threaded"}
-
-
 @pytest.fixture(autouse=True)
 def _answers_as_documented(request, settings):
     """Every answer of the test held against the OpenAPI document (tests/api/recorder.py): a
     status its operation does not list, or an error code not in the documented list, fails
     the test."""
-    if request.module.__name__ in PARITY:
-        yield
-        return
     settings.MIDDLEWARE = [recorder.MIDDLEWARE, *settings.MIDDLEWARE]
     recorder.seen.clear()
     yield
