@@ -352,3 +352,35 @@ def test_a_hand_the_engine_refuses_is_not_sent_by_its_last_answer(page, live_ser
     expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
     expect(page.locator("#credential")).to_be_hidden()
     assert not HandSubmission.objects.filter(hand__match=match).exists()
+
+
+def test_german_whist_all_26_counted_with_pins_one_count_and_a_pin(page, live_server):
+    """German Whist as the spec's summary record needs it (each player's tricks of the counted
+    phase, here all 26; the winner follows): one count on a pad of 27 keys that fits the
+    screen, the other player's derived; in PIN mode the player's PIN once a match, and the
+    other player confirms with theirs and one tap."""
+    director = make_director("td")
+    match = seated(
+        director,
+        game="german-whist",
+        rules={"preset": "standard", "options": {"counted_tricks": "all-26"}},
+        fmt="individual",
+        table_size=2,
+    )
+    open_table(page, live_server, match, director)
+    counting(page)
+    expect(page.locator("#pad-keys button")).to_have_count(27)  # 0..26, no scrolling
+    phone_shot(page, "phone-german-whist-26-en")
+    tap_pad(page, "15")  # N took 15 of 26 (S's 11 filled in): sent, then the PIN once
+    expect(page.locator("#credential-prompt")).to_contain_text("PIN")
+    pin_in(page, "#credential", side_pin(match, "N"))
+    wait_stored(page, 1)
+    report("german whist (all 26 counted) hand 1 with the PIN", counted(page), 1 + 4)
+    assert stored(1).raw["tricks"] == {"N": 15, "S": 11}
+    counting(page)
+    page.locator("form.decide[data-number='1']").get_by_role(
+        "button", name="Confirm hand 1"
+    ).click()
+    pin_in(page, "form.decide[data-number='1']", side_pin(match, "S"))
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
+    report("german whist confirmation", counted(page), 4 + 2)
