@@ -179,3 +179,28 @@ def test_the_phone_moves_to_the_next_round_by_itself(browser, live_server):
         expect(phone.locator("form[data-pad-game] [data-pad-keys] button")).not_to_have_count(0)
     finally:
         context.close()
+
+
+def test_a_whist_board_with_honours_in_two_taps(browser, live_server):
+    """Whist boards dealt by TrickTable carry their turned card: N/S's tricks and the honours
+    N/S held, E/W's tricks derived; the last answer sends (the PIN once a round)."""
+    td = make_director()
+    tournament = make_event(
+        td, game="whist", rules="short-whist", movement="barometer", tables=2, board_honours=True
+    )
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = issue_round_tokens(round=round_, actor=td)[round_.tables.get(number=1).pk]
+    url = f"{live_server.url}/duplicate/{tournament.slug}/table/1/#token={secret}"
+    context, phone = open_phone(browser, url)
+    try:
+        phone.evaluate(COUNTER)
+        tap(phone, "8")
+        expect(phone.locator("[data-derived='tricks_EW']")).to_contain_text("5")
+        tap(phone, "3")  # N/S held three honours: sent, the PIN asked once a round
+        keypad(phone, "form[data-pad-game]", pair_pin(round_, 1, "NS"))
+        expect(phone.locator(".dup-decide")).to_be_visible()
+        report("duplicate whist board with honours, with the PIN", counted(phone), 2 + 4)
+        record = BoardResult.objects.get(is_current=True).record
+        assert record["tricks"] == {"NS": 8, "EW": 5} and record["honours"] == {"NS": 3, "EW": 1}
+    finally:
+        context.close()
