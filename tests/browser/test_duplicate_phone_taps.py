@@ -174,6 +174,7 @@ def test_the_phone_moves_to_the_next_round_by_itself(browser, live_server):
     context, phone = open_phone(browser, url)
     try:
         expect(phone.locator("#who-h")).to_have_text("Round 1")
+        expect(phone.locator("#table-panel")).to_have_attribute("data-live-mode", "sse")
         dup.start_round(tournament=tournament, actor=td)
         expect(phone.locator("#who-h")).to_have_text("Round 2", timeout=5000)
         expect(phone.locator("form[data-pad-game] [data-pad-keys] button")).not_to_have_count(0)

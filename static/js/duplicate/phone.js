@@ -236,6 +236,10 @@ let busy = false;     // a form being sent: live updates wait
 let stale = false;    // an update came meanwhile
 let lastHtml = null;
 
+/** The panel without its CSRF tokens (masked afresh each time): an update that brings nothing
+ * new swaps nothing, and the table's answers and focus stay as they are. */
+const comparable = html => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, '');
+
 async function post(form, action) {
   const data = new FormData(form);
   if (action) data.set('action', action);
@@ -273,7 +277,7 @@ async function post(form, action) {
 }
 
 function show(html) {
-  lastHtml = html;
+  lastHtml = comparable(html);
   holder.innerHTML = html;
   // A new round at this table: the page again, for that round's clock (the code stays).
   const round = roundNow();
@@ -295,7 +299,7 @@ async function refresh() {
       headers: headers(), credentials: 'same-origin', cache: 'no-store',
     });
     const html = await response.text();
-    if (html !== lastHtml && !busy && !sheetOpen()) show(html);
+    if (comparable(html) !== lastHtml && !busy && !sheetOpen()) show(html);
   } catch { /* offline: the next event or poll tries again */ }
 }
 
@@ -307,7 +311,10 @@ function soon() {
 
 function listen() {
   let polling = null;
-  const poll = () => { if (!polling) polling = setInterval(soon, POLL_MS); };
+  const poll = () => {
+    holder.dataset.liveMode = 'polling';
+    if (!polling) polling = setInterval(soon, POLL_MS);
+  };
   const url = holder.dataset.eventsUrl;
   if (!url || typeof window.EventSource !== 'function') { poll(); return; }
   const stream = new EventSource(url);
@@ -319,7 +326,14 @@ function listen() {
     if (!data || data.table === table) soon();
   });
   stream.addEventListener('round', soon);
-  stream.addEventListener('open', () => { errors = 0; });
+  let opened = false;
+  stream.addEventListener('open', () => {
+    errors = 0;
+    holder.dataset.liveMode = 'sse';
+    // the panel again once the stream is there: what happened between the first fetch and
+    // the stream's resume point is not missed
+    if (!opened) { opened = true; soon(); }
+  });
   stream.addEventListener('error', () => {
     errors += 1;
     if (stream.readyState === EventSource.CLOSED || errors >= 3) { stream.close(); poll(); }
