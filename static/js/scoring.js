@@ -39,7 +39,7 @@ import { errorItem, refusal } from './scoring/errors.js';
 import { FormError, formReader } from './scoring/form.js';
 import { cardFacts, gameFor } from './scoring/games.js';
 import { wireKeypads } from './scoring/keypad.js';
-import { answer as padAnswer, current as padCurrent, isNilCall, keepAnswers as keepPadAnswers, plan as padPlan } from './scoring/pad.js';
+import { answer as padAnswer, current as padCurrent, keepAnswers as keepPadAnswers, plan as padPlan } from './scoring/pad.js';
 import { createQueue, createStore } from './scoring/queue.js';
 import { createStream } from './scoring/stream.js';
 import './scoring/clock.js';  // the round clock (issue 15 point 4), self-starting
@@ -474,7 +474,6 @@ function padContext() {
   return {
     game: config.game, form: rules, layout: config.layouts && config.layouts[dealer], seats: config.seats,
     sides: config.sides, total: rules.total || 13, names: config.names, T, choices: choicesOf,
-    extraNils: $$('[data-nil-seat]', form).filter(select => isNilCall(select.value)),
   };
 }
 
@@ -584,6 +583,12 @@ function tapPad(event) {
   updateSums();
   invalidate();
   focusPad();
+  // The last answer sends the hand, as the PIN's last digit does: nothing is left to tap but
+  // Send, the other side checks the score when it confirms (or rejects), and a hand the engine
+  // refuses is not sent (submitHand waits for the check; the refusal shows under the pad). With
+  // "Every detail" open the table is adding more (a revoke, a blind bid): Send is tapped.
+  if (!$('#every-detail').open && !padCurrent(padPlan(padContext(), answers).questions, null)
+      && completeRecord()) submitHand();
 }
 
 /** The keys are drawn again after each answer: the focus goes on to the next question's first
@@ -793,7 +798,19 @@ function learnSide(response) {
   if (kept && kept.pin) session.set('credential', { ...kept, side });
 }
 
+let sending = false;  // a hand being sent: a second Send (or the pad's last answer) waits
+
 async function submitHand() {
+  if (sending) return;
+  sending = true;
+  try {
+    await sendHand();
+  } finally {
+    sending = false;
+  }
+}
+
+async function sendHand() {
   await checkNow();
   if (!checked) return;
   if (needsCredential()) {

@@ -77,16 +77,17 @@ def seating(tournament: Tournament, table: int) -> dict[str, str]:
 
 
 def enter_the_hand(page: Page, teams: dict[str, str]) -> None:
-    """The scorer taps the bids in bidding order, then E/W's tricks (N/S's are filled in)."""
+    """The scorer taps the bids in bidding order, then N's, E's and S's tricks (W's are filled
+    in); the last answer sends the hand (once a match the phone then asks who sends)."""
     keys = page.locator("#pad-keys")
     for seat in "ESWN":
         keys.get_by_role("button", name=BIDS[seat], exact=True).click()
-    keys.get_by_role("button", name=str(TRICKS["E"] + TRICKS["W"]), exact=True).click()
-    expect(page.locator("[data-derived]")).to_contain_text(str(TRICKS["N"] + TRICKS["S"]))
+    for seat in "NES":
+        keys.get_by_role("button", name=str(TRICKS[seat]), exact=True).click()
 
 
-#: The tricks as the pad records them: each side's against its first bidder (E and S).
-PAD_TRICKS = {"N": 0, "E": TRICKS["E"] + TRICKS["W"], "S": TRICKS["N"] + TRICKS["S"], "W": 0}
+#: The tricks as the pad records them: each seat's own, as the table counted them.
+PAD_TRICKS = TRICKS
 
 
 def ja(text: str) -> str | None:
@@ -222,7 +223,6 @@ def test_a_club_evening_from_sign_in_to_japanese_standings(
     expect(preview).to_contain_text("N/S +81 · E/W −50")  # the engine's numbers
     expect(preview).to_contain_text("NS bid 8, took 9 (+81)")
     visited(scorer, screenshot, accessibility, "scoring-preview")
-    scorer.get_by_role("button", name="Send hand 1").click()
     scorer.locator("#side-keys [data-send-side='NS']").click()  # once a match: who sends
     expect(scorer.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
@@ -346,18 +346,17 @@ def test_a_hand_is_entered_submitted_and_confirmed_by_keyboard_alone(
     keys = page.keyboard
 
     # the pad: Tab to the key, Enter or Space answers, and the focus goes on to the next
-    # question's keys (the bids in bidding order, then E/W's tricks)
-    answers = [BIDS[seat] for seat in "ESWN"] + [str(TRICKS["E"] + TRICKS["W"])]
+    # question's keys (the bids in bidding order, then N's, E's and S's tricks); the last
+    # answer sends the hand
+    answers = [BIDS[seat] for seat in "ESWN"] + [str(TRICKS[seat]) for seat in "NES"]
     for n, value in enumerate(answers):
-        pad = page.locator("#pad-keys")
         tab_to(page, lambda f, value=value: f["tag"] == "BUTTON" and f["label"] == value)
         keys.press("Enter" if n % 2 else "Space")
-        expect(page.locator("#pad-answers")).to_contain_text(value)
-    expect(pad).to_be_hidden()  # every answer in: the focus is on Send
+        if n < len(answers) - 1:
+            expect(page.locator("#pad-answers")).to_contain_text(value)
+    expect(page.locator("#pad-keys")).to_be_hidden()
     expect(page.locator("#preview")).to_contain_text("The rules engine accepts this hand.")
     expect(page.locator("#preview")).to_contain_text("N/S +81")
-    expect(page.locator("#submit-button")).to_be_focused()
-    keys.press("Enter")
     expect(page.locator("#side-keys button").first).to_be_focused()  # once a match: who sends
     keys.press("Enter")
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")

@@ -30,17 +30,22 @@ TRICKS = {1: (3, 4, 3, 3), 2: (4, 3, 3, 3), 3: (3, 3, 2, 5)}  # N E S W, by tabl
 
 
 def score_board(phone, pin: str, tricks: tuple[int, ...], ns_pin: str) -> None:
-    """NS enters the next board with its PIN (everyone bid 3; the table's tricks), EW
-    confirms with its PIN."""
+    """NS enters the next board on the pad (everyone bid 3; N's, E's and S's tricks, W's
+    derived; the last answer sends) and its PIN on the keypad (once a round: kept after);
+    EW confirms with its PIN on the keypad (the fourth digit sends)."""
     form = phone.locator("form.score-form")
-    form.get_by_label("PIN of the pair entering the result").fill(ns_pin)
-    for seat in "NESW":
-        form.locator(f"select[name=call_{seat}]").select_option("3")
-    for seat, taken in zip("NESW", tricks, strict=True):
-        form.locator(f"input[name=tricks_{seat}]").fill(str(taken))
-    form.get_by_role("button", name=re.compile("Enter board")).click()
-    phone.get_by_label("PIN of the side confirming").fill(pin)
-    phone.get_by_role("button", name="Confirm", exact=True).click()
+    keys = form.locator("[data-pad-keys]")
+    for value in ["3"] * 4 + [str(taken) for taken in tricks[:3]]:
+        keys.get_by_role("button", name=value, exact=True).click()
+    sheet = form.locator("[data-pin-sheet]")
+    decide = phone.locator(".dup-decide")
+    expect(sheet.or_(decide)).to_be_visible()
+    if sheet.is_visible():
+        for digit in ns_pin:
+            sheet.locator(f".key[data-key='{digit}']").click()
+    decide.get_by_role("button", name="Confirm", exact=True).click()
+    for digit in pin:
+        decide.locator(f".key[data-key='{digit}']").click()
     # the answer replaces the panel: wait for it before touching the next board's form
     phone.get_by_text("awaiting the other side").wait_for(state="detached")
 

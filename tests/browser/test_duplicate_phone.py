@@ -1,6 +1,6 @@
 """The duplicate phone in real Chromium at 390 x 844 (issue 28): the round clock counts down
-above the panel, Call the director reaches the director, the PIN is typed unseen, the bids
-start empty; in English and Japanese."""
+above the panel, Call the director reaches the director, the PIN is typed unseen on a keypad,
+the bids start empty; in English and Japanese."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def test_the_duplicate_phone_has_the_clock_the_call_and_a_hidden_pin(
         expect(clock).to_have_text(re.compile(r"^(29|30):\d\d$"))
         form = phone.locator("form.score-form")
         expect(form).to_be_visible()
-        for seat in "NESW":
+        for seat in "NESW":  # the bids start empty (nothing pre-filled)
             expect(form.locator(f"select[name=call_{seat}]")).to_have_value("")
+        expect(form.locator("[data-pad-answers] .pad-answer.empty")).to_have_count(8)
         screenshot(phone, f"duplicate-phone-clock-{language}")
         assert accessibility(phone) == []
 
@@ -49,18 +50,18 @@ def test_the_duplicate_phone_has_the_clock_the_call_and_a_hidden_pin(
         expect(phone.locator("#call-status")).not_to_be_empty()
         assert DirectorCall.objects.filter(table__round=round_, table__number=1).count() == 1
 
-        # NS enters a board; the PIN box for EW's answer hides what is typed
-        for seat, bid, tricks in (("N", "3", 3), ("E", "3", 4), ("S", "3", 3), ("W", "4", 3)):
-            form.locator(f"select[name=call_{seat}]").select_option(bid)
-            form.locator(f"input[name=tricks_{seat}]").fill(str(tricks))
-        form.locator("#entry-pin").fill(
-            round_.tables.get(number=1).match.seats.get(side="NS").entry.pin
-        )
-        form.locator("button[type=submit]").click()
+        # NS enters a board on the pad; its PIN and EW's answer on keypads that hide the PIN
+        keys = form.locator("[data-pad-keys]")
+        for value in ("3", "3", "3", "4", "3", "4", "3"):  # bids from the dealer's left; tricks
+            keys.get_by_role("button", name=value, exact=True).click()
+        pin = round_.tables.get(number=1).match.seats.get(side="NS").entry.pin
+        for digit in pin:
+            form.locator(f"[data-pin-sheet] .key[data-key='{digit}']").click()
         expect(phone.locator(".board-pending")).to_be_visible()
-        pin = phone.locator("input.pin-input")  # the answering side's PIN
+        phone.locator(".dup-decide button[value=confirm]").click()
+        pin = phone.locator(".dup-decide input.pin-input")  # the answering side's PIN
         expect(pin).to_have_attribute("type", "password")
-        expect(pin).to_have_attribute("inputmode", "numeric")
+        expect(pin).to_have_attribute("inputmode", "none")  # the keypad, not the keyboard
         screenshot(phone, f"duplicate-phone-confirm-{language}")
         assert accessibility(phone) == []
     finally:

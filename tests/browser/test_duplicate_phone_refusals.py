@@ -27,13 +27,15 @@ def test_a_refused_board_says_why_with_its_code_on_the_phone(
     phone = another_page(locale=locale)
     phone.goto(f"{live_server.url}/duplicate/{tournament.slug}/table/1/#token={secret}")
     form = phone.locator("form.score-form")
+    form.locator("[data-every-detail] summary").click()  # the full form: any count
     for seat in "NESW":
         form.locator(f"select[name=call_{seat}]").select_option("3")
     for seat, taken in zip("NESW", (9, 4, 3, 3), strict=True):  # 19 tricks: no hand has them
         form.locator(f"input[name=tricks_{seat}]").fill(str(taken))
+    form.locator("button[data-enter]").click()
     ns = round_.tables.get(number=1).match.seats.get(side="NS").entry
-    form.locator("#entry-pin").fill(ns.pin)  # the pair entering proves itself
-    form.locator("button[type=submit]").first.click()
+    for digit in ns.pin:  # the pair entering proves itself, on the keypad
+        form.locator(f"[data-pin-sheet] .key[data-key='{digit}']").click()
 
     notice = phone.locator('[role=alert][data-code="bad-record"]')
     expect(notice).to_be_visible()

@@ -63,9 +63,8 @@ def stored_queue(page, match) -> list[dict]:
     )
 
 
-#: HAND_1 as the pad enters it: the side's tricks (E/W 7, N/S 6) against each side's first
-#: bidder, as on the paper sheet (the score is the same for any split).
-HAND_1_PAD = {**HAND_1, "tricks": {"N": 0, "E": 7, "S": 6, "W": 0}}
+#: HAND_1 as the pad enters it: each seat's own tricks (the record states them per seat).
+HAND_1_PAD = HAND_1
 
 
 def tap(page, *values: str) -> None:
@@ -75,11 +74,9 @@ def tap(page, *values: str) -> None:
 
 
 def enter_spades_hand_1(page) -> None:
-    """HAND_1 of the builders on the pad: dealer N; E 4, S 3, W 7, N 6; E/W took 7 tricks."""
-    tap(page, "4", "3", "7", "6", "7")
-    expect(page.locator("[data-derived='tricks:EW:others']")).to_have_text(
-        "Tricks won by N/S: N/S6"
-    )
+    """HAND_1 of the builders on the pad: dealer N; E 4, S 3, W 7, N 6; N took 3, E 4, S 3 (W's
+    3 filled in). The last answer sends the hand: `send(..., click=False)` answers what follows."""
+    tap(page, "4", "3", "7", "6", "3", "4", "3")
 
 
 def full_form(page) -> None:
@@ -92,10 +89,19 @@ def check_score(page) -> None:
     expect(page.locator("#preview dl.live-score")).to_be_visible()
 
 
-def send(page, number: int = 1, *, side: str | bool | None = None, pin: str | None = None) -> None:
-    """Tap Send; the first time in a match, type the entering entry's PIN (PIN mode: the server
-    derives the side from it) or, in same-phone mode, say which side sends."""
-    page.get_by_role("button", name=f"Send hand {number}").click()
+def send(
+    page,
+    number: int = 1,
+    *,
+    side: str | bool | None = None,
+    pin: str | None = None,
+    click: bool = True,
+) -> None:
+    """Tap Send (click=False: the pad's last answer sent the hand); the first time in a match,
+    type the entering entry's PIN (PIN mode: the server derives the side from it) or, in
+    same-phone mode, say which side sends."""
+    if click:
+        page.get_by_role("button", name=f"Send hand {number}").click()
     if side is True:
         page.locator("#side-keys button").first.click()
     elif side:
@@ -133,7 +139,7 @@ def test_a_spades_hand_is_scored_submitted_and_confirmed_by_the_other_side(
     screenshot(page, "scoring-spades")
     assert accessibility(page) == []
 
-    send(page, 1, pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"), click=False)
     expect(page.locator("#submit-status")).to_contain_text(
         "Hand 1 is stored and awaits confirmation by the other side."
     )
@@ -227,7 +233,7 @@ def test_the_side_swap_attack_is_refused_on_the_page(page, live_server, screensh
 
     enter_spades_hand_1(page)
     check_score(page)
-    send(page, 1, pin=ns_pin)
+    send(page, 1, pin=ns_pin, click=False)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     assert HandSubmission.objects.get().submitted_side == "NS"
     screenshot(page, "scoring-side-proven-by-pin")
@@ -297,7 +303,7 @@ def test_a_refusal_is_shown_and_not_queued(page, live_server):
     services.submit_hand(
         match=match, actor=scorer(match, "EW"), record=HAND_1, idempotency_key="other-phone-1"
     )
-    send(page, 1, side="NS")
+    send(page, 1, side="NS", click=False)
     status = page.locator("#submit-status")
     expect(status).to_contain_text("Hand 1 was not stored:")
     expect(status).to_contain_text("This hand was already entered and awaits confirmation.")
@@ -330,7 +336,7 @@ def test_offline_a_hand_is_queued_and_stored_once_when_back_online(page, live_se
     check_score(page)
 
     page.context.set_offline(True)
-    send(page, 1, pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"), click=False)
     expect(page.locator("#submit-status")).to_contain_text("hand 1 is queued on this phone")
     expect(page.locator("#queue")).to_be_visible()
     expect(page.locator("#queued-hands")).to_contain_text("Hand 1, dealt by N")
@@ -388,7 +394,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_after_a_reload(page, live_se
         route.abort("connectionreset")  # the answer is lost
 
     page.route(hands_url, store_then_drop)
-    send(page, 1, pin=side_pin(match, "NS"))
+    send(page, 1, pin=side_pin(match, "NS"), click=False)
     expect(page.locator("#queue")).to_be_visible()
     (queued,) = stored_queue(page, match)
     assert HandSubmission.objects.get().idempotency_key == queued["key"]
@@ -488,9 +494,7 @@ def test_a_signed_in_director_scores_without_a_card(page, live_server):
     expect(page.locator("#access-status")).to_have_text(
         "You are signed in as a director: hands you enter are confirmed."
     )
-    enter_spades_hand_1(page)
-    check_score(page)
-    send(page, 1)  # a director says no side and types no PIN
+    enter_spades_hand_1(page)  # a director says no side and types no PIN: sent
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored and confirmed.")
     version = HandSubmission.objects.get()
     assert (version.status, version.source) == ("confirmed", "director")
@@ -513,7 +517,7 @@ def test_a_solo_whist_contract_is_entered_as_the_auctions_outcome(
     expect(preview).to_contain_text("E +10½")  # 3 + 1/2 from each of three: the engine's
     screenshot(page, "scoring-solo")
     assert accessibility(page) == []
-    send(page, 1, side="N")
+    send(page, 1, side="N", click=False)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 is stored")
     decision = page.locator("form.decide[data-number='1']")
     decision.get_by_label("Who is answering?").select_option("S")
@@ -528,8 +532,8 @@ def test_a_whist_hand_with_honours_and_a_revoke(page, live_server, screenshot, a
     director = make_director("td")
     match = make_match(director, game="whist", rules="short-whist")
     open_table(page, live_server, match, director)
+    full_form(page)  # a revoke: in the full form (open, the pad's last answer does not send)
     tap(page, "♠ Spades", "8", "N/S held three")
-    full_form(page)  # a revoke: in the full form
     expect(page.get_by_role("spinbutton", name="E/W", exact=True)).to_have_value("5")
     page.get_by_text("Revokes (if any)").click()
     page.get_by_role("button", name="One more: Revokes by E", exact=True).click()

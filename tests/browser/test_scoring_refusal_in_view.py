@@ -31,9 +31,8 @@ def test_a_wait_after_wrong_pins_is_said_on_the_screen(page, live_server):
     pins = set(Entry.objects.filter(tournament=tournament).values_list("pin", flat=True))
     wrong = next(p for p in ("1111", "2222", "3333", "4444", "5555") if p not in pins)
 
-    for bid in ("2", "3", "3", "4", "6"):  # four bids and E/W's tricks
+    for bid in ("2", "3", "3", "4", "3", "3", "3"):  # four bids, N's, E's, S's tricks: sent
         framed.locator(f"#pad-keys .pad-key[data-value='{bid}']").click()
-    framed.locator("#submit-button").click()
     keypad = framed.locator(".keypad[data-keypad='entry-pin']")
     status = framed.locator("#submit-status")
     for _ in range(side_pins.FREE + 1):  # wrong PINs: the sheet asks again each time

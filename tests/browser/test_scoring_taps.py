@@ -123,14 +123,18 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
 
     # Hand 1, and once a match: which side this phone sends for, and its PIN
     counting(page)
-    tap_pad(page, "4", "3", "7", "6", "7")  # E 4, S 3, W 7, N 6; E/W took 7 (N/S 6 filled in)
-    expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")  # live, no check step
+    tap_pad(page, "4", "3", "7", "6", "3", "4")  # E 4, S 3, W 7, N 6; N took 3, E 4
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by S Aiko & Ben")
     phone_shot(page, "phone-spades-hand-en")
-    send(page, 1)  # once a match: the PIN, which says the side
+    tap_pad(page, "3")  # S 3 (W's 3 filled in): the last answer sends, then the PIN once a match
+    expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")  # live, no check step
+    expect(page.locator("#credential-prompt")).to_contain_text("PIN")
     phone_shot(page, "phone-spades-pin-once-en")
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
-    report("spades hand 1 (with the PIN, once a match)", counted(page), 6 + 4)
+    report("spades hand 1 (with the PIN, once a match)", counted(page), 7 + 4)
+    # the record says what the table counted, seat by seat: no count invented for a partner
+    assert stored(1).raw["tricks"] == {"N": 3, "E": 4, "S": 3, "W": 3}
 
     # the other side confirms: its PIN on the keypad and one tap
     counting(page)
@@ -142,10 +146,11 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     report("spades confirmation", counted(page), 4 + 2)
 
-    # Hand 2, the typical hand: four bids, one count of tricks, send (the PIN is remembered)
+    # Hand 2, the typical hand: four bids and three seats' tricks, the last of which sends (the
+    # PIN is remembered)
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     counting(page)
-    tap_pad(page, "3", "4", "4", "5", "6")  # S 3, W 4, N 4, E 5; N/S took 6
+    tap_pad(page, "3", "4", "4", "5", "2", "3")  # S 3, W 4, N 4, E 5; N took 2, E 3
     screenshot(page, "taps-spades")
     # the phone's hands table fits the screen: no status cut ("Awaiting confirma…")
     fits = page.evaluate(
@@ -154,7 +159,7 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
                 && badge.getBoundingClientRect().right <= window.innerWidth)"""
     )
     assert fits
-    send(page, 2)
+    tap_pad(page, "4")  # S took 4 (W's 4 filled in): sent
     wait_stored(page, 2)
     report("spades typical hand", counted(page), 7)
     assert stored(2).raw["calls"] == [
@@ -163,14 +168,14 @@ def test_partnership_spades_a_hand_in_seven_taps_a_nil_in_eleven_a_pin_and_two(
         {"seat": "N", "call": "4"},
         {"seat": "E", "call": "5"},
     ]
+    assert stored(2).raw["tricks"] == {"N": 2, "E": 3, "S": 4, "W": 4}
 
     # Hand 3 with a nil: the tricks seat by seat, the last seat filled in
     expect(page.get_by_role("heading", name="Enter hand 3")).to_be_visible()
     counting(page)
-    tap_pad(page, "Nil", "4", "3", "5", "0", "4", "4")  # W nil, N 4, E 3, S 5; N 0, E 4, S 4
-    expect(page.locator("[data-derived='tricks:W']")).to_contain_text("5")
+    tap_pad(page, "Nil", "4", "3", "5", "0", "4")  # W nil, N 4, E 3, S 5; N 0, E 4
     phone_shot(page, "phone-spades-nil-en")
-    send(page, 3)
+    tap_pad(page, "4")  # S 4, W's 5 filled in: sent
     wait_stored(page, 3)
     report("spades hand with a nil", counted(page), 11)
     assert stored(3).raw["tricks"] == {"N": 0, "E": 4, "S": 4, "W": 5}
@@ -189,11 +194,10 @@ def test_cutthroat_spades_counts_tricks_on_a_grid_not_by_plus_taps(page, live_se
     open_table(page, live_server, match, director)
     counting(page)
     tap_pad(page, "3", "4", "2", "3")  # bids E, S, W, N
-    tap_pad(page, "3", "4", "2")  # tricks N, E, S (W's 4 filled in)
-    send(page, 1)
+    tap_pad(page, "3", "4", "2")  # tricks N, E, S (W's 4 filled in): the last one sends
     page.locator("#side-keys [data-send-side='N']").click()  # once a match: who sends
     wait_stored(page, 1)
-    report("cutthroat spades hand 1", counted(page), 9)
+    report("cutthroat spades hand 1", counted(page), 9)  # 8: 4 bids, 3 counts, who sends
     assert stored(1).raw["tricks"] == {"N": 3, "E": 4, "S": 2, "W": 4}
 
 
@@ -202,10 +206,10 @@ def test_whist_trumps_and_tricks(page, live_server, screenshot):
     match = make_match(director, game="whist", rules="short-whist", confirmation="same-phone")
     open_table(page, live_server, match, director)
     counting(page)
-    tap_pad(page, "♠ Spades", "8", "N/S held three")  # E/W's 5 tricks filled in
-    expect(page.locator("#preview")).to_contain_text("N/S +")
+    tap_pad(page, "♠ Spades", "8")  # E/W's 5 tricks filled in
     phone_shot(page, "phone-whist-en")
-    send(page, 1)
+    tap_pad(page, "N/S held three")  # the last answer sends: once a match, who sends
+    expect(page.locator("#preview")).to_contain_text("N/S +")
     page.locator("#side-keys [data-send-side='EW']").click()
     wait_stored(page, 1)
     report("whist hand 1 (who sends, once a match)", counted(page), 5)
@@ -222,10 +226,9 @@ def test_solo_whist_contract_declarer_turned_card_tricks(page, live_server, scre
     counting(page)
     tap_pad(page, "Solo", "E Player E", "7", "♣ Clubs")
     phone_shot(page, "phone-solo-whist-tricks-en")
-    tap_pad(page, "5")  # E's solo, 7♣ turned, E took 5
+    tap_pad(page, "5")  # E's solo, 7♣ turned, E took 5: sent (once a match: who sends)
     expect(page.locator("#preview")).to_contain_text("E: Solo")
     phone_shot(page, "phone-solo-whist-en")
-    send(page, 1)
     page.locator("#side-keys [data-send-side='N']").click()
     wait_stored(page, 1)
     report("solo whist hand 1 (who sends, once a match)", counted(page), 7)
@@ -247,9 +250,8 @@ def test_german_whist_one_count(page, live_server, screenshot):
     counting(page)
     first = page.locator("#pad-keys")
     expect(first).to_be_visible()
-    tap_pad(page, "8")
+    tap_pad(page, "8")  # the last answer sends (once a match: who sends)
     phone_shot(page, "phone-german-whist-en")
-    send(page, 1)
     page.locator("#side-keys button").first.click()
     wait_stored(page, 1)
     report("german whist hand 1 (who sends, once a match)", counted(page), 3)
@@ -266,16 +268,15 @@ def test_in_japanese_the_pad_takes_a_hand_in_the_same_taps(page, live_server):
     counting(page)
     tap_pad(page, "4", "3", "7")
     phone_shot(page, "phone-spades-bids-ja")
-    tap_pad(page, "6", "7")
-    expect(page.locator("#pad-prompt")).to_contain_text("すべて入力しました")
-    expect(page.locator("#preview")).to_contain_text("N/S +60")
+    tap_pad(page, "6", "3", "4")
     phone_shot(page, "phone-spades-hand-ja")
-    page.locator("#submit-button").click()
+    tap_pad(page, "3")  # the last answer sends
+    expect(page.locator("#preview")).to_contain_text("N/S +60")
     expect(page.locator("#credential-prompt")).to_contain_text("PIN")
     phone_shot(page, "phone-spades-pin-once-ja")
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
-    report("spades hand 1 in Japanese (with the PIN, once a match)", counted(page), 6 + 4)
+    report("spades hand 1 in Japanese (with the PIN, once a match)", counted(page), 7 + 4)
     counting(page)
     page.locator("form.decide[data-number='1'] button[data-action=confirm]").click()
     phone_shot(page, "phone-spades-confirm-ja")
@@ -301,20 +302,24 @@ def test_bids_entered_when_made_stay_on_the_phone_until_the_tricks_are_in(
     match = make_match(director)
     open_table(page, live_server, match, director)
     tap_pad(page, "4", "3", "7", "6")  # the bids, as they are made
-    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")
-    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by E/W")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by N Aiko & Ben")
+    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by N Aiko & Ben")
     assert accessibility(page) == []
     page.reload()  # the play: the phone sleeps, the page is opened again
     expect(page.locator("#scoring")).to_have_attribute("data-ready", "true")
     expect(page.locator("[data-question='bid:W']")).to_contain_text("7")
-    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by N Aiko & Ben")
     page.locator("[data-question='bid:S']").click()  # S said 2, not 3
     expect(page.locator("#pad-prompt")).to_have_text("S Aiko & Ben bids")
     tap_pad(page, "2")
-    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by E/W")  # on where it was
-    tap_pad(page, "7")
+    expect(page.locator("#pad-prompt")).to_have_text(
+        "Tricks won by N Aiko & Ben"
+    )  # on where it was
+    tap_pad(page, "3", "4")
+    assert accessibility(page) == []
+    tap_pad(page, "3")  # the last count: N/S 6, E/W 7, and the hand is sent (the PIN once)
     expect(page.locator("#preview")).to_contain_text("N/S +60 · E/W +70")
-    page.get_by_role("button", name="Send hand 1").click()
+    expect(page.locator("#credential-prompt")).to_contain_text("PIN")
     assert accessibility(page) == []
     pin_in(page, "#credential", side_pin(match, "NS"))
     wait_stored(page, 1)
@@ -330,19 +335,52 @@ def test_bids_entered_when_made_stay_on_the_phone_until_the_tricks_are_in(
     assert kept == []
 
 
-def test_another_first_dealer_asks_again_what_depends_on_the_bidding_order(page, live_server):
-    """The bids stay with their seats, but the count of the side that bids first is asked again
-    (after N deals E/W bid first; after E deals N/S do): nothing stale can be sent."""
+def test_a_hand_the_engine_refuses_is_not_sent_by_its_last_answer(page, live_server):
+    """The last answer sends only a hand the engine accepts: after another first dealer the
+    same bids are in another order, E bids last below its partner's 7, and the last count
+    leaves the hand on the phone with the engine's refusal, Send disabled."""
     director = make_director("td")
     match = make_match(director)
     open_table(page, live_server, match, director)
-    tap_pad(page, "4", "3", "7", "6", "7")  # dealt by N: E 4, S 3, W 7, N 6; E/W took 7
-    expect(page.get_by_role("button", name="Send hand 1")).to_be_enabled()
+    tap_pad(page, "4", "3", "7", "6", "3", "4")  # dealt by N: E 4, S 3, W 7, N 6; N 3, E 4
     page.get_by_label("Who deals the first hand?").select_option("E")
-    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by N/S")
-    expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
-    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by N/S")
-    tap_pad(page, "6")
+    expect(page.locator("#pad-prompt")).to_have_text("Tricks won by S Aiko & Ben")
+    expect(page.locator("#send-why")).to_have_text("To send it: Tricks won by S Aiko & Ben")
+    tap_pad(page, "3")
     # checked in the new order: E now bids last, below its partner's 7 (the engine says so)
     expect(page.locator("#preview [data-code=bid-too-low]")).to_be_visible()
     expect(page.get_by_role("button", name="Send hand 1")).to_be_disabled()
+    expect(page.locator("#credential")).to_be_hidden()
+    assert not HandSubmission.objects.filter(hand__match=match).exists()
+
+
+def test_german_whist_all_26_counted_with_pins_one_count_and_a_pin(page, live_server):
+    """German Whist as the spec's summary record needs it (each player's tricks of the counted
+    phase, here all 26; the winner follows): one count on a pad of 27 keys that fits the
+    screen, the other player's derived; in PIN mode the player's PIN once a match, and the
+    other player confirms with theirs and one tap."""
+    director = make_director("td")
+    match = seated(
+        director,
+        game="german-whist",
+        rules={"preset": "standard", "options": {"counted_tricks": "all-26"}},
+        fmt="individual",
+        table_size=2,
+    )
+    open_table(page, live_server, match, director)
+    counting(page)
+    expect(page.locator("#pad-keys button")).to_have_count(27)  # 0..26, no scrolling
+    phone_shot(page, "phone-german-whist-26-en")
+    tap_pad(page, "15")  # N took 15 of 26 (S's 11 filled in): sent, then the PIN once
+    expect(page.locator("#credential-prompt")).to_contain_text("PIN")
+    pin_in(page, "#credential", side_pin(match, "N"))
+    wait_stored(page, 1)
+    report("german whist (all 26 counted) hand 1 with the PIN", counted(page), 1 + 4)
+    assert stored(1).raw["tricks"] == {"N": 15, "S": 11}
+    counting(page)
+    page.locator("form.decide[data-number='1']").get_by_role(
+        "button", name="Confirm hand 1"
+    ).click()
+    pin_in(page, "form.decide[data-number='1']", side_pin(match, "S"))
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
+    report("german whist confirmation", counted(page), 4 + 2)

@@ -89,7 +89,7 @@ def test_the_pin_is_typed_unseen_on_a_number_pad_and_scores_use_the_minus_sign(t
     html = answer.content.decode()
     assert "NS \u221260 · EW 45" in html and "NS -60" not in html
     pin = re.search(r'<input id="pin-\d+"[^>]*>', html).group(0)
-    assert 'type="password"' in pin and 'inputmode="numeric"' in pin
+    assert 'type="password"' in pin and 'inputmode="none"' in pin  # its keypad, no keyboard
     assert 'autocomplete="off"' in pin
 
 

@@ -46,16 +46,17 @@ function tapAll(context, values) {
 
 const tricksOf = writes => Object.fromEntries(writes.filter(w => w.control.count).map(w => [w.control.count[1], w.value]));
 
-test('partnership Spades without a nil: four bids in bidding order and one count of tricks', () => {
-  const done = tapAll(spades(), ['4', '3', '7', '6', '6']);
-  assert.deepEqual(done.questions.map(q => q.key), ['bid:E', 'bid:S', 'bid:W', 'bid:N', 'tricks:EW']);
-  assert.equal(done.shown, null);  // five taps, nothing left to ask
-  assert.equal(done.derived[0].answer, '7');  // the other side's tricks: 13 - 6
+test('partnership Spades without a nil: four bids in bidding order, then each seat\'s tricks but the last', () => {
+  const done = tapAll(spades(), ['4', '3', '7', '6', '2', '3', '4']);
+  assert.deepEqual(done.questions.map(q => q.key),
+    ['bid:E', 'bid:S', 'bid:W', 'bid:N', 'tricks:N', 'tricks:E', 'tricks:S']);
+  assert.equal(done.shown, null);  // seven taps, nothing left to ask
+  assert.deepEqual(done.derived.map(d => [d.key, d.answer]), [['tricks:W', '4']]);  // 13 - 9
   assert.deepEqual(done.writes.filter(w => w.control.select).map(w => [w.control.select, w.value]), [
     ['[data-bid-seat="E"]', '4'], ['[data-bid-seat="S"]', '3'], ['[data-bid-seat="W"]', '7'], ['[data-bid-seat="N"]', '6'],
   ]);
-  // a side's count against its first bidder, the other side's against its own first bidder
-  assert.deepEqual(tricksOf(done.writes), { N: 0, E: 6, S: 7, W: 0 });
+  // every seat's own count as given (none invented): the record states tricks per seat
+  assert.deepEqual(tricksOf(done.writes), { N: 2, E: 3, S: 4, W: 4 });
 });
 
 test('a nil asks the tricks seat by seat, the last seat filled in', () => {
@@ -74,12 +75,14 @@ test('a count above what is left is not offered, and nothing is written before t
   assert.equal(tricksOf(writes).N, undefined);
 });
 
-test('changing a bid from nil back to a number drops the seat-by-seat tricks', () => {
+test('changing a bid from nil back to a number keeps the seats\' tricks (asked the same way)', () => {
   const context = spades();
   const answers = { 'bid:E': 'nil', 'bid:S': '3', 'bid:W': '7', 'bid:N': '6', 'tricks:N': '1', 'tricks:E': '0', 'tricks:S': '4' };
   const after = answer(context, answers, 'bid:E', '4');
-  assert.deepEqual(Object.keys(after.answers).sort(), ['bid:E', 'bid:N', 'bid:S', 'bid:W']);
-  assert.equal(after.show, 'tricks:EW');
+  assert.deepEqual(Object.keys(after.answers).sort(),
+    ['bid:E', 'bid:N', 'bid:S', 'bid:W', 'tricks:E', 'tricks:N', 'tricks:S']);
+  assert.equal(after.show, null);
+  assert.deepEqual(tricksOf(plan(context, after.answers).writes), { N: 1, E: 0, S: 4, W: 8 });
 });
 
 test('individual (cutthroat) Spades asks each seat but the last for its tricks', () => {
@@ -88,11 +91,12 @@ test('individual (cutthroat) Spades asks each seat but the last for its tricks',
   assert.deepEqual(tricksOf(done.writes), { N: 4, E: 3, S: 2, W: 4 });
 });
 
-test('consulting partners: one bid a side', () => {
+test('consulting partners: one bid a side, then the seats\' tricks', () => {
   const context = spades({ consult: true });
-  const done = tapAll(context, ['5', '7', '6']);
-  assert.deepEqual(done.questions.map(q => q.key), ['call:EW', 'call:NS', 'tricks:EW']);
+  const done = tapAll(context, ['5', '7', '3', '2', '4']);
+  assert.deepEqual(done.questions.map(q => q.key), ['call:EW', 'call:NS', 'tricks:N', 'tricks:E', 'tricks:S']);
   assert.equal(done.shown, null);
+  assert.deepEqual(tricksOf(done.writes), { N: 3, E: 2, S: 4, W: 4 });
 });
 
 test('a tap on an answered question shows it again; otherwise the first unanswered', () => {

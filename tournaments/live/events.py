@@ -22,7 +22,7 @@ _listeners: list[Listener] = []
 # Events that never change the standings response by themselves (a confirmation is announced
 # after its "results" change, which refreshes the cache): no cache round trips for them.
 _STANDINGS_NEUTRAL = frozenset(
-    {"hand-submitted", "hand-confirmed", "hand-rejected", "season", "clock", "call"}
+    {"hand-submitted", "hand-confirmed", "hand-rejected", "season", "clock", "call", "board"}
 )
 
 

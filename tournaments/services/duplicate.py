@@ -440,6 +440,9 @@ def start_round(*, tournament: Tournament, actor: Actor) -> Round:
         action="duplicate-round-started",
         subject=f"round {number}",
     )
+    from . import notify
+
+    notify.round_published(round_)  # the tables' phones move to the new round by themselves
     return round_
 
 
@@ -669,7 +672,7 @@ def _submit_board_result(
             subject=f"board {board} round {match.round.number} table {match.table.number}",
             data={"result": result.pk, "ns": score.ns, "ew": score.ew},
         )
-    _bump(tournament)
+    _bump(tournament, match)
     return SubmittedResult(result, True)
 
 
@@ -736,7 +739,7 @@ def _decide(
     if reason:
         result.reason = reason[:MAX_REASON]
     result.save(update_fields=["status", "decided_label", "decided_side", "decided_at", "reason"])
-    _bump(tournament)
+    _bump(tournament, match)
     return result
 
 
@@ -858,16 +861,18 @@ def _directors_result(
         reason=reason,
         data={"result": result.pk, **figures},
     )
-    _bump(tournament)
+    _bump(tournament, match)
     return result
 
 
-def _bump(tournament: Tournament) -> None:
+def _bump(tournament: Tournament, match: Match | None = None) -> None:
     """Results changed: counted now, the standings snapshot (the rankings a season reads)
-    recomputed after commit."""
+    recomputed after commit; a table's board changed (`match`): its phone hears of it."""
     from . import notify
 
     notify.results_changed(tournament)
+    if match is not None:
+        notify.board_changed(match)
 
 
 def missing_results(round_: Round) -> list[tuple[int, int]]:

@@ -53,6 +53,19 @@ def round_published(round_: Any) -> None:
     _announce("round", {"tournament": round_.tournament_id, "round": round_.number})
 
 
+def board_changed(match: Any) -> None:
+    """A duplicate board's result at a table was entered, confirmed or rejected: the table's
+    phone shows it (the other pair's answer, the next board) without a reload."""
+    _announce(
+        "board",
+        {
+            "tournament": match.round.tournament_id,
+            "round": match.round.number,
+            "table": match.table.number,
+        },
+    )
+
+
 def bracket_changed(tournament: Any) -> None:
     """The knockout's bracket was made (the cut confirmed): bracket pages redraw."""
     _announce("bracket", {"tournament": tournament.pk})

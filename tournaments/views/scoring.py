@@ -593,6 +593,9 @@ def card(request: HttpRequest, card_id: int) -> HttpResponse:
     match by itself; between rounds it says what comes next, after the last the results."""
     context = _card_context(request, cards.event_table(card_id))
     context["game_name"] = context["tournament"].get_game_display()
+    # The framed scoring page's modules, fetched while this page starts (they are cached for
+    # the frame): a phone scanning the card waits for one round of requests, not two.
+    context["preload"] = [static(name) for name in worker_assets() if name.endswith(".js")]
     response = render(request, "tournaments/scoring/card.html", context)
     response["Referrer-Policy"] = "same-origin"
     return response

@@ -16,12 +16,13 @@
 // - writes: [{control, value}] the form controls to set: control is {select} (a CSS selector),
 //   {radio} (a radio group's name) or {count: [kind, key]} (a stepper's input).
 //
-// Tricks nobody counts at the table: without a nil, partnership Spades is scored on each
-// side's tricks (the paper sheet's "a bid and a trick count per side"), and a Solo Whist hand on
-// the declarer's (and partner's) tricks. The hand record states tricks per seat, so the page
-// writes a side's count against its first bidder (the seat the engine also credits a side's
-// call to) and the defenders' against the first defender; the score is the same for any split.
-// A table that wants each seat's tricks enters them in the full form ("Every detail").
+// Tricks per seat where the record needs them: the hand record (hand/1, the spec's "summary
+// record: bids and tricks per player") states Spades tricks per seat, so the pad asks each seat
+// but the last for its own tricks (the last is derived: the total is fixed) and never writes a
+// count nobody gave. A Solo Whist hand is asked the declarer's (and partner's) tricks, the
+// spec's summary record ("tricks taken by the declaring side"); the record's per-seat form
+// writes the declaring group's count against its first seat and the defenders' against the
+// first defender (a split the scoring never reads: docs/scoring.md).
 
 import { fmt } from './text.js';
 
@@ -92,7 +93,6 @@ function spades(context, answers) {
   const { layout, form, T, total } = context;
   const questions = [];
   const writes = [];
-  const calls = [];
   if (form.consult) {
     for (const side of layout.consult) {
       const control = `[data-side-call="${side}"]`;
@@ -101,7 +101,6 @@ function spades(context, answers) {
       questions.push({ key, kind: 'bid', answer, short: sideWho(side), prompt: fmt(T.padBid, { who: sideWho(side) }),
                        choices: context.choices(control) });
       if (answer !== null) writes.push({ control: { select: control }, value: answer });
-      calls.push(answer);
     }
   } else {
     for (const seat of layout.order) {
@@ -111,23 +110,11 @@ function spades(context, answers) {
       questions.push({ key, kind: 'bid', answer, short: seat, prompt: fmt(T.padBid, { who: seatWho(context, seat) }),
                        choices: context.choices(control) });
       if (answer !== null) writes.push({ control: { select: control }, value: answer });
-      calls.push(answer);
     }
   }
-  // Nils of consulting partners are chosen in the full form: they count like a seat's nil here.
-  const nils = calls.some(isNilCall) || (context.extraNils || []).length > 0;
-  let tricks;
-  if (form.partnership && !nils && layout.sides.length === 2) {
-    const [first, second] = [layout.consult[0] || layout.sides[0], layout.consult[1] || layout.sides[1]];
-    const firstOf = side => layout.order.find(seat => layout.sideOf[seat] === side) || layout.members[side][0];
-    tricks = groupTricks(context, {
-      key: `tricks:${first}`, who: sideWho(first), otherWho: sideWho(second),
-      short: sideWho(first), otherShort: sideWho(second),
-      group: [firstOf(first)], others: [firstOf(second)], seats: layout.seats, total, answers,
-    });
-  } else {
-    tricks = seatTricks(context, layout.seats, answers, { total });
-  }
+  // Every seat's own tricks (the last derived): the record states them per seat, and a count
+  // per side would have to be split between partners by guessing.
+  const tricks = seatTricks(context, layout.seats, answers, { total });
   return { questions: [...questions, ...tricks.questions], derived: tricks.derived,
            writes: [...writes, ...tricks.writes] };
 }
