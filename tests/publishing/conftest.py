@@ -8,10 +8,17 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.conftest import clear_cache
 from tournaments import demo
 from tournaments.models import Tournament
 from tournaments.publishing import payload, services
 from tournaments.services import Actor
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Each test's publishes are counted afresh (the client address is the same in all)."""
+    clear_cache()
 
 
 @pytest.fixture
