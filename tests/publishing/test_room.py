@@ -270,3 +270,21 @@ def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings):
             sender._wake.wait(0.05)
     assert len(site.received) == 1
     assert Tournament.objects.filter(pk=event.pk).exists()
+
+
+def test_the_celery_task_retries_while_the_site_is_down_and_stops_once_sent(room_event, to_site):
+    """With a worker (REDIS_URL), `publish_event` asks Celery to retry after the backoff while
+    the site cannot be reached, and returns once the event is sent (called directly here:
+    Celery raises its Retry instead of queueing it)."""
+    from celery.exceptions import Retry
+
+    from tournaments.publishing.tasks import publish_event
+
+    services.request_publish(tournament_id=room_event.pk, reason="now")
+    with pytest.raises(Retry):
+        publish_event.run(room_event.pk)
+    Publication.objects.filter(tournament=room_event).update(next_attempt_at=timezone.now())
+    with serving(PORT, [CREATED]):
+        assert publish_event.run(room_event.pk) == Publication.State.SENT
+    assert publish_event.run(room_event.pk) == Publication.State.SENT  # nothing owed: no send
+    assert PublishAttempt.objects.filter(ok=True).count() == 1

@@ -4,6 +4,7 @@ publish after commit. Listening to the audit rows keeps publishing out of the se
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db.models.signals import post_save
@@ -13,6 +14,8 @@ from tournaments.models import AuditEvent
 from . import sender as sending
 
 #: Audit actions that publish the event, and the reason recorded for the director.
+log = logging.getLogger(__name__)
+
 MILESTONES = {"round-closed": "round-closed", "tournament-finished": "event-finished"}
 
 
@@ -23,7 +26,10 @@ def _milestone(sender: Any, instance: AuditEvent, created: bool, **kwargs: Any) 
     if reason is None:
         return
     reason = f"{reason}:{instance.subject}" if instance.action == "round-closed" else reason
-    sending.trigger(tournament_id=instance.tournament_id, reason=reason)
+    try:  # its own savepoint: a failure here never undoes the round's closing
+        sending.trigger(tournament_id=instance.tournament_id, reason=reason)
+    except Exception:
+        log.exception("publishing: could not queue tournament %s", instance.tournament_id)
 
 
 def connect() -> None:
