@@ -359,9 +359,10 @@ def _receive(
             raise Conflict("publish-other-key", f"the event {slug!r} is published with another key")
         event.key = key  # the same owner's new key (the old one revoked, say)
     event.received_at = now
-    if event.digest == digest and event.tournament_id is not None:
+    held = event.tournament
+    if event.digest == digest and held is not None:
         event.save(update_fields=["received_at", "key"])
-        return Received("unchanged", event, event.tournament)
+        return Received("unchanged", event, held)
     if event.tournament is not None:
         _forget(event.tournament)
     tournament = _restore(document, key)

@@ -77,8 +77,8 @@ def _page(
     keys = PublishingKey.objects.select_related("owner")
     events = PublishedEvent.objects.select_related("tournament", "key", "taken_over_by")
     if not user.is_superuser:
-        keys = keys.filter(owner=user)
-        events = events.filter(key__owner=user)
+        keys = keys.filter(owner_id=user.pk)
+        events = events.filter(key__owner_id=user.pk)
     if services.due():  # a laptop restarted with events owed: send them
         sender.wake()
     response = render(
