@@ -192,8 +192,11 @@ def test_a_site_that_is_down_then_up_gets_the_event_after_backoff(room_event, to
         publication = services.send(tournament_id=room_event.pk, now=later)
         assert (publication.state, publication.failures) == (Publication.State.RETRYING, 2)
         assert publication.next_attempt_at == later + timedelta(seconds=10)  # doubled
+        assert services.send(tournament_id=room_event.pk, now=later).failures == 2  # not due
+        later += timedelta(seconds=10)
         publication = services.send(tournament_id=room_event.pk, now=later)
         assert publication.next_attempt_at == later + timedelta(seconds=90)  # the site's wait
+        later += timedelta(seconds=90)
         publication = services.send(tournament_id=room_event.pk, now=later)
         assert publication.state == Publication.State.SENT
         assert (publication.failures, publication.last_outcome) == (0, "created")
@@ -288,3 +291,25 @@ def test_the_celery_task_retries_while_the_site_is_down_and_stops_once_sent(room
         assert publish_event.run(room_event.pk) == Publication.State.SENT
     assert publish_event.run(room_event.pk) == Publication.State.SENT  # nothing owed: no send
     assert PublishAttempt.objects.filter(ok=True).count() == 1
+
+
+def test_an_event_on_its_way_is_not_sent_twice(room_event, to_site, monkeypatch):
+    """Another process (a second worker, another server process's thread) that looks while a
+    send is on its way finds the event claimed, and sends nothing."""
+    from tournaments.publishing import client
+    from tournaments.publishing.client import Reply
+
+    puts: list[str] = []
+
+    def put_event(*, site: str, key: str, slug: str, body: bytes) -> Reply:
+        puts.append(slug)
+        if len(puts) == 1:
+            assert services.due(now=timezone.now() + timedelta(seconds=5)) == []
+            meanwhile = services.send(tournament_id=room_event.pk)
+            assert meanwhile.state == Publication.State.PENDING
+        return Reply(ok=True, retry=False, status=201, outcome="created")
+
+    monkeypatch.setattr(client, "put_event", put_event)
+    services.request_publish(tournament_id=room_event.pk, reason="now")
+    assert services.send(tournament_id=room_event.pk).state == Publication.State.SENT
+    assert puts == [room_event.slug]

@@ -161,9 +161,10 @@ def next_due() -> datetime | None:
 
 
 def send(*, tournament_id: int, now: datetime | None = None) -> Publication | None:
-    """One attempt at sending the event, if something is owed: build the document (one
-    consistent read), PUT it, record the answer (one transaction). Never raises for the network
-    or the site; returns the publication as it now stands."""
+    """One attempt at sending the event, if something is owed and its try is due (a trigger
+    makes it due at once): build the document (one consistent read), PUT it, record the answer
+    (one transaction). Never raises for the network or the site; returns the publication as it
+    now stands."""
     publication = Publication.objects.filter(tournament_id=tournament_id).first()
     target = current_target()
     if publication is None or target is None:
@@ -171,6 +172,18 @@ def send(*, tournament_id: int, now: datetime | None = None) -> Publication | No
     if publication.state in (Publication.State.SENT, Publication.State.REFUSED):
         return publication
     requested = publication.requested_at
+    now = now or timezone.now()
+    # Claimed for the time one try may take: another process (a second worker, the thread of
+    # another server process) finds it not due meanwhile; a process that dies mid-send leaves
+    # it due again once the claim runs out.
+    claim = now + timedelta(seconds=float(getattr(settings, "PUBLISH_TIMEOUT", 10)) + 30)
+    claimed = Publication.objects.filter(
+        pk=publication.pk,
+        state__in=[Publication.State.PENDING, Publication.State.RETRYING],
+        next_attempt_at__lte=now,
+    ).update(next_attempt_at=claim)
+    if not claimed:
+        return Publication.objects.filter(pk=publication.pk).first()
     with _one_snapshot():
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
@@ -178,7 +191,7 @@ def send(*, tournament_id: int, now: datetime | None = None) -> Publication | No
         document = payload.build(tournament)
     body = payload.encode(document)
     reply = client.put_event(site=target.url, key=target.key, slug=tournament.slug, body=body)
-    return _record(publication.pk, requested, reply, len(body), now or timezone.now())
+    return _record(publication.pk, requested, reply, len(body), now)
 
 
 @transaction.atomic
