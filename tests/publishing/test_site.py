@@ -212,3 +212,24 @@ def test_site_directors_change_a_published_event_only_after_taking_it_over(
     assert (refused.value.code, refused.value.status) == ("publish-taken-over", 409)
     assert counts() == before
     assert Tournament.objects.get(slug=SLUG).venue == "Elsewhere"
+
+
+def test_a_season_counting_the_event_keeps_counting_it_after_a_republish(
+    room_event, site_key, site_director
+):
+    from tournaments.models import Series, SeriesMember
+    from tournaments.services import seasons
+
+    key, _secret = site_key
+    services.receive(key=key, slug=SLUG, document=as_published(room_event))
+    season = seasons.create_series(actor=site_director, name="Winter season", game="spades")
+    seasons.add_tournament(
+        actor=site_director, series=season, tournament=Tournament.objects.get(slug=SLUG)
+    )
+    before = Series.objects.get(pk=season.pk).inputs_version
+    document = as_published(room_event)
+    document["tournament"]["venue"] = "The back room"
+    services.receive(key=key, slug=SLUG, document=document)
+    member = SeriesMember.objects.get(series=season)
+    assert member.tournament == Tournament.objects.get(slug=SLUG)
+    assert Series.objects.get(pk=season.pk).inputs_version > before  # its table recomputed

@@ -31,12 +31,14 @@ from tournaments.models import (
     PublishedEvent,
     PublishingKey,
     PublishTarget,
+    SeriesMember,
     Team,
     Tournament,
     hash_secret,
     new_secret,
 )
 from tournaments.services import SYSTEM, Actor, Conflict, Invalid, NotAllowed, ServiceError
+from tournaments.services import seasons as season_tables
 from tournaments.services.actors import audit, is_director
 from tournaments.services.backups import _one_snapshot
 
@@ -376,9 +378,18 @@ def _receive(
     if event.digest == digest and held is not None:
         event.save(update_fields=["received_at", "key"])
         return Received("unchanged", event, held)
-    if event.tournament is not None:
+    seasons: list[int] = []
+    if event.tournament is not None:  # the seasons the site counts it in keep counting it
+        seasons = list(
+            SeriesMember.objects.filter(tournament=event.tournament).values_list(
+                "series_id", flat=True
+            )
+        )
         _forget(event.tournament)
     tournament = _restore(document, key)
+    for series_id in seasons:
+        SeriesMember.objects.create(series_id=series_id, tournament=tournament)
+    season_tables.member_changed(tournament.pk)
     event.tournament = tournament
     event.digest = digest
     event.updated_at = now
