@@ -15,7 +15,7 @@ import logging
 import threading
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from . import services
@@ -90,5 +90,5 @@ def _loop() -> None:
             log.exception("publishing: the sending thread's round failed")
             wait = 5.0
         finally:
-            close_old_connections()
+            connections.close_all()  # this thread's own: none held while it sleeps
         _wake.wait(timeout=wait)
