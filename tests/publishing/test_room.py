@@ -313,3 +313,27 @@ def test_an_event_on_its_way_is_not_sent_twice(room_event, to_site, monkeypatch)
     services.request_publish(tournament_id=room_event.pk, reason="now")
     assert services.send(tournament_id=room_event.pk).state == Publication.State.SENT
     assert puts == [room_event.slug]
+
+
+@pytest.mark.parametrize(
+    ("answer", "retry", "code"),
+    [
+        (Answer(500, {}), True, "site-error"),
+        (Answer(502, {"code": "bad-gateway"}), True, "bad-gateway"),
+        (Answer(429, {}), True, "site-busy"),
+        (Answer(301, {}, {"Location": "https://elsewhere.example/"}), False, "site-redirects"),
+        (Answer(404, {"code": "not-found"}), False, "site-not-tricktable"),
+        (Answer(401, {"code": "publish-key-invalid"}), False, "publish-key-invalid"),
+        (Answer(413, {"code": "too-large"}), False, "too-large"),
+        (Answer(400, {}), False, "site-refused"),
+    ],
+)
+def test_what_each_answer_of_the_site_means_for_the_next_try(answer, retry, code):
+    from tournaments.publishing import client, words
+
+    with serving(PORT + 2, [answer]):
+        reply = client.put_event(
+            site=f"http://127.0.0.1:{PORT + 2}/", key="k", slug="an-event", body=b"{}"
+        )
+    assert (reply.ok, reply.retry, reply.code) == (False, retry, code)
+    assert words.failure(code)  # the director reads plain words for each
