@@ -29,7 +29,7 @@ def speak(client, language: str):
 def no_network(monkeypatch):
     sent: list[int] = []
     monkeypatch.setattr(sender, "dispatch", sent.append)
-    monkeypatch.setattr(sender, "wake", lambda: None)
+    monkeypatch.setattr(sender, "resume", lambda: None)
     return sent
 
 

@@ -57,6 +57,20 @@ def dispatch(tournament_id: int) -> None:
     wake()
 
 
+def resume() -> None:
+    """Send whatever is owed (the setup saved, the publishing page opened on a laptop restarted
+    with events owed): a worker's sweep, or this process's thread."""
+    if _worker_runs_tasks():
+        from .tasks import publish_due
+
+        try:
+            publish_due.delay()
+            return
+        except Exception:
+            log.warning("publishing: the task broker is unreachable, sending in-process")
+    wake()
+
+
 def wake() -> None:
     """Start the sending thread if it is not running, and have it look at what is due now."""
     global _thread

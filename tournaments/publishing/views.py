@@ -80,7 +80,7 @@ def _page(
         keys = keys.filter(owner_id=user.pk)
         events = events.filter(key__owner_id=user.pk)
     if services.due():  # a laptop restarted with events owed: send them
-        sender.wake()
+        sender.resume()
     response = render(
         request,
         "publishing/page.html",
@@ -122,7 +122,7 @@ def save_target(request: HttpRequest) -> HttpResponse:
         form.add_error(None, refusal_words(error.code, error.message, error.details)[0])
         return _page(request, target_form=form, status=400)
     if url:
-        sender.wake()
+        sender.resume()
         messages.success(request, _("Saved: events are published to %(url)s.") % {"url": url})
     else:
         messages.success(request, _("Publishing is off."))
