@@ -9,8 +9,7 @@ from tournaments.error_shape import error_response
 
 from . import duplicate as d
 from . import exports as x
-from . import publishing
-from . import room
+from . import publishing, room
 from . import seasons as seasons_api
 from . import views as v
 

@@ -6,98 +6,191 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0017_merge_20261207_0300'),
+        ("tournaments", "0017_merge_20261207_0300"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PublishTarget',
+            name="PublishTarget",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(blank=True, max_length=300, verbose_name='site address')),
-                ('key', models.CharField(blank=True, max_length=200, verbose_name='publishing key')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.URLField(blank=True, max_length=300, verbose_name="site address")),
+                (
+                    "key",
+                    models.CharField(blank=True, max_length=200, verbose_name="publishing key"),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'publishing target',
+                "verbose_name": "publishing target",
             },
         ),
         migrations.CreateModel(
-            name='Publication',
+            name="Publication",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent'), ('retrying', 'Will try again'), ('refused', 'Refused by the site')], default='pending', max_length=10)),
-                ('requested_at', models.DateTimeField()),
-                ('reason', models.CharField(blank=True, max_length=40)),
-                ('sent_requested_at', models.DateTimeField(blank=True, null=True)),
-                ('last_sent_at', models.DateTimeField(blank=True, null=True)),
-                ('last_outcome', models.CharField(blank=True, max_length=20)),
-                ('site_url', models.URLField(blank=True, max_length=400)),
-                ('failures', models.PositiveIntegerField(default=0)),
-                ('next_attempt_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('error_code', models.CharField(blank=True, max_length=40)),
-                ('error_detail', models.CharField(blank=True, max_length=300)),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='publication', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to be sent"),
+                            ("sent", "Sent"),
+                            ("retrying", "Will try again"),
+                            ("refused", "Refused by the site"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("requested_at", models.DateTimeField()),
+                ("reason", models.CharField(blank=True, max_length=40)),
+                ("sent_requested_at", models.DateTimeField(blank=True, null=True)),
+                ("last_sent_at", models.DateTimeField(blank=True, null=True)),
+                ("last_outcome", models.CharField(blank=True, max_length=20)),
+                ("site_url", models.URLField(blank=True, max_length=400)),
+                ("failures", models.PositiveIntegerField(default=0)),
+                ("next_attempt_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("error_code", models.CharField(blank=True, max_length=40)),
+                ("error_detail", models.CharField(blank=True, max_length=300)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="publication",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'publication',
+                "verbose_name": "publication",
             },
         ),
         migrations.CreateModel(
-            name='PublishingKey',
+            name="PublishingKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key_hash', models.CharField(editable=False, max_length=64, unique=True)),
-                ('label', models.CharField(blank=True, max_length=100, verbose_name='label')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField(blank=True, null=True, verbose_name='expires at')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='revoked at')),
-                ('last_used_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('prefix', models.CharField(editable=False, max_length=8)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='publishing_keys', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key_hash", models.CharField(editable=False, max_length=64, unique=True)),
+                ("label", models.CharField(blank=True, max_length=100, verbose_name="label")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "expires_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="expires at"),
+                ),
+                (
+                    "revoked_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="revoked at"),
+                ),
+                ("last_used_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("prefix", models.CharField(editable=False, max_length=8)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="publishing_keys",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'publishing key',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "publishing key",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='PublishedEvent',
+            name="PublishedEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('digest', models.CharField(max_length=64)),
-                ('first_published_at', models.DateTimeField()),
-                ('updated_at', models.DateTimeField()),
-                ('received_at', models.DateTimeField()),
-                ('taken_over_at', models.DateTimeField(blank=True, null=True)),
-                ('taken_over_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='published', to='tournaments.tournament')),
-                ('key', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='tournaments.publishingkey')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                ("digest", models.CharField(max_length=64)),
+                ("first_published_at", models.DateTimeField()),
+                ("updated_at", models.DateTimeField()),
+                ("received_at", models.DateTimeField()),
+                ("taken_over_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "taken_over_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="published",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "key",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="tournaments.publishingkey",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'published event',
+                "verbose_name": "published event",
             },
         ),
         migrations.CreateModel(
-            name='PublishAttempt',
+            name="PublishAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField()),
-                ('reason', models.CharField(blank=True, max_length=40)),
-                ('ok', models.BooleanField(default=False)),
-                ('outcome', models.CharField(blank=True, max_length=20)),
-                ('error_code', models.CharField(blank=True, max_length=40)),
-                ('error_detail', models.CharField(blank=True, max_length=300)),
-                ('size', models.PositiveIntegerField(default=0)),
-                ('publication', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='tournaments.publication')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField()),
+                ("reason", models.CharField(blank=True, max_length=40)),
+                ("ok", models.BooleanField(default=False)),
+                ("outcome", models.CharField(blank=True, max_length=20)),
+                ("error_code", models.CharField(blank=True, max_length=40)),
+                ("error_detail", models.CharField(blank=True, max_length=300)),
+                ("size", models.PositiveIntegerField(default=0)),
+                (
+                    "publication",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts",
+                        to="tournaments.publication",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
-                'indexes': [models.Index(fields=['publication', '-at'], name='publish_attempt_newest')],
+                "ordering": ["-at", "-id"],
+                "indexes": [
+                    models.Index(fields=["publication", "-at"], name="publish_attempt_newest")
+                ],
             },
         ),
     ]
