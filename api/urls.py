@@ -9,7 +9,7 @@ from tournaments.error_shape import error_response
 
 from . import duplicate as d
 from . import exports as x
-from . import room
+from . import publishing, room
 from . import seasons as seasons_api
 from . import views as v
 
@@ -31,6 +31,8 @@ urlpatterns = [
         SpectacularRedocView.as_view(url_name="api:schema", http_method_names=PAGE),
         name="redoc",
     ),
+    # a room publishes an event to this site (tournaments/publishing)
+    path("v1/publish/<slug:slug>", publishing.PublishEvent.as_view(), name="publish"),
     # duplicate events
     path("v1/duplicate", d.Create.as_view(), name="duplicate-create"),
     path("v1/duplicate/<slug:slug>/boards", d.Boards.as_view(), name="duplicate-boards"),

@@ -198,6 +198,15 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 BACKUP_DIR = env("BACKUP_DIR", default=str(CLUB_DIR / "backups") if EVENING_SERVER else "") or None
 BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
+
+# Publishing to the club's site (docs/publishing.md): both set, they win over the director's
+# setup page. Each try waits at most PUBLISH_TIMEOUT seconds; failed tries are retried after
+# PUBLISH_RETRY_BASE seconds, doubling, at most PUBLISH_RETRY_MAX.
+PUBLISH_URL = env("PUBLISH_URL", default="")
+PUBLISH_KEY = env("PUBLISH_KEY", default="")
+PUBLISH_TIMEOUT = env.float("PUBLISH_TIMEOUT", default=10.0)
+PUBLISH_RETRY_BASE = env.float("PUBLISH_RETRY_BASE", default=5.0)
+PUBLISH_RETRY_MAX = env.float("PUBLISH_RETRY_MAX", default=600.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Sign-in: django-axes first counts wrong passwords (api.authentication.SignInGuard), then
@@ -350,6 +359,7 @@ REST_FRAMEWORK = {
         # Public registration, per client address, the page's form and the API's POST together
         # (tournaments/throttles.py); directors signed in are not counted.
         "register": "30/hour",
+        "publish": "60/minute",  # rooms publishing to this site, per client address
     },
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -364,3 +364,6 @@ class BoardResultAdmin(ReadOnlyAdmin):
         "ew_score",
     ]
     list_filter = ["tournament", "status", "kind"]
+
+
+from tournaments.publishing import admin as publishing_admin  # noqa: E402, F401 - registers

@@ -49,6 +49,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.exports import archive
         from tournaments.live import standings_cache
         from tournaments.models import Tournament
+        from tournaments.publishing import hooks as publishing
         from tournaments.services import backups, notify
 
         # A backup is the tournament's archive, which the exports write.
@@ -66,5 +67,7 @@ class TournamentsConfig(AppConfig):
         connection_created.connect(
             _private_database, weak=False, dispatch_uid="tricktable-private-database"
         )
+        # A round closed or the event ended: publish it to the club's site (when set up).
+        publishing.connect()
         # A worker that starts sweeps what was missed while none ran.
         worker_ready.connect(tasks.catch_up, weak=False, dispatch_uid="tricktable-catch-up")

@@ -1211,3 +1211,10 @@ from tournaments.duplicate_models import (  # noqa: E402, F401
     DuplicateEvent,
     DuplicatePair,
 )
+from tournaments.publishing.models import (  # noqa: E402, F401
+    Publication,
+    PublishAttempt,
+    PublishedEvent,
+    PublishingKey,
+    PublishTarget,
+)

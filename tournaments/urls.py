@@ -1,3 +1,4 @@
+from tournaments.publishing import views as publishing
 from tournaments.views import (
     checker,
     director,
@@ -20,6 +21,7 @@ urlpatterns = [
     *seasons.urlpatterns,
     *scoring.urlpatterns,
     *duplicate.urlpatterns,
+    *publishing.urlpatterns,  # before the director's `director/<slug>/`
     *director.urlpatterns,
     *exports.urlpatterns,
     *printing.urlpatterns,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import AuditEvent, Table, Tournament
+from tournaments.models import AuditEvent, PublishedEvent, Table, Tournament
 
 from .errors import NotAllowed
 
@@ -79,6 +79,17 @@ def is_director(actor: Actor, tournament: Tournament) -> bool:
 def require_director(actor: Actor, tournament: Tournament) -> None:
     if not is_director(actor, tournament):
         raise NotAllowed("not-director", "only this tournament's directors may do that")
+    if (
+        not actor.system
+        and PublishedEvent.objects.filter(
+            tournament_id=tournament.pk, taken_over_at__isnull=True
+        ).exists()
+    ):  # a room publishes it (tournaments/publishing): changed there, or taken over
+        raise NotAllowed(
+            "published-from-room",
+            "this event is published from the room: change it there and publish again, or take "
+            "it over on the site's publishing page",
+        )
 
 
 def _fit(text: str, field: str) -> str:
