@@ -21,14 +21,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
 from api import fastpath, threaded, warm  # noqa: E402  (needs the apps loaded)
-from config.body_limit import BodyLimit  # noqa: E402
+from config.body_limit import BodyLimit, Receive, Scope, Send  # noqa: E402
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector,
 # whose full passes over it stalled the event loop (the p99 of a cached poll).
 gc.freeze()
 
 
-async def _lifespan(receive, send):
+async def _lifespan(receive: Receive, send: Send) -> None:
     """uvicorn's start and stop: the first requests' work done before the first request
     (`api/warm.py`), then kept out of the cyclic collector like the rest."""
     while True:
@@ -42,7 +42,7 @@ async def _lifespan(receive, send):
             return
 
 
-async def _application(scope, receive, send):
+async def _application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
         return
