@@ -293,6 +293,14 @@ class Tournament(models.Model):
 PIN_DIGITS = 4
 
 
+def max_length(model: type[models.Model], name: str) -> int:
+    """The length limit of a model's text column (`max_length` typed: every such column has
+    one), for the services' checks before a write."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.max_length is not None, name
+    return field.max_length
+
+
 def new_pin(taken: Iterable[str] = ()) -> str:
     """A random PIN (`secrets`) that no other entry of the tournament holds, so the two sides
     of a table never share one."""
@@ -403,6 +411,14 @@ class Entry(models.Model):
         entrant = self.team if self.team_id else self.player
         assert entrant is not None  # the check constraint: a team's entry or a player's
         return entrant.name
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """Who plays for the entry: a team's two (in registration order), or the one player."""
+        if self.team is not None:
+            return self.team.players
+        assert self.player is not None  # the check constraint: a team's entry or a player's
+        return (self.player,)
 
     @property
     def active(self) -> bool:
@@ -688,6 +704,13 @@ class Match(models.Model):
         if self.is_bye:
             return f"{self.round}: {_('bye')}"
         return f"{self.round}, {self.table}"
+
+    @property
+    def played_table(self) -> Table:
+        """The table of a match played at one: every match but a bye, which has none."""
+        if self.table is None:
+            raise ValueError(f"match {self.pk} is a bye: it has no table")
+        return self.table
 
 
 class Seat(models.Model):

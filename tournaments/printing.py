@@ -146,10 +146,7 @@ def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
 
 
 def _players(entry: Entry) -> list[str]:
-    if entry.team is not None:
-        return [entry.team.first.name, entry.team.second.name]
-    assert entry.player is not None  # the check constraint: a team's entry or a player's
-    return [entry.player.name]
+    return [player.name for player in entry.players]
 
 
 def _sides(seats: list[Seat], layout: gameplay.Layout) -> list[tuple[str, str]]:

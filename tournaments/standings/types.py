@@ -48,7 +48,7 @@ class Row(NamedTuple):
 
     rank: int  # shared when the whole chain (before the final key) ties; 1, 1, 3 style
     entrant: int
-    values: Mapping[str, Fraction | int]  # every registered metric's value, by name
+    values: Values  # every registered metric's value, by name
     tied: bool  # shares its rank with another row
 
 

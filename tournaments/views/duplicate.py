@@ -260,15 +260,15 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
     rows = []
     for match in round_.matches.select_related("table").prefetch_related("seats__entry"):
-        numbers = dup.boards_of(event, round_.number, match.table.number)
+        numbers = dup.boards_of(event, round_.number, match.played_table.number)
         cells = []
         for n in numbers:
-            r = results.get((match.table.number, boards[n].pk))
+            r = results.get((match.played_table.number, boards[n].pk))
             cells.append({"board": n, "status": r.status if r else "", "result": r})
         ns, ew = dup._pair_numbers(match)
         rows.append(
             {
-                "table": match.table.number,
+                "table": match.played_table.number,
                 "match": match,
                 "ns": ns,
                 "ew": ew,
