@@ -479,7 +479,7 @@ def _decide(
 
 
 def confirm_hand(
-    *, submission: HandSubmission, actor: Actor, expected_version: int
+    *, submission: HandSubmission, actor: Actor, expected_version: int | None
 ) -> HandSubmission:
     """The other side (or a director) agrees with a pending hand. In PIN mode (the default) a
     table scorer gives the answering side's PIN (`actor.pin`): the side is that PIN's, which
