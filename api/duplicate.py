@@ -19,6 +19,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -67,7 +68,7 @@ class DuplicateMovementSerializer(serializers.Serializer):
     tables = serializers.IntegerField()
     pairs = serializers.ListField(child=serializers.IntegerField())
     boards_per_round = serializers.IntegerField()
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))  # type: ignore[assignment]  # a field named like a Serializer attribute
     rounds = serializers.ListField(child=DuplicateSeatingSerializer(many=True))
     notes = serializers.ListField(child=serializers.CharField())
 
@@ -111,7 +112,7 @@ class DuplicateRankingsSerializer(serializers.Serializer):
     released_round = serializers.IntegerField(
         allow_null=True, help_text="null: every round (a director)."
     )
-    fields = serializers.DictField(child=DuplicateStandingSerializer(many=True))
+    fields = serializers.DictField(child=DuplicateStandingSerializer(many=True))  # type: ignore[assignment]  # a field named like a Serializer attribute
 
 
 class DuplicateCreateSerializer(serializers.Serializer):
@@ -206,7 +207,7 @@ def _event(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
-def _is_director(request, tournament: Tournament) -> bool:
+def _is_director(request: Request, tournament: Tournament) -> bool:
     user = request.user if request.user and request.user.is_authenticated else None
     return user is not None and is_director(Actor(user=user), tournament)
 
@@ -222,7 +223,7 @@ class ReadView(APIView):
     responses={200: DuplicateBoardSerializer(many=True)},
 )
 class Boards(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = None if _is_director(request, tournament) else select.scored(tournament)
         return Response(select.boards_json(tournament, scored))
@@ -235,7 +236,7 @@ class Boards(ReadView):
     responses={200: DuplicateMovementSerializer},
 )
 class MovementView(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         from tournaments.duplicate import board_set
 
         tournament = _event(slug)
@@ -256,7 +257,7 @@ class MovementView(ReadView):
     responses={200: DuplicateTravellerSerializer(many=True)},
 )
 class Travellers(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
         return Response(
@@ -274,7 +275,7 @@ class Travellers(ReadView):
     responses={200: DuplicateRankingsSerializer},
 )
 class Rankings(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
         return Response(
@@ -293,7 +294,7 @@ class Rankings(ReadView):
     responses={201: DuplicateCreatedSerializer},
 )
 class Create(APIView):
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         if not (request.user and request.user.is_authenticated):
             raise NotAllowed("sign-in-required", "sign in to create an event")
         serializer = DuplicateCreateSerializer(data=request.data)
@@ -312,7 +313,7 @@ class Create(APIView):
 
 
 def _table_actor(
-    request, tournament: Tournament, number: int, side: str, pin: str = ""
+    request: Request, tournament: Tournament, number: int, side: str, pin: str = ""
 ) -> tuple[Actor, Match]:
     round_ = tournament.round_set.order_by("-number").first()
     match = (
@@ -357,7 +358,7 @@ class SubmitResult(APIView):
     permission_classes = [AllowAny]  # the table's token or a director: checked below
     parser_classes = [HandJSONParser]  # 64 KiB, as a hand submission (413 `too-large`)
 
-    def post(self, request, slug: str, number: int):
+    def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = _event(slug)
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -376,7 +377,7 @@ class SubmitResult(APIView):
         )
 
 
-def _decide(request, slug: str, pk: int, confirm: bool):
+def _decide(request: Request, slug: str, pk: int, confirm: bool) -> Response:
     tournament = _event(slug)
     result = get_object_or_404(
         BoardResult.objects.select_related("board", "match__table"), pk=pk, tournament=tournament
@@ -413,7 +414,7 @@ PK = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The result'
 class ConfirmResult(APIView):
     permission_classes = [AllowAny]
 
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         return _decide(request, slug, pk, True)
 
 
@@ -427,7 +428,7 @@ class ConfirmResult(APIView):
 class RejectResult(APIView):
     permission_classes = [AllowAny]
 
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         return _decide(request, slug, pk, False)
 
 
@@ -454,7 +455,8 @@ class DuplicateStateSerializer(serializers.Serializer):
     @extend_schema_field(DuplicatePairSerializer(many=True))
     def get_pairs(self, event: DuplicateEvent) -> list[dict]:
         pairs = event.tournament.duplicate_pairs.select_related("entry__player", "entry__team")
-        return DuplicatePairSerializer(pairs.order_by("number"), many=True).data
+        # many=True makes a ListSerializer, whose data is a list: the stubs give the class's.
+        return DuplicatePairSerializer(pairs.order_by("number"), many=True).data  # type: ignore[return-value]
 
     def get_rounds_seated(self, event: DuplicateEvent) -> int:
         return event.tournament.round_set.count()
@@ -468,7 +470,7 @@ class DuplicateLatePairSerializer(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1)
 
 
-def _directed(request, slug: str) -> tuple[Tournament, Actor]:
+def _directed(request: Request, slug: str) -> tuple[Tournament, Actor]:
     """The event and its director: the services refuse anyone else (403 `not-director`)."""
     if not (request.user and request.user.is_authenticated):
         raise NotAllowed("sign-in-required", "sign in as the event's director")
@@ -487,7 +489,7 @@ def _state(tournament: Tournament) -> Response:
     responses={200: DuplicateStateSerializer},
 )
 class State(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         return _state(_event(slug))
 
 
@@ -499,7 +501,7 @@ class State(ReadView):
     responses={200: DuplicateStateSerializer},
 )
 class Start(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_duplicate(tournament=tournament, actor=actor)
         return _state(tournament)
@@ -513,7 +515,7 @@ class Start(APIView):
     responses={201: DuplicateStateSerializer},
 )
 class SeatRound(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_round(tournament=tournament, actor=actor)
         response = _state(tournament)
@@ -529,7 +531,7 @@ class SeatRound(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class CloseRound(APIView):
-    def post(self, request, slug: str, round: int):  # noqa: A002 - the path's name
+    def post(self, request: Request, slug: str, round: int) -> Response:  # noqa: A002 - the path's name
         tournament, actor = _directed(request, slug)
         round_ = get_object_or_404(tournament.round_set, number=round)
         dup.close_duplicate_round(round=round_, actor=actor)
@@ -544,7 +546,7 @@ class CloseRound(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class Release(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateReleaseSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -564,7 +566,7 @@ class Release(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class LatePair(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateLatePairSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -581,7 +583,7 @@ class LatePair(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class Finish(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.finish_duplicate(tournament=tournament, actor=actor)
         return _state(tournament)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,7 +29,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
@@ -88,7 +95,7 @@ def _build(slug: str) -> tuple[dict[str, Any], bytes] | None:
         payload = dict(snapshot.payload)
     payload.update(version=version, stale=stale, computed_at=timestamp(computed))
     body = json.dumps(payload, separators=(",", ":"))[:-1] + ',"age_seconds":'
-    state = {
+    state: dict[str, Any] = {
         "gen": gen,
         "tid": tid,
         "etag": etag_of(tid, version, stale),
@@ -167,6 +174,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         state, body = built
         if _conditional(request, state):
             return not_modified(state)
+    assert state is not None  # a body is found or built with its state
     if state["computed_at"] is None:
         age = b"null"
     else:
@@ -266,7 +274,7 @@ def too_many_streams() -> dict[str, Any]:
     )
 
 
-async def held(client: str, messages):
+async def held(client: str, messages: Any) -> AsyncIterator[bytes]:
     """`messages`, with the client's slot given back when the stream ends however it ends."""
     try:
         async for chunk in messages:
@@ -281,7 +289,7 @@ async def stream(
     *,
     heartbeat: float | None = None,
     limit: int | None = None,
-):
+) -> AsyncIterator[bytes]:
     """The SSE byte stream: `retry:`, missed events after `after` (Last-Event-ID), then each
     new announcement, with a heartbeat comment after `heartbeat` quiet seconds. `limit` stops
     after that many messages (tests)."""
@@ -319,7 +327,7 @@ async def stream(
 
 
 @csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
-async def events(request: HttpRequest, slug: str) -> HttpResponse:
+async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Server-sent events for a tournament. Under ASGI a long-lived stream; under WSGI (the dev
     server) a short response (missed events and `retry:`) that EventSource reconnects to.
     GET only: a HEAD would open a stream nobody reads."""

@@ -1,9 +1,15 @@
 """Page-number pagination for every list: `?page=2&page_size=50` (at most 200 a page)."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class Pagination(PageNumberPagination):
@@ -11,7 +17,7 @@ class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
-    def get_page_size(self, request) -> int | None:
+    def get_page_size(self, request: Request) -> int | None:
         """The asked size, refused when it is not a whole number from 1 to the documented cap
         (DRF would quietly serve a different size than the one asked)."""
         asked = request.query_params.get(self.page_size_query_param)
@@ -21,7 +27,7 @@ class Pagination(PageNumberPagination):
             )
         return super().get_page_size(request)
 
-    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework.request import Request
 
 from games.schema import load_schema
 
@@ -59,7 +60,7 @@ class ApiAutoSchema(AutoSchema):
             return operation_id.removesuffix("_create") + "_set"
         return operation_id
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> Any:
         responses = super()._get_response_bodies(direction)
         codes = READ_ERRORS if self.method in ("GET", "HEAD", "OPTIONS") else WRITE_ERRORS
         for code in codes:
@@ -76,7 +77,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.ApiTokenAuthentication"
     name = "apiToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {
             "type": "apiKey",
             "in": "header",
@@ -90,7 +91,7 @@ class TableTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.TableTokenAuthentication"
     name = "tableToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {
             "type": "apiKey",
             "in": "header",
@@ -104,7 +105,7 @@ class SessionScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.SessionAuthentication"
     name = "cookieAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {"type": "apiKey", "in": "cookie", "name": "sessionid"}
 
 
@@ -153,7 +154,7 @@ def _hoist_object_variants(name: str, components: dict[str, Any]) -> None:
             schema[keyword][index] = {"$ref": f"#/components/schemas/{hoisted}"}
 
 
-def add_record_schemas(result: dict, generator, request, public) -> dict:
+def add_record_schemas(result: dict, generator: Any, request: Request, public: bool) -> dict:
     """Postprocessing hook: the `hand-records` and `results` JSON Schemas as components."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(_component_schemas("hand-records", "HandRecords"))
@@ -263,7 +264,7 @@ def _error(description: str) -> dict[str, Any]:
     }
 
 
-def add_live_paths(result: dict, generator, request, public) -> dict:
+def add_live_paths(result: dict, generator: Any, request: Request, public: bool) -> dict:
     """Postprocessing hook: the live standings and the event stream, plain Django views (no DRF
     on the hottest reads), documented beside the DRF operations."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})

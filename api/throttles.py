@@ -10,6 +10,7 @@ throttle and for the sign-in lockout.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import caches
 from rest_framework.settings import api_settings
@@ -19,6 +20,10 @@ from config.cache import DOWN, TolerantRedisCache, _down
 from tournaments import throttles
 from tournaments.clients import client_address
 from tournaments.models import TableToken
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 #: DRF's sliding window in one Redis round trip. DRF keeps the times of the requests in the
 #: window as a pickled list (a GET, then a SET when the request is let through); this keeps
@@ -44,17 +49,18 @@ return {1, count + 1, ARGV[1]}
 __all__ = ["RegistrationThrottle", "ScopedThrottle", "client_address"]
 
 #: The registered script (it runs by its SHA, loaded again if Redis forgot it), per client.
-_scripts: dict[int, object] = {}
+_scripts: dict[int, Any] = {}  # redis-py's Script objects, by client
 
 
 class ScopedThrottle(ScopedRateThrottle):
-    def get_ident(self, request) -> str:
+    def get_ident(self, request: Request) -> str:
         return client_address(request)
 
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+    def get_rate(self) -> str | None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+        return None if rate is None else str(rate)
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
             return True
@@ -67,7 +73,7 @@ class ScopedThrottle(ScopedRateThrottle):
             return self._allow_on_redis(backend, request, view)
         return super(ScopedRateThrottle, self).allow_request(request, view)
 
-    def _allow_on_redis(self, backend: TolerantRedisCache, request, view) -> bool:
+    def _allow_on_redis(self, backend: TolerantRedisCache, request: Request, view: APIView) -> bool:
         """DRF's `SimpleRateThrottle.allow_request` (same window, same refusal and `wait()`)
         in one Redis command instead of a GET and a SET."""
         self.key = self.get_cache_key(request, view)
@@ -95,7 +101,7 @@ class ScopedThrottle(ScopedRateThrottle):
         self.history = [float(oldest)] * int(count)
         return bool(allowed)
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if isinstance(request.auth, TableToken):
             ident = f"table-token-{request.auth.pk}"
         elif request.user and request.user.is_authenticated:
@@ -113,7 +119,7 @@ class RegistrationThrottle(BaseThrottle):
 
     scope = "register"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.waiting: int | None = None
         if request.method != "POST" or request.auth is not None or request.user.is_authenticated:
             return True
@@ -131,7 +137,7 @@ class DownloadThrottle(BaseThrottle):
 
     scope = "export"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         self.waiting: int | None = throttles.counted(self.scope, client_address(request))
         return self.waiting is None
 
