@@ -52,7 +52,7 @@ class Row(NamedTuple):
     tied: bool  # shares its rank with another row
 
 
-class Values(Mapping):
+class Values(Mapping[str, Fraction | int]):
     """A row's metric values by name: a read-only mapping over a tuple, the names' positions
     shared by every row of one computation (cheaper than a dict per row)."""
 
