@@ -65,7 +65,7 @@ class ApiAutoSchema(AutoSchema):
         codes = READ_ERRORS if self.method in ("GET", "HEAD", "OPTIONS") else WRITE_ERRORS
         for code in codes:
             if code not in responses:
-                responses[code] = self._get_response_for_code(
+                responses[code] = self._get_response_for_code(  # type: ignore[no-untyped-call]  # drf-spectacular, untyped
                     OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]),
                     code,
                     direction=direction,
