@@ -6,6 +6,8 @@ transaction), which editing the dates by hand would get round.
 """
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import TableToken
@@ -36,11 +38,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ["label", "user__username"]
     actions = ["revoke"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a token's secret is shown once, to whoever makes it: POST /auth/tokens
 
     @admin.action(description=_("Revoke (with the tokens made from them)"))
-    def revoke(self, request, queryset):
+    def revoke(self, request: HttpRequest, queryset: QuerySet) -> None:
         for token in queryset:
             token.revoke()
 

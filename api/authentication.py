@@ -8,9 +8,12 @@ A table token authenticates no user: `request.user` stays anonymous and `request
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from axes.backends import AxesStandaloneBackend
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -19,8 +22,11 @@ from tournaments.models import TableToken
 
 from .models import ApiToken, TokenState, hash_secret
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
 
-def _credentials(request, keyword: str) -> str | None:
+
+def _credentials(request: Request, keyword: str) -> str | None:
     header = authentication.get_authorization_header(request).split()
     if not header or header[0].lower() != keyword.lower().encode():
         return None
@@ -37,7 +43,7 @@ def _credentials(request, keyword: str) -> str | None:
 LAST_USED_EVERY = timedelta(minutes=1)
 
 
-def _check(token) -> None:
+def _check(token: Any) -> None:
     if token is None:
         raise exceptions.AuthenticationFailed("unknown token", code="bad-token")
     state = token.state
@@ -55,24 +61,25 @@ def _check(token) -> None:
 class ApiTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Token"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
         token = ApiToken.objects.select_related("user").filter(key_hash=hash_secret(secret)).first()
         _check(token)
+        assert token is not None  # _check refused a missing one
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("this user is inactive", code="user-inactive")
         return token.user, token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
 class TableTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Table"
 
-    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableToken] | None:
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableToken | None] | None:
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
@@ -98,7 +105,13 @@ class SignInGuard(AxesStandaloneBackend):
     password check instead of failing (axes would raise).
     """
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> AbstractBaseUser | None:
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)

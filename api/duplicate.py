@@ -20,6 +20,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -73,7 +74,7 @@ class DuplicateMovementSerializer(serializers.Serializer):
     tables = serializers.IntegerField()
     pairs = serializers.ListField(child=serializers.IntegerField())
     boards_per_round = serializers.IntegerField()
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
+    fields = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))  # type: ignore[assignment]  # a field named like a Serializer attribute
     rounds = serializers.ListField(child=DuplicateSeatingSerializer(many=True))
     notes = serializers.ListField(child=serializers.CharField())
 
@@ -117,7 +118,7 @@ class DuplicateRankingsSerializer(serializers.Serializer):
     released_round = serializers.IntegerField(
         allow_null=True, help_text="null: every round (a director)."
     )
-    fields = serializers.DictField(child=DuplicateStandingSerializer(many=True))
+    fields = serializers.DictField(child=DuplicateStandingSerializer(many=True))  # type: ignore[assignment]  # a field named like a Serializer attribute
 
 
 class DuplicateCreateSerializer(serializers.Serializer):
@@ -201,7 +202,7 @@ class DuplicateResultSerializer(serializers.Serializer):
 
     @extend_schema_field(TableRefSerializer)
     def get_table(self, result: BoardResult) -> dict[str, int]:
-        return {"id": result.match.table_id, "number": result.table_number}
+        return {"id": result.match.played_table.pk, "number": result.table_number}
 
 
 class DuplicateDecideSerializer(serializers.Serializer):
@@ -220,7 +221,7 @@ def _event(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
-def _is_director(request, tournament: Tournament) -> bool:
+def _is_director(request: Request, tournament: Tournament) -> bool:
     user = request.user if request.user and request.user.is_authenticated else None
     return user is not None and is_director(Actor(user=user), tournament)
 
@@ -255,7 +256,7 @@ class ListView(ReadView):
     responses={200: DuplicateBoardSerializer(many=True)},
 )
 class Boards(ListView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = None if _is_director(request, tournament) else select.scored(tournament)
         return paginated(request, self, select.boards_json(tournament, scored))
@@ -268,7 +269,7 @@ class Boards(ListView):
     responses={200: DuplicateMovementSerializer},
 )
 class MovementView(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         from tournaments.duplicate import board_set
 
         tournament = _event(slug)
@@ -290,7 +291,7 @@ class MovementView(ReadView):
     responses={200: DuplicateTravellerSerializer(many=True)},
 )
 class Travellers(ListView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
         boards = sorted(scored.event.travellers)
@@ -311,7 +312,7 @@ class Travellers(ListView):
     responses={200: DuplicateRankingsSerializer},
 )
 class Rankings(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
         scored = select.scored(tournament, director=_is_director(request, tournament))
         return Response(
@@ -330,7 +331,7 @@ class Rankings(ReadView):
     responses={201: DuplicateCreatedSerializer},
 )
 class Create(APIView):
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         if not (request.user and request.user.is_authenticated):
             raise NotAllowed("sign-in-required", "sign in to create an event")
         serializer = DuplicateCreateSerializer(data=request.data)
@@ -349,7 +350,7 @@ class Create(APIView):
 
 
 def _table_actor(
-    request, tournament: Tournament, table_id: int, side: str, pin: str = ""
+    request: Request, tournament: Tournament, table_id: int, side: str, pin: str = ""
 ) -> tuple[Actor, Match]:
     """The actor at a table of the round in play, named by the table's id (as everywhere in the
     API: `match.table.id`, `/tables/{id}`); a table of an earlier round answers 409 `no-round`."""
@@ -364,7 +365,7 @@ def _table_actor(
     if match.round_id != latest:
         raise ApiError(
             "no-round",
-            f"table {match.table.number} of round {match.round.number} is not in play",
+            f"table {match.played_table.number} of round {match.round.number} is not in play",
             status_code=409,
         )
     if _is_director(request, tournament):
@@ -373,7 +374,7 @@ def _table_actor(
     if (
         not isinstance(token, TableToken)
         or token.state != TokenState.ACTIVE
-        or token.table_id != match.table.event_table_id
+        or token.table_id != match.played_table.event_table_id
     ):
         raise NotAllowed("wrong-table", "this table's token (or a director) only")
     return Actor(
@@ -381,7 +382,7 @@ def _table_actor(
         side=side,
         pin=pin,
         client=client_address(request),
-        label=token.label or f"table {match.table.number} scorer",
+        label=token.label or f"table {match.played_table.number} scorer",
     ), match
 
 
@@ -399,7 +400,7 @@ class SubmitResult(APIView):
     permission_classes = [AllowAny]  # the table's token or a director: checked below
     parser_classes = [HandJSONParser]  # 64 KiB, as a hand submission (413 `too-large`)
 
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         tournament = _event(slug)
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -418,7 +419,7 @@ class SubmitResult(APIView):
         )
 
 
-def _decide(request, slug: str, pk: int, confirm: bool):
+def _decide(request: Request, slug: str, pk: int, confirm: bool) -> Response:
     tournament = _event(slug)
     result = get_object_or_404(
         BoardResult.objects.select_related("board", "match__table"), pk=pk, tournament=tournament
@@ -430,7 +431,7 @@ def _decide(request, slug: str, pk: int, confirm: bool):
     if result.match.round_id != latest:
         raise ApiError("not-pending", "this result is of an earlier round", status_code=409)
     actor, _ = _table_actor(
-        request, tournament, result.match.table_id, data.get("side", ""), data["pin"]
+        request, tournament, result.match.played_table.pk, data.get("side", ""), data["pin"]
     )
     if confirm:
         result = dup.confirm_board_result(
@@ -456,7 +457,7 @@ PK = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The result'
 class ConfirmResult(APIView):
     permission_classes = [AllowAny]
 
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         return _decide(request, slug, pk, True)
 
 
@@ -470,7 +471,7 @@ class ConfirmResult(APIView):
 class RejectResult(APIView):
     permission_classes = [AllowAny]
 
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         return _decide(request, slug, pk, False)
 
 
@@ -497,7 +498,8 @@ class DuplicateStateSerializer(serializers.Serializer):
     @extend_schema_field(DuplicatePairSerializer(many=True))
     def get_pairs(self, event: DuplicateEvent) -> list[dict]:
         pairs = event.tournament.duplicate_pairs.select_related("entry__player", "entry__team")
-        return DuplicatePairSerializer(pairs.order_by("number"), many=True).data
+        # many=True makes a ListSerializer, whose data is a list: the stubs give the class's.
+        return DuplicatePairSerializer(pairs.order_by("number"), many=True).data  # type: ignore[return-value]
 
     def get_rounds_seated(self, event: DuplicateEvent) -> int:
         return event.tournament.round_set.count()
@@ -511,7 +513,7 @@ class DuplicateLatePairSerializer(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1)
 
 
-def _directed(request, slug: str) -> tuple[Tournament, Actor]:
+def _directed(request: Request, slug: str) -> tuple[Tournament, Actor]:
     """The event and its director: the services refuse anyone else (403 `not-director`)."""
     if not (request.user and request.user.is_authenticated):
         raise NotAllowed("sign-in-required", "sign in as the event's director")
@@ -530,7 +532,7 @@ def _state(tournament: Tournament) -> Response:
     responses={200: DuplicateStateSerializer},
 )
 class State(ReadView):
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         return _state(_event(slug))
 
 
@@ -542,7 +544,7 @@ class State(ReadView):
     responses={200: DuplicateStateSerializer},
 )
 class Start(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_duplicate(tournament=tournament, actor=actor)
         return _state(tournament)
@@ -556,7 +558,7 @@ class Start(APIView):
     responses={201: DuplicateStateSerializer},
 )
 class SeatRound(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_round(tournament=tournament, actor=actor)
         response = _state(tournament)
@@ -572,7 +574,7 @@ class SeatRound(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class CloseRound(APIView):
-    def post(self, request, slug: str, pk: int):
+    def post(self, request: Request, slug: str, pk: int) -> Response:
         tournament, actor = _directed(request, slug)
         round_ = get_object_or_404(tournament.round_set, pk=pk)
         dup.close_duplicate_round(round=round_, actor=actor)
@@ -587,7 +589,7 @@ class CloseRound(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class Release(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateReleaseSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -607,7 +609,7 @@ class Release(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class LatePair(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateLatePairSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -624,7 +626,7 @@ class LatePair(APIView):
     responses={200: DuplicateStateSerializer},
 )
 class Finish(APIView):
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.finish_duplicate(tournament=tournament, actor=actor)
         return _state(tournament)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -110,10 +110,12 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if not isinstance(exc, exceptions.APIException):
         return None  # a real server error: let Django report it
     set_rollback()
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
+    auth_header = getattr(exc, "auth_header", None)  # NotAuthenticated, AuthenticationFailed
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
+    wait = getattr(exc, "wait", None)  # Throttled
+    if wait:
+        headers["Retry-After"] = str(int(wait))
     if isinstance(exc, ApiError):
         return Response(
             body(exc.error_code, exc.message, exc.details), exc.status_code, headers=headers
@@ -125,11 +127,13 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         )
     details = None
     if isinstance(exc, exceptions.Throttled):
-        details = {"wait": exc.wait}
+        details = {"wait": wait}
     return Response(body(_code(exc), str(exc.detail), details), exc.status_code, headers=headers)
 
 
-def locked_out(request, original_response=None, credentials=None):
+def locked_out(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
     """django-axes' answer (AXES_LOCKOUT_CALLABLE) when a username is locked out from this
     client's address: 429 with Retry-After; under /api/ the one error shape with code
     `locked-out`, elsewhere (/accounts/login/, /admin/login/) a page in the site's design and
@@ -139,6 +143,7 @@ def locked_out(request, original_response=None, credentials=None):
     cool_off = get_cool_off(request)
     wait = int(cool_off.total_seconds()) if cool_off else None
     limit = get_failure_limit(request, credentials)
+    response: HttpResponse
     if request.path.startswith("/api/"):
         response = error_response(
             status.HTTP_429_TOO_MANY_REQUESTS,

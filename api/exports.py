@@ -12,12 +12,14 @@ links, built by `tournaments.exports.downloads`, with the API's authentication (
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 
 from tournaments import services
 from tournaments.exports import downloads
@@ -37,7 +39,12 @@ class FileRenderer(BaseRenderer):
     format = "file"
     charset = None
 
-    def render(self, data: Any, accepted_media_type=None, renderer_context=None) -> bytes:
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         if isinstance(data, bytes):
             return data
         return json.dumps(data).encode()
@@ -77,7 +84,7 @@ class TableExport(_Download):
             (200, "application/pdf"): OpenApiTypes.BINARY,
         },
     )
-    def get(self, request, slug: str, subject: str, fmt: str):
+    def get(self, request: Request, slug: str, subject: str, fmt: str) -> HttpResponseBase:
         return downloads.response(downloads.table(tournament_of(slug), subject, fmt))
 
 
@@ -89,7 +96,7 @@ class HandsExport(_Download):
         operation_id="tournaments_exports_hands",
         responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
     )
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> HttpResponseBase:
         return downloads.response(downloads.hands(tournament_of(slug)))
 
 
@@ -101,7 +108,7 @@ class MatchExport(_Download):
         operation_id="tournaments_exports_match",
         responses={(200, "application/json"): OpenApiTypes.OBJECT},
     )
-    def get(self, request, slug: str, id: int):  # noqa: A002 - the path's name
+    def get(self, request: Request, slug: str, id: int) -> HttpResponseBase:  # noqa: A002 - the path's name
         download = downloads.match(tournament_of(slug), id)
         if download is None:
             raise Http404("no such match")
@@ -118,7 +125,7 @@ class ArchiveExport(_Download):
         operation_id="tournaments_archive",
         responses={(200, "application/json"): OpenApiTypes.OBJECT},
     )
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> HttpResponseBase:
         tournament = tournament_of(slug)
         services.require_director(actor_for(request), tournament)
         response = downloads.response(downloads.whole(tournament))

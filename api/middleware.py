@@ -12,9 +12,10 @@ workflow rolled back, so a retry with the same idempotency key is safe), answere
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from http import HTTPStatus
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
 from tournaments.error_shape import code_for_status, error_response
 from tournaments.views.errors import database_down, database_unavailable
@@ -27,10 +28,10 @@ KEPT = ("Allow", "Retry-After", "WWW-Authenticate", "Vary")
 
 
 class ApiErrorsMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if (
             request.path.startswith(PREFIX)
@@ -40,7 +41,7 @@ class ApiErrorsMiddleware:
             return shaped(response)
         return response
 
-    def process_exception(self, request: HttpRequest, exc: Exception) -> JsonResponse | None:
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not request.path.startswith(PREFIX):
             return None
         if database_down(exc):
@@ -50,7 +51,7 @@ class ApiErrorsMiddleware:
         return error_response(500, "server-error", "the server failed; the error is logged")
 
 
-def shaped(response: HttpResponse) -> JsonResponse:
+def shaped(response: HttpResponseBase) -> JsonResponse:
     """An error answer without a JSON body, in the API's shape: same status, same Allow..."""
     status = response.status_code
     code = code_for_status(status)

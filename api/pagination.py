@@ -1,11 +1,18 @@
 """Page-number pagination for every list: `?page=2&page_size=50` (at most 200 a page)."""
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class Pagination(PageNumberPagination):
@@ -13,7 +20,7 @@ class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
-    def get_page_size(self, request) -> int | None:
+    def get_page_size(self, request: Request) -> int | None:
         """The asked size, refused when it is not a whole number from 1 to the documented cap
         (DRF would quietly serve a different size than the one asked)."""
         asked = request.query_params.get(self.page_size_query_param)
@@ -23,7 +30,7 @@ class Pagination(PageNumberPagination):
             )
         return super().get_page_size(request)
 
-    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:
@@ -43,7 +50,10 @@ class Pagination(PageNumberPagination):
 
 
 def paginated(
-    request, view, rows: Sequence[Any], serialize: Callable[[Sequence[Any]], Any] | None = None
+    request: Request,
+    view: APIView,
+    rows: QuerySet[Any] | Sequence[Any],
+    serialize: Callable[[Sequence[Any]], Any] | None = None,
 ) -> Response:
     """One page of `rows` (an ordered queryset or a list) in the one list shape (`count`,
     `next`, `previous`, `results`), each row through `serialize` when given: for the views

@@ -4,6 +4,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE does not apply)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import IO, Any
+
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -18,7 +21,12 @@ HAND_LIMIT = MAX_HAND_BYTES  # a hand submission, correction or check (as the ha
 class LimitedJSONParser(JSONParser):
     limit = JSON_LIMIT
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         request = (parser_context or {}).get("request")
         if request is not None:
             try:

@@ -7,16 +7,22 @@ reject hands (and finish the match) at its own table — the services refuse oth
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from tournaments.models import TableToken
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
-def is_scorer(request) -> bool:
+
+def is_scorer(request: Request) -> bool:
     return isinstance(request.auth, TableToken)
 
 
-def is_user(request) -> bool:
+def is_user(request: Request) -> bool:
     return bool(request.user and request.user.is_authenticated)
 
 
@@ -28,7 +34,7 @@ class _Scoped(BasePermission):
 class ReadOnlyOrSignedIn(_Scoped):
     """Anyone reads; a signed-in user writes (the services check the tournament)."""
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         if request.method in SAFE_METHODS:
             return True
         return is_user(request)
@@ -37,14 +43,14 @@ class ReadOnlyOrSignedIn(_Scoped):
 class SignedIn(_Scoped):
     """A signed-in user, for reading and writing (e.g. the audit trail, token lists)."""
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return is_user(request)
 
 
 class ScorerOrSignedIn(BasePermission):
     """A table scorer or a signed-in user (scoring endpoints)."""
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in SAFE_METHODS or is_scorer(request) or is_user(request)
 
 
@@ -53,5 +59,5 @@ class Scorer(BasePermission):
 
     message = "this needs a table token: Authorization: Table <secret>"
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return is_scorer(request)

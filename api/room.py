@@ -14,13 +14,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
-from tournaments.models import DirectorCall, Round, RoundClock, Table
+from tournaments.models import DirectorCall, Round, RoundClock, Table, TableToken
 from tournaments.selectors import room as select
 from tournaments.services import is_director, require_director
 from tournaments.services import room as services
@@ -30,6 +37,9 @@ from .pagination import paginated
 from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer
 from .serializers import RoundRefSerializer, TableRefSerializer
 from .views import ID, ActionView, ApiView, actor_for, valid
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _SupportsHasPermission
 
 # -- serializers ----------------------------------------------------------------------------------
 
@@ -114,21 +124,21 @@ class TableProgressSerializer(serializers.Serializer):
     open_call = serializers.SerializerMethodField()
 
     @extend_schema_field(TableRefSerializer)
-    def get_table(self, row) -> dict[str, int]:
+    def get_table(self, row: Any) -> dict[str, int]:
         return {"id": row.table_id, "number": row.number}
 
-    def get_seconds_since_last_hand(self, row) -> int | None:
+    def get_seconds_since_last_hand(self, row: Any) -> int | None:
         since = row.since(self.context["now"])
         return int(since.total_seconds()) if since is not None else None
 
-    def get_open_call(self, row) -> int | None:
+    def get_open_call(self, row: Any) -> int | None:
         return row.call.pk if row.call else None
 
 
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def _round(pk: int, request, *, director: bool = False) -> Round:
+def _round(pk: int, request: Request, *, director: bool = False) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
     directs = is_director(actor_for(request), round_.tournament)
     if director and not directs:
@@ -161,7 +171,7 @@ class RoundClockView(ApiView):
     @extend_schema(
         summary="The round's clock, as of the server's time", responses={200: ClockSerializer}
     )
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         return Response(clock_body(_round(pk, request)))
 
     @extend_schema(
@@ -169,7 +179,7 @@ class RoundClockView(ApiView):
         request=ClockSetSerializer,
         responses={200: ClockSerializer},
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         round_ = _round(pk, request, director=True)
         data = valid(ClockSetSerializer, request)
         services.set_clock(
@@ -182,7 +192,12 @@ class RoundClockView(ApiView):
         return Response(clock_body(round_))
 
 
-def _clock_action(name: str, summary: str, call, request_serializer=None):
+def _clock_action(
+    name: str,
+    summary: str,
+    call: Callable[..., Any],
+    request_serializer: type[Serializer] | None = None,
+) -> type[APIView]:
     @extend_schema(
         tags=["rounds"],
         parameters=[ROUND],
@@ -193,7 +208,7 @@ def _clock_action(name: str, summary: str, call, request_serializer=None):
     class View(ActionView):
         serializer_class = ClockSerializer
 
-        def post(self, request, pk: int):
+        def post(self, request: Request, pk: int) -> Response:
             round_ = _round(pk, request, director=True)
             data = valid(request_serializer, request) if request_serializer else {}
             call(round=round_, actor=actor_for(request), **data)
@@ -228,10 +243,10 @@ class TableCall(ActionView):
     permission_classes = [ScorerOrSignedIn]
     throttle_scope = "call"
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [] if self.request.method == "GET" else super().get_throttles()
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         if self.request.method == "POST":
             return [Scorer()]
         return super().get_permissions()
@@ -240,9 +255,10 @@ class TableCall(ActionView):
         summary="The table's latest call for the director (its token or a director)",
         responses={200: CallSerializer, 204: None},
     )
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
         if is_scorer(request):
+            assert isinstance(request.auth, TableToken)  # is_scorer's own test
             if request.auth.table_id != table.event_table_id:  # its card's table, any round
                 raise ApiError("wrong-table", "this token is for another table", status_code=403)
         else:
@@ -258,7 +274,7 @@ class TableCall(ActionView):
         request=CallRequestSerializer,
         responses={200: CallSerializer},
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         data = valid(CallRequestSerializer, request)
         call = services.call_director(table=table, actor=actor_for(request), **data)
@@ -276,7 +292,7 @@ class RoundCalls(ApiView):
     permission_classes = [SignedIn]
     filter_backends: list = []
 
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         round_ = _round(pk, request, director=True)
         return paginated(
             request,
@@ -297,7 +313,7 @@ class CallAcknowledge(ActionView):
     serializer_class = CallSerializer
     permission_classes = [SignedIn]
 
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         call = get_object_or_404(DirectorCall, pk=pk)
         call = services.acknowledge_call(call=call, actor=actor_for(request))
         return Response(CallSerializer(call).data)
@@ -314,7 +330,7 @@ class RoundProgress(ApiView):
     permission_classes = [SignedIn]
     filter_backends: list = []
 
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         round_ = _round(pk, request, director=True)
         now = timezone.now()
         return paginated(

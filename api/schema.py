@@ -9,6 +9,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
 from games.schema import load_schema
@@ -74,7 +75,14 @@ class ApiAutoSchema(AutoSchema):
             return operation_id.removesuffix("_create") + "_set"
         return operation_id
 
-    def get_operation(self, path, path_regex, path_prefix, method, registry):
+    def get_operation(
+        self,
+        path: str,
+        path_regex: str,
+        path_prefix: str,
+        method: str,
+        registry: Any,
+    ) -> dict[str, Any] | None:
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
@@ -133,7 +141,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.ApiTokenAuthentication"
     name = "apiToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {
             "type": "apiKey",
             "in": "header",
@@ -147,7 +155,7 @@ class TableTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.TableTokenAuthentication"
     name = "tableToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {
             "type": "apiKey",
             "in": "header",
@@ -161,7 +169,7 @@ class SessionScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.SessionAuthentication"
     name = "cookieAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {"type": "apiKey", "in": "cookie", "name": "sessionid"}
 
 
@@ -210,7 +218,7 @@ def _hoist_object_variants(name: str, components: dict[str, Any]) -> None:
             schema[keyword][index] = {"$ref": f"#/components/schemas/{hoisted}"}
 
 
-def add_record_schemas(result: dict, generator, request, public) -> dict:
+def add_record_schemas(result: dict, generator: Any, request: Request, public: bool) -> dict:
     """Postprocessing hook: the `hand-records` and `results` JSON Schemas as components."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(_component_schemas("hand-records", "HandRecords"))
@@ -326,7 +334,7 @@ def _error(description: str) -> dict[str, Any]:
     }
 
 
-def add_live_paths(result: dict, generator, request, public) -> dict:
+def add_live_paths(result: dict, generator: Any, request: Request, public: bool) -> dict:
     """Postprocessing hook: the live standings and the event stream, plain Django views (no DRF
     on the hottest reads), documented beside the DRF operations."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.formatting import timestamp
@@ -110,7 +111,7 @@ class SeasonList(generics.ListAPIView, ApiView):
         request=SeasonCreateSerializer,
         responses={201: SeasonSerializer},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid(SeasonCreateSerializer, request)
         series = seasons.create_series(actor=actor_for(request), **data)
         return Response(SeasonSerializer(series).data, status=status.HTTP_201_CREATED)
@@ -127,7 +128,7 @@ class SeasonDetail(generics.RetrieveAPIView, ApiView):
         request=SeasonUpdateSerializer,
         responses={200: SeasonSerializer},
     )
-    def patch(self, request, slug: str):
+    def patch(self, request: Request, slug: str) -> Response:
         changes = valid(SeasonUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
@@ -159,7 +160,7 @@ def _etag(series: Series, version: int, stale: bool) -> str:
 class SeasonTable(ActionView):
     serializer_class = None
 
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         series = season_of(slug)
         latest = seasons.latest(series=series)
         version = latest.snapshot.version if latest.snapshot else 0
@@ -196,7 +197,7 @@ class SeasonTable(ActionView):
 class SeasonTournaments(ActionView):
     serializer_class = SeasonSerializer
 
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         series = season_of(slug)
         data = valid(MemberSerializer, request)
         tournament = get_object_or_404(Tournament, slug=data["tournament"])
@@ -214,7 +215,7 @@ class SeasonTournaments(ActionView):
 class SeasonTournament(ActionView):
     serializer_class = SeasonSerializer
 
-    def delete(self, request, slug: str, tournament: str):
+    def delete(self, request: Request, slug: str, tournament: str) -> Response:
         series = season_of(slug)
         member = get_object_or_404(Tournament, slug=tournament)
         seasons.remove_tournament(actor=actor_for(request), series=series, tournament=member)

@@ -345,9 +345,9 @@ class TournamentUpdateSerializer(TournamentCreateSerializer):
     format, table size and match length are fixed once a round is published; the number of
     rounds may grow."""
 
-    slug = None
+    slug = None  # type: ignore[assignment]  # DRF's way to drop an inherited field
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("partial", True)
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
@@ -381,7 +381,9 @@ class EntryPinSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     name = serializers.CharField(read_only=True)
     kind = serializers.SerializerMethodField()
     team = serializers.SerializerMethodField()
@@ -420,16 +422,16 @@ class EntrySerializer(serializers.ModelSerializer):
         }
     )
     def get_team(self, entry: Entry) -> dict | None:
-        return {"id": entry.team_id, "name": entry.team.name} if entry.team_id else None
+        return {"id": entry.team_id, "name": entry.team.name} if entry.team is not None else None
 
     @extend_schema_field(PlayerBriefSerializer(many=True))
     def get_players(self, entry: Entry) -> list[dict]:
-        players = entry.team.players if entry.team_id else (entry.player,)
-        return PlayerBriefSerializer(players, many=True).data
+        players = entry.players
+        return PlayerBriefSerializer(players, many=True).data  # type: ignore[return-value]  # many=True: a list
 
 
 class RegisterSerializer(serializers.Serializer):
-    players = PlayerSpecSerializer(many=True, min_length=1, max_length=2)
+    players = PlayerSpecSerializer(many=True, min_length=1, max_length=2)  # type: ignore[call-arg]  # ListSerializer's lengths, through many=True (the stubs lack them)
     name = serializers.CharField(
         max_length=100,
         required=False,
@@ -474,8 +476,12 @@ class CheckInManySerializer(serializers.Serializer):
 
 
 class KeepApartSerializer(serializers.ModelSerializer):
-    first = serializers.PrimaryKeyRelatedField(read_only=True)
-    second = serializers.PrimaryKeyRelatedField(read_only=True)
+    first: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(
+        read_only=True
+    )
+    second: serializers.PrimaryKeyRelatedField[Player] = serializers.PrimaryKeyRelatedField(
+        read_only=True
+    )
 
     class Meta:
         model = KeepApart
@@ -509,7 +515,7 @@ class ImportRowSerializer(serializers.Serializer):
     players = PlayerBriefSerializer(many=True)
     seed = serializers.IntegerField(allow_null=True)
     entry = serializers.IntegerField(allow_null=True)
-    errors = RowErrorSerializer(many=True)
+    errors = RowErrorSerializer(many=True)  # type: ignore[assignment]  # a field named like a Serializer attribute
 
 
 class ImportPreviewSerializer(serializers.Serializer):
@@ -518,7 +524,7 @@ class ImportPreviewSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     dry_run = serializers.BooleanField()
     imported = serializers.BooleanField()
-    errors = RowErrorSerializer(many=True)
+    errors = RowErrorSerializer(many=True)  # type: ignore[assignment]  # a field named like a Serializer attribute
     rows = ImportRowSerializer(many=True)
 
 
@@ -616,7 +622,9 @@ class MatchBriefSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     notes = serializers.ListField(child=serializers.JSONField(), read_only=True)
     matches = MatchBriefSerializer(many=True, read_only=True)
 
@@ -657,7 +665,7 @@ class FieldsBuiltOnce:
     submission's answer (docs/benchmarks.md). The fields depend only on the class (Meta and its
     declared fields), never on the instance or context."""
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, Any]:
         built = type(self).__dict__.get("_fields_built")
         if built is None:
             built = super().get_fields()  # type: ignore[misc]
@@ -748,7 +756,7 @@ class MatchDetailSerializer(MatchSerializer):
     def get_hands(self, match: Match) -> list[dict]:
         from tournaments.services import current_versions
 
-        return HandSummarySerializer(current_versions(match), many=True).data
+        return HandSummarySerializer(current_versions(match), many=True).data  # type: ignore[return-value]  # many=True: a list
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -764,13 +772,12 @@ class TableSerializer(serializers.ModelSerializer):
 # -- hands ----------------------------------------------------------------------------------------
 
 
-def _hand_object(value):
+def _hand_object(value: Any) -> None:
     """A hand is a JSON object; its `game` and `rules` (if stated) are read by the engine."""
     if not isinstance(value, dict):
         raise serializers.ValidationError("a hand record is a JSON object")
     if "game" in value and not isinstance(value["game"], str):
         raise serializers.ValidationError("`game` is a string")
-    return value
 
 
 class SubmitSerializer(serializers.Serializer):
@@ -879,7 +886,7 @@ class CheckRequestSerializer(serializers.Serializer):
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
-    data = ObjectField(read_only=True)
+    data = ObjectField(read_only=True)  # type: ignore[assignment]  # a field named like a Serializer attribute
 
     class Meta:
         model = AuditEvent
@@ -888,7 +895,7 @@ class AuditEventSerializer(serializers.ModelSerializer):
 
 
 class TableTokenCreateSerializer(serializers.Serializer):
-    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")  # type: ignore[assignment]  # a field named like a Serializer attribute
     expires_in = serializers.IntegerField(
         min_value=60,
         max_value=7 * 24 * 3600,
@@ -921,22 +928,22 @@ class TableTokenSelfSerializer(serializers.Serializer):
     )
     next_round = serializers.IntegerField(allow_null=True)
     tournament = serializers.CharField(source="tournament.slug")
-    label = serializers.SerializerMethodField()
+    label = serializers.SerializerMethodField()  # type: ignore[assignment]  # a field named like a Serializer attribute
     state = serializers.SerializerMethodField()
     expires_at = serializers.SerializerMethodField()
 
-    def __init__(self, *args, token=None, **kwargs):
+    def __init__(self, *args: Any, token: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.token = token
 
-    def get_label(self, now) -> str:
+    def get_label(self, now: Any) -> str:
         return self.token.label
 
-    def get_state(self, now) -> str:
+    def get_state(self, now: Any) -> str:
         return str(self.token.state)
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
-    def get_expires_at(self, now) -> str | None:
+    def get_expires_at(self, now: Any) -> str | None:
         expires = self.token.expires_at
         return serializers.DateTimeField().to_representation(expires) if expires else None
 
@@ -984,7 +991,7 @@ class LoginSerializer(serializers.Serializer):
         style={"input_type": "password"},
         help_text="Needed unless signed in by session (also with `Authorization: Token`).",
     )
-    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")  # type: ignore[assignment]  # a field named like a Serializer attribute
     expires_in = serializers.IntegerField(
         min_value=60,
         max_value=366 * 24 * 3600,
@@ -998,7 +1005,7 @@ class LoginSerializer(serializers.Serializer):
 
 class ApiTokenSerializer(serializers.ModelSerializer):
     state = serializers.CharField(read_only=True)
-    parent = serializers.PrimaryKeyRelatedField(
+    parent: serializers.PrimaryKeyRelatedField[ApiToken] = serializers.PrimaryKeyRelatedField(  # type: ignore[assignment]  # a field named like a Serializer attribute
         read_only=True,
         allow_null=True,
         help_text="The token this one was made with (null: made with a password or a session); "
@@ -1099,7 +1106,7 @@ class CutRowSerializer(serializers.Serializer):
 
 class CutColumnSerializer(serializers.Serializer):
     name = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like a Serializer attribute
 
 
 class CutListSerializer(serializers.Serializer):

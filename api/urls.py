@@ -1,6 +1,8 @@
 """REST API, version 1: /api/v1/..."""
 
-from django.http import JsonResponse
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -207,7 +209,7 @@ urlpatterns = [
 
 
 @csrf_exempt
-def not_found(request, *args, **kwargs) -> JsonResponse:
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other /api/ address: 404 in the API's error shape (not Django's HTML page)."""
     return error_response(404, "not-found", "no such API address")
 

@@ -4,10 +4,12 @@ refusal (`ServiceError`) becomes the one error shape in `api.errors`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -17,8 +19,12 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, status
 from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from games.records import check_record
 from tournaments import links, services
@@ -35,6 +41,7 @@ from tournaments.models import (
     Player,
     Rating,
     Round,
+    RoundQuerySet,
     Seat,
     Table,
     TableToken,
@@ -57,7 +64,7 @@ from .throttles import RegistrationThrottle
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def actor_for(request, side: str = "", pin: str = "") -> Actor:
+def actor_for(request: Request, side: str = "", pin: str = "") -> Actor:
     """The acting person: a table scorer (by token; `pin` proves its side, `side` is only what
     the phone says), a signed-in user, or the public."""
     token = request.auth
@@ -74,7 +81,7 @@ def actor_for(request, side: str = "", pin: str = "") -> Actor:
     return Actor(label="public", side=side)
 
 
-def valid(serializer_class, request, **kwargs) -> dict[str, Any]:
+def valid(serializer_class: type[Serializer], request: Request, **kwargs: Any) -> dict[str, Any]:
     serializer = serializer_class(data=request.data, **kwargs)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
@@ -84,7 +91,7 @@ def tournament_of(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
-def directs(request, tournament: Tournament) -> bool:
+def directs(request: Request, tournament: Tournament) -> bool:
     return services.is_director(actor_for(request), tournament)
 
 
@@ -120,7 +127,7 @@ class TournamentList(generics.ListAPIView, ApiView):
         request=s.TournamentCreateSerializer,
         responses={201: s.TournamentSerializer},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid(s.TournamentCreateSerializer, request)
         options = {k: v for k, v in data.items() if v is not None or k in ("starts_at",)}
         tournament = services.create_tournament(actor=actor_for(request), **options)
@@ -139,7 +146,7 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
         request=s.TournamentUpdateSerializer,
         responses={200: s.TournamentSerializer},
     )
-    def patch(self, request, slug: str):
+    def patch(self, request: Request, slug: str) -> Response:
         changes = valid(s.TournamentUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
@@ -149,7 +156,7 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
         return Response(s.TournamentSerializer(tournament).data)
 
 
-def _tournament_action(service, summary: str):
+def _tournament_action(service: Callable[..., Any], summary: str) -> type[APIView]:
     @extend_schema(
         tags=["tournaments"],
         parameters=[SLUG],
@@ -160,7 +167,7 @@ def _tournament_action(service, summary: str):
     class View(ActionView):
         serializer_class = s.TournamentSerializer
 
-        def post(self, request, slug: str):
+        def post(self, request: Request, slug: str) -> Response:
             tournament = service(tournament=tournament_of(slug), actor=actor_for(request))
             return Response(s.TournamentSerializer(tournament).data)
 
@@ -214,7 +221,9 @@ class EntryPins(generics.ListAPIView, ApiView):
             .order_by("id")
         )
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         add_never_cache_headers(response)
         return response
@@ -274,7 +283,7 @@ class EntryList(generics.ListAPIView, ApiView):
         request=s.RegisterSerializer,
         responses={201: s.EntrySerializer},
     )
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         data = valid(s.RegisterSerializer, request)
         players = [services.PlayerSpec(**p) for p in data["players"]]
         entry = services.register_entry(
@@ -300,7 +309,7 @@ class EntryList(generics.ListAPIView, ApiView):
 class EntryCheckInMany(ActionView):
     serializer_class = s.EntrySerializer
 
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         data = valid(s.CheckInManySerializer, request)
         tournament = tournament_of(slug)
         services.check_in_entries(
@@ -317,7 +326,7 @@ class KeepApartList(generics.ListAPIView, ApiView):
     serializer_class = s.KeepApartSerializer
     filter_backends: list = []
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[KeepApart]:
         if getattr(self, "swagger_fake_view", False):
             return KeepApart.objects.none()
         tournament = tournament_of(self.kwargs["slug"])
@@ -329,7 +338,7 @@ class KeepApartList(generics.ListAPIView, ApiView):
         request=s.KeepApartCreateSerializer,
         responses={201: s.KeepApartSerializer},
     )
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         data = valid(s.KeepApartCreateSerializer, request)
         tournament = tournament_of(slug)
         first = get_object_or_404(Entry, pk=data["first"], tournament=tournament)
@@ -354,7 +363,7 @@ class KeepApartList(generics.ListAPIView, ApiView):
 class KeepApartDelete(ActionView):
     serializer_class = s.KeepApartSerializer
 
-    def delete(self, request, pk: int):
+    def delete(self, request: Request, pk: int) -> Response:
         pair = get_object_or_404(
             KeepApart.objects.select_related("tournament", "first", "second"), pk=pk
         )
@@ -374,7 +383,7 @@ class EntryImport(ActionView):
     serializer_class = s.ImportSerializer
     throttle_scope = "import"
 
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_of(slug)
         data = valid(s.ImportSerializer, request)
         upload = data["file"]
@@ -399,7 +408,9 @@ class EntryDetail(generics.RetrieveAPIView, ApiView):
     serializer_class = s.EntrySerializer
 
 
-def _entry_action(name: str, summary: str, request_serializer, call):
+def _entry_action(
+    name: str, summary: str, request_serializer: type[Serializer] | None, call: Callable[..., Any]
+) -> type[APIView]:
     @extend_schema(
         tags=["entries"],
         parameters=[ID(what="The entry's id.")],
@@ -410,7 +421,7 @@ def _entry_action(name: str, summary: str, request_serializer, call):
     class View(ActionView):
         serializer_class = s.EntrySerializer
 
-        def post(self, request, pk: int):
+        def post(self, request: Request, pk: int) -> Response:
             entry = get_object_or_404(Entry, pk=pk)
             data = valid(request_serializer, request) if request_serializer else {}
             entry = call(entry=entry, actor=actor_for(request), **data)
@@ -450,7 +461,9 @@ EntryFixTable = _entry_action(
 # -- rounds ---------------------------------------------------------------------------------------
 
 
-def rounds_visible(request, queryset: QuerySet, tournament: Tournament | None = None) -> QuerySet:
+def rounds_visible(
+    request: Request, queryset: RoundQuerySet, tournament: Tournament | None = None
+) -> RoundQuerySet:
     """Draft pairings are for the directors' eyes only."""
     if tournament is not None and directs(request, tournament):
         return queryset
@@ -495,7 +508,7 @@ class RoundList(generics.ListAPIView, ApiView):
 class RoundGenerate(ActionView):
     serializer_class = s.GenerateSerializer
 
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         data = valid(s.GenerateSerializer, request)
         round_ = services.generate_round(
             tournament=tournament_of(slug), actor=actor_for(request), regenerate=data["regenerate"]
@@ -508,14 +521,16 @@ class RoundDetail(generics.RetrieveAPIView, ApiView):
     serializer_class = s.RoundSerializer
     queryset = ROUNDS
 
-    def get_object(self):
+    def get_object(self) -> Round:
         round_ = super().get_object()
         if not round_.is_public and not directs(self.request, round_.tournament):
             raise ApiError("not-found", "No Round matches the given query.", status_code=404)
         return round_
 
 
-def _round_action(name: str, summary: str, request_serializer, call):
+def _round_action(
+    name: str, summary: str, request_serializer: type[Serializer] | None, call: Callable[..., Any]
+) -> type[APIView]:
     @extend_schema(
         tags=["rounds"],
         parameters=[ID(what="The round's id.")],
@@ -526,7 +541,7 @@ def _round_action(name: str, summary: str, request_serializer, call):
     class View(ActionView):
         serializer_class = s.RoundSerializer
 
-        def post(self, request, pk: int):
+        def post(self, request: Request, pk: int) -> Response:
             round_ = get_object_or_404(Round, pk=pk)
             data = valid(request_serializer, request) if request_serializer else {}
             call(round_, request, data)
@@ -536,7 +551,7 @@ def _round_action(name: str, summary: str, request_serializer, call):
     return View
 
 
-def _swap(round_: Round, request, data: dict) -> None:
+def _swap(round_: Round, request: Request, data: dict) -> None:
     entries = {
         e.pk: e
         for e in Entry.objects.filter(
@@ -581,7 +596,7 @@ MATCHES = Match.objects.select_related("round__tournament", "table").prefetch_re
 )
 
 
-def match_visible(request, match: Match) -> Match:
+def match_visible(request: Request, match: Match) -> Match:
     if not match.round.is_public and not directs(request, match.round.tournament):
         raise ApiError("not-found", "No Match matches the given query.", status_code=404)
     return match
@@ -599,7 +614,7 @@ class MatchDetail(generics.RetrieveAPIView, ApiView):
     serializer_class = s.MatchDetailSerializer
     queryset = MATCHES
 
-    def get_object(self):
+    def get_object(self) -> Match:
         return match_visible(self.request, super().get_object())
 
 
@@ -614,7 +629,7 @@ class MatchFinish(ActionView):
     permission_classes = [ScorerOrSignedIn]
     serializer_class = s.MatchDetailSerializer
 
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match, pk=pk)
         services.finish_match(match=match, actor=actor_for(request))
         return Response(s.MatchDetailSerializer(MATCHES.get(pk=pk)).data)
@@ -627,7 +642,7 @@ class TableDetail(generics.RetrieveAPIView, ApiView):
         Prefetch("match__seats", Seat.objects.select_related("entry__team", "entry__player"))
     )
 
-    def get_object(self):
+    def get_object(self) -> Table:
         table = super().get_object()
         if not table.round.is_public and not directs(self.request, table.round.tournament):
             raise ApiError("not-found", "No Table matches the given query.", status_code=404)
@@ -645,7 +660,7 @@ def _current(match: Match, number: int) -> HandSubmission:
     return version
 
 
-def idempotency_key(request, data: dict) -> str:
+def idempotency_key(request: Request, data: dict) -> str:
     header = request.headers.get("Idempotency-Key")
     given = data.get("idempotency_key")
     if header is not None and given is not None and header != given:
@@ -681,7 +696,7 @@ class MatchHands(ApiView):
     filter_backends: list = []
     throttle_scope = "hand-submit"
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [] if self.request.method == "GET" else super().get_throttles()
 
     @extend_schema(
@@ -690,7 +705,7 @@ class MatchHands(ApiView):
         summary="The current version of every hand of the match",
         responses={200: s.HandVersionSerializer(many=True)},
     )
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
         versions = (
             HandSubmission.objects.filter(hand__match=match, is_current=True)
@@ -713,7 +728,7 @@ class MatchHands(ApiView):
             ),
         },
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         try:
             data = valid(s.SubmitSerializer, request)
         except APIException:  # an unknown match is a 404 whatever the body
@@ -744,7 +759,7 @@ class HandVersions(ApiView):
     serializer_class = s.HandVersionSerializer
     filter_backends: list = []
 
-    def get(self, request, pk: int, number: int):
+    def get(self, request: Request, pk: int, number: int) -> Response:
         match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
         hand = get_object_or_404(Hand, match=match, number=number)
         versions = hand.versions.select_related("hand").order_by("version")
@@ -761,7 +776,7 @@ class _Decide(ActionView):
     def decide(self, submission: HandSubmission, actor: Actor, data: dict) -> HandSubmission:
         raise NotImplementedError
 
-    def post(self, request, pk: int, number: int):
+    def post(self, request: Request, pk: int, number: int) -> Response:
         match = get_object_or_404(Match, pk=pk)
         data = valid(self.request_serializer, request)
         current = _current(match, number)
@@ -777,7 +792,9 @@ class _Decide(ActionView):
     responses={200: s.HandVersionSerializer},
 )
 class HandConfirm(_Decide):
-    def decide(self, submission, actor, data):
+    def decide(
+        self, submission: HandSubmission, actor: Actor, data: dict[str, Any]
+    ) -> HandSubmission:
         return services.confirm_hand(
             submission=submission, actor=actor, expected_version=data["version"]
         )
@@ -793,7 +810,9 @@ class HandConfirm(_Decide):
 class HandReject(_Decide):
     request_serializer = s.RejectSerializer
 
-    def decide(self, submission, actor, data):
+    def decide(
+        self, submission: HandSubmission, actor: Actor, data: dict[str, Any]
+    ) -> HandSubmission:
         return services.reject_hand(
             submission=submission,
             actor=actor,
@@ -812,7 +831,7 @@ class HandReject(_Decide):
 class HandVoid(ActionView):
     serializer_class = s.HandVersionSerializer
 
-    def post(self, request, pk: int, number: int):
+    def post(self, request: Request, pk: int, number: int) -> Response:
         match = get_object_or_404(Match, pk=pk)
         data = valid(s.VoidSerializer, request)
         voided = services.void_hand(
@@ -835,7 +854,7 @@ class HandCorrect(ActionView):
     parser_classes = [HandJSONParser]
     serializer_class = s.HandVersionSerializer
 
-    def post(self, request, pk: int, number: int):
+    def post(self, request: Request, pk: int, number: int) -> Response:
         match = get_object_or_404(Match, pk=pk)
         data = valid(s.CorrectSerializer, request)
         hand = get_object_or_404(Hand, match=match, number=number)
@@ -866,7 +885,7 @@ class HandCheck(ActionView):
     throttle_scope = "check"
     serializer_class = s.CheckRequestSerializer
 
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         record = request.data
         if not isinstance(record, dict):
             raise ApiError(
@@ -887,7 +906,7 @@ class HandCheck(ActionView):
 # -- table tokens ---------------------------------------------------------------------------------
 
 
-def _director_table(request, pk: int) -> Table:
+def _director_table(request: Request, pk: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
     services.require_director(actor_for(request), table.round.tournament)
     return table
@@ -903,13 +922,13 @@ class TableTokens(ApiView):
     filter_backends: list = []
     throttle_scope = "tokens"
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [] if self.request.method == "GET" else super().get_throttles()
 
     @extend_schema(
         summary="The table's tokens (directors)", responses={200: s.TableTokenSerializer(many=True)}
     )
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         table = _director_table(request, pk)
         tokens = table.event_table.tokens.select_related("created_by").order_by("id")
         return paginated(
@@ -921,7 +940,7 @@ class TableTokens(ApiView):
         request=s.TableTokenCreateSerializer,
         responses={201: s.TableTokenSecretSerializer},
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         table = _director_table(request, pk)
         data = valid(s.TableTokenCreateSerializer, request)
         seconds = data["expires_in"]
@@ -949,7 +968,7 @@ class TableTokenRevoke(ApiView):
     permission_classes = [SignedIn]
     serializer_class = s.TableTokenSerializer
 
-    def delete(self, request, pk: int, token: int):
+    def delete(self, request: Request, pk: int, token: int) -> Response:
         table = _director_table(request, pk)
         found = get_object_or_404(TableToken, pk=token, table=table.event_table_id)
         services.revoke_table_token(token=found, actor=actor_for(request))
@@ -966,7 +985,7 @@ class TableTokenSelf(ApiView):
     permission_classes = [Scorer]
     serializer_class = s.TableTokenSelfSerializer
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         token = TableToken.objects.select_related("table__tournament").get(pk=request.auth.pk)
         return Response(s.TableTokenSelfSerializer(cards.card_now(token.table), token=token).data)
 
@@ -981,15 +1000,15 @@ class ApiTokens(ApiView):
     filter_backends: list = []
     throttle_scope = "login"
 
-    def get_throttles(self):  # reading (GET, HEAD): not a sign-in attempt
+    def get_throttles(self) -> list[BaseThrottle]:  # reading (GET, HEAD): not a sign-in attempt
         return [] if self.request.method in ("GET", "HEAD") else super().get_throttles()
 
-    def get_permissions(self):
+    def get_permissions(self) -> list[BasePermission]:
         return [SignedIn()] if self.request.method in ("GET", "HEAD") else [AllowAny()]
 
     @extend_schema(summary="Your API tokens", responses={200: s.ApiTokenSerializer(many=True)})
-    def get(self, request):
-        tokens = ApiToken.objects.filter(user=request.user).order_by("id")
+    def get(self, request: Request) -> Response:
+        tokens = ApiToken.objects.filter(user=request.user).order_by("id")  # type: ignore[misc]  # SignedIn: a User
         return paginated(
             request, self, tokens, lambda rows: s.ApiTokenSerializer(rows, many=True).data
         )
@@ -1000,7 +1019,7 @@ class ApiTokens(ApiView):
         request=s.LoginSerializer,
         responses={201: s.ApiTokenSecretSerializer},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid(s.LoginSerializer, request)
         if isinstance(request.auth, TableToken):
             self.permission_denied(
@@ -1011,7 +1030,7 @@ class ApiTokens(ApiView):
         if user is None or parent is not None:
             # Signed in by nobody, or by a token: the password is asked for (a stolen token
             # alone cannot make tokens), through django-axes' guard like every sign-in.
-            username = user.get_username() if parent is not None else data.get("username")
+            username = parent.user.get_username() if parent is not None else data.get("username")
             if not username or not data.get("password"):
                 raise ApiError(
                     "bad-credentials",
@@ -1033,7 +1052,7 @@ class ApiTokens(ApiView):
 
 
 def _mint(
-    *, user, parent: ApiToken | None, label: str, expires_in: int | None
+    *, user: User, parent: ApiToken | None, label: str, expires_in: int | None
 ) -> tuple[ApiToken, str]:
     """A new API token for `user`; made with `parent`, it expires no later than the parent."""
     secret = new_secret()
@@ -1056,7 +1075,7 @@ class ApiTokenRevoke(ApiView):
     permission_classes = [SignedIn]
     serializer_class = s.ApiTokenSerializer
 
-    def delete(self, request, pk: int):
+    def delete(self, request: Request, pk: int) -> Response:
         token = get_object_or_404(ApiToken, pk=pk, user=request.user)
         token.revoke()
         return Response(s.ApiTokenSerializer(token).data)
@@ -1118,7 +1137,7 @@ class KnockoutSettings(ActionView):
         request=s.KnockoutSettingsSerializer,
         responses={200: s.TournamentSerializer},
     )
-    def patch(self, request, slug: str):
+    def patch(self, request: Request, slug: str) -> Response:
         data = valid(s.KnockoutSettingsSerializer, request)
         if not data:
             raise ApiError("no-changes", "send at least one field to change")
@@ -1138,7 +1157,7 @@ class KnockoutBracket(ApiView):
         summary="The bracket as played so far (404 before the cut is confirmed)",
         responses={200: s.BracketSerializer},
     )
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         from tournaments.selectors.knockout import bracket_data
 
         data = bracket_data(tournament_of(slug))
@@ -1158,7 +1177,7 @@ class KnockoutCut(ApiView):
         "tie at the line was decided",
         responses={200: s.CutListSerializer},
     )
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         from tournaments.selectors.knockout import cut_data
 
         return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
@@ -1169,7 +1188,7 @@ class KnockoutCut(ApiView):
         request=s.ConfirmCutSerializer,
         responses={200: s.CutListSerializer},
     )
-    def post(self, request, slug: str):
+    def post(self, request: Request, slug: str) -> Response:
         from tournaments.selectors.knockout import cut_data
 
         data = valid(s.ConfirmCutSerializer, request)

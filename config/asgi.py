@@ -14,13 +14,13 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-django_application = get_asgi_application()
+django = get_asgi_application()
 
 from api import warm  # noqa: E402  (needs the apps loaded)
 from config.body_limit import BodyLimit, Receive, Scope, Send  # noqa: E402
 from config.concurrency import OneConnectionEach  # noqa: E402
 
-django_application = OneConnectionEach(django_application)  # config/concurrency.py
+django_application = OneConnectionEach(django)  # config/concurrency.py
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector,
 # whose full passes over it stalled the event loop (the p99 of a cached poll).
@@ -45,7 +45,7 @@ async def _application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
         return
-    await django_application(scope, receive, send)  # type: ignore[arg-type]  # dict messages
+    await django_application(scope, receive, send)
 
 
 application = BodyLimit(_application)

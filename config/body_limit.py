@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -36,7 +36,8 @@ from django.conf import settings
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+# What the server's `send` takes (Django's handler sends mappings it built).
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
@@ -114,7 +115,7 @@ class BodyLimit:
                     raise _TooLarge
             return message
 
-        async def watching(message: Message) -> None:
+        async def watching(message: Mapping[str, Any]) -> None:
             nonlocal started
             started = True
             await send(message)

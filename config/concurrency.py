@@ -21,16 +21,12 @@ connection between its parts. The number is the pool's `max_size` (config/settin
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from django.conf import settings
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from config.body_limit import App, Receive, Scope, Send
 
 
 def places() -> int | None:
@@ -70,7 +66,7 @@ class OneConnectionEach:
         await place.acquire()
         held = True
 
-        async def sending(message: Message) -> None:
+        async def sending(message: Mapping[str, Any]) -> None:
             nonlocal held
             if held and message["type"] == "http.response.body" and message.get("more_body"):
                 held = False  # a body in parts: a stream, which may last; its place goes now

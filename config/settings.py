@@ -10,6 +10,7 @@ import ipaddress
 import socket
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
@@ -333,7 +334,7 @@ REQUEST_BODY_LIMIT = env.int("REQUEST_BODY_LIMIT", default=10 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_BODY_IN_MEMORY", default=64 * 1024)
 
 # REST API.
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     # DRF's own get_ident is never used (api.throttles counts tournaments.clients'); 0 in case.
     "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",

@@ -12,22 +12,25 @@ WSGI (the development server, the tests' live server) responses pass untouched.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import FileResponse, HttpRequest, StreamingHttpResponse
 
-_DONE = object()
+
+def _next_chunk(iterator: Iterator[bytes]) -> bytes | None:
+    """The next chunk, None at the end (a chunk is never None: Django made it bytes)."""
+    return next(iterator, None)
 
 
 async def _chunks(content: Iterable[bytes], *, thread_sensitive: bool) -> AsyncIterator[bytes]:
     iterator = iter(content)
-    step = sync_to_async(next, thread_sensitive=thread_sensitive)
+    step = sync_to_async(_next_chunk, thread_sensitive=thread_sensitive)
     while True:
-        chunk = await step(iterator, _DONE)
-        if chunk is _DONE:
+        chunk = await step(iterator)
+        if chunk is None:
             return
         yield chunk
 
@@ -35,8 +38,10 @@ async def _chunks(content: Iterable[bytes], *, thread_sensitive: bool) -> AsyncI
 def asynchronous(response: Any) -> Any:
     """The response, a synchronous stream made asynchronous (anything else as it is)."""
     if isinstance(response, StreamingHttpResponse) and not response.is_async:
+        # Not is_async: Django's own synchronous iterator over the content.
+        content = cast(Iterator[bytes], response.streaming_content)
         response.streaming_content = _chunks(
-            response.streaming_content, thread_sensitive=not isinstance(response, FileResponse)
+            content, thread_sensitive=not isinstance(response, FileResponse)
         )
     return response
 

@@ -1,6 +1,7 @@
 """Top-level URL configuration."""
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
@@ -8,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 
 @require_safe
-def favicon(request):
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
     """Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages, a
     PDF): the site's icon, not a 404 in the server's log."""
     return redirect(static("img/favicon.svg"))

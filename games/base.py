@@ -30,15 +30,17 @@ class Game(Protocol):
         """The seat letters at the table, clockwise."""
         ...
 
-    def initial_state(self, rules: CompiledRules) -> dict:
+    def initial_state(self, rules: CompiledRules) -> dict[str, Any]:
         """The match state before its first hand."""
         ...
 
-    def read_state(self, before: Any, rules: CompiledRules) -> dict:
+    def read_state(self, before: Any, rules: CompiledRules) -> dict[str, Any]:
         """A record's `before`, checked (a `bad-state` RecordError otherwise)."""
         ...
 
-    def check_hand(self, record: dict, rules: CompiledRules, state: dict) -> dict:
+    def check_hand(
+        self, record: dict[str, Any], rules: CompiledRules, state: dict[str, Any]
+    ) -> dict[str, Any]:
         """The result fields of one hand (`tricks`, `score`, `after`, `notes`, and for a full
         record `trick_winners`: the seat that won each trick played), or a `RecordError`."""
         ...
@@ -47,11 +49,11 @@ class Game(Protocol):
         """Who deals the next hand of a match."""
         ...
 
-    def match_end(self, rules: CompiledRules, state: dict) -> tuple[bool, str | None]:
+    def match_end(self, rules: CompiledRules, state: dict[str, Any]) -> tuple[bool, str | None]:
         """Whether the rules end the match in this state, and the winning side or seat."""
         ...
 
-    def match_summary(self, rules: CompiledRules, state: dict) -> dict:
+    def match_summary(self, rules: CompiledRules, state: dict[str, Any]) -> dict[str, Any]:
         """Extra fields of a match result (games, game points, net)."""
         ...
 
@@ -61,7 +63,7 @@ def next_seat(seats: str, seat: str) -> str:
     return seats[(seats.index(seat) + 1) % len(seats)]
 
 
-def read_dealer(record: dict, seats: str) -> str:
+def read_dealer(record: dict[str, Any], seats: str) -> str:
     dealer = record.get("dealer")
     if dealer is None:
         raise RecordError("bad-format", "the hand has no dealer")
@@ -98,7 +100,7 @@ def read_scores(value: Any, keys: str | tuple[str, ...], what: str) -> dict[str,
     return {key: value[key] for key in keys}
 
 
-def read_hands(deal: dict, seats: str, sizes: Sequence[int], pack: int) -> list[int]:
+def read_hands(deal: dict[str, Any], seats: str, sizes: Sequence[int], pack: int) -> list[int]:
     """Each seat's dealt cards as a bitmask, in `seats` order, or `bad-deal` naming the seat
     and card: a card dealt twice, a card not in `pack`, or a hand that is not `sizes[i]` cards.
     Checking that `deal` names exactly the right seats is the caller's."""

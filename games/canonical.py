@@ -50,7 +50,7 @@ def _exchange(entry: Any) -> Any:
     return entry
 
 
-CARD_FIELDS = {
+CARD_FIELDS: dict[str, Callable[[Any], Any]] = {
     "deal": lambda deal: (
         {seat: _cards(cards) for seat, cards in deal.items()} if isinstance(deal, dict) else deal
     ),
@@ -62,7 +62,7 @@ CARD_FIELDS = {
 }
 
 
-def canonical_hand(record: dict) -> dict:
+def canonical_hand(record: dict[str, Any]) -> dict[str, Any]:
     """The record with only the format's fields, its cards in canonical spelling."""
     known = hand_fields()
     out = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 # Every code the engine emits, with what it means. Codes are part of the public format:
 # never rename one; add new ones here (tests check that nothing outside this list is raised).
@@ -101,7 +101,7 @@ class RecordError(Exception):
         self.standing = standing
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Where the error is (hand, trick, seat, card: those known), the parameters a reader's
         translation of the code (`CODES`) fills in; `message` stays the English detail."""
         return {
@@ -115,8 +115,8 @@ class RecordError(Exception):
             if value is not None
         }
 
-    def as_dict(self) -> dict:
-        error: dict = {"code": self.code, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.hand is not None:
             error["hand"] = self.hand
         if self.trick is not None:

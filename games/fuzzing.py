@@ -23,16 +23,16 @@ SIMULATORS = {
 PRESETS = [(name, preset) for name in GAME_MODULES for preset in get_game(name).book.presets]
 
 
-def legal_hand(seed: int, game: str, preset: str) -> dict:
+def legal_hand(seed: int, game: str, preset: str) -> dict[str, Any]:
     """A full legal `hand/1` record for the preset, dealt and played at random."""
     simulate = importlib.import_module(SIMULATORS[game])
-    record = simulate.random_hand(random.Random(seed), preset)
+    record: dict[str, Any] = simulate.random_hand(random.Random(seed), preset)
     record.setdefault("game", game)
     record.setdefault("rules", preset)
     return record
 
 
-def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path into a JSON value (keys and list indexes), the root included."""
     found = [prefix]
     if isinstance(value, dict):
@@ -44,7 +44,7 @@ def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
     return found
 
 
-def replaced(value: Any, path: tuple, new: Any) -> Any:
+def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     """A copy of `value` with the item at `path` replaced (the root when `path` is empty)."""
     if not path:
         return new
@@ -56,7 +56,7 @@ def replaced(value: Any, path: tuple, new: Any) -> Any:
     return out
 
 
-def removed(value: Any, path: tuple) -> Any:
+def removed(value: Any, path: tuple[Any, ...]) -> Any:
     """A copy of `value` without the item at `path` (unchanged for the root)."""
     if not path:
         return value
@@ -68,12 +68,12 @@ def removed(value: Any, path: tuple) -> Any:
     return out
 
 
-def cards_in(value: Any) -> list[tuple]:
+def cards_in(value: Any) -> list[tuple[Any, ...]]:
     """Paths of every string that looks like a card ("AS", "10H", "TD", "BJ"...)."""
     return [p for p in paths(value) if p and _card_like(_at(value, p))]
 
 
-def _at(value: Any, path: tuple) -> Any:
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
         value = value[step]
     return value
@@ -94,7 +94,7 @@ def _card_like(item: Any) -> bool:
 ONCE_ONLY = ("deal", "play", "stock")
 
 
-def with_duplicate_card(record: dict, rng: random.Random) -> dict | None:
+def with_duplicate_card(record: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """The record with one dealt, played or stock card replaced by another card the record
     deals or plays elsewhere: an impossible deal or play (None when there is no such pair)."""
     spots = [p for p in cards_in(record) if p[0] in ONCE_ONLY]
@@ -103,7 +103,8 @@ def with_duplicate_card(record: dict, rng: random.Random) -> dict | None:
         return None
     target = rng.choice(spots)
     other = rng.choice(sorted(distinct - {_at(record, target)}))
-    return replaced(record, target, other)
+    swapped: dict[str, Any] = replaced(record, target, other)
+    return swapped
 
 
 def broken_contract(answer: Any) -> str | None:
@@ -125,7 +126,7 @@ def broken_contract(answer: Any) -> str | None:
     return None
 
 
-def check(value: Any) -> dict:
+def check(value: Any) -> dict[str, Any]:
     """`check_record`, failing loudly if it raises or breaks the contract."""
     answer = check_record(value)
     problem = broken_contract(answer)

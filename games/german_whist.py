@@ -93,7 +93,7 @@ class GermanWhistRules:
 BOOK = RuleBook("german-whist", OPTIONS, PRESETS, GermanWhistRules)
 
 
-def _read_pack(record: dict, rules: GermanWhistRules) -> tuple[list[int], list[int]]:
+def _read_pack(record: dict[str, Any], rules: GermanWhistRules) -> tuple[list[int], list[int]]:
     """(hands as bitmasks [N, S], stock as card ids), checked to be a permutation of 52."""
     deal = record["deal"]
     if not isinstance(deal, dict):
@@ -119,7 +119,7 @@ def _read_pack(record: dict, rules: GermanWhistRules) -> tuple[list[int], list[i
     return hands, stock
 
 
-def _check_trump(record: dict, turned: int) -> None:
+def _check_trump(record: dict[str, Any], turned: int) -> None:
     if record.get("turned") is not None:
         stated = parse_card(record["turned"])
         if stated != turned:
@@ -140,7 +140,9 @@ def _check_trump(record: dict, turned: int) -> None:
             )
 
 
-def _replay(record: dict, rules: GermanWhistRules, dealer: int) -> tuple[dict[str, int], list[str]]:
+def _replay(
+    record: dict[str, Any], rules: GermanWhistRules, dealer: int
+) -> tuple[dict[str, int], list[str]]:
     """Replay a full record: the tricks that count per seat (a claim's included) and the seat
     that won each trick played, drawing tricks too."""
     hands, stock = _read_pack(record, rules)
@@ -243,10 +245,10 @@ class GermanWhist:
     def seats(self, rules: GermanWhistRules) -> str:
         return SEATS
 
-    def initial_state(self, rules: GermanWhistRules) -> dict:
+    def initial_state(self, rules: GermanWhistRules) -> dict[str, Any]:
         return {"score": {"N": 0, "S": 0}}
 
-    def read_state(self, before: Any, rules: GermanWhistRules) -> dict:
+    def read_state(self, before: Any, rules: GermanWhistRules) -> dict[str, Any]:
         if not isinstance(before, dict) or not set(before) <= {"score"}:
             raise RecordError("bad-state", '`before` must be {"score": {"N": n, "S": n}}')
         if "score" not in before:
@@ -256,7 +258,9 @@ class GermanWhist:
             raise RecordError("bad-state", "German Whist scores are never negative")
         return {"score": score}
 
-    def check_hand(self, record: dict, rules: GermanWhistRules, state: dict) -> dict:
+    def check_hand(
+        self, record: dict[str, Any], rules: GermanWhistRules, state: dict[str, Any]
+    ) -> dict[str, Any]:
         dealer = SEATS.index(read_dealer(record, SEATS))
         counted = rules.counted
         winners: list[str] | None = None
@@ -334,14 +338,14 @@ class GermanWhist:
     def next_dealer(self, rules: GermanWhistRules, dealer: str) -> str:
         return OTHER[dealer]
 
-    def match_end(self, rules: GermanWhistRules, state: dict) -> tuple[bool, str | None]:
+    def match_end(self, rules: GermanWhistRules, state: dict[str, Any]) -> tuple[bool, str | None]:
         # resolution: match-never-ends
         score = state["score"]
         if score["N"] == score["S"]:
             return False, None
         return False, "N" if score["N"] > score["S"] else "S"
 
-    def match_summary(self, rules: GermanWhistRules, state: dict) -> dict:
+    def match_summary(self, rules: GermanWhistRules, state: dict[str, Any]) -> dict[str, Any]:
         return {}
 
 

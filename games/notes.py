@@ -71,7 +71,7 @@ class Note(str):
     code: str
     params: dict[str, Any]
 
-    def __reduce__(self) -> tuple:  # pickling and copying keep the code and parameters
+    def __reduce__(self) -> tuple[Any, ...]:  # pickling and copying keep the code and parameters
         return (note, (self.code, str(self), self.params))
 
     def __repr__(self) -> str:

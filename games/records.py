@@ -15,7 +15,7 @@ from typing import Any
 
 from games.base import Game
 from games.errors import RecordError
-from games.registry import get_game
+from games.registry import get_game as get_game  # re-exported: the engine's door for callers
 
 log = logging.getLogger(__name__)
 #: What a field of the wrong shape can raise deep in a game's checks. The engine refuses such a
@@ -29,7 +29,7 @@ def _unreadable(error: Exception) -> RecordError:
     return RecordError("bad-format", "a field of the record has the wrong shape")
 
 
-def check_record(obj: Any, *, rules: Any = None, game: str | None = None) -> dict:
+def check_record(obj: Any, *, rules: Any = None, game: str | None = None) -> dict[str, Any]:
     """Check a hand or a match; `rules` and `game` are the context's (e.g. the command line's):
     a record may leave them out, and if it states them they must agree."""
     if isinstance(obj, dict) and obj.get("format") == "match/1":
@@ -37,7 +37,7 @@ def check_record(obj: Any, *, rules: Any = None, game: str | None = None) -> dic
     return check_hand(obj, rules=rules, game=game)
 
 
-def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> dict:
+def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> dict[str, Any]:
     g: Game | None = None
     r = None
     try:
@@ -57,10 +57,10 @@ def check_hand(record: Any, *, rules: Any = None, game: str | None = None) -> di
         return _failure(g, r, _unreadable(error))
 
 
-def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> dict:
+def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> dict[str, Any]:
     g: Game | None = None
     r = None
-    hands: list[dict] = []
+    hands: list[dict[str, Any]] = []
     try:
         if not isinstance(record, dict) or record.get("format") != "match/1":
             raise RecordError("bad-format", 'a match record needs "format": "match/1"')
@@ -119,7 +119,7 @@ def check_match(record: Any, *, rules: Any = None, game: str | None = None) -> d
         return failure
 
 
-def _game_and_rules(record: dict, game: str | None, rules: Any) -> tuple[Game, Any, Any]:
+def _game_and_rules(record: dict[str, Any], game: str | None, rules: Any) -> tuple[Game, Any, Any]:
     name = record.get("game", game)
     if name is None:
         raise RecordError("bad-format", "the record does not say which game it is")
@@ -137,7 +137,7 @@ def _game_and_rules(record: dict, game: str | None, rules: Any) -> tuple[Game, A
     return g, rules_obj, canonical
 
 
-def _agree(hand: dict, g: Game, rules_obj: Any) -> None:
+def _agree(hand: dict[str, Any], g: Game, rules_obj: Any) -> None:
     """A hand inside a match may restate the game and rules; if it does, they must agree."""
     if "game" in hand and hand["game"] != g.name:
         raise RecordError("rules-mismatch", f"the hand is {hand['game']!r} in a {g.name} match")
@@ -145,14 +145,14 @@ def _agree(hand: dict, g: Game, rules_obj: Any) -> None:
         raise RecordError("rules-mismatch", "the hand's rules differ from the match's rules")
 
 
-def _state(g: Game, rules_obj: Any, before: Any) -> dict:
+def _state(g: Game, rules_obj: Any, before: Any) -> dict[str, Any]:
     if before is None:
         return g.initial_state(rules_obj)
     return g.read_state(before, rules_obj)
 
 
-def _failure(g: Game | None, r: Any, error: RecordError) -> dict:
-    failure: dict = {"ok": False}
+def _failure(g: Game | None, r: Any, error: RecordError) -> dict[str, Any]:
+    failure: dict[str, Any] = {"ok": False}
     if g is not None:
         failure["game"] = g.name
     if r is not None:

@@ -538,7 +538,7 @@ def _total(text: str) -> Fraction:
     return Fraction(text)
 
 
-def _state(score: dict[str, Fraction], deals: int) -> dict:
+def _state(score: dict[str, Fraction], deals: int) -> dict[str, Any]:
     return {"score": {s: str(score[s]) for s in SEATS}, "deals": deals}
 
 
@@ -568,10 +568,10 @@ class SoloWhist:
     def seats(self, rules: SoloRules) -> str:
         return SEATS
 
-    def initial_state(self, rules: SoloRules) -> dict:
+    def initial_state(self, rules: SoloRules) -> dict[str, Any]:
         return {"score": {s: "0" for s in SEATS}, "deals": 0}
 
-    def read_state(self, before: Any, rules: SoloRules) -> dict:
+    def read_state(self, before: Any, rules: SoloRules) -> dict[str, Any]:
         if not isinstance(before, dict) or set(before) != {"score", "deals"}:
             raise RecordError("bad-state", '`before` must be {"score": {N, E, S, W}, "deals"}')
         score = before["score"]
@@ -588,17 +588,19 @@ class SoloWhist:
     def next_dealer(self, rules: SoloRules, dealer: str) -> str:
         return NEXT[dealer]
 
-    def match_end(self, rules: SoloRules, state: dict) -> tuple[bool, str | None]:
+    def match_end(self, rules: SoloRules, state: dict[str, Any]) -> tuple[bool, str | None]:
         totals = {s: Fraction(state["score"][s]) for s in SEATS}
         best = max(totals.values())
         leaders = [s for s in SEATS if totals[s] == best]
         return False, leaders[0] if len(leaders) == 1 else None
 
-    def match_summary(self, rules: SoloRules, state: dict) -> dict:
+    def match_summary(self, rules: SoloRules, state: dict[str, Any]) -> dict[str, Any]:
         return {}
 
     # -- one hand --
-    def check_hand(self, record: dict, rules: SoloRules, state: dict) -> dict:
+    def check_hand(
+        self, record: dict[str, Any], rules: SoloRules, state: dict[str, Any]
+    ) -> dict[str, Any]:
         dealer = read_dealer(record, SEATS)
         full = "deal" in record
         hands = _read_deal(record["deal"], rules) if full else None
@@ -665,7 +667,11 @@ def _read_deal(deal: Any, rules: SoloRules) -> dict[str, int]:
 
 
 def _turned(
-    record: dict, rules: SoloRules, state: dict, hands: dict | None, dealer: str
+    record: dict[str, Any],
+    rules: SoloRules,
+    state: dict[str, Any],
+    hands: dict[str, Any] | None,
+    dealer: str,
 ) -> int | None:
     """The turned card (None under rotation); checks it against the rules and the deal."""
     raw = record.get("turned")
@@ -709,11 +715,13 @@ def _turned(
     return card
 
 
-def _turned_suit(state: dict, turned: int | None) -> int:
+def _turned_suit(state: dict[str, Any], turned: int | None) -> int:
     return state["deals"] % 4 if turned is None else SUIT_OF[turned]
 
 
-def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int) -> Contract:
+def _contract(
+    record: dict[str, Any], rules: SoloRules, auction: Auction, turned_suit: int
+) -> Contract:
     bid, declarer = auction.declared()
     raw = record.get("trump")
     named = None
@@ -741,7 +749,11 @@ def _contract(record: dict, rules: SoloRules, auction: Auction, turned_suit: int
 
 
 def _check_thrown_in(
-    record: dict, rules: SoloRules, state: dict, hands: dict | None, dealer: str
+    record: dict[str, Any],
+    rules: SoloRules,
+    state: dict[str, Any],
+    hands: dict[str, Any] | None,
+    dealer: str,
 ) -> None:
     if record.get("turned") is not None:
         _turned(record, rules, state, hands, dealer)
@@ -772,7 +784,7 @@ def _settled(rules: SoloRules, c: Contract, side: int, others: int, remaining: i
 
 
 def _replay(
-    record: dict,
+    record: dict[str, Any],
     rules: SoloRules,
     c: Contract,
     hands: dict[str, int],
@@ -907,7 +919,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _settle(rules: SoloRules, c: Contract, tricks: dict[str, int]) -> tuple[dict, list[str]]:
+def _settle(
+    rules: SoloRules, c: Contract, tricks: dict[str, int]
+) -> tuple[dict[str, Any], list[str]]:
     side = sum(tricks[s] for s in c.side)
     base, over = rules.values[c.bid]
     need = REQUIRED[c.bid]

@@ -556,7 +556,13 @@ def _parse_call(entry: Any, where: int) -> tuple[Any, Any, str, int]:
 
 
 def _check_call(
-    rules: SpadesRules, table: Table, state: dict, kind: str, n: int, side: int, seat: str | None
+    rules: SpadesRules,
+    table: Table,
+    state: dict[str, Any],
+    kind: str,
+    n: int,
+    side: int,
+    seat: str | None,
 ) -> None:
     """Whether the rules allow this call, at this score, for this side."""
     o = rules.options
@@ -622,7 +628,7 @@ def _check_call(
             )
 
 
-def _seat_call(calls: list, pos: int, seat: str) -> tuple[str, int]:
+def _seat_call(calls: list[Any], pos: int, seat: str) -> tuple[str, int]:
     """The call at `pos`, which must be `seat`'s."""
     if pos >= len(calls):
         raise RecordError("call-out-of-turn", f"the calls stop before {seat}'s call", seat=seat)
@@ -741,7 +747,9 @@ def _calls_fast(calls: Any, rules: SpadesRules, table: Table) -> Bidding | None:
     )
 
 
-def _read_calls(record: dict, rules: SpadesRules, table: Table, state: dict) -> Bidding:
+def _read_calls(
+    record: dict[str, Any], rules: SpadesRules, table: Table, state: dict[str, Any]
+) -> Bidding:
     """The calls read and judged by the general code (`Spades.check_hand` tries `_calls_fast`
     first)."""
     calls = record.get("calls")
@@ -982,7 +990,7 @@ def _side_bids(
             out.bid[k] = second[1]
 
 
-def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
+def _read_deal(record: dict[str, Any], rules: SpadesRules, table: Table) -> list[int]:
     """Each hand's bitmask, or `bad-deal` naming the seat and card."""
     deal = record["deal"]
     seats = table.seats
@@ -1040,7 +1048,7 @@ def _read_deal(record: dict, rules: SpadesRules, table: Table) -> list[int]:
 
 
 def _exchange(
-    record: dict, rules: SpadesRules, table: Table, bids: Bidding, hands: list[int]
+    record: dict[str, Any], rules: SpadesRules, table: Table, bids: Bidding, hands: list[int]
 ) -> None:
     """Apply the partners' card exchange the nils call for, or `bad-exchange`."""
     o = rules.options
@@ -1126,7 +1134,7 @@ def _first_leader(rules: SpadesRules, table: Table, bids: Bidding, hands: list[i
 
 
 def _replay(
-    record: dict, rules: SpadesRules, table: Table, bids: Bidding
+    record: dict[str, Any], rules: SpadesRules, table: Table, bids: Bidding
 ) -> tuple[list[int], list[tuple[int, int]], bool]:
     """Replay a full record: tricks per seat, each trick's (winner, winning card), claimed?"""
     hands = _read_deal(record, rules, table)
@@ -1246,7 +1254,7 @@ def _replay(
 
 
 def _tricks_fast(
-    play: list, hands: list[int], leader: int, broken: bool, rules: SpadesRules
+    play: list[Any], hands: list[int], leader: int, broken: bool, rules: SpadesRules
 ) -> tuple[list[int], list[tuple[int, int]], int] | None:
     """The tricks of `play` as `_replay`'s loop plays them, for `rules.fast_play` tables:
     (tricks per seat, each trick's (winner, winning card), the next leader), or None as soon
@@ -1312,10 +1320,10 @@ def _tricks_fast(
 
 
 def _close(
-    record: dict,
+    record: dict[str, Any],
     rules: SpadesRules,
     table: Table,
-    play: list,
+    play: list[Any],
     won: list[int],
     winners: list[tuple[int, int]],
     leader: int,
@@ -1432,7 +1440,12 @@ def _check_first_trick(c: int, h: int, rules: SpadesRules, seat: str) -> None:
 
 
 def _claim(
-    record: dict, claim: Any, remaining: int, won: list[int], table: Table, rules: SpadesRules
+    record: dict[str, Any],
+    claim: Any,
+    remaining: int,
+    won: list[int],
+    table: Table,
+    rules: SpadesRules,
 ) -> None:
     """Close the record with a claim (RESOLUTIONS["claim"]); updates `won` in place."""
     seat, k = read_claim(claim, "".join(table.seats[j] for j in table.players), remaining)
@@ -1506,7 +1519,7 @@ def _score(
     table: Table,
     bids: Bidding,
     won: list[int],
-    state: dict,
+    state: dict[str, Any],
     winners: list[tuple[int, int]] | None,
     claimed: bool,
     result: dict[str, Any],
@@ -1656,7 +1669,7 @@ def _score_plain(
     table: Table,
     bids: Bidding,
     won: list[int],
-    state: dict,
+    state: dict[str, Any],
     result: dict[str, Any],
 ) -> bool:
     """`_score` for `rules.fast_score` and two numeric contracts, no nil: each side's points,
@@ -1787,11 +1800,11 @@ class Spades:
     def seats(self, rules: SpadesRules) -> str:
         return rules.seat_letters
 
-    def initial_state(self, rules: SpadesRules) -> dict:
+    def initial_state(self, rules: SpadesRules) -> dict[str, Any]:
         zero = rules.zero_state  # copied: callers may keep or change the state they get
         return {"score": zero.copy(), "bags": zero.copy()}
 
-    def read_state(self, before: Any, rules: SpadesRules) -> dict:
+    def read_state(self, before: Any, rules: SpadesRules) -> dict[str, Any]:
         sides = rules.tables[rules.seat_letters[0]].sides
         if not isinstance(before, dict) or not set(before) <= {"score", "bags"}:
             raise RecordError("bad-state", "`before` holds `score` and `bags` per side")
@@ -1814,7 +1827,9 @@ class Spades:
                 state[key] = {s: value[s] for s in sides}
         return state
 
-    def check_hand(self, record: dict, rules: SpadesRules, state: dict) -> dict:
+    def check_hand(
+        self, record: dict[str, Any], rules: SpadesRules, state: dict[str, Any]
+    ) -> dict[str, Any]:
         dealer = record.get("dealer")
         table = rules.tables.get(dealer) if type(dealer) is str else None
         if table is None:  # read_dealer says what is wrong
@@ -1886,7 +1901,7 @@ class Spades:
     def next_dealer(self, rules: SpadesRules, dealer: str) -> str:
         return next_seat(rules.seat_letters, dealer)
 
-    def match_end(self, rules: SpadesRules, state: dict) -> tuple[bool, str | None]:
+    def match_end(self, rules: SpadesRules, state: dict[str, Any]) -> tuple[bool, str | None]:
         if "won" in state:
             return True, state["won"]
         scores = state["score"]
@@ -1898,7 +1913,7 @@ class Spades:
             return False, None
         return True, leaders[0]
 
-    def match_summary(self, rules: SpadesRules, state: dict) -> dict:
+    def match_summary(self, rules: SpadesRules, state: dict[str, Any]) -> dict[str, Any]:
         return {}
 
 

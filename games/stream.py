@@ -108,7 +108,8 @@ class _Source:
             self.decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
         if not data:
             self.eof = True
-        return self.decoder.decode(data, final=not data)
+        text: str = self.decoder.decode(data, final=not data)
+        return text
 
 
 def iter_records(

@@ -188,7 +188,7 @@ def _zero() -> dict[str, int]:
 # Reading a record
 
 
-def _read_trump(record: dict) -> tuple[int, int | None]:
+def _read_trump(record: dict[str, Any]) -> tuple[int, int | None]:
     """(trump suit, turned card or None) of a summary record."""
     turned = record.get("turned")
     trump = record.get("trump")
@@ -235,7 +235,7 @@ def _read_honours(value: Any) -> dict[str, int]:
     return honours
 
 
-def _read_revokes(value: Any) -> list[dict]:
+def _read_revokes(value: Any) -> list[dict[str, Any]]:
     """Stated revokes: a list of {seat, count} (count defaults to 1) or {seat, trick}."""
     # resolution: summary-revoke-count
     if value is None:
@@ -260,9 +260,9 @@ def _read_revokes(value: Any) -> list[dict]:
     return out
 
 
-def _read_penalty(record: dict, revoked: bool) -> str | None:
+def _read_penalty(record: dict[str, Any], revoked: bool) -> str | None:
     # resolution: one-penalty-choice
-    penalty = record.get("penalty")
+    penalty: str | None = record.get("penalty")
     if penalty is None:
         if revoked:
             raise RecordError(
@@ -303,7 +303,7 @@ def _read_claim(claim: Any, remaining: int) -> tuple[str, int]:
     return read_claim(claim, SEATS, remaining)  # resolution: claim
 
 
-def _replay(record: dict, dealer: int) -> dict:
+def _replay(record: dict[str, Any], dealer: int) -> dict[str, Any]:
     """Replay a full record: tricks per side, honours, revokes [(seat, trick)], trump, and
     the seat that won each trick played (`winners`)."""
     hands = _read_deal(record["deal"])
@@ -411,17 +411,17 @@ def _game_points(rules: WhistRules, winner_score: int, loser_score: int) -> int:
     # resolution: settlement-as-game-points
     if rules.settle == "difference":
         return max(0, winner_score - loser_score)
-    return max(0, rules.target - loser_score)
+    return max(0, int(rules.target) - loser_score)
 
 
 def _score(
     rules: WhistRules,
-    state: dict,
+    state: dict[str, Any],
     tricks: dict[str, int],
     honours: dict[str, int] | None,
     revokes: list[tuple[str, int, int | None]],
     penalty: str | None,
-) -> dict:
+) -> dict[str, Any]:
     """Score one hand from `state`: revoke penalties, then tricks, then honours; then game."""
     start = state["score"]
     score = dict(start)
@@ -524,7 +524,7 @@ def _score(
     added = {side: score[side] - start[side] for side in SIDES}
     games = dict(state["games"])
     game_points = dict(state["game_points"])
-    result: dict = {"tricks": dict(tricks), "score": added}
+    result: dict[str, Any] = {"tricks": dict(tricks), "score": added}
     after_score = score
     game_over = None
     if reached:
@@ -601,10 +601,10 @@ class Whist:
     def seats(self, rules: WhistRules) -> str:
         return SEATS
 
-    def initial_state(self, rules: WhistRules) -> dict:
+    def initial_state(self, rules: WhistRules) -> dict[str, Any]:
         return {"score": _zero(), "games": _zero(), "game_points": _zero()}
 
-    def read_state(self, before: Any, rules: WhistRules) -> dict:
+    def read_state(self, before: Any, rules: WhistRules) -> dict[str, Any]:
         # resolution: state-checks
         if not isinstance(before, dict):
             raise RecordError("bad-state", "`before` must be an object")
@@ -631,7 +631,9 @@ class Whist:
                 raise RecordError("bad-state", f"{side} have already won the rubber")
         return state
 
-    def check_hand(self, record: dict, rules: WhistRules, state: dict) -> dict:
+    def check_hand(
+        self, record: dict[str, Any], rules: WhistRules, state: dict[str, Any]
+    ) -> dict[str, Any]:
         dealer = SEATS.index(read_dealer(record, SEATS))
         if "deal" in record:
             replay = _replay(record, dealer)
@@ -696,7 +698,7 @@ class Whist:
     def next_dealer(self, rules: WhistRules, dealer: str) -> str:
         return next_seat(SEATS, dealer)
 
-    def match_end(self, rules: WhistRules, state: dict) -> tuple[bool, str | None]:
+    def match_end(self, rules: WhistRules, state: dict[str, Any]) -> tuple[bool, str | None]:
         games = state["games"]
         needed = 2 if rules.rubber else 1  # resolution: one-game-match
         for side in SIDES:
@@ -704,7 +706,7 @@ class Whist:
                 return True, side
         return False, None
 
-    def match_summary(self, rules: WhistRules, state: dict) -> dict:
+    def match_summary(self, rules: WhistRules, state: dict[str, Any]) -> dict[str, Any]:
         points = state["game_points"]
         net = points["NS"] - points["EW"]
         return {
@@ -714,7 +716,7 @@ class Whist:
         }
 
 
-def _agree_revokes(stated: list[dict], found: list[tuple[int, int]]) -> None:
+def _agree_revokes(stated: list[dict[str, Any]], found: list[tuple[int, int]]) -> None:
     # resolution: full-record-revokes
     want: dict[str, int] = {}
     for entry in stated:

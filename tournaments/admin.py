@@ -9,6 +9,8 @@ confirming, correcting a hand: the director's match page, which calls the servic
 """
 
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -42,13 +44,13 @@ from .models import (
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Shown, never added, changed or deleted here: the services write these rows."""
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -140,7 +142,7 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
     @admin.display(description=_("Corrections"))
-    def director_page(self, obj: Match) -> str:
+    def director_page(self, obj: Match | None) -> str:
         if obj is None or obj.pk is None:
             return "-"
         url = reverse("tournaments:director-match", args=[obj.round.tournament.slug, obj.pk])
@@ -166,7 +168,7 @@ class EventTableAdmin(admin.ModelAdmin):
     list_filter = ["tournament"]
     readonly_fields = ["tournament", "number"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -175,7 +177,7 @@ class VersionInline(admin.TabularInline):
     fk_name = "hand"
     extra = 0
     can_delete = False
-    fields = [
+    fields = (
         "version",
         "status",
         "is_current",
@@ -184,10 +186,10 @@ class VersionInline(admin.TabularInline):
         "decided_label",
         "reason",
         "submitted_at",
-    ]
+    )
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -230,10 +232,10 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
     list_display = ["tournament", "version", "inputs_version", "computed_at"]
     list_filter = ["tournament"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -243,10 +245,10 @@ class RatingAdmin(admin.ModelAdmin):
     list_filter = ["game"]
     search_fields = ["player__name"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -276,10 +278,10 @@ class ImportJobAdmin(admin.ModelAdmin):
     list_filter = ["state", "tournament"]
     exclude = ["content"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 

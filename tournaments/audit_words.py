@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -179,7 +180,9 @@ def _setup(said: Said) -> str:
 
 def _field_label(name: str) -> str:
     try:
-        return str(Tournament._meta.get_field(name).verbose_name)
+        field = Tournament._meta.get_field(name)
+        assert isinstance(field, Field)  # a relation seen from the other side has no label
+        return str(field.verbose_name)
     except Exception:  # a setting that is not a model field: its name, readable
         return name.replace("_", " ")
 
@@ -270,7 +273,7 @@ def decided_by_words(name: str | None) -> str:
 
     if name == "final-key":
         return _("the final key (seed, then registration order)")
-    return str(METRIC_CHOICE_LABELS.get(name, name or ""))
+    return str(METRIC_CHOICE_LABELS.get(name or "", name or ""))
 
 
 def _knockout_set(said: Said) -> str:
@@ -278,7 +281,9 @@ def _knockout_set(said: Said) -> str:
     names = []
     for name in changes:
         try:
-            names.append(str(Tournament._meta.get_field(name).verbose_name))
+            field = Tournament._meta.get_field(name)
+            assert isinstance(field, Field)  # a relation seen from the other side has no label
+            names.append(str(field.verbose_name))
         except Exception:  # a field renamed since: its name
             names.append(name)
     return _("Changed the knockout settings: %(fields)s.") % {"fields": ", ".join(names)}
@@ -339,7 +344,7 @@ def _clock(said: Said) -> str:
 def _called(said: Said) -> str:
     from tournaments.models import DirectorCall
 
-    where = {"table": said.place("table"), "round": said.place("round")}
+    where: dict[str, object] = {"table": said.place("table"), "round": said.place("round")}
     reason = said.data.get("reason") or ""
     if reason in DirectorCall.Reason.values:
         where["reason"] = DirectorCall.Reason(reason).label

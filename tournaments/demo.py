@@ -382,6 +382,7 @@ def _duplicate_round(
         pins = dict(match.seats.values_list("side", "entry__pin"))
         ns = Actor(table=match.table_id, side="NS", pin=pins["NS"], label="NS scorer")
         ew = Actor(table=match.table_id, side="EW", pin=pins["EW"], label="EW scorer")
+        assert match.table is not None  # a duplicate round has no byes
         numbers = dup.boards_of(event, round_.number, match.table.number)
         if not complete:
             numbers = numbers if index == 0 else numbers[:1] if index == 1 else []

@@ -8,10 +8,12 @@ service call, whose refusal (`ServiceError`) is shown against the form.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -184,13 +186,26 @@ class DirectorForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        assert cleaned is not None  # Form.clean returns the cleaned data
+        return cleaned
+
+    def choice_field(self, name: str) -> forms.ChoiceField:
+        """The form's field `name`, a choice field (to set its choices)."""
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
+
 
 class RulesForm(DirectorForm):
     """Game, preset and every house option of the chosen preset (the engine's option list:
     each field starts at the preset's value; only options changed from it are stored)."""
 
-    game = forms.ChoiceField(label=_("Game"), choices=GAMES)
-    preset = forms.ChoiceField(label=_("Rule preset"))
+    # Django's form metaclass moves declared fields into `base_fields`, so the instance's
+    # `game` and `preset` are free: __init__ sets them to the chosen game's and preset's keys.
+    game: str = forms.ChoiceField(label=_("Game"), choices=GAMES)  # type: ignore[assignment]
+    preset: str = forms.ChoiceField(label=_("Rule preset"))  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -210,7 +225,7 @@ class RulesForm(DirectorForm):
         if self.preset not in book.presets:
             self.preset = next(iter(book.presets))
         names = PRESENTATIONS[self.game].preset_names
-        self.fields["preset"].choices = [
+        self.choice_field("preset").choices = [
             (p, f"{names[p]} ({p})" if p in names else p) for p in book.presets
         ]
         self.initial["game"], self.initial["preset"] = self.game, self.preset
@@ -268,7 +283,7 @@ class RulesForm(DirectorForm):
         return [self[f"opt_{name}"] for name in self.option_names]
 
     def option_value(self, name: str) -> Any:
-        raw = self.cleaned_data.get(f"opt_{name}")
+        raw: Any = self.cleaned_data.get(f"opt_{name}")
         option = get_game(self.game).book.options[name]
         if option.cards:
             return [card for card in (raw or "").replace(",", " ").split() if card]
@@ -407,8 +422,10 @@ class SetupForm(RulesForm):
             # A knockout's rounds follow from its field: whatever was posted is ignored.
             self.fields["rounds"].required = False
             if self.is_bound and "rounds" in self.data:
-                self.data = self.data.copy()
-                self.data.pop("rounds")
+                # Bound: a QueryDict (a dict in tests), both copied and popped alike.
+                data = cast(QueryDict, self.data).copy()
+                data.pop("rounds")
+                self.data = data
         if locked:
             for name in self.LOCKED:
                 self.fields[name].disabled = True
@@ -504,8 +521,8 @@ class SetupForm(RulesForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        chain = [cleaned.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
-        chain = [name for name in chain if name]
+        slots = [cleaned.get(f"tiebreak_{n}") for n in range(1, TIEBREAK_SLOTS + 1)]
+        chain: list[str] = [name for name in slots if name]
         if len(set(chain)) != len(chain):
             raise forms.ValidationError(_("Name each tiebreak once."), code="duplicate-metric")
         shown, chosen = cleaned.get("chain_for") or "", cleaned.get("format")
@@ -731,15 +748,18 @@ class AffiliationForm(DirectorForm):
 class KeepApartForm(DirectorForm):
     """Two entries the pairings are to keep apart."""
 
-    first = forms.ModelChoiceField(queryset=None, label=_("Keep apart"))
-    second = forms.ModelChoiceField(queryset=None, label=_("from"))
+    first: forms.ModelChoiceField[Entry] = forms.ModelChoiceField(
+        queryset=None, label=_("Keep apart")
+    )
+    second: forms.ModelChoiceField[Entry] = forms.ModelChoiceField(queryset=None, label=_("from"))
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
     def __init__(self, *args: Any, entries: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
-            self.fields[name].queryset = entries
-            self.fields[name].label_from_instance = lambda entry: entry.name
+            field = self.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = entries  # each shown as str(entry): its name
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -773,11 +793,11 @@ class SwapForm(DirectorForm):
     second = forms.TypedChoiceField(label=pgettext_lazy("swap", "Swap with"), coerce=int)
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
-    def __init__(self, *args: Any, entries: list[Entry] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, entries: Sequence[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [(e.pk, e.name) for e in entries]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        self.choice_field("first").choices = choices
+        self.choice_field("second").choices = choices
         if len(choices) > 1:
             self.fields["second"].initial = choices[1][0]
 

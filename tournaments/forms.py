@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -14,8 +16,9 @@ class CheckHandsForm(forms.Form):
     )
     file = forms.FileField(label=_("…or a file"), required=False)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # Form.clean returns the cleaned data
         text, upload = cleaned.get("records", ""), cleaned.get("file")
         if upload is not None:
             if upload.size > MAX_BYTES:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
@@ -291,7 +293,15 @@ class Tournament(models.Model):
 PIN_DIGITS = 4
 
 
-def new_pin(taken=()) -> str:
+def max_length(model: type[models.Model], name: str) -> int:
+    """The length limit of a model's text column (`max_length` typed: every such column has
+    one), for the services' checks before a write."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.max_length is not None, name
+    return field.max_length
+
+
+def new_pin(taken: Iterable[str] = ()) -> str:
     """A random PIN (`secrets`) that no other entry of the tournament holds, so the two sides
     of a table never share one."""
     taken = set(taken)
@@ -389,7 +399,7 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.pin:  # every entry has its PIN from the start: it lasts all tournament
             self.pin = new_pin(
                 Entry.objects.filter(tournament_id=self.tournament_id).values_list("pin", flat=True)
@@ -398,7 +408,17 @@ class Entry(models.Model):
 
     @property
     def name(self) -> str:
-        return self.team.name if self.team_id else self.player.name
+        entrant = self.team if self.team_id else self.player
+        assert entrant is not None  # the check constraint: a team's entry or a player's
+        return entrant.name
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """Who plays for the entry: a team's two (in registration order), or the one player."""
+        if self.team is not None:
+            return self.team.players
+        assert self.player is not None  # the check constraint: a team's entry or a player's
+        return (self.player,)
 
     @property
     def active(self) -> bool:
@@ -479,8 +499,10 @@ class Round(models.Model):
         return ~Q(**{f"{path}state": Round.State.DRAFT})
 
 
-class EventTableQuerySet(models.QuerySet):
-    def numbered(self, tournament_id: int, numbers) -> dict[int, EventTable]:
+class EventTableQuerySet(models.QuerySet["EventTable"]):
+    def numbered(
+        self: models.QuerySet[EventTable], tournament_id: int, numbers: Iterable[int]
+    ) -> dict[int, EventTable]:
         """The event's tables with these numbers, {number: table}, made where missing (one
         query when they all exist, two more otherwise; a table made meanwhile is not made
         twice: the unique constraint and ignore_conflicts)."""
@@ -539,10 +561,11 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{_('table')} {self.number}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # A table made one at a time (the duplicate movement, a director's repair) finds its
-        # event table by number; bulk inserts pass it (services.rounds).
-        if self.event_table_id is None:
+        # event table by number; bulk inserts pass it (services.rounds). (Not "is None": the
+        # column is NOT NULL, so its type has no None, though an unsaved table has none yet.)
+        if not self.event_table_id:
             tournament_id = (
                 Round.objects.filter(pk=self.round_id).values_list("tournament_id", flat=True).get()
             )
@@ -599,10 +622,10 @@ class SecretToken(models.Model):
             self.save(update_fields=["revoked_at"])
 
     @classmethod
-    def by_secret(cls, secret: str):
+    def by_secret(cls, secret: str) -> Self | None:
         """The token with this secret, or None (the hash is unique: no ordering needed)."""
         try:
-            return cls.objects.get(key_hash=hash_secret(secret))
+            return cls._default_manager.get(key_hash=hash_secret(secret))
         except cls.DoesNotExist:
             return None
 
@@ -681,6 +704,13 @@ class Match(models.Model):
         if self.is_bye:
             return f"{self.round}: {_('bye')}"
         return f"{self.round}, {self.table}"
+
+    @property
+    def played_table(self) -> Table:
+        """The table of a match played at one: every match but a bye, which has none."""
+        if self.table is None:
+            raise ValueError(f"match {self.pk} is a bye: it has no table")
+        return self.table
 
 
 class Seat(models.Model):
@@ -884,7 +914,7 @@ class StandingsSnapshot(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament} standings v{self.version}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise ValueError("a standings snapshot is immutable: write a new version")
         super().save(*args, **kwargs)
@@ -1114,7 +1144,7 @@ class SeriesSnapshot(models.Model):
     def __str__(self) -> str:
         return f"{self.series} table v{self.version}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise ValueError("a season snapshot is immutable: write a new version")
         super().save(*args, **kwargs)

@@ -30,7 +30,7 @@ def _one(template: Callable[[], str]) -> Callable[[re.Match, Names], str]:
 
 def _more(found: re.Match, _names: Names) -> str:
     count = int(found["count"])
-    kind = {
+    kind: Callable[[], str] = {
         "repeat meeting": lambda: ngettext(
             "%(count)s more repeated meeting.", "%(count)s more repeated meetings.", count
         ),

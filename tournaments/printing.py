@@ -14,6 +14,7 @@ import logging
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import segno
@@ -145,7 +146,7 @@ def _seat_lines(seats: list[Seat], layout: gameplay.Layout) -> list[SeatLine]:
 
 
 def _players(entry: Entry) -> list[str]:
-    return [entry.team.first.name, entry.team.second.name] if entry.team_id else [entry.player.name]
+    return [player.name for player in entry.players]
 
 
 def _sides(seats: list[Seat], layout: gameplay.Layout) -> list[tuple[str, str]]:
@@ -173,6 +174,7 @@ def round_tables(round_: Round) -> list[TableCard]:
         seats = list(match.seats.all())
         lines = _seat_lines(seats, layout)
         dealer = next((line for line in lines if line.seat == dealer_seat), None)
+        assert match.table is not None  # matches at tables (byes have no card)
         cards.append(
             TableCard(
                 match=match,
@@ -206,7 +208,9 @@ def pin_slips(tournament: Tournament) -> list[PinSlip]:
     slips = [
         PinSlip(
             entry=entry.name,
-            players=" & ".join(p.name for p in entry.team.players) if entry.team_id else "",
+            players=" & ".join(p.name for p in entry.team.players)
+            if entry.team is not None
+            else "",
             pin=entry.pin,
         )
         for entry in entries
@@ -291,7 +295,7 @@ def render_pdf(html: str, *, base_url: str) -> bytes:
     return render_document(html, base_url=base_url).write_pdf()
 
 
-def render_document(html: str, *, base_url: str):
+def render_document(html: str, *, base_url: str) -> Any:
     """The page laid out by WeasyPrint (its pages, before writing the PDF). Stylesheets and
     images come from the static files on disk; nothing is fetched over the network. WeasyPrint
     is imported here, not at start-up: it is slow to load and only the PDF downloads need it."""
@@ -304,7 +308,7 @@ def render_document(html: str, *, base_url: str):
         """Serve `/static/...` from the static files; refuse every other URL (a page rendered
         to PDF must never make the server fetch an address)."""
 
-        def fetch(self, url, headers=None):
+        def fetch(self, url: str, headers: Any = None) -> Any:
             path = static_file(url)
             if path is None:
                 raise ValueError(f"not a static file: {url}")

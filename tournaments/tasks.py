@@ -9,13 +9,13 @@ with backoff when the database is unreachable. Which queue each task goes to is 
 
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import DatabaseError
 
 from games.records import check_record
 from tournaments.services import hand_imports, ratings, seasons, standings
 
-RETRY = {
+RETRY: dict[str, Any] = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (DatabaseError, ConnectionError),
@@ -76,7 +76,7 @@ def catch_up(sender: Any = None, **kwargs: Any) -> None:
 
 
 @shared_task(name="tournaments.import_hands", bind=True, **RETRY)
-def import_hands(self, job_id: int) -> dict | None:
+def import_hands(self: Task[[int], dict | None], job_id: int) -> dict | None:
     """Run a hand import job (services.hand_imports); returns its counts. A retry after a
     database outage goes on after the job's last written line (the lines since are run again,
     which the per-line idempotency keys make safe); when the retries run out the job is marked
@@ -84,9 +84,8 @@ def import_hands(self, job_id: int) -> dict | None:
     try:
         job = hand_imports.run_hand_import(job_id)
     except Exception as error:
-        if self.request.retries >= self.max_retries or not isinstance(
-            error, RETRY["autoretry_for"]
-        ):
+        out_of_retries = self.max_retries is not None and self.request.retries >= self.max_retries
+        if out_of_retries or not isinstance(error, RETRY["autoretry_for"]):
             hand_imports.give_up(job_id, error)
         raise
     if job is None:

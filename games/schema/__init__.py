@@ -33,4 +33,5 @@ def _load(name: str) -> dict[str, Any]:
     if name not in SCHEMAS:
         raise KeyError(f"no schema {name!r} (schemas: {', '.join(SCHEMAS)})")
     text = resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema

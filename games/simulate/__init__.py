@@ -14,13 +14,13 @@ from typing import Any
 
 def play_match(
     game: Any,
-    random_hand: Callable[..., dict],
+    random_hand: Callable[..., dict[str, Any]],
     rng: random.Random,
     rules: Any,
     *,
     max_hands: int,
     **hand_options: Any,
-) -> dict:
+) -> dict[str, Any]:
     """A `match/1` record: hands dealt in rotation, each from the state the earlier ones left,
     until the rules end the match or `max_hands` have been played."""
     compiled, canonical = game.book.resolve(rules)

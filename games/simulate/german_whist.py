@@ -23,7 +23,7 @@ def _leader_wins(lead: str, follow: str, trump: str) -> bool:
     return follow[1] != trump
 
 
-def random_match(rng: random.Random, rules: Any = "standard", *, hands: int = 6) -> dict:
+def random_match(rng: random.Random, rules: Any = "standard", *, hands: int = 6) -> dict[str, Any]:
     """A `match/1` record of `hands` hands in rotation (the rules never end this game's
     matches: a tournament caps them)."""
     from games.german_whist import GAME
@@ -36,8 +36,8 @@ def random_hand(
     rules: Any = "standard",
     *,
     dealer: str | None = None,
-    before: dict | None = None,
-) -> dict:
+    before: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A full German Whist record: random deal, random legal play, `tricks` and `winner`."""
     from games.german_whist import GAME
 
@@ -73,7 +73,12 @@ def random_hand(
         if number > drawing or compiled.all_count:
             taken[winner] += 1
         leader = winner
-    record: dict = {"format": "hand/1", "game": "german-whist", "rules": rules, "dealer": dealer}
+    record: dict[str, Any] = {
+        "format": "hand/1",
+        "game": "german-whist",
+        "rules": rules,
+        "dealer": dealer,
+    }
     if before is not None:
         record["before"] = before
     record.update(
@@ -88,14 +93,14 @@ def random_hand(
     return record
 
 
-def to_summary(full: dict) -> dict:
+def to_summary(full: dict[str, Any]) -> dict[str, Any]:
     """The summary record equivalent to a full one (what checking the full record proves)."""
     from games.records import check_hand
 
     result = check_hand(full)
     if not result["ok"]:
         raise ValueError(f"not a valid record: {result['errors']}")
-    summary = {
+    summary: dict[str, Any] = {
         key: full[key] for key in ("format", "game", "rules", "dealer", "before") if key in full
     }
     summary["tricks"] = result["tricks"]

@@ -91,7 +91,7 @@ def load_game(**params: Any) -> Any:
 
 def record_from_history(
     history: Iterable[int], start_scores: tuple[int, int] | None = None, rules: Any = None
-) -> dict:
+) -> dict[str, Any]:
     """The TrickTable `hand/1` full record of a finished OpenSpiel game's action history.
 
     `start_scores` are the scores OpenSpiel started from (`set_current_scores`): they become
@@ -158,7 +158,9 @@ def openspiel_scores(state: Any, dealer: str = "W") -> dict[str, int]:
     return {first: round(returns[0]), second: round(returns[1])}
 
 
-def openspiel_start_scores(before: dict | None, dealer: str = "W") -> tuple[int, int] | None:
+def openspiel_start_scores(
+    before: dict[str, Any] | None, dealer: str = "W"
+) -> tuple[int, int] | None:
     """The (player 0 and 2's, player 1 and 3's) scores to `set_current_scores` for a TrickTable
     `before`; OpenSpiel has no separate bags, so `before.bags` must be the scores' last digits."""
     if not before:
@@ -174,7 +176,7 @@ def openspiel_start_scores(before: dict | None, dealer: str = "W") -> tuple[int,
 # -- TrickTable -> OpenSpiel -------------------------------------------------------------------
 
 
-def actions_from_record(record: dict, *, bids: str = "exact") -> list[int]:
+def actions_from_record(record: dict[str, Any], *, bids: str = "exact") -> list[int]:
     """OpenSpiel's action sequence (52 deal actions, 4 bids, 52 cards) for a 4-player
     partnership full record without exchange or claim; seats are rotated so that the dealer's
     left is OpenSpiel's player 0.

@@ -31,7 +31,7 @@ WEIGHTS = {
 }
 
 
-def random_match(rng: random.Random, rules: Any = "phillips", *, hands: int = 8) -> dict:
+def random_match(rng: random.Random, rules: Any = "phillips", *, hands: int = 8) -> dict[str, Any]:
     """A `match/1` record of `hands` hands in rotation (the rules never end this game's
     matches: a tournament caps them)."""
     from games.solo_whist import GAME
@@ -44,8 +44,8 @@ def random_hand(
     rules: Any = "phillips",
     *,
     dealer: str | None = None,
-    before: dict | None = None,
-) -> dict:
+    before: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A full hand/1 record, dealt, bid and played at random but legally under `rules`."""
     compiled, canonical = GAME.book.resolve(rules)
     state = (
@@ -161,7 +161,7 @@ def _play(
     return play, won
 
 
-def to_summary(full_record: dict) -> dict:
+def to_summary(full_record: dict[str, Any]) -> dict[str, Any]:
     """The summary record of a full one: no deal and no play; turned and tricks kept."""
     compiled, _ = GAME.book.resolve(full_record["rules"])
     summary = {k: v for k, v in full_record.items() if k not in ("deal", "play", "claim")}

@@ -16,8 +16,8 @@ def random_hand(
     rules: Any = "standard",
     *,
     dealer: str | None = None,
-    before: dict | None = None,
-) -> dict:
+    before: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A full `hand/1` record, dealt at random and played at random but legally."""
     compiled, canonical = BOOK.resolve(rules)
     state = GAME.read_state(before, compiled) if before else GAME.initial_state(compiled)
@@ -57,12 +57,14 @@ def random_hand(
     return record
 
 
-def random_match(rng: random.Random, rules: Any = "standard", *, max_hands: int = 60) -> dict:
+def random_match(
+    rng: random.Random, rules: Any = "standard", *, max_hands: int = 60
+) -> dict[str, Any]:
     """A `match/1` record played until the rules end it (or `max_hands`)."""
     return play_match(GAME, random_hand, rng, rules, max_hands=max_hands)
 
 
-def to_summary(record: dict) -> dict:
+def to_summary(record: dict[str, Any]) -> dict[str, Any]:
     """The summary record (calls and tricks) of a full record."""
     drop = {"deal", "play", "exchange", "discard", "claim"}
     return {k: v for k, v in record.items() if k not in drop}
@@ -82,15 +84,15 @@ def _estimate(hand: int, rules: SpadesRules) -> int:
 
 
 def _calls(
-    rng: random.Random, rules: SpadesRules, table: Table, state: dict, hands: list[int]
-) -> list[dict]:
+    rng: random.Random, rules: SpadesRules, table: Table, state: dict[str, Any], hands: list[int]
+) -> list[dict[str, Any]]:
     """Plausible calls, now and then daring ones (nils, blind bids, moons, raises); each try is
     checked by the engine's own bidding rules, and plain numbers are the last resort."""
     o = rules.options
     total = rules.total_tricks
     for attempt in range(40):
         daring = attempt < 30
-        calls: list[dict] = []
+        calls: list[dict[str, Any]] = []
         est = {i: _estimate(hands[i], rules) for i in table.players}
         blind_sides: set[int] = set()
         if rules.partnership and daring:
@@ -164,8 +166,13 @@ def _calls(
 
 
 def _second_round(
-    rng: random.Random, rules: SpadesRules, table: Table, state: dict, calls: list, daring: bool
-) -> list[dict]:
+    rng: random.Random,
+    rules: SpadesRules,
+    table: Table,
+    state: dict[str, Any],
+    calls: list[Any],
+    daring: bool,
+) -> list[dict[str, Any]]:
     """Second-round calls: mostly passes, sometimes a raise of the side's bid by one."""
     if rules.options["bidding"] == "consult" and rules.partnership:
         return [
@@ -213,7 +220,7 @@ def _second_round(
 
 def _exchange(
     rng: random.Random, rules: SpadesRules, table: Table, bids: Any, hands: list[int]
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     o = rules.options
     if not rules.partnership:
         return []

@@ -41,10 +41,10 @@ def random_hand(
     rules: Any = "short-whist",
     *,
     dealer: str | None = None,
-    before: dict | None = None,
+    before: dict[str, Any] | None = None,
     revoke_rate: float = 0.0,
     penalty: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A full whist record: a random deal and random play that follows suit.
 
     With ``revoke_rate`` > 0 a player able to follow suit instead revokes with that
@@ -92,7 +92,7 @@ def random_hand(
         "NS": len(honour_cards & set(deal["N"] + deal["S"])),
         "EW": len(honour_cards & set(deal["E"] + deal["W"])),
     }
-    record: dict = {"format": "hand/1", "game": "whist", "rules": rules, "dealer": dealer}
+    record: dict[str, Any] = {"format": "hand/1", "game": "whist", "rules": rules, "dealer": dealer}
     if before is not None:
         record["before"] = before
     record.update(
@@ -103,7 +103,9 @@ def random_hand(
     return record
 
 
-def random_match(rng: random.Random, rules: Any = "short-whist", **hand_options: Any) -> dict:
+def random_match(
+    rng: random.Random, rules: Any = "short-whist", **hand_options: Any
+) -> dict[str, Any]:
     """A complete `match/1` record: hands dealt in rotation until the rules end the match
     (every hand scores at least one point, so a rubber always ends)."""
     from games.whist import GAME
@@ -113,14 +115,14 @@ def random_match(rng: random.Random, rules: Any = "short-whist", **hand_options:
     return record
 
 
-def to_summary(full: dict) -> dict:
+def to_summary(full: dict[str, Any]) -> dict[str, Any]:
     """The summary record equivalent to a full one (what checking the full record proves)."""
     from games.records import check_hand
 
     result = check_hand(full)
     if not result["ok"]:
         raise ValueError(f"not a valid record: {result['errors']}")
-    summary = {
+    summary: dict[str, Any] = {
         key: full[key]
         for key in ("format", "game", "rules", "dealer", "before", "penalty")
         if key in full

@@ -302,7 +302,7 @@ def test_with_redis_the_job_is_sent_to_the_imports_queue_after_commit(
     assert sent == []  # not before the job's row is committed
     for callback in callbacks:
         callback()
-    assert sent == [{"args": [job.pk]}]  # the queue is the task's route (CELERY_TASK_ROUTES)
+    assert sent == [{"args": (job.pk,)}]  # the queue is the task's route (CELERY_TASK_ROUTES)
     assert queue_of(import_hands.name) == "imports-elsewhere"
     job.refresh_from_db()
     assert job.state == ImportJob.State.QUEUED

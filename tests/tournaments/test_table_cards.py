@@ -277,6 +277,24 @@ def test_a_table_number_that_is_not_one_changes_nothing(client, make_tournament,
     assert not TableToken.objects.exists() and not EventTable.objects.exists()
 
 
+@pytest.mark.parametrize("lifetime", [timedelta(seconds=59), timedelta(days=7, seconds=1)])
+def test_a_token_lifetime_outside_a_minute_to_seven_days_is_refused_with_its_code(
+    make_tournament, director, lifetime
+):
+    # The refusal was built with its details as a third positional argument, which
+    # ServiceError does not take: a TypeError (a server error) instead of a 422 (found by mypy).
+    tournament = make_tournament(teams=4)
+    round_ = services.generate_round(tournament=tournament, actor=director)
+    table = round_.tables.order_by("number").first()
+
+    with pytest.raises(ServiceError) as refused:
+        services.issue_table_token(table=table, actor=director, lifetime=lifetime)
+
+    assert (refused.value.code, refused.value.status) == ("bad-lifetime", 422)
+    assert refused.value.details == {"seconds": int(lifetime.total_seconds())}
+    assert not TableToken.objects.exists()
+
+
 def test_a_card_printed_the_day_before_still_scores_on_the_evening(make_tournament, director):
     tournament = make_tournament(teams=4, match_length="hands", match_hands=1)
     secrets = printed_before_the_draw(tournament, director)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.cards import NAMES
 
@@ -47,10 +48,13 @@ class Board:
     hands: dict[str, tuple[str, ...]]
     turned: str | None = None
 
-    def record_fields(self) -> dict:
+    def record_fields(self) -> dict[str, Any]:
         """The fields a full hand record of this board must carry: `dealer`, `deal` and (Whist)
         `turned`."""
-        out: dict = {"dealer": self.dealer, "deal": {s: list(self.hands[s]) for s in SEATS}}
+        out: dict[str, Any] = {
+            "dealer": self.dealer,
+            "deal": {s: list(self.hands[s]) for s in SEATS},
+        }
         if self.turned is not None:
             out["turned"] = self.turned
         return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["ERROR_CODES", "DuplicateError"]
 
 #: Every `DuplicateError.code` and what it means. Stable: the services and the API rely on them.
@@ -33,7 +35,7 @@ class DuplicateError(ValueError):
     """Bad input to a duplicate engine. `code` is stable (see `ERROR_CODES`); the message is
     English for people; `detail` carries the rules engine's error for `bad-record`."""
 
-    def __init__(self, code: str, message: str, detail: dict | None = None) -> None:
+    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.detail = detail

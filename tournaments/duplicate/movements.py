@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from .errors import DuplicateError
 
@@ -64,7 +65,7 @@ class Seating:
     ew: int | None
     board_set: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"table": self.table, "ns": self.ns, "ew": self.ew, "board_set": self.board_set}
 
 
@@ -94,7 +95,7 @@ class Movement:
                 counts[s.board_set] = counts.get(s.board_set, 0) + 1
         return max(counts.values(), default=0)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "tables": self.tables,

@@ -81,7 +81,7 @@ def _with_options(rules: Any, overrides: Mapping[str, Any]) -> Any:
     raise DuplicateError("bad-rules", 'rules are a preset id or {"preset": id, "options": {...}}')
 
 
-def _check_board(record: dict, board: Board | None) -> None:
+def _check_board(record: dict[str, Any], board: Board | None) -> None:
     if board is None:
         return
     if record.get("dealer") != board.dealer:
@@ -118,7 +118,7 @@ def board_score(
     *,
     game: str,
     rules: Any,
-    record: dict,
+    record: dict[str, Any],
     board_scoring: str = "standard",
     board_honours: bool = False,
     board: Board | None = None,
@@ -162,7 +162,11 @@ def board_score(
 
 
 def _parts_score(
-    board_scoring: str, rules: Any, record: dict, tricks: dict[str, int], notes: tuple[str, ...]
+    board_scoring: str,
+    rules: Any,
+    record: dict[str, Any],
+    tricks: dict[str, int],
+    notes: tuple[str, ...],
 ) -> BoardScore:
     """Spades `cga` and `andrews` (see the module's text)."""
     table = rules.tables[record["dealer"]]

@@ -5,6 +5,7 @@ one board played legally from its deal (`play_board`, for the demo and the tests
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .boards import SEATS, Board
 from .compare import Result
@@ -48,11 +49,11 @@ class _Stacked(random.Random):
     """A random source whose first `shuffle` stacks the pack as given (the board's deal), the
     rest of its draws random: the game's simulator then plays that deal legally."""
 
-    def __init__(self, seed: int, deck: list) -> None:
+    def __init__(self, seed: int, deck: list[Any]) -> None:
         super().__init__(seed)
-        self._deck: list | None = deck
+        self._deck: list[Any] | None = deck
 
-    def shuffle(self, x: list, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+    def shuffle(self, x: list[Any], *args: object, **kwargs: object) -> None:  # type: ignore[override]
         if self._deck is not None:
             x[:] = self._deck
             self._deck = None
@@ -60,7 +61,7 @@ class _Stacked(random.Random):
         super().shuffle(x, *args, **kwargs)
 
 
-def play_board(board: Board, game: str, rules: dict, *, seed: int = 1) -> dict:
+def play_board(board: Board, game: str, rules: dict[str, Any], *, seed: int = 1) -> dict[str, Any]:
     """A full `hand/1` record of `board` played at random but legally by the game's simulator
     (`games.simulate`): the board's deal, dealer and (Whist) turned card, random bids and play."""
     from games.cards import NAMES

@@ -26,12 +26,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -60,6 +60,9 @@ from tournaments.models import (
     new_pin,
 )
 from tournaments.services import SYSTEM, Actor, Conflict, NotAllowed, ServiceError
+
+#: A model class, as the restore builds and inserts its rows.
+M = TypeVar("M", bound=models.Model)
 
 FORMAT = "tricktable-archive/1"
 REQUIRED = ("name", "slug", "game", "rules", "format", "rounds")  # of the tournament
@@ -268,7 +271,7 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
     snapshots = list(StandingsSnapshot.objects.filter(tournament=t).order_by("version"))
     audit = list(AuditEvent.objects.filter(tournament=t).order_by("at", "id"))
     apart = list(KeepApart.objects.filter(tournament=t).order_by("id"))
-    duplicate = {
+    duplicate: dict[type[models.Model], list[Any]] = {
         DuplicateEvent: list(DuplicateEvent.objects.filter(tournament=t)),
         DuplicatePair: list(DuplicatePair.objects.filter(tournament=t).order_by("number")),
         Board: list(Board.objects.filter(tournament=t).order_by("number")),
@@ -280,7 +283,7 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
     }
 
     ids = _Ids()
-    for model, objects in (
+    listed: list[tuple[type[models.Model], Sequence[models.Model]]] = [
         (Tournament, [t]),
         (Player, players),
         (Team, teams),
@@ -295,13 +298,15 @@ def export_archive(tournament: Tournament) -> dict[str, Any]:
         (AuditEvent, audit),
         (KeepApart, apart),
         *duplicate.items(),
-    ):
+    ]
+    for model, objects in listed:
         ids.number(model, objects)
     user_ids = {v.submitted_by_id for v in versions} | {v.decided_by_id for v in versions}
     user_ids |= {r.submitted_by_id for r in duplicate[BoardResult]}
     user_ids |= {a.actor_id for a in audit}
     user_model = get_user_model()
-    users = {u.pk: u.get_username() for u in user_model.objects.filter(pk__in=user_ids - {None})}
+    known = {pk for pk in user_ids if pk is not None}
+    users = {u.pk: u.get_username() for u in user_model._default_manager.filter(pk__in=known)}
     directors = sorted(u.get_username() for u in t.directors.all())
 
     tournament_row = _row(t, ids, users)
@@ -469,7 +474,7 @@ class _Restorer:
             raise ArchiveError("bad-archive", f"{where}: unknown user {name!r}")
         return self.users[name]
 
-    def build(self, model: type[models.Model], row: dict, where: str, **fixed: Any) -> models.Model:
+    def build(self, model: type[M], row: dict, where: str, **fixed: Any) -> M:
         values: dict[str, Any] = {}
         for fld in _plain_fields(model):
             if fld.name in row:
@@ -487,18 +492,16 @@ class _Restorer:
         values.update(fixed)
         return model(**values)
 
-    def create(
-        self, model: type[models.Model], rows: list[dict], objects: list[models.Model]
-    ) -> None:
+    def create(self, model: type[M], rows: list[dict], objects: Sequence[M]) -> None:
         """Insert the rows, then put back the timestamps Django stamped on insert."""
-        model.objects.bulk_create(objects)
+        model._default_manager.bulk_create(objects)
         stamped = [f for f in _plain_fields(model) if _is_timestamp(f)]
         for row, obj in zip(rows, objects, strict=True):
             for fld in stamped:
                 if fld.name in row:
                     setattr(obj, fld.attname, _in(fld, row[fld.name], model.__name__))
         if stamped and objects:
-            model.objects.bulk_update(objects, [f.name for f in stamped], batch_size=500)
+            model._default_manager.bulk_update(objects, [f.name for f in stamped], batch_size=500)
         self.pks[model] = {row["id"]: obj.pk for row, obj in zip(rows, objects, strict=True)}
 
     def run(self) -> Restored:
@@ -523,10 +526,11 @@ class _Restorer:
             rows = _rows(archive, kind)
             objects = [self.build(model, r, f"{kind} {r['id']}") for r in rows]
             if model is Table:  # each round's table is the event's table of that number
+                tables = [t for t in objects if isinstance(t, Table)]
                 numbers = EventTable.objects.numbered(
-                    self.tournament.pk, {t.number for t in objects}
+                    self.tournament.pk, {t.number for t in tables}
                 )
-                for table in objects:
+                for table in tables:
                     table.event_table = numbers[table.number]
             if model is Entry:
                 _give_pins(objects)
@@ -594,7 +598,8 @@ class _Restorer:
             raise AlreadyHeld(
                 "idempotency-key-taken",
                 f"this database already holds hand submissions or board results with the "
-                f"archive's idempotency keys ({', '.join(taken)}): keys must stay unique, so the "
+                f"archive's idempotency keys ({', '.join(map(str, taken))}): keys must stay "
+                "unique, so the "
                 "archive's results are already here (restored under another slug?)",
             )
 
@@ -626,7 +631,7 @@ class _Restorer:
         held = {p.club_number: p for p in Player.objects.filter(club_number__in=numbers)}
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
-            found = held.get(row.get("club_number") or None)
+            found = held.get(row.get("club_number") or "")  # "" for none: no player's number
             if found is not None:
                 mapping[row["id"]] = found.pk
                 continue
@@ -634,6 +639,7 @@ class _Restorer:
             new_objects.append(self.build(Player, row, f"players {row['id']}"))
         self.create(Player, new_rows, new_objects)
         self.pks[Player] |= mapping
+        assert self.result is not None  # run() made it before restoring the players
         self.result.reused_players = len(mapping)
 
     def restore_teams(self) -> None:

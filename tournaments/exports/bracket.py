@@ -4,6 +4,8 @@ the bracket round by round with the places, built from the same data as the brac
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -14,7 +16,7 @@ from .pdf import _context, render
 from .tabular import Column, Sheet, exact_number
 
 
-def _score(line: dict) -> object:
+def _score(line: dict) -> int | Decimal | None:
     return exact_number(line["score"]) if line["score"] not in ("", None) else None
 
 

@@ -131,7 +131,7 @@ def match(tournament: Tournament, match_id: int) -> Download | None:
         return None
     body = records.dumps(records.match_record(found)) + "\n"
     name = tabular.filename(
-        tournament, f"round-{found.round.number}-table-{found.table.number}", "json"
+        tournament, f"round-{found.round.number}-table-{found.played_table.number}", "json"
     )
     return Download(body.encode(), "application/json", name)
 
@@ -177,12 +177,14 @@ def season(series: Any, fmt: str) -> Download:
     return Download(body, tabular.XLSX_TYPE, name, costly=True)
 
 
-def response(download: Download) -> HttpResponse:
+def response(download: Download) -> HttpResponse | StreamingHttpResponse:
     """The download as an HTTP answer, for every door: the file named (ASCII only: the slug is
     ASCII), and shared caches kept from storing a download whose data changes with every
     result."""
     if isinstance(download.body, bytes):
-        answer: HttpResponse = HttpResponse(download.body, content_type=download.content_type)
+        answer: HttpResponse | StreamingHttpResponse = HttpResponse(
+            download.body, content_type=download.content_type
+        )
     else:
         answer = StreamingHttpResponse(download.body, content_type=download.content_type)
     disposition = "inline" if download.inline else "attachment"

@@ -9,6 +9,7 @@ Noto Sans CJK JP first, which also covers Latin text.
 from __future__ import annotations
 
 from itertools import groupby
+from types import SimpleNamespace
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -36,7 +37,7 @@ def css_string(text: str) -> SafeString:
     return mark_safe("".join(out))
 
 
-def _context(tournament: Tournament, sheet: Sheet) -> dict[str, Any]:
+def _context(tournament: Tournament | SimpleNamespace, sheet: Sheet) -> dict[str, Any]:
     printed = date_format(timezone.localtime(), "DATETIME_FORMAT")
     return {
         "tournament": tournament,
@@ -93,8 +94,8 @@ def results_html(tournament: Tournament) -> str:
     rounds = []
     for number, in_round in groupby(result_lines(tournament), key=lambda line: line.round):
         matches = []
-        for _match, rows in groupby(in_round, key=lambda line: line.match):
-            rows = list(rows)
+        for _match, grouped in groupby(in_round, key=lambda line: line.match):
+            rows = list(grouped)
             matches.append({"table": rows[0].table, "state": rows[0].state, "rows": rows})
         rounds.append({"number": number, "matches": matches})
     sheet = Sheet(_("Results"), [])

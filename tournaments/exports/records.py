@@ -31,7 +31,7 @@ def seat_names(match: Match, tournament: Tournament) -> dict[str, str]:
     names: dict[str, str] = {}
     for seat in match.seats.all():
         entry = seat.entry
-        players = [entry.team.first, entry.team.second] if entry.team_id else [entry.player]
+        players = entry.players
         letters = [ch for ch in seat.seats if ch.isalpha()]
         if len(letters) == len(players):
             names.update(zip(letters, (p.name for p in players), strict=True))

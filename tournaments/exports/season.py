@@ -12,7 +12,7 @@ from tournaments.models import Series
 from tournaments.services import seasons
 
 from .pdf import _context, render
-from .tabular import Column, Sheet, exact_number, neutralise
+from .tabular import Cell, Column, Sheet, exact_number, neutralise
 
 
 def season_sheet(series: Series) -> Sheet:
@@ -46,7 +46,7 @@ def season_sheet(series: Series) -> Sheet:
         },
     )
     for row in payload["rows"]:
-        cells = []
+        cells: list[Cell] = []
         dropped = []
         for cell in row["evenings"]:
             value = exact_number(cell["score"])

@@ -193,7 +193,7 @@ def result_lines(tournament: Tournament) -> list[ResultLine]:
             ResultLine(
                 round=match.round.number,
                 match=match.pk,
-                table=match.table.number if match.table_id else None,
+                table=match.table.number if match.table is not None else None,
                 state=str(match.get_state_display()),
                 side="" if match.is_bye else seat.side,  # a bye's seat is "-"
                 seats="" if match.is_bye else seat.seats,
@@ -298,7 +298,9 @@ def to_xlsx(sheets: Sequence[Sheet] | Sheet, *, title: str = "") -> bytes:
     if isinstance(sheets, Sheet):
         sheets = [sheets]
     book = Workbook()
-    book.remove(book.active)
+    first = book.active
+    assert first is not None  # a new workbook has one sheet
+    book.remove(first)
     book.properties.title = title or None
     book.properties.creator = "TrickTable"
     bold = Font(bold=True)

@@ -36,19 +36,36 @@ class TrickView:
 
 
 class GamePresentation(Protocol):
-    """Everything the tournaments layer shows of one game."""
+    """Everything the tournaments layer shows of one game. (Its data are read-only properties
+    here: a game states them as plain class attributes, of these types or narrower.)"""
 
-    #: The record's `game`, as in `games.registry`.
-    name: str
-    #: The game's name for people ("Solo Whist").
-    label: Label
-    #: The presets as players call them (an id missing here is shown as written).
-    preset_names: Mapping[str, Label]
-    #: The paper score sheet: columns for the hand as a whole, then a group per side.
-    sheet_leading: tuple[Label, ...]
-    sheet_per_side: tuple[Label, ...]
-    #: Sheet rows when the match runs to a target score or until the round is closed.
-    sheet_rows: int
+    @property
+    def name(self) -> str:
+        """The record's `game`, as in `games.registry`."""
+        ...
+
+    @property
+    def label(self) -> Label:
+        """The game's name for people ("Solo Whist")."""
+        ...
+
+    @property
+    def preset_names(self) -> Mapping[str, Label]:
+        """The presets as players call them (an id missing here is shown as written)."""
+        ...
+
+    @property
+    def sheet_leading(self) -> tuple[Label, ...]:
+        """The paper score sheet: columns for the hand as a whole, then a group per side."""
+        ...
+
+    @property
+    def sheet_per_side(self) -> tuple[Label, ...]: ...
+
+    @property
+    def sheet_rows(self) -> int:
+        """Sheet rows when the match runs to a target score or until the round is closed."""
+        ...
 
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         """One sentence per rule, from the engine's full option dict and compiled rules."""

@@ -5,6 +5,7 @@ page, its live fragment, the token probe and the API's answer about a table toke
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 
@@ -64,7 +65,7 @@ def card_now(found: EventTable) -> CardNow:
         if table is not None
         else None
     )
-    common = {"event_table": found, "tournament": tournament, "round": latest}
+    common: dict[str, Any] = {"event_table": found, "tournament": tournament, "round": latest}
     if tournament.state == Tournament.State.FINISHED:
         return CardNow(**common, state=CardState.OVER, table=table, match_id=match_id)
     if latest is None:

@@ -115,7 +115,7 @@ class TableRow:
 
     @property
     def number(self) -> int | None:
-        return self.match.table.number if self.match.table_id else None
+        return self.match.table.number if self.match.table is not None else None
 
     @property
     def finished(self) -> bool:
@@ -215,7 +215,8 @@ def rematches(round_: Round) -> list[tuple[str, str]]:
                         continue
                     for opponent in other.seats:
                         if opponent.entry_id in met.get(seat.entry_id, set()):
-                            pairs.add(tuple(sorted((seat.entry.name, opponent.entry.name))))
+                            first, second = sorted((seat.entry.name, opponent.entry.name))
+                            pairs.add((first, second))
     return sorted(pairs)
 
 

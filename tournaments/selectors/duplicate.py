@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+
+from django.db.models import QuerySet
 
 from tournaments import duplicate as engine
 from tournaments.models import Board, BoardResult, DuplicateEvent, DuplicatePair, Tournament
@@ -55,7 +58,7 @@ def expected_plays(settings: DuplicateEvent) -> int:
     return max(counts.values(), default=1)
 
 
-def results_qs(tournament: Tournament, through_round: int | None = None):
+def results_qs(tournament: Tournament, through_round: int | None = None) -> QuerySet[BoardResult]:
     qs = BoardResult.objects.filter(
         tournament=tournament, is_current=True, status=BoardResult.Status.CONFIRMED
     ).select_related("board")
@@ -76,6 +79,7 @@ def engine_result(r: BoardResult, compare: str) -> engine.Result:
             round=r.round_number,
         )
     ns, ew = r.ns_score, r.ew_score
+    assert ns is not None and ew is not None  # a scored (not adjusted) result has both
     if compare == "net":
         ns, ew = ns - ew, ew - ns
     return engine.Result(
@@ -158,7 +162,7 @@ def play_words(scored_event: Scored, board: int, record: Any) -> dict[str, str]:
     }
 
 
-def points_text(value, method: str) -> str:
+def points_text(value: Fraction | Decimal | int | str | None, method: str) -> str:
     """Matchpoints or IMPs for people: exact to two decimals, no float until here."""
     if value is None:
         return ""

@@ -117,7 +117,7 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
         out = []
         for m in matches:
             played = board.series.get((m.round, m.index))
-            legs = []
+            legs: list[dict[str, Any]] = []
             for leg in played.legs if played else []:
                 legs.append(
                     {
@@ -187,7 +187,7 @@ def bracket_data(tournament: Tournament, *, public: bool = True) -> dict | None:
         "rounds": rounds,
         "champion": who(board.bracket.champion),
         "complete": board.complete,
-        "placings": [{"place": place, **who(e)} for e, place in placings],
+        "placings": [{"place": place, **(who(e) or {})} for e, place in placings],
         "notes": [pairing_words.note(text, names) for text in board.notes],
     }
 

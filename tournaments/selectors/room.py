@@ -4,13 +4,14 @@ projector show them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock
+from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock, Seat
 from tournaments.services.room import ClockState, clock_state
 
 S = HandSubmission.Status
@@ -58,12 +59,12 @@ class TableProgress:
 CLOCKWISE = "NESW"
 
 
-def seat_order_names(seats) -> list[str]:
+def seat_order_names(seats: Iterable[Seat]) -> list[str]:
     """A table's sides in seat order, clockwise from North (N v E v S v W at a table of four;
     a team holding NS before the one holding EW), each side's entries joined with " & "
     (progressive partners: "N & S v E & W")."""
 
-    def where(seat) -> int:
+    def where(seat: Seat) -> int:
         first = seat.seats[:1]
         return CLOCKWISE.index(first) if first and first in CLOCKWISE else len(CLOCKWISE)
 
@@ -116,9 +117,9 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
     for match in matches:
         rows.append(
             TableProgress(
-                number=match.table.number,
+                number=match.played_table.number,
                 match_id=match.pk,
-                table_id=match.table_id,
+                table_id=match.played_table.pk,
                 names=seat_order_names(match.seats.all()),
                 hands=match.n_hands,
                 confirmed=match.n_confirmed,
@@ -126,7 +127,7 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
                 disputed=match.n_disputed,
                 finished=match.state == Match.State.FINISHED,
                 last_at=match.last_hand_at or start,
-                call=calls.get(match.table_id),
+                call=calls.get(match.played_table.pk),
             )
         )
 

@@ -136,7 +136,7 @@ def _sides(match: Match, layout: gameplay.Layout) -> tuple[tuple[SideView, ...],
         players: list[str] = []
         for seat in seated:
             entry = seat.entry
-            people = [p.name for p in entry.team.players] if entry.team_id else [entry.player.name]
+            people = [p.name for p in entry.players]
             players.extend(people)
             if len(seat.seats) == 1:
                 names[seat.seats] = entry.name
@@ -264,9 +264,7 @@ def scoring_view(table: Table) -> ScoringView:
         [
             (
                 seat.seats,
-                [p.name for p in seat.entry.team.players]
-                if seat.entry.team_id
-                else [seat.entry.player.name],
+                [p.name for p in seat.entry.players],
                 seat.entry.name,
             )
             for seat in match.seats.all()

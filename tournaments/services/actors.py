@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import AuditEvent, PublishedEvent, Table, Tournament
+from tournaments.models import AuditEvent, PublishedEvent, Table, Tournament, max_length
 
 from .errors import NotAllowed
 
@@ -95,7 +95,7 @@ def require_director(actor: Actor, tournament: Tournament) -> None:
 def _fit(text: str, field: str) -> str:
     """Shorten a label to its column (the full story is in the event's data): a long subject,
     e.g. every setup field changed at once, must not fail the workflow it records."""
-    limit = AuditEvent._meta.get_field(field).max_length
+    limit = max_length(AuditEvent, field)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -95,13 +96,16 @@ def _one_snapshot() -> Iterator[None]:
         return
     connection.ensure_connection()
     if connection.vendor == "sqlite":
-        mode = connection.transaction_mode
-        connection.transaction_mode = None  # plain BEGIN: deferred, takes no write lock
+        # SQLite's wrapper's transaction_mode (the OPTIONS key of the same name): not in the
+        # stubs, which type the wrapper every backend shares.
+        sqlite: Any = connection
+        mode = sqlite.transaction_mode
+        sqlite.transaction_mode = None  # plain BEGIN: deferred, takes no write lock
         try:
             with transaction.atomic():
                 yield
         finally:
-            connection.transaction_mode = mode
+            sqlite.transaction_mode = mode
         return
     with transaction.atomic():
         if connection.vendor == "postgresql":

@@ -491,11 +491,11 @@ def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
 def _board_at(match: Match, event: DuplicateEvent, number: Any) -> Board:
     if not isinstance(number, int) or isinstance(number, bool):
         raise Invalid("bad-board", "a board number is a whole number")
-    if number not in boards_of(event, match.round.number, match.table.number):
+    if number not in boards_of(event, match.round.number, match.played_table.number):
         raise Invalid(
             "wrong-board",
             f"board {number} is not played at table "
-            f"{match.table.number} in round {match.round.number}",
+            f"{match.played_table.number} in round {match.round.number}",
         )
     return Board.objects.select_for_update().get(tournament=event.tournament, number=number)
 
@@ -645,7 +645,7 @@ def _submit_board_result(
             board=target,
             match=match,
             round_number=match.round.number,
-            table_number=match.table.number,
+            table_number=match.played_table.number,
             ns_pair=ns_pair,
             ew_pair=ew_pair,
             version=_next_version(match, target),
@@ -669,7 +669,7 @@ def _submit_board_result(
             tournament=tournament,
             actor=actor,
             action="duplicate-result-entered",
-            subject=f"board {board} round {match.round.number} table {match.table.number}",
+            subject=f"board {board} round {match.round.number} table {match.played_table.number}",
             data={"result": result.pk, "ns": score.ns, "ew": score.ew},
         )
     _bump(tournament, match)
@@ -840,7 +840,7 @@ def _directors_result(
         board=board,
         match=match,
         round_number=match.round.number,
-        table_number=match.table.number,
+        table_number=match.played_table.number,
         ns_pair=ns_pair,
         ew_pair=ew_pair,
         version=_next_version(match, board),
@@ -857,7 +857,9 @@ def _directors_result(
         tournament=tournament,
         actor=actor,
         action=action,
-        subject=f"board {board.number} round {match.round.number} table {match.table.number}",
+        subject=(
+            f"board {board.number} round {match.round.number} table {match.played_table.number}"
+        ),
         reason=reason,
         data={"result": result.pk, **figures},
     )
@@ -885,9 +887,9 @@ def missing_results(round_: Round) -> list[tuple[int, int]]:
     )
     out = []
     for match in round_.matches.select_related("table"):
-        for b in boards_of(event, round_.number, match.table.number):
-            if (match.table.number, b) not in done:
-                out.append((match.table.number, b))
+        for b in boards_of(event, round_.number, match.played_table.number):
+            if (match.played_table.number, b) not in done:
+                out.append((match.played_table.number, b))
     return out
 
 

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from tournaments.models import Entry, KeepApart, Player, Round, Team, Tournament
+from tournaments.models import Entry, KeepApart, Player, Round, Team, Tournament, max_length
 
 from .actors import Actor, audit, is_director, require_director
 from .errors import Conflict, NotAllowed, NotFound, ServiceError
 
-MAX_CLUB_NUMBER = Player._meta.get_field("club_number").max_length
-MAX_EMAIL = Player._meta.get_field("email").max_length
+MAX_CLUB_NUMBER = max_length(Player, "club_number")
+MAX_EMAIL = max_length(Player, "email")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def _check_seed(seed: object) -> None:
         raise ServiceError("bad-seed", "a seed is a whole number from 1")
 
 
-MAX_AFFILIATION = Entry._meta.get_field("affiliation").max_length
+MAX_AFFILIATION = max_length(Entry, "affiliation")
 
 
 def _affiliation(text: object) -> str:
@@ -295,8 +295,9 @@ def fix_table(*, entry: Entry, actor: Actor, table: int | None, reason: str = ""
         .exclude(pk=entry.pk)
         .exclude(status=Entry.Status.WITHDRAWN)
     )
-    if table is not None and clash.exists():
-        raise Conflict("table-taken", f"table {table} is already fixed for {clash.first().name}")
+    taken = clash.first() if table is not None else None
+    if taken is not None:
+        raise Conflict("table-taken", f"table {table} is already fixed for {taken.name}")
     entry.fixed_table = table
     entry.save(update_fields=["fixed_table"])
     audit(

@@ -365,7 +365,9 @@ def _envelope(text: str) -> tuple[int, int, int | None, dict]:
             raise _LineError("bad-envelope", f"{name} must be a positive whole number")
         return value
 
-    return number("round"), number("table"), number("hand", required=False), line["record"]
+    round_number, table = number("round"), number("table")
+    assert round_number is not None and table is not None  # required: refused when missing
+    return round_number, table, number("hand", required=False), line["record"]
 
 
 def _match(tournament: Tournament, round_number: int, table: int, cache: dict) -> Match:

@@ -149,8 +149,8 @@ def _evaluate(
         except RecordError as error:
             raise _engine_errors({"errors": [error.as_dict()]}) from error
         if stated != g.read_state(state, compiled):
-            error = RecordError("bad-state", "`before` disagrees with the earlier hands")
-            raise _engine_errors({"errors": [error.as_dict()]})
+            disagrees = RecordError("bad-state", "`before` disagrees with the earlier hands")
+            raise _engine_errors({"errors": [disagrees.as_dict()]})
     # What is stored (and exported) is canonical: the format's fields, cards spelt AS, TH.
     record = canonical_hand({k: v for k, v in raw.items() if k != "before"})
     record.setdefault("format", "hand/1")
@@ -161,12 +161,12 @@ def _evaluate(
     if number > 1:
         expected = g.next_dealer(compiled, versions[number - 2].record["dealer"])
         if record.get("dealer") != expected:
-            error = RecordError(
+            wrong = RecordError(
                 "wrong-dealer",
                 f"hand {number} is dealt by {expected}, not {record.get('dealer')}",
                 seat=record.get("dealer") if isinstance(record.get("dealer"), str) else None,
             )
-            raise _engine_errors({"errors": [error.as_dict()]})
+            raise _engine_errors({"errors": [wrong.as_dict()]})
     record["game"] = tournament.game
     record["rules"] = tournament.rules
     return record, result
@@ -506,7 +506,7 @@ def _decide(
 
 
 def confirm_hand(
-    *, submission: HandSubmission, actor: Actor, expected_version: int
+    *, submission: HandSubmission, actor: Actor, expected_version: int | None
 ) -> HandSubmission:
     """The other side (or a director) agrees with a pending hand. In PIN mode (the default) a
     table scorer gives the answering side's PIN (`actor.pin`): the side is that PIN's, which
@@ -570,11 +570,14 @@ def void_hand(
         tournament=tournament,
         actor=actor,
         action="hand-voided",
-        subject=f"round {match.round.number} table {match.table.number} hand {current.hand.number}",
+        subject=(
+            f"round {match.round.number} table {match.played_table.number} "
+            f"hand {current.hand.number}"
+        ),
         reason=reason.strip(),
         data={
             "round": match.round.number,
-            "table": match.table.number,
+            "table": match.played_table.number,
             "number": current.hand.number,
             "hand": current.hand_id,
             "version": current.version,
@@ -632,11 +635,11 @@ def correct_hand(
         tournament=tournament,
         actor=actor,
         action="hand-corrected",
-        subject=f"round {match.round.number} table {match.table.number} hand {number}",
+        subject=f"round {match.round.number} table {match.played_table.number} hand {number}",
         reason=reason.strip(),
         data={
             "round": match.round.number,
-            "table": match.table.number,
+            "table": match.played_table.number,
             "number": number,
             "hand": hand.pk,
             "version": new.version,
@@ -645,7 +648,7 @@ def correct_hand(
         },
     )
     if match.state == Match.State.FINISHED:  # settling again announces the new results
-        _settle(match, tournament, versions, match.result.get("ended_by", "director"))
+        _settle(match, tournament, versions, (match.result or {}).get("ended_by", "director"))
     else:
         _finish_if_complete(match, tournament, versions)
     notify.hand_confirmed(new)
@@ -701,10 +704,10 @@ def finish_match(*, match: Match, actor: Actor) -> Match:
                 tournament=tournament,
                 actor=actor,
                 action="match-closed",
-                subject=f"round {match.round.number} table {match.table.number}",
+                subject=f"round {match.round.number} table {match.played_table.number}",
                 data={
                     "round": match.round.number,
-                    "table": match.table.number,
+                    "table": match.played_table.number,
                     "hands": len(versions),
                 },
             )

@@ -4,7 +4,7 @@ entry's results (for the standings engine) and meetings (for the pairing engines
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -310,7 +310,8 @@ def entrants(tournament: Tournament, history: History | StandingsInput) -> list:
     from tournaments.standings import Entrant
 
     out = []
-    for order, entry in enumerate(history.entries, 1):
+    facts: Sequence[Entry | EntryFacts] = history.entries
+    for order, entry in enumerate(facts, 1):
         missed = tuple(range(1, entry.joined_round))
         out.append(
             Entrant(

@@ -44,7 +44,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Tournament, max_length
 
 from .actors import Actor, audit, require_director
 from .entries import PlayerSpec, register_entry
@@ -53,7 +53,7 @@ from .errors import ServiceError
 MAX_ROWS = 2000
 MAX_BYTES = 2 * 1024 * 1024
 MAX_NAME = 100
-MAX_CLUB = Player._meta.get_field("club_number").max_length
+MAX_CLUB = max_length(Player, "club_number")
 MAX_BLANK_ROWS = 5 * MAX_ROWS  # a sheet padded with empty rows is read this far, no further
 MAX_COLUMNS = 64  # columns of a row (the file needs at most eight)
 MAX_CELL = 1000  # characters of one cell
@@ -425,7 +425,9 @@ def _player_key(spec: PlayerSpec) -> str:
     return "name:" + spec.name.casefold()
 
 
-def _parse_row(number: int, cells: list[str], columns: dict[str, int], team_event: bool):
+def _parse_row(
+    number: int, cells: list[str], columns: dict[str, int], team_event: bool
+) -> EntryRow:
     def get(column: str) -> str:
         index = columns.get(column)
         return cells[index] if index is not None and index < len(cells) else ""

@@ -21,8 +21,9 @@ the target, the first to win more than half goes through.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +33,9 @@ from tournaments.models import Entry, Match, Round, Seat, Tournament
 from . import history as hist
 from .actors import Actor, audit, require_director
 from .errors import Conflict, Invalid, ServiceError
+
+if TYPE_CHECKING:
+    from tournaments.pairing import Contender
 
 CUT_SIZES = (0, 2, 4, 8)
 MAX_COUNT = 99
@@ -99,7 +103,7 @@ def set_knockout(
     made. Setting what is already set changes nothing and records nothing."""
     require_director(actor, tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    values = {
+    values: dict[str, Any] = {
         "top_cut": tournament.top_cut,
         "knockout_length": tournament.knockout_length,
         "knockout_count": tournament.knockout_count,
@@ -426,6 +430,7 @@ def board(tournament: Tournament, *, public: bool = True) -> Board | None:
         winner = next((e for e, outcome, _ in at if outcome in ("win", "bye")), None)
         if state != Match.State.FINISHED:
             winner = None
+        assert b_round is not None and b_index is not None  # bracket_round__isnull=False
         leg = Leg(match_id, number, table, state, winner, {e: p for e, _, p in at})
         one = series.setdefault((b_round, b_index), Series(b_round, b_index))
         one.legs.append(leg)
@@ -455,7 +460,9 @@ def board(tournament: Tournament, *, public: bool = True) -> Board | None:
     return Board(current, series, placings(current), notes)
 
 
-def draw(tournament: Tournament, number: int, contenders_for) -> tuple:
+def draw(
+    tournament: Tournament, number: int, contenders_for: Callable[[int], Sequence[Contender]]
+) -> tuple:
     """The knockout round `number`: the bracket's matches of its earliest round still to play
     (another match of a best of N still undecided, or a match whose two entrants are known), the
     top seed on
@@ -477,7 +484,8 @@ def draw(tournament: Tournament, number: int, contenders_for) -> tuple:
             "pk", flat=True
         )
     )
-    tables, slots = [], []
+    tables: list[tuple[int, ...]] = []
+    slots: list[tuple[int, int] | None] = []
     byes: list[int] = []
     bye_slots: list[tuple[int, int] | None] = []
     walkovers = []

@@ -32,14 +32,16 @@ def rated_games(game: str) -> list:
         places: dict[str, int] = {}
         for seat in match.seats.all():
             entry = seat.entry
-            if entry.team_id:
+            if entry.team is not None:
                 sides[seat.side] += [entry.team.first_id, entry.team.second_id]
             else:
+                assert entry.player_id is not None  # a team's entry or a player's
                 sides[seat.side].append(entry.player_id)
             places[seat.side] = seat.place or 1
         order = sorted(sides)
         if len(order) < 2:
             continue
+        assert match.finished_at is not None  # state=FINISHED
         out.append(
             RatedGame(
                 id=match.pk,
@@ -67,10 +69,11 @@ def duplicate_games(game: str) -> list:
     ).select_related("tournament")
     for event in events:
         tournament = event.tournament
-        players = {
-            p.number: (p.entry.team.first_id, p.entry.team.second_id)
-            for p in tournament.duplicate_pairs.select_related("entry__team")
-        }
+        players: dict[int, tuple[int, int]] = {}
+        for p in tournament.duplicate_pairs.select_related("entry__team"):
+            team = p.entry.team
+            assert team is not None  # a duplicate pair is a team's entry
+            players[p.number] = (team.first_id, team.second_id)
         played_at = (
             tournament.round_set.order_by("-number").values_list("closed_at", flat=True).first()
         ) or tournament.created_at

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.formatting import timestamp
-from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament
+from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament, max_length
 
 from . import notify
 from .actors import Actor, audit, require_director, scores_table
@@ -27,7 +28,7 @@ from .errors import Conflict, Invalid, NotAllowed
 
 MAX_MINUTES = 600
 MAX_EXTEND = 120
-NOTE_LENGTH = DirectorCall._meta.get_field("note").max_length
+NOTE_LENGTH = max_length(DirectorCall, "note")
 
 # -- the clock ------------------------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ def _open(round_: Round) -> None:
         )
 
 
-def _record(round_: Round, actor: Actor, action: str, clock: RoundClock, **data) -> None:
+def _record(round_: Round, actor: Actor, action: str, clock: RoundClock, **data: Any) -> None:
     audit(
         tournament=round_.tournament,
         actor=actor,

@@ -50,7 +50,7 @@ def _contenders(tournament: Tournament, number: int, history: hist.History) -> l
     return out
 
 
-def _draw(tournament: Tournament, number: int, history: hist.History):
+def _draw(tournament: Tournament, number: int, history: hist.History) -> tuple:
     """(tables, byes, notes, table slots, bye slots): a slot is a knockout match's place in the
     bracket (None for any other match)."""
     if knockout.in_knockout(tournament, number):
@@ -59,7 +59,7 @@ def _draw(tournament: Tournament, number: int, history: hist.History):
     return tables, byes, notes, [None] * len(tables), [None] * len(byes)
 
 
-def _pairings(tournament: Tournament, number: int, history: hist.History):
+def _pairings(tournament: Tournament, number: int, history: hist.History) -> tuple:
     from tournaments import pairing
 
     seed = tournament.seed * 1000 + number
@@ -272,7 +272,7 @@ def _seat_of(round_: Round, entry: Entry) -> Seat:
 
 def _table_number(seat: Seat) -> int | None:
     """The number of the seat's table (None for a bye)."""
-    return seat.match.table.number if seat.match.table_id else None
+    return seat.match.table.number if seat.match.table is not None else None
 
 
 @transaction.atomic
@@ -363,11 +363,11 @@ def close_round(*, round: Round, actor: Actor) -> Round:
         raise Conflict("round-not-published", "publish the round first")
     unfinished = round_.matches.exclude(state=Match.State.FINISHED).select_related("table")
     if unfinished.exists():
-        tables = ", ".join(str(m.table.number) for m in unfinished)
+        tables = ", ".join(str(m.played_table.number) for m in unfinished)
         raise Invalid(
             "matches-unfinished",
             f"table(s) {tables} have not finished",
-            details={"tables": [m.table.number for m in unfinished]},
+            details={"tables": [m.played_table.number for m in unfinished]},
         )
     round_.state = Round.State.CLOSED
     round_.closed_at = timezone.now()

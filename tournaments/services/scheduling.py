@@ -50,7 +50,7 @@ def run_or_send(
     try:
         if pending is not None and not redis_client.client().set(pending, "1", nx=True, ex=seconds):
             return False
-        current_app.tasks[task].apply_async(args=list(args))
+        current_app.tasks[task].apply_async(args=tuple(args))
         return True
     except Exception as error:
         if failed is None:

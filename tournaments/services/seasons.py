@@ -14,6 +14,7 @@ every member tournament's live stream (the season page listens to one of them).
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -34,6 +35,7 @@ from tournaments.models import (
     SeriesSnapshot,
     StandingsSnapshot,
     Tournament,
+    max_length,
 )
 from tournaments.standings import season as engine
 
@@ -43,8 +45,8 @@ from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 PENDING_KEY = "tricktable:season-pending:{}"
 PENDING_SECONDS = 30
-MAX_NAME = Series._meta.get_field("name").max_length
-MAX_SLUG = Series._meta.get_field("slug").max_length
+MAX_NAME = max_length(Series, "name")
+MAX_SLUG = max_length(Series, "slug")
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 MAX_PLACES = 200
 MAX_POINT = 10_000
@@ -334,17 +336,17 @@ def compute_payload(series: Series) -> dict[str, Any]:
     if rule == engine.MATCH_POINTS:  # a duplicate night has no match points to add up
         played = [(t, s) for t, s in played if t.format != Tournament.Format.DUPLICATE]
     keys = _entrant_keys([t.pk for t, _s in played])
-    names: dict[str, tuple[str, list[str]]] = {}
+    names: dict[Hashable, tuple[str, list[str]]] = {}
     games = []
     for tournament, snapshot in played:
-        results = {}
-        fields = {}
+        results: dict[Hashable, tuple[int, Fraction | int]] = {}
+        fields: dict[Hashable, Hashable] = {}
         for row in snapshot.payload["rows"]:
             if row["entry"] not in keys:
                 continue
             key, name, players = keys[row["entry"]]
             names[key] = (name, players)  # the latest evening's name
-            mp = Fraction(str(row.get("values", {}).get("match_points", 0)))
+            mp: Fraction | int = Fraction(str(row.get("values", {}).get("match_points", 0)))
             mp = mp.numerator if mp.denominator == 1 else mp
             results[key] = (row["rank"], mp)
             if "field" in row:  # a duplicate night's field: its places are shared within it

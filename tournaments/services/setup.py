@@ -392,7 +392,7 @@ def _settle_points_again(tournament: Tournament) -> int:
         sides = {s.side for s in match_seats}
         for seat in match_seats:
             if seat.match.is_bye:
-                points = tournament.points_bye
+                points: Decimal | None = tournament.points_bye
             elif len(sides) == 2:
                 points = {
                     "win": tournament.points_win,

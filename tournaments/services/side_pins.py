@@ -40,7 +40,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from tournaments.models import Match, PinFailure, Seat, Tournament
+from tournaments.models import Match, PinFailure, Seat, Tournament, max_length
 
 from .actors import Actor, audit, covers_table, is_director, require_director
 from .errors import Conflict, NotAllowed, ServiceError
@@ -79,7 +79,7 @@ def client_of(actor: Actor) -> str:
     """Who typed a PIN: the table's credential (its card, or one round's table token) and the
     client's address."""
     credential = f"card-{actor.card}" if actor.card is not None else f"table-{actor.table}"
-    return f"{credential}:{actor.client}"[: PinFailure._meta.get_field("client").max_length]
+    return f"{credential}:{actor.client}"[: max_length(PinFailure, "client")]
 
 
 def proven_side(match: Match, actor: Actor) -> str | None:
@@ -261,11 +261,11 @@ def clear_pin_failures(*, match: Match, actor: Actor, reason: str = "") -> int:
         tournament=tournament,
         actor=actor,
         action="pins-cleared",
-        subject=f"round {match.round.number} table {match.table.number}",
+        subject=f"round {match.round.number} table {match.played_table.number}",
         reason=reason.strip(),
         data={
             "round": match.round.number,
-            "table": match.table.number,
+            "table": match.played_table.number,
             "match": match.pk,
             "failures": cleared,
         },

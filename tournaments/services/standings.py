@@ -181,7 +181,7 @@ def provisional(tournament: Tournament) -> list[dict]:
             {
                 "match": match.pk,
                 "round": match.round.number,
-                "table": match.table.number,
+                "table": match.played_table.number,
                 "hands": len(versions),
                 "confirmed": all(v.status == HandSubmission.Status.CONFIRMED for v in versions),
                 "sides": sides,

@@ -89,7 +89,7 @@ def _check_lifetime(lifetime: timedelta | None) -> None:
             "bad-lifetime",
             "a table token lives from one minute to seven days (or, with no lifetime, "
             "until the event ends)",
-            {"seconds": int(lifetime.total_seconds())},
+            details={"seconds": int(lifetime.total_seconds())},
         )
 
 

@@ -12,15 +12,15 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tournaments import gameplay
-from tournaments.models import GAMES, Round, Tournament
+from tournaments.models import GAMES, Round, Tournament, max_length
 
 from .actors import Actor, audit, require_director
 from .errors import Conflict, Invalid, ServiceError
 from .table_access import expire_event_cards
 
-MAX_NAME = Tournament._meta.get_field("name").max_length
-MAX_VENUE = Tournament._meta.get_field("venue").max_length
-MAX_SLUG = Tournament._meta.get_field("slug").max_length
+MAX_NAME = max_length(Tournament, "name")
+MAX_VENUE = max_length(Tournament, "venue")
+MAX_SLUG = max_length(Tournament, "slug")
 MAX_ROUNDS = 32767  # a PositiveSmallIntegerField
 MAX_SEED = 2**31 - 1  # a PositiveIntegerField
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import lcm
 from operator import attrgetter, itemgetter
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .types import OUTCOMES, Entrant, Result, StandingsError
 
@@ -116,11 +116,11 @@ class Aggregates:
     )
     records: list[list[Result]]
     whole: bool
-    _results: list[list[tuple]] | None
+    _results: list[list[tuple[Any, ...]]] | None
 
     def __init__(self, entrants: Sequence[Entrant], results: Sequence[Result]) -> None:
         self.entrants = tuple(entrants)
-        self.cache: dict = {}
+        self.cache: dict[str, Any] = {}
         self._index_entrants()
         missed = [e for e in self.entrants if e.missed]
         dens = (
@@ -139,7 +139,7 @@ class Aggregates:
             self._diagnose(results)
 
     @property
-    def results(self) -> list[list[tuple]]:
+    def results(self) -> list[list[tuple[Any, ...]]]:
         """Each entrant's results as scaled tuples (see the module docstring); made from
         `records` on first use when the fast path left them out."""
         made = self._results
@@ -201,7 +201,7 @@ class Aggregates:
         made afterwards over whole lists; when one fails, `_diagnose` finds the culprit."""
         index_get = self.index.get
         n = self.n
-        per: list[list[tuple]] = [[] for _ in range(n)]
+        per: list[list[tuple[Any, ...]]] = [[] for _ in range(n)]
         records: list[list[Result]] = [[] for _ in range(n)]
         opp_counts = {1}
         places: dict[tuple[int, int], int] = {}  # (match, entrant id) -> place, when placed
@@ -333,7 +333,8 @@ class Aggregates:
         # memory slowed the rest
         per: list[list[Result]] = [[] for _ in range(self.n)]
         add_to = dict(zip(self.ids, [mine.append for mine in per], strict=True))  # id -> append
-        seen: dict = {}  # match -> its first Result until the mirror comes, then its round
+        # match -> its first Result until the mirror comes, then its round
+        seen: dict[int, Any] = {}
         seen_setdefault = seen.setdefault
         frac = Fraction
         result = Result

@@ -40,7 +40,7 @@ _INT_ONLY = frozenset({int})
 _FRACTION_ONLY = {Fraction}
 
 
-def _column(metric: Metric, out: Column | Sequence, size: int) -> Column:
+def _column(metric: Metric, out: Column | Sequence[Any], size: int) -> Column:
     """A metric's output as a checked Column (the built-in metrics' values are trusted)."""
     col = out if isinstance(out, Column) else Column(out)
     if len(col.values) != size:
@@ -56,7 +56,9 @@ def _column(metric: Metric, out: Column | Sequence, size: int) -> Column:
     return col
 
 
-def _public(metric: Metric, col: Column, memo: dict[int, dict]) -> list:
+def _public(
+    metric: Metric, col: Column, memo: dict[int, dict[int | Fraction, Fraction]]
+) -> list[Any]:
     """The exposed values: ints for a count metric, Fractions otherwise (exact). `memo` keeps
     the Fractions made so far by denominator: a Fraction costs microseconds to build, and
     columns repeat values (match points, Buchholz) and share them (points for and against)."""
@@ -121,9 +123,9 @@ def compute(
     if not n:
         return []
     metrics = list(METRICS.values())
-    memo: dict[int, dict] = {}
-    raw: dict[str, Sequence] = {}  # sortable values of the field-wide metrics
-    public: dict[str, list] = {}
+    memo: dict[int, dict[int | Fraction, Fraction]] = {}
+    raw: dict[str, Sequence[Any]] = {}  # sortable values of the field-wide metrics
+    public: dict[str, list[Any]] = {}
     for m in metrics:
         if m.compute is not None:  # a field-wide metric (not chain-aware)
             col = _column(m, m.compute(agg), n)
@@ -184,7 +186,7 @@ def compute(
 
     ents = agg.entrants
 
-    def final(i: int) -> tuple:  # the last key, only for entrants sharing a group
+    def final(i: int) -> tuple[Any, ...]:  # the last key, only for entrants sharing a group
         e = ents[i]
         return (e.seed is None, e.seed or 0, e.order, e.id)
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from itertools import compress
 from math import gcd, lcm
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .aggregates import Aggregates
 from .types import Column, StandingsError
@@ -35,7 +35,8 @@ def _fraction(numerator: int, denominator: int) -> Fraction:
     g = gcd(numerator, denominator)
     if _FROM_COPRIME is None:
         return Fraction(numerator // g, denominator // g)
-    return _FROM_COPRIME(numerator // g, denominator // g)
+    made: Fraction = _FROM_COPRIME(numerator // g, denominator // g)
+    return made
 
 
 _FROM_COPRIME = getattr(Fraction, "_from_coprime_ints", None)
@@ -46,8 +47,8 @@ _NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\Z")
 class Metric:
     name: str
     higher_is_better: bool
-    compute: Callable[[Aggregates], Column | Sequence] | None = None
-    compute_group: Callable[[Aggregates, Sequence[int]], Column | Sequence] | None = None
+    compute: Callable[[Aggregates], Column | Sequence[Any]] | None = None
+    compute_group: Callable[[Aggregates, Sequence[int]], Column | Sequence[Any]] | None = None
     integer: bool = False  # a count: values are ints (otherwise exposed as Fractions)
     description: str = ""
     alone: int | Fraction = 0  # chain-aware: the value of an entrant tied with nobody
@@ -93,7 +94,7 @@ def unregister_metric(name: str) -> None:
     del _REGISTRY[name]
 
 
-_Fn = TypeVar("_Fn", bound=Callable[..., Column | Sequence])
+_Fn = TypeVar("_Fn", bound=Callable[..., Column | Sequence[Any]])
 
 
 def _builtin(
@@ -292,7 +293,7 @@ def opponent_strength(agg: Aggregates) -> dict[str, Column]:
     Each result against opponents contributes the mean of its opponents' match points (exact:
     the scale is mp_den * opp_lcm); each bye and missed round contributes a virtual opponent on
     the entrant's own match points. Sonneborn-Berger counts played matches only."""
-    cached = agg.cache.get("opponent_strength")
+    cached: dict[str, Column] | None = agg.cache.get("opponent_strength")
     if cached is not None:
         return cached
     scale = agg.opp_lcm

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 __all__ = [
     "MATCH_POINTS",
@@ -70,7 +71,7 @@ class SeasonRow:
     #: Each evening's score (None: not played) and whether it counts among the best K.
     evenings: list[tuple[Fraction | int | None, bool]] = field(default_factory=list)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (-self.score, -self.wins, -self.best, -self.total, self.played)
 
 

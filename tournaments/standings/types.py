@@ -48,11 +48,11 @@ class Row(NamedTuple):
 
     rank: int  # shared when the whole chain (before the final key) ties; 1, 1, 3 style
     entrant: int
-    values: Mapping[str, Fraction | int]  # every registered metric's value, by name
+    values: Values  # every registered metric's value, by name
     tied: bool  # shares its rank with another row
 
 
-class Values(Mapping):
+class Values(Mapping[str, Fraction | int]):
     """A row's metric values by name: a read-only mapping over a tuple, the names' positions
     shared by every row of one computation (cheaper than a dict per row)."""
 

@@ -45,7 +45,7 @@ def error_words(error: Any) -> str:
 
 
 @register.filter
-def side_scores(scores) -> str:
+def side_scores(scores: Any) -> str:
     """{"NS": 50, "EW": 64} -> "NS 50 · EW 64"."""
     if not isinstance(scores, dict):
         return ""

@@ -1,5 +1,6 @@
 """The hand-record checker page: validates and scores records, stores nothing."""
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 
@@ -7,7 +8,7 @@ from tournaments.checker import DEMO_GAMES, check_text, demo_records
 from tournaments.forms import CheckHandsForm
 
 
-def check_hands(request):
+def check_hands(request: HttpRequest) -> HttpResponse:
     """Check hand records with the rules engine and show each result (nothing is stored)."""
     report = None
     if request.method == "POST":

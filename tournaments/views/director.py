@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.forms import BooleanField
+from django.db.models import QuerySet
+from django.forms import BooleanField, Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -42,7 +43,15 @@ from tournaments.director_forms import (
     record_for_editing,
 )
 from tournaments.engine_words import error_sentence, refusal_words
-from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
+from tournaments.models import (
+    Entry,
+    HandSubmission,
+    KeepApart,
+    Match,
+    Round,
+    TableToken,
+    Tournament,
+)
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
 from tournaments.services import Actor, ServiceError, side_pins
@@ -50,6 +59,9 @@ from tournaments.services.knockout import SETTING_REFUSALS
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 AUDIT_PAGE = 50
 
@@ -71,7 +83,7 @@ def director_page(view: Callable) -> Callable:
     return page
 
 
-def run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:
+def run(request: HttpRequest, call: Callable[[], Any], success: StrOrPromise) -> Any:
     """Call one service; show its success or its refusal as a message. Returns the result, or
     None when the service refused."""
     try:
@@ -148,7 +160,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     """Where the director goes next: printing, imports, exports and the public pages."""
     slug = tournament.slug
     printable = round_ is not None and round_.is_public
-    at = {"slug": slug, "number": round_.number} if printable else {}
+    at = {"slug": slug, "number": round_.number} if printable and round_ is not None else {}
 
     def export(subject: str) -> list[tuple[str, str]]:
         return [
@@ -300,7 +312,7 @@ def director_rules_options(request: HttpRequest) -> HttpResponse:
 
 
 @director_page
-def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     if tournament.format == Tournament.Format.DUPLICATE:  # its own page (views/duplicate.py)
         return redirect("tournaments:duplicate-director", slug=tournament.slug)
     round_ = select.current_round(tournament)
@@ -333,7 +345,9 @@ def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Acto
 
 @director_page
 @require_POST
-def director_open_registration(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_open_registration(
+    request: HttpRequest, tournament: Tournament, actor: Actor
+) -> HttpResponse:
     run(
         request,
         lambda: services.open_registration(tournament=tournament, actor=actor),
@@ -344,7 +358,9 @@ def director_open_registration(request: HttpRequest, tournament: Tournament, act
 
 @director_page
 @require_POST
-def director_close_registration(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_close_registration(
+    request: HttpRequest, tournament: Tournament, actor: Actor
+) -> HttpResponse:
     run(
         request,
         lambda: services.close_registration(tournament=tournament, actor=actor),
@@ -355,7 +371,7 @@ def director_close_registration(request: HttpRequest, tournament: Tournament, ac
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Close the event, after a confirmation page (it cannot be undone)."""
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
@@ -377,7 +393,7 @@ def director_finish(request: HttpRequest, tournament: Tournament, actor: Actor):
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Edit the setup; what shapes the hands and the draw is read-only once a round is
     published (services.setup says why)."""
     locked = tournament.round_set.public().exists()
@@ -407,7 +423,7 @@ def director_setup(request: HttpRequest, tournament: Tournament, actor: Actor):
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Every entry with check-in, withdraw, seed and fixed table; and an entry registered by
     the director (a late entry once rounds are published)."""
     team = tournament.is_team_event
@@ -461,7 +477,7 @@ def director_entries(request: HttpRequest, tournament: Tournament, actor: Actor)
 @require_POST
 def director_entry_action(
     request: HttpRequest, tournament: Tournament, actor: Actor, entry_id: int, action: str
-):
+) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     name = entry.name
     if action == "check-in":
@@ -477,7 +493,7 @@ def director_entry_action(
             _("The check-in of %(name)s is taken back.") % {"name": name},
         )
     elif action == "affiliation":
-        form = AffiliationForm(request.POST)
+        form: Form = AffiliationForm(request.POST)
         affiliation = form.cleaned_data["affiliation"] if form.is_valid() else ""
         run(
             request,
@@ -535,7 +551,7 @@ def director_entry_action(
     )
 
 
-def _active_entries(tournament: Tournament):
+def _active_entries(tournament: Tournament) -> QuerySet[Entry]:
     return (
         Entry.objects.filter(tournament=tournament)
         .exclude(status=Entry.Status.WITHDRAWN)
@@ -546,7 +562,7 @@ def _active_entries(tournament: Tournament):
 
 @director_page
 @require_POST
-def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Name two entries the pairings are to keep apart."""
     form = KeepApartForm(request.POST, entries=_active_entries(tournament))
     if form.is_valid():
@@ -565,7 +581,7 @@ def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Act
         )
     else:
         for error in form.errors.values():
-            messages.error(request, " ".join(error))
+            messages.error(request, " ".join(map(str, error)))
     return redirect(f"{reverse('tournaments:director-entries', args=[tournament.slug])}#apart")
 
 
@@ -573,7 +589,7 @@ def director_keep_apart(request: HttpRequest, tournament: Tournament, actor: Act
 @require_POST
 def director_allow_together(
     request: HttpRequest, tournament: Tournament, actor: Actor, pair_id: int
-):
+) -> HttpResponse:
     pair = get_object_or_404(
         KeepApart.objects.select_related("first", "second", "tournament"),
         tournament=tournament,
@@ -590,7 +606,9 @@ def director_allow_together(
 
 @director_page
 @require_POST
-def director_check_in_entries(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_check_in_entries(
+    request: HttpRequest, tournament: Tournament, actor: Actor
+) -> HttpResponse:
     """The registration desk's "check in the selected": every chosen entry at once."""
     chosen = [int(v) for v in request.POST.getlist("entry") if v.isdigit()]
     if not chosen:
@@ -628,7 +646,9 @@ def _to_round(round_: Round) -> HttpResponse:
 
 @director_page
 @require_POST
-def director_round_generate(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_round_generate(
+    request: HttpRequest, tournament: Tournament, actor: Actor
+) -> HttpResponse:
     """Pair the next round as a draft (or draw the current draft again)."""
     regenerate = request.POST.get("regenerate") == "1"
     round_ = run(
@@ -640,7 +660,9 @@ def director_round_generate(request: HttpRequest, tournament: Tournament, actor:
 
 
 @director_page
-def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+def director_round(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     """A round's tables: a draft to review (swap entries, see rematches, publish) or a round in
     play with each table's progress."""
     round_ = _round(tournament, number)
@@ -686,12 +708,14 @@ def director_round(request: HttpRequest, tournament: Tournament, actor: Actor, n
 
 @director_page
 @require_POST
-def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+def director_round_swap(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     round_ = _round(tournament, number)
     form = SwapForm(request.POST, entries=list(tournament.entries.all()))
     if not form.is_valid():
         for error in form.errors.values():
-            messages.error(request, " ".join(error))
+            messages.error(request, " ".join(map(str, error)))
         return _to_round(round_)
     first = tournament.entries.get(pk=form.cleaned_data["first"])
     second = tournament.entries.get(pk=form.cleaned_data["second"])
@@ -713,7 +737,9 @@ def director_round_swap(request: HttpRequest, tournament: Tournament, actor: Act
 
 @director_page
 @require_POST
-def director_round_publish(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+def director_round_publish(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     round_ = _round(tournament, number)
     run(
         request,
@@ -725,7 +751,9 @@ def director_round_publish(request: HttpRequest, tournament: Tournament, actor: 
 
 @director_page
 @require_POST
-def director_round_close(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+def director_round_close(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     round_ = _round(tournament, number)
     if not confirmed(request):
         return ask_first(
@@ -752,7 +780,7 @@ def director_round_close(request: HttpRequest, tournament: Tournament, actor: Ac
 # -- matches and hands ----------------------------------------------------------------------------
 
 
-def _match(tournament: Tournament, match_id: int):
+def _match(tournament: Tournament, match_id: int) -> Match:
     match = select.match_detail(tournament, match_id)
     if match is None:
         raise Http404("no such match")
@@ -760,11 +788,13 @@ def _match(tournament: Tournament, match_id: int):
 
 
 @director_page
-def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int):
+def director_match(
+    request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int
+) -> HttpResponse:
     match = _match(tournament, match_id)
     tokens = (
         list(
-            TableToken.objects.filter(table_id=match.table.event_table_id).select_related(
+            TableToken.objects.filter(table_id=match.played_table.event_table_id).select_related(
                 "created_by"
             )
         )
@@ -791,14 +821,14 @@ def director_match(request: HttpRequest, tournament: Tournament, actor: Actor, m
 @require_POST
 def director_match_pins_clear(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int
-):
+) -> HttpResponse:
     """Forget the wrong PINs typed at this match's table (a locked or struggling table): its
     entries' PINs are tried again at once. In the audit trail."""
     match = _match(tournament, match_id)
     run(
         request,
         lambda: side_pins.clear_pin_failures(match=match, actor=actor),
-        _("The wrong PINs of table %(n)s are cleared.") % {"n": match.table.number},
+        _("The wrong PINs of table %(n)s are cleared.") % {"n": match.played_table.number},
     )
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
@@ -810,16 +840,16 @@ def director_match_pins_clear(
 @require_POST
 def director_token_revoke(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, token_id: int
-):
+) -> HttpResponse:
     """Revoke one of the table's scoring links (a card lost or taken), after a confirmation."""
     match = _match(tournament, match_id)
     token = get_object_or_404(
         TableToken.objects.select_related("table__tournament"),
         pk=token_id,
-        table_id=match.table.event_table_id if match.table_id else None,
+        table_id=match.table.event_table_id if match.table is not None else None,
     )
     back = reverse("tournaments:director-match", args=[tournament.slug, match.pk])
-    number = match.table.number
+    number = match.played_table.number
     if not confirmed(request):
         return ask_first(
             request,
@@ -845,7 +875,7 @@ def director_token_revoke(
 @require_http_methods(["GET", "POST"])
 def director_match_finish(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int
-):
+) -> HttpResponse:
     """End a match with the complete hands played so far (a director's decision), after a
     confirmation step; a hand still awaiting confirmation (or disputed) is offered there to
     confirm or void instead of a refusal."""
@@ -873,7 +903,7 @@ def director_match_finish(
     return redirect(back)
 
 
-def _open_hands(match) -> list[HandSubmission]:
+def _open_hands(match: Match) -> list[HandSubmission]:
     """The hands that stop a match from ending: awaiting confirmation or disputed."""
     return [
         v
@@ -886,7 +916,7 @@ def _open_hands(match) -> list[HandSubmission]:
 @require_http_methods(["GET", "POST"])
 def director_hand(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
-):
+) -> HttpResponse:
     """A hand's versions (the newest first, none ever edited) and a correction: a new
     confirmed version with a reason, later hands re-scored by the service."""
     match = _match(tournament, match_id)
@@ -922,9 +952,10 @@ def director_hand(
     later = tournament.round_set.filter(number__gt=match.round.number).exists()
     flagged = select.corrections(tournament, current.hand_id)
     for version in versions:
-        version.pretty = json.dumps(version.raw, indent=2, ensure_ascii=False)
+        # Display attributes for the template, on the page's own instances.
+        version.pretty = json.dumps(version.raw, indent=2, ensure_ascii=False)  # type: ignore[attr-defined]
         event = flagged.get(version.version)
-        version.flagged = bool(event and event.data.get("after_next_round_paired"))
+        version.flagged = bool(event and event.data.get("after_next_round_paired"))  # type: ignore[attr-defined]
     return render(
         request,
         "tournaments/director/hand.html",
@@ -939,7 +970,7 @@ def director_hand(
             later_round=later,
             sides=select.match_sides(match),
             void_form=VoidForm(initial={"version": current.version}, prefix="void"),
-            game=entry_form_context(scoring_view(match.table), director=True),
+            game=entry_form_context(scoring_view(match.played_table), director=True),
             record=current.record,
             contract=(current.result or {}).get("contract"),
             pins=side_pins.pin_troubles([match.pk]).get(match.pk),
@@ -953,7 +984,7 @@ def director_hand(
 @require_POST
 def director_hand_confirm(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
-):
+) -> HttpResponse:
     """Confirm a pending hand as director (e.g. when the other side has left the table)."""
     match = _match(tournament, match_id)
     submission = get_object_or_404(
@@ -972,7 +1003,7 @@ def director_hand_confirm(
     return _back(request, tournament, match, number)
 
 
-def _back(request: HttpRequest, tournament: Tournament, match, number: int) -> HttpResponse:
+def _back(request: HttpRequest, tournament: Tournament, match: Match, number: int) -> HttpResponse:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = reverse("tournaments:director-hand", args=[tournament.slug, match.pk, number])
@@ -983,7 +1014,7 @@ def _back(request: HttpRequest, tournament: Tournament, match, number: int) -> H
 @require_POST
 def director_hand_void(
     request: HttpRequest, tournament: Tournament, actor: Actor, match_id: int, number: int
-):
+) -> HttpResponse:
     """Void a pending or disputed hand with a reason: the table enters it again."""
     match = _match(tournament, match_id)
     submission = get_object_or_404(
@@ -1019,7 +1050,7 @@ def _chosen_round(request: HttpRequest, rounds: list[int]) -> int | None:
 
 
 @director_page
-def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     rounds = select.audit_rounds(tournament)
     round_number = _chosen_round(request, rounds)
     kind = request.GET.get("kind", "")
@@ -1030,8 +1061,9 @@ def director_audit(request: HttpRequest, tournament: Tournament, actor: Actor):
     page = Paginator(events, AUDIT_PAGE).get_page(request.GET.get("page"))
     names = audit_words.names_for(page)
     for event in page:
-        event.sentence = audit_words.sentence(event, names)
-        event.pretty = _compact(event.data)
+        # Display attributes for the template, on the page's own instances.
+        event.sentence = audit_words.sentence(event, names)  # type: ignore[attr-defined]
+        event.pretty = _compact(event.data)  # type: ignore[attr-defined]
     query = "&".join(
         f"{key}={value}" for key, value in (("round", round_number or ""), ("kind", kind)) if value
     )

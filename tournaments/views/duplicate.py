@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from functools import wraps
 from typing import Any
@@ -168,7 +169,7 @@ class DuplicateForm(forms.Form):
 # -- access ---------------------------------------------------------------------------------------
 
 
-def director_page(view):
+def director_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     @login_required
     @wraps(view)
     def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -186,7 +187,7 @@ def engine_refusal(error: ServiceError) -> bool:
     return isinstance(error.details, dict) and error.details.get("engine") == "duplicate"
 
 
-def comparing(view):
+def comparing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The results pages compare the stored results with the engine: a refusal of them (results
     no evening can produce: a damaged archive restored) is a page saying so with the refusal's
     code and words, status 422, instead of a server error."""
@@ -260,15 +261,15 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
     rows = []
     for match in round_.matches.select_related("table").prefetch_related("seats__entry"):
-        numbers = dup.boards_of(event, round_.number, match.table.number)
+        numbers = dup.boards_of(event, round_.number, match.played_table.number)
         cells = []
         for n in numbers:
-            r = results.get((match.table.number, boards[n].pk))
-            cells.append({"board": n, "status": r.status if r else "", "result": r})
+            found = results.get((match.played_table.number, boards[n].pk))
+            cells.append({"board": n, "status": found.status if found else "", "result": found})
         ns, ew = dup._pair_numbers(match)
         rows.append(
             {
-                "table": match.table.number,
+                "table": match.played_table.number,
                 "match": match,
                 "ns": ns,
                 "ew": ew,
@@ -499,6 +500,7 @@ class DealForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        assert data is not None  # Form.clean returns the cleaned data
         names = seat_names()
         hands: dict[str, list[str]] = {}
         for seat in SEATS:
@@ -661,7 +663,7 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
             s = next(x for x in seats if x.table == table)
             nxt = plan.rounds[r] if r < len(plan.rounds) else None
 
-            def goes(pair, nxt=nxt):
+            def goes(pair: int | None, nxt: Sequence[engine.Seating] | None = nxt) -> str:
                 if nxt is None or pair is None:
                     return ""
                 for x in nxt:
@@ -680,8 +682,8 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
                     "round": r,
                     "ns": s.ns,
                     "ew": s.ew,
-                    "ns_name": names.get(s.ns, ""),
-                    "ew_name": names.get(s.ew, ""),
+                    "ns_name": names.get(s.ns, "") if s.ns else "",
+                    "ew_name": names.get(s.ew, "") if s.ew else "",
                     "boards": engine.board_set(s.board_set, event.boards_per_round),
                     "ns_next": goes(s.ns),
                     "ew_next": goes(s.ew),
@@ -849,7 +851,7 @@ def panel_context(
         r.board.number: r
         for r in BoardResult.objects.filter(match=match, is_current=True).select_related("board")
     }
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n in numbers:
         r = results.get(n)
         rows.append(
@@ -875,7 +877,7 @@ def panel_context(
             "calls": _calls_choices(tournament),
             "tricks": range(0, 14),
             "order": _bidding_order(boards[upcoming["board"]].dealer) if upcoming else "",
-            "needs_trump": bool(upcoming) and not boards[upcoming["board"]].turned,
+            "needs_trump": upcoming is not None and not boards[upcoming["board"]].turned,
             "suits": list(suit_labels().items()),
             "pin_mode": tournament.confirmation == Tournament.Confirmation.PIN,
             **_room(tournament, match),
@@ -900,7 +902,7 @@ def _room(tournament: Tournament, match: Match) -> dict[str, Any]:
         "room_clock_url": reverse("api:round-clock", args=[round_.pk]),
         "room_events": reverse("api:live-events", args=[tournament.slug]),
         "call_reasons": DirectorCall.Reason.choices if playing else None,
-        "call_state": _call_state(table_call(match.table)),
+        "call_state": _call_state(table_call(match.played_table)),
     }
 
 
@@ -1039,7 +1041,8 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if director and request.headers.get("Authorization") is None:
         from django.middleware.csrf import CsrfViewMiddleware
 
-        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+        # A check, not a chain: no next handler, and no view (so not a csrf_exempt one).
+        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})  # type: ignore[arg-type]
         if reason is not None:
             return reason
     actor = _table_actor(request, tournament, number, match)
@@ -1072,7 +1075,7 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             from tournaments.services.room import call_director
 
             call_director(
-                table=match.table,
+                table=match.played_table,
                 actor=actor,
                 reason=request.POST.get("reason", ""),
                 note=request.POST.get("note", ""),
@@ -1344,9 +1347,11 @@ def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     elif fmt == "xlsx":
         from openpyxl import Workbook
+        from openpyxl.worksheet.worksheet import Worksheet
 
         book = Workbook()
         sheet = book.active
+        assert isinstance(sheet, Worksheet)  # a new workbook's one sheet
         sheet.title = _("Ranking")[:31]
         for row in export_rows(scored):
             sheet.append(row)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -114,7 +115,7 @@ def _reverse_or(name: str, fallback: str) -> str:
         return fallback
 
 
-def _render(request: HttpRequest, template: str, status: int, **context) -> HttpResponse:
+def _render(request: HttpRequest, template: str, status: int, **context: Any) -> HttpResponse:
     """An error page with the request (header, language switch, signed-in links)."""
     with translation.override(_language(request)):
         signed_in = _signed_in(request)

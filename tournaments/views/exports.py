@@ -24,7 +24,7 @@ import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import path, re_path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -62,7 +62,7 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
 
 
 @require_safe
-def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> HttpResponse:
+def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> HttpResponseBase:
     """Standings or results as CSV, XLSX or PDF, headings in the active language. The PDF and
     XLSX are throttled per client address and built once per results version."""
     tournament = _tournament(slug)
@@ -74,7 +74,7 @@ def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> Htt
 
 
 @require_safe
-def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponseBase:
     """One match as a `match/1` record (its confirmed hands, in order)."""
     download = downloads.match(_tournament(slug), match_id)
     if download is None:
@@ -83,13 +83,13 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
 
 
 @require_safe
-def hands_export(request: HttpRequest, slug: str) -> HttpResponse:
+def hands_export(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every confirmed hand as `hand/1` JSON Lines, streamed."""
     return downloads.response(downloads.hands(_tournament(slug)))
 
 
 @require_safe
-def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
+def archive_export(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The whole tournament (`tricktable-archive/1`): its directors only, for it holds the
     audit trail, e-mail addresses and the hands' history."""
     tournament = _tournament(slug)

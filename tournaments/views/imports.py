@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -56,7 +57,7 @@ def _directed(request: HttpRequest, slug: str) -> tuple[Tournament, Actor]:
     return tournament, actor
 
 
-def _read(upload, limit: int) -> bytes:
+def _read(upload: UploadedFile, limit: int) -> bytes:
     """At most limit + 1 bytes of the upload: enough for the service to say it is too large
     without reading a huge file into memory."""
     return upload.read(limit + 1)
@@ -139,7 +140,7 @@ def _renumber(preview: entry_imports.EntriesPreview, originals: list[int]) -> No
             ]
 
 
-def _entries_context(tournament: Tournament, **extra) -> dict:
+def _entries_context(tournament: Tournament, **extra: Any) -> dict:
     return {
         "tournament": tournament,
         "max_rows": entry_imports.MAX_ROWS,
@@ -252,7 +253,9 @@ def entries_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 # -- hand records --------------------------------------------------------------------------------
 
 
-def _hands_page(request, tournament: Tournament, form: HandsUploadForm, status: int = 200):
+def _hands_page(
+    request: HttpRequest, tournament: Tournament, form: HandsUploadForm, status: int = 200
+) -> HttpResponse:
     jobs = ImportJob.objects.filter(tournament=tournament).defer("content", "errors")[:RECENT_JOBS]
     return render(
         request,

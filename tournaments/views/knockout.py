@@ -83,7 +83,7 @@ def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_page
 @require_http_methods(["GET", "POST"])
-def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     initial = {
         "top_cut": tournament.top_cut,
         "length": tournament.knockout_length,
@@ -122,7 +122,9 @@ def director_knockout(request: HttpRequest, tournament: Tournament, actor: Actor
 
 @director_page
 @require_POST
-def director_confirm_cut(request: HttpRequest, tournament: Tournament, actor: Actor):
+def director_confirm_cut(
+    request: HttpRequest, tournament: Tournament, actor: Actor
+) -> HttpResponse:
     """The director confirms the list they saw (its ids ride in the form): a list changed since
     is refused and shown again."""
     if request.POST.get("checked") != "yes":

@@ -11,6 +11,8 @@ carry no secret and are plain GETs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -22,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import links, printing, services
-from tournaments.models import Round, Tournament
+from tournaments.models import EventTable, Round, Tournament
 from tournaments.services import Actor, knockout
 
 PAPER_SIZES = ("a4", "a6")
@@ -58,7 +60,12 @@ def _pdf(request: HttpRequest, html: str, filename: str) -> HttpResponse:
     return response
 
 
-def _card_urls(request: HttpRequest, tournament: Tournament, cards, printed) -> None:
+def _card_urls(
+    request: HttpRequest,
+    tournament: Tournament,
+    cards: Iterable[printing.TableCard],
+    printed: dict[int, tuple[EventTable, str]],
+) -> None:
     """Each printed card's address (PUBLIC_URL when set) and QR code."""
     for card in cards:
         found = printed.get(card.number)
@@ -184,6 +191,7 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     tables = printing.round_tables(round_)
     for card in tables:  # the match's public page: anyone checks the scores entered so far
+        assert card.match is not None  # a round's table has its match
         card.url = links.phone_url(
             request, reverse("tournaments:public-match", args=[tournament.slug, card.match.pk])
         )

@@ -7,6 +7,8 @@ match hand by hand, a player's record and ratings, and the projector view for th
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -28,6 +30,7 @@ from tournaments.selectors.public import round as rounds
 from tournaments.selectors.public import standings
 from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
+from tournaments.services.room import ClockState
 
 PUBLIC = Actor(label="public")
 
@@ -91,7 +94,7 @@ class RegistrationForm(forms.Form):
         label=_("Partner's club number (optional)"), max_length=30, required=False
     )
 
-    def __init__(self, *args, team: bool, **kwargs) -> None:
+    def __init__(self, *args: Any, team: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.team = team
         if not team:
@@ -103,9 +106,10 @@ class RegistrationForm(forms.Form):
             field.widget.attrs.setdefault("autocomplete", "off")
         self.fields["player_1"].widget.attrs["autocomplete"] = "name"
 
-    def _post_clean(self) -> None:
-        """Point each field with an error at its messages, for screen readers."""
-        super()._post_clean()
+    def full_clean(self) -> None:
+        """Point each field with an error at its messages, for screen readers (after the
+        cleaning)."""
+        super().full_clean()
         for name in self.errors:
             if name in self.fields:
                 self.fields[name].widget.attrs.update(
@@ -395,11 +399,11 @@ def _projector_context(tournament: Tournament) -> dict:
         ),
         "view": view,
         "room_clock": _clock(round_),
-        "unconfirmed": bool(view) and any(t.pending for t in view.tables),
+        "unconfirmed": view is not None and any(t.pending for t in view.tables),
     }
 
 
-def _clock(round_: Round | None):
+def _clock(round_: Round | None) -> ClockState | None:
     """The round clock while the round is played (tournaments/selectors/room.py)."""
     from tournaments.selectors.room import round_clock
 

@@ -67,7 +67,9 @@ def _number(request: HttpRequest, name: str) -> int | None:
 
 @director_page
 @require_GET
-def director_room(request: HttpRequest, tournament: Tournament, actor: Actor, number: int):
+def director_room(
+    request: HttpRequest, tournament: Tournament, actor: Actor, number: int
+) -> HttpResponse:
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     dashboard = request.GET.get("from") == "dashboard"
     response = render(
@@ -83,7 +85,7 @@ def director_room(request: HttpRequest, tournament: Tournament, actor: Actor, nu
 @require_POST
 def director_clock(
     request: HttpRequest, tournament: Tournament, actor: Actor, number: int, action: str
-):
+) -> HttpResponse:
     round_ = get_object_or_404(
         Round.objects.select_related("tournament"), tournament=tournament, number=number
     )
@@ -135,7 +137,9 @@ def director_clock(
 
 @director_page
 @require_POST
-def director_acknowledge(request: HttpRequest, tournament: Tournament, actor: Actor, call_id: int):
+def director_acknowledge(
+    request: HttpRequest, tournament: Tournament, actor: Actor, call_id: int
+) -> HttpResponse:
     call = get_object_or_404(
         DirectorCall.objects.select_related("table__round"),
         pk=call_id,

@@ -36,7 +36,7 @@ from games.registry import get_game
 from tournaments.director_forms import option_label
 from tournaments.engine_words import ERROR_MESSAGES, hand_notes
 from tournaments.formatting import number
-from tournaments.models import PIN_DIGITS, Table, TableToken, TokenState, Tournament
+from tournaments.models import PIN_DIGITS, EventTable, Table, TableToken, TokenState, Tournament
 from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.presentation.spades import NILS as SPADES_NILS
@@ -565,7 +565,7 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
 # -- the table card: the event's table in every round ---------------------------------------------
 
 
-def _card_context(request: HttpRequest, found) -> dict[str, Any]:
+def _card_context(request: HttpRequest, found: EventTable) -> dict[str, Any]:
     now = cards.card_now(found)
     tournament = now.tournament
     frame = ""

@@ -12,11 +12,13 @@ and for adding, the tournament's too). Every POST is one service call, then a re
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.translation import gettext as _
@@ -63,7 +65,7 @@ class SeasonForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, editing: bool = False, **kwargs) -> None:
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if editing:
             del self.fields["game"]
@@ -79,9 +81,11 @@ class AddEveningForm(forms.Form):
         label=gettext_lazy("Tournament"), queryset=Tournament.objects.none()
     )
 
-    def __init__(self, *args, series: Series, user, **kwargs) -> None:
+    def __init__(self, *args: Any, series: Series, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].queryset = (
+        field = self.fields["tournament"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = (
             director_select.directed_tournaments(user)
             .filter(game=series.game)
             .exclude(series_members__series=series)
@@ -208,7 +212,7 @@ def _positive(value: str | None) -> int | None:
 
 
 @require_safe
-def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     """The season table as CSV, XLSX or PDF; the XLSX and PDF throttled per client address and
     built once per season snapshot (as the standings downloads)."""
     if fmt not in ("csv", "xlsx", "pdf"):

@@ -1,6 +1,8 @@
 """`python manage.py demo`: create the demo club tournaments (deterministic for --seed)."""
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 
 from tournaments.demo import DEMO_DIRECTOR, build
@@ -15,7 +17,7 @@ class Command(BaseCommand):
         "Mitchell and a barometer Whist evening in play."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
         parser.add_argument(
             "--if-empty",
@@ -23,7 +25,7 @@ class Command(BaseCommand):
             help="do nothing when the database already holds a tournament",
         )
 
-    def handle(self, *args, seed: int, if_empty: bool, **options):
+    def handle(self, *args: Any, seed: int, if_empty: bool, **options: Any) -> None:
         if if_empty and Tournament.objects.exists():
             self.stdout.write("The database already holds tournaments: demo not loaded.")
             return

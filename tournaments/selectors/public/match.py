@@ -51,7 +51,7 @@ class MatchView:
         return any(hand.calls for hand in self.hands)
 
 
-STATUS_WORDS = {
+STATUS_WORDS: dict[str, str] = {
     S.CONFIRMED: "confirmed",
     S.PENDING: "pending",
     S.REJECTED: "disputed",

@@ -82,7 +82,8 @@ def round_view(round_: Round) -> RoundView:
     running = _running_scores(tournament, [m for m in matches if m.state == Match.State.PLAYING])
     counts = _hand_counts([m.pk for m in matches if not m.is_bye])
     order = gameplay.layout(tournament.game, tournament.rules).sides
-    tables, byes = [], []
+    tables: list[TableView] = []
+    byes: list[Entry] = []
     for match in matches:
         if match.is_bye:
             byes.extend(seat.entry for seat in match.seats.all())

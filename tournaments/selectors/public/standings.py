@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -69,7 +70,8 @@ class ProvisionalMatch:
     table: int
     hands: int
     confirmed: bool
-    sides: list[tuple[str, list[str], str]]  # (side, entry names, points)
+    # (side, entries, points): the entries' ids as stored, then their names (standings_view).
+    sides: list[tuple[str, list[Any], str]]
 
 
 @dataclass
