@@ -25,8 +25,9 @@ import time
 import uuid
 from pathlib import Path
 
+from bench.standings import DEFAULT_DB
+
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tricktable_bench_standings"
 QUEUE = f"bench-standings-{os.getpid()}"
 
 

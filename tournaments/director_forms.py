@@ -20,87 +20,9 @@ from games.records import get_game
 from tournaments.labels import metric_choice_label
 from tournaments.models import GAMES, Entry, Tournament
 from tournaments.option_words import choices as value_choices
-from tournaments.option_words import preset_label
+from tournaments.option_words import option_label, preset_label
 from tournaments.presentation import PRESENTATIONS
 from tournaments.services.tournaments import default_tiebreaks
-
-#: Labels of the rule options (the names are the public record format's; labels are for people).
-OPTION_LABELS = {
-    # Spades
-    "players": _("Players at a table"),
-    "partnership": _("Fixed partnerships"),
-    "two_player_deal": _("Two-player deal"),
-    "dummy_seat": _("Dummy's seat (left or right of the dealer)"),
-    "jokers": _("Jokers"),
-    "removed_cards": _("Cards removed before the deal"),
-    "dealer_discards": _("Extra cards the dealer discards"),
-    "deuce_of_spades_high": _("Deuce of spades ranks high"),
-    "high_trumps": _("Off-suit cards above every spade"),
-    "bidding": _("Bidding"),
-    "bidding_rounds": _("Rounds of bidding"),
-    "nil": _("Nil allowed"),
-    "nil_value": _("Nil: points"),
-    "double_nil": _("Double nil"),
-    "double_nil_behind": _("Double nil: points behind needed"),
-    "double_nil_value": _("Double nil: points when made"),
-    "double_nil_penalty": _("Double nil: points lost when set"),
-    "nil_exchange": _("Cards exchanged on nil"),
-    "double_nil_exchange": _("Cards exchanged on double nil"),
-    "exchange_when_both_nil": _("Exchange when both partners bid nil"),
-    "zero_bid_is_nil": _("A bid of 0 is nil"),
-    "double_blind_nil": _("Double blind nil allowed"),
-    "double_blind_nil_value": _("Double blind nil: points"),
-    "double_blind_nil_behind": _("Double blind nil: points behind needed"),
-    "blind_bid_min": _("Lowest blind bid (0 = none)"),
-    "blind_bid_behind": _("Blind bid: points behind needed"),
-    "blind_bid_exact": _("Blind bid must be exact"),
-    "blind_made": _("Blind bid made"),
-    "blind_failed": _("Blind bid failed"),
-    "moon": _("Shooting the moon"),
-    "moon_value": _("Moon: points"),
-    "thirteen_is_moon": _("A bid of 13 is a moon"),
-    "blind_moon": _("Blind moon"),
-    "moon_wins_game": _("A made moon wins the game"),
-    "minimum_bid": _("Minimum bid"),
-    "first_lead": _("First lead"),
-    "spades_broken": _("Spades must be broken"),
-    "set_penalty": _("Set penalty"),
-    "overtrick_points": _("Points per overtrick"),
-    "sandbag": _("Sandbag penalty"),
-    "sandbag_limit": _("Bags that trigger the penalty"),
-    "sandbag_penalty": _("Sandbag penalty: points"),
-    "ten_for_200": _("Ten for 200"),
-    "ten_for_two": _("Ten for two"),
-    "big_bid_bonus": _("Bonus for a bid of 10 or more"),
-    "exact_bid_bonus": _("Bonus for an exact bid"),
-    "all_tricks_bonus": _("Bonus for all the tricks"),
-    "all_tricks_wins": _("All the tricks wins the game"),
-    "last_trick_bonus": _("Last trick bonus"),
-    "seven_plus_bonus": _("Bonus for bids of 7 or more"),
-    "small_exact_bids": _("Small exact bids score extra"),
-    "target": _("Target score"),
-    # Whist
-    "honours": _("Honours score"),
-    "honours_barred_at": _("Honours barred at (0 = never)"),
-    "game_points": _("Game points"),
-    "rubber": _("Play rubbers"),
-    "settle": _("Settlement"),
-    "revoke_penalty": _("Points per revoke"),
-    # Solo Whist
-    "table": _("Scoring table"),
-    "overtricks": _("Over- and undertricks score"),
-    "prop_and_cop": _("Prop and cop"),
-    "misere_below_solo": _("Misère ranks below solo"),
-    "after_unaccepted_prop": _("After an unaccepted prop"),
-    "trump_indicator": _("Trump indicator"),
-    "abundance_first_trick": _("Trumps for the first trick of an abundance"),
-    "abundance_trumps_named": _("When the abundance declarer names trumps"),
-    "declared_with_trumps": _("Abundance declared with trumps"),
-    # German Whist
-    "counted_tricks": _("Tricks counted"),
-    "score": _("Score"),
-    "hand_size": _("Cards dealt to each player"),
-}
 
 TIEBREAK_SLOTS = 6
 
@@ -149,10 +71,6 @@ def number(value: Any) -> str:
     """A stored point value as people write it: "3", "1.5" (never "3.0" or "1E+1")."""
     text = format(Decimal(str(value)), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def option_label(name: str) -> Any:
-    return OPTION_LABELS.get(name) or name.replace("_", " ").capitalize()
 
 
 def metric_choices() -> list[tuple[str, Any]]:

@@ -17,6 +17,90 @@ from django.utils.translation import pgettext
 
 from games.records import get_game
 
+#: Labels of the rule options (the names are the public record format's; labels are for people).
+OPTION_LABELS = {
+    # Spades
+    "players": lazy("Players at a table"),
+    "partnership": lazy("Fixed partnerships"),
+    "two_player_deal": lazy("Two-player deal"),
+    "dummy_seat": lazy("Dummy's seat (left or right of the dealer)"),
+    "jokers": lazy("Jokers"),
+    "removed_cards": lazy("Cards removed before the deal"),
+    "dealer_discards": lazy("Extra cards the dealer discards"),
+    "deuce_of_spades_high": lazy("Deuce of spades ranks high"),
+    "high_trumps": lazy("Off-suit cards above every spade"),
+    "bidding": lazy("Bidding"),
+    "bidding_rounds": lazy("Rounds of bidding"),
+    "nil": lazy("Nil allowed"),
+    "nil_value": lazy("Nil: points"),
+    "double_nil": lazy("Double nil"),
+    "double_nil_behind": lazy("Double nil: points behind needed"),
+    "double_nil_value": lazy("Double nil: points when made"),
+    "double_nil_penalty": lazy("Double nil: points lost when set"),
+    "nil_exchange": lazy("Cards exchanged on nil"),
+    "double_nil_exchange": lazy("Cards exchanged on double nil"),
+    "exchange_when_both_nil": lazy("Exchange when both partners bid nil"),
+    "zero_bid_is_nil": lazy("A bid of 0 is nil"),
+    "double_blind_nil": lazy("Double blind nil allowed"),
+    "double_blind_nil_value": lazy("Double blind nil: points"),
+    "double_blind_nil_behind": lazy("Double blind nil: points behind needed"),
+    "blind_bid_min": lazy("Lowest blind bid (0 = none)"),
+    "blind_bid_behind": lazy("Blind bid: points behind needed"),
+    "blind_bid_exact": lazy("Blind bid must be exact"),
+    "blind_made": lazy("Blind bid made"),
+    "blind_failed": lazy("Blind bid failed"),
+    "moon": lazy("Shooting the moon"),
+    "moon_value": lazy("Moon: points"),
+    "thirteen_is_moon": lazy("A bid of 13 is a moon"),
+    "blind_moon": lazy("Blind moon"),
+    "moon_wins_game": lazy("A made moon wins the game"),
+    "minimum_bid": lazy("Minimum bid"),
+    "first_lead": lazy("First lead"),
+    "spades_broken": lazy("Spades must be broken"),
+    "set_penalty": lazy("Set penalty"),
+    "overtrick_points": lazy("Points per overtrick"),
+    "sandbag": lazy("Sandbag penalty"),
+    "sandbag_limit": lazy("Bags that trigger the penalty"),
+    "sandbag_penalty": lazy("Sandbag penalty: points"),
+    "ten_for_200": lazy("Ten for 200"),
+    "ten_for_two": lazy("Ten for two"),
+    "big_bid_bonus": lazy("Bonus for a bid of 10 or more"),
+    "exact_bid_bonus": lazy("Bonus for an exact bid"),
+    "all_tricks_bonus": lazy("Bonus for all the tricks"),
+    "all_tricks_wins": lazy("All the tricks wins the game"),
+    "last_trick_bonus": lazy("Last trick bonus"),
+    "seven_plus_bonus": lazy("Bonus for bids of 7 or more"),
+    "small_exact_bids": lazy("Small exact bids score extra"),
+    "target": lazy("Target score"),
+    # Whist
+    "honours": lazy("Honours score"),
+    "honours_barred_at": lazy("Honours barred at (0 = never)"),
+    "game_points": lazy("Game points"),
+    "rubber": lazy("Play rubbers"),
+    "settle": lazy("Settlement"),
+    "revoke_penalty": lazy("Points per revoke"),
+    # Solo Whist
+    "table": lazy("Scoring table"),
+    "overtricks": lazy("Over- and undertricks score"),
+    "prop_and_cop": lazy("Prop and cop"),
+    "misere_below_solo": lazy("Misère ranks below solo"),
+    "after_unaccepted_prop": lazy("After an unaccepted prop"),
+    "trump_indicator": lazy("Trump indicator"),
+    "abundance_first_trick": lazy("Trumps for the first trick of an abundance"),
+    "abundance_trumps_named": lazy("When the abundance declarer names trumps"),
+    "declared_with_trumps": lazy("Abundance declared with trumps"),
+    # German Whist
+    "counted_tricks": lazy("Tricks counted"),
+    "score": lazy("Score"),
+    "hand_size": lazy("Cards dealt to each player"),
+}
+
+
+def option_label(name: str) -> Any:
+    """An option's name in words (its label, or its id made readable)."""
+    return OPTION_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
 #: A switch's two values, the words of every option's `off` value too (one spelling).
 ON_OFF: dict[bool, Any] = {True: lazy("On"), False: lazy("Off")}
 
@@ -148,8 +232,6 @@ def preset_label(game: str, preset: str) -> str:
 def rules_label(game: str, rules: Any) -> str:
     """A tournament's rules in a line: the preset's name, and each house option with its value
     in words ("Standard (the club's own rules): Target score 300, Double nil Only when behind")."""
-    from tournaments.director_forms import option_label
-
     if isinstance(rules, str):
         return preset_label(game, rules)
     if not isinstance(rules, dict):

@@ -30,18 +30,30 @@ from .compare import (
 )
 from .errors import ERROR_CODES, DuplicateError
 from .movements import Movement, Play, Seating, barometer, howell, mitchell, plays, sit_out
-from .scoring import BOARD_COMPARE, BOARD_SCORING, BoardScore, board_score, default_compare
+from .scoring import (
+    BOARD_COMPARE,
+    BOARD_SCORING,
+    DUPLICATE_GAMES,
+    BoardScore,
+    DuplicateGame,
+    board_score,
+    default_compare,
+    duplicate_game,
+    rules_refusal,
+)
 
 __all__ = [
     "ADJUSTMENTS",
     "BOARD_COMPARE",
     "BOARD_SCORING",
+    "DUPLICATE_GAMES",
     "ERROR_CODES",
     "METHODS",
     "SPADES_IMPS",
     "WHIST_IMPS",
     "Board",
     "BoardScore",
+    "DuplicateGame",
     "CardLine",
     "DuplicateError",
     "Event",
@@ -62,11 +74,13 @@ __all__ = [
     "dealer_of",
     "default_compare",
     "default_scale",
+    "duplicate_game",
     "howell",
     "matchpoints",
     "mitchell",
     "neuberg",
     "plays",
+    "rules_refusal",
     "score_event",
     "sit_out",
 ]

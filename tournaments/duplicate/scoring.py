@@ -42,7 +42,17 @@ from games.spades import _contract, _read_calls  # the engine's own reading and 
 from .boards import SEATS, Board
 from .errors import DuplicateError
 
-__all__ = ["BOARD_COMPARE", "BOARD_SCORING", "BoardScore", "board_score", "default_compare"]
+__all__ = [
+    "BOARD_COMPARE",
+    "BOARD_SCORING",
+    "DUPLICATE_GAMES",
+    "BoardScore",
+    "DuplicateGame",
+    "board_score",
+    "default_compare",
+    "duplicate_game",
+    "rules_refusal",
+]
 
 BOARD_SCORING = ("standard", "cga", "andrews")
 BOARD_COMPARE = ("own", "net")
@@ -66,6 +76,44 @@ class BoardScore:
         if board_compare == "net":
             return self.ns - self.ew, self.ew - self.ns
         raise DuplicateError("bad-option", f"board_compare is own or net, not {board_compare!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateGame:
+    """What a game played in duplicate asks of a board's result, for the services, the pages
+    and the tables' phones: the one place beside the scoring that knows the games by name."""
+
+    #: The record's `game`.
+    game: str
+    #: The `board_scoring` values it takes (Whist only `standard`).
+    board_scorings: tuple[str, ...]
+    #: A table's result is each seat's bid and tricks, and a traveller lists the bids (Spades);
+    #: otherwise it is the tricks per side (Whist).
+    bids: bool
+    #: The dealer turns up the last card for trumps: a board is dealt with it (Whist).
+    turned_card: bool
+
+
+DUPLICATE_GAMES: dict[str, DuplicateGame] = {
+    "spades": DuplicateGame("spades", BOARD_SCORING, bids=True, turned_card=False),
+    "whist": DuplicateGame("whist", ("standard",), bids=False, turned_card=True),
+}
+
+
+def duplicate_game(game: str) -> DuplicateGame:
+    """How `game` is played in duplicate (`bad-game` for a game duplicate is not played at)."""
+    found = DUPLICATE_GAMES.get(game)
+    if found is None:
+        raise DuplicateError("bad-game", f"duplicate is played at spades or whist, not {game!r}")
+    return found
+
+
+def rules_refusal(game: str, rules: Any) -> str | None:
+    """Why duplicate cannot be played under these compiled rules (None: it can): duplicate
+    Spades is partnership Spades for four."""
+    if game == "spades" and not (rules.partnership and rules.options["players"] == 4):
+        return "duplicate Spades is partnership Spades for 4 players"
+    return None
 
 
 def default_compare(game: str) -> str:
@@ -149,8 +197,9 @@ def board_score(
         rules_obj, _ = g.book.resolve(context)
     except Exception as error:  # RecordError: the rules do not resolve
         raise DuplicateError("bad-rules", str(error)) from None
-    if game == "spades" and not (rules_obj.partnership and rules_obj.options["players"] == 4):
-        raise DuplicateError("bad-rules", "duplicate Spades is partnership Spades for 4 players")
+    refusal = rules_refusal(game, rules_obj)
+    if refusal is not None:
+        raise DuplicateError("bad-rules", refusal)
     result = check_hand(hand, rules=context, game=game)
     if not result["ok"]:
         first = result["errors"][0]

@@ -49,6 +49,12 @@ class GamePresentation(Protocol):
     sheet_per_side: tuple[Label, ...]
     #: Sheet rows when the match runs to a target score or until the round is closed.
     sheet_rows: int
+    #: The scoring form's facts of a hand (the scoring page and the director's correction).
+    form_template: str
+    #: Whether a hand may be entered card by card (the deal and every trick) at four seats.
+    card_entry: bool
+    #: Whether the dealer turns up a card for trumps (card-by-card entry asks which).
+    turned_card: bool
 
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         """One sentence per rule, from the engine's full option dict and compiled rules."""
@@ -141,6 +147,9 @@ class Presentation:
     sheet_leading: tuple[Label, ...] = (_("Hand"), _("Dealer"))
     sheet_per_side: tuple[Label, ...] = ()
     sheet_rows = 16
+    form_template: str
+    card_entry = True
+    turned_card = False
 
     def call_word(self, call: str) -> str:
         return call_label(call)

@@ -17,6 +17,7 @@ from tournaments.rules_words import amount, solo_labels
 
 class SoloWhist(Presentation):
     name = "solo-whist"
+    form_template = "tournaments/scoring/_solo-whist.html"
     label = gettext_lazy("Solo Whist")
     preset_names = {
         "phillips": gettext_lazy("Phillips (Pan Book of Card Games)"),

@@ -19,6 +19,7 @@ NILS = {"nil", "double-nil", "double-blind-nil"}
 
 class Spades(Presentation):
     name = "spades"
+    form_template = "tournaments/scoring/_spades.html"
     label = gettext_lazy("Spades")
     preset_names = {
         "standard": gettext_lazy("Standard (the club's own rules)"),

@@ -8,15 +8,15 @@ a traveller of a board still to be played.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from tournaments import duplicate as engine
-from tournaments.models import Board, BoardResult, DuplicateEvent, DuplicatePair, Tournament
+from tournaments.models import Board, DuplicateEvent, DuplicatePair, Tournament
 from tournaments.rules_words import call_label
-from tournaments.services.duplicate import engine_error, movement_of, scale_of
+from tournaments.services.duplicate_plan import compared
+from tournaments.services.duplicate_plan import results_qs as results_qs  # the views read it here
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,77 +47,18 @@ def pair_names(tournament: Tournament) -> dict[int, str]:
     }
 
 
-def expected_plays(settings: DuplicateEvent) -> int:
-    """The results expected on a board: the most times the movement plays one (Neuberg
-    factors the boards played fewer times, e.g. at a sit-out's table)."""
-    plan = movement_of(settings)
-    counts = Counter(p.board for p in engine.plays(plan, settings.boards_per_round))
-    return max(counts.values(), default=1)
-
-
-def results_qs(tournament: Tournament, through_round: int | None = None):
-    qs = BoardResult.objects.filter(
-        tournament=tournament, is_current=True, status=BoardResult.Status.CONFIRMED
-    ).select_related("board")
-    if through_round is not None:
-        qs = qs.filter(round_number__lte=through_round)
-    return qs
-
-
-def engine_result(r: BoardResult, compare: str) -> engine.Result:
-    if r.kind == BoardResult.Kind.ADJUSTED:
-        return engine.Result(
-            board=r.board.number,
-            ns=r.ns_pair,
-            ew=r.ew_pair,
-            ns_adjusted=r.ns_adjusted,
-            ew_adjusted=r.ew_adjusted,
-            table=r.table_number,
-            round=r.round_number,
-        )
-    ns, ew = r.ns_score, r.ew_score
-    if compare == "net":
-        ns, ew = ns - ew, ew - ns
-    return engine.Result(
-        board=r.board.number,
-        ns=r.ns_pair,
-        ew=r.ew_pair,
-        ns_score=ns,
-        ew_score=ew,
-        table=r.table_number,
-        round=r.round_number,
-        assigned=r.kind == BoardResult.Kind.ASSIGNED,
-    )
-
-
 def scored(tournament: Tournament, *, director: bool = False) -> Scored:
     """The event compared: a director sees every confirmed result; anyone else the results of
     the released rounds (all of them once the event is finished)."""
-    settings = DuplicateEvent.objects.select_related("tournament").get(tournament=tournament)
-    through = None
-    if not director and tournament.state != Tournament.State.FINISHED:
-        through = settings.released_round
-    rows = list(results_qs(tournament, through))
-    results = [engine_result(r, settings.board_compare) for r in rows]
-    fields = settings.fields or None
-    try:
-        event = engine.score_event(
-            results=results,
-            method=settings.comparison,
-            fields=fields,
-            expected=expected_plays(settings),
-            scale=scale_of(settings),
-        )
-    except engine.DuplicateError as error:  # stored results no evening can produce
-        raise engine_error(error) from error
+    event = compared(tournament, director=director)
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
     return Scored(
-        event=event,
-        settings=settings,
+        event=event.event,
+        settings=event.settings,
         names=pair_names(tournament),
-        through_round=through,
+        through_round=event.through_round,
         boards=boards,
-        records={(r.board.number, r.round_number, r.table_number): r.record for r in rows},
+        records={(r.board.number, r.round_number, r.table_number): r.record for r in event.rows},
     )
 
 

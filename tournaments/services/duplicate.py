@@ -35,6 +35,7 @@ from tournaments.models import (
 
 from . import ratings, side_pins
 from .actors import Actor, audit, is_director, require_director, scores_table
+from .duplicate_plan import build_movement, engine_error, movement_of
 from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
 from .hands import MAX_HAND_BYTES
 from .tournaments import create_tournament
@@ -43,73 +44,6 @@ R = BoardResult.Status
 MAX_BOARDS_PER_ROUND = 8
 MAX_KEY = 100
 MAX_REASON = 500
-
-
-def engine_error(error: engine.DuplicateError) -> ServiceError:
-    """The duplicate engine's refusal as the services' (its code unchanged): `bad-record` keeps
-    the rules engine's error as `details`; any other code says where it came from
-    (`{"engine": "duplicate"}`), which the pages and the API put in words
-    (`tournaments.engine_words.DUPLICATE_MESSAGES`)."""
-    if error.detail is not None:
-        return Invalid(error.code, str(error), details=error.detail)
-    return Invalid(error.code, str(error), details={"engine": "duplicate"})
-
-
-# -- the movement ----------------------------------------------------------------------------
-
-
-def build_movement(
-    *,
-    movement: str,
-    tables: int,
-    rounds: int | None = None,
-    even: str = "skip",
-    pairs: int | None = None,
-) -> engine.Movement:
-    """The engine's movement for these settings (`pairs` = 2T - 1: the last pair is missing)."""
-    try:
-        if movement == "mitchell":
-            return engine.mitchell(tables, rounds=rounds, even=even, pairs=pairs)
-        if movement == "howell":
-            return engine.howell(tables, rounds=rounds, pairs=pairs)
-        if movement == "barometer":
-            return engine.barometer(tables, rounds=rounds, pairs=pairs)
-    except engine.DuplicateError as error:
-        raise engine_error(error) from error
-    raise Invalid("bad-movement", "the movement is mitchell, howell or barometer")
-
-
-def movement_of(event: DuplicateEvent) -> engine.Movement:
-    """The stored movement (as generated when the event started, sit-outs included)."""
-    data = event.movement_data
-    if not data.get("rounds"):
-        return build_movement(
-            movement=event.movement,
-            tables=event.tables,
-            rounds=event.tournament.rounds,
-            even=event.even,
-        )
-    return engine.Movement(
-        kind=data["kind"],
-        tables=data["tables"],
-        pairs=tuple(data["pairs"]),
-        sets=data["sets"],
-        copies=data["copies"],
-        rounds=tuple(tuple(engine.Seating(**s) for s in seats) for seats in data["rounds"]),
-        fields={k: tuple(v) for k, v in event.fields.items()},
-        notes=tuple(data["notes"]),
-    )
-
-
-def scale_of(event: DuplicateEvent) -> engine.ImpScale:
-    data = event.imp_scale or {}
-    if not data:
-        return engine.default_scale(event.tournament.game)
-    return engine.ImpScale(
-        str(data.get("name", "custom")),
-        Fraction(str(data.get("factor", 1))),
-        tuple(int(s) for s in data.get("steps", ())),
-    )
 
 
 def _check_scale(data: Any) -> dict:
@@ -172,7 +106,7 @@ def create_duplicate_tournament(
     plan = build_movement(movement=movement, tables=tables, rounds=rounds, even=even)
     if board_scoring not in DuplicateEvent.BoardScoring.values:
         raise Invalid("bad-option", f"board_scoring is one of {DuplicateEvent.BoardScoring.values}")
-    if game == "whist" and board_scoring != "standard":
+    if board_scoring not in engine.duplicate_game(game).board_scorings:
         raise Invalid("bad-option", "board_scoring cga and andrews are for Spades")
     board_compare = board_compare or engine.default_compare(game)
     if board_compare not in DuplicateEvent.BoardCompare.values:
@@ -264,10 +198,9 @@ def _check_rules(tournament: Tournament) -> None:
     from games.records import get_game
 
     rules_obj = get_game(tournament.game).book.resolve(tournament.rules)[0]
-    if tournament.game == "spades" and not (
-        rules_obj.partnership and rules_obj.options["players"] == 4
-    ):
-        raise Invalid("bad-rules", "duplicate Spades is partnership Spades for 4 players")
+    refusal = engine.rules_refusal(tournament.game, rules_obj)
+    if refusal is not None:
+        raise Invalid("bad-rules", refusal)
 
 
 def event_of(tournament: Tournament) -> DuplicateEvent:
@@ -314,7 +247,7 @@ def _checked_deal(game: str, dealer: str, hands: Any, turned: str) -> tuple[dict
     every = [c for s in "NESW" for c in out[s]]
     if any(len(out[s]) != 13 for s in "NESW") or len(set(every)) != 52:
         raise Invalid("bad-deal", "each seat holds 13 different cards of one pack")
-    if game == "whist":
+    if engine.duplicate_game(game).turned_card:
         turned = (turned or "").upper().replace("10", "T")
         if turned not in out[dealer]:
             raise Invalid("bad-deal", "the turned card is one of the dealer's cards")

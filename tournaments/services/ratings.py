@@ -59,7 +59,7 @@ def duplicate_games(game: str) -> list:
     is a finishing order (ties share the place). Ids are negative, apart from matches'."""
     from tournaments.models import DuplicateEvent
     from tournaments.ratings import RatedGame
-    from tournaments.selectors.duplicate import scored
+    from tournaments.services.duplicate_plan import compared
 
     out = []
     events = DuplicateEvent.objects.filter(
@@ -74,7 +74,7 @@ def duplicate_games(game: str) -> list:
         played_at = (
             tournament.round_set.order_by("-number").values_list("closed_at", flat=True).first()
         ) or tournament.created_at
-        for k, (_name, standings) in enumerate(sorted(scored(tournament).event.rankings.items())):
+        for k, (_name, standings) in enumerate(sorted(compared(tournament).event.rankings.items())):
             rows = [s for s in standings if s.pair in players]
             if len(rows) < 2:
                 continue

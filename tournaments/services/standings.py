@@ -78,9 +78,9 @@ def duplicate_payload(tournament: Tournament) -> dict:
     row's `rank` is its place in its `field`; its values are the percentage (matchpoints) or
     the IMPs total, the total, the top and the boards played."""
     from tournaments.models import DuplicatePair
-    from tournaments.selectors.duplicate import scored
+    from tournaments.services.duplicate_plan import compared
 
-    event = scored(tournament)
+    event = compared(tournament)
     method = event.event.method
     entry_of = dict(
         DuplicatePair.objects.filter(tournament=tournament).values_list("number", "entry_id")

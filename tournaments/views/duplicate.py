@@ -57,9 +57,10 @@ from tournaments.models import (
     hash_secret,
 )
 from tournaments.selectors import duplicate as select
-from tournaments.services import Actor, ServiceError, is_director, register_entry
+from tournaments.services import Actor, ServiceError, register_entry
 from tournaments.services import duplicate as dup
 from tournaments.services.hands import MAX_HAND_BYTES
+from tournaments.views import access
 from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
 
@@ -87,11 +88,11 @@ def rules_choices() -> list[tuple[str, str]]:
     from tournaments.presentation import game_name, preset_name
 
     out = []
-    for game in ("spades", "whist"):
+    for game in engine.DUPLICATE_GAMES:
         book = get_game(game).book
         for preset in book.presets:
             compiled = book.resolve(preset)[0]
-            if game == "spades" and not (compiled.partnership and compiled.options["players"] == 4):
+            if engine.rules_refusal(game, compiled) is not None:
                 continue
             # the names players use, in the reader's language (never the engine's ids)
             out.append((f"{game}:{preset}", f"{game_name(game)} — {preset_name(game, preset)}"))
@@ -168,17 +169,7 @@ class DuplicateForm(forms.Form):
 # -- access ---------------------------------------------------------------------------------------
 
 
-def director_page(view):
-    @login_required
-    @wraps(view)
-    def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        tournament = get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
-        actor = Actor(user=request.user)
-        if not is_director(actor, tournament):
-            raise PermissionDenied(_("Only this tournament's directors may see this page."))
-        return view(request, tournament, actor, *args, **kwargs)
-
-    return page
+director_page = access.director_page(formats=[Tournament.Format.DUPLICATE])
 
 
 def engine_refusal(error: ServiceError) -> bool:
@@ -210,10 +201,6 @@ def _duplicate(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
-def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
-    return request.user.is_authenticated and is_director(Actor(user=request.user), tournament)
-
-
 # -- the director's pages -------------------------------------------------------------------------
 
 
@@ -234,7 +221,11 @@ def new_event(request: HttpRequest) -> HttpResponse:
                 rounds=data["rounds"],
                 even=data["even"],
                 boards_per_round=data["boards_per_round"],
-                board_scoring=data["board_scoring"] if game == "spades" else "standard",
+                board_scoring=(
+                    data["board_scoring"]
+                    if data["board_scoring"] in engine.duplicate_game(game).board_scorings
+                    else "standard"
+                ),
                 board_compare=data["board_compare"] or None,
                 board_honours=data["board_honours"],
                 comparison=data["comparison"],
@@ -487,7 +478,7 @@ class DealForm(forms.Form):
                     }
                 ),
             )
-        if game == "whist":
+        if engine.duplicate_game(game).turned_card:
             self.fields["turned"] = forms.CharField(
                 label=_("Turned card (the dealer's)"),
                 max_length=3,
@@ -779,7 +770,7 @@ def _table_actor(
     """Who is at the phone: a director (session) or the table's token; else 403."""
     side = request.POST.get("side", "") if request.method == "POST" else ""
     pin = request.POST.get("pin", "") if request.method == "POST" else ""
-    if _is_director(request, tournament):
+    if access.viewer_directs(request, tournament):
         return Actor(user=request.user, side=side, pin=pin)
     token = _table_token(request, tournament, number)
     if token is None:
@@ -966,7 +957,7 @@ def summary_record(tournament: Tournament, board: Board, post: Any) -> dict:
         except ValueError:
             raise ServiceError("bad-record", _("Give every count of tricks.")) from None
 
-    if tournament.game == "spades":
+    if engine.duplicate_game(tournament.game).bids:
         if any(not post.get(f"call_{s}", "") for s in SEATS):
             raise ServiceError("bid-missing", _("Give every seat's bid."))
         record["calls"] = [
@@ -1028,7 +1019,7 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     (`{code, message, details}`) to a client that asks for JSON. A refusal changes nothing."""
     tournament = _duplicate(slug)
     match = _current_match(tournament, number)
-    director = _is_director(request, tournament)
+    director = access.viewer_directs(request, tournament)
     if not director and _table_token(request, tournament, number) is None:
         raise PermissionDenied(
             _(
@@ -1161,7 +1152,7 @@ def _error_text(error: ServiceError) -> str:
 
 
 def _results_context(request: HttpRequest, tournament: Tournament) -> dict:
-    director = _is_director(request, tournament)
+    director = access.viewer_directs(request, tournament)
     scored = select.scored(tournament, director=director)
     return {
         "tournament": tournament,

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import logging
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path, re_path
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from tournaments import throttles
@@ -34,8 +32,9 @@ from tournaments.clients import client_address
 from tournaments.exports import downloads
 from tournaments.models import Tournament
 from tournaments.selectors import exports as selectors
-from tournaments.services import Actor, is_director
+from tournaments.services import Actor
 
+from .access import director_page
 from .errors import _render
 
 log = logging.getLogger(__name__)
@@ -89,14 +88,10 @@ def hands_export(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def archive_export(request: HttpRequest, slug: str) -> HttpResponse:
+@director_page(refusal=gettext_lazy("Only this tournament's directors may download its archive."))
+def archive_export(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """The whole tournament (`tricktable-archive/1`): its directors only, for it holds the
     audit trail, e-mail addresses and the hands' history."""
-    tournament = _tournament(slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not is_director(Actor(user=request.user), tournament):
-        raise PermissionDenied(_("Only this tournament's directors may download its archive."))
     response = downloads.response(downloads.whole(tournament))
     response["Cache-Control"] = "private, no-store"
     return response

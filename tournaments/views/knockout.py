@@ -16,8 +16,10 @@ from tournaments.models import Tournament
 from tournaments.selectors.knockout import bracket_data, cut_data
 from tournaments.services import Actor, knockout
 
-from .director import _context, director_page, run
-from .public import _events_url, _is_director, _tournament
+from .access import director_page, viewer_directs
+from .director import _context
+from .outcomes import run
+from .public import _events_url, _tournament
 from .public import tournaments as public_tournaments
 
 
@@ -40,7 +42,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
             "bracket": bracket_data(tournament),
             "events_url": _events_url(tournament),
             "rounds": public_tournaments.visible_rounds(
-                tournament, director=_is_director(request, tournament)
+                tournament, director=viewer_directs(request, tournament)
             ),
         },
     )

@@ -11,30 +11,23 @@ carry no secret and are plain GETs.
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import links, printing, services
 from tournaments.models import Round, Tournament
 from tournaments.services import Actor, knockout
+from tournaments.views.access import director_page
 
 PAPER_SIZES = ("a4", "a6")
 
-
-def _directed(request: HttpRequest, slug: str) -> tuple[Tournament, Actor]:
-    """The tournament, if the signed-in user directs it (403 otherwise)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    actor = Actor(user=request.user)
-    if not services.is_director(actor, tournament):
-        raise PermissionDenied(_("Only this tournament's directors may print its cards."))
-    return tournament, actor
+REFUSAL = gettext_lazy("Only this tournament's directors may print its cards.")
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -83,13 +76,12 @@ def _printed_cards(request: HttpRequest, context: dict, filename: str) -> HttpRe
     return response
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET", "POST"])
-def cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def cards(request: HttpRequest, tournament: Tournament, actor: Actor, number: int) -> HttpResponse:
     """GET: what the round's cards will show, and the button that prints them. POST: a card
     for each table of the round (each table's earlier cards are revoked) with who sits where,
     rendered as HTML, or PDF with format=pdf. A card is valid in every round."""
-    tournament, actor = _directed(request, slug)
     round_ = _round(tournament, number)
     tables = printing.round_tables(round_)
     paper = _paper(request.POST.get("paper") or request.GET.get("paper"))
@@ -133,14 +125,13 @@ def _wanted_tables(request: HttpRequest) -> list[int] | None:
         return None
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET", "POST"])
-def event_cards(request: HttpRequest, slug: str) -> HttpResponse:
+def event_cards(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """The event's table cards, printed once (before the first round if the director likes):
     GET, how many tables and which already have a card; POST, a card for every table 1..N (or
     for one table: reprinting a lost card revokes that card only). A card follows its table
     through every round until the event ends."""
-    tournament, actor = _directed(request, slug)
     paper = _paper(request.POST.get("paper") or request.GET.get("paper"))
     context = {
         "tournament": tournament,
@@ -169,11 +160,10 @@ def event_cards(request: HttpRequest, slug: str) -> HttpResponse:
     return _printed_cards(request, context, f"{tournament.slug}-table-cards.pdf")
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET"])
-def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def sheets(request: HttpRequest, tournament: Tournament, actor: Actor, number: int) -> HttpResponse:
     """Paper score sheets, one per table of the round, with a row per hand (HTML or PDF)."""
-    tournament, _actor = _directed(request, slug)
     round_ = _round(tournament, number)
     try:
         rows = int(request.GET["rows"]) if request.GET.get("rows") else None
@@ -208,12 +198,11 @@ def sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "tournaments/printing/sheets.html", context)
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET"])
-def pins(request: HttpRequest, slug: str) -> HttpResponse:
+def pins(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """One slip per entry with its confirmation PIN, to hand out at check-in (HTML or PDF):
     the other side confirms a hand with it. For the directors' eyes only, never cached."""
-    tournament, _actor = _directed(request, slug)
     context = {
         "tournament": tournament,
         "slips": printing.pin_slips(tournament),

@@ -28,6 +28,7 @@ from tournaments.selectors.public import round as rounds
 from tournaments.selectors.public import standings
 from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
+from tournaments.views.access import viewer_directs
 
 PUBLIC = Actor(label="public")
 
@@ -72,10 +73,6 @@ def _duplicate_elsewhere(tournament: Tournament, *, projector: bool = False) -> 
         return None
     url = reverse("tournaments:duplicate-results", args=[tournament.slug])
     return redirect(f"{url}?view=projector" if projector else url)
-
-
-def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
-    return services.is_director(Actor(user=request.user), tournament)
 
 
 class RegistrationForm(forms.Form):
@@ -188,7 +185,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             status = 400
     elif tournament.state == Tournament.State.REGISTRATION:
         form = RegistrationForm(team=team)
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     response = render(
         request,
         "tournaments/public/tournament.html",
@@ -236,7 +233,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
         return elsewhere
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     if round_ is None or (not round_.is_public and not director):
         if round_ is None and not _still_to_come(tournament, number):
             raise Http404("no such round")
@@ -270,7 +267,7 @@ def round_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse
     results arrive, like the standings."""
     tournament = _tournament(slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
-    if round_ is None or (not round_.is_public and not _is_director(request, tournament)):
+    if round_ is None or (not round_.is_public and not viewer_directs(request, tournament)):
         raise Http404("no such round")
     response = render(
         request,
@@ -321,7 +318,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             **_standings_context(tournament),
             "events_url": _events_url(tournament),
             "rounds": tournaments.visible_rounds(
-                tournament, director=_is_director(request, tournament)
+                tournament, director=viewer_directs(request, tournament)
             ),
         },
     )
@@ -345,7 +342,7 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     the play trick by trick when the full record is stored."""
     tournament = _tournament(slug)
     match = matches.match_in(tournament, match_id)
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     if match is None or (not match.round.is_public and not director):
         raise Http404("no such match")
     return render(

@@ -21,7 +21,8 @@ from tournaments.models import DirectorCall, Round, Tournament
 from tournaments.selectors import room as select
 from tournaments.services import Actor, room
 
-from .director import director_page, run
+from .access import director_page
+from .outcomes import run
 
 LIVE_ON = "clock call hand-submitted hand-confirmed hand-rejected match-finished round"
 

@@ -37,6 +37,7 @@ from tournaments.services import Actor, ServiceError
 from tournaments.services import seasons as service
 
 from . import exports as export_views
+from .access import season_director_page
 
 # -- forms --------------------------------------------------------------------------------------
 
@@ -237,14 +238,10 @@ def _refusal(error: ServiceError) -> str:
     return error.message
 
 
-@login_required
+@season_director_page
 @require_http_methods(["GET", "POST"])
-def season_manage(request: HttpRequest, slug: str) -> HttpResponse:
+def season_manage(request: HttpRequest, series: Series, actor: Actor) -> HttpResponse:
     """Set the season's rule; add and remove its evenings."""
-    series = _series(slug)
-    actor = Actor(user=request.user)
-    if not service.directs_series(actor, series):
-        raise PermissionDenied(_("Only this season's directors may see this page."))
     initial = {
         "name": series.name,
         "rule": series.rule,
