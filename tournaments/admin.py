@@ -318,7 +318,7 @@ class DirectorCallAdmin(ReadOnlyAdmin):
     list_filter = ["reason"]
 
 
-# -- duplicate events: shown here, written by the services (tournaments/services/duplicate.py) --
+# -- duplicate events: shown here, written by the services (tournaments/duplicate/services.py) --
 
 
 from .models import Board, BoardResult, DuplicateEvent, DuplicatePair  # noqa: E402

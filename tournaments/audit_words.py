@@ -425,7 +425,7 @@ SENTENCES: dict[str, Writer] = {
         _("Answered the call from table %(table)s of round %(round)s.")
         % {"table": s.place("table"), "round": s.place("round")}
     ),
-    # duplicate events (tournaments/services/duplicate.py)
+    # duplicate events (tournaments/duplicate/services.py)
     "duplicate-created": lambda s: (
         _("Created the duplicate event (%(boards)s boards).")
         % {"boards": s.data.get("boards", "?")}

@@ -369,10 +369,10 @@ def _duplicate_round(
     """Start the next round; each table plays its boards as legal full records from the
     boards' deals (`duplicate.simulate.play_board`), NS entering, EW confirming with its PIN.
     `complete=False` leaves the round in play: a table done, one awaiting a confirmation."""
-    from .duplicate import Board as Dealt
-    from .duplicate.simulate import play_board
+    from .duplicate import services as dup
+    from .duplicate.engine import Board as Dealt
+    from .duplicate.engine.simulate import play_board
     from .models import Board
-    from .services import duplicate as dup
 
     round_ = dup.start_round(tournament=tournament, actor=director)
     event = dup.event_of(tournament)
@@ -424,7 +424,7 @@ def build_duplicate_spades(
 ) -> Tournament:
     """A finished duplicate Spades evening: a Mitchell of `tables` tables, every round played
     and released, the deals and travellers published."""
-    from .services import duplicate as dup
+    from .duplicate import services as dup
 
     rng = random.Random(seed + 2)
     director = director_actor()
@@ -461,7 +461,7 @@ def build_duplicate_whist(
 ) -> Tournament:
     """A barometer Whist evening in play: `played` rounds closed and released (the ranking
     after each round), the next round under way."""
-    from .services import duplicate as dup
+    from .duplicate import services as dup
 
     rng = random.Random(seed + 3)
     director = director_actor()

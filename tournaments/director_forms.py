@@ -230,9 +230,11 @@ class SetupForm(RulesForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    format = forms.ChoiceField(  # duplicate events have their own form (views/duplicate.py)
-        label=_("Format"),
-        choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
+    format = (
+        forms.ChoiceField(  # duplicate events: their own form (duplicate/views.py)
+            label=_("Format"),
+            choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
+        )
     )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
     rounds = forms.IntegerField(

@@ -1205,7 +1205,7 @@ class DirectorCall(models.Model):
 
 
 # Duplicate play's models live in their own module (imported here so Django registers them).
-from tournaments.duplicate_models import (  # noqa: E402, F401
+from tournaments.duplicate.models import (  # noqa: E402, F401
     Board,
     BoardResult,
     DuplicateEvent,

@@ -1,7 +1,7 @@
+from tournaments.duplicate import views as duplicate
 from tournaments.views import (
     checker,
     director,
-    duplicate,
     exports,
     imports,
     knockout,

@@ -57,9 +57,9 @@ def rated_games(game: str) -> list:
 def duplicate_games(game: str) -> list:
     """Each field of every finished duplicate event of `game` as one rated game: its ranking
     is a finishing order (ties share the place). Ids are negative, apart from matches'."""
+    from tournaments.duplicate.plan import compared
     from tournaments.models import DuplicateEvent
     from tournaments.ratings import RatedGame
-    from tournaments.services.duplicate_plan import compared
 
     out = []
     events = DuplicateEvent.objects.filter(

@@ -77,8 +77,8 @@ def duplicate_payload(tournament: Tournament) -> dict:
     the public pages show them (the released rounds; every round once it is finished). Each
     row's `rank` is its place in its `field`; its values are the percentage (matchpoints) or
     the IMPs total, the total, the top and the boards played."""
+    from tournaments.duplicate.plan import compared
     from tournaments.models import DuplicatePair
-    from tournaments.services.duplicate_plan import compared
 
     event = compared(tournament)
     method = event.event.method

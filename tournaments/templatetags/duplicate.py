@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from tournaments import duplicate as engine
+from tournaments.duplicate import engine
 
 register = template.Library()
 

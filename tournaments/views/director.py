@@ -261,7 +261,9 @@ def director_rules_options(request: HttpRequest) -> HttpResponse:
 
 @director_page
 def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor):
-    if tournament.format == Tournament.Format.DUPLICATE:  # its own page (views/duplicate.py)
+    if (
+        tournament.format == Tournament.Format.DUPLICATE
+    ):  # its own page (duplicate/views.py)
         return redirect("tournaments:duplicate-director", slug=tournament.slug)
     round_ = select.current_round(tournament)
     rows, byes = select.tables(round_) if round_ else ([], [])

@@ -5,8 +5,8 @@ PIN: services.side_pins), adjust and assign as director,
 release the results to the tables, close the rounds and finish.
 
 Keyword-only, typed, one transaction each; a refusal is a `ServiceError` with a stable code and
-changes nothing. The engines (`tournaments.duplicate`) do the dealing, the movements, the score
-of a board and the comparison; this module stores what they say.
+changes nothing. The engines (`tournaments.duplicate.engine`) do the dealing, the movements,
+the score of a board and the comparison; this module stores what they say.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments import duplicate as engine
+from tournaments.duplicate import engine
+from tournaments.duplicate.plan import build_movement, engine_error, movement_of
 from tournaments.models import (
     Board,
     BoardResult,
@@ -32,13 +33,11 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-
-from . import ratings, side_pins
-from .actors import Actor, audit, is_director, require_director, scores_table
-from .duplicate_plan import build_movement, engine_error, movement_of
-from .errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
-from .hands import MAX_HAND_BYTES
-from .tournaments import create_tournament
+from tournaments.services import ratings, side_pins
+from tournaments.services.actors import Actor, audit, is_director, require_director, scores_table
+from tournaments.services.errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
+from tournaments.services.hands import MAX_HAND_BYTES
+from tournaments.services.tournaments import create_tournament
 
 R = BoardResult.Status
 MAX_BOARDS_PER_ROUND = 8
@@ -798,7 +797,7 @@ def _directors_result(
 def _bump(tournament: Tournament) -> None:
     """Results changed: counted now, the standings snapshot (the rankings a season reads)
     recomputed after commit."""
-    from . import notify
+    from tournaments.services import notify
 
     notify.results_changed(tournament)
 
@@ -845,7 +844,7 @@ def close_duplicate_round(*, round: Round, actor: Actor) -> Round:
         action="duplicate-round-closed",
         subject=f"round {round_.number}",
     )
-    from . import standings
+    from tournaments.services import standings
 
     standings.round_closed(tournament.pk)
     return round_
@@ -880,7 +879,7 @@ def release_results(*, tournament: Tournament, actor: Actor, through_round: int)
 def finish_duplicate(*, tournament: Tournament, actor: Actor) -> Tournament:
     """Finish the event: every round closed; every result released; the club ratings re-rated
     from the fields' rankings."""
-    from .tournaments import finish_tournament
+    from tournaments.services.tournaments import finish_tournament
 
     event = event_of(tournament)
     tournament = finish_tournament(tournament=tournament, actor=actor)

@@ -9,10 +9,9 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tournaments import duplicate as engine
+from tournaments.duplicate import engine
 from tournaments.models import BoardResult, DuplicateEvent, Tournament
-
-from .errors import Invalid, ServiceError
+from tournaments.services.errors import Invalid, ServiceError
 
 
 def engine_error(error: engine.DuplicateError) -> ServiceError:

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tournaments import duplicate as engine
+from tournaments.duplicate import engine
+from tournaments.duplicate.plan import compared
+from tournaments.duplicate.plan import results_qs as results_qs  # the views read it here
 from tournaments.models import Board, DuplicateEvent, DuplicatePair, Tournament
 from tournaments.rules_words import call_label
-from tournaments.services.duplicate_plan import compared
-from tournaments.services.duplicate_plan import results_qs as results_qs  # the views read it here
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import duplicate as engine
 from tournaments import links, printing, services
 from tournaments.clients import client_address
+from tournaments.duplicate import engine
+from tournaments.duplicate import selectors as select
+from tournaments.duplicate import services as dup
 from tournaments.engine_words import error_sentence, notes_again, refusal_words
 from tournaments.error_shape import error_response
 from tournaments.models import (
@@ -56,9 +58,7 @@ from tournaments.models import (
     Tournament,
     hash_secret,
 )
-from tournaments.selectors import duplicate as select
 from tournaments.services import Actor, ServiceError, register_entry
-from tournaments.services import duplicate as dup
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access
 from tournaments.views.errors import _render
