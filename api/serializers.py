@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.formatting import exact
+from tournaments.knockout.services import seeds as knockout_seeds
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -26,7 +27,6 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.services.knockout import seeds as knockout_seeds
 
 from .enums import TABLE_SIDE
 from .models import ApiToken

@@ -1135,7 +1135,7 @@ class KnockoutBracket(ApiView):
         responses={200: s.BracketSerializer},
     )
     def get(self, request, slug: str):
-        from tournaments.selectors.knockout import bracket_data
+        from tournaments.knockout.selectors import bracket_data
 
         data = bracket_data(tournament_of(slug))
         if data is None:
@@ -1155,7 +1155,7 @@ class KnockoutCut(ApiView):
         responses={200: s.CutListSerializer},
     )
     def get(self, request, slug: str):
-        from tournaments.selectors.knockout import cut_data
+        from tournaments.knockout.selectors import cut_data
 
         return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
 
@@ -1166,7 +1166,7 @@ class KnockoutCut(ApiView):
         responses={200: s.CutListSerializer},
     )
     def post(self, request, slug: str):
-        from tournaments.selectors.knockout import cut_data
+        from tournaments.knockout.selectors import cut_data
 
         data = valid(s.ConfirmCutSerializer, request)
         tournament = services.confirm_cut(

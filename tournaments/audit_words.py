@@ -265,7 +265,7 @@ def _entries_imported(said: Said) -> str:
 
 
 def decided_by_words(name: str | None) -> str:
-    """The tiebreak that drew a cut's line, in words (tournaments.services.knockout)."""
+    """The tiebreak that drew a cut's line, in words (tournaments.knockout.services)."""
     from tournaments.labels import METRIC_CHOICE_LABELS
 
     if name == "final-key":

@@ -1,10 +1,10 @@
 from tournaments.duplicate import views as duplicate
+from tournaments.knockout import views as knockout
 from tournaments.views import (
     checker,
     director,
     exports,
     imports,
-    knockout,
     printing,
     public,
     room,

@@ -1,4 +1,4 @@
-"""The seeded knockout bracket (tournaments.pairing.knockout): worked brackets for 5, 8, 12 and
+"""The seeded knockout bracket (tournaments.knockout.engine): worked brackets for 5, 8, 12 and
 16 entrants, byes to the top seeds, results carried through, the third-place match, and for
 every field size the bracket's promises (hypothesis); the top cut's line and the places."""
 

@@ -12,7 +12,7 @@
 How each engine works, its guarantees, the weights and measured figures: docs/pairing.md.
 """
 
-from .knockout import (
+from tournaments.knockout.engine import (
     FINAL_KEY,
     Bracket,
     Cut,
@@ -24,6 +24,7 @@ from .knockout import (
     placings,
     seed_lines,
 )
+
 from .progressive import progressive
 from .round_robin import round_robin, round_robin_rounds
 from .swiss import swiss

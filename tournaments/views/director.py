@@ -38,11 +38,11 @@ from tournaments.director_forms import (
     WithdrawForm,
     record_for_editing,
 )
+from tournaments.knockout.services import SETTING_REFUSALS
 from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
 from tournaments.services import Actor, ServiceError, side_pins
-from tournaments.services.knockout import SETTING_REFUSALS
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
@@ -261,9 +261,7 @@ def director_rules_options(request: HttpRequest) -> HttpResponse:
 
 @director_page
 def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor):
-    if (
-        tournament.format == Tournament.Format.DUPLICATE
-    ):  # its own page (duplicate/views.py)
+    if tournament.format == Tournament.Format.DUPLICATE:  # its own page (duplicate/views.py)
         return redirect("tournaments:duplicate-director", slug=tournament.slug)
     round_ = select.current_round(tournament)
     rows, byes = select.tables(round_) if round_ else ([], [])

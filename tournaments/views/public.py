@@ -379,7 +379,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 def _projector_context(tournament: Tournament) -> dict:
     """The current round's tables beside the standings or, once the knockout stage has begun,
     beside the bracket (the bracket page's partial; the standings are not read then)."""
-    from tournaments.selectors.knockout import projector_bracket
+    from tournaments.knockout.selectors import projector_bracket
 
     round_ = tournaments.current_round(tournament)
     view = rounds.round_view(round_) if round_ else None

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .types import PairingError, is_int
+from tournaments.pairing.types import PairingError, is_int
 
 __all__ = [
     "Bracket",

@@ -12,15 +12,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import services
 from tournaments.director_forms import KnockoutForm
+from tournaments.knockout import services as knockout
+from tournaments.knockout.selectors import bracket_data, cut_data
 from tournaments.models import Tournament
-from tournaments.selectors.knockout import bracket_data, cut_data
-from tournaments.services import Actor, knockout
-
-from .access import director_page, viewer_directs
-from .director import _context
-from .outcomes import run
-from .public import _events_url, _tournament
-from .public import tournaments as public_tournaments
+from tournaments.services import Actor
+from tournaments.views.access import director_page, viewer_directs
+from tournaments.views.director import _context
+from tournaments.views.outcomes import run
+from tournaments.views.public import _events_url, _tournament
+from tournaments.views.public import tournaments as public_tournaments
 
 
 def _with_knockout(slug: str) -> Tournament:

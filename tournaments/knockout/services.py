@@ -28,10 +28,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Entry, Match, Round, Seat, Tournament
-
-from . import history as hist
-from .actors import Actor, audit, require_director
-from .errors import Conflict, Invalid, ServiceError
+from tournaments.services import history as hist
+from tournaments.services.actors import Actor, audit, require_director
+from tournaments.services.errors import Conflict, Invalid, ServiceError
 
 CUT_SIZES = (0, 2, 4, 8)
 MAX_COUNT = 99
@@ -335,7 +334,7 @@ def confirm_cut(*, tournament: Tournament, actor: Actor, entries: list[int]) -> 
             "round": latest or 0,
         },
     )
-    from . import notify
+    from tournaments.services import notify
 
     notify.bracket_changed(tournament)
     return tournament

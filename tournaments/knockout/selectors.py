@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import pairing_words
+from tournaments.knockout import services as knockout
 from tournaments.labels import metric_label
 from tournaments.models import Entry, Tournament
-from tournaments.services import knockout
 
 #: The standings columns shown beside the cut list (the chain's first few).
 CUT_COLUMNS = 4
