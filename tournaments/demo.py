@@ -303,7 +303,7 @@ def build_season(
     """A German Whist season: `evenings` short Swiss evenings (two rounds of one-deal matches)
     a week apart for the same club players (one misses an evening), added up by placing
     points, the best SEASON_BEST evenings counted, so a dropped evening shows."""
-    from .services import seasons
+    from .seasons import services as seasons
 
     rng = random.Random(seed + 3)
     director = director_actor()

@@ -1013,7 +1013,7 @@ DEFAULT_SEASON_POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
 
 class Series(models.Model):
     """A season championship: a club's tournaments of one game, added up by the club's rule
-    (`tournaments.standings.season`). The table is recomputed into `SeriesSnapshot`s when a
+    (`tournaments.seasons.engine`). The table is recomputed into `SeriesSnapshot`s when a
     member tournament's standings change; `inputs_version` counts those changes."""
 
     class Rule(models.TextChoices):

@@ -1,5 +1,6 @@
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
+from tournaments.seasons import views as seasons
 from tournaments.views import (
     checker,
     director,
@@ -9,7 +10,6 @@ from tournaments.views import (
     public,
     room,
     scoring,
-    seasons,
 )
 
 app_name = "tournaments"

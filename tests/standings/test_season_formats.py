@@ -17,7 +17,8 @@ from tournaments import services
 from tournaments.duplicate.selectors import scored
 from tournaments.duplicate.services import finish_duplicate
 from tournaments.models import Series, StandingsSnapshot, Tournament
-from tournaments.services import Actor, ServiceError, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor, ServiceError
 
 from .test_season_service import played
 

@@ -223,7 +223,9 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             inputs_version=inputs,
             payload=payload,
         )
-        from . import seasons  # a season counting this tournament is behind now
+        from tournaments.seasons import (
+            services as seasons,  # a season counting this tournament is behind now
+        )
 
         seasons.member_changed(tournament_id)
         transaction.on_commit(

@@ -26,8 +26,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import Series, Tournament
+from tournaments.seasons.services import directs_series
 from tournaments.services import Actor, is_director
-from tournaments.services.seasons import directs_series
 
 SEE_THIS_PAGE = gettext_lazy("Only this tournament's directors may see this page.")
 

@@ -1,5 +1,5 @@
 """Season championships: a series of a club's tournaments of one game, added up by the club's
-rule (`tournaments.standings.season`), as immutable versioned snapshots like the standings.
+rule (`tournaments.seasons.engine`), as immutable versioned snapshots like the standings.
 
 Writes (create, edit, add or remove a tournament) are one transaction each and refuse bad input
 with a stable code, changing nothing. Anything that may change the table (a member tournament's
@@ -35,11 +35,10 @@ from tournaments.models import (
     StandingsSnapshot,
     Tournament,
 )
-from tournaments.standings import season as engine
-
-from . import scheduling
-from .actors import Actor, is_director
-from .errors import Conflict, Invalid, NotAllowed, ServiceError
+from tournaments.seasons import engine
+from tournaments.services import scheduling
+from tournaments.services.actors import Actor, is_director
+from tournaments.services.errors import Conflict, Invalid, NotAllowed, ServiceError
 
 PENDING_KEY = "tricktable:season-pending:{}"
 PENDING_SECONDS = 30

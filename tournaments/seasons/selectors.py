@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from tournaments.formatting import number
 from tournaments.labels import column_label
 from tournaments.models import Series, SeriesSnapshot
-from tournaments.services import seasons as season_service
+from tournaments.seasons import services as season_service
 
 #: The evenings the projector shows (the latest ones): forty columns do not fit a room's screen.
 PROJECTOR_EVENINGS = 6

@@ -31,13 +31,12 @@ from django.views.decorators.http import (
 from tournaments.exports import downloads
 from tournaments.live import event_log
 from tournaments.models import GAMES, Series, Tournament
+from tournaments.seasons import selectors as select
+from tournaments.seasons import services as service
 from tournaments.selectors import director as director_select
-from tournaments.selectors.public import season as select
 from tournaments.services import Actor, ServiceError
-from tournaments.services import seasons as service
-
-from . import exports as export_views
-from .access import season_director_page
+from tournaments.views import exports as export_views
+from tournaments.views.access import season_director_page
 
 # -- forms --------------------------------------------------------------------------------------
 
