@@ -21,9 +21,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from tournaments.models import DirectorCall, Round, RoundClock, Table
-from tournaments.selectors import room as select
+from tournaments.room import selectors as select
+from tournaments.room import services
 from tournaments.services import is_director, require_director
-from tournaments.services import room as services
 
 from .errors import ApiError
 from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer

@@ -305,7 +305,7 @@ class SeriesSnapshotAdmin(ReadOnlyAdmin):
 
 @admin.register(RoundClock)
 class RoundClockAdmin(ReadOnlyAdmin):
-    """Round clocks: run from the director's room panel (tournaments.services.room)."""
+    """Round clocks: run from the director's room panel (tournaments.room.services)."""
 
     list_display = ["round", "duration", "last_hand", "started_at", "paused_at", "paused_for"]
 

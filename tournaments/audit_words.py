@@ -309,7 +309,7 @@ def _left(said: Said) -> str:
 
 
 def _clock(said: Said) -> str:
-    """The round clock's changes (tournaments.services.room)."""
+    """The round clock's changes (tournaments.room.services)."""
     action, data = said.event.action, said.data
     where = {
         "round": said.place("round"),

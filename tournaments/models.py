@@ -1128,7 +1128,7 @@ class RoundClock(models.Model):
 
     The time left is `duration` less the running time: from `started_at` to now (or to
     `paused_at` while paused) less the pauses already ended (`paused_for`). Extending adds to
-    `duration`. `tournaments.services.room.clock_state` is the one place that reads it.
+    `duration`. `tournaments.room.services.clock_state` is the one place that reads it.
     """
 
     round = models.OneToOneField(Round, models.CASCADE, related_name="clock")

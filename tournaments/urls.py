@@ -1,5 +1,6 @@
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
+from tournaments.room import views as room
 from tournaments.seasons import views as seasons
 from tournaments.views import (
     checker,
@@ -8,7 +9,6 @@ from tournaments.views import (
     imports,
     printing,
     public,
-    room,
     scoring,
 )
 

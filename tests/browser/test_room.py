@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.conftest import sign_in_browser
 from tournaments import demo, services
 from tournaments.models import Match, Round, RoundClock, Team
-from tournaments.services import room
+from tournaments.room import services as room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

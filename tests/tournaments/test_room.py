@@ -14,8 +14,9 @@ from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match
 from tournaments import audit_words, services
 from tournaments.live import events
 from tournaments.models import AuditEvent, DirectorCall, Round, RoundClock, Table
-from tournaments.selectors import room as select
-from tournaments.services import Actor, ServiceError, room
+from tournaments.room import selectors as select
+from tournaments.room import services as room
+from tournaments.services import Actor, ServiceError
 
 pytestmark = pytest.mark.django_db
 

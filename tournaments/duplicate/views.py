@@ -880,8 +880,8 @@ def _room(tournament: Tournament, match: Match) -> dict[str, Any]:
     templates/tournaments/room/_clock.html and the call service; issue 15). The call goes through
     `table_act` with the table's code, which opens this table number all evening."""
     from tournaments.models import DirectorCall
-    from tournaments.selectors.room import round_clock
-    from tournaments.services.room import table_call
+    from tournaments.room.selectors import round_clock
+    from tournaments.room.services import table_call
 
     round_ = match.round
     playing = round_.state in (Round.State.PUBLISHED, Round.State.IN_PLAY)
@@ -1060,7 +1060,7 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 idempotency_key=request.POST.get("key") or None,
             )
         elif action == "call":
-            from tournaments.services.room import call_director
+            from tournaments.room.services import call_director
 
             call_director(
                 table=match.table,

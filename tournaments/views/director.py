@@ -40,6 +40,7 @@ from tournaments.director_forms import (
 )
 from tournaments.knockout.services import SETTING_REFUSALS
 from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
+from tournaments.room.views import room_context
 from tournaments.selectors import director as select
 from tournaments.selectors.scoring import scoring_view
 from tournaments.services import Actor, ServiceError, side_pins
@@ -49,7 +50,6 @@ from tournaments.views.scoring import entry_form_context
 
 from .access import director_page
 from .outcomes import refuse, run
-from .room import room_context
 
 AUDIT_PAGE = 50
 

@@ -497,7 +497,7 @@ def _moved_on(table: Table) -> bool:
 def _room(table: Table) -> dict[str, Any]:
     """The round clock and "Call the director" (tournaments/views/room.py, issue 15)."""
     from tournaments.models import DirectorCall
-    from tournaments.selectors.room import round_clock
+    from tournaments.room.selectors import round_clock
 
     round_ = table.round
     playing = round_.state in (round_.State.PUBLISHED, round_.State.IN_PLAY)

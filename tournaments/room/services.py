@@ -20,10 +20,9 @@ from django.utils import timezone
 
 from tournaments.formatting import timestamp
 from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament
-
-from . import notify
-from .actors import Actor, audit, require_director, scores_table
-from .errors import Conflict, Invalid, NotAllowed
+from tournaments.services import notify
+from tournaments.services.actors import Actor, audit, require_director, scores_table
+from tournaments.services.errors import Conflict, Invalid, NotAllowed
 
 MAX_MINUTES = 600
 MAX_EXTEND = 120

@@ -11,7 +11,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock
-from tournaments.services.room import ClockState, clock_state
+from tournaments.room.services import ClockState, clock_state
 
 S = HandSubmission.Status
 

@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import DirectorCall, Round, Tournament
-from tournaments.selectors import room as select
-from tournaments.services import Actor, room
-
-from .access import director_page
-from .outcomes import run
+from tournaments.room import selectors as select
+from tournaments.room import services as room
+from tournaments.services import Actor
+from tournaments.views.access import director_page
+from tournaments.views.outcomes import run
 
 LIVE_ON = "clock call hand-submitted hand-confirmed hand-rejected match-finished round"
 
