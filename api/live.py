@@ -35,10 +35,10 @@ from django.views.decorators.csrf import csrf_exempt
 from tournaments.clients import client_address
 from tournaments.error_shape import body as error_body
 from tournaments.error_shape import error_response
-from tournaments.formatting import timestamp
 from tournaments.live import event_log, hub
 from tournaments.live import standings_cache as keys
 from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.words.formatting import timestamp
 
 BODY_LRU = 256
 _bodies: OrderedDict[str, bytes] = OrderedDict()

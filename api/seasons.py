@@ -17,9 +17,9 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from tournaments.formatting import timestamp
 from tournaments.models import GAMES, Series, Tournament
 from tournaments.seasons import services as seasons
+from tournaments.words.formatting import timestamp
 
 from .errors import ApiError
 from .views import ActionView, ApiView, actor_for, valid

@@ -23,7 +23,6 @@ from rest_framework.response import Response
 from games.records import check_record
 from tournaments import links, services
 from tournaments.clients import client_address
-from tournaments.engine_words import result_words
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -43,6 +42,7 @@ from tournaments.models import (
 from tournaments.selectors import cards
 from tournaments.services import Actor
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
+from tournaments.words.engine import result_words
 
 from . import filters
 from . import serializers as s

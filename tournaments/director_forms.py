@@ -17,12 +17,12 @@ from django.utils.translation import pgettext_lazy
 
 from games.errors import RecordError
 from games.records import get_game
-from tournaments.labels import metric_choice_label
 from tournaments.models import GAMES, Entry, Tournament
-from tournaments.option_words import choices as value_choices
-from tournaments.option_words import option_label, preset_label
 from tournaments.presentation import PRESENTATIONS
 from tournaments.services.tournaments import default_tiebreaks
+from tournaments.words.labels import metric_choice_label
+from tournaments.words.options import choices as value_choices
+from tournaments.words.options import option_label, preset_label
 
 TIEBREAK_SLOTS = 6
 
@@ -230,11 +230,9 @@ class SetupForm(RulesForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    format = (
-        forms.ChoiceField(  # duplicate events: their own form (duplicate/views.py)
-            label=_("Format"),
-            choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
-        )
+    format = forms.ChoiceField(  # duplicate events: their own form (duplicate/views.py)
+        label=_("Format"),
+        choices=[c for c in Tournament.Format.choices if c[0] != Tournament.Format.DUPLICATE],
     )
     double_round_robin = forms.BooleanField(label=_("Double round robin"), required=False)
     rounds = forms.IntegerField(

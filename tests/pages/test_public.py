@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import services, simulate
-from tournaments.formatting import number as written
 from tournaments.models import (
     Entry,
     HandSubmission,
@@ -32,6 +31,7 @@ from tournaments.selectors.public.match import tricks as trick_views
 from tournaments.selectors.public.player import rating_chart
 from tournaments.services import Actor, PlayerSpec
 from tournaments.services import standings as standings_service
+from tournaments.words.formatting import number as written
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ def engine_error(error: engine.DuplicateError) -> ServiceError:
     """The duplicate engine's refusal as the services' (its code unchanged): `bad-record` keeps
     the rules engine's error as `details`; any other code says where it came from
     (`{"engine": "duplicate"}`), which the pages and the API put in words
-    (`tournaments.engine_words.DUPLICATE_MESSAGES`)."""
+    (`tournaments.words.engine.DUPLICATE_MESSAGES`)."""
     if error.detail is not None:
         return Invalid(error.code, str(error), details=error.detail)
     return Invalid(error.code, str(error), details={"engine": "duplicate"})

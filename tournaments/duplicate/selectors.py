@@ -16,7 +16,7 @@ from tournaments.duplicate import engine
 from tournaments.duplicate.plan import compared
 from tournaments.duplicate.plan import results_qs as results_qs  # the views read it here
 from tournaments.models import Board, DuplicateEvent, DuplicatePair, Tournament
-from tournaments.rules_words import call_label
+from tournaments.words.rules import call_label
 
 
 @dataclass(frozen=True, slots=True)

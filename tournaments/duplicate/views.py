@@ -44,7 +44,6 @@ from tournaments.clients import client_address
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
-from tournaments.engine_words import error_sentence, notes_again, refusal_words
 from tournaments.error_shape import error_response
 from tournaments.models import (
     Board,
@@ -63,6 +62,7 @@ from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access
 from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
+from tournaments.words.engine import error_sentence, notes_again, refusal_words
 
 SEATS = "NESW"
 SUITS = tuple(SUIT_SIGNS.items())  # (("S", "♠"), ("H", "♥"), ...): games.cards' one home

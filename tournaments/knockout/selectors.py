@@ -8,10 +8,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import pairing_words
 from tournaments.knockout import services as knockout
-from tournaments.labels import metric_label
 from tournaments.models import Entry, Tournament
+from tournaments.words import pairing as pairing_words
+from tournaments.words.labels import metric_label
 
 #: The standings columns shown beside the cut list (the chain's first few).
 CUT_COLUMNS = 4
@@ -210,7 +210,7 @@ def _length_words(tournament: Tournament) -> str:
 
 def cut_data(tournament: Tournament) -> dict:
     """The cut list as the director sees it before confirming (or as confirmed)."""
-    from tournaments.audit_words import decided_by_words
+    from tournaments.words.audit import decided_by_words
 
     listed = knockout.cut_list(tournament=tournament)
     columns = list(listed.chain[:CUT_COLUMNS])

@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.base import next_seat
 from games.cards import CARD_IDS, NAMES, SUIT_SIGNS
-from tournaments.rules_words import call_label
-from tournaments.rules_words import card as card_label
+from tournaments.words.rules import call_label
+from tournaments.words.rules import card as card_label
 
 Label = str | Promise  # a translatable text, translated when shown
 

@@ -16,7 +16,7 @@ from tournaments.presentation.base import (
     suit_sign,
     trick_cards,
 )
-from tournaments.rules_words import card as card_label
+from tournaments.words.rules import card as card_label
 
 
 class GermanWhist(Presentation):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from tournaments.presentation.base import Presentation, suit_sign
-from tournaments.rules_words import amount, solo_labels
+from tournaments.words.rules import amount, solo_labels
 
 
 class SoloWhist(Presentation):

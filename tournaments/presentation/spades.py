@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.cards import NAMES
 from tournaments.presentation.base import Presentation, per_side
-from tournaments.rules_words import call_label, card, cards
+from tournaments.words.rules import call_label, card, cards
 
 ACE_OF_SPADES = NAMES.index("AS")
 NILS = {"nil", "double-nil", "double-blind-nil"}

@@ -18,11 +18,11 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.formatting import timestamp
 from tournaments.models import DirectorCall, Round, RoundClock, Table, Tournament
 from tournaments.services import notify
 from tournaments.services.actors import Actor, audit, require_director, scores_table
 from tournaments.services.errors import Conflict, Invalid, NotAllowed
+from tournaments.words.formatting import timestamp
 
 MAX_MINUTES = 600
 MAX_EXTEND = 120

@@ -10,10 +10,10 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournaments.formatting import number
-from tournaments.labels import column_label
 from tournaments.models import Series, SeriesSnapshot
 from tournaments.seasons import services as season_service
+from tournaments.words.formatting import number
+from tournaments.words.labels import column_label
 
 #: The evenings the projector shows (the latest ones): forty columns do not fit a room's screen.
 PROJECTOR_EVENINGS = 6

@@ -23,7 +23,6 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tournaments.formatting import timestamp
 from tournaments.live import events
 from tournaments.models import (
     DEFAULT_SEASON_POINTS,
@@ -39,6 +38,7 @@ from tournaments.seasons import engine
 from tournaments.services import scheduling
 from tournaments.services.actors import Actor, is_director
 from tournaments.services.errors import Conflict, Invalid, NotAllowed, ServiceError
+from tournaments.words.formatting import timestamp
 
 PENDING_KEY = "tricktable:season-pending:{}"
 PENDING_SECONDS = 30

@@ -7,8 +7,8 @@ from collections import defaultdict
 
 from django.db import transaction
 
-from tournaments.formatting import timestamp
 from tournaments.models import Match, Rating
+from tournaments.words.formatting import timestamp
 
 from . import scheduling
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import audit_words, pairing_words, presentation, services
+from tournaments import presentation, services
 from tournaments.director_forms import (
     AffiliationForm,
     CorrectionForm,
@@ -47,6 +47,8 @@ from tournaments.services import Actor, ServiceError, side_pins
 from tournaments.services.setup import update_tournament
 from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
+from tournaments.words import audit as audit_words
+from tournaments.words import pairing as pairing_words
 
 from .access import director_page
 from .outcomes import refuse, run

@@ -26,11 +26,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
-from tournaments.engine_words import refusal_words
 from tournaments.models import ImportJob, Tournament
 from tournaments.services import Actor, hand_imports
 from tournaments.services import imports as entry_imports
 from tournaments.views.access import director_page
+from tournaments.words.engine import refusal_words
 
 SIGNING_SALT = "tricktable.imports.entries"
 #: How long a preview may wait for its "Import" click.

@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest
 
-from tournaments.engine_words import error_sentence, refusal_words
 from tournaments.services import ServiceError
+from tournaments.words.engine import error_sentence, refusal_words
 
 
 def run(request: HttpRequest, call: Callable[[], Any], success: str) -> Any:

@@ -33,16 +33,16 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
 from games.registry import get_game
-from tournaments.engine_words import ERROR_MESSAGES, hand_notes
-from tournaments.formatting import number
 from tournaments.models import PIN_DIGITS, Table, TableToken, TokenState, Tournament
-from tournaments.option_words import option_label, rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.presentation.spades import NILS as SPADES_NILS
-from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import cards
 from tournaments.selectors import scoring as selectors
 from tournaments.views.access import viewer_directs
+from tournaments.words.engine import ERROR_MESSAGES, hand_notes
+from tournaments.words.formatting import number
+from tournaments.words.options import option_label, rules_label, value_label
+from tournaments.words.rules import call_label, solo_labels
 
 RANKS = "AKQJT98765432"
 # The form data only the templates need (the choices they render), not the script.
@@ -225,7 +225,7 @@ def individual_strings() -> dict[str, Any]:
 
 
 def error_labels() -> dict[str, str]:
-    """Translations for every rules engine error code (tournaments/engine_words.py) and the API's
+    """Translations for every rules engine error code (tournaments/words/engine.py) and the API's
     stable error codes the scorers meet; any other code shows the message as sent."""
     return {
         **{code: str(message) for code, message in ERROR_MESSAGES.items()},

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as lazy
 from django.utils.translation import ngettext, pgettext
 
 from games.records import check_hand
-from tournaments.rules_words import call_label, card, solo_labels
+from tournaments.words.rules import call_label, card, solo_labels
 
 #: Each engine error code as a sentence for players (the English detail stays in `message`).
 ERROR_MESSAGES: dict[str, Any] = {

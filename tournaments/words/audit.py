@@ -266,7 +266,7 @@ def _entries_imported(said: Said) -> str:
 
 def decided_by_words(name: str | None) -> str:
     """The tiebreak that drew a cut's line, in words (tournaments.knockout.services)."""
-    from tournaments.labels import METRIC_CHOICE_LABELS
+    from tournaments.words.labels import METRIC_CHOICE_LABELS
 
     if name == "final-key":
         return _("the final key (seed, then registration order)")

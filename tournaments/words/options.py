@@ -207,7 +207,7 @@ def value_label(game: str, option: str, value: Any) -> str:
     if isinstance(value, bool):
         return str(ON_OFF[value])
     if isinstance(value, list | tuple):
-        from tournaments.rules_words import cards
+        from tournaments.words.rules import cards
 
         return cards(value) or "—"
     label = VALUE_LABELS.get((game, option), {}).get(value)
