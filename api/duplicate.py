@@ -22,7 +22,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.clients import client_address
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
 from tournaments.models import (
@@ -34,6 +33,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import Actor, NotAllowed, is_director
+from tournaments.web.clients import client_address
 
 from .enums import PAIR_SIDE
 from .errors import ApiError

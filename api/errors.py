@@ -1,5 +1,5 @@
 """One error shape for the whole API: `{"code": ..., "message": ..., "details": ...}` (built by
-`tournaments.error_shape`, shared with the middleware and the error views).
+`tournaments.web.error_shape`, shared with the middleware and the error views).
 
 `exception_handler` (REST_FRAMEWORK["EXCEPTION_HANDLER"]) maps the services' `ServiceError`
 (its own status; a rules engine refusal's message and errors in the request's language, see
@@ -18,8 +18,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from tournaments.error_shape import body, error_response
 from tournaments.services import ServiceError
+from tournaments.web.error_shape import body, error_response
 from tournaments.words.engine import refusal_words
 
 

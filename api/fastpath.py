@@ -39,9 +39,9 @@ from django.utils import translation
 from django.utils.http import http_date
 
 from tournaments import redis_client
-from tournaments.clients import forwarded_client
 from tournaments.live import event_log
 from tournaments.live import standings_cache as keys
+from tournaments.web.clients import forwarded_client
 
 from . import live as views
 

@@ -225,7 +225,7 @@ def _checked(
     if token is None:
         return None
     meta = {"CONTENT_LENGTH": found[b"content-length"]}
-    # the client's address as Django's ASGI request has it (tournaments.clients reads it)
+    # the client's address as Django's ASGI request has it (tournaments.web.clients reads it)
     client = scope.get("client")
     if client:
         meta["REMOTE_ADDR"] = str(client[0])

@@ -32,12 +32,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
-from tournaments.clients import client_address
-from tournaments.error_shape import body as error_body
-from tournaments.error_shape import error_response
 from tournaments.live import event_log, hub
 from tournaments.live import standings_cache as keys
 from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.web.clients import client_address
+from tournaments.web.error_shape import body as error_body
+from tournaments.web.error_shape import error_response
 from tournaments.words.formatting import timestamp
 
 BODY_LRU = 256
@@ -230,7 +230,7 @@ STREAM_RETRY_AFTER = 30
 
 class StreamSlots:
     """How many event streams each client holds open in this process (a client: its address,
-    `tournaments.clients`). One phone, projector or laptop needs one stream a page; a client
+    `tournaments.web.clients`). One phone, projector or laptop needs one stream a page; a client
     opening hundreds (issue 30, item 3: ~1,000 from one address used up the server's open
     files, and every other request was reset) is refused past `STREAMS_PER_CLIENT` with 429
     and Retry-After, while a thousand listeners from a thousand devices are served. Used from

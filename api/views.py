@@ -21,8 +21,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from games.records import check_record
-from tournaments import links, services
-from tournaments.clients import client_address
+from tournaments import services
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -42,6 +41,8 @@ from tournaments.models import (
 from tournaments.selectors import cards
 from tournaments.services import Actor
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
+from tournaments.web import links
+from tournaments.web.clients import client_address
 from tournaments.words.engine import result_words
 
 from . import filters

@@ -39,12 +39,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import links, printing, services
-from tournaments.clients import client_address
+from tournaments import printing, services
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
-from tournaments.error_shape import error_response
 from tournaments.models import (
     Board,
     BoardResult,
@@ -62,6 +60,9 @@ from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access
 from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
+from tournaments.web import links
+from tournaments.web.clients import client_address
+from tournaments.web.error_shape import error_response
 from tournaments.words.engine import error_sentence, notes_again, refusal_words
 
 SEATS = "NESW"

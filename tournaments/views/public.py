@@ -17,8 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import presentation, services, throttles
-from tournaments.clients import client_address
+from tournaments import presentation, services
 from tournaments.live import event_log
 from tournaments.models import Player, Round, Tournament
 from tournaments.selectors.public import home as club
@@ -29,6 +28,8 @@ from tournaments.selectors.public import standings
 from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
 from tournaments.views.access import viewer_directs
+from tournaments.web import throttles
+from tournaments.web.clients import client_address
 
 PUBLIC = Actor(label="public")
 
@@ -133,7 +134,7 @@ REGISTRATION_ERRORS = {
 
 def _registration_throttled(request: HttpRequest) -> int | None:
     """Count a public registration against the client's address (the API's POST counts on the
-    same counter: tournaments/throttles.py); the seconds to wait when over the rate."""
+    same counter: tournaments/web/throttles.py); the seconds to wait when over the rate."""
     return throttles.counted("register", client_address(request))
 
 

@@ -5,7 +5,7 @@ whose DRF throttle, `api.throttles.RegistrationThrottle`, reads this same counte
 
 The rate of each scope is REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope] ("30/hour"), read
 when a request comes. A fixed window in the cache (one `add` and one `incr`), keyed by the scope,
-the client (`tournaments.clients.client_address`) and the window; with the cache down there is
+the client (`tournaments.web.clients.client_address`) and the window; with the cache down there is
 no limit (serving beats refusing everyone).
 """
 
