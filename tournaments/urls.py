@@ -1,13 +1,13 @@
+from tournaments.checker import views as checker
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
+from tournaments.printing import views as printing
 from tournaments.room import views as room
 from tournaments.seasons import views as seasons
 from tournaments.views import (
-    checker,
     director,
     exports,
     imports,
-    printing,
     public,
     scoring,
 )

@@ -14,8 +14,8 @@ from games.fuzzing import PRESETS, legal_hand
 from games.notes import NOTE_CODES, note
 from games.records import check_hand, get_game
 from games.registry import GAMES
-from tournaments.director_forms import RulesForm
 from tournaments.presentation import preset_name
+from tournaments.views.director_forms import RulesForm
 from tournaments.words.engine import (
     ERROR_MESSAGES,
     NOTE_SENTENCES,

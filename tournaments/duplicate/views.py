@@ -39,7 +39,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import printing, services
+from tournaments import services
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
@@ -55,6 +55,7 @@ from tournaments.models import (
     Tournament,
     hash_secret,
 )
+from tournaments.printing import paper as printing
 from tournaments.services import Actor, ServiceError, register_entry
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access

@@ -23,7 +23,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import presentation, services
-from tournaments.director_forms import (
+from tournaments.knockout.services import SETTING_REFUSALS
+from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
+from tournaments.room.views import room_context
+from tournaments.selectors import director as select
+from tournaments.selectors.scoring import scoring_view
+from tournaments.services import Actor, ServiceError, side_pins
+from tournaments.services.setup import update_tournament
+from tournaments.services.standings import latest
+from tournaments.views.director_forms import (
     AffiliationForm,
     CorrectionForm,
     FixTableForm,
@@ -38,14 +46,6 @@ from tournaments.director_forms import (
     WithdrawForm,
     record_for_editing,
 )
-from tournaments.knockout.services import SETTING_REFUSALS
-from tournaments.models import Entry, HandSubmission, KeepApart, Round, TableToken, Tournament
-from tournaments.room.views import room_context
-from tournaments.selectors import director as select
-from tournaments.selectors.scoring import scoring_view
-from tournaments.services import Actor, ServiceError, side_pins
-from tournaments.services.setup import update_tournament
-from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
 from tournaments.words import audit as audit_words
 from tournaments.words import pairing as pairing_words

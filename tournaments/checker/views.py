@@ -3,8 +3,8 @@
 from django.shortcuts import render
 from django.urls import path
 
-from tournaments.checker import DEMO_GAMES, check_text, demo_records
-from tournaments.forms import CheckHandsForm
+from tournaments.checker.forms import CheckHandsForm
+from tournaments.checker.records import DEMO_GAMES, check_text, demo_records
 
 
 def check_hands(request):

@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from tournaments import printing, services
+from tournaments import services
 from tournaments.knockout import services as knockout
 from tournaments.models import Round, Tournament
+from tournaments.printing import paper as printing
 from tournaments.services import Actor
 from tournaments.views.access import director_page
 from tournaments.web import links

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.checker import MAX_BYTES
+from tournaments.checker.records import MAX_BYTES
 
 
 class CheckHandsForm(forms.Form):
