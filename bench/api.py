@@ -261,7 +261,7 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
     setup_django(args)
     from tests.tournaments.builders import make_director, make_match
     from tournaments import services
-    from tournaments.simulate import scorers
+    from tournaments.demo.simulate import scorers
 
     rng = random.Random(n)
     with lock:  # the builders choose slugs by counting: one process at a time

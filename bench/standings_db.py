@@ -192,7 +192,8 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
     setup_django(args.database_url, redis_url)
     import random
 
-    from tournaments import services, simulate
+    from tournaments import services
+    from tournaments.demo import simulate
     from tournaments.models import (
         Entry,
         Match,

@@ -103,7 +103,7 @@ def play_the_round(tournament, td, seed: int) -> Round:
 
 
 def play_out_one(match: Match, rng: random.Random) -> Match:
-    from tournaments.simulate import play_hand
+    from tournaments.demo.simulate import play_hand
 
     play_hand(match, rng)
     match.refresh_from_db()

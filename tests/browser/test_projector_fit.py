@@ -79,7 +79,7 @@ HEADER_LINES = """() => [...document.querySelectorAll('main.projector thead th')
     "viewport", [PROJECTOR, {"width": 1600, "height": 900}, {"width": 1280, "height": 720}]
 )
 def test_no_japanese_projector_header_breaks_inside_a_word(page, live_server, screenshot, viewport):
-    from tournaments import demo
+    from tournaments.demo import club as demo
 
     tournament = demo.build_spades(7, teams=6, played=1)
     page.set_viewport_size(viewport)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate.engine import Board as Dealt
 from tournaments.duplicate.engine import board_score

@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     Entry,
     HandSubmission,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import HandSubmission, Match, Player, Round, Team, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 from django.db import connection
 
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     AuditEvent,
     Hand,

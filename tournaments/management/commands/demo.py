@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from tournaments.demo import DEMO_DIRECTOR, build
+from tournaments.demo.club import DEMO_DIRECTOR, build
 from tournaments.models import Tournament
 
 

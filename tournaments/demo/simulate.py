@@ -12,10 +12,9 @@ import random
 from typing import Any
 
 from games.records import get_game
+from tournaments import gameplay, services
 from tournaments.models import HandSubmission, Match
-
-from . import gameplay, services
-from .services import Actor
+from tournaments.services import Actor
 
 SIMULATORS = {
     "spades": "games.simulate.spades",

@@ -15,9 +15,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from . import services, simulate
-from .models import Match, Tournament
-from .services import Actor, PlayerSpec
+from tournaments import services
+from tournaments.demo import simulate
+from tournaments.models import Match, Tournament
+from tournaments.services import Actor, PlayerSpec
 
 GIVEN = [
     "Aiko",
@@ -303,7 +304,7 @@ def build_season(
     """A German Whist season: `evenings` short Swiss evenings (two rounds of one-deal matches)
     a week apart for the same club players (one misses an evening), added up by placing
     points, the best SEASON_BEST evenings counted, so a dropped evening shows."""
-    from .seasons import services as seasons
+    from tournaments.seasons import services as seasons
 
     rng = random.Random(seed + 3)
     director = director_actor()
@@ -369,10 +370,10 @@ def _duplicate_round(
     """Start the next round; each table plays its boards as legal full records from the
     boards' deals (`duplicate.simulate.play_board`), NS entering, EW confirming with its PIN.
     `complete=False` leaves the round in play: a table done, one awaiting a confirmation."""
-    from .duplicate import services as dup
-    from .duplicate.engine import Board as Dealt
-    from .duplicate.engine.simulate import play_board
-    from .models import Board
+    from tournaments.duplicate import services as dup
+    from tournaments.duplicate.engine import Board as Dealt
+    from tournaments.duplicate.engine.simulate import play_board
+    from tournaments.models import Board
 
     round_ = dup.start_round(tournament=tournament, actor=director)
     event = dup.event_of(tournament)
@@ -424,7 +425,7 @@ def build_duplicate_spades(
 ) -> Tournament:
     """A finished duplicate Spades evening: a Mitchell of `tables` tables, every round played
     and released, the deals and travellers published."""
-    from .duplicate import services as dup
+    from tournaments.duplicate import services as dup
 
     rng = random.Random(seed + 2)
     director = director_actor()
@@ -461,7 +462,7 @@ def build_duplicate_whist(
 ) -> Tournament:
     """A barometer Whist evening in play: `played` rounds closed and released (the ranking
     after each round), the next round under way."""
-    from .duplicate import services as dup
+    from tournaments.duplicate import services as dup
 
     rng = random.Random(seed + 3)
     director = director_actor()
