@@ -398,7 +398,7 @@ def _projector_context(tournament: Tournament) -> dict:
 
 
 def _clock(round_: Round | None):
-    """The round clock while the round is played (tournaments/selectors/room.py)."""
+    """The round clock while the round is played (tournaments/room/selectors.py)."""
     from tournaments.room.selectors import round_clock
 
     if round_ is None or round_.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):

@@ -495,7 +495,7 @@ def _moved_on(table: Table) -> bool:
 
 
 def _room(table: Table) -> dict[str, Any]:
-    """The round clock and "Call the director" (tournaments/views/room.py, issue 15)."""
+    """The round clock and "Call the director" (tournaments/room/views.py, issue 15)."""
     from tournaments.models import DirectorCall
     from tournaments.room.selectors import round_clock
 

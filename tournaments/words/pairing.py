@@ -99,7 +99,7 @@ NOTES: list[tuple[re.Pattern, Callable[[re.Match, Names], str]]] = [
         ),
         _more,
     ),
-    # the knockout (tournaments/services/knockout.py)
+    # the knockout (tournaments/knockout/services.py)
     (re.compile(r"^knockout: (?P<count>\d+) match\(es\)$"), _matches),
     (
         re.compile(r"^knockout: walkover for (?P<a>\d+) \(the other side withdrew\)$"),
