@@ -6,7 +6,7 @@ server sends in the API tests is listed, and that each listed here is still sent
 
 from __future__ import annotations
 
-from tournaments.duplicate.errors import ERROR_CODES as DUPLICATE_ENGINE_CODES
+from tournaments.duplicate.engine.errors import ERROR_CODES as DUPLICATE_ENGINE_CODES
 from tournaments.pairing.types import ERROR_CODES as PAIRING_ENGINE_CODES
 
 #: The codes written in the API's and the services' code (each a literal somewhere there).
@@ -125,10 +125,12 @@ LISTED: frozenset[str] = frozenset({
     "not-duplicate",
     "not-found",
     "not-in-round",
+    "not-key-owner",
     "not-operator",
     "not-pending",
     "not-running",
     "not-series-director",
+    "not-signed-in",
     "not-voidable",
     "own-side",
     "parse-error",
@@ -139,6 +141,8 @@ LISTED: frozenset[str] = frozenset({
     "publish-slug-mismatch",
     "publish-slug-taken",
     "publish-taken-over",
+    "publish-target-incomplete",
+    "publish-url-invalid",
     "published-from-room",
     "reason-required",
     "registration-closed",

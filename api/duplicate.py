@@ -24,7 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.clients import client_address
+from tournaments.duplicate import selectors as select
+from tournaments.duplicate import services as dup
 from tournaments.models import (
     BoardResult,
     DuplicateEvent,
@@ -33,9 +34,8 @@ from tournaments.models import (
     TokenState,
     Tournament,
 )
-from tournaments.selectors import duplicate as select
 from tournaments.services import Actor, NotAllowed, is_director
-from tournaments.services import duplicate as dup
+from tournaments.web.clients import client_address
 
 from .enums import PAIR_SIDE
 from .errors import ApiError
@@ -270,7 +270,7 @@ class Boards(ListView):
 )
 class MovementView(ReadView):
     def get(self, request: Request, slug: str) -> Response:
-        from tournaments.duplicate import board_set
+        from tournaments.duplicate.engine import board_set
 
         tournament = _event(slug)
         event = dup.event_of(tournament)

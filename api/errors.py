@@ -1,9 +1,9 @@
 """One error shape for the whole API: `{"code": ..., "message": ..., "details": ...}` (built by
-`tournaments.error_shape`, shared with the middleware and the error views).
+`tournaments.web.error_shape`, shared with the middleware and the error views).
 
 `exception_handler` (REST_FRAMEWORK["EXCEPTION_HANDLER"]) maps the services' `ServiceError`
 (its own status; a rules engine refusal's message and errors in the request's language, see
-`tournaments.engine_words.refusal_words`), DRF's exceptions (validation 400, authentication 401,
+`tournaments.words.engine.refusal_words`), DRF's exceptions (validation 400, authentication 401,
 permission 403, 404, 405, 406, 415, throttling 429, parse errors 400) and oversized bodies (413)
 to that shape.
 """
@@ -18,9 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from tournaments.engine_words import refusal_words
-from tournaments.error_shape import body, error_response
 from tournaments.services import ServiceError
+from tournaments.web.error_shape import body, error_response
+from tournaments.words.engine import refusal_words
 
 
 def set_rollback() -> None:

@@ -45,13 +45,13 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition
 
-from tournaments.clients import client_address
-from tournaments.error_shape import body as error_body
-from tournaments.error_shape import error_response
-from tournaments.formatting import timestamp
 from tournaments.live import event_log, hub
 from tournaments.live import standings_cache as keys
 from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.web.clients import client_address
+from tournaments.web.error_shape import body as error_body
+from tournaments.web.error_shape import error_response
+from tournaments.words.formatting import timestamp
 
 BODY_LRU = 256
 _bodies: OrderedDict[str, bytes] = OrderedDict()
@@ -279,7 +279,7 @@ STREAM_RETRY_AFTER = 30
 
 class StreamSlots:
     """How many event streams each client holds open in this process (a client: its address,
-    `tournaments.clients`). One phone, projector or laptop needs one stream a page; a client
+    `tournaments.web.clients`). One phone, projector or laptop needs one stream a page; a client
     opening hundreds (issue 30, item 3: ~1,000 from one address used up the server's open
     files, and every other request was reset) is refused past `STREAMS_PER_CLIENT` with 429
     and Retry-After, while a thousand listeners from a thousand devices are served. Used from

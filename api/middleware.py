@@ -17,8 +17,8 @@ from http import HTTPStatus
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
-from tournaments.error_shape import code_for_status, error_response
 from tournaments.views.errors import database_down, database_unavailable
+from tournaments.web.error_shape import code_for_status, error_response
 
 log = logging.getLogger("django.request")
 PREFIX = "/api/"

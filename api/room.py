@@ -28,9 +28,9 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from tournaments.models import DirectorCall, Round, RoundClock, Table, TableToken
-from tournaments.selectors import room as select
+from tournaments.room import selectors as select
+from tournaments.room import services
 from tournaments.services import is_director, require_director
-from tournaments.services import room as services
 
 from .errors import ApiError
 from .pagination import paginated

@@ -1,4 +1,4 @@
-"""Season championships in the API: thin over `tournaments.services.seasons`.
+"""Season championships in the API: thin over `tournaments.seasons.services`.
 
 - `GET /api/v1/seasons` (anyone), `POST` (a signed-in user; it becomes the season's director)
 - `GET /api/v1/seasons/{slug}`, `PATCH` (its directors: name, rule, points, best)
@@ -18,9 +18,9 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.formatting import timestamp
 from tournaments.models import GAMES, Series, Tournament
-from tournaments.services import seasons
+from tournaments.seasons import services as seasons
+from tournaments.words.formatting import timestamp
 
 from .errors import ApiError
 from .views import ActionView, ApiView, actor_for, valid

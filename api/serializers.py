@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.formatting import exact
+from tournaments.knockout.services import seeds as knockout_seeds
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -26,7 +26,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.services.knockout import seeds as knockout_seeds
+from tournaments.words.formatting import exact
 
 from .enums import TABLE_SIDE
 from .models import ApiToken
@@ -71,7 +71,7 @@ class ObjectField(serializers.JSONField):
 
 
 #: A number as the API writes every score and point: an integer when whole, else the exact
-#: fraction as a string "p/q" (`tournaments.formatting.exact`; docs/api.md).
+#: fraction as a string "p/q" (`tournaments.words.formatting.exact`; docs/api.md).
 EXACT_NUMBER = {
     "oneOf": [
         {"type": "integer"},

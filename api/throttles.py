@@ -3,7 +3,7 @@ the stateless check (`check`). Rates come from REST_FRAMEWORK["DEFAULT_THROTTLE_
 when a request comes (so a test may change them); a table scorer is counted by its token, a
 signed-in user by their id, anyone else by `client_address`.
 
-`client_address` (tournaments/clients.py) is the one home of "who is this client" for every
+`client_address` (tournaments/web/clients.py) is the one home of "who is this client" for every
 throttle and for the sign-in lockout.
 """
 
@@ -17,9 +17,10 @@ from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
-from tournaments import redis_client, throttles
-from tournaments.clients import client_address
+from tournaments import redis_client
 from tournaments.models import TableToken
+from tournaments.web import throttles
+from tournaments.web.clients import client_address
 
 if TYPE_CHECKING:  # DRF's views read the throttle classes from the settings when imported
     from rest_framework.request import Request
@@ -107,7 +108,7 @@ class ScopedThrottle(ScopedRateThrottle):
 class RegistrationThrottle(BaseThrottle):
     """Public registration (`POST /api/v1/tournaments/<slug>/entries` by anyone not signed in),
     counted per client address on the same counter as the tournament page's form
-    (`tournaments.throttles.counted`, scope `register`): one client has one count whichever
+    (`tournaments.web.throttles.counted`, scope `register`): one client has one count whichever
     it uses. Reading the list, and a signed-in director's registrations, are not counted."""
 
     scope = "register"
@@ -125,7 +126,7 @@ class RegistrationThrottle(BaseThrottle):
 
 class DownloadThrottle(BaseThrottle):
     """The rendered downloads (PDF, XLSX) through the API, counted per client address on the
-    same counter as the pages' links (`tournaments.throttles.counted`, scope `export`): one
+    same counter as the pages' links (`tournaments.web.throttles.counted`, scope `export`): one
     client has one count whichever door it uses."""
 
     scope = "export"

@@ -7,7 +7,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from tournaments.error_shape import error_response
+from tournaments.web.error_shape import error_response
 
 from . import duplicate as d
 from . import exports as x

@@ -27,9 +27,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games.records import check_record
-from tournaments import links, services
-from tournaments.clients import client_address
-from tournaments.engine_words import result_words
+from tournaments import services
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -50,6 +48,9 @@ from tournaments.models import (
 from tournaments.selectors import cards
 from tournaments.services import Actor
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
+from tournaments.web import links
+from tournaments.web.clients import client_address
+from tournaments.words.engine import result_words
 
 from . import filters
 from . import serializers as s
@@ -1158,7 +1159,7 @@ class KnockoutBracket(ApiView):
         responses={200: s.BracketSerializer},
     )
     def get(self, request: Request, slug: str) -> Response:
-        from tournaments.selectors.knockout import bracket_data
+        from tournaments.knockout.selectors import bracket_data
 
         data = bracket_data(tournament_of(slug))
         if data is None:
@@ -1178,7 +1179,7 @@ class KnockoutCut(ApiView):
         responses={200: s.CutListSerializer},
     )
     def get(self, request: Request, slug: str) -> Response:
-        from tournaments.selectors.knockout import cut_data
+        from tournaments.knockout.selectors import cut_data
 
         return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
 
@@ -1189,7 +1190,7 @@ class KnockoutCut(ApiView):
         responses={200: s.CutListSerializer},
     )
     def post(self, request: Request, slug: str) -> Response:
-        from tournaments.selectors.knockout import cut_data
+        from tournaments.knockout.selectors import cut_data
 
         data = valid(s.ConfirmCutSerializer, request)
         tournament = services.confirm_cut(

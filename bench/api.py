@@ -153,7 +153,7 @@ class Uvicorn:
             stderr=subprocess.STDOUT,
         )
         # Ready when every worker has finished its lifespan startup (config/asgi.py: the
-        # first requests' work, api/warm.py) and says so; the supervisor's socket accepts
+        # first requests' work, config/warm.py) and says so; the supervisor's socket accepts
         # connections before that, and a request would then wait for the worker's start.
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -266,7 +266,7 @@ def _submitter(args, n: int, hands: int, lock, ready, go, out) -> None:
     setup_django(args)
     from tests.tournaments.builders import make_director, make_match
     from tournaments import services
-    from tournaments.simulate import scorers
+    from tournaments.demo.simulate import scorers
 
     rng = random.Random(n)
     with lock:  # the builders choose slugs by counting: one process at a time

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from bench import report  # noqa: E402
 from games.simulate.spades import random_hand, to_summary  # noqa: E402
-from tournaments.duplicate import (  # noqa: E402
+from tournaments.duplicate.engine import (  # noqa: E402
     SPADES_IMPS,
     barometer,
     board_score,
@@ -43,8 +43,8 @@ from tournaments.duplicate import (  # noqa: E402
     mitchell,
     score_event,
 )
-from tournaments.duplicate.movements import HOWELL_TABLES, _howell_offsets  # noqa: E402
-from tournaments.duplicate.simulate import simulated_results  # noqa: E402
+from tournaments.duplicate.engine.movements import HOWELL_TABLES, _howell_offsets  # noqa: E402
+from tournaments.duplicate.engine.simulate import simulated_results  # noqa: E402
 
 TARGET_SECONDS = 0.05  # issue 16: 50 ms for the comparison engine, 50 ms for the movements
 TABLES, ROUNDS, PER_ROUND = 15, 9, 3

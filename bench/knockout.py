@@ -8,7 +8,7 @@ Run from the repository root:
     .venv/bin/python bench/knockout.py --quick    # 256 entries, 5 repeats: a smoke run
     .venv/bin/python bench/knockout.py --json     # the same figures as JSON
 
-(a) The engine (tournaments.pairing.knockout, no Django): `bracket(ids)` for N entries (the
+(a) The engine (tournaments.knockout.engine, no Django): `bracket(ids)` for N entries (the
 seed lines, byes to the top seeds, the empty rounds), a whole bracket filled by `advance` round
 by round (N - 1 results, the better seed winning), `placings` of the finished bracket, and
 `cut(rows, 8, chain)` over 1,000 standings rows with a tie at the line.
@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import report  # noqa: E402
-from tournaments.pairing import Standing, advance, bracket, cut, placings  # noqa: E402
+from tournaments.knockout.engine import Standing, advance, bracket, cut, placings  # noqa: E402
 
 TARGET_SECONDS = 0.05
 CHAIN = ["match_points", "point_difference", "buchholz", "head_to_head"]

@@ -172,8 +172,8 @@ def _submitter(n: int, seed: int, inbox, outbox) -> None:
     outbox.put(("up", n))
     from bench.api import _planned_hands
     from tournaments import services
+    from tournaments.demo.simulate import scorers
     from tournaments.models import Match
-    from tournaments.simulate import scorers
 
     rng = random.Random(seed * 1000 + n)
     work: list[tuple] = []  # (match, submitting side, confirming side, records)

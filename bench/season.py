@@ -11,9 +11,9 @@ Run from the repository root:
 Two measurements, each the best and the median of several runs (time.perf_counter after a
 gc.collect(); building the data is not timed):
 
-- **engine**: `tournaments.standings.season.season_table` on plain data (placing points with
+- **engine**: `tournaments.seasons.engine.season_table` on plain data (placing points with
   shared places, and match points as exact Fractions);
-- **service**: `tournaments.services.seasons.recompute` with the database — read the 40 member
+- **service**: `tournaments.seasons.services.recompute` with the database — read the 40 member
   tournaments' latest standings snapshots and the 100 x 40 entries behind them, compute, write
   the season snapshot (a fresh inputs version each run, so every run really writes). The
   database is `--database-url` (default: a SQLite file in a temporary folder, the embedded
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tournaments.standings.season import (  # noqa: E402  (needs ROOT on sys.path)
+from tournaments.seasons.engine import (  # noqa: E402  (needs ROOT on sys.path)
     MATCH_POINTS,
     PLACING,
     Evening,
@@ -194,7 +194,7 @@ def bench_service(
     from django.db.models import F
 
     from tournaments.models import Series
-    from tournaments.services import seasons
+    from tournaments.seasons import services as seasons
 
     series = build_season_in_db(evenings, entrants, seed)
 

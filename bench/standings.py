@@ -38,6 +38,8 @@ from itertools import islice
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The bench's own database of the measurements that need one (bench/standings_db.py).
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tricktable_bench_standings"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -446,8 +448,6 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.database_url is None:
-        from bench.standings_db import DEFAULT_DB
-
         args.database_url = DEFAULT_DB
     if args.redis_url is None:
         args.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/13"

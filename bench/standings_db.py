@@ -25,8 +25,9 @@ import time
 import uuid
 from pathlib import Path
 
+from bench.standings import DEFAULT_DB
+
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tricktable_bench_standings"
 QUEUE = f"bench-standings-{os.getpid()}"
 
 
@@ -191,7 +192,8 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
     setup_django(args.database_url, redis_url)
     import random
 
-    from tournaments import services, simulate
+    from tournaments import services
+    from tournaments.demo import simulate
     from tournaments.models import (
         Entry,
         Match,

@@ -3,7 +3,7 @@
 Every request goes to Django's ASGI handler, behind the request body limit
 (`config/body_limit.py`): a body over REQUEST_BODY_LIMIT is refused with 413 while it arrives,
 and a chunked body reaches Django with its length stated. At uvicorn's lifespan startup a worker
-does its first requests' work before it accepts one (`api/warm.py`).
+does its first requests' work before it accepts one (`config/warm.py`).
 """
 
 import asyncio
@@ -16,7 +16,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django = get_asgi_application()
 
-from api import warm  # noqa: E402  (needs the apps loaded)
+from config import warm  # noqa: E402  (needs the apps loaded)
 from config.body_limit import BodyLimit, Receive, Scope, Send  # noqa: E402
 from config.concurrency import OneConnectionEach  # noqa: E402
 
@@ -29,7 +29,7 @@ gc.freeze()
 
 async def _lifespan(receive: Receive, send: Send) -> None:
     """uvicorn's start and stop: the first requests' work done before the first request
-    (`api/warm.py`), then kept out of the cyclic collector like the rest."""
+    (`config/warm.py`), then kept out of the cyclic collector like the rest."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":

@@ -8,14 +8,35 @@ environment; settings.py then defaults to production mode over the club's own da
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import os
 import secrets
 from pathlib import Path
 
-SERVER_ENV = "TRICKTABLE_SERVER"
-EVENING = "evening"
+# What the evening server's processes use at run time lives with its commands (the apps never
+# import config); the settings read the same names from there.
+from tournaments.management.machine import (
+    ENOUGH_OPEN_FILES,
+    EVENING,
+    PRIVATE_FILE,
+    SERVER_ENV,
+    SQLITE_COMPANIONS,
+    UNLIMITED_OPEN_FILES,
+    private_database,
+    raise_open_files,
+)
+
+__all__ = [
+    "ENOUGH_OPEN_FILES",
+    "EVENING",
+    "PRIVATE_FILE",
+    "SERVER_ENV",
+    "SQLITE_COMPANIONS",
+    "UNLIMITED_OPEN_FILES",
+    "private_database",
+    "raise_open_files",
+]
+
 SECRET_KEY_FILE = "secret_key"
 # Interfaces that are never the club's Wi-Fi: containers, virtual machines, VPN tunnels.
 VIRTUAL_PREFIXES = (
@@ -42,35 +63,6 @@ def is_evening_server() -> bool:
 #: Owner only: the club's folder holds the database (PINs, password hashes, sessions), the
 #: secret key and the backups.
 PRIVATE_FOLDER = 0o700
-PRIVATE_FILE = 0o600
-#: The files SQLite keeps beside a database in WAL mode (and a rollback journal's).
-SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
-
-
-#: Below this many open files the evening server warns at start: every phone's connection and
-#: event stream is an open file, and Linux's common default of 1,024 is used up by a few
-#: hundred phones with a page or two open each.
-ENOUGH_OPEN_FILES = 4096
-#: What the soft limit is raised to when the hard limit is unlimited.
-UNLIMITED_OPEN_FILES = 1 << 20
-
-
-def raise_open_files() -> int | None:
-    """Raise this process's soft limit on open files to its hard limit (the most an
-    unprivileged process may: `resource.setrlimit`), so neither the room's phones nor one
-    client flooding streams run the server out of them at 1,024; the server processes it starts
-    inherit it. Returns the soft limit now (None where the platform has no such limit)."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return None
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = UNLIMITED_OPEN_FILES if hard == resource.RLIM_INFINITY else hard
-    if soft != resource.RLIM_INFINITY and soft < target:
-        # A system cap below the hard limit (macOS's maxfilesperproc): the limit stays as it was.
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def private_folder(folder: Path) -> None:
@@ -78,18 +70,6 @@ def private_folder(folder: Path) -> None:
     whatever the umask made it or an earlier version left it."""
     folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
     folder.chmod(PRIVATE_FOLDER)
-
-
-def private_database(path: str | os.PathLike[str]) -> None:
-    """The SQLite database at `path` and its WAL, shared-memory and journal files, those that
-    exist, readable and writable by their owner only. SQLite gives the WAL and shared-memory
-    files it creates later the database file's own mode, so once this ran they are born 0600
-    too (and the evening server's umask, 077, says the same for anything else it creates)."""
-    for suffix in SQLITE_COMPANIONS:
-        try:
-            os.chmod(f"{os.fspath(path)}{suffix}", PRIVATE_FILE)
-        except FileNotFoundError:
-            continue
 
 
 def secret_key(folder: Path) -> str:

@@ -56,8 +56,8 @@ else:
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[*LOCAL_HOSTS, "0.0.0.0"])
 
 # The address phones use: what table cards, score sheets and every "open this on your phone" QR
-# code carry (tournaments/links.py). Unset: the evening server's first LAN address; elsewhere the
-# address the browser used.
+# code carry (tournaments/web/links.py). Unset: the evening server's first LAN address;
+# elsewhere the address the browser used.
 PUBLIC_URL = env(
     "PUBLIC_URL",
     default=f"http://{LAN_ADDRESSES[0]}:{PORT}" if LAN_ADDRESSES else "",
@@ -177,7 +177,7 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "check": check_connection,
     }
 # A server process does its first requests' work (views, rule sets, catalogues, a database
-# connection) at uvicorn's lifespan startup, before it accepts one (api/warm.py).
+# connection) at uvicorn's lifespan startup, before it accepts one (config/warm.py).
 WARM_UP = env.bool("WARM_UP", default=True)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
@@ -300,7 +300,7 @@ CELERY_TASK_ROUTES = ("config.routing.route",)
 # The client's address, for every throttle, the sign-in lockout and the cap on event streams:
 # the connection's own (REMOTE_ADDR) unless the connection comes from a proxy named here
 # (addresses or networks, comma-separated: TRUSTED_PROXIES=10.0.0.5,192.168.7.0/24); only then
-# is X-Forwarded-For read, from the right, past the trusted proxies (tournaments/clients.py).
+# is X-Forwarded-For read, from the right, past the trusted proxies (tournaments/web/clients.py).
 # Default: none, so a header any client can write is never believed, from loopback neither. The
 # production recipe hands uvicorn the same list (--forwarded-allow-ips "$TRUSTED_PROXIES",
 # README); the evening server does it itself (docs/hostile-input.md).
@@ -335,7 +335,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_BODY_IN_MEMORY", default=64 * 102
 
 # REST API.
 REST_FRAMEWORK: dict[str, Any] = {
-    # DRF's own get_ident is never used (api.throttles counts tournaments.clients'); 0 in case.
+    # DRF's own get_ident is never used (api.throttles counts tournaments.web.clients'); 0 in case.
     "NUM_PROXIES": 0,
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -358,7 +358,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "export": "30/minute",  # public PDF and XLSX downloads, per client address
         "call": "10/minute",  # calls for the director, per table token
         # Public registration, per client address, the page's form and the API's POST together
-        # (tournaments/throttles.py); directors signed in are not counted.
+        # (tournaments/web/throttles.py); directors signed in are not counted.
         "register": "30/hour",
         "publish": "60/minute",  # rooms publishing to this site, per client address
     },
@@ -376,7 +376,9 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "tournaments.clients.client_address"  # the same address as the throttles
+AXES_CLIENT_IP_CALLABLE = (
+    "tournaments.web.clients.client_address"  # the same address as the throttles
+)
 AXES_LOCKOUT_CALLABLE = "api.errors.locked_out"  # a page, or JSON under /api/
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no start-up banner in the evening server's output; failures still logged

@@ -1,6 +1,6 @@
 """The engines' notes ("NS bid 5, took 3: set (-50)"): each a `Note`, the English text that
 records, reports and the command line print, carrying a stable code and its parameters so that
-a reader (tournaments/engine_words.py) can say it in another language.
+a reader (tournaments/words/engine.py) can say it in another language.
 
 A `Note` is a `str`: a result's `notes` stay a list of strings for every existing reader (JSON,
 ``check_hands`` reports, comparisons with plain strings); the code and parameters ride along.

@@ -37,7 +37,7 @@ def planned_hands(match: Any, rng: Any, count: int) -> list[dict]:
     """Legal summary records for the match's next `count` hands, planned with the rules engine
     alone (dealer by rotation, state carried forward); stops where the rules end the match."""
     from games.records import check_hand, get_game
-    from tournaments.simulate import simulator
+    from tournaments.demo.simulate import simulator
 
     tournament = match.round.tournament
     g = get_game(tournament.game)

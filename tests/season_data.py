@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 from tournaments import services
 from tournaments.models import Entry, Player, Series, StandingsSnapshot, Tournament
-from tournaments.services import Actor, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor
 
 #: Four evenings of five players (Eve misses the second): (name, place, match points).
 NIGHTS = [

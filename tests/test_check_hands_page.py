@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tournaments.checker import MAX_BYTES, demo_records
+from tournaments.checker.records import MAX_BYTES, demo_records
 
 EXAMPLE = {
     "format": "hand/1",

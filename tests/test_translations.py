@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import Match, Tournament
 
 PO = Path(settings.BASE_DIR) / "locale" / "ja" / "LC_MESSAGES" / "django.po"

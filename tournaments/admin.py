@@ -307,7 +307,7 @@ class SeriesSnapshotAdmin(ReadOnlyAdmin):
 
 @admin.register(RoundClock)
 class RoundClockAdmin(ReadOnlyAdmin):
-    """Round clocks: run from the director's room panel (tournaments.services.room)."""
+    """Round clocks: run from the director's room panel (tournaments.room.services)."""
 
     list_display = ["round", "duration", "last_hand", "started_at", "paused_at", "paused_for"]
 
@@ -320,7 +320,7 @@ class DirectorCallAdmin(ReadOnlyAdmin):
     list_filter = ["reason"]
 
 
-# -- duplicate events: shown here, written by the services (tournaments/services/duplicate.py) --
+# -- duplicate events: shown here, written by the services (tournaments/duplicate/services.py) --
 
 
 from .models import Board, BoardResult, DuplicateEvent, DuplicatePair  # noqa: E402

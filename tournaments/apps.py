@@ -29,7 +29,7 @@ def _private_database(sender: Any, connection: Any, **kwargs: Any) -> None:
     name = str(connection.settings_dict.get("NAME") or "")
     if not name or name == ":memory:" or name.startswith("file:"):
         return
-    from config.evening import private_database
+    from tournaments.management.machine import private_database
 
     private_database(name)
 

@@ -1043,7 +1043,7 @@ DEFAULT_SEASON_POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
 
 class Series(models.Model):
     """A season championship: a club's tournaments of one game, added up by the club's rule
-    (`tournaments.standings.season`). The table is recomputed into `SeriesSnapshot`s when a
+    (`tournaments.seasons.engine`). The table is recomputed into `SeriesSnapshot`s when a
     member tournament's standings change; `inputs_version` counts those changes."""
 
     class Rule(models.TextChoices):
@@ -1158,7 +1158,7 @@ class RoundClock(models.Model):
 
     The time left is `duration` less the running time: from `started_at` to now (or to
     `paused_at` while paused) less the pauses already ended (`paused_for`). Extending adds to
-    `duration`. `tournaments.services.room.clock_state` is the one place that reads it.
+    `duration`. `tournaments.room.services.clock_state` is the one place that reads it.
     """
 
     round = models.OneToOneField(Round, models.CASCADE, related_name="clock")
@@ -1235,7 +1235,7 @@ class DirectorCall(models.Model):
 
 
 # Duplicate play's models live in their own module (imported here so Django registers them).
-from tournaments.duplicate_models import (  # noqa: E402, F401
+from tournaments.duplicate.models import (  # noqa: E402, F401
     Board,
     BoardResult,
     DuplicateEvent,

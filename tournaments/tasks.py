@@ -13,7 +13,8 @@ from celery import Task, shared_task
 from django.db import DatabaseError
 
 from games.records import check_record
-from tournaments.services import hand_imports, ratings, seasons, standings
+from tournaments.seasons import services as seasons
+from tournaments.services import hand_imports, ratings, standings
 
 RETRY: dict[str, Any] = {
     "acks_late": True,

@@ -1,16 +1,16 @@
+from tournaments.checker import views as checker
+from tournaments.duplicate import views as duplicate
+from tournaments.knockout import views as knockout
+from tournaments.printing import views as printing
 from tournaments.publishing import views as publishing
+from tournaments.room import views as room
+from tournaments.seasons import views as seasons
 from tournaments.views import (
-    checker,
     director,
-    duplicate,
     exports,
     imports,
-    knockout,
-    printing,
     public,
-    room,
     scoring,
-    seasons,
 )
 
 app_name = "tournaments"

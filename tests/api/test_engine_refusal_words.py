@@ -53,7 +53,7 @@ def test_every_refusal_carrying_engine_errors_reads_in_japanese():
     before it) and duplicate's `bad-record` as the exception handler words them."""
     from django.utils import translation
 
-    from tournaments.engine_words import refusal_words
+    from tournaments.words.engine import refusal_words
 
     engine = {"code": "wrong-dealer", "message": "the dealer should be E", "hand": None}
     with translation.override("ja"):

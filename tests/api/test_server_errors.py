@@ -56,13 +56,13 @@ def test_pages_outside_the_api_keep_django_s_own_error_handling(client, monkeypa
 
 
 def test_the_error_shape_has_one_home_that_imports_no_drf():
-    """Every JSON error body is built by tournaments.error_shape (issue 19 point 5), which the
+    """Every JSON error body is built by tournaments.web.error_shape (issue 19 point 5), which the
     middleware and the error views can load before DRF: importing it loads no DRF module."""
     import subprocess
     import sys
 
     code = (
-        "import sys, tournaments.error_shape as e; "
+        "import sys, tournaments.web.error_shape as e; "
         "assert not [m for m in sys.modules if m.startswith('rest_framework')]; "
         "assert e.body('x', 'y') == {'code': 'x', 'message': 'y', 'details': None}"
     )
@@ -73,7 +73,7 @@ def test_the_error_shape_has_one_home_that_imports_no_drf():
     import api.middleware
     import api.urls
     import tournaments.views.errors
-    from tournaments import error_shape
+    from tournaments.web import error_shape
 
     for module in (api.errors, api.live, api.middleware, api.urls, tournaments.views.errors):
         assert not hasattr(module, "body") or module.body is error_shape.body, module

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from tournaments.formatting import exact, timestamp
 from tournaments.models import Seat
+from tournaments.words.formatting import exact, timestamp
 
 pytestmark = pytest.mark.django_db
 

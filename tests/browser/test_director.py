@@ -12,7 +12,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.tournaments.builders import HAND_1
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import Match, Round, Tournament
 from tournaments.services import Actor
 

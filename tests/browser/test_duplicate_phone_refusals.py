@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from tests.duplicate.builders import make_event
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import services as dup
 from tournaments.models import BoardResult
-from tournaments.services import duplicate as dup
 from tournaments.services.table_access import issue_round_tokens
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -18,8 +18,8 @@ from playwright.sync_api import expect
 from tests.browser.test_scoring_taps import counted, phone_shot, report
 from tests.duplicate.builders import make_event, pair_pin, play_round
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import services as dup
 from tournaments.models import BoardResult
-from tournaments.services import duplicate as dup
 from tournaments.services.table_access import issue_round_tokens
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.conftest import sign_in_browser
 from tests.tournaments.builders import make_director, make_match
 from tournaments import services
-from tournaments.engine_words import ERROR_MESSAGES
+from tournaments.words.engine import ERROR_MESSAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import sign_in_browser
-from tournaments import demo, services
+from tournaments import services
+from tournaments.demo import club as demo
 from tournaments.models import Match, Round, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,9 +16,10 @@ from tests.conftest import sign_in_browser
 from tests.knockout.helpers import play_out
 from tests.tournaments.conftest import finish_round
 from tournaments import services
+from tournaments.knockout import services as knockout
 from tournaments.live import event_log
 from tournaments.models import Match, Round
-from tournaments.services import Actor, PlayerSpec, knockout
+from tournaments.services import Actor, PlayerSpec
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -102,7 +103,7 @@ def play_the_round(tournament, td, seed: int) -> Round:
 
 
 def play_out_one(match: Match, rng: random.Random) -> Match:
-    from tournaments.simulate import play_hand
+    from tournaments.demo.simulate import play_hand
 
     play_hand(match, rng)
     match.refresh_from_db()

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 
 from tests.season_data import evening, played
 from tournaments.live import event_log
-from tournaments.services import Actor, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -78,7 +79,7 @@ HEADER_LINES = """() => [...document.querySelectorAll('main.projector thead th')
     "viewport", [PROJECTOR, {"width": 1600, "height": 900}, {"width": 1280, "height": 720}]
 )
 def test_no_japanese_projector_header_breaks_inside_a_word(page, live_server, screenshot, viewport):
-    from tournaments import demo
+    from tournaments.demo import club as demo
 
     tournament = demo.build_spades(7, teams=6, played=1)
     page.set_viewport_size(viewport)

@@ -11,7 +11,9 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import demo, services, simulate
+from tournaments import services
+from tournaments.demo import club as demo
+from tournaments.demo import simulate
 from tournaments.live import event_log
 from tournaments.models import Entry, Match, Tournament
 from tournaments.services import Actor, PlayerSpec

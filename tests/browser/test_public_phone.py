@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.tournaments.builders import make_director, make_match
-from tournaments import simulate
+from tournaments.demo import simulate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

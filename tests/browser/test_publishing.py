@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import sign_in_browser
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import Publication, PublishTarget
 from tournaments.publishing import payload, services
 from tournaments.services import Actor

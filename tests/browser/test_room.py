@@ -15,9 +15,10 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.conftest import sign_in_browser
-from tournaments import demo, services
+from tournaments import services
+from tournaments.demo import club as demo
 from tournaments.models import Match, Round, RoundClock, Team
-from tournaments.services import room
+from tournaments.room import services as room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -234,7 +235,7 @@ def test_table_progress_puts_the_slowest_tables_first_and_updates_live(
     screenshot(page, "room-progress-laptop")
     assert accessibility(page) == []
 
-    from tournaments import simulate
+    from tournaments.demo import simulate
 
     match = playing_match(round_)
     simulate.play_hand(match, __import__("random").Random(3), confirm=False)

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from games.records import check_hand
 from tests.tournaments.builders import HAND_1, make_director, make_match, scorer, side_pin
 from tournaments import gameplay, services
+from tournaments.demo.simulate import next_hand
 from tournaments.models import Entry, Hand, HandSubmission, Match, Player, Round, Seat, Table
-from tournaments.simulate import next_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 
 from tests.season_data import winter_season
 from tournaments.live import event_log
-from tournaments.services import Actor, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

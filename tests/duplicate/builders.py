@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from tournaments import services
-from tournaments.duplicate import Board as EngineBoard
-from tournaments.duplicate.simulate import play_board
+from tournaments.duplicate import services as dup
+from tournaments.duplicate.engine import Board as EngineBoard
+from tournaments.duplicate.engine.simulate import play_board
 from tournaments.models import Board, Match, Tournament
 from tournaments.services import Actor
-from tournaments.services import duplicate as dup
 
 
 def make_event(

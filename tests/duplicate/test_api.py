@@ -8,7 +8,7 @@ from django.test import Client
 
 from tests.duplicate.builders import make_event, pair_pin, play_round, played
 from tests.tournaments.builders import make_director
-from tournaments.services import duplicate as dup
+from tournaments.duplicate import services as dup
 from tournaments.services.table_access import issue_round_tokens
 
 pytestmark = pytest.mark.django_db

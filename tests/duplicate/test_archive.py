@@ -12,11 +12,11 @@ from django.core.management import call_command
 
 from tests.duplicate.builders import make_event, play_round, played, table_scorer
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import selectors as select
+from tournaments.duplicate import services as dup
 from tournaments.exports import archive
 from tournaments.models import BoardResult, Tournament
-from tournaments.selectors import duplicate as select
 from tournaments.services import backups
-from tournaments.services import duplicate as dup
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 
 from games.records import check_hand
-from tournaments.duplicate import DuplicateError, board_set, board_sets, deal_board, deal_boards
-from tournaments.duplicate.boards import Board, dealer_of, set_of
+from tournaments.duplicate.engine import (
+    DuplicateError,
+    board_set,
+    board_sets,
+    deal_board,
+    deal_boards,
+)
+from tournaments.duplicate.engine.boards import Board, dealer_of, set_of
 
 
 def test_dealer_goes_round_with_the_board_number():

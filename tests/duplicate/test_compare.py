@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.duplicate import (
+from tournaments.duplicate.engine import (
     ERROR_CODES,
     SPADES_IMPS,
     WHIST_IMPS,
@@ -184,8 +184,8 @@ def test_a_whole_mitchell_evening_balances(method):
     """A 7-table Mitchell, 3 boards a round, every board played 7 times: on every board the
     direction's matchpoints add up to A x (A - 1) and cross-IMPs to 0; every pair has a card
     line for each of its 21 boards; the NS field's percentages average 50 with net scores."""
-    from tournaments.duplicate import mitchell
-    from tournaments.duplicate.simulate import simulated_results
+    from tournaments.duplicate.engine import mitchell
+    from tournaments.duplicate.engine.simulate import simulated_results
 
     movement = mitchell(7)
     results = simulated_results(movement, 3, seed=4, compare="net")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import demo
-from tournaments.duplicate import Board as Dealt
-from tournaments.duplicate import board_score
+from tournaments.demo import club as demo
+from tournaments.duplicate import selectors as select
+from tournaments.duplicate.engine import Board as Dealt
+from tournaments.duplicate.engine import board_score
 from tournaments.models import BoardResult, Round
-from tournaments.selectors import duplicate as select
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,11 @@ from django.utils import translation
 
 from tests.duplicate.builders import make_event, play_round
 from tests.tournaments.builders import make_director
-from tournaments.duplicate import ERROR_CODES, DuplicateError
-from tournaments.engine_words import DUPLICATE_MESSAGES, refusal_words
+from tournaments.duplicate import services as dup
+from tournaments.duplicate.engine import ERROR_CODES, DuplicateError
 from tournaments.models import BoardResult
 from tournaments.services import Invalid
-from tournaments.services import duplicate as dup
+from tournaments.words.engine import DUPLICATE_MESSAGES, refusal_words
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from tests.duplicate.builders import make_event, played
 from tests.hostile.conftest import refused, state, unchanged
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import services as dup
 from tournaments.models import BoardResult
 from tournaments.services import Invalid
-from tournaments.services import duplicate as dup
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.services.table_access import issue_round_tokens
 

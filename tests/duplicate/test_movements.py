@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.duplicate import DuplicateError, barometer, howell, mitchell, plays, sit_out
-from tournaments.duplicate.movements import HOWELL_TABLES, MITCHELL_TABLES, Movement
+from tournaments.duplicate.engine import DuplicateError, barometer, howell, mitchell, plays, sit_out
+from tournaments.duplicate.engine.movements import HOWELL_TABLES, MITCHELL_TABLES, Movement
 
 
 def meetings(movement: Movement) -> Counter:

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests.duplicate.builders import make_event, pair_pin, play_round, played
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import services as dup
 from tournaments.models import BoardResult, Tournament
-from tournaments.services import duplicate as dup
 from tournaments.services.table_access import issue_round_tokens
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from tests.duplicate.builders import make_event, play_round
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import services as dup
 from tournaments.models import BoardResult, DirectorCall
-from tournaments.services import duplicate as dup
 from tournaments.services.table_access import issue_round_tokens
 
 pytestmark = pytest.mark.django_db

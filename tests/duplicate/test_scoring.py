@@ -9,8 +9,8 @@ import pytest
 
 from games.records import check_hand
 from games.simulate.whist import random_hand
-from tournaments.duplicate import DuplicateError, board_score, default_compare
-from tournaments.duplicate.boards import Board
+from tournaments.duplicate.engine import DuplicateError, board_score, default_compare
+from tournaments.duplicate.engine.boards import Board
 
 
 def spades(dealer: str, calls: dict[str, str], tricks: dict[str, int]) -> dict:

@@ -9,10 +9,10 @@ from django.db import IntegrityError, transaction
 
 from tests.duplicate.builders import make_event, play_round, played, table_scorer
 from tests.tournaments.builders import make_director
+from tournaments.duplicate import selectors as selectors
+from tournaments.duplicate import services as dup
 from tournaments.models import Board, BoardResult, DuplicatePair, Tournament
-from tournaments.selectors import duplicate as selectors
 from tournaments.services import ServiceError
-from tournaments.services import duplicate as dup
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,8 @@ from rest_framework.test import APIClient
 from api.models import ApiToken, hash_secret, new_secret
 from tests.conftest import clear_cache
 from tests.tournaments.builders import HAND_1, make_director, make_match, side_pin
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     Entry,
     HandSubmission,

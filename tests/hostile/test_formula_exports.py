@@ -23,7 +23,8 @@ from django.test import Client
 from openpyxl import load_workbook
 
 from api.models import ApiToken, hash_secret, new_secret
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import Match, Team, Tournament
 from tournaments.services import Actor, PlayerSpec
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.live import event_log
 from tournaments.models import HandSubmission, Match
 

@@ -1,6 +1,6 @@
 """Public registration under a flood (issue 30, item 4): 381 anonymous `POST …/entries` in 40 s
 from one address each made two players, a team and an entry, and the page's form had no limit
-either. Now one counter per client address (`register`, tournaments/throttles.py) counts the
+either. Now one counter per client address (`register`, tournaments/web/throttles.py) counts the
 page's form and the API's POST together; past it both refuse with 429 and Retry-After and store
 nothing. A director can close registration (back to setup, on the dashboard and in the API);
 a signed-in director's own registrations are not counted."""

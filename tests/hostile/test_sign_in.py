@@ -177,7 +177,7 @@ def test_a_rotating_header_from_loopback_is_ignored_when_no_proxy_is_named(direc
 def test_the_client_address_is_the_connection_s_unless_proxies_are_trusted(
     settings, rf, proxies, forwarded, address
 ):
-    from tournaments.clients import client_address
+    from tournaments.web.clients import client_address
 
     settings.TRUSTED_PROXIES = proxies
     extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded is not None else {}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from tournaments import services
+from tournaments.demo.simulate import play_hand
 from tournaments.models import Match, Round, Tournament
 from tournaments.services import Actor
-from tournaments.simulate import play_hand
 
 
 def play_out(match: Match, rng: random.Random, limit: int = 60) -> Match:

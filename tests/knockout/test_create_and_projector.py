@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tournaments.knockout import services as knockout
 from tournaments.models import AuditEvent, Tournament
-from tournaments.services import knockout
 
 from ..pages.test_director import form_data
 from ..tournaments.conftest import play_round

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments.exports import archive
+from tournaments.knockout import services as knockout
 from tournaments.models import Match, Tournament
-from tournaments.services import knockout
 
 from ..tournaments.conftest import play_round
 from .helpers import knockout_round

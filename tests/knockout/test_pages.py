@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments import services
-from tournaments.services import knockout
+from tournaments.knockout import services as knockout
 
 from ..tournaments.conftest import play_round
 from .helpers import knockout_round

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments import services
-from tournaments.selectors.knockout import table_label
-from tournaments.services import knockout
+from tournaments.knockout import services as knockout
+from tournaments.knockout.selectors import table_label
 
 pytestmark = pytest.mark.django_db
 

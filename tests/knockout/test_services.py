@@ -8,9 +8,10 @@ import pytest
 
 from tournaments import services
 from tournaments.gameplay import first_dealer
+from tournaments.knockout import services as knockout
+from tournaments.knockout.engine import seed_lines
 from tournaments.models import AuditEvent, Match, Round
-from tournaments.pairing import seed_lines
-from tournaments.services import ServiceError, knockout
+from tournaments.services import ServiceError
 from tournaments.services.history import standings_rows
 
 from ..tournaments.builders import calls

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments import printing, services
-from tournaments.services import knockout
+from tournaments import services
+from tournaments.knockout import services as knockout
+from tournaments.printing import paper as printing
 
 from ..tournaments.conftest import play_round
 

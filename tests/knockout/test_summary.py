@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments.services import knockout
+from tournaments.knockout import services as knockout
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tournaments import services
+from tournaments.knockout import selectors as ko_select
+from tournaments.knockout import services as knockout
 from tournaments.models import Tournament
 from tournaments.selectors import director as select
-from tournaments.selectors import knockout as ko_select
-from tournaments.services import ServiceError, knockout
+from tournaments.services import ServiceError
 
 from ..tournaments.conftest import play_round
 from .test_create_and_projector import new_tournament

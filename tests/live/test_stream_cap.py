@@ -1,6 +1,6 @@
 """One client cannot use up the server with event streams (issue 30, item 3): ~1,000 streams
 from one address used up the evening server's open files (1,024) and every other request was
-reset. Each client (its address, `tournaments.clients`) holds at most STREAMS_PER_CLIENT
+reset. Each client (its address, `tournaments.web.clients`) holds at most STREAMS_PER_CLIENT
 streams in a server process; past it 429 in the API's error shape with Retry-After, and its
 slot comes back when a stream ends. Many clients each within the cap are all served.
 

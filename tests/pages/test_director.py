@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 
 from tests.tournaments.builders import HAND_1
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     AuditEvent,
     Entry,

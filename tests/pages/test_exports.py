@@ -15,7 +15,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from games.records import check_record
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.exports import tabular
 from tournaments.models import HandSubmission, Match, Player, Rating, Round, Tournament
 

@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.conftest import sign_in_browser
-from tournaments import gameplay, printing, services
+from tournaments import gameplay, services
 from tournaments.models import AuditEvent, Table, TableToken, Tournament, hash_secret
+from tournaments.printing import paper as printing
 from tournaments.services import Actor
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,7 @@ def expected_modules(url: str) -> tuple[int, set[tuple[int, int]]]:
     return len(matrix) + 8, dark
 
 
-# -- tournaments/printing.py -------------------------------------------------------------------
+# -- tournaments/printing/paper.py ---------------------------------------------------------------
 
 
 def test_the_qr_svg_draws_segnos_level_m_matrix_of_the_url_with_a_quiet_zone():

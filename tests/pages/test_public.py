@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services, simulate
-from tournaments.formatting import number as written
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     Entry,
     HandSubmission,
@@ -32,6 +32,7 @@ from tournaments.selectors.public.match import tricks as trick_views
 from tournaments.selectors.public.player import rating_chart
 from tournaments.services import Actor, PlayerSpec
 from tournaments.services import standings as standings_service
+from tournaments.words.formatting import number as written
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tests.tournaments.builders import make_director, make_match
-from tournaments import simulate
+from tournaments.demo import simulate
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db

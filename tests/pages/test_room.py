@@ -12,7 +12,7 @@ from django.contrib.messages import get_messages
 from tests.tournaments.builders import HAND_1, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import AuditEvent, DirectorCall, RoundClock
-from tournaments.services import room
+from tournaments.room import services as room
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.utils import translation
 from games.errors import RecordError
 from games.records import get_game
 from tournaments.presentation import describe, preset_name
-from tournaments.rules_words import amount, card
+from tournaments.words.rules import amount, card
 
 GAMES = ("spades", "whist", "solo-whist", "german-whist")
 PRESETS = [(game, preset) for game in GAMES for preset in get_game(game).book.presets]

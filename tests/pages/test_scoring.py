@@ -20,7 +20,8 @@ from tests.tournaments.builders import (
     scorer,
     spades_hand,
 )
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db

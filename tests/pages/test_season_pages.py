@@ -37,7 +37,7 @@ def test_the_season_page_shows_each_evening_and_marks_the_dropped_results(client
 
 
 def test_entrants_sharing_a_place_show_the_same_rank(client, director):
-    from tournaments.services import seasons
+    from tournaments.seasons import services as seasons
 
     series = seasons.create_series(actor=director, name="Duo", game="german-whist")
     for n, order in enumerate([("Ann", "Bo"), ("Bo", "Ann")], 1):

@@ -1,4 +1,4 @@
-"""The seeded knockout bracket (tournaments.pairing.knockout): worked brackets for 5, 8, 12 and
+"""The seeded knockout bracket (tournaments.knockout.engine): worked brackets for 5, 8, 12 and
 16 entrants, byes to the top seeds, results carried through, the third-place match, and for
 every field size the bracket's promises (hypothesis); the top cut's line and the places."""
 
@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.pairing import (
+from tournaments.knockout.engine import (
     FINAL_KEY,
-    PairingError,
     Standing,
     advance,
     bracket,
@@ -18,6 +17,7 @@ from tournaments.pairing import (
     placings,
     seed_lines,
 )
+from tournaments.pairing import PairingError
 
 # Entrant ids 101, 102, … in seed order: seed n is 100 + n.
 

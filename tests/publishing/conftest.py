@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.conftest import clear_cache
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import Tournament
 from tournaments.publishing import payload, services
 from tournaments.services import Actor

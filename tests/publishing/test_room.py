@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from tournaments import demo, simulate
 from tournaments import services as workflows
+from tournaments.demo import club as demo
+from tournaments.demo import simulate
 from tournaments.models import (
     Entry,
     HandSubmission,
@@ -254,7 +255,7 @@ def sender_reply():
 def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings):
     """The in-process sender (no worker): the trigger returns at once; the thread retries with
     backoff while the site is down and delivers once it is up."""
-    from tournaments import demo
+    from tournaments.demo import club as demo
 
     settings.REDIS_URL = None
     settings.PUBLISH_URL = f"http://127.0.0.1:{PORT + 1}"

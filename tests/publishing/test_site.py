@@ -218,7 +218,7 @@ def test_a_season_counting_the_event_keeps_counting_it_after_a_republish(
     room_event, site_key, site_director
 ):
     from tournaments.models import Series, SeriesMember
-    from tournaments.services import seasons
+    from tournaments.seasons import services as seasons
 
     key, _secret = site_key
     services.receive(key=key, slug=SLUG, document=as_published(room_event))

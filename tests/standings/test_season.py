@@ -1,4 +1,4 @@
-"""The season championship table (tournaments.standings.season): placing points with shared
+"""The season championship table (tournaments.seasons.engine): placing points with shared
 places, match points, best K of the evenings, the tiebreak chain, exact arithmetic."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.standings.season import (
+from tournaments.seasons.engine import (
     MATCH_POINTS,
     Evening,
     SeasonError,

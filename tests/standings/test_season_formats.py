@@ -14,9 +14,11 @@ from django.urls import reverse
 
 from tests.duplicate.builders import make_event, play_round
 from tournaments import services
+from tournaments.duplicate.selectors import scored
+from tournaments.duplicate.services import finish_duplicate
 from tournaments.models import Series, StandingsSnapshot, Tournament
-from tournaments.selectors.duplicate import scored
-from tournaments.services import Actor, ServiceError, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor, ServiceError
 
 from .test_season_service import played
 
@@ -35,7 +37,7 @@ def duplicate_night(director, settings, django_capture_on_commit_callbacks) -> T
         night = make_event(director, tables=3, boards_per_round=1)
         for n in range(1, night.rounds + 1):
             play_round(night, director, seed=n)
-        services.duplicate.finish_duplicate(tournament=night, actor=director)
+        finish_duplicate(tournament=night, actor=director)
     night.refresh_from_db()
     return night
 

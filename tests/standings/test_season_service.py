@@ -1,4 +1,4 @@
-"""Season championships through the services (tournaments.services.seasons): a series of a
+"""Season championships through the services (tournaments.seasons.services): a series of a
 club's tournaments of one game, its rule, best K, the table recomputed when a member changes."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 
 from tournaments import services
 from tournaments.models import Entry, Player, Series, SeriesSnapshot, StandingsSnapshot
-from tournaments.services import Actor, ServiceError, seasons
+from tournaments.seasons import services as seasons
+from tournaments.services import Actor, ServiceError
 from tournaments.services import standings as standings_service
 
 pytestmark = pytest.mark.django_db

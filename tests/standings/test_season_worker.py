@@ -11,7 +11,7 @@ import pytest
 from tests.tournaments.builders import HAND_1, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import SeriesSnapshot
-from tournaments.services import seasons
+from tournaments.seasons import services as seasons
 
 
 def wait_for_season(series_id: int, rows: int, timeout: float) -> SeriesSnapshot | None:

@@ -125,7 +125,7 @@ def bye_entries(round_: Round) -> list[int]:
 def finish_round(round_: Round, director: Actor, *, seed: int = 1, hands: int = 1) -> Round:
     """Play `hands` simulated hands at every table of a published round, have the director close
     each match and then the round."""
-    from tournaments.simulate import play_match
+    from tournaments.demo.simulate import play_match
 
     rng = random.Random(seed)
     for match in Match.objects.filter(round=round_, is_bye=False).order_by("table__number"):

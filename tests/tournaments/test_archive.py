@@ -18,7 +18,9 @@ from django.test import override_settings
 
 from games.records import check_record
 from games.schema import load_schema
-from tournaments import demo, services, simulate
+from tournaments import services
+from tournaments.demo import club as demo
+from tournaments.demo import simulate
 from tournaments.exports import archive, records
 from tournaments.live import events
 from tournaments.models import (

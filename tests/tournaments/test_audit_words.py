@@ -1,4 +1,4 @@
-"""The audit trail in sentences (tournaments.audit_words): every recorded action reads as a
+"""The audit trail in sentences (tournaments.words.audit): every recorded action reads as a
 sentence with names, in English and Japanese, and the trail narrows to a round or a kind."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from tournaments import audit_words, services
+from tournaments import services
 from tournaments.models import AuditEvent, Seat
 from tournaments.selectors import director as select
+from tournaments.words import audit as audit_words
 
 from .conftest import play_round, tables_of
 

@@ -13,7 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournaments import demo, simulate
+from tournaments.demo import club as demo
+from tournaments.demo import simulate
 from tournaments.models import Hand, HandSubmission, Match, Round, Tournament
 from tournaments.services import backups
 

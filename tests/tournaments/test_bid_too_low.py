@@ -11,7 +11,7 @@ from games import check_hand
 from games.errors import RULES_TOO_LOW
 from tests.games.spades_records import hand, opts, state
 from tests.games.test_solo_whist import summary
-from tournaments.engine_words import BID_TOO_LOW, error_sentence, translate_errors
+from tournaments.words.engine import BID_TOO_LOW, error_sentence, translate_errors
 
 CASES = {
     # the second partner bids 3 below the first's 6 (last-bidder: the side's bid is the 3)

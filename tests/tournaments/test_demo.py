@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import HandSubmission, Match, Player, Round, Team, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_the_demo_command_builds_the_club_evening_once(
 
 
 def test_the_demo_cup_is_a_finished_swiss_ending_in_a_top_8_knockout():
-    from tournaments.services import knockout
+    from tournaments.knockout import services as knockout
 
     cup = demo.build_cup(2026)
     cup.refresh_from_db()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import demo
+from tournaments.demo import club as demo
 from tournaments.models import Series, SeriesSnapshot
 
 pytestmark = pytest.mark.django_db

@@ -14,16 +14,16 @@ from games.fuzzing import PRESETS, legal_hand
 from games.notes import NOTE_CODES, note
 from games.records import check_hand, get_game
 from games.registry import GAMES
-from tournaments.director_forms import RulesForm
-from tournaments.engine_words import (
+from tournaments.presentation import preset_name
+from tournaments.views.director_forms import RulesForm
+from tournaments.words.engine import (
     ERROR_MESSAGES,
     NOTE_SENTENCES,
     error_sentence,
     hand_notes,
     note_sentence,
 )
-from tournaments.option_words import VALUE_LABELS, value_label
-from tournaments.presentation import preset_name
+from tournaments.words.options import VALUE_LABELS, value_label
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -186,7 +186,7 @@ def test_the_director_form_offers_option_values_as_words():
 
 
 def test_a_tournaments_rules_read_as_the_presets_name_and_its_house_options_in_words():
-    from tournaments.option_words import rules_label
+    from tournaments.words.options import rules_label
 
     rules = {"preset": "standard", "options": {"double_nil": "when-behind", "target": 300}}
     en, ja = in_both(lambda: rules_label("spades", rules))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.formatting import number, side_numbers
+from tournaments.words.formatting import number, side_numbers
 
 CASES = json.loads((Path(__file__).parents[1] / "data" / "numbers.json").read_text("utf-8"))
 

@@ -398,7 +398,8 @@ def test_a_real_worker_imports_the_file_and_a_second_import_finds_only_duplicate
 
 @pytest.mark.django_db
 def test_the_hands_export_goes_back_in_through_the_import_as_it_is(in_process):
-    from tournaments import demo, services
+    from tournaments import services
+    from tournaments.demo import club as demo
     from tournaments.exports import records
 
     played = demo.build_solo_whist(7, players=4, rounds=1)

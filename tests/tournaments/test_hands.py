@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 from django.db import connection
 
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import (
     AuditEvent,
     Hand,
@@ -435,7 +436,7 @@ def test_a_director_voids_a_pending_hand_and_the_table_enters_it_again(match, di
 
 
 def test_a_voided_hand_is_audited_as_a_sentence(match, director):
-    from tournaments import audit_words
+    from tournaments.words import audit as audit_words
 
     rejected = _pending(match)
     services.reject_hand(

@@ -14,9 +14,9 @@ from django.utils import translation
 
 from tests.tournaments.builders import HAND_1, make_director, make_match, side_pin
 from tournaments import services
-from tournaments.audit_words import actor_words
+from tournaments.room.services import call_director
 from tournaments.services import Actor
-from tournaments.services.room import call_director
+from tournaments.words.audit import actor_words
 
 pytestmark = pytest.mark.django_db
 

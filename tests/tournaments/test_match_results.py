@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 
 from tournaments import gameplay, services
+from tournaments.demo.simulate import next_hand
 from tournaments.models import Match, Round, Seat
-from tournaments.simulate import next_hand
 
 pytestmark = pytest.mark.django_db
 

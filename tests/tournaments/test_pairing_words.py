@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tournaments.pairing_words import note
+from tournaments.words.pairing import note
 
 NAMES = {3: "Ace Hunters", 7: "Nil Whisperers"}
 

@@ -8,7 +8,8 @@ import random
 import pytest
 from django.core.management import call_command
 
-from tournaments import services, simulate
+from tournaments import services
+from tournaments.demo import simulate
 from tournaments.models import Match, Rating
 from tournaments.services import ratings
 

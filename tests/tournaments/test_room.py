@@ -11,11 +11,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
-from tournaments import audit_words, services
+from tournaments import services
 from tournaments.live import events
 from tournaments.models import AuditEvent, DirectorCall, Round, RoundClock, Table
-from tournaments.selectors import room as select
-from tournaments.services import Actor, ServiceError, room
+from tournaments.room import selectors as select
+from tournaments.room import services as room
+from tournaments.services import Actor, ServiceError
+from tournaments.words import audit as audit_words
 
 pytestmark = pytest.mark.django_db
 

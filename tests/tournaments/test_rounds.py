@@ -12,9 +12,9 @@ import pytest
 from django.db import transaction
 
 from tournaments import pairing, services
+from tournaments.demo.simulate import play_match
 from tournaments.models import AuditEvent, Match, Round, Seat, Table, Tournament
 from tournaments.services import ServiceError, history
-from tournaments.simulate import play_match
 
 from .conftest import bye_entries, entries, finish_round, play_round, tables_of
 

@@ -46,7 +46,7 @@ def test_each_close_and_the_finish_count_at_once(
             for match in Match.objects.filter(round=round_, is_bye=False):
                 import random
 
-                from tournaments.simulate import play_match
+                from tournaments.demo.simulate import play_match
 
                 play_match(match, random.Random(number), director=director, hands=1)
         before = StandingsSnapshot.objects.filter(tournament=tournament).first()
@@ -96,7 +96,7 @@ def test_with_a_real_worker_the_closed_round_counts_within_a_second(
     import random
     import time
 
-    from tournaments.simulate import play_match
+    from tournaments.demo.simulate import play_match
 
     worker.start()
     tournament = swiss(4, rounds=2)

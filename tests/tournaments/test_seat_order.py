@@ -7,7 +7,7 @@ import pytest
 
 from tournaments import services
 from tournaments.models import Seat
-from tournaments.selectors.room import table_progress
+from tournaments.room.selectors import table_progress
 
 pytestmark = pytest.mark.django_db
 

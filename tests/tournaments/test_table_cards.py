@@ -17,12 +17,14 @@ from django.utils import timezone
 
 from tests.duplicate.builders import make_event, played
 from tests.tournaments.builders import make_director
-from tournaments import printing, services
+from tournaments import services
+from tournaments.demo.simulate import answerer, next_hand
+from tournaments.duplicate import services as dup
+from tournaments.knockout import services as knockout
 from tournaments.models import EventTable, Match, Round, Table, TableToken, Tournament
+from tournaments.printing import paper as printing
 from tournaments.selectors.cards import CardState, card_now
-from tournaments.services import Actor, ServiceError, knockout
-from tournaments.services import duplicate as dup
-from tournaments.simulate import answerer, next_hand
+from tournaments.services import Actor, ServiceError
 
 pytestmark = pytest.mark.django_db
 

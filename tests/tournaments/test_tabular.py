@@ -22,7 +22,8 @@ from openpyxl import load_workbook
 
 from tests.conftest import require
 from tests.tournaments.builders import spades_hand
-from tournaments import demo, services
+from tournaments import services
+from tournaments.demo import club as demo
 from tournaments.exports import pdf, tabular
 from tournaments.exports.tabular import exact_number, neutralise
 from tournaments.models import Match, Player, Rating, Seat, Team, Tournament

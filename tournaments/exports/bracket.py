@@ -1,6 +1,6 @@
 """The knockout's bracket as a download: one row per bracket match (CSV, XLSX) and an A4 PDF of
 the bracket round by round with the places, built from the same data as the bracket page
-(tournaments.selectors.knockout). Before the bracket is made the table is empty."""
+(tournaments.knockout.selectors). Before the bracket is made the table is empty."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from decimal import Decimal
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from tournaments.knockout.selectors import bracket_data
 from tournaments.models import Tournament
-from tournaments.selectors.knockout import bracket_data
 
 from .pdf import _context, render
 from .tabular import Column, Sheet, exact_number

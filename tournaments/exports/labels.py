@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.labels import metric_label
+from tournaments.words.labels import metric_label
 
 __all__ = ["OUTCOME_LABELS", "metric_label", "outcome_label", "place_label"]
 

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from tournaments.models import Series
-from tournaments.services import seasons
+from tournaments.seasons import services as seasons
 
 from .pdf import _context, render
 from .tabular import Cell, Column, Sheet, exact_number, neutralise

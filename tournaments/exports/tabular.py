@@ -28,10 +28,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import gameplay
-from tournaments.labels import column_label, standings_columns
 from tournaments.models import Seat, Tournament
 from tournaments.selectors import exports as selectors
 from tournaments.services import standings
+from tournaments.words.labels import column_label, standings_columns
 
 from .labels import outcome_label, place_label
 

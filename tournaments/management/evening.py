@@ -8,7 +8,7 @@ import sys
 
 from django.conf import settings
 
-from config import evening
+from tournaments.management import machine as evening
 
 
 def run_as_evening_server(*, port: int | None = None) -> None:

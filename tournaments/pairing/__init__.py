@@ -5,25 +5,10 @@
     rounds = round_robin_rounds(len(ids), double=False)
     draw = tables(contenders, size=4, seed=7)          # individual tables of 3 or 4
     draw = progressive(contenders, seed=7)             # partnership "whist drive" tables
-    board = bracket(ids_in_seed_order, third_place=True)  # a seeded knockout
-    board = advance(board, {(1, 1): winner_id, ...})      # ... filled from the results
-    top = cut(standings, 8, chain)                     # a Swiss's top cut, seeded by places
 
 How each engine works, its guarantees, the weights and measured figures: docs/pairing.md.
 """
 
-from .knockout import (
-    FINAL_KEY,
-    Bracket,
-    Cut,
-    KnockoutMatch,
-    Standing,
-    advance,
-    bracket,
-    cut,
-    placings,
-    seed_lines,
-)
 from .progressive import progressive
 from .round_robin import round_robin, round_robin_rounds
 from .swiss import swiss
@@ -31,16 +16,6 @@ from .tables import tables
 from .types import ERROR_CODES, Contender, Draw, PairingError
 
 __all__ = [
-    "FINAL_KEY",
-    "Bracket",
-    "Cut",
-    "KnockoutMatch",
-    "Standing",
-    "advance",
-    "bracket",
-    "cut",
-    "placings",
-    "seed_lines",
     "ERROR_CODES",
     "Contender",
     "Draw",

@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.base import next_seat
 from games.cards import CARD_IDS, NAMES, SUIT_SIGNS
-from tournaments.rules_words import call_label
-from tournaments.rules_words import card as card_label
+from tournaments.words.rules import call_label
+from tournaments.words.rules import card as card_label
 
 Label = str | Promise  # a translatable text, translated when shown
 
@@ -65,6 +65,21 @@ class GamePresentation(Protocol):
     @property
     def sheet_rows(self) -> int:
         """Sheet rows when the match runs to a target score or until the round is closed."""
+        ...
+
+    @property
+    def form_template(self) -> str:
+        """The scoring form's facts of a hand (the scoring page and the director's correction)."""
+        ...
+
+    @property
+    def card_entry(self) -> bool:
+        """Whether a hand may be entered card by card (the deal and every trick) at four seats."""
+        ...
+
+    @property
+    def turned_card(self) -> bool:
+        """Whether the dealer turns up a card for trumps (card-by-card entry asks which)."""
         ...
 
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
@@ -158,6 +173,9 @@ class Presentation:
     sheet_leading: tuple[Label, ...] = (_("Hand"), _("Dealer"))
     sheet_per_side: tuple[Label, ...] = ()
     sheet_rows = 16
+    form_template: str
+    card_entry = True
+    turned_card = False
 
     def call_word(self, call: str) -> str:
         return call_label(call)

@@ -16,11 +16,13 @@ from tournaments.presentation.base import (
     suit_sign,
     trick_cards,
 )
-from tournaments.rules_words import card as card_label
+from tournaments.words.rules import card as card_label
 
 
 class GermanWhist(Presentation):
     name = "german-whist"
+    form_template = "tournaments/scoring/_german-whist.html"
+    card_entry = False  # thirteen tricks of two hands: entered as facts only
     label = gettext_lazy("German Whist")
     preset_names = {
         "standard": gettext_lazy("Standard"),

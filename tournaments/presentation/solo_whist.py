@@ -12,11 +12,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from tournaments.presentation.base import Presentation, suit_sign
-from tournaments.rules_words import amount, solo_labels
+from tournaments.words.rules import amount, solo_labels
 
 
 class SoloWhist(Presentation):
     name = "solo-whist"
+    form_template = "tournaments/scoring/_solo-whist.html"
     label = gettext_lazy("Solo Whist")
     preset_names = {
         "phillips": gettext_lazy("Phillips (Pan Book of Card Games)"),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.cards import NAMES
 from tournaments.presentation.base import Presentation, per_side
-from tournaments.rules_words import call_label, card, cards
+from tournaments.words.rules import call_label, card, cards
 
 ACE_OF_SPADES = NAMES.index("AS")
 NILS = {"nil", "double-nil", "double-blind-nil"}
@@ -19,6 +19,7 @@ NILS = {"nil", "double-nil", "double-blind-nil"}
 
 class Spades(Presentation):
     name = "spades"
+    form_template = "tournaments/scoring/_spades.html"
     label = gettext_lazy("Spades")
     preset_names = {
         "standard": gettext_lazy("Standard (the club's own rules)"),

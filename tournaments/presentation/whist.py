@@ -14,6 +14,8 @@ from tournaments.presentation.base import Presentation, per_side, suit_sign
 
 class Whist(Presentation):
     name = "whist"
+    form_template = "tournaments/scoring/_whist.html"
+    turned_card = True
     label = gettext_lazy("Whist")
     preset_names = {
         "short-whist": gettext_lazy("Short whist"),

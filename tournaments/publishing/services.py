@@ -37,8 +37,8 @@ from tournaments.models import (
     hash_secret,
     new_secret,
 )
+from tournaments.seasons import services as season_tables
 from tournaments.services import SYSTEM, Actor, Conflict, Invalid, NotAllowed, ServiceError
-from tournaments.services import seasons as season_tables
 from tournaments.services.actors import audit, is_director
 from tournaments.services.backups import _one_snapshot
 

@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments.engine_words import refusal_words
 from tournaments.models import Publication, PublishedEvent, PublishingKey, Tournament
 from tournaments.services import Actor, ServiceError, is_director
+from tournaments.words.engine import refusal_words
 
 from . import sender, services, words
 from .forms import KeyForm, TargetForm

@@ -4,6 +4,8 @@ Every function takes the acting `Actor` and raises a `ServiceError` (a stable `c
 details) for input it refuses, having changed nothing.
 """
 
+from tournaments.knockout.services import confirm_cut, cut_list, set_knockout
+
 from .actors import SYSTEM, Actor, audit, is_director, require_director
 from .entries import (
     PlayerSpec,
@@ -31,7 +33,6 @@ from .hands import (
     void_hand,
 )
 from .imports import EntriesPreview, import_entries, parse_entries
-from .knockout import confirm_cut, cut_list, set_knockout
 from .rounds import (
     can_generate_round,
     close_round,

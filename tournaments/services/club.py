@@ -1,7 +1,7 @@
 """The club's own director account on the evening server: made on its first start (or its first
 start after a restore, whose accounts have no password) with a random password shown once,
 reset by `manage.py director_password`. No shared password on a network:
-the demo's fixed sign-in (tournaments/demo.py) is refused on the evening server."""
+the demo's fixed sign-in (tournaments/demo/club.py) is refused on the evening server."""
 
 from __future__ import annotations
 

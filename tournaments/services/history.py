@@ -68,7 +68,7 @@ SEAT_FIELDS = (
 def _seat_rows(tournament: Tournament) -> dict[int, list[tuple]]:
     """The seats of every match that counts (`SEAT_FIELDS` rows), by match, in round order. A
     Swiss ending in a top cut counts its Swiss (and consolation) matches only: the knockout's
-    are the bracket's (tournaments.services.knockout)."""
+    are the bracket's (tournaments.knockout.services)."""
     rows = (
         Seat.objects.filter(match__round__tournament=tournament)
         .filter(Round.public_q("match__round__"))

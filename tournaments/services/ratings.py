@@ -7,8 +7,8 @@ from collections import defaultdict
 
 from django.db import transaction
 
-from tournaments.formatting import timestamp
 from tournaments.models import Match, Rating
+from tournaments.words.formatting import timestamp
 
 from . import scheduling
 
@@ -59,9 +59,9 @@ def rated_games(game: str) -> list:
 def duplicate_games(game: str) -> list:
     """Each field of every finished duplicate event of `game` as one rated game: its ranking
     is a finishing order (ties share the place). Ids are negative, apart from matches'."""
+    from tournaments.duplicate.plan import compared
     from tournaments.models import DuplicateEvent
     from tournaments.ratings import RatedGame
-    from tournaments.selectors.duplicate import scored
 
     out = []
     events = DuplicateEvent.objects.filter(
@@ -77,7 +77,7 @@ def duplicate_games(game: str) -> list:
         played_at = (
             tournament.round_set.order_by("-number").values_list("closed_at", flat=True).first()
         ) or tournament.created_at
-        for k, (_name, standings) in enumerate(sorted(scored(tournament).event.rankings.items())):
+        for k, (_name, standings) in enumerate(sorted(compared(tournament).event.rankings.items())):
             rows = [s for s in standings if s.pair in players]
             if len(rows) < 2:
                 continue

@@ -6,9 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import gameplay
+from tournaments.knockout import services as knockout
 from tournaments.models import Entry, EventTable, Match, Round, Seat, Table, Tournament
 
-from . import backups, knockout
+from . import backups
 from . import history as hist
 from .actors import Actor, audit, require_director
 from .entries import apart_sets

@@ -77,10 +77,10 @@ def duplicate_payload(tournament: Tournament) -> dict:
     the public pages show them (the released rounds; every round once it is finished). Each
     row's `rank` is its place in its `field`; its values are the percentage (matchpoints) or
     the IMPs total, the total, the top and the boards played."""
+    from tournaments.duplicate.plan import compared
     from tournaments.models import DuplicatePair
-    from tournaments.selectors.duplicate import scored
 
-    event = scored(tournament)
+    event = compared(tournament)
     method = event.event.method
     entry_of = dict(
         DuplicatePair.objects.filter(tournament=tournament).values_list("number", "entry_id")
@@ -223,7 +223,9 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             inputs_version=inputs,
             payload=payload,
         )
-        from . import seasons  # a season counting this tournament is behind now
+        from tournaments.seasons import (
+            services as seasons,  # a season counting this tournament is behind now
+        )
 
         seasons.member_changed(tournament_id)
         transaction.on_commit(

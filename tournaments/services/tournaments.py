@@ -206,7 +206,7 @@ def create_tournament(
         tournament.directors.add(actor.user)
     audit(tournament=tournament, actor=actor, action="tournament-created", subject=tournament.slug)
     if knockout:
-        from .knockout import set_knockout
+        from tournaments.knockout.services import set_knockout
 
         tournament = set_knockout(tournament=tournament, actor=actor, **knockout)
     return tournament

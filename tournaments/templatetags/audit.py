@@ -1,5 +1,5 @@
 """Who acted, in the reader's language: `{% load audit %}{{ event.actor_label|actor }}`
-(tournaments/audit_words.py `actor_words`: "table 2 scorer" reads テーブル2の記録係)."""
+(tournaments/words/audit.py `actor_words`: "table 2 scorer" reads テーブル2の記録係)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.audit_words import actor_words
+from tournaments.words.audit import actor_words
 
 register = template.Library()
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.selectors.knockout import summary, table_label
+from tournaments.knockout.selectors import summary, table_label
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""Scores on a page written the project's one way (tournaments/formatting.py: the minus sign
+"""Scores on a page written the project's one way (tournaments/words/formatting.py: the minus sign
 U+2212, exact fractions as mixed numbers): `{% load numbers %}{{ value|score }}`. An empty value
 stays empty (the pages' own cells say what is missing)."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.formatting import number
+from tournaments.words.formatting import number
 
 register = template.Library()
 

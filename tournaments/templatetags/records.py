@@ -1,14 +1,14 @@
 """Template filters for showing hand-record results in the reader's language: the game and its
-rules in words, the engine's notes and errors as sentences (tournaments/engine_words.py and
-tournaments/option_words.py do the saying)."""
+rules in words, the engine's notes and errors as sentences (tournaments/words/engine.py and
+tournaments/words/options.py do the saying)."""
 
 from typing import Any
 
 from django import template
 
-from tournaments.engine_words import error_sentence, note_sentence
-from tournaments.option_words import rules_label as rules_in_a_line
 from tournaments.presentation import game_name as name_of_game
+from tournaments.words.engine import error_sentence, note_sentence
+from tournaments.words.options import rules_label as rules_in_a_line
 
 register = template.Library()
 

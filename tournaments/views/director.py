@@ -8,13 +8,10 @@ message or against the form, its success as a message, then the browser is redir
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from functools import wraps
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.forms import BooleanField, Form
@@ -26,8 +23,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import audit_words, pairing_words, presentation, services
-from tournaments.director_forms import (
+from tournaments import presentation, services
+from tournaments.knockout.services import SETTING_REFUSALS
+from tournaments.models import (
+    Entry,
+    HandSubmission,
+    KeepApart,
+    Match,
+    Round,
+    TableToken,
+    Tournament,
+)
+from tournaments.room.views import room_context
+from tournaments.selectors import director as select
+from tournaments.selectors.scoring import scoring_view
+from tournaments.services import Actor, ServiceError, side_pins
+from tournaments.services.setup import update_tournament
+from tournaments.services.standings import latest
+from tournaments.views.director_forms import (
     AffiliationForm,
     CorrectionForm,
     FixTableForm,
@@ -42,70 +55,19 @@ from tournaments.director_forms import (
     WithdrawForm,
     record_for_editing,
 )
-from tournaments.engine_words import error_sentence, refusal_words
-from tournaments.models import (
-    Entry,
-    HandSubmission,
-    KeepApart,
-    Match,
-    Round,
-    TableToken,
-    Tournament,
-)
-from tournaments.selectors import director as select
-from tournaments.selectors.scoring import scoring_view
-from tournaments.services import Actor, ServiceError, side_pins
-from tournaments.services.knockout import SETTING_REFUSALS
-from tournaments.services.setup import update_tournament
-from tournaments.services.standings import latest
 from tournaments.views.scoring import entry_form_context
+from tournaments.words import audit as audit_words
+from tournaments.words import pairing as pairing_words
+
+from .access import director_page
+from .outcomes import refuse, run
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
 AUDIT_PAGE = 50
 
 # -- helpers --------------------------------------------------------------------------------------
-
-
-def director_page(view: Callable) -> Callable:
-    """A page of one tournament, for its directors: the view gets (request, tournament, actor)."""
-
-    @login_required
-    @wraps(view)
-    def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        tournament = get_object_or_404(Tournament, slug=slug)
-        actor = Actor(user=request.user)
-        if not services.is_director(actor, tournament):
-            raise PermissionDenied(_("Only this tournament's directors may see this page."))
-        return view(request, tournament, actor, *args, **kwargs)
-
-    return page
-
-
-def run(request: HttpRequest, call: Callable[[], Any], success: StrOrPromise) -> Any:
-    """Call one service; show its success or its refusal as a message. Returns the result, or
-    None when the service refused."""
-    try:
-        result = call()
-    except ServiceError as error:
-        messages.error(request, refusal_words(error.code, error.message, error.details)[0])
-        return None
-    messages.success(request, success)
-    return result
-
-
-def refuse(form: Any, error: ServiceError) -> None:
-    """Show a service's refusal against a form, with the engine's errors when it gives them: in
-    the director's language, each error's code after its sentence (a director may look it up)."""
-    message, details = refusal_words(error.code, error.message, error.details)
-    form.add_error(None, message)
-    if isinstance(details, dict) and isinstance(details.get("errors"), list):
-        details = details["errors"]
-    if isinstance(details, list):
-        for item in details:
-            if isinstance(item, dict) and item.get("code"):
-                form.add_error(None, f"{error_sentence(item)} [{item['code']}]")
 
 
 def confirmed(request: HttpRequest) -> bool:
@@ -313,13 +275,11 @@ def director_rules_options(request: HttpRequest) -> HttpResponse:
 
 @director_page
 def director_dashboard(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
-    if tournament.format == Tournament.Format.DUPLICATE:  # its own page (views/duplicate.py)
+    if tournament.format == Tournament.Format.DUPLICATE:  # its own page (duplicate/views.py)
         return redirect("tournaments:duplicate-director", slug=tournament.slug)
     round_ = select.current_round(tournament)
     rows, byes = select.tables(round_) if round_ else ([], [])
     standings = latest(tournament=tournament)
-    from .room import room_context
-
     return render(
         request,
         "tournaments/director/dashboard.html",
@@ -683,8 +643,6 @@ def director_round(
         (a, b, said.get(frozenset((a, b)), ""))
         for a, b in (select.rematches(round_) if draft else [])
     ]
-    from .room import room_context
-
     return render(
         request,
         "tournaments/director/round.html",

@@ -2,7 +2,7 @@
 visitor's language, each with a way back. Never Django's technical page with DEBUG off.
 
 Django calls these as `handler400`... `handler500` (config/urls.py) and `CSRF_FAILURE_VIEW`.
-Under /api/ each answers in the API's JSON error shape instead (tournaments/error_shape.py,
+Under /api/ each answers in the API's JSON error shape instead (tournaments/web/error_shape.py,
 which does not import DRF: these load before it).
 
 The 500 page is rendered without the request (no context processors, no session, no
@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
-from tournaments.error_shape import error_response  # the API's error shape, without DRF
+from tournaments.web.error_shape import error_response  # the API's error shape, without DRF
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/"

@@ -14,7 +14,7 @@ The PDF and XLSX downloads cost real work (a PDF is rendered by WeasyPrint, half
 more), so anyone could keep the server busy by asking again and again. Each is built once per
 results version and kept in Django's cache (`_cached`, keyed by the tournament, the download,
 the language, its `results_version` and the standings snapshot it shows), and each client
-address (`tournaments.clients.client_address`, the one home of who a client is) may ask for
+address (`tournaments.web.clients.client_address`, the one home of who a client is) may ask for
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["export"]` of them (429 with Retry-After beyond).
 """
 
@@ -22,20 +22,19 @@ from __future__ import annotations
 
 import logging
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import path, re_path
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from tournaments import throttles
-from tournaments.clients import client_address
 from tournaments.exports import downloads
 from tournaments.models import Tournament
 from tournaments.selectors import exports as selectors
-from tournaments.services import Actor, is_director
+from tournaments.services import Actor
+from tournaments.web import throttles
+from tournaments.web.clients import client_address
 
+from .access import director_page
 from .errors import _render
 
 log = logging.getLogger(__name__)
@@ -51,7 +50,7 @@ def _tournament(slug: str) -> Tournament:
 
 def throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
-    the rate (None: go ahead). The shared counter, tournaments/throttles.py."""
+    the rate (None: go ahead). The shared counter, tournaments/web/throttles.py."""
     return throttles.counted(THROTTLE_SCOPE, client_address(request))
 
 
@@ -89,14 +88,10 @@ def hands_export(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 
 @require_safe
-def archive_export(request: HttpRequest, slug: str) -> HttpResponseBase:
+@director_page(refusal=gettext_lazy("Only this tournament's directors may download its archive."))
+def archive_export(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponseBase:
     """The whole tournament (`tricktable-archive/1`): its directors only, for it holds the
     audit trail, e-mail addresses and the hands' history."""
-    tournament = _tournament(slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not is_director(Actor(user=request.user), tournament):
-        raise PermissionDenied(_("Only this tournament's directors may download its archive."))
     response = downloads.response(downloads.whole(tournament))
     response["Cache-Control"] = "private, no-store"
     return response

@@ -16,9 +16,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,15 +27,18 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
-from tournaments.engine_words import refusal_words
 from tournaments.models import ImportJob, Tournament
 from tournaments.services import Actor, hand_imports
 from tournaments.services import imports as entry_imports
+from tournaments.views.access import director_page
+from tournaments.words.engine import refusal_words
 
 SIGNING_SALT = "tricktable.imports.entries"
 #: How long a preview may wait for its "Import" click.
 PREVIEW_MAX_AGE = 60 * 60
 RECENT_JOBS = 10
+
+REFUSAL = gettext_lazy("Only this tournament's directors may import into it.")
 
 
 class EntriesUploadForm(forms.Form):
@@ -46,15 +47,6 @@ class EntriesUploadForm(forms.Form):
 
 class HandsUploadForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("Hand records file (JSON Lines)"))
-
-
-def _directed(request: HttpRequest, slug: str) -> tuple[Tournament, Actor]:
-    """The tournament, if the signed-in user directs it (403 otherwise)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    actor = Actor(user=request.user)
-    if not services.is_director(actor, tournament):
-        raise PermissionDenied(_("Only this tournament's directors may import into it."))
-    return tournament, actor
 
 
 def _read(upload: UploadedFile, limit: int) -> bytes:
@@ -149,11 +141,10 @@ def _entries_context(tournament: Tournament, **extra: Any) -> dict:
     }
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET", "POST"])
-def entries(request: HttpRequest, slug: str) -> HttpResponse:
+def entries(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """GET: the upload form. POST: the preview of the file (a dry run: nothing is stored)."""
-    tournament, actor = _directed(request, slug)
     if request.method == "GET":
         return render(
             request,
@@ -207,11 +198,10 @@ def _preview(
     return response
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["POST"])
-def entries_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+def entries_confirm(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """Import the previewed rows, all or none (services.import_entries)."""
-    tournament, actor = _directed(request, slug)
     try:
         payload = unsign_rows(tournament, request, request.POST.get("payload", ""))
     except signing.BadSignature:  # includes SignatureExpired
@@ -271,11 +261,10 @@ def _hands_page(
     )
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET", "POST"])
-def hands(request: HttpRequest, slug: str) -> HttpResponse:
+def hands(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """GET: the upload form and recent jobs. POST: start a job and go to its page."""
-    tournament, actor = _directed(request, slug)
     if request.method == "GET":
         return _hands_page(request, tournament, HandsUploadForm())
     form = HandsUploadForm(request.POST, request.FILES)
@@ -333,12 +322,11 @@ def line_errors(job: ImportJob) -> list[dict[str, Any]]:
     return shown
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET"])
-def job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+def job(request: HttpRequest, tournament: Tournament, actor: Actor, job_id: int) -> HttpResponse:
     """A job's progress (a bar kept up to date by imports.js, or by reloading) and, once it is
     finished, the lines that were not imported."""
-    tournament, _actor = _directed(request, slug)
     found = _job(tournament, job_id)
     response = render(
         request,
@@ -354,11 +342,10 @@ def job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     return response
 
 
-@login_required
+@director_page(refusal=REFUSAL)
 @require_http_methods(["GET"])
-def status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+def status(request: HttpRequest, tournament: Tournament, actor: Actor, job_id: int) -> JsonResponse:
     """The job's progress as JSON (polled every second by imports.js)."""
-    tournament, _actor = _directed(request, slug)
     response = JsonResponse(job_status(_job(tournament, job_id)))
     add_never_cache_headers(response)
     return response

@@ -19,10 +19,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
-from tournaments import presentation, services, throttles
-from tournaments.clients import client_address
+from tournaments import presentation, services
 from tournaments.live import event_log
 from tournaments.models import Player, Round, Tournament
+from tournaments.room.services import ClockState
 from tournaments.selectors.public import home as club
 from tournaments.selectors.public import match as matches
 from tournaments.selectors.public import player as players
@@ -30,7 +30,9 @@ from tournaments.selectors.public import round as rounds
 from tournaments.selectors.public import standings
 from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
-from tournaments.services.room import ClockState
+from tournaments.views.access import viewer_directs
+from tournaments.web import throttles
+from tournaments.web.clients import client_address
 
 PUBLIC = Actor(label="public")
 
@@ -75,10 +77,6 @@ def _duplicate_elsewhere(tournament: Tournament, *, projector: bool = False) -> 
         return None
     url = reverse("tournaments:duplicate-results", args=[tournament.slug])
     return redirect(f"{url}?view=projector" if projector else url)
-
-
-def _is_director(request: HttpRequest, tournament: Tournament) -> bool:
-    return services.is_director(Actor(user=request.user), tournament)
 
 
 class RegistrationForm(forms.Form):
@@ -140,7 +138,7 @@ REGISTRATION_ERRORS = {
 
 def _registration_throttled(request: HttpRequest) -> int | None:
     """Count a public registration against the client's address (the API's POST counts on the
-    same counter: tournaments/throttles.py); the seconds to wait when over the rate."""
+    same counter: tournaments/web/throttles.py); the seconds to wait when over the rate."""
     return throttles.counted("register", client_address(request))
 
 
@@ -192,7 +190,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             status = 400
     elif tournament.state == Tournament.State.REGISTRATION:
         form = RegistrationForm(team=team)
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     response = render(
         request,
         "tournaments/public/tournament.html",
@@ -240,7 +238,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
         return elsewhere
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     if round_ is None or (not round_.is_public and not director):
         if round_ is None and not _still_to_come(tournament, number):
             raise Http404("no such round")
@@ -274,7 +272,7 @@ def round_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse
     results arrive, like the standings."""
     tournament = _tournament(slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
-    if round_ is None or (not round_.is_public and not _is_director(request, tournament)):
+    if round_ is None or (not round_.is_public and not viewer_directs(request, tournament)):
         raise Http404("no such round")
     response = render(
         request,
@@ -325,7 +323,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             **_standings_context(tournament),
             "events_url": _events_url(tournament),
             "rounds": tournaments.visible_rounds(
-                tournament, director=_is_director(request, tournament)
+                tournament, director=viewer_directs(request, tournament)
             ),
         },
     )
@@ -349,7 +347,7 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     the play trick by trick when the full record is stored."""
     tournament = _tournament(slug)
     match = matches.match_in(tournament, match_id)
-    director = _is_director(request, tournament)
+    director = viewer_directs(request, tournament)
     if match is None or (not match.round.is_public and not director):
         raise Http404("no such match")
     return render(
@@ -386,7 +384,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 def _projector_context(tournament: Tournament) -> dict:
     """The current round's tables beside the standings or, once the knockout stage has begun,
     beside the bracket (the bracket page's partial; the standings are not read then)."""
-    from tournaments.selectors.knockout import projector_bracket
+    from tournaments.knockout.selectors import projector_bracket
 
     round_ = tournaments.current_round(tournament)
     view = rounds.round_view(round_) if round_ else None
@@ -404,8 +402,8 @@ def _projector_context(tournament: Tournament) -> dict:
 
 
 def _clock(round_: Round | None) -> ClockState | None:
-    """The round clock while the round is played (tournaments/selectors/room.py)."""
-    from tournaments.selectors.room import round_clock
+    """The round clock while the round is played (tournaments/room/selectors.py)."""
+    from tournaments.room.selectors import round_clock
 
     if round_ is None or round_.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
         return None

@@ -33,17 +33,16 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
 from games.registry import get_game
-from tournaments.director_forms import option_label
-from tournaments.engine_words import ERROR_MESSAGES, hand_notes
-from tournaments.formatting import number
 from tournaments.models import PIN_DIGITS, EventTable, Table, TableToken, TokenState, Tournament
-from tournaments.option_words import rules_label, value_label
 from tournaments.presentation import presentation
 from tournaments.presentation.spades import NILS as SPADES_NILS
-from tournaments.rules_words import call_label, solo_labels
 from tournaments.selectors import cards
 from tournaments.selectors import scoring as selectors
-from tournaments.services import Actor, is_director
+from tournaments.views.access import viewer_directs
+from tournaments.words.engine import ERROR_MESSAGES, hand_notes
+from tournaments.words.formatting import number
+from tournaments.words.options import option_label, rules_label, value_label
+from tournaments.words.rules import call_label, solo_labels
 
 RANKS = "AKQJT98765432"
 # The form data only the templates need (the choices they render), not the script.
@@ -53,17 +52,11 @@ TEMPLATE_ONLY = {"seat_calls", "nil_calls", "side_calls", "side_blinds", "raises
 # -- access ---------------------------------------------------------------------------------------
 
 
-def _is_director(request: HttpRequest, table: Table) -> bool:
-    return request.user.is_authenticated and is_director(
-        Actor(user=request.user), table.round.tournament
-    )
-
-
 def _visible_table(request: HttpRequest, table_id: int) -> tuple[Table, bool]:
     """The table (and whether the visitor directs its tournament); a draft round's tables are
     for the directors' eyes only, as in the API."""
     table = selectors.table_for_scoring(table_id)
-    director = _is_director(request, table)
+    director = viewer_directs(request, table.round.tournament)
     if not table.round.is_public and not director:
         raise Http404("no such table")
     return table, director
@@ -232,7 +225,7 @@ def individual_strings() -> dict[str, Any]:
 
 
 def error_labels() -> dict[str, str]:
-    """Translations for every rules engine error code (tournaments/engine_words.py) and the API's
+    """Translations for every rules engine error code (tournaments/words/engine.py) and the API's
     stable error codes the scorers meet; any other code shows the message as sent."""
     return {
         **{code: str(message) for code, message in ERROR_MESSAGES.items()},
@@ -441,7 +434,9 @@ def entry_form_context(
         "ranks": [(r, "10" if r == "T" else r) for r in RANKS],
         "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
         "dummy_seats": shown.dummy_seats(compiled),
-        "cards_entry": len(view.seats) == 4 and tournament.game != "german-whist",
+        "form_template": shown.form_template,
+        "cards_entry": len(view.seats) == 4 and shown.card_entry,
+        "turned_card": shown.turned_card,
     }
 
 
@@ -500,9 +495,9 @@ def _moved_on(table: Table) -> bool:
 
 
 def _room(table: Table) -> dict[str, Any]:
-    """The round clock and "Call the director" (tournaments/views/room.py, issue 15)."""
+    """The round clock and "Call the director" (tournaments/room/views.py, issue 15)."""
     from tournaments.models import DirectorCall
-    from tournaments.selectors.room import round_clock
+    from tournaments.room.selectors import round_clock
 
     round_ = table.round
     playing = round_.state in (round_.State.PUBLISHED, round_.State.IN_PLAY)

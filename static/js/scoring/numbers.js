@@ -1,5 +1,5 @@
 // One way to write a score (tests/data/numbers.json holds the rule and its cases; the pages use
-// the same rule in Python, tournaments/formatting.py): whole numbers plain, the minus sign
+// the same rule in Python, tournaments/words/formatting.py): whole numbers plain, the minus sign
 // U+2212, exact halves, thirds and quarters as a mixed number with the vulgar-fraction sign
 // (32¼, −3½, ⅔), any other fraction as a decimal with at most two places (4.29), `signed` adds
 // + to positive values, an empty value is an em dash, anything that is not a number as given.

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from openapi_spec_validator import validate
 
 from tests.tournaments.builders import spades_hand
-from tournaments.duplicate import Board as EngineBoard
+from tournaments.duplicate.engine import Board as EngineBoard
 from tournaments.duplicate.simulate import play_board
 
 from .generated import generate, live_document

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 
-from tournaments.demo import DEMO_DIRECTOR, build
+from tournaments.demo.club import DEMO_DIRECTOR, build
 from tournaments.models import Tournament
 
 

@@ -26,10 +26,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils.module_loading import import_string
 
-from config import evening
-from tournaments import printing
-from tournaments.demo import DEMO_DIRECTOR
+from tournaments.demo.club import DEMO_DIRECTOR
+from tournaments.management import machine as evening
 from tournaments.management.evening import run_as_evening_server
+from tournaments.printing import paper as printing
 from tournaments.services import club
 
 

@@ -4,6 +4,6 @@ hand by hand (`match`) and a player (`player`), shaped for the templates.
 
 Plain reads, no writes. Scores are never computed here: they come from the rules engine's
 results stored with each hand (who won each trick included), the match's settled result, or the
-standings snapshot; numbers are written by `tournaments.formatting.number`, and what a game shows
-of a hand by its presentation (`tournaments.presentation`).
+standings snapshot; numbers are written by `tournaments.words.formatting.number`, and what a
+game shows of a hand by its presentation (`tournaments.presentation`).
 """

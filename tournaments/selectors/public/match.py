@@ -8,8 +8,6 @@ from typing import Any
 
 from games.records import check_hand
 from tournaments import gameplay
-from tournaments.engine_words import hand_notes
-from tournaments.formatting import side_numbers
 from tournaments.models import (
     HandSubmission,
     Match,
@@ -17,6 +15,8 @@ from tournaments.models import (
 )
 from tournaments.presentation import TrickView, presentation
 from tournaments.selectors.public.round import SideView, seat_prefetch, table_view
+from tournaments.words.engine import hand_notes
+from tournaments.words.formatting import side_numbers
 
 S = HandSubmission.Status
 

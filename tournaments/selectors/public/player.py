@@ -10,7 +10,6 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils.dateparse import parse_datetime
 
-from tournaments.formatting import number
 from tournaments.models import (
     Entry,
     Player,
@@ -20,6 +19,7 @@ from tournaments.models import (
 )
 from tournaments.presentation import game_name
 from tournaments.selectors.public.home import shown
+from tournaments.words.formatting import number
 
 
 @dataclass

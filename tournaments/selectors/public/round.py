@@ -9,7 +9,6 @@ from typing import Any
 from django.db.models import Prefetch
 
 from tournaments import gameplay
-from tournaments.formatting import number
 from tournaments.models import (
     Entry,
     HandSubmission,
@@ -18,6 +17,7 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.words.formatting import number
 
 S = HandSubmission.Status
 

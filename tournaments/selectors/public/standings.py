@@ -9,20 +9,20 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.formatting import number
-from tournaments.labels import (
-    SUMMARY_METRICS,
-    column_label,
-    ranked_by,
-    standings_columns,
-    summary_metrics,
-)
 from tournaments.models import (
     Entry,
     StandingsSnapshot,
     Tournament,
 )
 from tournaments.services import standings as standings_service
+from tournaments.words.formatting import number
+from tournaments.words.labels import (
+    SUMMARY_METRICS,
+    column_label,
+    ranked_by,
+    standings_columns,
+    summary_metrics,
+)
 
 
 @dataclass
