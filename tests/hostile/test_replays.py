@@ -34,7 +34,7 @@ def test_the_same_submission_sent_five_times_stores_one_version_and_returns_it_e
     assert [r.status_code for r in replies] == [200] * 4
     assert all(r.json() == first.json() for r in replies)
     assert state() == after_first, "a retry changes nothing, results_version included"
-    listed = play.anon.get(f"/api/v1/matches/{play.match.pk}/hands").json()
+    listed = play.anon.get(f"/api/v1/matches/{play.match.pk}/hands").json()["results"]
     assert [v["id"] for v in listed] == [first.json()["id"]]
     assert HandSubmission.objects.get().raw == HAND_1
 
@@ -167,7 +167,9 @@ def test_a_director_correction_sent_twice_is_stale_the_second_time(pending):
         refused(post_json(pending.td, pending.hand_url(1, "correct"), body), 409, "stale-version")
     second = post_json(pending.td, pending.hand_url(1, "correct"), {**body, "version": 2})
     assert (first.json()["version"], second.json()["version"]) == (2, 3)
-    history = pending.anon.get(f"/api/v1/matches/{pending.match.pk}/hands/1/versions").json()
+    history = pending.anon.get(f"/api/v1/matches/{pending.match.pk}/hands/1/versions").json()[
+        "results"
+    ]
     assert [(v["version"], v["status"]) for v in history] == [
         (1, "superseded"),
         (2, "superseded"),

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import SecretToken, Tournament
+from tournaments.tokens import SecretToken
 
 # -- the room ---------------------------------------------------------------------------------
 
@@ -45,7 +45,9 @@ class Publication(models.Model):
         RETRYING = "retrying", _("Will try again")
         REFUSED = "refused", _("Refused by the site")
 
-    tournament = models.OneToOneField(Tournament, models.CASCADE, related_name="publication")
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", models.CASCADE, related_name="publication"
+    )
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     requested_at = models.DateTimeField()
     reason = models.CharField(max_length=40, blank=True)
@@ -112,7 +114,11 @@ class PublishedEvent(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     key = models.ForeignKey(PublishingKey, models.PROTECT, related_name="events")
     tournament = models.OneToOneField(
-        Tournament, models.SET_NULL, null=True, blank=True, related_name="published"
+        "tournaments.Tournament",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="published",
     )
     digest = models.CharField(max_length=64)  # sha-256 of the payload, its export time left out
     first_published_at = models.DateTimeField()

@@ -358,6 +358,9 @@ SENTENCES: dict[str, Writer] = {
     "registration-closed": lambda s: _("Closed registration."),
     "setup-changed": _setup,
     "tournament-finished": lambda s: _("Finished the tournament."),
+    "published-taken-over": lambda s: _(
+        "Took the event over from the room that published it: the room can no longer update it."
+    ),
     "entry-registered": lambda s: _("Registered %(entry)s.") % {"entry": _entry(s)},
     "member-claimed": lambda s: (
         _(
@@ -475,6 +478,7 @@ KINDS: dict[str, tuple[Any, tuple[str, ...]]] = {
             "registration-closed",
             "setup-changed",
             "tournament-finished",
+            "published-taken-over",
         ),
     ),
     "entries": (

@@ -14,7 +14,7 @@ from openapi_spec_validator import validate
 
 from tests.tournaments.builders import spades_hand
 from tournaments.duplicate.engine import Board as EngineBoard
-from tournaments.duplicate.simulate import play_board
+from tournaments.duplicate.engine.simulate import play_board
 
 from .generated import generate, live_document
 
