@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests import sizes
+from tests import sizes, waiting
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Debian's package of Chromium's headless shell: the same Blink and V8 as the full browser,
@@ -53,9 +53,11 @@ LONG = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """The long tests first, each module's tests in their order: the workers are handed the
-    modules in this order (tests/scheduling.py), so they share the long modules and then finish
-    together on short tests, instead of one waiting for the other's last browser story."""
+    """The long tests first, each module's tests in their order. `make test` runs
+    `--dist worksteal`: each worker starts on its own contiguous half of this order, so a
+    module's tests (and its Chromium, its server) mostly stay on one worker, and a worker that
+    runs out takes tests from the back of the other's queue, so both finish together on short
+    tests instead of one waiting for the other's last browser story."""
     root = Path(str(config.rootpath))
 
     def long(item) -> bool:
@@ -78,17 +80,6 @@ def pytest_report_header(config):
     return f"browser tests: {browser} (TRICKTABLE_CHROMIUM to choose another{hint})"
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """`--dist load` (`make test`) shares the tests out a module at a time (tests/scheduling.py),
-    so the long modules at the front are split between the workers, not all sent to one."""
-    if config.getvalue("dist") != "load":
-        return None
-    from tests.scheduling import ModuleLoadScheduling
-
-    return ModuleLoadScheduling(config, log)
-
-
 def services_required() -> bool:
     return os.environ.get("TRICKTABLE_REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
 
@@ -104,7 +95,9 @@ def require(condition: bool, reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """On SQLite the test database is a file (in /dev/shm where there is one), as the club's
+    """The pool's wait for a connection (PostgreSQL) is the tests' deadline (see below).
+
+    On SQLite the test database is a file (in /dev/shm where there is one), as the club's
     laptop has: Django's default in-memory test database is shared between threads in SQLite's
     shared-cache mode, where a table being written is locked for every other connection at once
     ("database table is locked", no busy timeout), so a live page polling while a test writes
@@ -113,6 +106,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.conf import settings
 
     db = settings.DATABASES["default"]
+    pool = db.get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        # A thread of a test waits for a pooled connection as long as any test waits for
+        # anything (tests/waiting.py), not the half second after which a server answers 503:
+        # eight scorers racing beside the test's own connection need nine of the pool's eight,
+        # and on a loaded machine the first to finish took longer than half a second to hand
+        # its connection back. The servers the tests start keep the configured timeout.
+        pool["timeout"] = waiting.SECONDS
     if not db["ENGINE"].endswith("sqlite3") or db.get("TEST", {}).get("NAME"):
         yield
         return
@@ -306,8 +307,11 @@ def browser():
         importlib.util.find_spec("playwright") is not None,
         "needs the playwright Python package (make venv)",
     )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Playwright's assertions wait 5 s by default, its actions 30 s: a deadline (tests/waiting.py)
+    # for a condition to hold, not a measure, so as generous here as everywhere.
+    expect.set_options(timeout=waiting.MS)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as pw:
@@ -316,6 +320,12 @@ def browser():
                 yield holder
             finally:
                 holder.close()
+
+
+def patient(context):
+    """A browser context whose actions and waits give up after tests/waiting.py's deadline."""
+    context.set_default_timeout(waiting.MS)
+    return context
 
 
 class _Browser:
@@ -334,7 +344,7 @@ class _Browser:
         return self._browser
 
     def new_context(self, **options):
-        return self.get().new_context(**options)
+        return patient(self.get().new_context(**options))
 
     def close(self) -> None:
         if self._browser is not None and self._browser.is_connected():
