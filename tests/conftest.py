@@ -62,9 +62,10 @@ def pytest_collection_modifyitems(config, items):
 
     def long(item) -> bool:
         where = Path(str(item.path)).relative_to(root).as_posix()
-        return where.startswith(LONG) or item.get_closest_marker("browser") is not None
+        return where.startswith(LONG) or _is_browser_test(item)
 
-    items.sort(key=lambda item: not long(item))
+    # The browser tests first and together, so that a worker's run of them shares one Chromium.
+    items.sort(key=lambda item: (not _is_browser_test(item), not long(item)))
 
 
 def pytest_report_header(config):
@@ -288,17 +289,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for a test module's browser tests (under pytest-xdist, for the run of the
-    module's tests this worker was given): starting Playwright's driver and Chromium takes one
-    to two seconds, which per test was a large share of `make test`. Each test still gets a
-    fresh browser context (`page`): its own cookies, storage and cache, shared with no other.
-
-    Playwright's sync API keeps an event loop running in this thread while it is started, so
-    Django is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for as long as the
-    browser lives; the module's last test closes both. A browser that died in a test is started
-    again for the next."""
+@pytest.fixture
+def browser(pytestconfig):
+    """This worker's Chromium (see `Chromium`): started for the first browser test, kept for the
+    browser tests that follow it, stopped before any other test. Each test still gets a fresh
+    browser context (`page`): its own cookies, storage and cache, shared with no other."""
     require(
         chromium().exists(),
         f"needs Chromium at {chromium()} (apt-get install -y chromium chromium-headless-shell)",
@@ -307,19 +302,7 @@ def browser():
         importlib.util.find_spec("playwright") is not None,
         "needs the playwright Python package (make venv)",
     )
-    from playwright.sync_api import expect, sync_playwright
-
-    # Playwright's assertions wait 5 s by default, its actions 30 s: a deadline (tests/waiting.py)
-    # for a condition to hold, not a measure, so as generous here as everywhere.
-    expect.set_options(timeout=waiting.MS)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with sync_playwright() as pw:
-            holder = _Browser(pw)
-            try:
-                yield holder
-            finally:
-                holder.close()
+    return pytestconfig.stash[RUNNING]
 
 
 def patient(context):
@@ -328,15 +311,34 @@ def patient(context):
     return context
 
 
-class _Browser:
-    """The module's Chromium, launched again if a test crashed it (so one test's crash is that
-    test's failure, not every later test's)."""
+class Chromium:
+    """Playwright's driver and Chromium for a run of browser tests on one worker: starting them
+    takes one to two seconds, so they are started once for the browser tests that come one
+    after another (the browser tests come first: `pytest_collection_modifyitems`), not once a
+    module or a test. Chromium is launched again if a test crashed it (one test's crash is that
+    test's failure, not every later test's).
 
-    def __init__(self, pw) -> None:
-        self._pw = pw
+    Playwright's sync API keeps an event loop running in this thread while it is started: Django
+    is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for that time, and any
+    other test would find the loop (`async_to_sync` refuses to run beside one), so both are
+    stopped before a test that is not a browser test (`pytest_runtest_teardown` and
+    `pytest_runtest_setup` below)."""
+
+    def __init__(self) -> None:
+        self._pw = None
         self._browser = None
+        self._env: pytest.MonkeyPatch | None = None
 
     def get(self):
+        if self._pw is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            # Playwright's assertions wait 5 s by default, its actions 30 s: a deadline
+            # (tests/waiting.py) for a condition to hold, not a measure.
+            expect.set_options(timeout=waiting.MS)
+            self._env = pytest.MonkeyPatch()
+            self._env.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+            self._pw = sync_playwright().start()
         if self._browser is None or not self._browser.is_connected():
             self._browser = self._pw.chromium.launch(
                 executable_path=str(chromium()), args=CHROMIUM_ARGS
@@ -346,14 +348,58 @@ class _Browser:
     def new_context(self, **options):
         return patient(self.get().new_context(**options))
 
-    def close(self) -> None:
-        if self._browser is not None and self._browser.is_connected():
-            self._browser.close()
+    def stop(self) -> None:
+        if self._pw is None:
+            return
+        try:
+            if self._browser is not None and self._browser.is_connected():
+                self._browser.close()
+        finally:
+            self._browser = None
+            self._pw.stop()
+            self._pw = None
+            if self._env is not None:
+                self._env.undo()
+                self._env = None
+
+
+RUNNING = pytest.StashKey[Chromium]()
+
+
+def pytest_configure(config):
+    config.stash[RUNNING] = Chromium()
+
+
+def _is_browser_test(item) -> bool:
+    return item is not None and item.get_closest_marker("browser") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a browser test's fixtures are torn down: Chromium stays for a next browser test,
+    and is stopped before anything else."""
+    result = yield
+    if not _is_browser_test(nextitem):
+        item.config.stash[RUNNING].stop()
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """No test but a browser test runs beside a started Playwright (under `--dist worksteal`
+    the next test a worker expected can be taken by the other worker)."""
+    if not _is_browser_test(item):
+        item.config.stash[RUNNING].stop()
+
+
+def pytest_unconfigure(config):
+    if RUNNING in config.stash:
+        config.stash[RUNNING].stop()
 
 
 @pytest.fixture
 def page(browser, live_server, settings):
-    """A phone-sized page (390 x 844, English) in a new browser context of the module's
+    """A phone-sized page (390 x 844, English) in a new browser context of the worker's
     Chromium. The live server is Django's WSGI one, whose event stream is a short response the
     browser reconnects to: here after a second, not five, so a story following a live
     page waits for the page, not for the reconnect."""
