@@ -204,6 +204,15 @@ def english_by_default():
     translation.deactivate()
 
 
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory):
+    """built_once(name, build): the data `build()` makes, built once per process and loaded
+    again for later tests (tests/built_once.py)."""
+    from tests.built_once import BuiltOnce
+
+    return BuiltOnce(tmp_path_factory.mktemp("built-once"))
+
+
 @pytest.fixture
 def in_process_tasks(settings):
     """No Redis for this test: a results change writes its standings snapshot and ratings at

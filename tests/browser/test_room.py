@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests import waiting
 from tests.conftest import sign_in_browser
 from tournaments import demo, services
-from tournaments.models import Match, Round, RoundClock, Team
+from tournaments.models import Match, Round, RoundClock, Team, Tournament
 from tournaments.services import room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,10 +34,11 @@ def in_process(live_in_process):
 
 
 @pytest.fixture
-def evening():
+def evening(built_once):
     """The demo's Spades Swiss with 16 teams, round 2 in play (some tables done, some mid-match,
     one hand awaiting confirmation, one disputed, one table not started)."""
-    tournament = demo.build_spades(7, teams=16, played=1)
+    built_once("room-evening", lambda: demo.build_spades(7, teams=16, played=1))
+    tournament = Tournament.objects.get(name="Friday Night Spades")
     Team.objects.filter(name="Bag Ladies").update(
         name="The Extraordinarily Long-Named Partnership of Koenji Community Hall"
     )
