@@ -118,6 +118,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     if not db["ENGINE"].endswith("sqlite3") or db.get("TEST", {}).get("NAME"):
         yield
         return
+    # Likewise a writer waits for SQLite's lock (the busy timeout, 20 s in the settings) as long
+    # as a test waits: the live server's thread and the test's share the file, and a loaded
+    # machine is not a locked database. The servers the tests start keep the configured 20 s.
+    db.setdefault("OPTIONS", {})["timeout"] = waiting.SECONDS
     shm = Path("/dev/shm")
     folder = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
