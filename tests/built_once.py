@@ -1,11 +1,11 @@
 """Test data built once per test process and loaded again for every test that asks for it.
 
-Building the demo's Spades Swiss plays its hands through the services and the rules engine (a
-few seconds of CPU); a browser story's database is emptied after each test (the live server
-needs real transactions), so eight stories on the same evening built it eight times. The
-`built_once` fixture (tests/conftest.py) builds it for the first test, saves the rows with
-Django's `dumpdata`, and gives every later test the same rows with `loaddata`: the same data,
-as the stories read it, without playing the hands again.
+Building the demo's Spades Swiss plays its hands through the services and the rules engine;
+a browser story's database is emptied after each test (the live server needs real
+transactions), so eight stories on the same evening built it eight times. The `built_once`
+fixture (tests/conftest.py) builds it for the first test, saves the rows with Django's
+`dumpdata`, and gives every later test the same rows with `loaddata`: the same data, as the
+stories read it, without playing the hands again.
 
     def test_x(built_once):
         built_once("room-evening", lambda: demo.build_spades(7, teams=16, played=1))

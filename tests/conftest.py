@@ -326,10 +326,10 @@ def patient(context):
 
 class Chromium:
     """Playwright's driver and Chromium for a run of browser tests on one worker: starting them
-    takes one to two seconds, so they are started once for the browser tests that come one
-    after another (the browser tests come first: `pytest_collection_modifyitems`), not once a
-    module or a test. Chromium is launched again if a test crashed it (one test's crash is that
-    test's failure, not every later test's).
+    costs more than a short story itself (docs/benchmarks.md), so they are started once for the
+    browser tests that come one after another (the browser tests come first:
+    `pytest_collection_modifyitems`), not once a module or a test. Chromium is launched again
+    if a test crashed it (one test's crash is that test's failure, not every later test's).
 
     Playwright's sync API keeps an event loop running in this thread while it is started: Django
     is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for that time, and any
