@@ -102,12 +102,14 @@ def test_the_clock_started_by_the_director_counts_the_same_on_a_phone_with_a_wro
     phone_clock = phone.locator("[data-clock] [data-clock-time]")
     expect(phone.locator("[data-clock]")).to_be_visible()
     waiting.until(lambda: 58 * 60 <= shown_seconds(phone_clock) <= 60 * 60, "the phone's clock")
-    # Read phone, laptop, phone: the laptop's time lies between the phone's two readings
-    # (a second either side for rounding), however long each reading took.
+    # Read phone, laptop, phone: the laptop's time lies between the phone's two readings, give or
+    # take what each page's estimate of the server's time may be off by (the time its request
+    # took, seconds on a loaded machine), however long each reading took: far from the hour and
+    # a half the phone's own clock is off by.
     before = shown_seconds(phone_clock)
     laptop = shown_seconds(clock.locator("[data-clock-time]"))
     after = shown_seconds(phone_clock)
-    assert after - 1 <= laptop <= before + 1, (before, laptop, after)
+    assert after - 30 <= laptop <= before + 30, (before, laptop, after)
     assert 58 * 60 <= shown_seconds(phone_clock) <= 60 * 60
     screenshot(phone, "room-clock-phone")
     assert accessibility(phone) == []
