@@ -80,21 +80,24 @@ director-password: venv
 	TRICKTABLE_SERVER=evening $(PY) manage.py director_password
 
 # In parallel: pytest-xdist, one worker per core (JOBS=1 for one process), each with its own
-# test database and cache prefix. `--dist load` hands out tests by position: the file-wise modes
-# key tests by node id, and schemathesis gives every operation of a test the same one, so they
-# would silently run only the first.
+# test database and cache prefix. `--dist worksteal` (pytest-xdist's documented option) starts
+# each worker on a contiguous share of the collection, long tests first (tests/conftest.py), so
+# a module's Chromium or server is mostly started once, and a worker that runs out takes tests
+# from the back of another's queue. It hands out tests by position, as `--dist load` does: the
+# file-wise modes key tests by node id, and schemathesis gives every operation of a test the
+# same one, so they would silently run only the first.
 # Bytecode is cached (__pycache__/, git-ignored) even where the environment sets
 # PYTHONDONTWRITEBYTECODE, as Python does by default: without the cache each worker compiles and
 # assertion-rewrites the ~600 test modules again on every run (collection 16 s of CPU a worker
 # against 8 s), and every server or command a test starts compiles the project again.
 test: export PYTHONDONTWRITEBYTECODE :=
 test: venv messages test-js
-	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load
+	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist worksteal
 
 # The browser tests with their screenshots saved to test-artifacts/screenshots/ (phone, laptop and
 # projector sizes, English and Japanese), to look at; CI saves them too, a local `make test` not.
 screenshots: venv messages
-	TRICKTABLE_SCREENSHOTS=1 $(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist load -m browser
+	TRICKTABLE_SCREENSHOTS=1 $(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist worksteal -m browser
 
 # The scoring page's JavaScript modules (static/js/scoring/), with Node's own test runner: no
 # npm packages, no build step. Without node they are skipped with a note, except in CI (CI=true),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests import sizes
+from tests import sizes, waiting
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Debian's package of Chromium's headless shell: the same Blink and V8 as the full browser,
@@ -53,16 +53,19 @@ LONG = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """The long tests first, each module's tests in their order: the workers are handed the
-    modules in this order (tests/scheduling.py), so they share the long modules and then finish
-    together on short tests, instead of one waiting for the other's last browser story."""
+    """The long tests first, each module's tests in their order. `make test` runs
+    `--dist worksteal`: each worker starts on its own contiguous half of this order, so a
+    module's tests (and its Chromium, its server) mostly stay on one worker, and a worker that
+    runs out takes tests from the back of the other's queue, so both finish together on short
+    tests instead of one waiting for the other's last browser story."""
     root = Path(str(config.rootpath))
 
     def long(item) -> bool:
         where = Path(str(item.path)).relative_to(root).as_posix()
-        return where.startswith(LONG) or item.get_closest_marker("browser") is not None
+        return where.startswith(LONG) or _is_browser_test(item)
 
-    items.sort(key=lambda item: not long(item))
+    # The browser tests first and together, so that a worker's run of them shares one Chromium.
+    items.sort(key=lambda item: (not _is_browser_test(item), not long(item)))
 
 
 def pytest_report_header(config):
@@ -76,17 +79,6 @@ def pytest_report_header(config):
         else ("; apt-get install chromium-headless-shell for a third of the CPU a page")
     )
     return f"browser tests: {browser} (TRICKTABLE_CHROMIUM to choose another{hint})"
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """`--dist load` (`make test`) shares the tests out a module at a time (tests/scheduling.py),
-    so the long modules at the front are split between the workers, not all sent to one."""
-    if config.getvalue("dist") != "load":
-        return None
-    from tests.scheduling import ModuleLoadScheduling
-
-    return ModuleLoadScheduling(config, log)
 
 
 def services_required() -> bool:
@@ -104,7 +96,9 @@ def require(condition: bool, reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """On SQLite the test database is a file (in /dev/shm where there is one), as the club's
+    """The pool's wait for a connection (PostgreSQL) is the tests' deadline (see below).
+
+    On SQLite the test database is a file (in /dev/shm where there is one), as the club's
     laptop has: Django's default in-memory test database is shared between threads in SQLite's
     shared-cache mode, where a table being written is locked for every other connection at once
     ("database table is locked", no busy timeout), so a live page polling while a test writes
@@ -113,9 +107,21 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.conf import settings
 
     db = settings.DATABASES["default"]
+    pool = db.get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        # A thread of a test waits for a pooled connection as long as any test waits for
+        # anything (tests/waiting.py), not the half second after which a server answers 503:
+        # eight scorers racing beside the test's own connection need nine of the pool's eight,
+        # and on a loaded machine the first to finish took longer than half a second to hand
+        # its connection back. The servers the tests start keep the configured timeout.
+        pool["timeout"] = waiting.SECONDS
     if not db["ENGINE"].endswith("sqlite3") or db.get("TEST", {}).get("NAME"):
         yield
         return
+    # Likewise a writer waits for SQLite's lock (the busy timeout, 20 s in the settings) as long
+    # as a test waits: the live server's thread and the test's share the file, and a loaded
+    # machine is not a locked database. The servers the tests start keep the configured 20 s.
+    db.setdefault("OPTIONS", {})["timeout"] = waiting.SECONDS
     shm = Path("/dev/shm")
     folder = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -202,6 +208,15 @@ def english_by_default():
     translation.deactivate()
 
 
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory):
+    """built_once(name, build): the data `build()` makes, built once per process and loaded
+    again for later tests (tests/built_once.py)."""
+    from tests.built_once import BuiltOnce
+
+    return BuiltOnce(tmp_path_factory.mktemp("built-once"))
+
+
 @pytest.fixture
 def in_process_tasks(settings):
     """No Redis for this test: a results change writes its standings snapshot and ratings at
@@ -269,17 +284,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for a test module's browser tests (under pytest-xdist, for the run of the
-    module's tests this worker was given): starting Playwright's driver and Chromium takes one
-    to two seconds, which per test was a large share of `make test`. Each test still gets a
-    fresh browser context (`page`): its own cookies, storage and cache, shared with no other.
-
-    Playwright's sync API keeps an event loop running in this thread while it is started, so
-    Django is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for as long as the
-    browser lives; the module's last test closes both. A browser that died in a test is started
-    again for the next."""
+@pytest.fixture
+def browser(pytestconfig):
+    """This worker's Chromium (see `Chromium`): started for the first browser test, kept for the
+    browser tests that follow it, stopped before any other test. Each test still gets a fresh
+    browser context (`page`): its own cookies, storage and cache, shared with no other."""
     require(
         chromium().exists(),
         f"needs Chromium at {chromium()} (apt-get install -y chromium chromium-headless-shell)",
@@ -288,27 +297,43 @@ def browser():
         importlib.util.find_spec("playwright") is not None,
         "needs the playwright Python package (make venv)",
     )
-    from playwright.sync_api import sync_playwright
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with sync_playwright() as pw:
-            holder = _Browser(pw)
-            try:
-                yield holder
-            finally:
-                holder.close()
+    return pytestconfig.stash[RUNNING]
 
 
-class _Browser:
-    """The module's Chromium, launched again if a test crashed it (so one test's crash is that
-    test's failure, not every later test's)."""
+def patient(context):
+    """A browser context whose actions and waits give up after tests/waiting.py's deadline."""
+    context.set_default_timeout(waiting.MS)
+    return context
 
-    def __init__(self, pw) -> None:
-        self._pw = pw
+
+class Chromium:
+    """Playwright's driver and Chromium for a run of browser tests on one worker: starting them
+    costs more than a short story itself (docs/benchmarks.md), so they are started once for the
+    browser tests that come one after another (the browser tests come first:
+    `pytest_collection_modifyitems`), not once a module or a test. Chromium is launched again
+    if a test crashed it (one test's crash is that test's failure, not every later test's).
+
+    Playwright's sync API keeps an event loop running in this thread while it is started: Django
+    is told that its ORM may run beside it (DJANGO_ALLOW_ASYNC_UNSAFE) for that time, and any
+    other test would find the loop (`async_to_sync` refuses to run beside one), so both are
+    stopped before a test that is not a browser test (`pytest_runtest_teardown` and
+    `pytest_runtest_setup` below)."""
+
+    def __init__(self) -> None:
+        self._pw = None
         self._browser = None
+        self._env: pytest.MonkeyPatch | None = None
 
     def get(self):
+        if self._pw is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            # Playwright's assertions wait 5 s by default, its actions 30 s: a deadline
+            # (tests/waiting.py) for a condition to hold, not a measure.
+            expect.set_options(timeout=waiting.MS)
+            self._env = pytest.MonkeyPatch()
+            self._env.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+            self._pw = sync_playwright().start()
         if self._browser is None or not self._browser.is_connected():
             self._browser = self._pw.chromium.launch(
                 executable_path=str(chromium()), args=CHROMIUM_ARGS
@@ -316,16 +341,60 @@ class _Browser:
         return self._browser
 
     def new_context(self, **options):
-        return self.get().new_context(**options)
+        return patient(self.get().new_context(**options))
 
-    def close(self) -> None:
-        if self._browser is not None and self._browser.is_connected():
-            self._browser.close()
+    def stop(self) -> None:
+        if self._pw is None:
+            return
+        try:
+            if self._browser is not None and self._browser.is_connected():
+                self._browser.close()
+        finally:
+            self._browser = None
+            self._pw.stop()
+            self._pw = None
+            if self._env is not None:
+                self._env.undo()
+                self._env = None
+
+
+RUNNING = pytest.StashKey[Chromium]()
+
+
+def pytest_configure(config):
+    config.stash[RUNNING] = Chromium()
+
+
+def _is_browser_test(item) -> bool:
+    return item is not None and item.get_closest_marker("browser") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a browser test's fixtures are torn down: Chromium stays for a next browser test,
+    and is stopped before anything else."""
+    result = yield
+    if not _is_browser_test(nextitem):
+        item.config.stash[RUNNING].stop()
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """No test but a browser test runs beside a started Playwright (under `--dist worksteal`
+    the next test a worker expected can be taken by the other worker)."""
+    if not _is_browser_test(item):
+        item.config.stash[RUNNING].stop()
+
+
+def pytest_unconfigure(config):
+    if RUNNING in config.stash:
+        config.stash[RUNNING].stop()
 
 
 @pytest.fixture
 def page(browser, live_server, settings):
-    """A phone-sized page (390 x 844, English) in a new browser context of the module's
+    """A phone-sized page (390 x 844, English) in a new browser context of the worker's
     Chromium. The live server is Django's WSGI one, whose event stream is a short response the
     browser reconnects to: here after a second, not five, so a story following a live
     page waits for the page, not for the reconnect."""

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests import waiting
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -183,7 +185,12 @@ def _post(
 
 
 def play(
-    url: str, room: Room, *, confirm: bool = True, retry_every: int = 0, timeout: float = 60.0
+    url: str,
+    room: Room,
+    *,
+    confirm: bool = True,
+    retry_every: int = 0,
+    timeout: float = waiting.SECONDS,
 ) -> Played:
     """Every table at once: submit each planned hand (NS side), the other side confirms it.
     With `retry_every` n, every n-th submission is sent twice with the same idempotency key

@@ -29,6 +29,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests import waiting
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 
@@ -154,7 +156,7 @@ def running(
     env: Mapping[str, str],
     port: int | None = None,
     ready_path: str = "/api/v1/",
-    timeout: float = 60.0,
+    timeout: float = waiting.SECONDS,
     cwd: Path = ROOT,
 ) -> Iterator[Server]:
     """Run `command` (its `{port}` filled in) until the block ends; yields once an HTTP GET of
@@ -197,7 +199,7 @@ def uvicorn(
     *,
     workers: int = 1,
     port: int | None = None,
-    timeout: float = 60.0,
+    timeout: float = waiting.SECONDS,
     access_log: bool = False,
 ) -> contextlib.AbstractContextManager:
     """`uvicorn config.asgi:application` on 127.0.0.1 with `workers` worker processes."""

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests import waiting
 from tournaments.tasks import check_records
 
 pytestmark = pytest.mark.celery
@@ -23,7 +24,7 @@ SPADES_SUMMARY = {
 
 def test_check_records_on_real_worker(celery_worker_available):
     result = check_records.delay([SPADES_SUMMARY])
-    checked = result.get(timeout=30)
+    checked = result.get(timeout=waiting.SECONDS)
     assert len(checked) == 1
     assert checked[0]["ok"] is True, checked[0]
     assert checked[0]["score"] == {"NS": 50, "EW": 64}

@@ -3,6 +3,7 @@
 from django.conf import settings
 
 from config.celery import app
+from tests import waiting
 from tournaments.tasks import check_records
 
 
@@ -18,8 +19,8 @@ def test_routing_follows_redis_url():
         assert app.conf.result_backend == settings.REDIS_URL
     else:
         assert settings.CELERY_TASK_ALWAYS_EAGER is True
-        assert check_records.delay([]).get(timeout=5) == []
+        assert check_records.delay([]).get(timeout=waiting.SECONDS) == []
 
 
 def test_runs_in_process():
-    assert check_records.apply(args=([],)).get(timeout=5) == []
+    assert check_records.apply(args=([],)).get(timeout=waiting.SECONDS) == []

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from django.db import connection
 
+from tests import waiting
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -28,7 +30,7 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"tricktable-{self.queue}.log"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = waiting.SECONDS) -> None:
         from config.celery import app
 
         env = dict(os.environ, DATABASE_URL=database_url(), STANDINGS_QUEUE=self.queue)

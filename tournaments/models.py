@@ -582,6 +582,7 @@ class Table(models.Model):
 
 # -- table scorers' tokens ----------------------------------------------------------------------
 
+
 class TableToken(SecretToken):
     """A table card's token (`Authorization: Table <secret>`), printed on the card as a QR code:
     its bearer scores the match at that table of the event (`EventTable`) in whichever round is

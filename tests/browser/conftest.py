@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.conftest import patient
+
 PHONE = {"width": 390, "height": 844}
 
 
@@ -19,7 +21,9 @@ def another_page(page) -> Iterator[Callable[..., object]]:
     opened = []
 
     def open_page(*, viewport: dict[str, int] | None = None, locale: str = "en-US"):
-        context = page.context.browser.new_context(locale=locale, viewport=viewport or PHONE)
+        context = patient(
+            page.context.browser.new_context(locale=locale, viewport=viewport or PHONE)
+        )
         opened.append(context)
         return context.new_page()
 

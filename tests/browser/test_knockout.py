@@ -175,9 +175,9 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     with page.expect_navigation():
         page.get_by_role("button", name="Confirm the list and make the bracket").click()
     assert page.get_by_text("The cut is confirmed").is_visible()
-    spectator.locator(".bracket-match").first.wait_for(timeout=10_000)
+    spectator.locator(".bracket-match").first.wait_for()
     assert spectator.locator("#bracket-live h2").first.inner_text() == "Quarter-finals"
-    room.locator("#projector-live .bracket-match").first.wait_for(timeout=10_000)
+    room.locator("#projector-live .bracket-match").first.wait_for()
     assert room.locator("#projector-standings").count() == 0
     assert room.evaluate("window.notReloaded") is True
 
@@ -205,7 +205,6 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
         ):
             viewer.wait_for_function(
                 f"document.querySelectorAll('{live} .bracket-line.won').length >= {decided}",
-                timeout=10_000,
             )
             assert viewer.evaluate("window.notReloaded") is True
         if number == 5:
@@ -214,9 +213,7 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     board = knockout.board(tournament)
     assert board.complete
     champion = tournament.entries.get(pk=board.bracket.champion).name
-    projector.wait_for_function(
-        "document.querySelector('.bracket-champion') !== null", timeout=10_000
-    )
+    projector.wait_for_function("document.querySelector('.bracket-champion') !== null")
     assert champion in projector.locator(".bracket-champion").inner_text()
     assert spectator.locator(".bracket-third .bracket-line.won").count() == 1
     screenshot(projector, "knockout-bracket-projector")
@@ -224,9 +221,7 @@ def test_a_swiss_with_a_top_8_cut_from_the_last_swiss_round_to_the_final(
     assert projector.evaluate("document.documentElement.scrollHeight") <= 1080, (
         "the whole bracket on one projector screen"
     )
-    room.wait_for_function(
-        "document.querySelector('#projector-live .bracket-champion')", timeout=10_000
-    )
+    room.wait_for_function("document.querySelector('#projector-live .bracket-champion')")
     assert champion in room.locator("#projector-live .bracket-champion").inner_text()
     assert room.locator("#projector-live .bracket-round").count() == 3
     assert room.locator("#projector-live .bracket-third .bracket-line.won").count() == 1

@@ -78,10 +78,14 @@ HEADER_LINES = """() => [...document.querySelectorAll('main.projector thead th')
 @pytest.mark.parametrize(
     "viewport", [PROJECTOR, {"width": 1600, "height": 900}, {"width": 1280, "height": 720}]
 )
-def test_no_japanese_projector_header_breaks_inside_a_word(page, live_server, screenshot, viewport):
+def test_no_japanese_projector_header_breaks_inside_a_word(
+    page, live_server, screenshot, viewport, built_once
+):
     from tournaments.demo import club as demo
+    from tournaments.models import Tournament
 
-    tournament = demo.build_spades(7, teams=6, played=1)
+    built_once("spades-6-teams", lambda: demo.build_spades(7, teams=6, played=1))
+    tournament = Tournament.objects.get(name="Friday Night Spades")
     page.set_viewport_size(viewport)
     page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
     page.goto(f"{live_server.url}/t/{tournament.slug}/projector/")

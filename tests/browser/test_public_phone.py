@@ -71,9 +71,9 @@ def test_the_round_page_follows_results_live(
     expect(row).not_to_contain_text("awaiting confirmation")
 
     simulate.play_hand(match, random.Random(3), confirm=False)  # a table enters a hand
-    expect(row).to_contain_text("1 hand", timeout=20000)  # the stream, no reload
-    expect(row).to_contain_text("1 awaiting confirmation", timeout=20000)
+    expect(row).to_contain_text("1 hand")  # the stream, no reload
+    expect(row).to_contain_text("1 awaiting confirmation")
     simulate.play_hand(match, random.Random(4))  # the other side confirms... and one more
-    expect(row).to_contain_text("2 hands", timeout=20000)
+    expect(row).to_contain_text("2 hands")
     screenshot(page, "public-round-live-phone")
     assert accessibility(page) == []

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.conftest import sign_in_browser
+from tests.conftest import patient, sign_in_browser
 from tournaments import services
 from tournaments.models import Entry
 from tournaments.services import Actor
@@ -50,8 +50,10 @@ def test_a_phone_past_the_rate_is_told_in_its_language(
 
     clear_cache()
     tournament, _ = event
-    context = page.context.browser.new_context(
-        locale="ja-JP" if lang == "ja" else "en-US", viewport=PHONE
+    context = patient(
+        page.context.browser.new_context(
+            locale="ja-JP" if lang == "ja" else "en-US", viewport=PHONE
+        )
     )
     try:
         phone = context.new_page()

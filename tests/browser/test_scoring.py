@@ -260,9 +260,7 @@ def test_after_a_wrong_pin_the_list_still_follows_the_table(page, live_server):
     confirm_with_pin(page, 1, wrong)
     expect(decision.locator(".decide-message")).to_contain_text("That PIN is not one of")
     services.confirm_hand(submission=first, actor=director, expected_version=1)
-    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
-        "data-status", "confirmed", timeout=10_000
-    )
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(page.locator("form.decide")).to_have_count(0)
 
 

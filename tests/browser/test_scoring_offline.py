@@ -170,7 +170,7 @@ def test_hands_queued_offline_outlive_the_closed_page_and_are_stored_once_then_c
     # and the first phone follows without a reload (the event stream)
     for number in (1, 2):
         expect(phone.locator(f"tr.hand[data-hand='{number}']")).to_have_attribute(
-            "data-status", "confirmed", timeout=15000
+            "data-status", "confirmed"
         )
     expect(phone.locator("form.decide")).to_have_count(0)
     versions = list(HandSubmission.objects.filter(hand__match=match).order_by("hand__number"))
@@ -206,8 +206,8 @@ def test_offline_the_page_says_hands_are_kept_on_the_phone(
     phone.locator("#queue").scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / f"scoring-offline-queue-{lang}.png"))
     phone.context.set_offline(False)
-    expect(banner).to_be_hidden(timeout=10000)
-    expect(phone.locator("#queue")).to_be_hidden(timeout=10000)
+    expect(banner).to_be_hidden()
+    expect(phone.locator("#queue")).to_be_hidden()
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
 
 
@@ -274,7 +274,7 @@ def test_over_https_a_service_worker_lets_the_page_reload_offline(page, live_ser
     expect(page.locator("#queued-hands li")).to_have_count(1)
 
     page.context.set_offline(False)
-    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    expect(page.locator("#queue")).to_be_hidden()
     assert HandSubmission.objects.filter(hand__match=match).count() == 1
     assert all(
         not path.startswith("/api/") and "hands" not in path and "token" not in path
@@ -321,12 +321,10 @@ def test_a_stream_the_browser_gives_up_on_is_opened_again_and_the_list_follows(
     refusals(2)
     expect(root).to_have_attribute("data-stream", "waiting")
     page.clock.run_for(4_100)
-    expect(root).to_have_attribute("data-stream", "open", timeout=10000)
+    expect(root).to_have_attribute("data-stream", "open")
     assert len(refused) == 2
 
     page.evaluate("window.__sameDocument = true")
     services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_1)
-    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute(
-        "data-status", "pending", timeout=15000
-    )
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "pending")
     assert page.evaluate("window.__sameDocument") is True  # no reload

@@ -50,7 +50,6 @@ def test_the_season_table_follows_a_change_of_rule_without_a_reload(page, live_s
         "(shown) => document.querySelector('#season-live [data-version]').dataset.version "
         "!== shown",
         arg=shown,
-        timeout=20_000,
     )
     assert aiko_score(page) == "20"
     assert page.locator("[data-live-events]").get_attribute("data-live-mode") == "sse"

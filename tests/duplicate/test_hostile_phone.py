@@ -14,6 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tests.duplicate.builders import make_event, played
 from tests.hostile.conftest import refused, state, unchanged
 from tests.tournaments.builders import make_director
@@ -193,7 +194,7 @@ ODD_TEXT = st.one_of(
 
 
 @settings(
-    max_examples=60,
+    max_examples=sizes.examples(60),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -192,7 +192,9 @@ def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
             "import socket, time\n"
             "s = socket.socket()\n"
             f"s.bind(('0.0.0.0', {port})); s.listen()\n"
-            "print('listening', flush=True); time.sleep(120)",
+            # Held until the test kills it: longer than the serve below may take on a slow
+            # machine (its deadline), or the port would come free under it.
+            "print('listening', flush=True); time.sleep(3600)",
         ),
         stdout=subprocess.PIPE,
         text=True,

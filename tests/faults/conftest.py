@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,21 +20,15 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
+from tests import waiting
 from tests.api.conftest import client_with, table_token
 from tests.tournaments.builders import side_pin
 from tournaments.models import Match, Tournament
 
 
-def wait_until[T](probe: Callable[[], T], timeout: float, what: str, step: float = 0.02) -> T:
-    """Poll `probe` until it returns something truthy; fail the test after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(step)
+def wait_until[T](probe: Callable[[], T], what: str) -> T:
+    """Poll `probe` until it returns something truthy (tests/waiting.py's deadline)."""
+    return waiting.until(probe, what, step=0.02)
 
 
 class Pg:

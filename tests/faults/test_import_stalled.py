@@ -229,7 +229,7 @@ def test_a_worker_killed_mid_import_is_resumed_by_the_next_workers_sweep(
             filename="two-tables.jsonl",
         )
         worker.launch(IMPORTS_QUEUE=worker.queue)
-        [stuck] = wait_until(pg.waiting_on_locks, 30, "the worker's import to block on line 7")
+        [stuck] = wait_until(pg.waiting_on_locks, "the worker's import to block on line 7")
         worker.kill()  # SIGKILL: the message stays unacknowledged for the broker's hour
         pg.terminate(stuck)
 
@@ -242,7 +242,7 @@ def test_a_worker_killed_mid_import_is_resumed_by_the_next_workers_sweep(
     ImportJob.objects.filter(pk=job.pk).update(progressed_at=timezone.now() - timedelta(seconds=61))
     worker.launch(IMPORTS_QUEUE=worker.queue)
     wait_until(
-        lambda: ImportJob.objects.get(pk=job.pk).state == "done", 30, "the resumed import to finish"
+        lambda: ImportJob.objects.get(pk=job.pk).state == "done", "the resumed import to finish"
     )
 
     job.refresh_from_db()

@@ -178,7 +178,6 @@ def race_correction_and_confirmation(pg: Pg, name: str, first: str | None) -> st
                 threads[-1].start()
                 wait_until(
                     lambda c=count: len(pg.waiting_on_locks()) == c,
-                    10,
                     f"{which} to wait for the match's lock",
                 )
         for thread in threads:

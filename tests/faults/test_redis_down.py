@@ -74,7 +74,7 @@ def test_with_redis_down_results_are_stored_and_stale_then_a_returning_worker_ca
         assert waiting.snapshot is None and waiting.stale
         assert standings.stale_tournaments() == [tid]
     worker.start()  # Redis is back: nothing else happens but the worker's start-up sweep
-    snapshot = wait_until(lambda: caught_up(tid), 10, "the catch-up snapshot")
+    snapshot = wait_until(lambda: caught_up(tid), "the catch-up snapshot")
     assert StandingsSnapshot.objects.filter(tournament_id=tid).count() == 1
     assert not standings.latest(tournament=tournament_of(match)).stale
     assert snapshot.payload["rows"][0]["values"]["points_for"] == 130
@@ -95,7 +95,7 @@ def test_with_redis_down_a_change_is_marked_stale_and_the_next_change_after_it_c
     assert standings.latest(tournament=tournament_of(match)).stale
     assert not StandingsSnapshot.objects.filter(tournament_id=tid).exists()
     play(match, (HAND_2,))  # Redis is back: this change's recompute covers the missed one
-    snapshot = wait_until(lambda: caught_up(tid), 10, "the snapshot after the next change")
+    snapshot = wait_until(lambda: caught_up(tid), "the snapshot after the next change")
     # One snapshot covers the missed change and this one, computed from the results as they are
     # now (HAND_2 also finishes the match: two results changes, each counted).
     assert snapshot.version == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import waiting
 from tests.tournaments.builders import HAND_1, HAND_2, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
@@ -51,7 +52,7 @@ def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_wi
     # the tournament's row lock, which another connection holds.
     with pg.row_lock(TOURNAMENT_TABLE, tid):
         worker.launch()
-        [stuck] = wait_until(pg.waiting_on_locks, 15, "the worker's recompute to block")
+        [stuck] = wait_until(pg.waiting_on_locks, "the worker's recompute to block")
         worker.kill()  # SIGKILL: no warm shutdown, nothing acknowledged or handed back
         pg.terminate(stuck)  # the dead worker's backend goes too (as TCP keepalive would)
 
@@ -63,11 +64,10 @@ def test_a_worker_killed_mid_recompute_is_replaced_and_the_standings_catch_up_wi
     worker.launch(DJANGO_SETTINGS_MODULE="tests.faults.worker_settings")
     wait_until(
         lambda: StandingsSnapshot.objects.filter(tournament_id=tid).exists(),
-        10,
         "the replacement worker's snapshot",
     )
     # The killed worker's own message comes back (acks_late) and runs to the end...
-    assert task.get(timeout=15) in (1, None)
+    assert task.get(timeout=waiting.SECONDS) in (1, None)
     assert task.state == "SUCCESS"
     # ...and however often the recompute ran, one snapshot stands for this results version.
     [snapshot] = StandingsSnapshot.objects.filter(tournament_id=tid)

@@ -247,7 +247,9 @@ def test_workers_from_a_fork_server_when_threads_run(tmp_path: Path) -> None:
         thread.join()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=sizes.examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     kinds=st.lists(st.sampled_from(sorted(LINES)), max_size=14),
     batch=st.integers(1, 5),
@@ -275,7 +277,7 @@ def test_any_file_same_with_workers(kinds: list[str], batch: int, chunk: int, ar
         games.stream.CHUNK_SIZE = saved
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(
     kinds=st.lists(st.sampled_from(sorted(LINES)), max_size=12),
     batch=st.integers(1, 4),

@@ -15,9 +15,10 @@ from games.errors import CODES, RecordError
 from games.fuzzing import PRESETS, SIMULATORS, legal_hand
 from games.notes import NOTE_CODES, Note, note
 from games.records import check_hand, check_match
+from tests import sizes
 
 
-@settings(max_examples=60)
+@settings(max_examples=sizes.examples(60))
 @given(st.sampled_from(PRESETS), st.integers(0, 10**6))
 def test_every_note_of_a_legal_hand_has_a_registered_code_and_is_still_its_text(preset, seed):
     game, name = preset

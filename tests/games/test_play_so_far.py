@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from games import check_record
 from games.simulate import solo_whist, spades, whist
+from tests import sizes
 
 GAMES = {
     "spades": (spades.random_hand, ["standard", "pagat-1996", "hoyle"]),
@@ -27,7 +28,7 @@ def cut_short(record: dict, tricks: int) -> dict:
     return short
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32), data=st.data())
 def test_a_play_cut_short_gives_the_winners_so_far_and_the_next_leader(game, seed, data):
     make, presets = GAMES[game]

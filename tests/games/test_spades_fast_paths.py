@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from games import check_record, spades
 from games.cards import NAMES
 from games.simulate.spades import random_hand, to_summary
+from tests import sizes
 
 # standard, hoyle, windswept, winspades take the fast trick loop; pagat-barmore (2S high) and
 # pagat-1996 (lowest clubs lead) do not, and must not be changed by the other fast paths.
@@ -209,7 +210,9 @@ SPOILS = [
 
 
 @settings(
-    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sizes.examples(400),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     preset=st.sampled_from(PRESETS),
@@ -255,7 +258,9 @@ def test_the_fast_loop_is_not_taken_where_trumps_do_not_rank_by_card_id():
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sizes.examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(seed=st.integers(0, 2**32))
 def test_spades_led_before_they_are_broken_fail_alike(seed, monkeypatch):
@@ -271,7 +276,9 @@ def test_spades_led_before_they_are_broken_fail_alike(seed, monkeypatch):
 
 
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sizes.examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     preset=st.sampled_from(PRESETS),
@@ -306,7 +313,7 @@ def test_a_made_nil_alone_on_its_side_scores_alike(monkeypatch):
     assert made >= 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sizes.examples(60), deadline=None)
 @given(
     preset=st.sampled_from(
         ["standard", "hoyle", "pagat-1996", "pagat-barmore", "pagat-3p", "network-spades"]
@@ -355,7 +362,9 @@ def test_rules_with_scoring_bonuses_have_no_plain_contract_table():
 
 
 @settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sizes.examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     preset=st.sampled_from(["standard", "hoyle", "pagat-barmore"]),

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.stream import StreamError, iter_records
+from tests import sizes
 from tests.games.generator_file import GeneratorFile
 
 HAND = {"format": "hand/1", "game": "spades", "dealer": "N", "tricks": {"N": 3, "E": 4}}
@@ -228,7 +229,7 @@ LINE = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=sizes.examples(200), deadline=None)
 @given(lines=st.lists(LINE, max_size=8))
 def test_json_lines_read_as_json_loads_reads_each_line(lines):
     """The scanner called directly on each JSON line (games.stream._SCAN) gives the records

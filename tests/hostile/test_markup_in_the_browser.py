@@ -75,7 +75,6 @@ def test_markup_names_never_run_in_the_browser(page, live_server):
     page.wait_for_function(
         "v => Number(document.querySelector('[data-version]').dataset.version) > v",
         arg=version,
-        timeout=25_000,
     )
     assert page.evaluate(INJECTED) == NONE, "after the live fragment was swapped in"
     assert TEAM_API in page.locator("main").inner_text()

@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 
+from tests import waiting
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -56,13 +57,14 @@ def server(postgres_db, settings):
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + waiting.SECONDS
+    while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             break
         except OSError:
             assert process.poll() is None, f"uvicorn exited; see {log.name}"
+            assert time.monotonic() < deadline, f"uvicorn did not listen; see {log.name}"
             time.sleep(0.1)
     yield port
     process.terminate()
@@ -74,7 +76,7 @@ class SSE:
     """A minimal streaming SSE reader over http.client."""
 
     def __init__(self, port: int, path: str, headers: dict | None = None) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=waiting.SECONDS)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
         self.response = self.conn.getresponse()
 
@@ -89,7 +91,7 @@ class SSE:
             name, _, value = line.rstrip("\n").partition(":")
             fields[name or "comment"] = value.removeprefix(" ")
 
-    def until(self, kind: str, timeout: float) -> dict:
+    def until(self, kind: str, timeout: float = waiting.SECONDS) -> dict:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             message = self.message()
@@ -124,15 +126,15 @@ def test_an_sse_client_hears_the_new_standings_version_after_a_confirmation(
         services.confirm_hand(
             submission=version, expected_version=version.version, actor=scorer(match, "EW")
         )
-        confirmed = stream.until("hand-confirmed", timeout=5)
-        standings = stream.until("standings", timeout=5)
+        confirmed = stream.until("hand-confirmed")
+        standings = stream.until("standings")
     finally:
         stream.close()
     assert json.loads(confirmed["data"])["hand"] == 1
     assert json.loads(standings["data"]) == {"event": "standings", "version": 1}
 
     # the standings endpoint serves that version (the worker's announcement invalidated it)
-    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=waiting.SECONDS)
     conn.request("GET", f"/api/v1/tournaments/{slug}/standings")
     response = conn.getresponse()
     body = json.loads(response.read())
@@ -150,6 +152,6 @@ def test_an_sse_client_hears_the_new_standings_version_after_a_confirmation(
     )
     try:
         assert resumed.message() == {"retry": "3000"}
-        assert resumed.until("standings", timeout=5)["id"] == standings["id"]
+        assert resumed.until("standings")["id"] == standings["id"]
     finally:
         resumed.close()

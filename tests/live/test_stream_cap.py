@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from tests import servers
+from tests import servers, waiting
 
 CAP = 3
 
@@ -120,7 +120,7 @@ def test_a_closed_stream_gives_its_slot_back(server):
     held = [open_stream(running, slug, "127.0.0.21")[3] for _ in range(CAP)]
     try:
         held.pop().close()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + waiting.SECONDS
         while True:  # the server notices the disconnect at its next read or heartbeat
             status, *_rest, sock = open_stream(running, slug, "127.0.0.21")
             held.append(sock)

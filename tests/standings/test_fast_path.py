@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import sizes
 from tournaments.standings import DEFAULT_CHAINS, DEFAULT_TIEBREAKS, StandingsError, compute
 from tournaments.standings.aggregates import Aggregates
 
@@ -76,7 +77,7 @@ def test_the_fast_path_takes_a_usual_swiss_event():
     assert agg._accumulate_fast(results, 1, 1, 1) is True
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sizes.examples(150), deadline=None)
 @given(EVENTS)
 def test_fast_and_general_paths_give_the_same_aggregates(spec):
     people, results = two_sided_event(spec)
@@ -119,7 +120,7 @@ def _mutations(results, rng):
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sizes.examples(300), deadline=None)
 @given(EVENTS, st.randoms(use_true_random=False))
 def test_broken_events_get_the_general_paths_error(spec, rng):
     people, results = two_sided_event(spec)
@@ -136,7 +137,7 @@ COLUMN = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=sizes.examples(200), deadline=None)
 @given(st.lists(st.tuples(COLUMN, st.integers(1, 6)), min_size=1, max_size=6))
 def test_exposed_values_made_once_per_value_are_each_value_over_its_denominator(columns):
     """engine._public's shortcut (ints not seen yet made into Fractions once, shared through
@@ -199,7 +200,7 @@ def test_unusual_shapes_come_out_as_the_general_path_says(broken):
     assert outcome(Aggregates, people, results) == outcome(General, people, results)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=sizes.examples(100), deadline=None)
 @given(EVENTS, st.sampled_from(sorted(DEFAULT_CHAINS)))
 def test_metrics_read_the_fast_paths_records_as_the_general_paths_tuples(spec, chain):
     """progressive_score, head_to_head and the opponents' strength read each entrant's own

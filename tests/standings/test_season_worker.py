@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tests import waiting
 from tests.tournaments.builders import HAND_1, make_director, make_match, scorer
 from tournaments import services
 from tournaments.models import SeriesSnapshot
@@ -43,7 +44,7 @@ def test_a_confirmed_hand_reaches_the_season_table_through_the_worker(postgres_d
     services.confirm_hand(
         submission=version, actor=scorer(match, "EW"), expected_version=version.version
     )
-    snapshot = wait_for_season(series.pk, rows=2, timeout=20)
+    snapshot = wait_for_season(series.pk, rows=2, timeout=waiting.SECONDS)
     assert snapshot is not None, "no season table from the worker"
     assert [r["score"] for r in snapshot.payload["rows"]] == [10, 8]
     assert not seasons.latest(series=series).stale

@@ -10,6 +10,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests import waiting
 from tournaments.models import AuditEvent, HandSubmission, ImportJob, Round, Table
 from tournaments.services import Actor, NotAllowed, hand_imports
 from tournaments.services.errors import Invalid
@@ -383,7 +384,7 @@ def test_a_real_worker_imports_the_file_and_a_second_import_finds_only_duplicate
     job = start_hand_import(
         tournament=tournament, actor=director_of(match), data=data, filename="night.jsonl"
     )
-    done = wait_until_finished(job.pk, timeout=30)
+    done = wait_until_finished(job.pk, timeout=waiting.SECONDS)
 
     assert done.state == ImportJob.State.DONE, done.message
     assert (done.stored, done.failed, done.errors[0]["line"]) == (2, 1, 2)
@@ -391,7 +392,7 @@ def test_a_real_worker_imports_the_file_and_a_second_import_finds_only_duplicate
     again = start_hand_import(
         tournament=tournament, actor=director_of(match), data=data, filename="night.jsonl"
     )
-    repeat = wait_until_finished(again.pk, timeout=30)
+    repeat = wait_until_finished(again.pk, timeout=waiting.SECONDS)
     assert (repeat.state, repeat.stored, repeat.duplicates) == ("done", 0, 2)
     assert HandSubmission.objects.filter(hand__match=match).count() == 2
 

@@ -90,12 +90,13 @@ def test_a_failed_recompute_at_close_leaves_it_to_the_worker(
 @pytest.mark.celery
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_with_a_real_worker_the_closed_round_counts_within_a_second(
+def test_with_a_real_worker_the_closed_round_counts_in_the_standings(
     postgres_db, worker, swiss, director
 ):
+    """How soon is the benchmarks' measure (bench/standings_db.py); here, that it comes."""
     import random
-    import time
 
+    from tests import waiting
     from tournaments.demo.simulate import play_match
 
     worker.start()
@@ -104,12 +105,9 @@ def test_with_a_real_worker_the_closed_round_counts_within_a_second(
     for match in Match.objects.filter(round=round_, is_bye=False):
         play_match(match, random.Random(1), director=director, hands=1)
     services.close_round(round=round_, actor=director)
-    start = time.monotonic()
-    while time.monotonic() - start < 10:
+
+    def counted() -> bool:
         snapshot = StandingsSnapshot.objects.filter(tournament=tournament).first()
-        if snapshot is not None and snapshot.payload["rounds_closed"] == 1:
-            break
-        time.sleep(0.02)
-    latency = time.monotonic() - start
-    assert snapshot is not None and snapshot.payload["rounds_closed"] == 1
-    assert latency < 1.0, f"the closed round showed after {latency:.2f} s"
+        return snapshot is not None and snapshot.payload["rounds_closed"] == 1
+
+    waiting.until(counted, "the worker's snapshot counting the closed round")

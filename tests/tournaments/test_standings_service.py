@@ -3,10 +3,9 @@ while behind, computed by a real Celery worker, and caught up when a stopped wor
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
+from tests import waiting
 from tournaments import services
 from tournaments.live import events
 from tournaments.models import HandSubmission, StandingsSnapshot, Tournament
@@ -100,21 +99,19 @@ def test_the_sweep_catches_up_every_stale_tournament():
     assert standings.stale_tournaments() == []
 
 
-def wait_for_snapshot(tournament_id: int, version: int, timeout: float) -> float | None:
-    start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        if StandingsSnapshot.objects.filter(
-            tournament_id=tournament_id, version__gte=version
-        ).exists():
-            return time.monotonic() - start
-        time.sleep(0.02)
-    return None
+def wait_for_snapshot(tournament_id: int, version: int) -> bool:
+    """Wait for the worker's snapshot `version` (tests/waiting.py's deadline); how soon it comes
+    is the benchmarks' measure (bench/standings_db.py)."""
+    return waiting.until(
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id, version__gte=version).exists,
+        f"standings snapshot {version} from the worker",
+    )
 
 
 @pytest.mark.celery
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_writes_the_snapshot_within_a_second_of_confirmation(postgres_db, worker):
+def test_a_real_worker_writes_the_snapshot_after_each_confirmation(postgres_db, worker):
     worker.start()
     match = make_match(make_director())
     tid = match.round.tournament_id
@@ -122,14 +119,12 @@ def test_a_real_worker_writes_the_snapshot_within_a_second_of_confirmation(postg
     services.confirm_hand(
         submission=version, expected_version=version.version, actor=scorer(match, "EW")
     )
-    latency = wait_for_snapshot(tid, 1, timeout=10)
-    assert latency is not None, "no snapshot from the worker"
-    assert latency < 1.0, f"snapshot took {latency:.2f} s"
+    assert wait_for_snapshot(tid, 1)
     version = services.submit_hand(match=match, actor=scorer(match, "NS"), record=HAND_2).submission
     services.confirm_hand(
         submission=version, expected_version=version.version, actor=scorer(match, "EW")
     )
-    assert wait_for_snapshot(tid, 2, timeout=10) is not None
+    assert wait_for_snapshot(tid, 2)
 
 
 @pytest.mark.celery
@@ -146,7 +141,7 @@ def test_with_the_worker_stopped_results_are_kept_and_standings_catch_up_on_its_
     waiting = standings.latest(tournament=tournament)
     assert waiting.snapshot is None and waiting.stale
     worker.start()  # nothing else is done: the queued recompute (or the start-up sweep) runs
-    assert wait_for_snapshot(tournament.pk, 1, timeout=20) is not None
+    assert wait_for_snapshot(tournament.pk, 1)
     tournament.refresh_from_db()
     caught_up = standings.latest(tournament=tournament)
     assert not caught_up.stale
