@@ -8,6 +8,7 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import is_serializer
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
@@ -110,7 +111,8 @@ class ApiAutoSchema(AutoSchema):
           `PLAIN_WRITES`): a race, a reused idempotency key, a stale `version`, a wrong state;
           a refusal of the domain;
         - 413 and 415 when it takes a body;
-        - 429 when a throttle counts it."""
+        - 429 when a throttle counts it, or when it takes a side's `pin` (an entry's PIN that
+          has taken its wrong guesses for the hour is refused as `side-pin-locked`)."""
         reads = self.method in ("GET", "HEAD")
         parameters = operation.get("parameters", [])
         statuses = {"401", "406"}
@@ -128,7 +130,19 @@ class ApiAutoSchema(AutoSchema):
             statuses |= {"413", "415"}
         if any(self._counts(throttle) for throttle in self.view.get_throttles()):
             statuses.add("429")
+        if self._takes_pin():
+            statuses.add("429")
         return statuses
+
+    def _takes_pin(self) -> bool:
+        """Whether the operation's body carries a side's PIN."""
+        if self.method in ("GET", "HEAD"):
+            return False
+        serializer = self.get_request_serializer()
+        if serializer is None or not is_serializer(serializer):
+            return False
+        component = self.resolve_serializer(serializer, "request")
+        return "pin" in ((component.schema or {}).get("properties") or {})
 
     def _counts(self, throttle: BaseThrottle) -> bool:
         """A scoped throttle counts only a view with a scope; any other counts."""

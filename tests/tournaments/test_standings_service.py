@@ -192,10 +192,10 @@ def test_a_burst_of_changes_sends_one_recompute_task_until_it_starts(settings, m
     )
     for _ in range(20):
         standings.schedule(tid)
-    assert sent == [[tid]]
+    assert sent == [(tid,)]
     standings.claim(tid)  # the task starts: the next change needs a new task
     standings.schedule(tid)
-    assert sent == [[tid], [tid]]
+    assert sent == [(tid,), (tid,)]
     standings.claim(tid)
 
 
