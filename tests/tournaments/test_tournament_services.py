@@ -44,6 +44,13 @@ def test_create_tournament_gives_each_tournament_its_own_slug(director):
     assert second.slug == "friday-spades-2"
 
 
+def test_a_tournament_named_like_a_director_page_gets_a_slug_of_its_own(director):
+    """/director/publishing/ is the publishing page: a tournament called "Publishing" would have
+    had its dashboard at that address, hidden behind it."""
+    assert create(director, name="Publishing").slug == "publishing-2"
+    assert create(director, name="New").slug == "new-2"
+
+
 def test_creator_does_not_direct_other_tournaments(director, stranger):
     theirs = create(stranger)
 

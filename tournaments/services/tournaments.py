@@ -59,9 +59,15 @@ def default_tiebreaks(fmt: str = "swiss") -> list[str]:
     return list(DEFAULT_CHAINS.get(CHAIN_FOR_FORMAT.get(fmt, fmt), DEFAULT_TIEBREAKS))
 
 
+#: Addresses under /director/ that are pages, not tournaments (`director/publishing/`): a
+#: tournament named so gets the next free slug, as if an event already had it.
+RESERVED_SLUGS = frozenset({"new", "publishing"})
+
+
 def _unique_slug(name: str) -> str:
     base = slugify(name, allow_unicode=False)[:60] or "tournament"
     taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken |= RESERVED_SLUGS
     slug, n = base, 1
     while slug in taken:  # one query, however many events share the name
         n += 1
