@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_scoring_taps import counted, phone_shot, report
+from tests.browser.test_scoring_taps import counted, counting, phone_shot, report
 from tests.duplicate.builders import make_event, pair_pin, play_round
 from tests.tournaments.builders import make_director
 from tournaments.duplicate import services as dup
@@ -25,25 +25,6 @@ from tournaments.services.table_access import issue_round_tokens
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-
-#: As tests/browser/test_scoring_taps.py counts: trusted clicks, typed characters, scrolls.
-COUNTER = """() => {
-  window.scrollTo(0, 0);
-  const seen = window.__taps = {taps: 0, typed: 0, scrolls: 0, small: []};
-  document.addEventListener('click', event => {
-    if (!event.isTrusted) return;
-    seen.taps += 1;
-    const target = event.target.closest('button, summary, label, select, input, a') || event.target;
-    const box = target.getBoundingClientRect();
-    const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
-    const what = `${target.tagName} ${target.textContent.trim().slice(0, 20)}`;
-    if (Math.min(box.width, box.height) < 44) seen.small.push(`${what} ${size}`);
-  }, true);
-  document.addEventListener('keydown', event => {
-    if (event.key.length === 1) seen.typed += 1;
-  }, true);
-  document.addEventListener('scroll', () => { seen.scrolls += 1; }, true);
-}"""
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +70,7 @@ def test_a_board_in_seven_taps_a_pin_once_a_round_and_live_at_the_other_phone(
         first, second = dup.boards_of(dup.event_of(tournament), 1, 1)
         # Board 1: four bids, N's, E's and S's tricks (W's derived): the last answer sends,
         # and NS's PIN is asked once this round
-        phone.evaluate(COUNTER)
+        counting(phone)
         tap(phone, "3", "3", "3", "3", "3", "4")
         expect(phone.locator("[data-derived='tricks_W']")).to_contain_text("·")
         phone_shot(phone, f"duplicate-phone-pad-{lang}")
@@ -110,7 +91,7 @@ def test_a_board_in_seven_taps_a_pin_once_a_round_and_live_at_the_other_phone(
         assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
 
         # EW confirms: Confirm, its PIN on the keypad (the fourth digit sends)
-        phone.evaluate(COUNTER)
+        counting(phone)
         phone.locator(".dup-decide button[value=confirm]").click()
         phone_shot(phone, f"duplicate-phone-confirm-{lang}")
         keypad(phone, ".dup-decide", pair_pin(round_, 1, "EW"))
@@ -120,7 +101,7 @@ def test_a_board_in_seven_taps_a_pin_once_a_round_and_live_at_the_other_phone(
         assert result.status == "confirmed" and result.decided_side == "EW"
 
         # Board 2: the PIN is kept for the round: seven taps
-        phone.evaluate(COUNTER)
+        counting(phone)
         tap(phone, "4", "4", "4", "4", "2", "5", "3")
         expect(phone.locator(".dup-decide")).to_be_visible()
         report(f"duplicate board {second} ({lang})", counted(phone), 7)
@@ -194,7 +175,7 @@ def test_a_whist_board_with_honours_in_two_taps(browser, live_server):
     url = f"{live_server.url}/duplicate/{tournament.slug}/table/1/#token={secret}"
     context, phone = open_phone(browser, url)
     try:
-        phone.evaluate(COUNTER)
+        counting(phone)
         tap(phone, "8")
         expect(phone.locator("[data-derived='tricks_EW']")).to_contain_text("5")
         tap(phone, "3")  # N/S held three honours: sent, the PIN asked once a round
