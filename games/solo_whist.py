@@ -127,9 +127,10 @@ RESOLUTIONS: dict[str, str] = {
     "claim": (
         "`claim` {seat, tricks}: of the tricks not in `play`, the claimer's side (declarer and "
         "partner, or the defenders) takes `tricks` and the other side the rest. Only the "
-        "declaring side's total matters to the settlement. Per-seat tricks must still be known: "
-        "where a side of two or three seats gains tricks by the claim, state `tricks` (checked "
-        "against the play and the claim: `tricks-mismatch`), otherwise `claim-ambiguous`. A "
+        "declaring side's total matters to the settlement. Where a side of two or three seats "
+        "gains tricks by the claim, state `tricks`, per seat or the declaring side's count "
+        "(checked against the play and the claim: `tricks-mismatch`), otherwise "
+        "`claim-ambiguous`. A "
         "claim of more tricks than remain, or by an unknown seat, is `bad-claim`."
     ),
     "over-under-settled": (
