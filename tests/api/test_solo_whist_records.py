@@ -93,6 +93,8 @@ def test_the_hands_list_export_and_check_say_the_same_count(phone, solo, client)
     page = client.get(reverse("tournaments:scoring-table", args=[solo.table_id]))
     assert "Tricks: E+S 9" in page.content.decode()
     slug = solo.round.tournament.slug
+    public = client.get(reverse("tournaments:public-match", args=[slug, solo.pk]))
+    assert '<span class="kv">E+S 9</span>' in public.content.decode()
     lines = b"".join(Client().get(f"/t/{slug}/export/hands.jsonl").streaming_content)
     [exported] = [json.loads(line) for line in lines.splitlines()]
     assert exported["tricks"] == {"ES": 9}
