@@ -57,7 +57,7 @@ from tournaments.models import (
     hash_secret,
 )
 from tournaments.printing import paper as printing
-from tournaments.services import Actor, ServiceError, register_entry
+from tournaments.services import Actor, ServiceError, register_entry, side_pins
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access
 from tournaments.views.errors import _render
@@ -252,8 +252,11 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
     for r in BoardResult.objects.filter(match__round=round_, is_current=True):
         results[(r.table_number, r.board_id)] = r
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
+    matches = list(round_.matches.select_related("table").prefetch_related("seats__entry"))
+    # wrong PINs typed at a table this hour: struggling or locked, for the director to clear
+    troubles = side_pins.pin_troubles([m.pk for m in matches])
     rows = []
-    for match in round_.matches.select_related("table").prefetch_related("seats__entry"):
+    for match in matches:
         numbers = dup.boards_of(event, round_.number, match.played_table.number)
         cells = []
         for n in numbers:
@@ -268,6 +271,7 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
                 "ew": ew,
                 "boards": cells,
                 "done": sum(1 for c in cells if c["status"] == "confirmed"),
+                "pins": troubles.get(match.pk),
             }
         )
     return sorted(rows, key=lambda r: r["table"])
