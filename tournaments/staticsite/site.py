@@ -40,6 +40,8 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 
 from tournaments.models import Series, Tournament
+from tournaments.seasons import services as season_services
+from tournaments.services import standings
 from tournaments.web import throttles
 
 from . import html
@@ -335,6 +337,7 @@ class Site:
     def build(self, folder: Path) -> list[str]:
         """Crawl in each language and write the site into `folder` (made if need be); the files
         written, relative to it."""
+        self.bring_up_to_date()
         with translation.override(translation.get_language()):
             for language in LANGUAGES:
                 self.crawls[language] = self.crawl(language)
@@ -356,6 +359,20 @@ class Site:
                 written.append(index)
         written.extend(self._copy_static(folder))
         return sorted(written)
+
+    def bring_up_to_date(self) -> None:
+        """The standings and season tables the pages show, written now where the results moved
+        on since the last (a worker may be behind, or none running): a static copy cannot say
+        "being computed, refresh the page". Each recompute does nothing when already current."""
+        events = Tournament.objects.all()
+        seasons = Series.objects.all()
+        if not self.scope.everything:
+            events = events.filter(slug__in=self.scope.tournaments)
+            seasons = seasons.filter(slug__in=self.scope.seasons)
+        for tournament_id in events.values_list("pk", flat=True):
+            standings.recompute(tournament_id=tournament_id)
+        for series_id in seasons.values_list("pk", flat=True):
+            season_services.recompute(series_id=series_id)
 
     def _page(self, crawl: Crawl, fetched: Fetched, file: str) -> bytes:
         assert fetched.html is not None
