@@ -10,7 +10,7 @@ is written out again tag by tag, so what is not touched stays byte for byte as i
   or image not exported is left out.
 - `<script>` (and `on...=` handlers, and `data-...` attributes holding a server path, which only
   the scripts read) are left out: the pages are rendered on the server and read without them.
-  `<noscript>` keeps its content, shown as it is.
+  `<noscript>` goes too: what it says (reload for the latest results) is for the live pages.
   A link to a page no visitor may see (sign-in, a director's page) goes with its words.
 - Forms post to the server, which a static site has not: left out, except the language switch
   (base.html's `<form class="lang">`), which becomes plain links to the same page in each
@@ -25,8 +25,9 @@ from html import escape
 from html.parser import HTMLParser
 from typing import Protocol
 
-#: Elements whose content never reaches a static page.
-LEFT_OUT = {"script", "form", "template"}
+#: Elements whose content never reaches a static page (<noscript> says how to see the latest
+#: results live: a static copy has none).
+LEFT_OUT = {"script", "form", "template", "noscript"}
 #: Elements with no end tag.
 VOID = {
     "area",
@@ -64,6 +65,9 @@ class Links(Protocol):
 
     def language(self, code: str) -> str:
         """The relative path of this page in another language."""
+
+    def note(self) -> str:
+        """Words for the foot of every page (when and from where the copy was made), as text."""
 
 
 def css_urls(text: str, resource: Callable[[str], str | None]) -> str:
@@ -145,8 +149,6 @@ class _Rewriter(HTMLParser):
             if not closed:
                 self.left_out, self.left_out_depth = tag, 1
             return
-        if tag == "noscript":
-            return
         if tag == "meta" and (values.get("http-equiv") or "").lower() == "refresh":
             return
         kept = self._attributes(tag, attrs)
@@ -160,6 +162,8 @@ class _Rewriter(HTMLParser):
                 self.unlinked += 1
             return
         self.out.append(self._tag(tag, kept, closed=closed))
+        if tag == "footer" and not closed:
+            self.out.append(f'<p class="static-note">{escape(self.links.note())}</p>')
 
     def _attributes(
         self, tag: str, attrs: list[tuple[str, str | None]]
@@ -237,8 +241,6 @@ class _Rewriter(HTMLParser):
             elif tag == "form":
                 self.language_form = False
                 self.out.append("</nav>")
-            return
-        if tag == "noscript":
             return
         self.in_style = False
         if tag == "a" and self.unlinked:

@@ -37,7 +37,8 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpResponse, HttpResponseBase
 from django.test import Client
 from django.urls import Resolver404, resolve, reverse
-from django.utils import translation
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext
 
 from tournaments.models import Series, Tournament
 from tournaments.seasons import services as season_services
@@ -224,6 +225,9 @@ class _Collect:
     def language(self, code: str) -> str:
         return "#"
 
+    def note(self) -> str:
+        return ""
+
 
 class Site:
     """Builds the static site of one scope into a folder."""
@@ -235,6 +239,9 @@ class Site:
         self.static_prefix = urlsplit(urljoin(self.origin + "/", settings.STATIC_URL or "/static/"))
         self.static: dict[str, str] = {}  # source URL path -> file under static/
         self.crawls: dict[str, Crawl] = {}
+        self.made_at = timezone.now()
+        #: The club's home page: in an event's or a season's site, its first page stands for it.
+        self.home = reverse("tournaments:home")
 
     # -- what a URL is ----------------------------------------------------------------------
 
@@ -429,6 +436,8 @@ class _Relative:
         if found is None:
             parts = urlsplit(absolute)
             return url if parts.scheme in ("http", "https") and parts.netloc else None
+        if found == self.site.home and found not in self.crawl.pages:
+            return _relative(self.crawl.folder() + "index.html", self.file)
         page = self.crawl.pages.get(self.crawl.final(found))
         if page is None:
             if self.resource(url) is not None:
@@ -448,6 +457,11 @@ class _Relative:
             return None
         self.site.static.setdefault(urlsplit(absolute).path, name)
         return _relative(f"static/{name}", self.file)
+
+    def note(self) -> str:
+        with translation.override(self.crawl.language):
+            made = formats.date_format(timezone.localtime(self.site.made_at), "DATETIME_FORMAT")
+            return gettext("A copy of the public pages, made on %(made)s") % {"made": made}
 
     def language(self, code: str) -> str:
         other = self.site.crawls.get(code)
