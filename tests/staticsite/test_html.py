@@ -91,6 +91,9 @@ def test_the_footer_says_it_is_a_copy():
 
 
 def test_a_stylesheet_names_its_files_relatively():
-    css = '@import "/static/css/base.css"; a { background: url(/static/img/x.png) } b { x: url(data:1) }'
+    css = (
+        '@import "/static/css/base.css"; a { background: url(/static/img/x.png) } '
+        "b { x: url(data:1) }"
+    )
     out = html.css_urls(css, lambda url: "x/" + url.rsplit("/", 1)[-1])
     assert out == '@import "x/base.css"; a { background: url("x/x.png") } b { x: url(data:1) }'
