@@ -120,9 +120,13 @@ def test_nothing_private_leaves(evening, tmp_path, director_user):
     assert not list(site.rglob("archive.json"))
 
 
-def test_a_duplicate_event_has_its_travellers_rankings_and_score_cards(tmp_path):
+def test_a_duplicate_event_has_its_travellers_rankings_and_score_cards(tmp_path, client):
     tournament = club.build_duplicate_spades(tables=3, boards_per_round=2)
     slug = tournament.slug
+    # Its director's page offers the zip too.
+    client.force_login(tournament.directors.first())
+    director_page = client.get(reverse("tournaments:duplicate-director", args=[slug]))
+    assert reverse("tournaments:staticsite-zip", args=[slug]) in director_page.content.decode()
     site = tmp_path / "site"
     export(slug, str(site))
 
