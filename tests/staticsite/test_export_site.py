@@ -115,6 +115,8 @@ def test_nothing_private_leaves(evening, tmp_path, director_user):
         assert secret not in everything
     for pin in PINS[:4]:
         assert not re.search(rf"(?<!\d){pin}(?!\d)", everything), pin
+    # No address of the server either: the site lives wherever it is put.
+    assert "://localhost" not in everything and "://testserver" not in everything
     for private in ("td@club.example", "csrfmiddlewaretoken", "/director/", "/accounts/", "/api/"):
         assert private not in everything
     assert not list(site.rglob("archive.json"))
