@@ -3,16 +3,18 @@ club, read back from its files alone (tests/staticsite/checks.py)."""
 
 from __future__ import annotations
 
-import io
+import logging
 import random
 import re
-import zipfile
+import sys
 from html import escape
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import translation
 
 from tests.staticsite.checks import problems
 from tests.tournaments.conftest import finish_round, play_round
@@ -20,6 +22,7 @@ from tournaments import services
 from tournaments.demo import club, simulate
 from tournaments.models import Entry, Match, Round
 from tournaments.services.table_access import issue_round_tokens
+from tournaments.staticsite import download
 
 pytestmark = pytest.mark.django_db
 
@@ -147,11 +150,26 @@ def test_a_duplicate_event_has_its_travellers_rankings_and_score_cards(tmp_path,
     assert not (site / f"duplicate/{slug}/table").exists()
 
 
-def test_a_knockout_has_its_bracket_and_the_bracket_downloads(tmp_path):
+def test_a_knockout_has_its_bracket_and_the_bracket_downloads(tmp_path, settings, client):
+    """Every PDF and XLSX download is there although the crawl asks for more of them than a
+    visitor may (the export's crawl is not counted, tournaments/web/throttles.py); a visitor's
+    own downloads are counted as before, during the export's process and after it."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "export": "1/day",
+        },
+    }
     tournament = club.build_cup(teams=6, rounds=2, cut=4)
     slug = tournament.slug
+    pdf = reverse(
+        "tournaments:export-table", kwargs={"slug": slug, "subject": "bracket", "fmt": "pdf"}
+    )
+    assert client.get(pdf).status_code == 200
     site = tmp_path / "site"
     export(slug, str(site))
+    assert client.get(pdf).status_code == 429
 
     assert problems(site) == []
     bracket = page(site, f"t/{slug}/bracket/index.html")
@@ -210,20 +228,15 @@ def test_the_command_refuses_clearly(tmp_path, swiss):
 def test_the_zip_is_for_the_events_directors_only(
     evening, client, director_user, django_user_model
 ):
+    """Who may ask (in-process: the guard answers before any child process is started). The
+    zip itself is made by a child process that needs the same database as the server: read
+    back from a real server in test_site_zip_server.py."""
     tournament = evening["tournament"]
     url = reverse("tournaments:staticsite-zip", args=[tournament.slug])
 
     dashboard = reverse("tournaments:director-dashboard", args=[tournament.slug])
     client.force_login(director_user)
     assert url in client.get(dashboard).content.decode()
-    response = client.get(url)
-    assert response.status_code == 200
-    assert response["Content-Disposition"].startswith("attachment")
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
-    names = archive.namelist()
-    top = f"{tournament.slug}-site"
-    assert f"{top}/index.html" in names and f"{top}/ja/index.html" in names
-    assert f"{top}/t/{tournament.slug}/standings/index.html" in names
 
     other = django_user_model.objects.create_user("other-director")
     client.force_login(other)
@@ -234,6 +247,64 @@ def test_the_zip_is_for_the_events_directors_only(
     missing = reverse("tournaments:staticsite-zip", args=["no-such-event"])
     client.force_login(director_user)
     assert client.get(missing).status_code == 404
+
+
+def child(monkeypatch, code: str) -> None:
+    """The zip's child process replaced by a real one running `code` (the real command is run
+    against a real server's database in test_site_zip_server.py)."""
+    monkeypatch.setattr(download, "command", lambda slug, folder: [sys.executable, "-c", code])
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_failing_export_is_a_clear_page_and_its_errors_are_logged(
+    evening, client, director_user, monkeypatch, caplog, language
+):
+    child(
+        monkeypatch, "import sys; sys.stderr.write('the child broke: no such table'); sys.exit(1)"
+    )
+    client.force_login(director_user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = reverse("tournaments:staticsite-zip", args=[evening["tournament"].slug])
+    with caplog.at_level(logging.ERROR, logger="tournaments.staticsite.download"):
+        response = client.get(url)
+
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("text/html")
+    assert "Content-Disposition" not in response
+    text = response.content.decode()
+    assert 'data-code="site-export-failed"' in text
+    with translation.override(language):
+        assert escape(str(download.FAILED)) in text
+    words = "作成できませんでした" if language == "ja" else "could not be made"
+    assert words in text
+    assert "the child broke" not in text and "Traceback" not in text
+    assert "the child broke: no such table" in caplog.text
+
+
+def test_an_export_out_of_time_is_stopped_and_said(
+    evening, client, director_user, monkeypatch, caplog
+):
+    monkeypatch.setattr(download, "EXPORT_TIMEOUT", 1)
+    child(
+        monkeypatch,
+        "import sys, time; sys.stderr.write('still crawling'); sys.stderr.flush(); time.sleep(120)",
+    )
+    client.force_login(director_user)
+    url = reverse("tournaments:staticsite-zip", args=[evening["tournament"].slug])
+    with caplog.at_level(logging.ERROR, logger="tournaments.staticsite.download"):
+        response = client.get(url)
+    assert response.status_code == 500
+    assert 'data-code="site-export-timed-out"' in response.content.decode()
+    assert "did not finish" in caplog.text
+
+
+def test_a_child_that_writes_nothing_is_a_failure(evening, client, director_user, monkeypatch):
+    child(monkeypatch, "pass")
+    client.force_login(director_user)
+    url = reverse("tournaments:staticsite-zip", args=[evening["tournament"].slug])
+    response = client.get(url)
+    assert response.status_code == 500
+    assert 'data-code="site-export-failed"' in response.content.decode()
 
 
 def test_a_running_round_is_there_as_it_stands(swiss, director, tmp_path):

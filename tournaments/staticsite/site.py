@@ -2,14 +2,21 @@
 
 The pages are the public pages themselves: each is asked of the site through Django's test
 `Client` (the whole middleware chain, as a visitor who is not signed in, in English and then in
-Japanese with Django's language cookie), never rendered by a copy of a view. From the scope's
-first pages the crawl follows every link that the URL resolver places in the public URL space
-(`Scope.kind_of`): the event's own pages and downloads are followed further; a public page of no
-event (a player's page) is taken when an event page links to it, and its own links only where
-they lead back into the scope. Directors' pages, the table phones' pages, the live feeds and the
-projector, sign-in, the API and the admin are never asked for; a page the visitor is refused
-(the directors' archive) is not written either. A draft round is not shown to a visitor, so it is
-not in the site.
+Japanese with Django's language cookie), never rendered by a copy of a view. The test `Client` is
+a testing tool that reconnects Django's `close_old_connections` receiver on the process's shared
+request signals around each request: so `build` runs only in a process of its own, the
+`export_site` command (the director's zip runs that command as a child process,
+tournaments/staticsite/download.py), never inside a server. Its requests are not counted by the
+download throttle (`throttles.not_counted()`, a context variable around the crawl: nothing an
+HTTP request can carry).
+
+From the scope's first pages the crawl follows every link that the URL resolver places in the
+public URL space (`Scope.kind_of`): the event's own pages and downloads are followed further; a
+public page of no event (a player's page) is taken when an event page links to it, and its own
+links only where they lead back into the scope. Directors' pages, the table phones' pages, the live
+feeds and the projector, sign-in, the API and the admin are never asked for; a page the visitor is
+refused (the directors' archive) is not written either. A draft round is not shown to a visitor, so
+it is not in the site.
 
 Each page is written as a file (`/t/spring-cup/standings/` -> `t/spring-cup/standings/index.html`,
 downloads under their own names), English at the top and Japanese under `ja/`, with every link
@@ -270,7 +277,7 @@ class Site:
     # -- fetching ---------------------------------------------------------------------------
 
     def _client(self, language: str) -> Client:
-        headers = {"host": self.host, **throttles.internal_headers()}
+        headers = {"host": self.host}
         # Every request as if over HTTPS (SECURE_SSL_REDIRECT), through the proxy if one is named.
         proxy_header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
         if proxy_header and proxy_header[0].startswith("HTTP_"):
@@ -345,7 +352,9 @@ class Site:
         """Crawl in each language and write the site into `folder` (made if need be); the files
         written, relative to it."""
         self.bring_up_to_date()
-        with translation.override(translation.get_language()):
+        # The crawl asks for every PDF and XLSX download at once: not counted by the per-address
+        # download throttle (a context variable around this block, tournaments/web/throttles.py).
+        with translation.override(translation.get_language()), throttles.not_counted():
             for language in LANGUAGES:
                 self.crawls[language] = self.crawl(language)
         if not self.crawls[FIRST_LANGUAGE].pages:
@@ -503,5 +512,6 @@ def _host() -> str:
 
 
 def build(scope: Scope, folder: Path) -> list[str]:
-    """Write the static site of `scope` into `folder`; the files written."""
+    """Write the static site of `scope` into `folder`; the files written. For the `export_site`
+    command's own process only (see the module's docstring): a server runs that command."""
     return Site(scope).build(folder)

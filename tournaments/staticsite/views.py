@@ -1,11 +1,9 @@
 """The director's download of the event's static website as one zip (docs/publishing.md,
-"Static site"): the same site `manage.py export_site <slug> DIR` writes."""
+"Static site"): the same site `manage.py export_site <slug> DIR` writes — made by that very
+command, in a child process (tournaments/staticsite/download.py), never by a crawl inside the
+server."""
 
 from __future__ import annotations
-
-import tempfile
-import zipfile
-from pathlib import Path
 
 from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.urls import path
@@ -15,18 +13,14 @@ from django.views.decorators.http import require_safe
 from tournaments.models import Tournament
 from tournaments.services import Actor
 from tournaments.views.access import director_page
+from tournaments.views.errors import _render
 
-from . import site
+from . import download
+from .site import StaticSiteError
 
-
-def zipped(folder: Path, written: list[str], top: str) -> tempfile.SpooledTemporaryFile[bytes]:
-    """The site's files in one zip, under the folder `top` (unpacked, it is one folder)."""
-    out = tempfile.SpooledTemporaryFile(max_size=32 * 1024 * 1024)  # noqa: SIM115 (the response closes it)
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name in written:
-            archive.write(folder / name, f"{top}/{name}")
-    out.seek(0)
-    return out
+#: The status of the page that says the site could not be made: the server's own failure (the
+#: child's), shown as a page in the site's design with its stable code, not as a traceback.
+FAILED_STATUS = 500
 
 
 @require_safe
@@ -34,11 +28,24 @@ def zipped(folder: Path, written: list[str], top: str) -> tempfile.SpooledTempor
 def site_zip(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponseBase:
     """The event's public pages as a static website in a zip, for the event's directors (the
     site itself holds only what visitors see; the download is kept from others all the same, as
-    building it costs the server every page of the event twice)."""
+    building it costs the server a process that asks for every page of the event twice).
+
+    When the child process fails or runs out of time the director gets a page saying so, with
+    the error's stable code (`site-export-failed`, `site-export-timed-out`)."""
     top = f"{tournament.slug}-site"
-    with tempfile.TemporaryDirectory(prefix="tricktable-site-") as folder:
-        written = site.build(site.event_scope(tournament.slug), Path(folder))
-        archive = zipped(Path(folder), written, top)
+    try:
+        archive = download.event_zip(tournament.slug, top)
+    except StaticSiteError as error:
+        failed = _render(
+            request,
+            "tournaments/director/static_site_failed.html",
+            FAILED_STATUS,
+            code=error.code,
+            message=str(error),
+            tournament=tournament,
+        )
+        failed["Cache-Control"] = "private, no-store"
+        return failed
     response = FileResponse(archive, as_attachment=True, filename=f"{top}.zip")
     response["Cache-Control"] = "private, no-store"
     return response

@@ -50,10 +50,7 @@ def _tournament(slug: str) -> Tournament:
 
 def throttled(request: HttpRequest) -> int | None:
     """Count this download against the client's address; the seconds to wait when it is over
-    the rate (None: go ahead). The shared counter, tournaments/web/throttles.py (the static-site
-    export's own requests are not counted)."""
-    if throttles.is_internal(request):
-        return None
+    the rate (None: go ahead). The shared counter, tournaments/web/throttles.py."""
     return throttles.counted(THROTTLE_SCOPE, client_address(request))
 
 
