@@ -5,6 +5,7 @@ from tournaments.printing import views as printing
 from tournaments.publishing import views as publishing
 from tournaments.room import views as room
 from tournaments.seasons import views as seasons
+from tournaments.staticsite import views as staticsite
 from tournaments.views import (
     director,
     exports,
@@ -22,6 +23,7 @@ urlpatterns = [
     *scoring.urlpatterns,
     *duplicate.urlpatterns,
     *publishing.urlpatterns,  # before the director's `director/<slug>/`
+    *staticsite.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,
     *printing.urlpatterns,

@@ -140,6 +140,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
         "results": export("results"),
         "hands": _url("export-hands", slug=slug),
         "archive": _url("export-archive", slug=slug),
+        "static_site": _url("staticsite-zip", slug=slug),
         "public": _url("public-tournament", slug=slug),
         "standings": _url("public-standings", slug=slug),
     }
