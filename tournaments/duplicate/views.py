@@ -881,7 +881,7 @@ def panel_context(
 
 def _room(tournament: Tournament, match: Match) -> dict[str, Any]:
     """The round clock and "Call the director", as on the scoring page (the room's pieces:
-    templates/tournaments/room/_clock.html and the call service; issue 15). The call goes through
+    tournaments/room/_clock.html and the call service; issue 15). The call goes through
     `table_act` with the table's code, which opens this table number all evening."""
     from tournaments.models import DirectorCall
     from tournaments.room.selectors import round_clock
