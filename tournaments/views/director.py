@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import presentation, services
+from tournaments.knockout.forms import KnockoutForm
 from tournaments.knockout.services import SETTING_REFUSALS
 from tournaments.models import (
     Entry,
@@ -45,7 +46,6 @@ from tournaments.views.director_forms import (
     CorrectionForm,
     FixTableForm,
     KeepApartForm,
-    KnockoutForm,
     RegisterEntryForm,
     RulesForm,
     SeedForm,
