@@ -24,7 +24,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -207,7 +206,7 @@ def _duplicate(slug: str) -> Tournament:
 # -- the director's pages -------------------------------------------------------------------------
 
 
-@login_required
+@access.director_page(of="club")
 def new_event(request: HttpRequest) -> HttpResponse:
     form = DuplicateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -11,7 +11,6 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.forms import BooleanField, Form
@@ -223,7 +222,7 @@ def _knockout_form(request: HttpRequest, reloaded: bool) -> KnockoutForm:
     return KnockoutForm(request.POST, fmt=request.POST.get("format"))
 
 
-@login_required
+@director_page(of="club")
 @require_http_methods(["GET", "POST"])
 def director_home(request: HttpRequest) -> HttpResponse:
     """The tournaments I direct (a superuser: all), and the form for a new one: a Swiss (with
@@ -260,7 +259,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@director_page(of="club")
 def director_rules_options(request: HttpRequest) -> HttpResponse:
     """The preset list and house options of a game and preset (director.js swaps them in)."""
     game = request.GET.get("game", "spades")
