@@ -125,12 +125,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:director-home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
+# The shared templates (the base, the director's, public and scoring pages) are in templates/;
+# each feature package of tournaments/ keeps its pages' templates in its own templates/ folder
+# (tournaments/duplicate/templates/tournaments/duplicate/...: the names stay the pages' names)
+# and its template filters in its own templatetags module.
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *sorted(BASE_DIR.glob("tournaments/*/templates")),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
+            "libraries": {
+                "duplicate": "tournaments.duplicate.templatetags",
+                "knockout": "tournaments.knockout.templatetags",
+                "publishing": "tournaments.publishing.templatetags",
+                "room": "tournaments.room.templatetags",
+            },
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
