@@ -102,3 +102,19 @@ def test_only_a_director_clears_a_table(table):
     )
     assert response.status_code in (403, 404)
     assert PinFailure.objects.exists() and not AuditEvent.objects.filter(action="pins-cleared")
+
+
+def test_the_room_panel_flags_the_table_too_and_puts_it_first(table):
+    """The room panel (the dashboard's first panel, the tables slowest first, updated live) is
+    what the director watches: five wrong PINs at a table showed nothing in its "Needs" column
+    (the evening walk, bench/evening_walk.py); only the round's table list further down said it."""
+    from tournaments.room import selectors as room
+
+    director, match, submission, browser = table
+    wrong_pins(match, side_pins.STRUGGLING)
+    dashboard = pages(match, browser)["dashboard"]
+    panel = dashboard[dashboard.index('class="data table-progress"') :]
+    panel = panel[: panel.index("</table>")]
+    assert "3 wrong PINs" in panel and "#pins" in panel
+    (row,) = room.table_progress(match.round)
+    assert row.needs_director and row.pins is not None and row.pins.failures == 3
