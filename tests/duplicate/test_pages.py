@@ -55,6 +55,10 @@ def test_a_director_creates_a_duplicate_event_from_the_form(director_client):
     page = director_client.get(response["Location"])
     assert page.status_code == 200
     assert "Number the pairs" in page.content.decode()
+    # the rules by their name, as on every other director's page, not the preset's id in code
+    # ("Spades · `standard`": the evening walk, bench/evening_walk.py)
+    summary = page.content.decode().split('class="summary"', 1)[1].split("</p>", 1)[0]
+    assert "Standard (the club&#x27;s own rules)" in summary and "<code>" not in summary
 
 
 def test_the_phone_needs_its_tables_code(td):

@@ -40,7 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import services
+from tournaments import presentation, services
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
@@ -324,6 +324,12 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "board_list": _board_list(tournament),
         "released": event.released_round,
         "section": "duplicate",
+        "preset_name": presentation.preset_name(
+            tournament.game,
+            tournament.rules
+            if isinstance(tournament.rules, str)
+            else tournament.rules.get("preset", ""),
+        ),
     }
     return render(request, "tournaments/duplicate/director.html", context)
 
