@@ -695,7 +695,8 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
 
 def _print(request: HttpRequest, template: str, context: dict, filename: str) -> HttpResponse:
     html = render_to_string(template, context, request=request)
-    if request.GET.get("format") == "pdf":
+    # a GET link (?format=pdf), or the guide cards' form that issues the codes (format=pdf)
+    if (request.POST.get("format") or request.GET.get("format")) == "pdf":
         data = printing.render_pdf(html, base_url=request.build_absolute_uri("/"))
         response = HttpResponse(data, content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
