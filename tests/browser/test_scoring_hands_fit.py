@@ -17,12 +17,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FITS = """() => {
   const region = document.querySelector('.hands .table-scroll');
   const table = region.querySelector('table');
-  const shown = [...document.querySelectorAll('tr.hand, tr.facts-row')].flatMap(row => [...row.querySelectorAll('.badge')])
+  const shown = [...document.querySelectorAll('tr.hand .badge, tr.facts-row .badge')]
     .filter(badge => badge.getClientRects().length > 0);
   return {
     overflow: table.scrollWidth - region.clientWidth,
     badges: shown.map(badge => badge.textContent.trim()),
-    cut: shown.filter(badge => badge.getBoundingClientRect().right > region.getBoundingClientRect().right + 1).length,
+    cut: shown.filter(badge => badge.getBoundingClientRect().right
+      > region.getBoundingClientRect().right + 1).length,
   };
 }"""
 
