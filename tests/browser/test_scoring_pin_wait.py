@@ -38,7 +38,9 @@ def test_after_a_wait_for_wrong_pins_the_right_pin_can_be_typed_and_confirms(pag
 
     for _ in range(side_pins.FREE + 1):  # the last of these starts the phone's first wait
         type_pin(wrong)
-        expect(decision.locator(".decide-message")).to_contain_text("not one of this table's")
+        expect(decision.locator(".decide-message")).to_contain_text(
+            "not the PIN of an entry at this table"
+        )
         expect(pin).to_have_value("")
     type_pin(wrong)  # within the wait: refused without being tested
     expect(decision.locator(".decide-message")).to_contain_text("try again in a moment")

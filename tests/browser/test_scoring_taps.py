@@ -259,7 +259,7 @@ def test_german_whist_one_count(page, live_server, screenshot):
         director,
         game="german-whist",
         rules="standard",
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
         confirmation="same-phone",
     )
@@ -381,7 +381,7 @@ def test_german_whist_all_26_counted_with_pins_one_count_and_a_pin(page, live_se
         director,
         game="german-whist",
         rules={"preset": "standard", "options": {"counted_tricks": "all-26"}},
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
     )
     open_table(page, live_server, match, director)

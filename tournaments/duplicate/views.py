@@ -39,7 +39,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import services
+from tournaments import presentation, services
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
@@ -327,6 +327,12 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "board_list": _board_list(tournament),
         "released": event.released_round,
         "section": "duplicate",
+        "preset_name": presentation.preset_name(
+            tournament.game,
+            tournament.rules
+            if isinstance(tournament.rules, str)
+            else tournament.rules.get("preset", ""),
+        ),
     }
     return render(request, "tournaments/duplicate/director.html", context)
 
@@ -692,7 +698,8 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
 
 def _print(request: HttpRequest, template: str, context: dict, filename: str) -> HttpResponse:
     html = render_to_string(template, context, request=request)
-    if request.GET.get("format") == "pdf":
+    # a GET link (?format=pdf), or the guide cards' form that issues the codes (format=pdf)
+    if (request.POST.get("format") or request.GET.get("format")) == "pdf":
         data = printing.render_pdf(html, base_url=request.build_absolute_uri("/"))
         response = HttpResponse(data, content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}"'

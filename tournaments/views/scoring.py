@@ -239,7 +239,9 @@ def error_labels() -> dict[str, str]:
             "confirms it."
         ),
         "side-pin-required": _("Type the PIN on your entry's card."),
-        "side-pin-wrong": _("That PIN is not one of this table's entries': check the card."),
+        "side-pin-wrong": _(
+            "That PIN is not the PIN of an entry at this table: check the PIN on your entry's card."
+        ),
         "side-pin-mismatch": _("That PIN is another side's: nothing was changed."),
         "side-pin-wait": _("Too many wrong PINs from this phone: try again in a moment."),
         "side-pin-locked": _(
