@@ -40,8 +40,8 @@ from django.http import (
     JsonResponse,
     StreamingHttpResponse,
 )
+from django.utils.cache import patch_cache_control
 from django.utils.http import http_date
-from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition
 
@@ -203,9 +203,34 @@ def read_only(*allowed: str) -> Callable[[Callable[..., Any]], Callable[..., Any
     return decorate
 
 
+def shared_cache_seconds() -> int:
+    """How long a shared cache (the reverse proxy in front of the servers) may answer the
+    standings itself: LIVE_SHARED_CACHE_SECONDS (0: every request revalidated with the server)."""
+    return int(getattr(settings, "LIVE_SHARED_CACHE_SECONDS", 0))
+
+
+def shared_briefly(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Cache-Control on every answer of the view, 200 and 304 alike: `public, max-age=0,
+    s-maxage=N` — a browser asks again each time (with its ETag: a 304), a caching reverse
+    proxy answers repeats for N seconds from its copy (docs/live.md, "Behind a caching
+    proxy"); with N = 0, and on any other answer (a 404), `public, no-cache`."""
+
+    @wraps(view)
+    def headed(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        seconds = shared_cache_seconds()
+        if seconds > 0 and response.status_code in (200, 304):
+            patch_cache_control(response, public=True, max_age=0, s_maxage=seconds)
+        else:
+            patch_cache_control(response, public=True, no_cache=True)
+        return response
+
+    return headed
+
+
 @csrf_exempt  # read-only: any other method is a 405 in the API's shape, not a CSRF refusal
 @read_only("GET", "HEAD")
-@cache_control(public=True, no_cache=True)
+@shared_briefly
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The latest standings snapshot with `version`, `computed_at`, `stale`, `age_seconds`.

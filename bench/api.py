@@ -12,7 +12,9 @@ What it does:
    `manage.py demo` with REDIS_URL unset, so the standings snapshots are written in-process;
 2. starts uvicorn (`--workers 2 --no-access-log`, DEBUG off) with REDIS_URL set and runs
    `wrk -t2 -c64 --latency` on `GET /api/v1/tournaments/{slug}/standings`, then the same with a
-   Lua script sending the current `If-None-Match` (every answer a 304);
+   Lua script sending the current `If-None-Match` (every answer a 304); with `--proxy`, the
+   same GET through nginx as a caching reverse proxy in front of uvicorn (the answer's
+   `Cache-Control: s-maxage` lets it answer repeats; `apt-get install -y nginx`);
 3. submits hands through the services from --processes processes against PostgreSQL, each
    process its own tables taking turns, records planned beforehand by the rules engine: first
    every hand is submitted (validated, stored, announced on Redis), then every hand confirmed
@@ -177,6 +179,71 @@ class Uvicorn:
             self.process.kill()
 
 
+NGINX_CONF = """worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    proxy_cache_path {tmp}/cache keys_zone=live:1m max_size=64m;
+    upstream tricktable {{ server 127.0.0.1:{upstream}; keepalive 32; }}
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        location / {{
+            proxy_pass http://tricktable;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_cache live;
+            proxy_cache_lock on;
+            proxy_cache_revalidate on;
+            proxy_cache_use_stale updating;
+            add_header X-Cache-Status $upstream_cache_status;
+        }}
+    }}
+}}
+"""
+
+
+class CachingProxy:
+    """nginx in front of the servers as a caching reverse proxy (`--proxy`): it keeps the
+    standings answer as long as its `Cache-Control: s-maxage` allows (docs/live.md, "Behind a
+    caching proxy"), one request to the servers at a time when its copy expires. A minimal
+    configuration for the measurement, in a temporary folder; the production one is under
+    deploy/."""
+
+    def __init__(self, upstream: int, port: int) -> None:
+        if shutil.which("nginx") is None:
+            raise SystemExit("--proxy needs nginx: apt-get install -y nginx")
+        self.port = port or free_port()
+        self.tmp = tempfile.mkdtemp(prefix="tricktable-bench-nginx-")
+        conf = Path(self.tmp) / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(tmp=self.tmp, upstream=upstream, port=self.port))
+        self.process = subprocess.Popen(
+            ["nginx", "-c", str(conf), "-p", self.tmp], stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
+                return
+            time.sleep(0.05)
+        raise SystemExit(f"nginx did not start; see {self.tmp}/error.log")
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=15)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
 def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     """(status, headers by lower-case name, body)."""
     import urllib.error
@@ -224,6 +291,7 @@ def wrk(
         "errors": errors.group(1) if errors else "",
         "raw": out,
         "cpu_us": cpu_us,
+        "answers": answers,
     }
 
 
@@ -670,6 +738,13 @@ def main() -> None:
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--port", type=int, default=0, help="uvicorn's port (default: any free)")
     parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="also run the standings GET through nginx as a caching reverse proxy (its cache "
+        "honours the answer's Cache-Control: s-maxage; docs/live.md)",
+    )
+    parser.add_argument("--proxy-port", type=int, default=0, help="nginx's port with --proxy")
+    parser.add_argument(
         "--interface",
         choices=["asgi", "wsgi"],
         default="asgi",
@@ -780,6 +855,19 @@ def main() -> None:
         not_modified = wrk(
             server.url(path), args.seconds, args.connections, script.name, server=pids
         )
+        proxied = None
+        if args.proxy:
+            proxy = CachingProxy(server.port, args.proxy_port)
+            try:
+                log(f"wrk GET {path} through nginx's cache (port {proxy.port})")
+                wrk(proxy.url(path), 2, args.connections)
+                both = pids + _tree(proxy.process.pid)
+                origin = sum(map(_cpu_seconds, pids))
+                proxied = wrk(proxy.url(path), args.seconds, args.connections, server=both)
+                origin = sum(map(_cpu_seconds, pids)) - origin
+                proxied["origin_us"] = 1e6 * origin / max(proxied["answers"], 1)
+            finally:
+                proxy.stop()
         os.unlink(script.name)
     finally:
         server.stop()
@@ -811,6 +899,27 @@ def main() -> None:
             not_modified["p99"] <= TARGETS["get_p99_ms"],
         ),
     ]
+    if proxied is not None:
+        results += [
+            row(
+                "standings GET through nginx's cache, req/s",
+                f"{proxied['rps']:,.0f}",
+                f">= {TARGETS['get_rps']:,} on 2 cores",
+                proxied["rps"] >= TARGETS["get_rps"],
+            ),
+            row(
+                "  through nginx's cache, p50 / p99 latency",
+                f"{proxied['p50']:.1f} / {proxied['p99']:.1f} ms",
+                f"p99 <= {TARGETS['get_p99_ms']} ms",
+                proxied["p99"] <= TARGETS["get_p99_ms"],
+            ),
+            row(
+                "  CPU an answer: nginx + servers / servers",
+                f"{proxied['cpu_us']:,.0f} / {proxied['origin_us']:,.0f} µs",
+                "",
+                None,
+            ),
+        ]
     cmd = "bench/api.py"
     report.figure(
         bar=f"standings GET 200, req/s at {args.connections} connections",

@@ -189,6 +189,21 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
         "reconnect_timeout": env.float("DATABASE_RECONNECT_TIMEOUT", 1.0),
         "check": check_connection,
     }
+# PostgreSQL binds the queries' parameters itself (Django's documented `server_side_binding`
+# option: psycopg's server-side cursors instead of quoting every value into the SQL text), and
+# psycopg prepares a statement once a connection has run it DATABASE_PREPARE_THRESHOLD times
+# (psycopg's `prepare_threshold`, passed through OPTIONS): PostgreSQL then parses and plans each
+# of a submission's statements once a connection instead of once a request.
+# DATABASE_PREPARE=false turns both off (Django's defaults): for a pooler that shares server
+# sessions between clients and does not keep prepared statements (PgBouncer in transaction mode
+# keeps them from 1.22, with max_prepared_statements set).
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_PREPARE", True):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "server_side_binding": True,
+            "prepare_threshold": env.int("DATABASE_PREPARE_THRESHOLD", 2),
+        }
+    )
 # A server process does its first requests' work (views, rule sets, catalogues, a database
 # connection) at uvicorn's lifespan startup, before it accepts one (config/warm.py).
 WARM_UP = env.bool("WARM_UP", default=True)
@@ -335,6 +350,11 @@ for _proxy in TRUSTED_PROXIES:
 # once in a server process; past it 429 with Retry-After (api/live.py). A device needs one a
 # page: the cap keeps one client from using up the server's open files (docs/live.md).
 STREAMS_PER_CLIENT = env.int("STREAMS_PER_CLIENT", default=50)
+# How many seconds a shared cache (a caching reverse proxy in front of the servers) may answer
+# the live standings GET from its copy: `Cache-Control: public, max-age=0, s-maxage=N` on its
+# 200s and 304s, so repeated polls of a busy tournament cost the servers one request a second;
+# a browser still revalidates every time. 0: `public, no-cache` (docs/live.md).
+LIVE_SHARED_CACHE_SECONDS = env.int("LIVE_SHARED_CACHE_SECONDS", default=1)
 
 # The largest request body the server reads, in bytes (config/body_limit.py, around the whole
 # ASGI application): a larger one is refused with 413 while it arrives, chunked or not. The

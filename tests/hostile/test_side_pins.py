@@ -88,6 +88,22 @@ def test_entering_a_hand_needs_the_pin_of_an_entry_at_the_match(play):
     assert not HandSubmission.objects.exists()
 
 
+def test_a_wrong_pin_entering_a_hand_is_counted_though_the_hand_is_refused(play):
+    """The submission tests the PIN inside its own transaction, with the match locked: a wrong
+    one is refused, yet its failures (one for each entry it was tested against) are committed,
+    while no hand is stored and the match does not go into play; the right PIN then stores."""
+    state = play.match.state
+    refused(submit(play.scorer, play.match, pin=wrong_pin(play), key="wrong-pin-1"), 403)
+    assert PinFailure.objects.filter(entry__seats__match=play.match).count() == 2
+    assert not HandSubmission.objects.exists()
+    play.match.refresh_from_db()
+    assert play.match.state == state
+    ns, _ = pins(play)
+    stored = submit(play.scorer, play.match, side="", pin=ns, key="right-pin-1")
+    assert stored.status_code == 201, stored.content
+    assert PinFailure.objects.count() == 2  # a right PIN is never counted
+
+
 def test_either_side_enters_with_its_own_pin_and_the_same_pin_serves_every_hand(play):
     ns, ew = pins(play)
     first = submit(play.scorer, play.match, side="", pin=ew, key="by-ew-key-1")

@@ -46,7 +46,7 @@ def test_a_cached_poll_is_answered_without_sql(tournament, django_assert_num_que
     status, first, body = request(app, "GET", standings_path(tournament), HOST)
     assert status == 200 and first["content-type"] == "application/json"
     assert first["etag"] == f'"{tournament.pk}-1-0"' and first["last-modified"].endswith("GMT")
-    assert first["cache-control"] == "public, no-cache"
+    assert first["cache-control"] == "public, max-age=0, s-maxage=1"
     with django_assert_num_queries(0):
         status, again, again_body = request(app, "GET", standings_path(tournament), HOST)
     assert status == 200 and again["etag"] == first["etag"]
@@ -89,9 +89,33 @@ def test_conditional_polls_cost_no_sql(
     with django_assert_num_queries(0):
         got, answer, body = request(app, method, standings_path(tournament), headers)
     assert got == status, case
-    assert answer["etag"] == warm["etag"] and answer["cache-control"] == "public, no-cache"
+    assert (
+        answer["etag"] == warm["etag"]
+        and answer["cache-control"] == "public, max-age=0, s-maxage=1"
+    )
     if status == 304:  # (a HEAD's body: uvicorn drops what Django sends)
         assert body == b"" and "content-type" not in answer
+
+
+def test_a_caching_proxy_may_answer_repeats_for_the_set_seconds_and_browsers_revalidate(
+    tournament, settings
+):
+    """200 and 304 say how long a shared cache may answer from its copy (s-maxage) while a
+    browser revalidates every time (max-age=0); with no seconds set, everyone revalidates; a
+    404 is never kept."""
+    app = Apps().django
+    settings.LIVE_SHARED_CACHE_SECONDS = 5
+    _, first, _ = request(app, "GET", standings_path(tournament), HOST)
+    assert first["cache-control"] == "public, max-age=0, s-maxage=5"
+    status, again, _ = request(
+        app, "GET", standings_path(tournament), {**HOST, "If-None-Match": first["etag"]}
+    )
+    assert status == 304 and again["cache-control"] == "public, max-age=0, s-maxage=5"
+    status, missing, _ = request(app, "GET", "/api/v1/tournaments/no-such-thing/standings", HOST)
+    assert status == 404 and missing["cache-control"] == "public, no-cache"
+    settings.LIVE_SHARED_CACHE_SECONDS = 0
+    _, revalidated, _ = request(app, "GET", standings_path(tournament), HOST)
+    assert revalidated["cache-control"] == "public, no-cache"
 
 
 def test_the_answers_carry_the_security_and_language_headers(https_site, tournament):

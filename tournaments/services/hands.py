@@ -298,16 +298,29 @@ def submit_hand(
     the match (`actor.pin`): the hand is entered by that entry's side, whatever `actor.side`
     says (which, if given, must agree). A director's submission is confirmed at once. `source`
     says where the hand came from when that is not the actor (an import)."""
-    proven = side_pins.proven_side(match, actor)
-    return _submit_hand(
+    outcome = _submit_hand(
         match=match,
         actor=actor,
-        proven=proven,
         record=record,
         number=number,
         idempotency_key=idempotency_key,
         source=source,
     )
+    if isinstance(outcome, ServiceError):  # a wrong PIN: its failures are committed
+        raise outcome
+    return outcome
+
+
+def _proven_side(match: Match, tournament: Tournament, actor: Actor) -> str | ServiceError | None:
+    """The side the actor's PIN proves at the locked match (`side_pins`), the refusal of a
+    wrong PIN, or None when no PIN is needed (a director, a system actor, `same-phone`).
+    Asked first in the workflow's transaction, before it writes anything: a refusal is
+    returned, so that the transaction commits the wrong PIN's failures and nothing else."""
+    if actor.system or not side_pins.pin_needed(actor, tournament):
+        return None
+    if not covers_table(actor, match.table):  # no PIN tried at another table
+        raise NotAllowed("wrong-table", "this scorer may only score their own table")
+    return side_pins.side_or_refusal(match, actor)
 
 
 @transaction.atomic
@@ -315,14 +328,16 @@ def _submit_hand(
     *,
     match: Match,
     actor: Actor,
-    proven: str | None,
     record: Any,
     number: int | None,
     idempotency_key: str | None,
     source: str | None,
-) -> Submitted:
+) -> Submitted | ServiceError:
     match = _locked_match(match)
     tournament = match.round.tournament
+    proven = _proven_side(match, tournament, actor)
+    if isinstance(proven, ServiceError):
+        return proven
     director = _require_table(actor, match, tournament)
     if idempotency_key is not None and (
         not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= MAX_KEY

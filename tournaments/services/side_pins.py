@@ -21,8 +21,9 @@ was tested against (each of them could have been the one meant), from the client
   (`WAITS`: 5 s, 15 s, 30 s, ... 5 min; `side-pin-wait`, 429 with Retry-After): the side that
   mistyped tries again soon, a guessing phone slows down.
 
-The failures are rows in the database, written in a transaction of their own before the
-refusal is raised (so the refused workflow changes nothing, and the count stays): a cache
+The failures are rows in the database, committed before the refusal is raised — in a
+transaction of their own, or in the workflow's when it reads the PIN before writing anything
+else (`side_or_refusal`) — so the refused workflow changes nothing, and the count stays: a cache
 outage neither opens the budget nor stops an honest table. Guesses against an entry's PIN are
 counted one at a time (its row is locked while a PIN is tested), so concurrent requests cannot
 take more than the budget.
@@ -113,14 +114,22 @@ def prove_side(match: Match, actor: Actor) -> str:
     """The side whose seated entry's PIN `actor.pin` is (refused: `side-pin-required`,
     `side-pin-wrong`, `side-pin-wait`, `side-pin-locked`, `side-pin-ambiguous`). The caller
     has checked that the actor scores at this match's table and needs a PIN."""
-    pin = actor.pin.strip() if isinstance(actor.pin, str) else ""
-    if not pin:
-        raise NotAllowed("side-pin-required", "give the PIN of your entry (on its card)")
     with transaction.atomic():  # committed, failures included, before any refusal is raised
-        found = _identify(match, actor, pin)
+        found = side_or_refusal(match, actor)
     if isinstance(found, ServiceError):
         raise found
     return found
+
+
+def side_or_refusal(match: Match, actor: Actor) -> str | ServiceError:
+    """`prove_side` inside the caller's transaction: the side, or the refusal to raise once
+    that transaction has committed the wrong PIN's failures. For a workflow that locks its
+    match first and reads the PIN before it writes anything (`hands.submit_hand`: one
+    transaction, not two); `side-pin-required` is raised at once (nothing to keep)."""
+    pin = actor.pin.strip() if isinstance(actor.pin, str) else ""
+    if not pin:
+        raise NotAllowed("side-pin-required", "give the PIN of your entry (on its card)")
+    return _identify(match, actor, pin)
 
 
 def _seconds(delta: timedelta) -> int:
