@@ -78,6 +78,12 @@ class GamePresentation(Protocol):
         ...
 
     @property
+    def stock_draws(self) -> bool:
+        """Whether the players draw from a stock after each early trick (German Whist): card by
+        card, each of those tricks starts with the stock's turned card."""
+        ...
+
+    @property
     def turned_card(self) -> bool:
         """Whether the dealer turns up a card for trumps (card-by-card entry asks which)."""
         ...
@@ -176,6 +182,7 @@ class Presentation:
     form_template: str
     card_entry = True
     turned_card = False
+    stock_draws = False
 
     def call_word(self, call: str) -> str:
         return call_label(call)

@@ -22,7 +22,8 @@ from tournaments.words.rules import card as card_label
 class GermanWhist(Presentation):
     name = "german-whist"
     form_template = "tournaments/scoring/_german-whist.html"
-    card_entry = False  # thirteen tricks of two hands: entered as facts only
+    card_entry = True  # the two hands, each turned stock card and the 26 tricks
+    stock_draws = True  # card by card: each of the first tricks asks for the turned card
     label = gettext_lazy("German Whist")
     preset_names = {
         "standard": gettext_lazy("Standard"),
