@@ -61,30 +61,71 @@ function faceDownPlayed(hand, seat, by) {
   return hand.play.filter((card, at) => by[at] === seat && !dealt.has(card) && !hand.turned.includes(card));
 }
 
+/** The tricks (0-based) in which `seat`, following, showed it held no card of the suit led. */
+function voids(hand, seat, by) {
+  const out = [];
+  for (let at = 1; at < hand.play.length; at += 2) {
+    if (by[at] === seat && hand.play[at][1] !== hand.play[at - 1][1]) out.push([(at - 1) / 2, hand.play[at - 1][1]]);
+  }
+  return out;
+}
+
 /**
  * The stock in order, as the record needs it: the turned cards at their places (1st, 3rd...),
- * each face-down card where the loser of its trick drew it, and what nobody has seen yet in
- * pack order. A player's face-down cards are taken as drawn in the order it played them (the
- * earliest played, the earliest drawn): any order that lets each be held when played replays
- * alike, and a card played before its player can have drawn it is left for the engine to refuse.
+ * and in the others the face-down card the loser of each trick drew. Those are never shown, so
+ * they are placed so that the replay holds each only when the play allows it: a card a player
+ * played that was neither dealt nor turned was drawn by that player before it was played and
+ * after the last trick where it showed no card of its suit; a draw not played yet gets a card
+ * nobody has seen, of a suit its player has not shown void in since (a matching of the draws
+ * to the cards, the played ones first). Any placement the play allows replays alike; where none
+ * does, the engine names the card. The places no trick has reached yet take the rest.
  */
 export function stockOf(hand, seats, dealer, winners) {
   const dealt = dealtSet(hand);
   const stock = new Array(2 * DRAWING).fill(null);
   hand.turned.forEach((card, trick) => { if (trick < DRAWING) stock[2 * trick] = card; });
   const by = playersOf(hand, seats, dealer, winners);
-  for (const seat of seats) {
-    const draws = [];
-    for (let trick = 0; trick < Math.min(winners.length, DRAWING); trick += 1) {
-      if (winners[trick] && winners[trick] !== seat) draws.push(2 * trick + 1);
-    }
-    faceDownPlayed(hand, seat, by).forEach((card, index) => {
-      if (index < draws.length) stock[draws[index]] = card;
-    });
+  const shown = Object.fromEntries([...seats].map(seat => [seat, voids(hand, seat, by)]));
+  const draws = [];  // {seat, trick}: each face-down draw whose loser the engine has named
+  for (let trick = 0; trick < Math.min(winners.length, DRAWING); trick += 1) {
+    if (winners[trick]) draws.push({ seat: otherOf(seats, winners[trick]), trick });
   }
-  const placed = new Set(stock.filter(Boolean));
-  const rest = PACK.filter(card => !dealt.has(card) && !placed.has(card));
-  return stock.map(card => card || rest.shift());
+  const played = [];  // {card, seat, played, after}
+  hand.play.forEach((card, at) => {
+    if (!by[at] || dealt.has(card) || hand.turned.includes(card)) return;
+    const trick = Math.floor(at / 2);
+    const after = Math.max(-1, ...shown[by[at]].filter(([t, suit]) => t < trick && suit === card[1]).map(([t]) => t));
+    played.push({ card, seat: by[at], played: trick, after });
+  });
+  const unseen = PACK.filter(card => !dealt.has(card) && !hand.turned.includes(card) && !hand.play.includes(card))
+    .map(card => ({ card }));
+  const fits = (draw, item) => {
+    if (item.seat) return item.seat === draw.seat && item.after <= draw.trick && draw.trick < item.played;
+    return !shown[draw.seat].some(([t, suit]) => t > draw.trick && suit === item.card[1]);
+  };
+  const holder = new Map();  // draw -> item
+  const drawOf = new Map();  // item -> draw
+  function augment(item, seen) {
+    for (const draw of draws) {
+      if (seen.has(draw) || !fits(draw, item)) continue;
+      seen.add(draw);
+      const other = holder.get(draw);
+      if (!other || augment(other, seen)) {
+        holder.set(draw, item);
+        drawOf.set(item, draw);
+        return true;
+      }
+    }
+    return false;
+  }
+  for (const item of played) augment(item, new Set());
+  for (const item of unseen) {
+    if (drawOf.size >= draws.length) break;
+    augment(item, new Set());
+  }
+  for (const [draw, item] of holder) stock[2 * draw.trick + 1] = item.card;
+  const left = PACK.filter(card => !dealt.has(card) && !stock.includes(card));
+  return stock.map(card => card || left.shift());
 }
 
 /**
