@@ -85,7 +85,9 @@ def test_a_german_whist_hand_by_cards_on_the_phone_is_checked_scored_and_stored(
 
     open_table(page, live_server, match, director)
     page.get_by_text("Card by card (the deal and every trick)").click()  # the option's label
-    expect(page.get_by_role("radio", name="Card by card (the deal and every trick)")).to_be_checked()
+    expect(
+        page.get_by_role("radio", name="Card by card (the deal and every trick)")
+    ).to_be_checked()
     counting(page)  # from here (the option's tap above is one more)
     # the deal: the non-dealer's 13 cards first, then the dealer's
     expect(page.locator("#deal-status")).to_contain_text("Cards dealt to S: 0 of 13")

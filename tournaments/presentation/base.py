@@ -77,6 +77,10 @@ class GamePresentation(Protocol):
         """Whether a hand may be entered card by card (the deal and every trick) at four seats."""
         ...
 
+    def cards_allowed(self, compiled: Any) -> bool:
+        """Whether these rules allow card-by-card entry (German Whist: 13-card hands only)."""
+        ...
+
     @property
     def stock_draws(self) -> bool:
         """Whether the players draw from a stock after each early trick (German Whist): card by
@@ -186,6 +190,9 @@ class Presentation:
 
     def call_word(self, call: str) -> str:
         return call_label(call)
+
+    def cards_allowed(self, compiled: Any) -> bool:
+        return True
 
     def target_sentences(self, options: dict[str, Any]) -> list[str]:
         return []

@@ -34,6 +34,10 @@ class GermanWhist(Presentation):
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         return _german_whist(options, compiled)
 
+    def cards_allowed(self, compiled: Any) -> bool:
+        """Card by card knows 13-card hands and 13 drawing tricks (not `hand_size` 6)."""
+        return bool(compiled.hand_size == 13)
+
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         facts = []
         if result.get("winner"):

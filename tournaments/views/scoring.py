@@ -441,7 +441,9 @@ def entry_form_context(
         "dummy_seats": shown.dummy_seats(compiled),
         "form_template": shown.form_template,
         # four seats, or the two players of a game with a stock (German Whist)
-        "cards_entry": shown.card_entry and (len(view.seats) == 4 or shown.stock_draws),
+        "cards_entry": shown.card_entry
+        and shown.cards_allowed(compiled)
+        and (len(view.seats) == 4 or shown.stock_draws),
         "turned_card": shown.turned_card,
         "stock_draws": shown.stock_draws,
     }
