@@ -9,14 +9,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.records import check_hand
 from games.simulate.german_whist import random_hand
+from tests.browser.test_director import PASSWORD, sign_in
 from tests.browser.test_scoring import open_table
 from tests.browser.test_scoring_taps import counted, counting, phone_shot, seated, wait_stored
 from tests.tournaments.builders import make_director
+from tournaments import services
 from tournaments.models import Hand, HandSubmission
+from tournaments.services import Actor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -164,3 +168,52 @@ def test_a_german_whist_hand_by_cards_on_the_phone_is_checked_scored_and_stored(
     assert stored["stock"][::2] == record["stock"][::2]  # the turned cards, as tapped
     assert version.result["score"] == expected["score"]
     assert version.result["tricks"] == expected["tricks"]
+
+
+@pytest.fixture
+def td(db):
+    """The director who signs in (as in test_director.py)."""
+    return get_user_model().objects.create_user("aiko", password=PASSWORD)
+
+
+def test_a_recorded_german_whist_game_is_corrected_card_by_card(page, live_server, td):
+    """The director's correction starts from the stored deal, turned cards and play: the last
+    trick taken back and played again, the stored stock kept (the page asks no engine there)."""
+    director = Actor(user=td)
+    match = seated(
+        director,
+        game="german-whist",
+        rules="standard",
+        fmt="individual",
+        table_size=2,
+        confirmation="same-phone",
+    )
+    record = random_hand(random.Random(7), "standard", dealer="N")
+    record = {k: v for k, v in record.items() if k not in ("format", "game", "rules")}
+    services.submit_hand(match=match, actor=director, record=record)
+    tournament = match.round.tournament
+    sign_in(page, live_server, f"/director/{tournament.slug}/matches/{match.pk}/hands/1/")
+
+    expect(
+        page.get_by_role("radio", name="Card by card (the deal and every trick)")
+    ).to_be_checked()
+    for seat in "NS":
+        expect(page.locator(f"[data-deal-count='{seat}']")).to_have_text("13")
+    expect(page.locator("#played-list li")).to_have_count(26)
+    for _ in range(2):
+        page.get_by_role("button", name="Undo the last card").click()
+    expect(page.locator("#played-list li")).to_have_count(25)
+    for card in record["play"][-1]:
+        by_data(page, card).click()
+    page.get_by_label("Reason for the correction").fill("Checked against the score sheet")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save the correction").click()
+    expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
+    current = HandSubmission.objects.get(hand__match=match, is_current=True)
+    assert current.version == 2
+    assert current.record["play"] == record["play"]
+    assert current.record["stock"] == record["stock"]
+    expected = check_hand(
+        {**record, "format": "hand/1", "game": "german-whist", "rules": "standard"}
+    )
+    assert current.result["score"] == expected["score"]
