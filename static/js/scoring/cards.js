@@ -228,9 +228,11 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     buildGrid();
     const dealing = Boolean(hand.seat);
     $('#cards-mode').dataset.phase = dealing ? 'deal' : 'play';
+    // with a stock, a turned card shows who took it (its trick's winner) once the engine says
+    const takers = stock ? winnersKnown() : [];
     for (const button of $$('#card-grid .playing-card')) {
       const card = button.dataset.card;
-      const holder = holderOf(hand, card);
+      const holder = holderOf(hand, card) || (stock ? takers[hand.turned.indexOf(card)] : null);
       const badge = holder && !dealing ? ` ${holder}` : '';
       $('span', button).textContent = cardLabel(card) + badge;
       if (dealing) {
