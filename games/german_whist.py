@@ -215,6 +215,8 @@ def _replay(
             "play-incomplete",
             f"the play stops after {len(play)} tricks and no claim closes it",
             trick=len(play) + 1,
+            trick_winners=winners,
+            next_leader=SEATS[leader],
         )
     return {"N": taken[0], "S": taken[1]}, winners
 

@@ -375,7 +375,8 @@ async function askTricks(length) {
   }
   const cards = record.play.flat().slice(0, length);
   record.play = [];
-  for (let at = 0; at < cards.length; at += 4) record.play.push(cards.slice(at, at + 4));
+  const size = [...config.seats].length;  // a trick: one card a seat
+  for (let at = 0; at < cards.length; at += size) record.play.push(cards.slice(at, at + size));
   let response;
   try {
     response = await request(config.api.check, { method: 'POST', body: checkBody(record), auth: false });

@@ -341,6 +341,18 @@ def test_short_play_without_claim_is_play_incomplete():
     assert (err["code"], err["trick"]) == ("play-incomplete", 21)
 
 
+def test_play_incomplete_names_each_trick_winner_and_the_next_leader():
+    """Card by card the phone asks after each trick who won it and who leads the next."""
+    whole = ok(full())["trick_winners"]
+    for length in (0, 1, 13, 20):
+        result = check_hand(full(play=PLAY[:length]))
+        assert error(result)["code"] == "play-incomplete"
+        assert result["trick_winners"] == whole[:length]
+        # the non-dealer leads trick 1, each trick's winner the next
+        first = "S" if full()["dealer"] == "N" else "N"
+        assert result["next_leader"] == (whole[length - 1] if length else first)
+
+
 # --- properties ---------------------------------------------------------------------------------
 
 

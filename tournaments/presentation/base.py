@@ -77,6 +77,16 @@ class GamePresentation(Protocol):
         """Whether a hand may be entered card by card (the deal and every trick) at four seats."""
         ...
 
+    def cards_allowed(self, compiled: Any) -> bool:
+        """Whether these rules allow card-by-card entry (German Whist: 13-card hands only)."""
+        ...
+
+    @property
+    def stock_draws(self) -> bool:
+        """Whether the players draw from a stock after each early trick (German Whist): card by
+        card, each of those tricks starts with the stock's turned card."""
+        ...
+
     @property
     def turned_card(self) -> bool:
         """Whether the dealer turns up a card for trumps (card-by-card entry asks which)."""
@@ -181,6 +191,7 @@ class Presentation:
     form_template: str
     card_entry = True
     turned_card = False
+    stock_draws = False
 
     @property
     def demo_label(self) -> Label:
@@ -189,6 +200,9 @@ class Presentation:
 
     def call_word(self, call: str) -> str:
         return call_label(call)
+
+    def cards_allowed(self, compiled: Any) -> bool:
+        return True
 
     def target_sentences(self, options: dict[str, Any]) -> list[str]:
         return []

@@ -22,7 +22,8 @@ from tournaments.words.rules import card as card_label
 class GermanWhist(Presentation):
     name = "german-whist"
     form_template = "tournaments/scoring/_german-whist.html"
-    card_entry = False  # thirteen tricks of two hands: entered as facts only
+    card_entry = True  # the two hands, each turned stock card and the 26 tricks
+    stock_draws = True  # card by card: each of the first tricks asks for the turned card
     label = gettext_lazy("German Whist")
     demo_label = gettext_lazy("a German Whist game")
     preset_names = {
@@ -33,6 +34,10 @@ class GermanWhist(Presentation):
 
     def rules_in_words(self, options: dict[str, Any], compiled: Any) -> list[str]:
         return _german_whist(options, compiled)
+
+    def cards_allowed(self, compiled: Any) -> bool:
+        """Card by card knows 13-card hands and 13 drawing tricks (not `hand_size` 6)."""
+        return bool(compiled.hand_size == 13)
 
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         facts = []

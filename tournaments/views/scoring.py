@@ -442,8 +442,12 @@ def entry_form_context(
         "seat_rows": [(s, view.seat_names.get(s, "")) for s in view.seats],
         "dummy_seats": shown.dummy_seats(compiled),
         "form_template": shown.form_template,
-        "cards_entry": len(view.seats) == 4 and shown.card_entry,
+        # four seats, or the two players of a game with a stock (German Whist)
+        "cards_entry": shown.card_entry
+        and shown.cards_allowed(compiled)
+        and (len(view.seats) == 4 or shown.stock_draws),
         "turned_card": shown.turned_card,
+        "stock_draws": shown.stock_draws,
     }
 
 

@@ -6,12 +6,13 @@
 
 import { $, $$, element } from './dom.js';
 import { FormError } from './form.js';
+import { DRAWING, lastWasTurn, mayHold, onlyCard, playersOf, stockOf, turnCandidates, turnDue } from './stock.js';
 import { fmt } from './text.js';
 
 export const RANKS = [...'AKQJT98765432'];
 export const SUITS = [...'SHDC'];
 const SUIT_MARKS = { S: '♠', H: '♥', D: '♦', C: '♣' };
-const PACK = SUITS.flatMap(suit => RANKS.map(rank => rank + suit));
+export const PACK = SUITS.flatMap(suit => RANKS.map(rank => rank + suit));
 
 /** "10♥" for "TH". */
 export function cardLabel(card) {
@@ -31,6 +32,7 @@ export function emptyHand(order) {
     deal: {},        // seat -> cards tapped for it, in the order tapped
     play: [],        // every card played, in order; cut into tricks of four
     seat: order[0],  // whose cards are being tapped; null once the play begins
+    turned: [],      // with a stock (German Whist): the turned card of each drawing trick
   };
 }
 
@@ -55,7 +57,7 @@ export function fillLastSeat(hand, order) {
  * the thirteenth card moves on to the next seat; in the play it is the next card played.
  * Answers null when the tap changes nothing, else what to say: {word, values}.
  */
-export function tap(hand, card, order) {
+export function tap(hand, card, order, { stock = false } = {}) {
   if (hand.seat) {
     const held = hand.deal[hand.seat] || (hand.deal[hand.seat] = []);
     const holder = holderOf(hand, card);
@@ -63,13 +65,19 @@ export function tap(hand, card, order) {
     if (held.includes(card)) held.splice(held.indexOf(card), 1);
     else if (held.length < 13) held.push(card);
     if (held.length !== 13) return { word: null };
-    fillLastSeat(hand, order);
+    if (!stock) fillLastSeat(hand, order);  // two players and a stock: each hand is tapped
     const following = order.find(seat => (hand.deal[seat] || []).length < 13);
     hand.seat = following || null;
     return following ? { word: 'dealSeat', values: { seat: following, count: (hand.deal[following] || []).length } }
       : { word: 'dealDone' };
   }
   if (hand.play.includes(card) || hand.play.length >= 52) return null;
+  if (stock && turnDue(hand)) {
+    if (holderOf(hand, card) || hand.turned.includes(card)) return null;
+    hand.turned.push(card);
+    return { word: 'turned', card };
+  }
+  if (stock && hand.turned.includes(card) && hand.turned.indexOf(card) >= Math.floor(hand.play.length / 2)) return null;
   hand.play.push(card);
   return { word: 'played', card };
 }
@@ -95,7 +103,7 @@ export function cardsLeft(hand, seat) {
  */
 export function turn(hand, seats, leader) {
   if (!leader || hand.play.length >= 52) return null;
-  const done = hand.play.length % 4;
+  const done = hand.play.length % seats.length;
   const seat = fromLeader(seats, leader)[done];
   const left = cardsLeft(hand, seat);
   let only = left.length === 1 ? left[0] : null;
@@ -107,10 +115,10 @@ export function turn(hand, seats, leader) {
   return { seat, position: done + 1, only };
 }
 
-/** The play cut into tricks of four (the last one may be short). */
-export function tricksOf(play) {
+/** The play cut into tricks of four, or of `size` (the last one may be short). */
+export function tricksOf(play, size = 4) {
   const tricks = [];
-  for (let at = 0; at < play.length; at += 4) tricks.push(play.slice(at, at + 4));
+  for (let at = 0; at < play.length; at += size) tricks.push(play.slice(at, at + size));
   return tricks;
 }
 
@@ -124,33 +132,65 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
   const order = () => seatsFromDealer(seats, dealer());
   let hand = emptyHand(order());
   const word = name => (words ? words.dataset[name] || '' : '');
+  // two players drawing from a stock (German Whist): tricks of two, turned cards to tap
+  const stock = Boolean(words && words.dataset.stock);
+  const size = [...seats].length;
   // What the engine said about the play so far, by the number of cards played at a trick's end:
   // {winners, leader} (or {problem}); `asking` holds the questions on their way.
   let answers = new Map();
   const asking = new Set();
+  let loaded = null;  // the stored stock a correction starts from: {stock, turned}
 
   /** The engine's word on the trick being entered: who won the earlier ones, who leads it. */
   function known() {
-    return answers.get(hand.play.length - hand.play.length % 4) || null;
+    return answers.get(hand.play.length - hand.play.length % size) || null;
   }
 
   /** At the start of each trick (the deal complete), ask the engine who won the last trick
    * and who leads this one. The answer is kept for that point of the play. */
   async function askLeader() {
     if (!ask || hand.seat || !dealComplete(hand, order())) return;
-    const length = hand.play.length - hand.play.length % 4;
+    const length = hand.play.length - hand.play.length % size;
     if (answers.has(length) || asking.has(length)) return;
     asking.add(length);
     const asked = hand;
+    const prefix = hand.play.slice(0, length).join();
     let answer = null;
     try {
       answer = await ask(length);
     } finally {
       asking.delete(length);
     }
-    if (asked !== hand || !answer) return;  // a new hand meanwhile, or no answer (offline)
+    // a new hand meanwhile, or a card of that play taken back
+    if (asked !== hand || hand.play.slice(0, length).join() !== prefix) return;
+    // no answer (offline): with a stock, the cards stop waiting for it (every card is offered)
+    if (!answer && stock) answers.set(length, { winners: [], leader: null });
+    if (!answer) return;
     answers.set(length, answer);
     render();
+  }
+
+  /** Who won each trick, as far as the engine has said. */
+  function winnersKnown() {
+    let best = [];
+    for (const answer of answers.values()) {
+      if (answer.winners && answer.winners.length > best.length) best = answer.winners;
+    }
+    return best;
+  }
+
+  /** With a stock: the cards that may be tapped now (the turned card, or the cards the player
+   * to play may hold), and the one card that player must play when sure. */
+  function stockOffer(said, now) {
+    if (turnDue(hand)) return { cards: new Set(turnCandidates(hand)), only: null };
+    const unplayed = PACK.filter(card => !hand.play.includes(card)
+      && !(hand.turned.includes(card) && hand.turned.indexOf(card) >= Math.floor(hand.play.length / 2)));
+    if (!now) return { cards: new Set(ask && !said ? [] : unplayed), only: null };
+    const held = mayHold(hand, seats, dealer(), winnersKnown(), now.seat);
+    if (!held) return { cards: new Set(unplayed), only: null };
+    const done = hand.play.length % size;
+    const led = done ? hand.play[hand.play.length - done][1] : null;
+    return { cards: held.cards, only: onlyCard(held, led) };
   }
 
   function cardName(card) {
@@ -188,9 +228,11 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     buildGrid();
     const dealing = Boolean(hand.seat);
     $('#cards-mode').dataset.phase = dealing ? 'deal' : 'play';
+    // with a stock, a turned card shows who took it (its trick's winner) once the engine says
+    const takers = stock ? winnersKnown() : [];
     for (const button of $$('#card-grid .playing-card')) {
       const card = button.dataset.card;
-      const holder = holderOf(hand, card);
+      const holder = holderOf(hand, card) || (stock ? takers[hand.turned.indexOf(card)] : null);
       const badge = holder && !dealing ? ` ${holder}` : '';
       $('span', button).textContent = cardLabel(card) + badge;
       if (dealing) {
@@ -220,12 +262,25 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     } else {
       dealStatus.textContent = complete ? word('dealDone') : word('needDeal');
     }
-    const number = Math.floor(hand.play.length / 4) + 1;
-    const position = hand.play.length % 4 + 1;
+    const number = Math.floor(hand.play.length / size) + 1;
+    const position = hand.play.length % size + 1;
     const playStatus = $('#play-status');
     const said = dealing ? null : known();
     const now = said && said.leader ? turn(hand, seats, said.leader) : null;
-    if (now && !dealing) {
+    const turning = stock && !dealing && turnDue(hand);
+    if (stock && !dealing) {
+      // the turned card, or the cards the player to play may still hold (none while the
+      // engine's word on who plays is on its way)
+      const offer = stockOffer(said, now);
+      if (now) now.only = turning ? null : offer.only;
+      for (const button of $$('#card-grid .playing-card')) {
+        const card = button.dataset.card;
+        const out = !hand.play.includes(card) && !offer.cards.has(card);
+        button.disabled = hand.play.includes(card) || out;
+        button.classList.toggle('other-seat', out);
+        button.classList.toggle('turned-card', hand.turned.includes(card) && !hand.play.includes(card));
+      }
+    } else if (now && !dealing) {
       // the engine named who leads: only the cards that seat still holds can be played now
       for (const button of $$('#card-grid .playing-card')) {
         const card = button.dataset.card;
@@ -240,6 +295,7 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     const lastWinner = said && said.winners && number > 1 ? said.winners[number - 2] : null;
     if (dealing) playStatus.textContent = word('needDeal');
     else if (hand.play.length >= 52) playStatus.textContent = word('playDone');
+    else if (turning) playStatus.textContent = number === 1 ? word('turnFirst') : fmt(word('turnCard'), { number });
     else if (now && position === 1) {
       playStatus.textContent = lastWinner
         ? fmt(word('trickLeadsWon'), { number, seat: now.seat, last: number - 1 })
@@ -254,20 +310,31 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     }
     const only = $('#only-card');
     if (only) {
-      only.hidden = !(now && now.only);
+      only.hidden = !(now && now.only) || turning;
       if (now && now.only) {
         only.dataset.card = now.only;
         only.textContent = fmt(word('onlyCard'), { card: cardLabel(now.only), seat: now.seat });
       }
     }
-    $('#undo-card').disabled = dealing || !hand.play.length;
+    $('#undo-card').disabled = dealing || !(hand.play.length || hand.turned.length);
     $('#to-play').hidden = !dealing || !complete;
-    const tricks = tricksOf(hand.play);
-    const winners = (answers.get(tricks.length * 4) || answers.get((tricks.length - 1) * 4) || {}).winners || [];
-    $('#played-list').replaceChildren(...(tricks.length ? tricks.map((trick, index) => element('li', {},
+    const tricks = tricksOf(hand.play, size);
+    const winners = stock ? winnersKnown()
+      : (answers.get(tricks.length * size) || answers.get((tricks.length - 1) * size) || {}).winners || [];
+    // who played each card: the deal says (four seats), or the winners so far (with a stock)
+    const by = stock ? playersOf(hand, seats, dealer(), winners) : [];
+    const player = (card, at) => (stock ? by[at] : holderOf(hand, card)) || '?';
+    const lines = tricks.map((trick, index) => element('li', {},
       [element('span', { className: 'trick-number', textContent: `${fmt(word('trick'), { number: index + 1 })}: ` }),
-        trick.map(card => `${holderOf(hand, card) || '?'} ${cardLabel(card)}`).join(' · '),
-        ...(winners[index] ? [element('span', { className: 'won-by', textContent: ` — ${fmt(word('wonBy'), { seat: winners[index] })}` })] : [])]))
+        [...(stock && hand.turned[index] ? [fmt(word('turnedShort'), { card: cardLabel(hand.turned[index]) })] : []),
+          ...trick.map((card, at) => `${player(card, index * size + at)} ${cardLabel(card)}`)].join(' · '),
+        ...(winners[index] ? [element('span', { className: 'won-by', textContent: ` — ${fmt(word('wonBy'), { seat: winners[index] })}` })] : [])]));
+    if (stock && hand.turned.length > tricks.length) {
+      // the turned card of a trick not begun yet
+      lines.push(element('li', {}, [element('span', { className: 'trick-number', textContent: `${fmt(word('trick'), { number: tricks.length + 1 })}: ` }),
+        fmt(word('turnedShort'), { card: cardLabel(hand.turned[tricks.length]) })]));
+    }
+    $('#played-list').replaceChildren(...(lines.length ? lines
       : [element('li', { className: 'muted', textContent: word('noPlay') })]));
     const turned = $('#cards-turned');
     if (turned) {
@@ -282,16 +349,18 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
   }
 
   function tapCard(card) {
-    const said = tap(hand, card, order());
+    const said = tap(hand, card, order(), { stock });
     if (!said) return;
-    if (said.word === 'played') say(fmt(word('played'), { card: cardName(said.card) }));
+    if (said.word === 'played' || said.word === 'turned') say(fmt(word(said.word), { card: cardName(said.card) }));
     else if (said.word) say(fmt(word(said.word), said.values));
     render();
     changed();
   }
 
   function undo() {
-    const card = hand.play.pop();
+    const card = stock && lastWasTurn(hand) ? hand.turned.pop() : hand.play.pop();
+    // the engine's word on a play that no longer stands is forgotten
+    for (const length of [...answers.keys()]) if (length > hand.play.length) answers.delete(length);
     if (card) say(fmt(word('undone'), { card: cardName(card) }));
     render();
     changed();
@@ -308,8 +377,11 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
     },
 
     /** A recorded deal and play (a director's correction starts from the stored version). */
-    load({ deal, play }) {
+    load({ deal, play, stock: drawn }) {
       hand = emptyHand(order());
+      // the turned cards are the stock's 1st, 3rd, 5th...
+      if (stock) hand.turned = (drawn || []).filter((card, at) => at % 2 === 0).slice(0, DRAWING);
+      loaded = stock && drawn ? { stock: [...drawn], turned: [...hand.turned] } : null;
       hand.deal = Object.fromEntries(Object.entries(deal || {}).map(([seat, cards]) => [seat, [...cards]]));
       hand.play = (play || []).flatMap(trick => (Array.isArray(trick) ? trick : String(trick).split(/\s+/)));
       hand.seat = dealComplete(hand, order()) ? null : order().find(seat => (hand.deal[seat] || []).length < 13);
@@ -353,9 +425,16 @@ export function createCardEntry({ words, form, seats, dealer, say = () => {}, ch
         if (!dealComplete(hand, order())) throw new FormError(word('needDeal'), open);
         if (!hand.play.length) throw new FormError(word('needPlay'), open);
         if (needsTurned && !record.turned) throw new FormError(word('needTurned'), '#cards-turned');
+        if (stock && !hand.turned.length) throw new FormError(word('needTurned'), open);
       }
       record.deal = Object.fromEntries([...seats].map(seat => [seat, [...(hand.deal[seat] || [])]]));
-      record.play = tricksOf(hand.play);
+      if (stock) {
+        // without the engine's winners (the director's correction asks nothing), a stored
+        // stock whose turned cards are unchanged stays as it was
+        const same = loaded && loaded.turned.join() === hand.turned.join();
+        record.stock = same && !ask ? [...loaded.stock] : stockOf(hand, seats, dealer(), winnersKnown());
+      }
+      record.play = tricksOf(hand.play, size);
       return record;
     },
   };

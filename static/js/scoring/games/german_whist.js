@@ -1,5 +1,6 @@
 // German Whist on the scoring page: two players, the tricks each took
-// (templates/tournaments/scoring/_german-whist.html). No card-by-card entry (it needs four seats).
+// (templates/tournaments/scoring/_german-whist.html). Card by card (cards.js with stock.js) the
+// record is the deal, the stock and the play alone: the engine finds the tricks.
 
 import { formWriter } from '../form.js';
 
@@ -11,5 +12,9 @@ export default {
   },
   facts({ read, config }) {
     return { tricks: read.tricks([...config.seats]) };
+  },
+  /** Card by card nothing comes from the form: the turned cards are tapped on the grid. */
+  cardFacts() {
+    return {};
   },
 };
