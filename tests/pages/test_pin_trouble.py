@@ -142,6 +142,8 @@ def test_a_duplicate_events_director_sees_a_locked_table_and_clears_it():
     assert cleared.status_code == 302 and cleared["Location"] == page
     assert "PINs locked" not in browser.get(page).content.decode()
     assert side_pins.prove_side(match, right) == "NS"
+
+
 def test_the_room_panel_flags_the_table_too_and_puts_it_first(table):
     """The room panel (the dashboard's first panel, the tables slowest first, updated live) is
     what the director watches: five wrong PINs at a table showed nothing in its "Needs" column
