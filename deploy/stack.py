@@ -288,6 +288,9 @@ def prepare(
         # A browser would keep HSTS for these addresses on every port (a later `make run` on
         # http://localhost refused): a real site keeps the default (a year).
         "SECURE_HSTS_SECONDS": "0",
+        # The static files as the evening server collects them (no Brotli copies): one
+        # checkout serving both a laptop and a site collects them once, not at each start.
+        "STATIC_BROTLI": "false",
         # Its own queue and cache keys: the site may share a Redis database with other
         # installations (a developer's, the test suite's) without taking their tasks.
         "TASK_QUEUE": queue,
