@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import IO, Any
 
+from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -50,3 +51,11 @@ class LimitedJSONParser(JSONParser):
 
 class HandJSONParser(LimitedJSONParser):
     limit = HAND_LIMIT
+
+
+class ArchiveJSONParser(LimitedJSONParser):
+    """A published event's archive (PUT /api/v1/publish/{slug}): a whole evening with every
+    hand and its play is megabytes (16 teams after two rounds: 2 MB), so up to the request
+    body limit (REQUEST_BODY_LIMIT, 10 MiB), not the 1 MiB of other JSON bodies."""
+
+    limit = settings.REQUEST_BODY_LIMIT

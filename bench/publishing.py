@@ -40,6 +40,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -313,6 +314,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))  # the finally blocks run
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke sizes")
     parser.add_argument("--ports", default="", help="a range for the servers' ports: 8400-8449")
