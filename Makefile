@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel accel accel-status accel-clean messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench clean
+.PHONY: venv openspiel accel accel-status accel-clean messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench site clean
 
 venv: $(VENV)/.installed
 
@@ -127,3 +127,12 @@ bench: venv accel
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles .accel
+
+# The club's site as a real deployment on this machine, in the foreground (docs/deployment.md):
+# nginx with HTTPS (a local certificate authority in .site/tls/) in front of two uvicorn
+# processes, a Celery worker and Celery beat (deploy/Procfile, run by honcho). Needs PostgreSQL
+# (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/tricktable_site, created if missing),
+# Redis (REDIS_URL, default db 0) and nginx. SITE_PORT: the HTTPS port (8440; uvicorn on the
+# next two); SITE_ADDRESS: one more address to listen on (the LAN's).
+site: venv messages
+	$(PY) deploy/stack.py $(if $(SITE_PORT),--port $(SITE_PORT)) $(if $(SITE_ADDRESS),--address $(SITE_ADDRESS))

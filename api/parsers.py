@@ -4,11 +4,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE does not apply)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import IO, Any
 
+from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import BaseParser, JSONParser
 
 from tournaments.services.hands import MAX_HAND_BYTES
 
@@ -50,3 +52,43 @@ class LimitedJSONParser(JSONParser):
 
 class HandJSONParser(LimitedJSONParser):
     limit = HAND_LIMIT
+
+
+class ArchiveJSONParser(BaseParser):
+    """A published event's archive (PUT /api/v1/publish/{slug}): a whole evening with every
+    hand and its play is megabytes (16 teams: 1 MB a round), so up to the request body limit
+    (REQUEST_BODY_LIMIT, 10 MiB), not the 1 MiB of other JSON bodies. Not a JSONParser: DRF
+    reads a JSONParser's body through Django's `request.body`, capped at
+    DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB); this one reads the stream itself, to the limit."""
+
+    media_type = "application/json"
+    limit = settings.REQUEST_BODY_LIMIT
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        request = (parser_context or {}).get("request")
+        if request is not None:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > self.limit:
+                raise TooLarge(self.limit)
+        data = stream.read(self.limit + 1) if stream is not None else b""
+        if len(data) > self.limit:
+            raise TooLarge(self.limit)
+        try:
+            return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
+        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
+            raise ParseError(f"JSON parse error - {error}") from None
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (as DRF's strict JSONParser says)."""
+    raise ValueError(f"{name} is not valid JSON")

@@ -26,6 +26,7 @@ from tournaments.models import PublishingKey
 from tournaments.publishing import services
 
 from .errors import ApiError
+from .parsers import ArchiveJSONParser
 from .serializers import ErrorSerializer
 
 KEYWORD = b"bearer"
@@ -85,6 +86,7 @@ REFUSALS = (
 
 class PublishEvent(APIView):
     authentication_classes = [PublishingKeyAuthentication]
+    parser_classes = [ArchiveJSONParser]  # an evening's archive: up to REQUEST_BODY_LIMIT
     permission_classes = [AllowAny]  # the key is checked below: a refusal with our code
     throttle_scope = "publish"
 

@@ -189,6 +189,18 @@ def benches(args: argparse.Namespace) -> list[Bench]:
                 "Scale: hand submissions/s through the services (largest size)",
             ),
         ),
+        Bench(
+            "publishing",
+            ["bench/publishing.py", "--database-url", f"{pg}/{prefix}site", "--redis-url", redis],
+            needs=("wrk", "postgres", "redis"),
+            bars=(
+                "Publishing: round closed on the laptop -> on the site (online)",
+                "Publishing: laptop back online -> round on the site",
+                "Publishing: clubs publishing at once, all done (first publish)",
+                "Publishing: clubs publishing at once, all done (again, unchanged)",
+                "Publishing: readers of the standings through the proxy (ETag), p99",
+            ),
+        ),
     ]
 
 

@@ -236,6 +236,11 @@ PUBLISH_KEY = env("PUBLISH_KEY", default="")
 PUBLISH_TIMEOUT = env.float("PUBLISH_TIMEOUT", default=10.0)
 PUBLISH_RETRY_BASE = env.float("PUBLISH_RETRY_BASE", default=5.0)
 PUBLISH_RETRY_MAX = env.float("PUBLISH_RETRY_MAX", default=600.0)
+# The certificate authorities the site's HTTPS certificate is checked against, a PEM file
+# (a club's own CA, the local CA of `make site`); unset: the system's. Never unchecked.
+PUBLISH_CA_FILE = env("PUBLISH_CA_FILE", default="")
+if PUBLISH_CA_FILE and not Path(PUBLISH_CA_FILE).is_file():
+    raise ImproperlyConfigured(f"PUBLISH_CA_FILE: no file at {PUBLISH_CA_FILE!r}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Sign-in: django-axes first counts wrong passwords (api.authentication.SignInGuard), then
@@ -307,12 +312,17 @@ CELERY_BEAT_SCHEDULE = {
 # process and worker shares it; local memory in the embedded default (one process).
 if REDIS_URL:
     CACHES = {"default": redis_cache(REDIS_URL)}  # a Redis outage misses, never fails
+    # Two installations sharing one Redis database keep their cache entries apart.
+    CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", default="tricktable")
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The queue of every task not routed elsewhere (publishing, ...): Celery's "celery" unless
+# TASK_QUEUE names another (two installations on one Redis, each with its own workers).
+CELERY_TASK_DEFAULT_QUEUE = env("TASK_QUEUE", default="celery")
 # The queue standings recomputes go to (tests point it at a worker of their own).
-STANDINGS_QUEUE = env("STANDINGS_QUEUE", default="celery")
+STANDINGS_QUEUE = env("STANDINGS_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
 # Hand-record import jobs (a big file is minutes of work): their own queue if you like.
-IMPORTS_QUEUE = env("IMPORTS_QUEUE", default="celery")
+IMPORTS_QUEUE = env("IMPORTS_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
 # Which queue each task is sent to, by the name of the setting that holds it; tasks not named
 # here go to Celery's default queue ("celery"). Celery's router (CELERY_TASK_ROUTES,
 # config/routing.py) reads the setting when the task is sent (by a service, a worker's start-up

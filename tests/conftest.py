@@ -47,6 +47,7 @@ hypothesis_settings.load_profile(sizes.profile())
 LONG = (
     "tests/browser/",
     "tests/evening/",
+    "tests/publishing/test_stack.py",
     "tests/test_sqlite_room.py",
     "tests/tournaments/test_demo.py",
 )
