@@ -100,6 +100,11 @@ class GamePresentation(Protocol):
         """A call of a hand record in the reader's language."""
         ...
 
+    def tricks_holder(self, key: str) -> str:
+        """Who took a hand's tricks, as the pages write it: a key of the record's `tricks` (a
+        seat or a side as stored)."""
+        ...
+
     def target_sentences(self, options: dict[str, Any]) -> list[str]:
         """Those of `rules_in_words` that say how a game is won by reaching a score: left out
         where the tournament's matches end otherwise (a number of hands)."""
@@ -200,6 +205,9 @@ class Presentation:
 
     def call_word(self, call: str) -> str:
         return call_label(call)
+
+    def tricks_holder(self, key: str) -> str:
+        return key
 
     def cards_allowed(self, compiled: Any) -> bool:
         return True

@@ -41,6 +41,11 @@ class SoloWhist(Presentation):
     def call_word(self, call: str) -> str:
         return solo_labels().get(call, call)
 
+    def tricks_holder(self, key: str) -> str:
+        """The declaring pair as "N+W": a summary record states the declaring side's tricks
+        alone, the pair's together, under one key naming its seats."""
+        return "+".join(key)
+
     def facts(self, record: dict, result: dict) -> list[tuple[str, str]]:
         contract = result.get("contract")
         if not contract:
