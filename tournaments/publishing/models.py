@@ -121,6 +121,10 @@ class PublishedEvent(models.Model):
         related_name="published",
     )
     digest = models.CharField(max_length=64)  # sha-256 of the payload, its export time left out
+    # The last document received, as the site keeps it (tournaments.members.names.for_site:
+    # the site's identities, names removed on request withheld): the event is restored from it
+    # again when the club changes how names are shown.
+    document = models.JSONField(default=dict, blank=True, editable=False)
     first_published_at = models.DateTimeField()
     updated_at = models.DateTimeField()  # the last publish that changed something
     received_at = models.DateTimeField()  # the last publish, changed or not
