@@ -369,3 +369,4 @@ class BoardResultAdmin(ReadOnlyAdmin):
 
 
 from tournaments.publishing import admin as publishing_admin  # noqa: E402, F401 - registers
+from tournaments.members import admin as members_admin  # noqa: E402, F401 - registers
