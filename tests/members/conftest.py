@@ -51,7 +51,7 @@ def staff(db) -> Actor:
 
 
 @pytest.fixture
-def evenings(db, settings, site_key) -> list[Tournament]:
+def evenings(db, settings, site_key) -> list[Tournament]:  # noqa: F811
     """Two Swiss evenings of the same club players, published from the room."""
     settings.REDIS_URL = None
     key, _secret = site_key
@@ -60,7 +60,7 @@ def evenings(db, settings, site_key) -> list[Tournament]:
 
 
 @pytest.fixture
-def duplicate_evening(db, settings, site_key) -> Tournament:
+def duplicate_evening(db, settings, site_key) -> Tournament:  # noqa: F811
     settings.REDIS_URL = None
     key, _secret = site_key
     return publish(key, demo.build_duplicate_spades(5, tables=3), "members-duplicate")
