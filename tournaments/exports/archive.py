@@ -662,7 +662,10 @@ class _Restorer:
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
             # The same record (its uid), else the member of that club number ("" for none).
-            found = same.get(uids.get(row["id"])) or held.get(row.get("club_number") or "")
+            uid = uids.get(row["id"])
+            found = (same.get(uid) if uid is not None else None) or held.get(
+                row.get("club_number") or ""
+            )
             if found is not None:
                 mapping[row["id"]] = found.pk
                 continue

@@ -536,7 +536,7 @@ def _same_rows(held: Tournament, document: dict[str, Any]) -> archive.Keep:
     }
     return {
         Tournament: {archive.TOURNAMENT_ID: held.pk},
-        Round: {n: rounds[num] for n, num in round_numbers.items() if num in rounds},  # type: ignore[index]
+        Round: {n: rounds[num] for n, num in round_numbers.items() if num in rounds},
         Entry: entry_pks,
         Match: match_pks,
     }
