@@ -108,8 +108,8 @@ class PublishingKey(SecretToken):
 
 class PublishedEvent(models.Model):
     """An event of this site that a room publishes: its slug is the room's, its tournament is
-    replaced whole on every publish. Taken over (`taken_over_at`), it is the site's own event
-    and the room's publishes are refused."""
+    updated in place on every publish that changes it (publishing.services). Taken over
+    (`taken_over_at`), it is the site's own event and the room's publishes are refused."""
 
     slug = models.SlugField(max_length=80, unique=True)
     key = models.ForeignKey(PublishingKey, models.PROTECT, related_name="events")
