@@ -95,8 +95,8 @@ class PublishEvent(APIView):
         description="The body is the event's archive (`tricktable-archive/1`, secrets left "
         "out). A changed document updates the event in place: the same tournament, rounds, "
         "entries, matches, players and teams (the same ids), people known again by their "
-        "record's `uid`. The same document again answers `unchanged` and changes nothing. Refusals, "
-        "which change nothing: " + REFUSALS,
+        "record's `uid`. The same document again answers `unchanged` and changes nothing. "
+        "Refusals, which change nothing: " + REFUSALS,
         request={"application/json": OpenApiTypes.OBJECT},
         responses={
             201: OpenApiResponse(PublishedSerializer, description="Created"),
