@@ -78,3 +78,9 @@ def test_find_yourself_by_name(evenings, client, language, none_found):
     assert none_found in page
     page = read(client, reverse("tournaments:members-search") + "?q=Z", language)
     assert "Zzyzx" not in page and '<ul class="member-list">' not in page
+    # Without a name: everyone who played, each linking to their page (a static copy of the
+    # site, which cannot search, has them all).
+    page = read(client, reverse("tournaments:members-search"), language)
+    for event in evenings:
+        for player in players_of(event):
+            assert reverse("tournaments:public-player", args=[player.pk]) in page

@@ -43,16 +43,28 @@ def find(query: str) -> list[Found]:
     query = " ".join(query.split())
     if len(query) < MIN_QUERY:
         return []
+    return _listed(_players().filter(name__icontains=query)[:MAX_FOUND])
+
+
+def everyone() -> list[Found]:
+    """Every player the site shows, by name: the finder's page without a query (a static copy
+    of the site, which cannot search, lists them all)."""
+    return _listed(_players())
+
+
+def _players() -> Any:
     entered = Entry.objects.filter(
         Q(player=OuterRef("pk")) | Q(team__first=OuterRef("pk")) | Q(team__second=OuterRef("pk"))
     )
-    players = (
-        Player.objects.filter(name__icontains=query)
-        .exclude(name=names.WITHHELD)
+    return (
+        Player.objects.exclude(name=names.WITHHELD)
         .exclude(uid__in=RemovedName.objects.values("uid"))
         .filter(Exists(entered))
-        .order_by("name", "id")[:MAX_FOUND]
+        .order_by("name", "id")
     )
+
+
+def _listed(players: Any) -> list[Found]:
     found = list(players)
     counts = _event_counts([p.pk for p in found])
     return [Found(p, counts.get(p.pk, 0)) for p in found]

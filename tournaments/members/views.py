@@ -24,14 +24,15 @@ from tournaments.words.engine import refusal_words
 
 @require_GET
 def search_page(request: HttpRequest) -> HttpResponse:
-    """Find yourself: players by name, each linking to their page."""
+    """Find yourself: players by name, each linking to their page; without a name, everyone
+    the site shows (by name)."""
     query = " ".join(request.GET.get("q", "").split())[:100]
     return render(
         request,
         "members/search.html",
         {
             "query": query,
-            "found": selectors.find(query),
+            "found": selectors.find(query) if query else selectors.everyone(),
             "too_short": 0 < len(query) < selectors.MIN_QUERY,
             "min_query": selectors.MIN_QUERY,
         },
