@@ -34,13 +34,14 @@ from tournaments.models import (
     TokenState,
     Tournament,
 )
-from tournaments.services import Actor, NotAllowed, is_director
+from tournaments.services import Actor, NotAllowed
 from tournaments.web.clients import client_address
 
 from .enums import PAIR_SIDE
 from .errors import ApiError
 from .pagination import Pagination, paginated
 from .parsers import HandJSONParser
+from .permissions import SignedIn, directs
 from .serializers import RoundRefSerializer, TableRefSerializer
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The event's slug.")
@@ -221,11 +222,6 @@ def _event(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
-def _is_director(request: Request, tournament: Tournament) -> bool:
-    user = request.user if request.user and request.user.is_authenticated else None
-    return user is not None and is_director(Actor(user=user), tournament)
-
-
 def _lines(rows: list[dict]) -> list[dict]:
     """A traveller's lines with the round and table named by number, as `*_number` (a
     `round` or `table` in a body is `{id, number}`)."""
@@ -258,7 +254,7 @@ class ListView(ReadView):
 class Boards(ListView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
-        scored = None if _is_director(request, tournament) else select.scored(tournament)
+        scored = None if directs(request, tournament) else select.scored(tournament)
         return paginated(request, self, select.boards_json(tournament, scored))
 
 
@@ -293,7 +289,7 @@ class MovementView(ReadView):
 class Travellers(ListView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
-        scored = select.scored(tournament, director=_is_director(request, tournament))
+        scored = select.scored(tournament, director=directs(request, tournament))
         boards = sorted(scored.event.travellers)
         return paginated(
             request,
@@ -314,7 +310,7 @@ class Travellers(ListView):
 class Rankings(ReadView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _event(slug)
-        scored = select.scored(tournament, director=_is_director(request, tournament))
+        scored = select.scored(tournament, director=directs(request, tournament))
         return Response(
             {
                 "method": scored.event.method,
@@ -331,9 +327,9 @@ class Rankings(ReadView):
     responses={201: DuplicateCreatedSerializer},
 )
 class Create(APIView):
+    permission_classes = [SignedIn]
+
     def post(self, request: Request) -> Response:
-        if not (request.user and request.user.is_authenticated):
-            raise NotAllowed("sign-in-required", "sign in to create an event")
         serializer = DuplicateCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = dup.create_duplicate_tournament(
@@ -368,7 +364,7 @@ def _table_actor(
             f"table {match.played_table.number} of round {match.round.number} is not in play",
             status_code=409,
         )
-    if _is_director(request, tournament):
+    if directs(request, tournament):
         return Actor(user=request.user, side=side, pin=pin), match
     token = request.auth
     if (
@@ -514,10 +510,15 @@ class DuplicateLatePairSerializer(serializers.Serializer):
 
 
 def _directed(request: Request, slug: str) -> tuple[Tournament, Actor]:
-    """The event and its director: the services refuse anyone else (403 `not-director`)."""
-    if not (request.user and request.user.is_authenticated):
-        raise NotAllowed("sign-in-required", "sign in as the event's director")
+    """The event and its director (a signed-in user: `DirectorView`'s permission class); the
+    services refuse anyone else (403 `not-director`)."""
     return _event(slug), Actor(user=request.user)
+
+
+class DirectorView(APIView):
+    """The director's lifecycle: the API's shared permission class (a signed-in user)."""
+
+    permission_classes = [SignedIn]
 
 
 def _state(tournament: Tournament) -> Response:
@@ -543,7 +544,7 @@ class State(ReadView):
     request=None,
     responses={200: DuplicateStateSerializer},
 )
-class Start(APIView):
+class Start(DirectorView):
     def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_duplicate(tournament=tournament, actor=actor)
@@ -557,7 +558,7 @@ class Start(APIView):
     request=None,
     responses={201: DuplicateStateSerializer},
 )
-class SeatRound(APIView):
+class SeatRound(DirectorView):
     def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.start_round(tournament=tournament, actor=actor)
@@ -573,7 +574,7 @@ class SeatRound(APIView):
     request=None,
     responses={200: DuplicateStateSerializer},
 )
-class CloseRound(APIView):
+class CloseRound(DirectorView):
     def post(self, request: Request, slug: str, pk: int) -> Response:
         tournament, actor = _directed(request, slug)
         round_ = get_object_or_404(tournament.round_set, pk=pk)
@@ -588,7 +589,7 @@ class CloseRound(APIView):
     request=DuplicateReleaseSerializer,
     responses={200: DuplicateStateSerializer},
 )
-class Release(APIView):
+class Release(DirectorView):
     def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateReleaseSerializer(data=request.data)
@@ -608,7 +609,7 @@ class Release(APIView):
     request=DuplicateLatePairSerializer,
     responses={200: DuplicateStateSerializer},
 )
-class LatePair(APIView):
+class LatePair(DirectorView):
     def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         serializer = DuplicateLatePairSerializer(data=request.data)
@@ -625,7 +626,7 @@ class LatePair(APIView):
     request=None,
     responses={200: DuplicateStateSerializer},
 )
-class Finish(APIView):
+class Finish(DirectorView):
     def post(self, request: Request, slug: str) -> Response:
         tournament, actor = _directed(request, slug)
         dup.finish_duplicate(tournament=tournament, actor=actor)

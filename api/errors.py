@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404, HttpRequest, HttpResponse
@@ -100,7 +101,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             headers["Retry-After"] = str(int(exc.retry_after))
         return Response(body(exc.code, message, details), exc.status, headers=headers or None)
     if isinstance(exc, RequestDataTooBig):
-        exc = TooLarge(getattr(exc, "limit", 0) or 0)
+        # Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE (its exception carries no size).
+        exc = TooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
     elif isinstance(exc, TooManyFieldsSent):
         exc = ApiError("too-many-fields", str(exc))
     elif isinstance(exc, Http404):

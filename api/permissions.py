@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from tournaments.models import TableToken
+from tournaments.models import TableToken, Tournament
+from tournaments.services import Actor, is_director
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
@@ -24,6 +25,13 @@ def is_scorer(request: Request) -> bool:
 
 def is_user(request: Request) -> bool:
     return bool(request.user and request.user.is_authenticated)
+
+
+def directs(request: Request, tournament: Tournament) -> bool:
+    """Does the caller direct this tournament (signed in as one of its directors, or a
+    superuser)? The API's one question for what only directors see: draft rounds, unreleased
+    duplicate results, a round's room."""
+    return is_user(request) and is_director(Actor(user=request.user), tournament)
 
 
 class _Scoped(BasePermission):

@@ -30,11 +30,11 @@ from rest_framework.views import APIView
 from tournaments.models import DirectorCall, Round, RoundClock, Table, TableToken
 from tournaments.room import selectors as select
 from tournaments.room import services
-from tournaments.services import is_director, require_director
+from tournaments.services import require_director
 
 from .errors import ApiError
 from .pagination import paginated
-from .permissions import Scorer, ScorerOrSignedIn, SignedIn, is_scorer
+from .permissions import Scorer, ScorerOrSignedIn, SignedIn, directs, is_scorer
 from .serializers import RoundRefSerializer, TableRefSerializer
 from .views import ID, ActionView, ApiView, actor_for, valid
 
@@ -140,12 +140,12 @@ class TableProgressSerializer(serializers.Serializer):
 
 def _round(pk: int, request: Request, *, director: bool = False) -> Round:
     round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
-    directs = is_director(actor_for(request), round_.tournament)
-    if director and not directs:
+    directing = directs(request, round_.tournament)
+    if director and not directing:
         raise ApiError(
             "not-director", "only this tournament's directors may do that", status_code=403
         )
-    if not round_.is_public and not directs:
+    if not round_.is_public and not directing:
         raise ApiError("not-found", "No Round matches the given query.", status_code=404)
     return round_
 

@@ -58,7 +58,7 @@ from .errors import ApiError, TooLarge
 from .models import ApiToken, hash_secret, new_secret
 from .pagination import paginated
 from .parsers import HandJSONParser
-from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn
+from .permissions import ReadOnlyOrSignedIn, Scorer, ScorerOrSignedIn, SignedIn, directs
 from .schema_refs import CHECK_RESULT_REF, HAND_RECORD_REF
 from .throttles import RegistrationThrottle
 
@@ -90,10 +90,6 @@ def valid(serializer_class: type[Serializer], request: Request, **kwargs: Any) -
 
 def tournament_of(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
-
-
-def directs(request: Request, tournament: Tournament) -> bool:
-    return services.is_director(actor_for(request), tournament)
 
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The tournament's slug.")

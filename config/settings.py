@@ -125,12 +125,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:director-home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
+# The shared templates (the base, the director's, public and scoring pages) are in templates/;
+# each feature package of tournaments/ keeps its pages' templates in its own templates/ folder
+# (tournaments/duplicate/templates/tournaments/duplicate/...: the names stay the pages' names)
+# and its template filters in its own templatetags module.
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *sorted(BASE_DIR.glob("tournaments/*/templates")),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
+            "libraries": {
+                "duplicate": "tournaments.duplicate.templatetags",
+                "knockout": "tournaments.knockout.templatetags",
+                "publishing": "tournaments.publishing.templatetags",
+                "room": "tournaments.room.templatetags",
+            },
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
@@ -427,11 +440,17 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 
+# WeasyPrint logs each rendering step at INFO: one PDF would fill the server log.
+LOGGERS: dict[str, dict[str, str]] = {"weasyprint.progress": {"level": "WARNING"}}
+if EVENING_SERVER:
+    # The director's terminal on a club evening: a refused PIN ("Forbidden: /api/v1/...") or a
+    # sign-in is answered on the phone and the director's pages; the terminal keeps what needs the
+    # laptop (server errors, a burst of wrong passwords).
+    LOGGERS.update({"django.request": {"level": "ERROR"}, "axes": {"level": "WARNING"}})
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    # WeasyPrint logs each rendering step at INFO: one PDF would fill the server log.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
+    "loggers": LOGGERS,
 }

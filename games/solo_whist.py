@@ -127,9 +127,10 @@ RESOLUTIONS: dict[str, str] = {
     "claim": (
         "`claim` {seat, tricks}: of the tricks not in `play`, the claimer's side (declarer and "
         "partner, or the defenders) takes `tricks` and the other side the rest. Only the "
-        "declaring side's total matters to the settlement. Per-seat tricks must still be known: "
-        "where a side of two or three seats gains tricks by the claim, state `tricks` (checked "
-        "against the play and the claim: `tricks-mismatch`), otherwise `claim-ambiguous`. A "
+        "declaring side's total matters to the settlement. Where a side of two or three seats "
+        "gains tricks by the claim, state `tricks`, per seat or the declaring side's count "
+        "(checked against the play and the claim: `tricks-mismatch`), otherwise "
+        "`claim-ambiguous`. A "
         "claim of more tricks than remain, or by an unknown seat, is `bad-claim`."
     ),
     "over-under-settled": (
@@ -141,6 +142,16 @@ RESOLUTIONS: dict[str, str] = {
         "A summary's `tricks` must sum to 13, or to less only when those counts already settle "
         "the result by the early-stop rule (e.g. a misere bidder with 1 trick). The result "
         "reports the tricks as given (or as played, for an early-stopped full record)."
+    ),
+    "declaring-side-tricks": (
+        "[spec] The summary record states the tricks taken by the declaring side: `tricks` "
+        "holds one key, the declaring side, named by its seats in the order N E S W (the "
+        'declarer alone: "S"; prop and cop by N and E: "NE", by E and W: "EW"), with the '
+        "side's count of the hand's 13 tricks; the defenders took the rest. Nothing is said of "
+        "each defender, nor of each partner. The four-seat form (each seat's own count) is "
+        "still read. Any other single key is `bad-seat`; a count above 13 is "
+        "`tricks-do-not-sum`. In a full record the declaring side's count must agree with the "
+        "replay (`tricks-mismatch`), and with a claim it settles who took the claimed tricks."
     ),
     "thrown-in": (
         "A thrown-in hand has no play (a non-empty `play` is `too-many-tricks`), no claim "
@@ -626,18 +637,8 @@ class SoloWhist:
             for name in ("play", "claim"):
                 if record.get(name):
                     raise RecordError("bad-format", f"`{name}` needs a full record (`deal`)")
-            tricks = read_counts(record.get("tricks"), SEATS, "tricks")
-            total = sum(tricks.values())
-            side = sum(tricks[s] for s in contract.side)
-            if total > 13 or (
-                total < 13 and not _settled(rules, contract, side, total - side, 13 - total)
-            ):
-                raise RecordError(
-                    "tricks-do-not-sum",
-                    f"the tricks add up to {total}: they must make 13, or less only when they "
-                    "already settle the result",
-                )
-        change, notes = _settle(rules, contract, tricks)
+            tricks = _summary_tricks(record.get("tricks"), rules, contract)
+        change, notes = _settle(rules, contract, *_side_and_lost(contract, tricks))
         for s in SEATS:
             score[s] += change[s]
         result: dict[str, Any] = {
@@ -855,9 +856,19 @@ def _replay(
     played = len(play)
     remaining = 13 - played
     claim = record.get("claim")
-    stated = record.get("tricks")
-    stated = None if stated is None else read_counts(stated, SEATS, "tricks")
+    raw = record.get("tricks")
+    side_count = None if raw is None else _side_form(raw, c)
+    stated = None if raw is None or side_count is not None else read_counts(raw, SEATS, "tricks")
     side_seats = c.side
+    if claim is not None and side_count is not None:
+        seat, k = read_claim(claim, "".join(SEATS), remaining)
+        gained = k if seat in side_seats else remaining - k
+        if sum(won[s] for s in side_seats) + gained != side_count:
+            raise RecordError(
+                "tricks-mismatch",
+                f"`tricks` {raw} do not agree with the play and {seat}'s claim of {k}",
+            )
+        return {side_key(c): side_count}, winners
     if claim is not None:
         tricks = _apply_claim(claim, remaining, side_seats, won, stated)
     else:
@@ -872,6 +883,11 @@ def _replay(
                 next_leader=leader,
             )
         tricks = won
+        if side_count is not None and side_count != side:
+            raise RecordError(
+                "tricks-mismatch",
+                f"`tricks` {raw} differ from the replay's {side} for {side_key(c)}",
+            )
     if stated is not None and stated != tricks:
         raise RecordError(
             "tricks-mismatch",
@@ -915,14 +931,65 @@ def _apply_claim(
     return tricks
 
 
+def side_key(c: Contract) -> str:
+    """The declaring side as a `tricks` key: its seats in the order N E S W
+    (RESOLUTIONS["declaring-side-tricks"])."""
+    return "".join(s for s in SEATS if s in c.side)
+
+
+def _side_form(value: Any, c: Contract) -> int | None:
+    """The declaring side's count when `value` is the one-key form, else None (the four-seat
+    form, read by read_counts)."""
+    if not isinstance(value, dict) or len(value) != 1:
+        return None
+    key = side_key(c)
+    if set(value) != {key}:
+        raise RecordError(
+            "bad-seat",
+            f"`tricks` must name N, E, S, W, or the declaring side alone ({key}), "
+            f"not {', '.join(value)}",
+        )
+    n = value[key]
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise RecordError("bad-format", f"tricks[{key}] must be a whole number, not {n!r}")
+    if n > 13:
+        raise RecordError("tricks-do-not-sum", f"{key} took {n} tricks: a hand has 13")
+    return n
+
+
+def _summary_tricks(value: Any, rules: SoloRules, c: Contract) -> dict[str, int]:
+    """A summary record's `tricks`: the declaring side's count alone, or each seat's."""
+    n = _side_form(value, c)
+    if n is not None:
+        return {side_key(c): n}
+    tricks = read_counts(value, SEATS, "tricks")
+    total = sum(tricks.values())
+    side = sum(tricks[s] for s in c.side)
+    if total > 13 or (total < 13 and not _settled(rules, c, side, total - side, 13 - total)):
+        raise RecordError(
+            "tricks-do-not-sum",
+            f"the tricks add up to {total}: they must make 13, or less only when they "
+            "already settle the result",
+        )
+    return tricks
+
+
+def _side_and_lost(c: Contract, tricks: dict[str, int]) -> tuple[int, int]:
+    """The declaring side's tricks and the defenders' (the rest of 13 in the side form)."""
+    key = side_key(c)
+    if set(tricks) == {key}:
+        return tricks[key], 13 - tricks[key]
+    side = sum(tricks[s] for s in c.side)
+    return side, sum(tricks.values()) - side
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _settle(
-    rules: SoloRules, c: Contract, tricks: dict[str, int]
+    rules: SoloRules, c: Contract, side: int, lost: int
 ) -> tuple[dict[str, Any], list[str]]:
-    side = sum(tricks[s] for s in c.side)
     base, over = rules.values[c.bid]
     need = REQUIRED[c.bid]
     who = f"{c.declarer} and {c.partner}" if c.partner else c.declarer
@@ -951,7 +1018,6 @@ def _settle(
         value = base
     elif c.bid in DECLAREDS:
         made = side == 13
-        lost = sum(tricks.values()) - side
         code = "solo-declared"
         params["lost"] = lost
         text = f"{who} {name}: " + (

@@ -191,10 +191,12 @@ def clear_cache() -> None:
     if "redis" not in config["BACKEND"].lower():
         cache.clear()
         return
-    client = cache._cache.get_client(write=True)
-    keys = list(client.scan_iter(match=f"{config.get('KEY_PREFIX', '')}:*", count=1000))
-    if keys:
-        client.delete(*keys)
+    import redis
+
+    with redis.Redis.from_url(config["LOCATION"]) as client:  # the cache's own database
+        keys = list(client.scan_iter(match=f"{config.get('KEY_PREFIX', '')}:*", count=1000))
+        if keys:
+            client.delete(*keys)
 
 
 @pytest.fixture(autouse=True)

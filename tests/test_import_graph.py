@@ -1,8 +1,9 @@
 """No import cycle anywhere in the project: the import graph of every package (the apps, the
-settings and the benchmarks), function-level imports included, has no module that imports itself
-back through others. import-linter's contracts (pyproject.toml) hold the layering; this holds the
-cycles module by module, where a package-level contract cannot (the feature packages of
-`tournaments` and its shared models, services and views import each other's modules one way).
+settings, the benchmarks and the tests with their helpers), function-level imports included,
+has no module that imports itself back through others. import-linter's contracts
+(pyproject.toml) hold the layering; this holds the cycles module by module, where a
+package-level contract cannot (the feature packages of `tournaments` and its shared models,
+services and views import each other's modules one way).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("api", "tournaments", "games", "config", "bench")
+PACKAGES = ("api", "tournaments", "games", "config", "bench", "tests")
 
 
 def cycles(imports: dict[str, set[str]]) -> list[list[str]]:

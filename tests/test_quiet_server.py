@@ -100,3 +100,23 @@ def test_make_run_serves_on_port(how):
         env["PORT"] = "8141"
     said = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True).stdout
     assert "manage.py runserver 127.0.0.1:8141" in said
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("which", ["duplicate-guide", "duplicate-print-boards"])
+def test_printing_a_duplicate_pdf_makes_weasyprint_say_nothing(client, caplog, which):
+    """The duplicate guide cards' PDF printed "Ignored `clip: rect(0 0 0 0)` at 25:87, invalid
+    value." on the evening server's terminal (the evening walk, bench/evening_walk.py)."""
+    from django.urls import reverse
+
+    from tests.duplicate.builders import make_event
+
+    director = make_director("td")
+    tournament = make_event(director, start=False)
+    client.force_login(director.user)
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        response = client.get(
+            reverse(f"tournaments:{which}", args=[tournament.slug]), {"format": "pdf"}
+        )
+    assert response.content.startswith(b"%PDF")
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")] == []

@@ -158,3 +158,12 @@ def test_the_lockout_answer_imports_on_its_own():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+def test_the_evening_server_keeps_refusals_and_sign_ins_off_the_directors_terminal(tmp_path):
+    """The evening walk (bench/evening_walk.py) saw "Forbidden: /api/v1/matches/1/hands/3/confirm"
+    for every wrong PIN and four AXES lines for each sign-in: server errors still show."""
+    evening = settings_of("LOGGERS", TRICKTABLE_SERVER="evening", CLUB_DIR=str(tmp_path))
+    assert "'django.request': {'level': 'ERROR'}" in evening["LOGGERS"]
+    assert "'axes': {'level': 'WARNING'}" in evening["LOGGERS"]
+    assert "django.request" not in settings_of("LOGGERS")["LOGGERS"]  # elsewhere, as before

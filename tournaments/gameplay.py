@@ -86,6 +86,12 @@ def check_format(game: str, rules: Any, fmt: str, table_size: int) -> None:
                 "bad-format",
                 f"these rules seat {len(shape.seats)} players, not {table_size}",
             )
+        if table_size not in (3, 4):  # tournaments.pairing.tables seats 3 or 4 a table
+            raise RulesProblem(
+                "bad-format",
+                f"the individual movement seats tables of 3 or 4, not {table_size}: "
+                "two players meet in a Swiss or a round robin",
+            )
     if fmt == "progressive" and not (shape.partnerships and len(shape.seats) == 4):
         raise RulesProblem("bad-format", "progressive play needs partnership rules with four seats")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Iterable
-from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.knockout.models import BracketPlace, KnockoutSettings
 from tournaments.presentation import choices as game_choices
 from tournaments.tokens import (  # noqa: F401  (re-exported: the tokens' home)
     SECRET_BYTES,
@@ -84,7 +84,7 @@ class Team(models.Model):
         return (self.first, self.second)
 
 
-class Tournament(models.Model):
+class Tournament(KnockoutSettings, models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "round-robin", _("Round robin")
@@ -97,11 +97,6 @@ class Tournament(models.Model):
         TARGET = "target", _("To the rules' target score")
         HANDS = "hands", _("A fixed number of hands")
         DIRECTOR = "director", _("Until the director closes the round")
-
-    class KnockoutLength(models.TextChoices):
-        TARGET = "target", _("To the rules' target score")
-        HANDS = "hands", _("A fixed number of hands")
-        BEST_OF = "best-of", _("Best of N matches")
 
     class State(models.TextChoices):
         SETUP = "setup", _("Setting up")
@@ -170,40 +165,6 @@ class Tournament(models.Model):
         ),
     )
     seed = models.PositiveIntegerField(_("pairing seed"), default=0)
-    # The knockout (a knockout tournament, or the top cut that ends a Swiss): tournaments.services
-    # .knockout. `bracket` is empty until the director confirms who is in it, in seed order.
-    top_cut = models.PositiveSmallIntegerField(
-        _("top cut"),
-        default=0,
-        help_text=_("Swiss: how many go on to a knockout after the last Swiss round (0: none)."),
-    )
-    knockout_length = models.CharField(
-        _("knockout match length"),
-        max_length=10,
-        choices=KnockoutLength.choices,
-        default=KnockoutLength.TARGET,
-    )
-    knockout_count = models.PositiveSmallIntegerField(
-        _("knockout hands or matches"),
-        null=True,
-        blank=True,
-        help_text=_("Hands per knockout match, or N of best of N matches."),
-    )
-    tiebreak_hands = models.PositiveSmallIntegerField(
-        _("tie-break hands"),
-        default=1,
-        help_text=_(
-            "A knockout match tied after its hands plays this many more, again while "
-            "it stays tied. Never a coin."
-        ),
-    )
-    third_place = models.BooleanField(_("third-place match"), default=False)
-    consolation = models.BooleanField(
-        _("consolation Swiss"),
-        default=False,
-        help_text=_("Those outside the top cut play on in a Swiss of their own."),
-    )
-    bracket = models.JSONField(_("bracket"), default=dict, blank=True, editable=False)
     state = models.CharField(_("state"), max_length=20, choices=State.choices, default=State.SETUP)
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=150, blank=True)
@@ -263,21 +224,6 @@ class Tournament(models.Model):
                 name="tournament_format_known",
             ),
             models.CheckConstraint(
-                condition=Q(top_cut__in=[0, 2, 4, 8]), name="tournament_top_cut_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(knockout_length="target")
-                | Q(
-                    knockout_length__in=["hands", "best-of"],
-                    knockout_count__isnull=False,
-                    knockout_count__gte=1,
-                ),
-                name="tournament_knockout_length_counted",
-            ),
-            models.CheckConstraint(
-                condition=Q(tiebreak_hands__gte=1), name="tournament_tiebreak_hands_positive"
-            ),
-            models.CheckConstraint(
                 condition=Q(state__in=["setup", "registration", "running", "finished"]),
                 name="tournament_state_known",
             ),
@@ -285,6 +231,7 @@ class Tournament(models.Model):
                 condition=Q(confirmation__in=["pin", "same-phone"]),
                 name="tournament_confirmation_known",
             ),
+            *KnockoutSettings.Meta.constraints,
         ]
 
     def __str__(self) -> str:
@@ -609,7 +556,7 @@ class TableToken(SecretToken):
         return f"{self.table} — {self.label or self.pk}"
 
 
-class Match(models.Model):
+class Match(BracketPlace, models.Model):
     """The match at a table in a round, or a bye (no table)."""
 
     class State(models.TextChoices):
@@ -630,10 +577,6 @@ class Match(models.Model):
         help_text=_("The final state and winner, as computed from the confirmed hands."),
     )
     finished_at = models.DateTimeField(null=True, blank=True)
-    # A knockout match: its place in the bracket (round of the bracket, match from the top);
-    # None for a Swiss (or consolation) match. Best of N: each leg is a match at this place.
-    bracket_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    bracket_index = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["round_id", "id"]
@@ -646,16 +589,7 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(state__in=["pending", "playing", "finished"]), name="match_state_known"
             ),
-            models.CheckConstraint(
-                condition=Q(bracket_round__isnull=True, bracket_index__isnull=True)
-                | Q(
-                    bracket_round__isnull=False,
-                    bracket_index__isnull=False,
-                    bracket_round__gte=1,
-                    bracket_index__gte=1,
-                ),
-                name="match_bracket_place_whole",
-            ),
+            *BracketPlace.Meta.constraints,
         ]
 
     def __str__(self) -> str:
@@ -993,206 +927,7 @@ class ImportJob(models.Model):
         return 100 * self.processed // self.total if self.total else 0
 
 
-# -- season championships ------------------------------------------------------------------------
-
-#: Placing points a new series starts with (1st, 2nd, ...; nothing beyond the list).
-DEFAULT_SEASON_POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
-
-
-class Series(models.Model):
-    """A season championship: a club's tournaments of one game, added up by the club's rule
-    (`tournaments.seasons.engine`). The table is recomputed into `SeriesSnapshot`s when a
-    member tournament's standings change; `inputs_version` counts those changes."""
-
-    class Rule(models.TextChoices):
-        PLACING = "placing", _("Placing points per evening")
-        MATCH_POINTS = "match-points", _("Match points per evening")
-
-    name = models.CharField(_("name"), max_length=150)
-    slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    game = models.CharField(_("game"), max_length=20, choices=GAMES)
-    rule = models.CharField(_("rule"), max_length=20, choices=Rule.choices, default=Rule.PLACING)
-    points = models.JSONField(
-        _("placing points"),
-        default=list,
-        blank=True,
-        help_text=_("Points for 1st, 2nd, ... place each evening, e.g. [10, 8, 6, 5, 4, 3, 2, 1]."),
-    )
-    best = models.PositiveSmallIntegerField(
-        _("best evenings counted"),
-        null=True,
-        blank=True,
-        help_text=_("Only each entrant's best K evenings count; empty: every evening."),
-    )
-    directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL,
-        blank=True,
-        related_name="directed_series",
-        verbose_name=_("directors"),
-    )
-    tournaments = models.ManyToManyField(
-        Tournament,
-        through="SeriesMember",
-        related_name="series",
-        blank=True,
-    )
-    inputs_version = models.PositiveBigIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        verbose_name = _("season")
-        verbose_name_plural = _("seasons")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(rule__in=["placing", "match-points"]), name="series_rule_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(game__in=[g for g, _ in GAMES]), name="series_game_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(best__isnull=True) | Q(best__gte=1), name="series_best_positive"
-            ),
-            models.CheckConstraint(condition=~Q(name=""), name="series_name_not_empty"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class SeriesMember(models.Model):
-    """A tournament counted in a series (an evening of the season). Its game is the series'
-    (`services.seasons.add_tournament` checks it under both rows' locks)."""
-
-    series = models.ForeignKey(Series, models.CASCADE, related_name="members")
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="series_members")
-    added_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["series_id", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["series", "tournament"], name="series_member_once"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.series} — {self.tournament}"
-
-
-class SeriesSnapshot(models.Model):
-    """A season table as computed once: immutable, numbered per series (as StandingsSnapshot)."""
-
-    series = models.ForeignKey(Series, models.CASCADE, related_name="snapshots")
-    version = models.PositiveIntegerField()
-    inputs_version = models.PositiveBigIntegerField()
-    computed_at = models.DateTimeField(auto_now_add=True)
-    payload = models.JSONField()
-
-    class Meta:
-        ordering = ["series_id", "-version"]
-        get_latest_by = "version"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["series", "version"], name="series_snapshot_version_once"
-            ),
-            models.UniqueConstraint(
-                fields=["series", "inputs_version"], name="series_snapshot_inputs_once"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.series} table v{self.version}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise ValueError("a season snapshot is immutable: write a new version")
-        super().save(*args, **kwargs)
-
-
-# -- the room: the round clock and calls for the director --------------------------------------
-
-
-class RoundClock(models.Model):
-    """A round's clock, kept on the server so every page counts the same time left.
-
-    The time left is `duration` less the running time: from `started_at` to now (or to
-    `paused_at` while paused) less the pauses already ended (`paused_for`). Extending adds to
-    `duration`. `tournaments.room.services.clock_state` is the one place that reads it.
-    """
-
-    round = models.OneToOneField(Round, models.CASCADE, related_name="clock")
-    duration = models.DurationField(_("length"))
-    last_hand = models.DurationField(_("last hand warning"))
-    started_at = models.DateTimeField(null=True, blank=True)
-    paused_at = models.DateTimeField(null=True, blank=True)
-    paused_for = models.DurationField(default=timedelta(0))
-    changed_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(paused_at__isnull=True) | Q(started_at__isnull=False),
-                name="round_clock_paused_after_start",
-            ),
-            models.CheckConstraint(
-                condition=Q(duration__gt=timedelta(0)), name="round_clock_duration_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(last_hand__gte=timedelta(0)), name="round_clock_last_hand_not_negative"
-            ),
-            models.CheckConstraint(
-                condition=Q(paused_for__gte=timedelta(0)),
-                name="round_clock_paused_for_not_negative",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} — {_('clock')}"
-
-
-class DirectorCall(models.Model):
-    """A table calling the director, open until a director acknowledges it (one open call per
-    table: calling again while one is open is the same call)."""
-
-    class Reason(models.TextChoices):
-        RULING = "ruling", _("A ruling (revoke, lead out of turn…)")
-        SCORE = "score", _("A scoring problem")
-        SLOW = "slow", _("Slow play")
-        OTHER = "other", _("Something else")
-
-    table = models.ForeignKey(Table, models.CASCADE, related_name="calls")
-    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices, blank=True)
-    note = models.CharField(_("note"), max_length=200, blank=True)
-    called_at = models.DateTimeField(auto_now_add=True)
-    called_by = models.CharField(max_length=100, blank=True)
-    acknowledged_at = models.DateTimeField(null=True, blank=True)
-    acknowledged_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    acknowledged_label = models.CharField(max_length=100, blank=True)
-
-    class Meta:
-        ordering = ["called_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table"],
-                condition=Q(acknowledged_at__isnull=True),
-                name="director_call_one_open_per_table",
-            ),
-            models.CheckConstraint(
-                condition=Q(reason__in=["", "ruling", "score", "slow", "other"]),
-                name="director_call_reason_known",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} — {self.reason or 'call'}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.acknowledged_at is None
-
-
-# Duplicate play's models live in their own module (imported here so Django registers them).
+# Each feature's models live in its package (imported here so Django registers them).
 from tournaments.duplicate.models import (  # noqa: E402, F401
     Board,
     BoardResult,
@@ -1209,4 +944,11 @@ from tournaments.publishing.models import (  # noqa: E402, F401
     PublishedEvent,
     PublishingKey,
     PublishTarget,
+)
+from tournaments.room.models import DirectorCall, RoundClock  # noqa: E402, F401
+from tournaments.seasons.models import (  # noqa: E402, F401
+    DEFAULT_SEASON_POINTS,
+    Series,
+    SeriesMember,
+    SeriesSnapshot,
 )

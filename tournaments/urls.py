@@ -6,6 +6,7 @@ from tournaments.printing import views as printing
 from tournaments.publishing import views as publishing
 from tournaments.room import views as room
 from tournaments.seasons import views as seasons
+from tournaments.staticsite import views as staticsite
 from tournaments.views import (
     director,
     exports,
@@ -24,6 +25,7 @@ urlpatterns = [
     *duplicate.urlpatterns,
     *publishing.urlpatterns,  # before the director's `director/<slug>/`
     *members.urlpatterns,  # likewise (`director/members/`)
+    *staticsite.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,
     *printing.urlpatterns,

@@ -186,3 +186,30 @@ def test_a_whist_board_with_honours_in_two_taps(browser, live_server):
         assert record["tricks"] == {"NS": 8, "EW": 5} and record["honours"] == {"NS": 3, "EW": 1}
     finally:
         context.close()
+
+
+def test_after_a_refused_pin_the_phone_keeps_its_live_updates(browser, live_server):
+    """Issue 28 item 3: after a refusal (a wrong PIN on Confirm, then the entering pair's own PIN)
+    the phone still follows the table: the board confirmed meanwhile by the director shows as
+    done without a reload."""
+    td = make_director()
+    tournament = make_event(td)
+    round_ = dup.start_round(tournament=tournament, actor=td)
+    secret = issue_round_tokens(round=round_, actor=td)[round_.tables.get(number=1).pk]
+    url = f"{live_server.url}/duplicate/{tournament.slug}/table/1/#token={secret}"
+    context, phone = open_phone(browser, url)
+    try:
+        ns, ew = pair_pin(round_, 1, "NS"), pair_pin(round_, 1, "EW")
+        wrong = next(p for p in ("1111", "2222", "3333") if p not in (ns, ew))
+        tap(phone, "3", "3", "3", "3", "3", "4", "3")
+        keypad(phone, "form[data-pad-game]", ns)
+        expect(phone.locator(".dup-decide")).to_be_visible()
+        phone.locator(".dup-decide button[value=confirm]").click()
+        keypad(phone, ".dup-decide", wrong)
+        expect(phone.locator('[role=alert][data-code="side-pin-wrong"]')).to_be_visible()
+        result = BoardResult.objects.get(is_current=True)
+        dup.confirm_board_result(result=result, actor=td, expected_version=result.version)
+        expect(phone.locator(".dup-decide")).to_have_count(0, timeout=5000)
+        expect(phone.locator("#table-panel")).to_have_attribute("data-live-mode", "sse")
+    finally:
+        context.close()

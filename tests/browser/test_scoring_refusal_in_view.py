@@ -38,7 +38,7 @@ def test_a_wait_after_wrong_pins_is_said_on_the_screen(page, live_server):
     for _ in range(side_pins.FREE + 1):  # wrong PINs: the sheet asks again each time
         for digit in wrong:
             keypad.locator(f".key[data-key='{digit}']").click()
-        expect(status).to_contain_text("not one of this table's")
+        expect(status).to_contain_text("not the PIN of an entry at this table")
     for digit in wrong:  # within the phone's wait: refused untested, and the sheet closes
         keypad.locator(f".key[data-key='{digit}']").click()
     expect(status).to_contain_text("try again in a moment")

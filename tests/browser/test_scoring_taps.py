@@ -233,7 +233,24 @@ def test_solo_whist_contract_declarer_turned_card_tricks(page, live_server, scre
     wait_stored(page, 1)
     report("solo whist hand 1 (who sends, once a match)", counted(page), 7)
     raw = stored(1).raw
-    assert raw["turned"] == "7C" and raw["tricks"]["E"] == 5
+    # the spec's summary record: the declaring side's tricks, and nothing about each defender
+    assert raw["turned"] == "7C" and raw["tricks"] == {"E": 5}
+    assert stored(1).record["tricks"] == {"E": 5}
+
+    # the table answers hand 1 (S, neither the declarer nor the one who sent it), then hand 2
+    # (E deals): N proposes, W accepts; the pair's 9 tricks are one count, not split
+    page.locator("form.decide[data-number='1']").get_by_role(
+        "button", name="Confirm hand 1"
+    ).click()
+    expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
+    expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
+    counting(page)
+    tap_pad(page, "Proposal and acceptance", "N Player N", "W Player W", "2", "♥ Hearts", "9")
+    wait_stored(page, 2)
+    report("solo whist hand 2, proposal and acceptance", counted(page), 7)
+    assert stored(2).raw["tricks"] == {"NW": 9}
+    facts = page.locator("tr.hand[data-hand='2'] + tr.facts-row")
+    expect(facts).to_contain_text("Tricks: N+W 9")
 
 
 def test_german_whist_one_count(page, live_server, screenshot):
@@ -242,7 +259,7 @@ def test_german_whist_one_count(page, live_server, screenshot):
         director,
         game="german-whist",
         rules="standard",
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
         confirmation="same-phone",
     )
@@ -364,7 +381,7 @@ def test_german_whist_all_26_counted_with_pins_one_count_and_a_pin(page, live_se
         director,
         game="german-whist",
         rules={"preset": "standard", "options": {"counted_tricks": "all-26"}},
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
     )
     open_table(page, live_server, match, director)

@@ -55,6 +55,10 @@ def test_a_director_creates_a_duplicate_event_from_the_form(director_client):
     page = director_client.get(response["Location"])
     assert page.status_code == 200
     assert "Number the pairs" in page.content.decode()
+    # the rules by their name, as on every other director's page, not the preset's id in code
+    # ("Spades · `standard`": the evening walk, bench/evening_walk.py)
+    summary = page.content.decode().split('class="summary"', 1)[1].split("</p>", 1)[0]
+    assert "Standard (the club&#x27;s own rules)" in summary and "<code>" not in summary
 
 
 def test_the_phone_needs_its_tables_code(td):
@@ -235,6 +239,23 @@ def test_printing_boards_and_guide_cards(director_client, td):
         reverse("tournaments:duplicate-guide", args=[tournament.slug]), {"format": "pdf"}
     )
     assert pdf.content.startswith(b"%PDF")
+
+
+def test_the_guide_cards_download_as_a_pdf_with_the_tables_codes(director_client, td):
+    """The guide cards' codes were only on the printable page after its POST: the PDF (the
+    dashboard's link, the page's "Download as PDF") had none, so a director printing the PDF
+    before round 1 had cards no phone could scan (the evening walk, bench/evening_walk.py)."""
+    from tournaments.models import TableToken
+
+    tournament = make_event(td, start=False)
+    tournament.directors.add(td.user)
+    url = reverse("tournaments:duplicate-guide", args=[tournament.slug])
+    assert "Download the PDF with each table" in director_client.get(url).content.decode()
+    pdf = director_client.post(url, {"format": "pdf"})
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    # the codes were issued: every table of the event holds a card
+    issued = TableToken.objects.filter(table__tournament=tournament, revoked_at__isnull=True)
+    assert sorted(issued.values_list("table__number", flat=True)) == [1, 2, 3]
 
 
 def test_the_duplicate_pages_speak_japanese(td):

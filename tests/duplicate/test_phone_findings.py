@@ -151,3 +151,24 @@ def test_the_director_page_says_no_round_is_released_yet(td):
     text = html.content.decode()
     assert "up to round 0" not in text
     assert "The tables see no other table's results yet" in text
+
+
+def test_a_directors_session_at_the_phone_is_checked_for_csrf_and_a_table_token_is_not(td):
+    """The director's cookie is a credential a forged form could carry: without the form's CSRF
+    token the post is refused before the view reads it; with it, the view answers (here: an
+    unknown action). The table's token in a header cannot be forged by a page elsewhere, so it
+    needs none."""
+    tournament = make_event(td)
+    dup.start_round(tournament=tournament, actor=td)
+    url = reverse("tournaments:duplicate-table-act", args=[tournament.slug, 1])
+    director = Client(enforce_csrf_checks=True)
+    director.force_login(td.user)
+    refused = director.post(url, {"action": "nothing"})
+    assert refused.status_code == 403 and 'data-code="bad-action"' not in refused.content.decode()
+    director.get(reverse("tournaments:duplicate-table", args=[tournament.slug, 1]))
+    token = director.cookies["csrftoken"].value
+    answered = director.post(url, {"action": "nothing", "csrfmiddlewaretoken": token})
+    assert answered.status_code == 400 and 'data-code="bad-action"' in answered.content.decode()
+    phone = Client(enforce_csrf_checks=True)
+    called = phone.post(url, {"action": "call"}, **phone_of(tournament, td))
+    assert called.status_code == 200 and DirectorCall.objects.count() == 1

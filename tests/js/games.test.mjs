@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { FormError } from '../../static/js/scoring/form.js';
 import { cardFacts, gameFor, games } from '../../static/js/scoring/games.js';
-import { soloCalls, soloParts } from '../../static/js/scoring/games/solo_whist.js';
+import { declaringSide, soloCalls, soloParts } from '../../static/js/scoring/games/solo_whist.js';
 import { bidRowPlace } from '../../static/js/scoring/games/spades.js';
 import { checkRows, scoreList } from '../../static/js/scoring/summary.js';
 
@@ -191,13 +191,34 @@ test('solo whist: facts with the declarer, a named trump and the turned card', (
   const read = fakeRead({
     values: { '[data-solo-bid]': 'abundance', '[data-turned-rank]': '7' },
     picked: { declarer: 'E', 'turned-suit': 'C', 'solo-trump': 'H' },
-    counts: { 'tricks:N': 1, 'tricks:E': 10, 'tricks:S': 1, 'tricks:W': 1 },
+    counts: { 'tricks:declaring': 10, 'tricks:N': 1, 'tricks:E': 10, 'tricks:S': 1, 'tricks:W': 1 },
   });
   const facts = games['solo-whist'].facts({ dealer: 'W', read, config: config('solo-whist', rules), T });
   assert.deepEqual(facts, {
     calls: [{ seat: 'N', call: 'pass' }, { seat: 'E', call: 'abundance' }, { seat: 'S', call: 'pass' }, { seat: 'W', call: 'pass' }],
-    turned: '7C', trump: 'H', tricks: { N: 1, E: 10, S: 1, W: 1 },
+    turned: '7C', trump: 'H', tricks: { E: 10 },
   });
+  // a table that counted each player's tricks says so, and the record keeps each seat's count
+  const bySeat = fakeRead({
+    values: { '[data-solo-bid]': 'abundance', '[data-turned-rank]': '7' },
+    picked: { declarer: 'E', 'turned-suit': 'C', 'solo-trump': 'H', 'solo-tricks': 'seats' },
+    counts: { 'tricks:N': 1, 'tricks:E': 10, 'tricks:S': 1, 'tricks:W': 1 },
+  });
+  assert.deepEqual(games['solo-whist'].facts({ dealer: 'W', read: bySeat, config: config('solo-whist', rules), T }).tricks,
+    { N: 1, E: 10, S: 1, W: 1 });
+});
+
+test('solo whist: prop and cop states the partners\' tricks as one count, the side named N E S W', () => {
+  const rules = { names_trump: [], turned: true };
+  const read = fakeRead({
+    values: { '[data-solo-bid]': 'prop', '[data-turned-rank]': '2' },
+    picked: { declarer: 'W', partner: 'N', 'turned-suit': 'H' },
+    counts: { 'tricks:declaring': 9 },
+  });
+  const facts = games['solo-whist'].facts({ dealer: 'N', read, config: config('solo-whist', rules), T });
+  assert.deepEqual(facts.tricks, { NW: 9 });
+  assert.equal(declaringSide('NESW', 'S', 'E'), 'ES');
+  assert.equal(declaringSide('NESW', 'S', null), 'S');
 });
 
 test('solo whist: what the contract still needs is asked for, control by control', () => {
@@ -219,12 +240,17 @@ test('solo whist: what the contract still needs is asked for, control by control
 
 test('solo whist: the form shows what the contract needs', () => {
   const rules = { names_trump: ['abundance'] };
+  const side = { 'tricks-side': true, 'tricks-seats': false };
   assert.deepEqual(soloParts('prop', rules),
-    { declarer: true, partner: true, overcalled: false, 'named-trump': false, turned: true, tricks: true });
+    { declarer: true, partner: true, overcalled: false, 'named-trump': false, turned: true, tricks: true, ...side });
   assert.deepEqual(soloParts('abundance', rules),
-    { declarer: true, partner: false, overcalled: false, 'named-trump': true, turned: true, tricks: true });
+    { declarer: true, partner: false, overcalled: false, 'named-trump': true, turned: true, tricks: true, ...side });
+  assert.deepEqual(soloParts('abundance', rules, 'seats'),
+    { declarer: true, partner: false, overcalled: false, 'named-trump': true, turned: true, tricks: true,
+      'tricks-side': false, 'tricks-seats': true });
   assert.deepEqual(soloParts('pass', rules),
-    { declarer: false, partner: false, overcalled: false, 'named-trump': false, turned: false, tricks: false });
+    { declarer: false, partner: false, overcalled: false, 'named-trump': false, turned: false, tricks: false,
+      'tricks-side': false, 'tricks-seats': false });
   assert.equal(soloParts('', rules).declarer, false);
 });
 

@@ -137,7 +137,10 @@ test('Solo Whist: contract, declarer, the turned card and the declarer\'s tricks
   const done = tapAll(solo(), ['solo', 'E', '7', 'H', '5']);
   assert.deepEqual(done.questions.map(q => q.key), ['contract', 'declarer', 'turned-rank', 'turned-suit', 'tricks:declarer']);
   assert.equal(done.shown, null);
-  assert.deepEqual(tricksOf(done.writes), { N: 8, E: 5, S: 0, W: 0 });
+  // the declaring side's count alone (the spec's summary record): nothing written for a defender
+  assert.deepEqual(tricksOf(done.writes), { declaring: 5 });
+  assert.ok(done.writes.some(w => w.control.radio === 'solo-tricks' && w.value === 'side'));
+  assert.deepEqual(done.derived.map(d => [d.short, d.answer]), [['N+S+W', '8']]);
 });
 
 test('Solo Whist: Prop and cop asks the partner (never the declarer) and the pair\'s tricks', () => {
@@ -146,7 +149,9 @@ test('Solo Whist: Prop and cop asks the partner (never the declarer) and the pai
   const partner = questions.find(q => q.key === 'partner');
   assert.equal(partner.choices.find(c => c.value === 'E').disabled, true);
   const done = tapAll(context, ['prop', 'E', 'W', 'A', 'S', '9']);
-  assert.deepEqual(tricksOf(done.writes), { N: 4, E: 9, S: 0, W: 0 });
+  // one count for the pair, never split between the partners
+  assert.deepEqual(tricksOf(done.writes), { declaring: 9 });
+  assert.equal(done.questions.find(q => q.key === 'tricks:declarer').short, 'E+W');
 });
 
 test('Solo Whist: an abundance names its trumps; all passing asks nothing more', () => {

@@ -964,3 +964,19 @@ def test_another_tables_link_cannot_be_revoked_from_this_match(as_td, pending_ha
     assert as_td.post(address, {"confirm": "yes"}).status_code == 404
     token.refresh_from_db()
     assert token.state == "active"
+
+
+def test_the_match_and_hand_pages_write_a_negative_score_with_the_minus_sign(as_td, scored):
+    """ "NS -69" on the director's match and hand pages, where the phone and every other page
+    write "−69" (the evening walk, bench/evening_walk.py). N/S bid 8 and take 2: set."""
+    tournament, match = scored
+    set_hand = {
+        "dealer": "E",
+        "calls": [{"seat": seat, "call": "4"} for seat in "SWNE"],
+        "tricks": {"N": 1, "E": 4, "S": 1, "W": 7},
+    }
+    director = Actor(user=match.round.tournament.directors.first())
+    services.submit_hand(match=match, actor=director, record=set_hand)
+    for path in (f"matches/{match.pk}/", f"matches/{match.pk}/hands/2/"):
+        page = as_td.get(url(tournament, path)).content.decode()
+        assert "NS \u2212" in page and not re.search(r"NS -\d", page), path

@@ -102,3 +102,57 @@ def test_only_a_director_clears_a_table(table):
     )
     assert response.status_code in (403, 404)
     assert PinFailure.objects.exists() and not AuditEvent.objects.filter(action="pins-cleared")
+
+
+def test_a_duplicate_events_director_sees_a_locked_table_and_clears_it():
+    """The duplicate evening's director page (its dashboard) flags a table where wrong PINs are
+    typed and clears it: the pairs' right PIN works again."""
+    from tests.duplicate.builders import make_event, pair_pin
+    from tournaments.duplicate import services as dup
+
+    director = make_director("td")
+    tournament = make_event(director)
+    round_ = dup.start_round(tournament=tournament, actor=director)
+    match = round_.matches.get(table__number=1)
+    browser = Client()
+    browser.force_login(director.user)
+    page = reverse("tournaments:duplicate-director", args=[tournament.slug])
+    taken = set(Entry.objects.values_list("pin", flat=True))
+    free = [f"{n:04d}" for n in range(10_000) if f"{n:04d}" not in taken]
+    for n in range(side_pins.STRUGGLING):
+        actor = Actor(table=match.table_id, pin=free[n], client=f"10.0.2.{n + 1}", label="EW")
+        with pytest.raises(ServiceError):
+            side_pins.prove_side(match, actor)
+    html = browser.get(page).content.decode()
+    assert f"{side_pins.STRUGGLING} wrong PINs" in html and "PINs locked" not in html
+    for n in range(side_pins.STRUGGLING, side_pins.BUDGET):
+        actor = Actor(table=match.table_id, pin=free[n], client=f"10.0.2.{n + 1}", label="EW")
+        with pytest.raises(ServiceError):
+            side_pins.prove_side(match, actor)
+    html = browser.get(page).content.decode()
+    assert "PINs locked" in html and "Clear the wrong PINs" in html
+    right = Actor(table=match.table_id, pin=pair_pin(round_, 1, "NS"), client="10.0.9.9")
+    with pytest.raises(ServiceError) as refused:
+        side_pins.prove_side(match, right)
+    assert refused.value.code == "side-pin-locked"
+    cleared = browser.post(
+        reverse("tournaments:director-match-pins-clear", args=[tournament.slug, match.pk]),
+        {"next": page},
+    )
+    assert cleared.status_code == 302 and cleared["Location"] == page
+    assert "PINs locked" not in browser.get(page).content.decode()
+    assert side_pins.prove_side(match, right) == "NS"
+def test_the_room_panel_flags_the_table_too_and_puts_it_first(table):
+    """The room panel (the dashboard's first panel, the tables slowest first, updated live) is
+    what the director watches: five wrong PINs at a table showed nothing in its "Needs" column
+    (the evening walk, bench/evening_walk.py); only the round's table list further down said it."""
+    from tournaments.room import selectors as room
+
+    director, match, submission, browser = table
+    wrong_pins(match, side_pins.STRUGGLING)
+    dashboard = pages(match, browser)["dashboard"]
+    panel = dashboard[dashboard.index('class="data table-progress"') :]
+    panel = panel[: panel.index("</table>")]
+    assert "3 wrong PINs" in panel and "#pins" in panel
+    (row,) = room.table_progress(match.round)
+    assert row.needs_director and row.pins is not None and row.pins.failures == 3

@@ -549,3 +549,18 @@ def test_a_card_in_pin_mode_says_each_side_uses_its_own_pin_and_prints_no_pin(cl
     assert "other side" not in html
     for pin in tournament.entries.values_list("pin", flat=True):  # a card both sides see
         assert f">{pin}<" not in html
+
+
+@pytest.mark.django_db
+def test_the_card_printing_pages_lead_back_to_the_dashboard(client):
+    """The table cards' pages (the whole event's, a round's) had no way back to the tournament
+    but the browser's Back button (the evening walk, bench/evening_walk.py)."""
+    tournament = make_round()
+    signed_in(client, tournament)
+    dashboard = reverse("tournaments:director-dashboard", args=[tournament.slug])
+    for url in (
+        reverse("tournaments:printing-event-cards", args=[tournament.slug]),
+        cards_url(tournament),
+    ):
+        page = client.get(url).content.decode()
+        assert 'class="crumbs"' in page and f'href="{dashboard}"' in page, url

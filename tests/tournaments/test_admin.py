@@ -13,7 +13,7 @@ def test_every_domain_model_is_in_the_admin():
     missing = [
         m.__name__
         for m in apps.get_app_config("tournaments").get_models()
-        if m not in admin.site._registry
+        if not admin.site.is_registered(m)
     ]
     assert missing == []
 

@@ -114,6 +114,17 @@ def test_create_tournament_refuses_a_table_size_the_rules_do_not_seat(director):
     assert caught.value.code == "bad-format"
 
 
+def test_create_tournament_refuses_the_individual_movement_for_two_players(director):
+    """German Whist as an "Individual movement (tables of 3 or 4)" was created, then its round 1
+    could not be paired ("the table size must be 3 or 4, not 2"): the evening walk."""
+    with pytest.raises(ServiceError) as caught:
+        create(director, game="german-whist", rules="standard", format="individual")
+
+    assert caught.value.code == "bad-format" and "Swiss" in caught.value.message
+    assert not Tournament.objects.exists()
+    assert create(director, game="german-whist", rules="standard", format="swiss").table_size == 2
+
+
 def test_create_tournament_refuses_an_unknown_format(director):
     with pytest.raises(ServiceError) as caught:
         create(director, format="ladder")

@@ -1,2 +1,2 @@
 """The hand checker (`/check/`), in one place: reading and checking pasted or uploaded records
-(`records.py`), its form (`forms.py`) and its page (`views.py`; template check_hands.html)."""
+(`records.py`), its form (`forms.py`) and its page (`views.py`; its template in `templates/`)."""

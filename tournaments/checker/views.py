@@ -6,6 +6,7 @@ from django.urls import path
 
 from tournaments.checker.forms import CheckHandsForm
 from tournaments.checker.records import DEMO_GAMES, check_text, demo_records
+from tournaments.presentation import presentation
 
 
 def check_hands(request: HttpRequest) -> HttpResponse:
@@ -28,7 +29,7 @@ def check_hands(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "report": report,
-            "demo_games": DEMO_GAMES,
+            "demos": [(game, presentation(game).demo_label) for game in DEMO_GAMES],
             "show_codes": request.user.is_authenticated,
         },
         status=status,

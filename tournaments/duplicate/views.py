@@ -24,7 +24,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -35,12 +34,12 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
-from tournaments import services
+from tournaments import presentation, services
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
@@ -57,7 +56,7 @@ from tournaments.models import (
     hash_secret,
 )
 from tournaments.printing import paper as printing
-from tournaments.services import Actor, ServiceError, register_entry
+from tournaments.services import Actor, ServiceError, register_entry, side_pins
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.views import access
 from tournaments.views.errors import _render
@@ -207,7 +206,7 @@ def _duplicate(slug: str) -> Tournament:
 # -- the director's pages -------------------------------------------------------------------------
 
 
-@login_required
+@access.director_page(of="club")
 def new_event(request: HttpRequest) -> HttpResponse:
     form = DuplicateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -252,8 +251,11 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
     for r in BoardResult.objects.filter(match__round=round_, is_current=True):
         results[(r.table_number, r.board_id)] = r
     boards = {b.number: b for b in Board.objects.filter(tournament=tournament)}
+    matches = list(round_.matches.select_related("table").prefetch_related("seats__entry"))
+    # wrong PINs typed at a table this hour: struggling or locked, for the director to clear
+    troubles = side_pins.pin_troubles([m.pk for m in matches])
     rows = []
-    for match in round_.matches.select_related("table").prefetch_related("seats__entry"):
+    for match in matches:
         numbers = dup.boards_of(event, round_.number, match.played_table.number)
         cells = []
         for n in numbers:
@@ -268,6 +270,7 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
                 "ew": ew,
                 "boards": cells,
                 "done": sum(1 for c in cells if c["status"] == "confirmed"),
+                "pins": troubles.get(match.pk),
             }
         )
     return sorted(rows, key=lambda r: r["table"])
@@ -324,6 +327,12 @@ def event_page(request: HttpRequest, tournament: Tournament, actor: Actor) -> Ht
         "board_list": _board_list(tournament),
         "released": event.released_round,
         "section": "duplicate",
+        "preset_name": presentation.preset_name(
+            tournament.game,
+            tournament.rules
+            if isinstance(tournament.rules, str)
+            else tournament.rules.get("preset", ""),
+        ),
     }
     return render(request, "tournaments/duplicate/director.html", context)
 
@@ -689,7 +698,8 @@ def guide_cards(tournament: Tournament, event: DuplicateEvent) -> list[dict]:
 
 def _print(request: HttpRequest, template: str, context: dict, filename: str) -> HttpResponse:
     html = render_to_string(template, context, request=request)
-    if request.GET.get("format") == "pdf":
+    # a GET link (?format=pdf), or the guide cards' form that issues the codes (format=pdf)
+    if (request.POST.get("format") or request.GET.get("format")) == "pdf":
         data = printing.render_pdf(html, base_url=request.build_absolute_uri("/"))
         response = HttpResponse(data, content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -881,7 +891,7 @@ def panel_context(
 
 def _room(tournament: Tournament, match: Match) -> dict[str, Any]:
     """The round clock and "Call the director", as on the scoring page (the room's pieces:
-    templates/tournaments/room/_clock.html and the call service; issue 15). The call goes through
+    tournaments/room/_clock.html and the call service; issue 15). The call goes through
     `table_act` with the table's code, which opens this table number all evening."""
     from tournaments.models import DirectorCall
     from tournaments.room.selectors import round_clock
@@ -1032,12 +1042,16 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             )
         )
     if director and request.headers.get("Authorization") is None:
-        from django.middleware.csrf import CsrfViewMiddleware
+        # A director's session is a cookie: the form is checked for CSRF as every other form
+        # is (Django's csrf_protect around the rest of the view). A token in a header needs none.
+        return csrf_protect(_table_act)(request, tournament, number, match)
+    return _table_act(request, tournament, number, match)
 
-        # A check, not a chain: no next handler, and no view (so not a csrf_exempt one).
-        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})  # type: ignore[arg-type]
-        if reason is not None:
-            return reason
+
+def _table_act(
+    request: HttpRequest, tournament: Tournament, number: int, match: Match | None
+) -> HttpResponse:
+    """`table_act` once the caller may act at the table."""
     actor = _table_actor(request, tournament, number, match)
     error, code, status, retry_after = "", "", 200, None
     try:

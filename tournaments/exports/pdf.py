@@ -1,5 +1,5 @@
 """Standings and results as A4 PDFs, rendered by WeasyPrint from Django templates
-(templates/tournaments/exports/): a heading with the tournament's name, game, date and venue,
+(tournaments/exports/templates/): a heading with the tournament's name, game, date and venue,
 the name and page numbers in the page margins, and table headings repeated on every page.
 
 Japanese names need a CJK font on the machine (Debian: fonts-noto-cjk); the stylesheet asks for

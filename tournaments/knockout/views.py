@@ -12,12 +12,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import services
 from tournaments.knockout import services as knockout
+from tournaments.knockout.forms import KnockoutForm
 from tournaments.knockout.selectors import bracket_data, cut_data
 from tournaments.models import Tournament
 from tournaments.services import Actor
 from tournaments.views.access import director_page, viewer_directs
 from tournaments.views.director import _context
-from tournaments.views.director_forms import KnockoutForm
 from tournaments.views.outcomes import run
 from tournaments.views.public import _events_url, _tournament
 from tournaments.views.public import tournaments as public_tournaments

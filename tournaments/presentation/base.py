@@ -124,6 +124,11 @@ class GamePresentation(Protocol):
         """A simulated record of legal play to try the hand checker with."""
         ...
 
+    @property
+    def demo_label(self) -> Label:
+        """The hand checker's link to that demo ("a Spades match")."""
+        ...
+
 
 def suit_sign(letter: str | None) -> str:
     """S -> ♠ (anything else as given)."""
@@ -176,6 +181,11 @@ class Presentation:
     form_template: str
     card_entry = True
     turned_card = False
+
+    @property
+    def demo_label(self) -> Label:
+        """The game's name, unless the game says what its demo is."""
+        return self.label
 
     def call_word(self, call: str) -> str:
         return call_label(call)

@@ -24,6 +24,7 @@ class GermanWhist(Presentation):
     form_template = "tournaments/scoring/_german-whist.html"
     card_entry = False  # thirteen tricks of two hands: entered as facts only
     label = gettext_lazy("German Whist")
+    demo_label = gettext_lazy("a German Whist game")
     preset_names = {
         "standard": gettext_lazy("Standard"),
     }

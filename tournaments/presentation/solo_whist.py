@@ -19,6 +19,7 @@ class SoloWhist(Presentation):
     name = "solo-whist"
     form_template = "tournaments/scoring/_solo-whist.html"
     label = gettext_lazy("Solo Whist")
+    demo_label = gettext_lazy("Solo Whist hands")
     preset_names = {
         "phillips": gettext_lazy("Phillips (Pan Book of Card Games)"),
         "parlett-1": gettext_lazy("Parlett, first table"),

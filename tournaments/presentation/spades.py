@@ -21,6 +21,7 @@ class Spades(Presentation):
     name = "spades"
     form_template = "tournaments/scoring/_spades.html"
     label = gettext_lazy("Spades")
+    demo_label = gettext_lazy("a Spades match")
     preset_names = {
         "standard": gettext_lazy("Standard (the club's own rules)"),
         "hoyle": gettext_lazy("Hoyle's Rules of Games"),

@@ -17,6 +17,7 @@ class Whist(Presentation):
     form_template = "tournaments/scoring/_whist.html"
     turned_card = True
     label = gettext_lazy("Whist")
+    demo_label = gettext_lazy("a Whist rubber")
     preset_names = {
         "short-whist": gettext_lazy("Short whist"),
         "long-whist": gettext_lazy("Long whist"),

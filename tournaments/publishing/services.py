@@ -49,7 +49,7 @@ from tournaments.models import (
 from tournaments.seasons import services as season_tables
 from tournaments.services import SYSTEM, Actor, Conflict, Invalid, NotAllowed, ServiceError
 from tournaments.services.actors import audit, is_director
-from tournaments.services.backups import _one_snapshot
+from tournaments.services.backups import one_snapshot
 
 from . import client, payload
 
@@ -195,7 +195,7 @@ def send(*, tournament_id: int, now: datetime | None = None) -> Publication | No
     ).update(next_attempt_at=claim)
     if not claimed:
         return Publication.objects.filter(pk=publication.pk).first()
-    with _one_snapshot():
+    with one_snapshot():
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return None

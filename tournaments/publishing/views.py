@@ -13,18 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.models import Publication, PublishedEvent, PublishingKey, Tournament
-from tournaments.services import Actor, ServiceError, is_director
+from tournaments.services import Actor, ServiceError
+from tournaments.views.access import director_page
 from tournaments.words.engine import refusal_words
 
 from . import sender, services, words
@@ -100,13 +100,13 @@ def _page(
     return response
 
 
-@login_required
+@director_page(of="club")
 @never_cache
 def publishing_page(request: HttpRequest) -> HttpResponse:
     return _page(request)
 
 
-@login_required
+@director_page(of="club")
 @require_POST
 def save_target(request: HttpRequest) -> HttpResponse:
     form = TargetForm(request.POST)
@@ -129,12 +129,9 @@ def save_target(request: HttpRequest) -> HttpResponse:
     return redirect("tournaments:publishing")
 
 
-@login_required
+@director_page(refusal=gettext_lazy("Only this tournament's directors may publish it."))
 @require_POST
-def publish_now(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_director(Actor(user=request.user), tournament):
-        raise PermissionDenied(_("Only this tournament's directors may publish it."))
+def publish_now(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     if sender.trigger(tournament_id=tournament.pk, reason="now"):
         messages.success(
             request, _("Publishing: it goes out now, or as soon as the laptop is online.")
@@ -147,7 +144,7 @@ def publish_now(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("tournaments:director-dashboard", args=[tournament.slug]))
 
 
-@login_required
+@director_page(of="club")
 @require_http_methods(["POST"])
 def create_key(request: HttpRequest) -> HttpResponse:
     form = KeyForm(request.POST)
@@ -163,7 +160,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
     return _page(request, new_secret=secret)
 
 
-@login_required
+@director_page(of="club")
 @require_POST
 def revoke_key(request: HttpRequest, pk: int) -> HttpResponse:
     key = get_object_or_404(PublishingKey, pk=pk)
@@ -176,7 +173,7 @@ def revoke_key(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("tournaments:publishing")
 
 
-@login_required
+@director_page(of="club")
 @require_POST
 def take_over(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(PublishedEvent, pk=pk)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock, Seat
 from tournaments.room.services import ClockState, clock_state
+from tournaments.services import side_pins
 
 S = HandSubmission.Status
 
@@ -41,6 +42,7 @@ class TableProgress:
     last_at: datetime | None = None  # the latest hand entered (else the round's start)
     call: DirectorCall | None = None  # an open call
     waited: timedelta | None = None  # since the last hand, as of the page's time
+    pins: side_pins.PinTrouble | None = None  # wrong PINs at this table in the last hour
 
     @property
     def current_hand(self) -> int | None:
@@ -52,7 +54,11 @@ class TableProgress:
 
     @property
     def needs_director(self) -> bool:
-        return self.call is not None or self.disputed > 0
+        return (
+            self.call is not None
+            or self.disputed > 0
+            or (self.pins is not None and (self.pins.locked or self.pins.struggling))
+        )
 
 
 #: Seats clockwise from North (every game's seat letters follow it: NESW, NES, NS).
@@ -113,6 +119,7 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
     clock = RoundClock.objects.filter(round=round_).values_list("started_at", flat=True).first()
     if clock:
         start = clock
+    troubles = side_pins.pin_troubles([match.pk for match in matches])
     rows = []
     for match in matches:
         rows.append(
@@ -128,6 +135,7 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
                 finished=match.state == Match.State.FINISHED,
                 last_at=match.last_hand_at or start,
                 call=calls.get(match.played_table.pk),
+                pins=troubles.get(match.pk),
             )
         )
 

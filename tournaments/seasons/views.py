@@ -16,7 +16,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
@@ -38,7 +37,7 @@ from tournaments.seasons import services as service
 from tournaments.selectors import director as director_select
 from tournaments.services import Actor, ServiceError
 from tournaments.views import exports as export_views
-from tournaments.views.access import season_director_page
+from tournaments.views.access import director_page
 
 # -- forms --------------------------------------------------------------------------------------
 
@@ -241,7 +240,7 @@ def _refusal(error: ServiceError) -> str:
     return error.message
 
 
-@season_director_page
+@director_page(of="season")
 @require_http_methods(["GET", "POST"])
 def season_manage(request: HttpRequest, series: Series, actor: Actor) -> HttpResponse:
     """Set the season's rule; add and remove its evenings."""
@@ -287,17 +286,16 @@ def season_manage(request: HttpRequest, series: Series, actor: Actor) -> HttpRes
     )
 
 
-@login_required
+@director_page(of="season")
 @require_POST
-def season_add(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series(slug)
+def season_add(request: HttpRequest, series: Series, actor: Actor) -> HttpResponse:
     form = AddEveningForm(request.POST, series=series, user=request.user)
     if not form.is_valid():
         messages.error(request, _("Choose one of your tournaments of this season's game."))
     else:
         try:
             service.add_tournament(
-                actor=Actor(user=request.user),
+                actor=actor,
                 series=series,
                 tournament=form.cleaned_data["tournament"],
             )
@@ -308,15 +306,16 @@ def season_add(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("tournaments:season-manage", slug=series.slug)
 
 
-@login_required
+@director_page(of="season")
 @require_POST
-def season_remove(request: HttpRequest, slug: str, tournament: str) -> HttpResponse:
-    series = _series(slug)
+def season_remove(
+    request: HttpRequest, series: Series, actor: Actor, tournament: str
+) -> HttpResponse:
     member = Tournament.objects.filter(slug=tournament).first()
     if member is None:
         raise Http404("no such tournament")
     try:
-        service.remove_tournament(actor=Actor(user=request.user), series=series, tournament=member)
+        service.remove_tournament(actor=actor, series=series, tournament=member)
     except ServiceError as error:
         messages.error(request, error.message)
     else:

@@ -86,9 +86,10 @@ def tournament_backups(*, folder: Path, slug: str) -> list[Path]:
 
 
 @contextlib.contextmanager
-def _one_snapshot() -> Iterator[None]:
-    """Reads that see one moment of the database, so the archive is consistent while hands keep
-    arriving, without holding up their writes: a deferred read transaction on SQLite (WAL:
+def one_snapshot() -> Iterator[None]:
+    """Reads that see one moment of the database, so a document built from many queries (a
+    backup's archive, publishing's payload) is consistent while hands keep arriving, without
+    holding up their writes: a deferred read transaction on SQLite (WAL:
     writers carry on), REPEATABLE READ, READ ONLY on PostgreSQL. Inside an outer transaction
     (a test) that transaction already is the snapshot."""
     if connection.in_atomic_block:
@@ -148,7 +149,7 @@ def write_backup(*, tournament_id: int, reason: str, folder: Path | None = None)
         return None
     if _archive_text is None:
         raise RuntimeError("no archive writer: the tournaments app is not ready")
-    with _one_snapshot():
+    with one_snapshot():
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return None

@@ -1,12 +1,19 @@
 """Who may see a page: the one director guard of every director page, and the one answer to
 "does this visitor direct the tournament?" that decides whether a draft is shown.
 
-- `director_page` wraps every page of one tournament that only its directors see (the director's
-  pages, duplicate's and knockout's settings, the room, printing, imports, the archive). It
-  sends a visitor who is not signed in to the sign-in page, looks the tournament up by its slug
-  (404 when there is none, or when it is not of the page's format) and answers 403 to anyone
-  who does not direct it; the view gets (request, tournament, actor, ...).
-- `season_director_page` is the same guard for a season's page (its directors manage it).
+- `director_page` wraps every director page. A visitor who is not signed in goes to the sign-in
+  page. Then, by what the page directs (`of`):
+  - `"tournament"` (the default: the director's pages, duplicate's and knockout's settings, the
+    room, printing, imports, publishing an event, the archive): it looks the tournament up by
+    its slug (404 when there is none, or when it is not of the page's `formats`) and answers 403
+    to anyone who does not direct it; the view gets (request, tournament, actor, ...).
+  - `"season"`: the same for a season's pages (its directors manage it); the view gets
+    (request, series, actor, ...).
+  - `"club"`: the pages of no one tournament (the director's home and a new event, publishing's
+    keys and site): anyone signed in, who sees and changes only what they direct (the
+    services decide); the view gets (request, ...).
+  `GUARDED` holds every page it made: `tests/pages/test_director_guard.py` fails when a page
+  under `director/` (or a season's `manage/`) is served without it.
 - `viewer_directs` is the public pages' question: a director sees the draft rounds, the
   unreleased duplicate results and the cut before it is published; everyone else does not.
 """
@@ -15,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import wraps
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -38,61 +45,86 @@ def viewer_directs(request: HttpRequest, tournament: Tournament) -> bool:
     return request.user.is_authenticated and is_director(Actor(user=request.user), tournament)
 
 
-#: A view as the guards take it (request, tournament or series, actor, ...) and as they give it
+#: A view as the guard takes it (request, tournament or series, actor, ...) and as it gives it
 #: (request, slug, ...).
 View = Callable[..., HttpResponseBase]
+
+#: What a director page directs: one tournament, one season, or the club's (none in particular).
+Directs = Literal["tournament", "season", "club"]
+
+#: Every page `director_page` made (the test of the URLconf reads it).
+GUARDED: set[View] = set()
 
 
 @overload
 def director_page(
-    view: View, *, formats: Iterable[str] = ..., refusal: str | Promise = ...
+    view: View,
+    *,
+    of: Directs = ...,
+    formats: Iterable[str] = ...,
+    refusal: str | Promise = ...,
 ) -> View: ...
 
 
 @overload
 def director_page(
-    view: None = None, *, formats: Iterable[str] = ..., refusal: str | Promise = ...
+    view: None = None,
+    *,
+    of: Directs = ...,
+    formats: Iterable[str] = ...,
+    refusal: str | Promise = ...,
 ) -> Callable[[View], View]: ...
 
 
 def director_page(
     view: View | None = None,
     *,
+    of: Directs = "tournament",
     formats: Iterable[str] = (),
     refusal: str | Promise = SEE_THIS_PAGE,
 ) -> View | Callable[[View], View]:
-    """A page of one tournament, for its directors: the view gets (request, tournament, actor).
-
-    `@director_page` or `@director_page(formats=[...], refusal=...)`: `formats` limits the page
-    to tournaments of those formats (404 for another), `refusal` is the 403's sentence."""
+    """A director's page: `@director_page`, or `@director_page(of=..., formats=[...],
+    refusal=...)`. `of`: what the page directs (the module's docstring); `formats` limits a
+    tournament's page to tournaments of those formats (404 for another), `refusal` is the 403's
+    sentence."""
     allowed = tuple(formats)
 
-    def guard(view: View) -> View:
-        @login_required
-        @wraps(view)
-        def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            found = Tournament.objects.filter(format__in=allowed) if allowed else Tournament
-            tournament = get_object_or_404(found, slug=slug)
-            actor = Actor(user=request.user)
-            if not is_director(actor, tournament):
-                raise PermissionDenied(str(refusal))
-            return view(request, tournament, actor, *args, **kwargs)
+    def tournament_page(
+        view: View, request: HttpRequest, slug: str, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        found = Tournament.objects.filter(format__in=allowed) if allowed else Tournament
+        tournament = get_object_or_404(found, slug=slug)
+        actor = Actor(user=request.user)
+        if not is_director(actor, tournament):
+            raise PermissionDenied(str(refusal))
+        return view(request, tournament, actor, *args, **kwargs)
 
-        return page
-
-    return guard if view is None else guard(view)
-
-
-def season_director_page(view: View) -> View:
-    """A season's page for its directors: the view gets (request, series, actor)."""
-
-    @login_required
-    @wraps(view)
-    def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def season_page(
+        view: View, request: HttpRequest, slug: str, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
         series = get_object_or_404(Series, slug=slug)
         actor = Actor(user=request.user)
         if not directs_series(actor, series):
             raise PermissionDenied(_("Only this season's directors may see this page."))
         return view(request, series, actor, *args, **kwargs)
 
-    return page
+    def club_page(view: View, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        return view(request, *args, **kwargs)
+
+    checks: dict[str, Callable[..., HttpResponseBase]] = {
+        "tournament": tournament_page,
+        "season": season_page,
+        "club": club_page,
+    }
+    check = checks[of]
+
+    def guard(view: View) -> View:
+        @login_required
+        @wraps(view)
+        def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            return check(view, request, *args, **kwargs)
+
+        GUARDED.add(page)
+        return page
+
+    return guard if view is None else guard(view)

@@ -11,7 +11,6 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.forms import BooleanField, Form
@@ -24,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import presentation, services
+from tournaments.knockout.forms import KnockoutForm
 from tournaments.knockout.services import SETTING_REFUSALS
 from tournaments.models import (
     Entry,
@@ -45,7 +45,6 @@ from tournaments.views.director_forms import (
     CorrectionForm,
     FixTableForm,
     KeepApartForm,
-    KnockoutForm,
     RegisterEntryForm,
     RulesForm,
     SeedForm,
@@ -140,6 +139,7 @@ def links(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
         "results": export("results"),
         "hands": _url("export-hands", slug=slug),
         "archive": _url("export-archive", slug=slug),
+        "static_site": _url("staticsite-zip", slug=slug),
         "public": _url("public-tournament", slug=slug),
         "standings": _url("public-standings", slug=slug),
     }
@@ -223,7 +223,7 @@ def _knockout_form(request: HttpRequest, reloaded: bool) -> KnockoutForm:
     return KnockoutForm(request.POST, fmt=request.POST.get("format"))
 
 
-@login_required
+@director_page(of="club")
 @require_http_methods(["GET", "POST"])
 def director_home(request: HttpRequest) -> HttpResponse:
     """The tournaments I direct (a superuser: all), and the form for a new one: a Swiss (with
@@ -260,7 +260,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@director_page(of="club")
 def director_rules_options(request: HttpRequest) -> HttpResponse:
     """The preset list and house options of a game and preset (director.js swaps them in)."""
     game = request.GET.get("game", "spades")

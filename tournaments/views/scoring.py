@@ -239,7 +239,9 @@ def error_labels() -> dict[str, str]:
             "confirms it."
         ),
         "side-pin-required": _("Type the PIN on your entry's card."),
-        "side-pin-wrong": _("That PIN is not one of this table's entries': check the card."),
+        "side-pin-wrong": _(
+            "That PIN is not the PIN of an entry at this table: check the PIN on your entry's card."
+        ),
         "side-pin-mismatch": _("That PIN is another side's: nothing was changed."),
         "side-pin-wait": _("Too many wrong PINs from this phone: try again in a moment."),
         "side-pin-locked": _(
@@ -267,8 +269,8 @@ def error_labels() -> dict[str, str]:
 
 def _tricks(result: dict, record: dict, sides: tuple[selectors.SideView, ...]) -> str:
     """The tricks each seat (or side) took, as the engine read them. Partners' tricks are shown
-    per side, as the paper sheet keeps them, unless a seat's own count matters (a nil): the pad
-    enters a side's tricks against its first bidder (static/js/scoring/pad.js)."""
+    per side, as the paper sheet keeps them, unless a seat's own count matters (a nil). A Solo
+    Whist record states the declaring side's tricks alone ("W 7", "E+S 9"), or each seat's."""
     tricks = result.get("tricks") or {}
     partners = len(sides) == 2 and all(len(side.seats) == 2 for side in sides)
     nil = any(
@@ -282,7 +284,12 @@ def _tricks(result: dict, record: dict, sides: tuple[selectors.SideView, ...]) -
     # clockwise from North whatever order the record was stored in (PostgreSQL's jsonb keeps
     # an object's keys in its own order)
     in_order = sorted(tricks.items(), key=lambda item: (SEAT_ORDER.get(item[0], 9), item[0]))
-    return " · ".join(f"{who} {n}" for who, n in in_order)
+    # each player a side (Solo Whist): a key of two seats is prop and cop's declaring side, its
+    # count the pair's together ("E+S 9", as the pad and the contract write the pair)
+    alone = all(len(side.seats) == 1 for side in sides)
+    return " · ".join(
+        f"{'+'.join(who) if alone and len(who) > 1 else who} {n}" for who, n in in_order
+    )
 
 
 SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3, "NS": 4, "EW": 5}

@@ -20,9 +20,8 @@
 // record: bids and tricks per player") states Spades tricks per seat, so the pad asks each seat
 // but the last for its own tricks (the last is derived: the total is fixed) and never writes a
 // count nobody gave. A Solo Whist hand is asked the declarer's (and partner's) tricks, the
-// spec's summary record ("tricks taken by the declaring side"); the record's per-seat form
-// writes the declaring group's count against its first seat and the defenders' against the
-// first defender (a split the scoring never reads: docs/scoring.md).
+// spec's summary record ("tricks taken by the declaring side"), and the record states that
+// count alone (`tricks` {"NE": 9}: docs/scoring.md), nothing about each defender.
 
 import { fmt } from './text.js';
 
@@ -73,19 +72,20 @@ function seatTricks(context, seats, answers, { total }) {
   return { questions, derived, writes };
 }
 
-/** One count for a group of seats (a side, or a declarer and partner), the rest derived: the
- * group's count is written against its first seat, the others' against their first seat. */
-function groupTricks(context, { key, who, otherWho, short, otherShort, group, others, seats, total, answers }) {
+/** The declaring side's tricks in Solo Whist, one count for the declarer (and partner): the
+ * form's "declaring side" stepper; the defenders' count is only shown (the rest of 13). */
+function declaringTricks(context, { who, otherWho, short, otherShort, answers }) {
+  const key = 'tricks:declarer';
   const answer = answers[key] ?? null;
   const questions = [{
-    key, kind: 'tricks', answer, short, prompt: fmt(context.T.padTricks, { who }), choices: counts(0, total),
+    key, kind: 'tricks', answer, short, prompt: fmt(context.T.padTricks, { who }), choices: counts(0, 13),
   }];
   const derived = [{ key: `${key}:others`, short: otherShort, prompt: fmt(context.T.padTricks, { who: otherWho }),
-                     answer: answer === null ? null : String(total - Number(answer)) }];
-  const writes = answer === null ? [] : seats.map(seat => ({
-    control: { count: ['tricks', seat] },
-    value: seat === group[0] ? Number(answer) : seat === others[0] ? total - Number(answer) : 0,
-  }));
+                     answer: answer === null ? null : String(13 - Number(answer)) }];
+  const writes = answer === null ? [] : [
+    { control: { radio: 'solo-tricks' }, value: 'side' },
+    { control: { count: ['tricks', 'declaring'] }, value: Number(answer) },
+  ];
   return { questions, derived, writes };
 }
 
@@ -181,10 +181,9 @@ function soloWhist(context, answers) {
   if (played && declarer !== null && (bid !== 'prop' || partner !== null)) {
     const group = bid === 'prop' ? seats.filter(seat => seat === declarer || seat === partner) : [declarer];
     const others = seats.filter(seat => !group.includes(seat));
-    const tricks = groupTricks(context, {
-      key: 'tricks:declarer', who: group.map(seat => seatWho(context, seat)).join(' + '),
-      otherWho: others.join(' + '), short: group.join('+'), otherShort: others.join('+'),
-      group, others, seats, total: 13, answers,
+    const tricks = declaringTricks(context, {
+      who: group.map(seat => seatWho(context, seat)).join(' + '),
+      otherWho: others.join(' + '), short: group.join('+'), otherShort: others.join('+'), answers,
     });
     questions.push(...tricks.questions);
     writes.push(...tricks.writes);

@@ -95,7 +95,10 @@ def _hand_view(tournament: Tournament, version: HandSubmission) -> HandView:
         status=STATUS_WORDS.get(version.status, version.status),
         dealer=record.get("dealer", ""),
         calls=_calls(game, record),
-        tricks={k: str(v) for k, v in (result.get("tricks") or record.get("tricks") or {}).items()},
+        tricks={
+            _tricks_key(game, k): str(v)
+            for k, v in (result.get("tricks") or record.get("tricks") or {}).items()
+        },
         score=side_numbers(result.get("score")),
         totals=side_numbers((result.get("after") or {}).get("score")),
         facts=presentation(game).facts(record, result),
@@ -103,6 +106,12 @@ def _hand_view(tournament: Tournament, version: HandSubmission) -> HandView:
         play=tricks(game, tournament.rules, record, result),
         full="deal" in record and "play" in record,
     )
+
+
+def _tricks_key(game: str, key: str) -> str:
+    """Who took the tricks: a seat or side as stored; Solo Whist's declaring pair as "N+W" (a
+    record states the declaring side's tricks alone, the pair's together)."""
+    return "+".join(key) if game == "solo-whist" else key
 
 
 def _calls(game: str, record: dict) -> list[tuple[str, str]]:

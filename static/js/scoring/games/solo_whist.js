@@ -1,6 +1,8 @@
 // Solo Whist on the scoring page: the contract the auction ended in (entered as its outcome;
 // soloCalls writes the shortest legal auction for it), the declarer and partner or overcalled
-// seat, a named trump, the turned card, and the tricks per seat
+// seat, a named trump, the turned card, and the tricks as the table counted them: the
+// declaring side's (the spec's summary record: `tricks` {"NE": 9}, the side named by its seats
+// in the order N E S W), or each player's own
 // (templates/tournaments/scoring/_solo-whist.html).
 
 import { $ } from '../dom.js';
@@ -35,8 +37,14 @@ export function soloCalls(order, { bid, declarer, partner, overcalled }) {
   return calls;
 }
 
-/** Which parts of the form a contract needs (rules: config.form). */
-export function soloParts(bid, rules) {
+/** The declaring side as the record names it: its seats in the order of `seats` (N E S W). */
+export function declaringSide(seats, declarer, partner) {
+  return [...seats].filter(seat => seat === declarer || (partner && seat === partner)).join('');
+}
+
+/** Which parts of the form a contract needs (rules: config.form); `by`: how the tricks were
+ * counted ('side', the default, or 'seats'). */
+export function soloParts(bid, rules, by = 'side') {
   const played = Boolean(bid) && bid !== 'pass';
   return {
     declarer: played,
@@ -44,13 +52,16 @@ export function soloParts(bid, rules) {
     overcalled: bid === 'abundance-in-trumps',
     'named-trump': played && rules.names_trump.includes(bid),
     turned: bid !== 'pass',
-    tricks: bid !== 'pass',
+    tricks: played,
+    'tricks-side': played && by !== 'seats',
+    'tricks-seats': played && by === 'seats',
   };
 }
 
 export default {
   /** The contract the engine read from the stored auction (none: thrown in), its declarer,
-   * partner or overcalled seat, named trumps, the turned card and the tricks per seat. */
+   * partner or overcalled seat, named trumps, the turned card and the tricks as stored: the
+   * declaring side's count, or each seat's (a record stored in the four-seat form). */
   fill({ record, contract, form }) {
     const write = formWriter(form);
     write.value('[data-solo-bid]', contract ? contract.bid : 'pass');
@@ -67,11 +78,19 @@ export default {
       write.value('[data-turned-rank]', record.turned[0]);
       write.pick('turned-suit', record.turned.slice(-1));
     }
-    for (const [seat, count] of Object.entries(record.tricks || {})) write.count('tricks', seat, count);
+    const stored = Object.entries(record.tricks || {});
+    if (stored.length === 1) {
+      write.pick('solo-tricks', 'side');
+      write.count('tricks', 'declaring', stored[0][1]);
+    } else if (stored.length) {
+      write.pick('solo-tricks', 'seats');
+      for (const [seat, count] of stored) write.count('tricks', seat, count);
+    }
   },
 
   arrange({ form, read, config }) {
-    for (const [name, visible] of Object.entries(soloParts(read.value('[data-solo-bid]'), config.form))) {
+    const by = read.picked('solo-tricks') || 'side';
+    for (const [name, visible] of Object.entries(soloParts(read.value('[data-solo-bid]'), config.form, by))) {
       const found = $(`[data-part="${name}"]`, form);
       if (found) found.hidden = !visible;
     }
@@ -105,7 +124,10 @@ export default {
       if (!trump) throw new FormError(T.chooseTrump, 'input[name="solo-trump"]');
       facts.trump = trump;
     }
-    facts.tricks = read.tricks([...config.seats]);
+    // what the table counted: the declaring side's tricks (the rest are the defenders'), or
+    // each player's own
+    if (read.picked('solo-tricks') === 'seats') facts.tricks = read.tricks([...config.seats]);
+    else facts.tricks = { [declaringSide(config.seats, declarer, bid === 'prop' ? partner : null)]: read.count('tricks', 'declaring') };
     return facts;
   },
 
