@@ -93,10 +93,12 @@ class PublishEvent(APIView):
     @extend_schema(
         tags=["publishing"],
         operation_id="publish_event",
-        summary="Publish an event from the room (create, replace whole, or find it unchanged)",
+        summary="Publish an event from the room (create, update in place, or find it unchanged)",
         description="The body is the event's archive (`tricktable-archive/1`, secrets left "
-        "out). The same document again answers `unchanged` and changes nothing. Refusals, "
-        "which change nothing: " + REFUSALS,
+        "out). A changed document updates the event in place: the same tournament, rounds, "
+        "entries, matches, players and teams (the same ids), people known again by their "
+        "record's `uid`. The same document again answers `unchanged` and changes nothing. "
+        "Refusals, which change nothing: " + REFUSALS,
         request={"application/json": OpenApiTypes.OBJECT},
         responses={
             201: OpenApiResponse(PublishedSerializer, description="Created"),

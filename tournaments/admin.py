@@ -368,4 +368,5 @@ class BoardResultAdmin(ReadOnlyAdmin):
     list_filter = ["tournament", "status", "kind"]
 
 
+from tournaments.members import admin as members_admin  # noqa: E402, F401 - registers
 from tournaments.publishing import admin as publishing_admin  # noqa: E402, F401 - registers

@@ -10,6 +10,7 @@ write go through `tournaments.services`, one transaction each.
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
@@ -39,6 +40,10 @@ class Player(models.Model):
         _("club number"), max_length=30, blank=True, help_text=_("Optional membership number.")
     )
     email = models.EmailField(_("email"), blank=True)
+    # The record's identity wherever its results go (an archive, the club's site): opaque,
+    # never shown, the same person however the name is spelt or hidden. Restoring an archive
+    # reuses the player of the same uid; a published event's players keep theirs on the site.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -928,6 +933,10 @@ from tournaments.duplicate.models import (  # noqa: E402, F401
     BoardResult,
     DuplicateEvent,
     DuplicatePair,
+)
+from tournaments.members.models import (  # noqa: E402, F401
+    MembersSettings,
+    RemovedName,
 )
 from tournaments.publishing.models import (  # noqa: E402, F401
     Publication,

@@ -1,6 +1,7 @@
 from tournaments.checker import views as checker
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
+from tournaments.members import views as members
 from tournaments.printing import views as printing
 from tournaments.publishing import views as publishing
 from tournaments.room import views as room
@@ -23,6 +24,7 @@ urlpatterns = [
     *scoring.urlpatterns,
     *duplicate.urlpatterns,
     *publishing.urlpatterns,  # before the director's `director/<slug>/`
+    *members.urlpatterns,  # likewise (`director/members/`)
     *staticsite.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,

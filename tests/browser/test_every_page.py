@@ -70,6 +70,8 @@ def addresses() -> dict[str, str]:
         "bracket-projector": f"/t/{cup.slug}/bracket/projector/",
         "knockout": f"/director/{cup.slug}/knockout/",
         "knockout-setup": f"/director/{s}/knockout/",
+        "members-search": "/players/?q=an",
+        "members-director": "/director/members/?q=an",
     }
 
 

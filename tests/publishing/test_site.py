@@ -233,3 +233,33 @@ def test_a_season_counting_the_event_keeps_counting_it_after_a_republish(
     member = SeriesMember.objects.get(series=season)
     assert member.tournament == Tournament.objects.get(slug=SLUG)
     assert Series.objects.get(pk=season.pk).inputs_version > before  # its table recomputed
+
+
+def test_nobody_scores_or_registers_on_a_published_event_until_it_is_taken_over(
+    room_event, site_key, site_director
+):
+    """Not only the director's workflows: a hand entered at a table as a director, and a
+    registration, are refused too (published-from-room), changing nothing."""
+    key, _secret = site_key
+    services.receive(key=key, slug=SLUG, document=as_published(room_event))
+    site = Tournament.objects.get(slug=SLUG)
+    in_play = (
+        site.round_set.exclude(state=Round.State.CLOSED).get().matches.exclude(is_bye=True).first()
+    )
+    played = (
+        HandSubmission.objects.filter(hand__match__round__tournament=room_event, is_current=True)
+        .order_by("id")
+        .first()
+    )
+    record = {k: v for k, v in played.record.items() if k not in ("format", "game", "rules")}
+    record.pop("before", None)
+    before = counts()
+    with pytest.raises(ServiceError) as refused:
+        workflows.submit_hand(match=in_play, actor=site_director, record=record)
+    assert refused.value.code == "published-from-room"
+    with pytest.raises(ServiceError) as refused:
+        workflows.register_entry(
+            tournament=site, actor=Actor(label="passer-by"), players=["A Stranger", "Another"]
+        )
+    assert refused.value.code == "published-from-room"
+    assert counts() == before

@@ -49,6 +49,7 @@ def test_a_tournament_named_like_a_director_page_gets_a_slug_of_its_own(director
     had its dashboard at that address, hidden behind it."""
     assert create(director, name="Publishing").slug == "publishing-2"
     assert create(director, name="New").slug == "new-2"
+    assert create(director, name="Members").slug == "members-2"  # /director/members/
 
 
 def test_creator_does_not_direct_other_tournaments(director, stranger):

@@ -34,7 +34,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import ratings, side_pins
-from tournaments.services.actors import Actor, audit, is_director, require_director, scores_table
+from tournaments.services.actors import (
+    Actor,
+    audit,
+    is_director,
+    require_director,
+    require_not_published,
+    scores_table,
+)
 from tournaments.services.errors import Conflict, Invalid, NotAllowed, NotFound, ServiceError
 from tournaments.services.hands import MAX_HAND_BYTES
 from tournaments.services.tournaments import create_tournament
@@ -413,6 +420,7 @@ def _locked(match: Match) -> Match:
 
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
+    require_not_published(actor, tournament)
     if is_director(actor, tournament):
         return True
     if not scores_table(actor, match.table_id):

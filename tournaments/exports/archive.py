@@ -15,8 +15,11 @@ archive) and club ratings (derived from every tournament's matches: recomputed a
 restore). docs/exports.md states the format and its guarantees.
 
 `restore` writes the archive into a database that does not hold the tournament yet, in one
-transaction: ids are re-linked, players with a club number already in the database are reused,
-missing users are created without a usable password, and the original timestamps are kept.
+transaction: ids are re-linked, players already in the database are reused (the same record by
+its `uid`, else the member of the same club number), missing users are created without a usable
+password, and the original timestamps are kept. A caller replacing a tournament it just deleted
+may ask for rows to get back their old database ids (`keep`: the club's site does, so that a
+republished event's links still lead to the same tournament, entries, rounds and matches).
 Nothing is announced while it runs; after commit the standings and the game's ratings are
 scheduled once.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
@@ -63,6 +67,12 @@ from tournaments.services import SYSTEM, Actor, Conflict, NotAllowed, ServiceErr
 
 #: A model class, as the restore builds and inserts its rows.
 M = TypeVar("M", bound=models.Model)
+
+#: Database ids a restore gives back to rows: model -> {archive id: database id}. Only for ids
+#: the caller freed in the same transaction (the tournament it replaces); the tournament itself
+#: is under TOURNAMENT_ID.
+Keep = dict[type[models.Model], dict[Any, int]]
+TOURNAMENT_ID = "tournament"
 
 FORMAT = "tricktable-archive/1"
 REQUIRED = ("name", "slug", "game", "rules", "format", "rounds")  # of the tournament
@@ -153,6 +163,8 @@ def _out(value: Any) -> Any:
         return str(value)
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
     return value
 
 
@@ -446,8 +458,9 @@ def check_archive(archive: Any) -> None:
 class _Restorer:
     """One restore: archive ids -> new rows, written in dependency order."""
 
-    def __init__(self, archive: dict[str, Any]) -> None:
+    def __init__(self, archive: dict[str, Any], keep: Keep | None = None) -> None:
         self.archive = archive
+        self.keep: Keep = keep or {}
         self.pks: dict[type, dict[int, int]] = {}
         self.users: dict[str, Any] = {}
         self.created_users: list[str] = []
@@ -493,7 +506,12 @@ class _Restorer:
         return model(**values)
 
     def create(self, model: type[M], rows: list[dict], objects: Sequence[M]) -> None:
-        """Insert the rows, then put back the timestamps Django stamped on insert."""
+        """Insert the rows (with the database ids `keep` gives back), then put back the
+        timestamps Django stamped on insert."""
+        kept = self.keep.get(model) or {}
+        for row, obj in zip(rows, objects, strict=True):
+            if row.get("id") in kept:
+                obj.pk = kept[row["id"]]
         model._default_manager.bulk_create(objects)
         stamped = [f for f in _plain_fields(model) if _is_timestamp(f)]
         for row, obj in zip(rows, objects, strict=True):
@@ -509,7 +527,12 @@ class _Restorer:
         self.refuse_held()
         self.make_users()
         self.tournament = self.build(Tournament, archive["tournament"], "tournament")
-        self.tournament.save()
+        kept = (self.keep.get(Tournament) or {}).get(TOURNAMENT_ID)
+        if kept is not None:
+            self.tournament.pk = kept
+            self.tournament.save(force_insert=True)
+        else:
+            self.tournament.save()
         stamps = {
             f.name: _in(f, archive["tournament"][f.name], "tournament")
             for f in _plain_fields(Tournament)
@@ -629,9 +652,20 @@ class _Restorer:
         rows = _rows(self.archive, "players")
         numbers = [r.get("club_number") for r in rows if r.get("club_number")]
         held = {p.club_number: p for p in Player.objects.filter(club_number__in=numbers)}
+        uid_field = Player._meta.get_field("uid")
+        uids = {
+            row["id"]: _in(uid_field, row["uid"], f"players {row['id']}")
+            for row in rows
+            if row.get("uid") is not None
+        }
+        same = {p.uid: p for p in Player.objects.filter(uid__in=list(uids.values()))}
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
-            found = held.get(row.get("club_number") or "")  # "" for none: no player's number
+            # The same record (its uid), else the member of that club number ("" for none).
+            uid = uids.get(row["id"])
+            found = (same.get(uid) if uid is not None else None) or held.get(
+                row.get("club_number") or ""
+            )
             if found is not None:
                 mapping[row["id"]] = found.pk
                 continue
@@ -705,7 +739,7 @@ class _Restorer:
         self.create(StandingsSnapshot, rows, objects)
 
 
-def restore(*, archive: Any, actor: Actor = SYSTEM) -> Restored:
+def restore(*, archive: Any, actor: Actor = SYSTEM, keep: Keep | None = None) -> Restored:
     """Write an archive into this database as a new tournament (see the module docstring);
     raises ArchiveError, AlreadyHeld or NotAllowed, having changed nothing. Restoring is an
     operator's act (the `import` command runs as the system) or a superuser's: it creates
@@ -716,7 +750,7 @@ def restore(*, archive: Any, actor: Actor = SYSTEM) -> Restored:
     check_archive(archive)
     try:
         with transaction.atomic():
-            result = _Restorer(archive).run()
+            result = _Restorer(archive, keep).run()
             tournament_id, game = result.tournament.pk, result.tournament.game
             transaction.on_commit(lambda: _schedule(tournament_id, game))
     except DatabaseError as error:  # a constraint, or a value too long for its column

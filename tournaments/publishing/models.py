@@ -108,8 +108,8 @@ class PublishingKey(SecretToken):
 
 class PublishedEvent(models.Model):
     """An event of this site that a room publishes: its slug is the room's, its tournament is
-    replaced whole on every publish. Taken over (`taken_over_at`), it is the site's own event
-    and the room's publishes are refused."""
+    updated in place on every publish that changes it (publishing.services). Taken over
+    (`taken_over_at`), it is the site's own event and the room's publishes are refused."""
 
     slug = models.SlugField(max_length=80, unique=True)
     key = models.ForeignKey(PublishingKey, models.PROTECT, related_name="events")
@@ -121,6 +121,10 @@ class PublishedEvent(models.Model):
         related_name="published",
     )
     digest = models.CharField(max_length=64)  # sha-256 of the payload, its export time left out
+    # The last document received, as the site keeps it (tournaments.members.names.for_site:
+    # the site's identities, names removed on request withheld): the event is restored from it
+    # again when the club changes how names are shown.
+    document = models.JSONField(default=dict, blank=True, editable=False)
     first_published_at = models.DateTimeField()
     updated_at = models.DateTimeField()  # the last publish that changed something
     received_at = models.DateTimeField()  # the last publish, changed or not

@@ -7,8 +7,10 @@ that doubles up to `PUBLISH_RETRY_MAX` seconds; a refusal (wrong key, slug taken
 director. `sender` decides where attempts run (a Celery worker, or a thread of the evening
 server).
 
-The site (`create_key`, `revoke_key`, `receive`, `take_over`): a publish creates or replaces the
-event of that slug, whole, in one transaction; the same document again changes nothing.
+The site (`create_key`, `revoke_key`, `receive`, `take_over`, `reshow`): a publish creates the
+event of that slug or updates it in place (the same tournament, rounds, entries, matches,
+players and teams: the same ids and links), in one transaction; the same document again changes
+nothing.
 """
 
 from __future__ import annotations
@@ -18,19 +20,26 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments.exports.archive import check_archive, restore
+from tournaments.exports import archive
+from tournaments.exports.archive import check_archive
+from tournaments.members import names
 from tournaments.models import (
     Entry,
+    Match,
     Player,
     Publication,
     PublishAttempt,
     PublishedEvent,
     PublishingKey,
     PublishTarget,
+    Round,
+    Seat,
+    Series,
     SeriesMember,
     Team,
     Tournament,
@@ -297,27 +306,9 @@ class Received:
     tournament: Tournament
 
 
-def _forget(tournament: Tournament) -> None:
-    """Delete the event a publish replaces, and the players and teams only it had (a player
-    with a club number is kept only while another event has them)."""
-    entries = Entry.objects.filter(tournament=tournament)
-    team_ids = set(entries.exclude(team=None).values_list("team_id", flat=True))
-    player_ids = set(entries.exclude(player=None).values_list("player_id", flat=True))
-    for first, second in Team.objects.filter(pk__in=team_ids).values_list("first", "second"):
-        player_ids |= {first, second}
-    tournament.delete()
-    Team.objects.filter(pk__in=team_ids).exclude(
-        pk__in=Entry.objects.filter(team_id__in=team_ids).values("team_id")
-    ).delete()
-    in_use = Q(pk__in=Entry.objects.filter(player_id__in=player_ids).values("player_id"))
-    in_use |= Q(pk__in=Team.objects.filter(first_id__in=player_ids).values("first_id"))
-    in_use |= Q(pk__in=Team.objects.filter(second_id__in=player_ids).values("second_id"))
-    Player.objects.filter(pk__in=player_ids).exclude(in_use).delete()
-
-
 def receive(*, key: PublishingKey, slug: str, document: Any) -> Received:
     """A room publishes `document` (a `tricktable-archive/1`) as the event `slug`: created, or
-    replaced whole, or found unchanged; in one transaction. Refused, changing nothing: an
+    updated in place, or found unchanged; in one transaction. Refused, changing nothing: an
     unknown or revoked key (publish-key-invalid), an archive that is not one or is another
     slug's (bad-archive, publish-slug-mismatch), a slug the site uses for its own event
     (publish-slug-taken), an event another key publishes (publish-other-key) or one the site
@@ -346,22 +337,25 @@ def _receive(
 ) -> Received:
     PublishingKey.objects.filter(pk=key.pk).update(last_used_at=now)
     event = PublishedEvent.objects.select_for_update().filter(slug=slug).first()
+    kept = names.for_site(document, owner_id=key.owner_id, slug=slug)
     if event is None:
         if Tournament.objects.filter(slug=slug).exists():
             raise Conflict(
                 "publish-slug-taken",
                 f"the site already has its own event {slug!r}: rename the event in the room",
             )
-        tournament = _restore(document, key)
-        event = PublishedEvent.objects.create(
+        event = PublishedEvent(
             slug=slug,
             key=key,
-            tournament=tournament,
             digest=digest,
+            document=kept,
             first_published_at=now,
             updated_at=now,
             received_at=now,
         )
+        tournament = _hold(event, kept, owner_id=key.owner_id)
+        event.tournament = tournament
+        event.save()
         return Received("created", event, tournament)
     if event.taken_over_at is not None:
         raise Conflict(
@@ -378,29 +372,211 @@ def _receive(
     if event.digest == digest and held is not None:
         event.save(update_fields=["received_at", "key"])
         return Received("unchanged", event, held)
-    seasons: list[int] = []
-    if event.tournament is not None:  # the seasons the site counts it in keep counting it
-        seasons = list(
-            SeriesMember.objects.filter(tournament=event.tournament).values_list(
-                "series_id", flat=True
-            )
-        )
-        _forget(event.tournament)
-    tournament = _restore(document, key)
-    for series_id in seasons:
-        SeriesMember.objects.create(series_id=series_id, tournament=tournament)
-    season_tables.member_changed(tournament.pk)
+    tournament = _hold(event, kept, owner_id=key.owner_id)
     event.tournament = tournament
     event.digest = digest
+    event.document = kept
     event.updated_at = now
     event.save()
     return Received("updated", event, tournament)
 
 
-def _restore(document: dict[str, Any], key: PublishingKey) -> Tournament:
-    tournament = restore(archive=document, actor=SYSTEM).tournament
-    tournament.directors.set([key.owner_id])
+def reshow() -> int:
+    """Restore every event rooms still publish from the document the site keeps, as the club
+    now shows names (after the club's choice changed, or a name was removed): in place, the
+    same ids. Inside the caller's transaction; returns how many events were restored."""
+    count = 0
+    events = PublishedEvent.objects.select_for_update().filter(taken_over_at__isnull=True)
+    for event in events.select_related("key").order_by("pk"):
+        if not event.document:
+            continue
+        event.tournament = _hold(event, event.document, owner_id=event.key.owner_id)
+        event.save(update_fields=["tournament"])
+        count += 1
+    return count
+
+
+def _hold(event: PublishedEvent, kept: dict[str, Any], *, owner_id: int) -> Tournament:
+    """Write the kept document as the event's tournament, replacing the one held, in place:
+    the tournament, its rounds, entries and matches keep their database ids and every player
+    (the same person: the same `uid`) and team theirs, so links to them still lead there;
+    corrections and late changes are carried over; players and teams only the old copy had
+    are removed. The seasons counting it keep counting it, and the seasons the room counts it
+    in count it on the site too."""
+    shown = names.shown(kept)
+    held = event.tournament
+    keep: archive.Keep = {}
+    seasons: list[int] = []
+    people: tuple[set[int], set[int]] = (set(), set())
+    if held is not None:
+        seasons = list(
+            SeriesMember.objects.filter(tournament=held).values_list("series_id", flat=True)
+        )
+        keep = _same_rows(held, shown)
+        people = _people(held)
+        held.delete()
+    tournament = archive.restore(archive=shown, actor=SYSTEM, keep=keep).tournament
+    tournament.directors.set([owner_id])
+    _rename_players(shown)
+    for series_id in seasons:
+        SeriesMember.objects.get_or_create(series_id=series_id, tournament=tournament)
+    _room_seasons(kept, tournament, owner_id)
+    _forget(*people)
+    season_tables.member_changed(tournament.pk)
     return tournament
+
+
+def _people(tournament: Tournament) -> tuple[set[int], set[int]]:
+    """The players and teams of a tournament (to remove those no other event has, later)."""
+    entries = Entry.objects.filter(tournament=tournament)
+    team_ids = set(entries.exclude(team=None).values_list("team_id", flat=True))
+    player_ids = set(entries.exclude(player=None).values_list("player_id", flat=True))
+    for first, second in Team.objects.filter(pk__in=team_ids).values_list("first", "second"):
+        player_ids |= {first, second}
+    return player_ids, team_ids
+
+
+def _forget(player_ids: set[int], team_ids: set[int]) -> None:
+    """Delete the teams and players no event has any more."""
+    Team.objects.filter(pk__in=team_ids).exclude(
+        pk__in=Entry.objects.filter(team_id__in=team_ids).values("team_id")
+    ).delete()
+    in_use = Q(pk__in=Entry.objects.filter(player_id__in=player_ids).values("player_id"))
+    in_use |= Q(pk__in=Team.objects.filter(first_id__in=player_ids).values("first_id"))
+    in_use |= Q(pk__in=Team.objects.filter(second_id__in=player_ids).values("second_id"))
+    Player.objects.filter(pk__in=player_ids).exclude(in_use).delete()
+
+
+def _rename_players(document: dict[str, Any]) -> None:
+    """The players the restore found again (by uid) take the name the document gives them: a
+    correction in the room, initials, a name removed."""
+    for row in document.get("players") or []:
+        Player.objects.filter(uid=row["uid"]).exclude(name=row["name"]).update(name=row["name"])
+
+
+def _entry_keys(document: dict[str, Any]) -> dict[int, frozenset[str]]:
+    """Archive entry id -> the uids of its players."""
+    uids = {p["id"]: str(p.get("uid")) for p in document["players"]}
+    teams = {
+        t["id"]: frozenset({uids.get(t.get("first"), "?"), uids.get(t.get("second"), "?")})
+        for t in document["teams"]
+    }
+    out: dict[int, frozenset[str]] = {}
+    for e in document["entries"]:  # (a row pointing nowhere is the restore's to refuse)
+        if e.get("team") in teams:
+            out[e["id"]] = teams[e["team"]]
+        elif e.get("player") in uids:
+            out[e["id"]] = frozenset({uids[e["player"]]})
+    return out
+
+
+def _match_key(
+    round_number: int, table: int | None, bracket: tuple[Any, Any], entries: frozenset
+) -> tuple[Any, ...]:
+    """A match is the same match again at the same round and table (a bye, or a match without
+    a table, by its place in the bracket and its entries)."""
+    if table is not None:
+        return (round_number, table)
+    return (round_number, None, *bracket, entries)
+
+
+def _same_rows(held: Tournament, document: dict[str, Any]) -> archive.Keep:
+    """The database ids the held copy's tournament, rounds, entries and matches give back to
+    the same rows of the new document (each matched once, by what makes it the same row)."""
+    keys = _entry_keys(document)
+    held_entries: dict[frozenset[str], int] = {}
+    for entry in Entry.objects.filter(tournament=held).select_related(
+        "player", "team__first", "team__second"
+    ):
+        if entry.team is not None:
+            held_entries[frozenset({str(entry.team.first.uid), str(entry.team.second.uid)})] = (
+                entry.pk
+            )
+        elif entry.player is not None:
+            held_entries[frozenset({str(entry.player.uid)})] = entry.pk
+    entry_pks = {n: held_entries[k] for n, k in keys.items() if k in held_entries}
+    rounds = dict(held.round_set.values_list("number", "pk"))
+    round_numbers = {r["id"]: r.get("number") for r in document["rounds"]}
+    tables = {t["id"]: t.get("number") for t in document["tables"]}
+    seat_entries: dict[Any, set[frozenset[str]]] = {}
+    for seat in document["seats"]:
+        if seat.get("entry") in keys:
+            seat_entries.setdefault(seat.get("match"), set()).add(keys[seat["entry"]])
+    wanted: dict[tuple[Any, ...], list[int]] = {}
+    for m in document["matches"]:
+        key = _match_key(
+            round_numbers.get(m.get("round"), 0),
+            tables.get(m.get("table")) if m.get("table") is not None else None,
+            (m.get("bracket_round"), m.get("bracket_index")),
+            frozenset(seat_entries.get(m["id"], set())),
+        )
+        wanted.setdefault(key, []).append(m["id"])
+    held_seats: dict[int, set[frozenset[str]]] = {}
+    by_entry = {pk: k for k, pk in held_entries.items()}
+    for match_id, entry_id in Seat.objects.filter(match__round__tournament=held).values_list(
+        "match_id", "entry_id"
+    ):
+        if entry_id in by_entry:
+            held_seats.setdefault(match_id, set()).add(by_entry[entry_id])
+    had: dict[tuple[Any, ...], list[int]] = {}
+    for m in Match.objects.filter(round__tournament=held).values(
+        "pk", "round__number", "table__number", "bracket_round", "bracket_index"
+    ):
+        key = _match_key(
+            m["round__number"],
+            m["table__number"],
+            (m["bracket_round"], m["bracket_index"]),
+            frozenset(held_seats.get(m["pk"], set())),
+        )
+        had.setdefault(key, []).append(m["pk"])
+    match_pks = {
+        ids[0]: had[key][0]
+        for key, ids in wanted.items()
+        if len(ids) == 1 and len(had.get(key, [])) == 1
+    }
+    return {
+        Tournament: {archive.TOURNAMENT_ID: held.pk},
+        Round: {n: rounds[num] for n, num in round_numbers.items() if num in rounds},
+        Entry: entry_pks,
+        Match: match_pks,
+    }
+
+
+def _room_seasons(kept: dict[str, Any], tournament: Tournament, owner_id: int) -> None:
+    """The room's seasons counting this event (the document's `seasons`): the site holds a
+    season of the same slug, made by the key's owner, with the same options, counting it. A
+    season of that slug that the owner does not direct is the site's own: left alone."""
+    owner = Actor(user=get_user_model().objects.get(pk=owner_id), label="room")
+    for row in kept.get("seasons") or []:
+        if not isinstance(row, dict) or not isinstance(row.get("slug"), str):
+            continue
+        try:
+            with transaction.atomic():
+                series = Series.objects.filter(slug=row["slug"]).first()
+                if series is None:
+                    series = season_tables.create_series(
+                        actor=owner,
+                        name=row.get("name") or row["slug"],
+                        game=row.get("game") or tournament.game,
+                        rule=row.get("rule") or Series.Rule.PLACING,
+                        points=row.get("points"),
+                        best=row.get("best"),
+                        slug=row["slug"],
+                    )
+                elif not series.directors.filter(pk=owner_id).exists():
+                    continue
+                else:
+                    series = season_tables.update_series(
+                        actor=owner,
+                        series=series,
+                        name=row.get("name") or series.name,
+                        rule=row.get("rule") or series.rule,
+                        points=row.get("points") if row.get("points") is not None else None,
+                        best=row.get("best"),
+                    )
+                season_tables.add_tournament(actor=owner, series=series, tournament=tournament)
+        except ServiceError:  # a season the site cannot hold as sent: the event still is
+            continue
 
 
 @transaction.atomic

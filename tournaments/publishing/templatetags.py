@@ -19,6 +19,19 @@ def published_note(tournament: Any) -> dict[str, Any]:
     return {"published": services.published_from_room(tournament.pk)}
 
 
+@register.inclusion_tag("publishing/_published_note.html")
+def published_season_note(series: Any) -> dict[str, Any]:
+    """The same note on a season's table when the events it counts came from a room: the time
+    of the last update of any of them."""
+    return {
+        "published": PublishedEvent.objects.filter(
+            tournament__series_members__series_id=series.pk, taken_over_at__isnull=True
+        )
+        .order_by("-updated_at")
+        .first()
+    }
+
+
 @register.simple_tag
 def publishing_status(tournament: Any) -> dict[str, Any] | None:
     """The dashboard's panel: on the site, the publish record of an event a room publishes; on

@@ -79,12 +79,19 @@ def is_director(actor: Actor, tournament: Tournament) -> bool:
 def require_director(actor: Actor, tournament: Tournament) -> None:
     if not is_director(actor, tournament):
         raise NotAllowed("not-director", "only this tournament's directors may do that")
+    require_not_published(actor, tournament)
+
+
+def require_not_published(actor: Actor, tournament: Tournament) -> None:
+    """Nobody but the system changes an event a room publishes (tournaments/publishing): not
+    its directors on the site, not a table, not a registration; it is changed in the room and
+    published again, or taken over on the site's publishing page."""
     if (
         not actor.system
         and PublishedEvent.objects.filter(
             tournament_id=tournament.pk, taken_over_at__isnull=True
         ).exists()
-    ):  # a room publishes it (tournaments/publishing): changed there, or taken over
+    ):
         raise NotAllowed(
             "published-from-room",
             "this event is published from the room: change it there and publish again, or take "

@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from tournaments.models import Entry, KeepApart, Player, Round, Team, Tournament, max_length
 
-from .actors import Actor, audit, is_director, require_director
+from .actors import Actor, audit, is_director, require_director, require_not_published
 from .errors import Conflict, NotAllowed, NotFound, ServiceError
 
 MAX_CLUB_NUMBER = max_length(Player, "club_number")
@@ -113,6 +113,7 @@ def register_entry(
     a director may also before it opens and, as a late entry, once rounds are under way. A
     director registering someone who is at the desk checks them in at once (`checked_in`)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require_not_published(actor, tournament)
     director = is_director(actor, tournament)
     if checked_in and not director:
         raise NotAllowed("not-director", "only a director checks entries in")

@@ -32,7 +32,14 @@ from tournaments import gameplay
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Tournament
 
 from . import backups, notify, side_pins
-from .actors import Actor, audit, covers_table, is_director, require_director
+from .actors import (
+    Actor,
+    audit,
+    covers_table,
+    is_director,
+    require_director,
+    require_not_published,
+)
 from .errors import Conflict, Invalid, NotAllowed, ServiceError
 
 S = HandSubmission.Status
@@ -79,6 +86,7 @@ def _match_sides(match: Match) -> frozenset[str]:
 
 def _require_table(actor: Actor, match: Match, tournament: Tournament) -> bool:
     """May this actor score at this table? Returns whether they act as director."""
+    require_not_published(actor, tournament)
     if is_director(actor, tournament):
         return True
     if not covers_table(actor, match.table):

@@ -363,9 +363,12 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's tournaments with place and points, and their rating in each game."""
+    """A member's page: every event played with place and points, the personal score card of
+    each duplicate evening, and the rating in each game with its history (tournaments/members)."""
+    from tournaments.members import selectors as members
+
     player = Player.objects.filter(pk=player_id).first()
-    if player is None:
+    if player is None or not members.shown(player):  # a name removed on request: no page
         raise Http404("no such player")
     return render(
         request,
@@ -374,6 +377,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "player": player,
             "events": players.player_events(player),
             "ratings": players.player_ratings(player),
+            "cards": members.score_cards(player),
         },
     )
 
