@@ -90,10 +90,12 @@ def test_the_recorder_notes_what_the_document_does_not_say(db):
 
 
 #: Callables whose `code` goes into `details` (a file's or a line's problems), not `Error.code`,
-#: and the engines' errors (listed from their `ERROR_CODES`, pairing ones as `pairing-<code>`).
+#: the engines' errors (listed from their `ERROR_CODES`, pairing ones as `pairing-<code>`), and
+#: the static site's errors, which no API operation answers (`manage.py export_site` and the
+#: director's zip page say them).
 NOT_TOP_LEVEL = {
     "_LineError", "_FileProblem", "RowError", "PairingError", "DuplicateError", "StandingsError",
-    "SeasonError", "RatingError",
+    "SeasonError", "RatingError", "StaticSiteError",
 }  # fmt: skip
 
 
