@@ -336,3 +336,38 @@ def test_progress_counts_confirmed_pending_and_disputed_hands(match, td):
 def test_a_public_actor_is_not_a_table(match):
     with pytest.raises(ServiceError):
         room.call_director(table=match.table, actor=Actor(label="public"))
+
+
+def test_a_match_of_three_hands_never_announces_hand_four(td):
+    """The evening walk: a 3-hand match whose hand 3 awaits confirmation showed "Hand now 4"
+    on the director's dashboard; it is at its last hand, awaiting confirmation."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.tournaments.builders import spades_hand
+
+    match = make_match(td, match_length="hands", match_hands=3)
+    hand_3 = spades_hand("S", ["3", "3", "4", "4"], {"N": 4, "E": 3, "S": 3, "W": 3})
+    for record in (HAND_1, HAND_2):
+        done = services.submit_hand(match=match, actor=scorer(match, "NS"), record=record)
+        services.confirm_hand(
+            submission=done.submission,
+            actor=scorer(match, "EW"),
+            expected_version=done.submission.version,
+        )
+    client = Client()
+    client.force_login(td.user)
+    page = reverse("tournaments:director-dashboard", args=[match.round.tournament.slug])
+    (row,) = select.table_progress(match.round)
+    assert row.current_hand == 3 and not row.last_pending
+    assert re.search(r'<td class="num">\s*3\s*</td>', client.get(page).content.decode())
+
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=hand_3)
+    (row,) = select.table_progress(match.round)
+    assert (row.hands, row.pending, row.finished) == (3, 1, False)
+    assert row.current_hand is None and row.last_pending
+    text = client.get(page).content.decode()
+    assert "Last hand awaits confirmation" in text
+    assert not re.search(r'<td class="num">\s*4\s*</td>', text)
+    client.cookies["django_language"] = "ja"
+    assert "最終ハンドの確認待ち" in client.get(page).content.decode()
