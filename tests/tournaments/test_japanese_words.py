@@ -124,3 +124,13 @@ def test_setup_refusals_for_bad_points_read_in_japanese():
     post = _new_event_post("spades", points_win="0", points_draw="1", points_loss="2")
     text = japanese(director.user).post(reverse("tournaments:director-home"), post)
     assert "ポイントは勝ち ≥ 引き分け ≥ 負け でなければなりません" in text.content.decode()
+
+
+def test_a_matchs_scoring_links_name_the_table_scorer_in_japanese():
+    """The evening walk: the match page's list of scoring links showed "table 1 scorer"."""
+    director = make_director("td")
+    match = make_match(director)
+    services.issue_table_token(table=match.table, actor=director)  # "table 1 scorer"
+    url = reverse("tournaments:director-match", args=[match.round.tournament.slug, match.pk])
+    text = japanese(director.user).get(url).content.decode()
+    assert "テーブル1の記録係" in text and "table 1 scorer" not in text
