@@ -369,5 +369,21 @@ def test_a_match_of_three_hands_never_announces_hand_four(td):
     text = client.get(page).content.decode()
     assert "Last hand awaits confirmation" in text
     assert not re.search(r'<td class="num">\s*4\s*</td>', text)
+    projector = reverse("tournaments:public-projector-fragment", args=[match.round.tournament.slug])
+    screen = Client().get(projector).content.decode()
+    assert "Last hand awaits confirmation" in screen and "Hand 4" not in screen
     client.cookies["django_language"] = "ja"
     assert "最終ハンドの確認待ち" in client.get(page).content.decode()
+
+
+def test_a_target_match_whose_last_hand_reaches_the_target_awaits_its_confirmation(td):
+    """A match to a target ends by its rules: once the hand that reaches it is entered, the
+    table awaits that hand's confirmation, it does not play another."""
+    from tests.tournaments.builders import spades_hand
+
+    match = make_match(td, rules={"preset": "standard", "options": {"target": 100}})
+    big = spades_hand("N", ["0", "7", "0", "10"], {"N": 7, "E": 0, "S": 6, "W": 0})
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=big)
+    (row,) = select.table_progress(match.round)
+    assert (row.hands, row.pending, row.finished) == (1, 1, False)
+    assert row.last_pending and row.current_hand is None

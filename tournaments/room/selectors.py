@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock, Seat
 from tournaments.room.services import ClockState, clock_state
-from tournaments.services import current_versions, side_pins
-from tournaments.services.hands import match_ended
+from tournaments.services import side_pins
+from tournaments.services.hands import last_hand_awaits
 
 S = HandSubmission.Status
 
@@ -146,11 +146,9 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
 
     tournament = round_.tournament
     for match, row in zip(matches, rows, strict=True):
-        # only a table with a hand awaiting confirmation can be at its last hand unconfirmed
-        if not row.finished and row.pending:
-            row.last_pending = (
-                match_ended(tournament=tournament, versions=current_versions(match), match=match)
-                is not None
+        if not row.finished:
+            row.last_pending = last_hand_awaits(
+                tournament=tournament, match=match, hands=row.hands, pending=row.pending
             )
 
     for row in rows:
