@@ -112,7 +112,8 @@ class TableProgressSerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
     names = serializers.ListField(child=serializers.CharField())
     current_hand = serializers.IntegerField(
-        allow_null=True, help_text="null once the match is finished."
+        allow_null=True,
+        help_text="null once the match is finished or its last hand awaits confirmation.",
     )
     hands = serializers.IntegerField(help_text="Hands entered.")
     confirmed = serializers.IntegerField()

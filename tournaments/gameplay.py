@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.errors import RecordError
 from games.records import get_game
 
@@ -68,32 +70,44 @@ def entry_kind(game: str, rules: Any, fmt: str) -> str:
 def check_format(game: str, rules: Any, fmt: str, table_size: int) -> None:
     """Whether a format can be played under these rules; raises RulesProblem("bad-format")."""
     shape = layout(game, rules)
+    # the refusal is read by the director on the setup page: in the director's language
     if fmt in TWO_SIDED and len(shape.sides) != 2:
         raise RulesProblem(
             "bad-format",
-            f"{fmt} pairs two sides per table; these rules have {len(shape.sides)} "
-            "(use the individual movement)",
+            _(
+                "This format pairs two sides per table; these rules have %(sides)d "
+                "(use the individual movement)."
+            )
+            % {"sides": len(shape.sides)},
         )
     if fmt == "individual":
         if shape.partnerships:
             raise RulesProblem(
                 "bad-format",
-                "these rules play in fixed partnerships: use Swiss, round robin "
-                "or progressive partnerships",
+                _(
+                    "These rules play in fixed partnerships: use Swiss, round robin "
+                    "or progressive partnerships."
+                ),
             )
         if len(shape.seats) != table_size:
             raise RulesProblem(
                 "bad-format",
-                f"these rules seat {len(shape.seats)} players, not {table_size}",
+                _("These rules seat %(seats)d players, not %(size)d.")
+                % {"seats": len(shape.seats), "size": table_size},
             )
         if table_size not in (3, 4):  # tournaments.pairing.tables seats 3 or 4 a table
             raise RulesProblem(
                 "bad-format",
-                f"the individual movement seats tables of 3 or 4, not {table_size}: "
-                "two players meet in a Swiss or a round robin",
+                _(
+                    "The individual movement seats tables of 3 or 4, not %(size)d: "
+                    "two players meet in a Swiss or a round robin."
+                )
+                % {"size": table_size},
             )
     if fmt == "progressive" and not (shape.partnerships and len(shape.seats) == 4):
-        raise RulesProblem("bad-format", "progressive play needs partnership rules with four seats")
+        raise RulesProblem(
+            "bad-format", _("Progressive play needs partnership rules with four seats.")
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,3 +91,46 @@ def test_a_new_duplicate_events_rules_are_named_not_ids():
         for _game, preset, label in options:
             assert not label.endswith(f"— {preset}"), label
         assert any(label.startswith(hoyle) for *_x, label in options)
+
+
+def _new_event_post(game: str, **changes) -> dict:
+    """The new-tournament form as a director sends it: every field at its shown value."""
+    from tournaments.views.director_forms import SetupForm
+
+    form = SetupForm(game=game)
+    data = {name: form[name].value() for name in form.fields}
+    data.update(name="Evening", options_for=f"{form.game}:{form.preset}", **changes)
+    return {name: str(value) for name, value in data.items() if value is not None}
+
+
+def test_a_refused_setup_reads_in_japanese():
+    """The evening walk: German Whist with the individual movement was refused in English on
+    the Japanese page."""
+    director = make_director("td")
+    post = _new_event_post("german-whist", format="individual")
+    page = japanese(director.user).post(reverse("tournaments:director-home"), post)
+    text = page.content.decode()
+    assert page.status_code == 400
+    assert "個人戦のムーブメントは1卓3人か4人です" in text
+    assert "individual movement seats tables" not in text
+    client = Client()
+    client.force_login(director.user)
+    english = client.post(reverse("tournaments:director-home"), post).content.decode()
+    assert "The individual movement seats tables of 3 or 4, not 2" in english
+
+
+def test_setup_refusals_for_bad_points_read_in_japanese():
+    director = make_director("td")
+    post = _new_event_post("spades", points_win="0", points_draw="1", points_loss="2")
+    text = japanese(director.user).post(reverse("tournaments:director-home"), post)
+    assert "ポイントは勝ち ≥ 引き分け ≥ 負け でなければなりません" in text.content.decode()
+
+
+def test_a_matchs_scoring_links_name_the_table_scorer_in_japanese():
+    """The evening walk: the match page's list of scoring links showed "table 1 scorer"."""
+    director = make_director("td")
+    match = make_match(director)
+    services.issue_table_token(table=match.table, actor=director)  # "table 1 scorer"
+    url = reverse("tournaments:director-match", args=[match.round.tournament.slug, match.pk])
+    text = japanese(director.user).get(url).content.decode()
+    assert "テーブル1の記録係" in text and "table 1 scorer" not in text

@@ -336,3 +336,54 @@ def test_progress_counts_confirmed_pending_and_disputed_hands(match, td):
 def test_a_public_actor_is_not_a_table(match):
     with pytest.raises(ServiceError):
         room.call_director(table=match.table, actor=Actor(label="public"))
+
+
+def test_a_match_of_three_hands_never_announces_hand_four(td):
+    """The evening walk: a 3-hand match whose hand 3 awaits confirmation showed "Hand now 4"
+    on the director's dashboard; it is at its last hand, awaiting confirmation."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.tournaments.builders import spades_hand
+
+    match = make_match(td, match_length="hands", match_hands=3)
+    hand_3 = spades_hand("S", ["3", "3", "4", "4"], {"N": 4, "E": 3, "S": 3, "W": 3})
+    for record in (HAND_1, HAND_2):
+        done = services.submit_hand(match=match, actor=scorer(match, "NS"), record=record)
+        services.confirm_hand(
+            submission=done.submission,
+            actor=scorer(match, "EW"),
+            expected_version=done.submission.version,
+        )
+    client = Client()
+    client.force_login(td.user)
+    page = reverse("tournaments:director-dashboard", args=[match.round.tournament.slug])
+    (row,) = select.table_progress(match.round)
+    assert row.current_hand == 3 and not row.last_pending
+    assert re.search(r'<td class="num">\s*3\s*</td>', client.get(page).content.decode())
+
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=hand_3)
+    (row,) = select.table_progress(match.round)
+    assert (row.hands, row.pending, row.finished) == (3, 1, False)
+    assert row.current_hand is None and row.last_pending
+    text = client.get(page).content.decode()
+    assert "Last hand awaits confirmation" in text
+    assert not re.search(r'<td class="num">\s*4\s*</td>', text)
+    projector = reverse("tournaments:public-projector-fragment", args=[match.round.tournament.slug])
+    screen = Client().get(projector).content.decode()
+    assert "Last hand awaits confirmation" in screen and "Hand 4" not in screen
+    client.cookies["django_language"] = "ja"
+    assert "最終ハンドの確認待ち" in client.get(page).content.decode()
+
+
+def test_a_target_match_whose_last_hand_reaches_the_target_awaits_its_confirmation(td):
+    """A match to a target ends by its rules: once the hand that reaches it is entered, the
+    table awaits that hand's confirmation, it does not play another."""
+    from tests.tournaments.builders import spades_hand
+
+    match = make_match(td, rules={"preset": "standard", "options": {"target": 100}})
+    big = spades_hand("N", ["0", "7", "0", "10"], {"N": 7, "E": 0, "S": 6, "W": 0})
+    services.submit_hand(match=match, actor=scorer(match, "NS"), record=big)
+    (row,) = select.table_progress(match.round)
+    assert (row.hands, row.pending, row.finished) == (1, 1, False)
+    assert row.last_pending and row.current_hand is None

@@ -14,6 +14,7 @@ from django.utils import timezone
 from tournaments.models import DirectorCall, HandSubmission, Match, Round, RoundClock, Seat
 from tournaments.room.services import ClockState, clock_state
 from tournaments.services import side_pins
+from tournaments.services.hands import last_hand_awaits
 
 S = HandSubmission.Status
 
@@ -39,6 +40,9 @@ class TableProgress:
     pending: int = 0  # awaiting the other side's confirmation
     disputed: int = 0
     finished: bool = False
+    #: every hand of the match has been entered and the last awaits confirmation: no hand is
+    #: being played (a match of 3 hands never announces hand 4)
+    last_pending: bool = False
     last_at: datetime | None = None  # the latest hand entered (else the round's start)
     call: DirectorCall | None = None  # an open call
     waited: timedelta | None = None  # since the last hand, as of the page's time
@@ -46,8 +50,9 @@ class TableProgress:
 
     @property
     def current_hand(self) -> int | None:
-        """The hand being played now (None once the match is over)."""
-        return None if self.finished else self.hands + 1
+        """The hand being played now (None once the match is over or its last hand awaits
+        confirmation)."""
+        return None if self.finished or self.last_pending else self.hands + 1
 
     def since(self, now: datetime) -> timedelta | None:
         return None if self.last_at is None or self.finished else now - self.last_at
@@ -138,6 +143,13 @@ def table_progress(round_: Round, *, now: datetime | None = None) -> list[TableP
                 pins=troubles.get(match.pk),
             )
         )
+
+    tournament = round_.tournament
+    for match, row in zip(matches, rows, strict=True):
+        if not row.finished:
+            row.last_pending = last_hand_awaits(
+                tournament=tournament, match=match, hands=row.hands, pending=row.pending
+            )
 
     for row in rows:
         row.waited = row.since(now)

@@ -32,6 +32,9 @@ class CardNow:
     table: Table | None = None
     match_id: int | None = None
     next_round: int | None = None
+    #: the table's match in the round in play is over (its last hand confirmed): the card no
+    #: longer says it is being played, it says what comes next
+    match_finished: bool = False
 
     @property
     def last_round(self) -> bool:
@@ -60,11 +63,11 @@ def card_now(found: EventTable) -> CardNow:
         if latest is not None
         else None
     )
-    match_id = (
-        Match.objects.filter(table=table).values_list("pk", flat=True).first()
+    match_id, match_state = (
+        Match.objects.filter(table=table).values_list("pk", "state").first()
         if table is not None
         else None
-    )
+    ) or (None, None)
     common: dict[str, Any] = {"event_table": found, "tournament": tournament, "round": latest}
     if tournament.state == Tournament.State.FINISHED:
         return CardNow(**common, state=CardState.OVER, table=table, match_id=match_id)
@@ -80,4 +83,10 @@ def card_now(found: EventTable) -> CardNow:
         )
     if table is None or match_id is None:
         return CardNow(**common, state=CardState.IDLE)
-    return CardNow(**common, state=CardState.PLAYING, table=table, match_id=match_id)
+    return CardNow(
+        **common,
+        state=CardState.PLAYING,
+        table=table,
+        match_id=match_id,
+        match_finished=match_state == Match.State.FINISHED,
+    )

@@ -216,6 +216,23 @@ def match_ended(
     return _ended(tournament, versions, match)
 
 
+def last_hand_awaits(*, tournament: Tournament, match: Match, hands: int, pending: int) -> bool:
+    """Whether every hand of a match still in play has been entered and only confirmations
+    are left (`hands` entered, `pending` of them awaiting confirmation): no hand is being
+    played, so the room and the projector never announce hand N+1 of a match of N hands. A
+    match at its fixed number of hands needs no query; otherwise its hands are read (the
+    rules may end it sooner)."""
+    if pending <= 0 or hands <= 0:
+        return False
+    fixed = match.bracket_round is None and tournament.match_length == Tournament.MatchLength.HANDS
+    if fixed and hands >= (tournament.match_hands or 0):
+        return True
+    return (
+        match_ended(tournament=tournament, versions=current_versions(match), match=match)
+        is not None
+    )
+
+
 def _check_version(current: HandSubmission, expected_version: Any) -> None:
     """Refuse an answer to a version the caller never saw (the hand changed meanwhile)."""
     if (

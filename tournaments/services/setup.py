@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from tournaments import gameplay
 from tournaments.models import GAMES, Round, Seat, Tournament
@@ -170,7 +171,7 @@ def _choice(code: str, what: str, allowed: list[str]) -> Callable[[Any], str]:
 
 def _rounds(value: Any) -> int:
     if not _whole(value, 1, MAX_ROUNDS):
-        raise _bad("bad-rounds", f"a tournament has 1 to {MAX_ROUNDS} rounds")
+        raise _bad("bad-rounds", _("a tournament has 1 to %(max)d rounds") % {"max": MAX_ROUNDS})
     return value
 
 
@@ -184,7 +185,7 @@ def _match_hands(value: Any) -> int | None:
     if value is None:
         return None
     if not _whole(value, 1, MAX_ROUNDS):
-        raise _bad("bad-match-length", "a fixed-length match needs its number of hands")
+        raise _bad("bad-match-length", _("a fixed-length match needs its number of hands"))
     return value
 
 
@@ -192,13 +193,16 @@ def _table_size(value: Any) -> int | None:
     if value is None:
         return None
     if not _whole(value, 2, 4):
-        raise _bad("bad-format", "a table seats 2, 3 or 4 players")
+        raise _bad("bad-format", _("a table seats 2, 3 or 4 players"))
     return value
 
 
 def _points(value: Any) -> Decimal:
     if not _points_ok(value):
-        raise _bad("bad-points", f"points are numbers between -{MAX_POINTS} and {MAX_POINTS}")
+        raise _bad(
+            "bad-points",
+            _("points are numbers between -%(max)s and %(max)s") % {"max": MAX_POINTS},
+        )
     return _decimal(value)
 
 
@@ -270,7 +274,9 @@ def _rules_and_size(values: dict[str, Any], given: dict[str, Any]) -> None:
         raise _bad(problem.code, problem.message) from problem
     if size != len(shape.seats):
         raise _bad(
-            "bad-format", f"these rules seat {len(shape.seats)} players at a table, not {size}"
+            "bad-format",
+            _("these rules seat %(seats)d players at a table, not %(size)d")
+            % {"seats": len(shape.seats), "size": size},
         )
     values["rules"], values["table_size"] = canonical, size
 
@@ -316,14 +322,14 @@ def _check_together(values: dict[str, Any], given: dict[str, Any], old: dict[str
     _defaults_follow(values, given, old)
     if values["match_length"] == Tournament.MatchLength.HANDS:
         if values["match_hands"] is None:
-            raise _bad("bad-match-length", "a fixed-length match needs its number of hands")
+            raise _bad("bad-match-length", _("a fixed-length match needs its number of hands"))
     else:
         values["match_hands"] = None
     if not (values["points_win"] >= values["points_draw"] >= values["points_loss"]):
-        raise _bad("bad-points", "points must be win ≥ draw ≥ loss")
+        raise _bad("bad-points", _("points must be win ≥ draw ≥ loss"))
     size, places = values["table_size"], values["place_points"]
     if values["format"] == "individual" and len(places) != size:
-        raise _bad("bad-points", f"give points for each of the {size} places")
+        raise _bad("bad-points", _("give points for each of the %(size)d places") % {"size": size})
 
 
 def _locks(tournament: Tournament, changed: set[str], values: dict[str, Any]) -> None:

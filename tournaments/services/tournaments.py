@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments import gameplay
 from tournaments.models import GAMES, Round, Tournament, max_length
@@ -145,9 +146,11 @@ def create_tournament(
         and not isinstance(match_hands, bool)
         and 1 <= match_hands <= MAX_ROUNDS
     ):
-        raise ServiceError("bad-match-length", "a fixed-length match needs its number of hands")
+        raise ServiceError("bad-match-length", _("a fixed-length match needs its number of hands"))
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ServiceError("bad-rounds", f"a tournament has 1 to {MAX_ROUNDS} rounds")
+        raise ServiceError(
+            "bad-rounds", _("a tournament has 1 to %(max)d rounds") % {"max": MAX_ROUNDS}
+        )
     if late_entry not in Tournament.LateEntry.values:
         raise ServiceError(
             "bad-late-entry", f"late entry must be one of {Tournament.LateEntry.values}"
@@ -166,23 +169,28 @@ def create_tournament(
         raise ServiceError(problem.code, problem.message) from problem
     if size != len(shape.seats):
         raise ServiceError(
-            "bad-format", f"these rules seat {len(shape.seats)} players at a table, not {size}"
+            "bad-format",
+            _("these rules seat %(seats)d players at a table, not %(size)d")
+            % {"seats": len(shape.seats), "size": size},
         )
     if place_points is not None and not isinstance(place_points, list | tuple):
         raise ServiceError("bad-points", "points by place are a list of numbers")
     points = [points_win, points_draw, points_loss, points_bye, *(place_points or [])]
     if not all(_points_ok(p) for p in points if p is not None):
         raise ServiceError(
-            "bad-points", f"points are numbers between -{MAX_POINTS} and {MAX_POINTS}"
+            "bad-points",
+            _("points are numbers between -%(max)s and %(max)s") % {"max": MAX_POINTS},
         )
     if not (points_win >= points_draw >= points_loss):
-        raise ServiceError("bad-points", "points must be win ≥ draw ≥ loss")
+        raise ServiceError("bad-points", _("points must be win ≥ draw ≥ loss"))
     if place_points is None:
         place_points = list(range(size - 1, -1, -1)) if format == "individual" else []
     if format == "individual" and (
         len(place_points) != size or not all(isinstance(p, int | float) for p in place_points)
     ):
-        raise ServiceError("bad-points", f"give points for each of the {size} places")
+        raise ServiceError(
+            "bad-points", _("give points for each of the %(size)d places") % {"size": size}
+        )
     chain = _check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks(format)
     tournament = Tournament.objects.create(
         name=name.strip(),

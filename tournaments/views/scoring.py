@@ -224,6 +224,44 @@ def individual_strings() -> dict[str, Any]:
     }
 
 
+def two_player_strings() -> dict[str, Any]:
+    """The script's strings that speak of "the other side", as said at a table of two players
+    (German Whist: each player a side): the other player answers."""
+    return {
+        **player_strings(),
+        "stored": _("Hand %(number)s is stored and awaits confirmation by the other player."),
+        "codes": {
+            **error_labels(),
+            "own-side": _("You entered this hand: the other player confirms or rejects it."),
+            "side-pin-mismatch": _("That PIN is another player's: nothing was changed."),
+        },
+    }
+
+
+def player_strings() -> dict[str, Any]:
+    """The PIN asked once a match, where each side is one player (two players or an individual
+    table): it speaks of the player, not of a side."""
+    return {
+        "whoSends": _("Which player is sending this hand?"),
+        "pinOnce": _("Your PIN (on your card), asked once this match: it says who sends the hand."),
+    }
+
+
+def side_words(view: selectors.ScoringView) -> dict[str, Any]:
+    """The script's strings for this table: a side's, a player's at an individual table, or
+    the other player's at a table of two."""
+    if len(view.sides) > 2:
+        return {**player_strings(), **individual_strings()}
+    if two_players(view):
+        return two_player_strings()
+    return {}
+
+
+def two_players(view: selectors.ScoringView) -> bool:
+    """A table of two players, each a side (German Whist)."""
+    return len(view.sides) == 2 and all(len(side.side) == 1 for side in view.sides)
+
+
 def error_labels() -> dict[str, str]:
     """Translations for every rules engine error code (tournaments/words/engine.py) and the API's
     stable error codes the scorers meet; any other code shows the message as sent."""
@@ -349,6 +387,8 @@ def _fragment_context(view: selectors.ScoringView, *, director: bool) -> dict[st
         "pin_needed": pin_needed(view, director),
         # each player a side (Solo Whist, cutthroat Spades): no "other side" to speak of
         "individual": len(view.sides) > 2,
+        # two players, each a side (German Whist): "the other player", not "the other side"
+        "two_players": two_players(view),
         "next": nxt,
         "next_json": nxt.as_json() if nxt is not None else {"number": None, "blocked": "no-match"},
         "dealer_name": view.seat_names.get(nxt.dealer, "") if nxt and nxt.dealer else "",
@@ -433,7 +473,7 @@ def entry_form_context(
         "config": _config(view, director, offline=offline),
         "strings": {
             **script_strings(),
-            **(individual_strings() if len(view.sides) > 2 else {}),
+            **side_words(view),
             "showCodes": director,
         },
         "form": shown.form(compiled),

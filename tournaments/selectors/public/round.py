@@ -17,6 +17,7 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.services.hands import last_hand_awaits
 from tournaments.words.formatting import number
 
 S = HandSubmission.Status
@@ -48,6 +49,8 @@ class TableView:
     hands: int = 0
     pending: int = 0
     disputed: int = 0
+    #: every hand entered, the last awaiting confirmation: no hand is being played now
+    last_pending: bool = False
 
     @property
     def scores(self) -> dict[str, str]:
@@ -88,7 +91,12 @@ def round_view(round_: Round) -> RoundView:
         if match.is_bye:
             byes.extend(seat.entry for seat in match.seats.all())
             continue
-        tables.append(table_view(match, order, running.get(match.pk), counts.get(match.pk)))
+        view = table_view(match, order, running.get(match.pk), counts.get(match.pk))
+        if match.state == Match.State.PLAYING:
+            view.last_pending = last_hand_awaits(
+                tournament=tournament, match=match, hands=view.hands, pending=view.pending
+            )
+        tables.append(view)
     return RoundView(round=round_, tables=tables, byes=byes)
 
 
