@@ -53,7 +53,7 @@ def site_env(tmp_path_factory) -> dict[str, str]:
     env = servers.production_env(
         DATABASE_URL=f"sqlite:///{folder / 'site.sqlite3'}", LOG_LEVEL="WARNING"
     )
-    manage(env, "migrate", "--noinput", "-v0")
+    servers.migrated_sqlite(folder / "site.sqlite3")
     servers.collect_static(env)
     env["SITE_KEY"] = manage(env, "shell", "-c", MAKE_KEY).strip().splitlines()[-1]
     env["SITE_DATABASE"] = str(folder / "site.sqlite3")
