@@ -16,7 +16,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from hypothesis import strategies as st
 from games.check_files import check_files
 from games.simulate.spades import random_hand, to_summary
 from games.stream import LineBatch, StreamError, iter_batches, iter_records, parse_lines
-from tests import sizes
+from tests import sizes, waiting
 from tests.games.generator_file import GeneratorFile, checked_peak
 
 REPO = Path(__file__).resolve().parents[2]
@@ -398,11 +397,44 @@ def _stream_forever(count: int) -> Iterator[bytes]:
     yield line * count
 
 
-def _children(pid: int) -> list[str]:
+def _status(pid: str) -> dict[str, str]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return fields
+
+
+def _workers_ignore_ctrl_c(pid: int, jobs: int) -> bool:
+    """Whether the command's `jobs` workers have started and each ignores SIGINT (its first
+    act: until then a Ctrl-C would give it a traceback of its own). The workers are the
+    processes of the command's group but the command itself, multiprocessing's resource
+    tracker and its fork server (which ignore SIGINT from their start)."""
+    workers = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or entry.name == str(pid):
+            continue
+        try:
+            if os.getpgid(int(entry.name)) != pid:
+                continue
+            status = _status(entry.name)
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except (OSError, ProcessLookupError):
+            continue
+        if "resource_tracker" in command:
+            continue
+        if "forkserver" in command and status.get("PPid") == str(pid):
+            continue
+        workers.append(int(status["SigIgn"], 16) & (1 << (signal.SIGINT - 1)))
+    return len(workers) >= jobs and all(workers)
+
+
+def _group_alive(pgid: int) -> bool:
     try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:  # pragma: no cover - not Linux
-        return ["unknown"]
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _default_sigint() -> None:
@@ -429,22 +461,19 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
         for piece in _stream_forever(5_000):  # past the in-process size; stdin stays open
             proc.stdin.write(piece)
         proc.stdin.flush()
-        deadline = time.monotonic() + 60
-        while jobs == "2" and not _children(proc.pid):  # the workers have started
-            assert time.monotonic() < deadline, "no worker started"
-            time.sleep(0.05)
-        time.sleep(0.5)
+        # The command has read most of what was written (the pipe holds 64 KiB): it is
+        # checking. With workers, Ctrl-C comes once each of them ignores it, however long
+        # starting them took on this machine.
+        if jobs == "2":
+            waiting.until(
+                lambda pid=proc.pid: _workers_ignore_ctrl_c(pid, 2), "two workers ignoring Ctrl-C"
+            )
         os.killpg(proc.pid, signal.SIGINT)
         err = proc.stderr.read()
-        proc.wait(timeout=60)
+        proc.wait(timeout=waiting.SECONDS)
         proc.stdin.close()
         assert proc.returncode == -signal.SIGINT, (jobs, err)
         assert err.count(b"KeyboardInterrupt") == 1, (jobs, err)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                os.killpg(proc.pid, 0)
-            except ProcessLookupError:
-                break
-            assert time.monotonic() < deadline, f"--jobs {jobs}: workers left"
-            time.sleep(0.05)
+        waiting.until(
+            lambda pid=proc.pid: not _group_alive(pid), f"--jobs {jobs}: its workers to go"
+        )
