@@ -22,7 +22,9 @@ from tournaments.publishing import services
 
 pytestmark = pytest.mark.django_db
 
-PORT = 18830
+#: The club site's port: one free when the module is loaded (it was a fixed 18830, which two
+#: test runs on one machine would both have used).
+PORT = servers.free_port()
 
 
 def manage(env: dict[str, str], *args: str) -> str:
