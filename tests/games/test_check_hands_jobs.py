@@ -16,6 +16,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -405,11 +406,28 @@ def _status(pid: str) -> dict[str, str]:
     return fields
 
 
+def _waits_for_input(pid: int) -> bool:
+    """Whether the command's main thread is blocked (state S), as it is once it has read all
+    that was written and waits for more; twice, a twentieth of a second apart."""
+
+    def blocked() -> bool:
+        stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+        return stat.rpartition(")")[2].split()[0] == "S"
+
+    if not blocked():
+        return False
+    time.sleep(0.05)
+    return blocked()
+
+
 def _workers_ignore_ctrl_c(pid: int, jobs: int) -> bool:
-    """Whether the command's `jobs` workers have started and each ignores SIGINT (its first
-    act: until then a Ctrl-C would give it a traceback of its own). The workers are the
-    processes of the command's group but the command itself, multiprocessing's resource
-    tracker and its fork server (which ignore SIGINT from their start)."""
+    """Whether the command's `jobs` workers (none with --jobs 1) have started and each ignores
+    SIGINT (its first act: until then a Ctrl-C would give it a traceback of its own). The
+    workers are the processes of the command's group but the command itself,
+    multiprocessing's resource tracker and its fork server (which ignore SIGINT from their
+    start)."""
+    if jobs == 1:
+        return True
     workers = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or entry.name == str(pid):
@@ -461,13 +479,18 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
         for piece in _stream_forever(5_000):  # past the in-process size; stdin stays open
             proc.stdin.write(piece)
         proc.stdin.flush()
-        # The command has read most of what was written (the pipe holds 64 KiB): it is
-        # checking. With workers, Ctrl-C comes once each of them ignores it, however long
-        # starting them took on this machine.
-        if jobs == "2":
-            waiting.until(
-                lambda pid=proc.pid: _workers_ignore_ctrl_c(pid, 2), "two workers ignoring Ctrl-C"
-            )
+        # Ctrl-C once the command has checked what it was given and waits for more input
+        # (with workers: once each of them ignores Ctrl-C), however long that took on this
+        # machine. Sent while the command was still reading lines in C code, a signal can
+        # land just before that code's next read of stdin, which then waits with the signal
+        # noted and not yet acted on (CPython acts on it when the read returns): a half
+        # second's sleep here was long enough on a quiet machine only.
+        waiting.until(
+            lambda pid=proc.pid, n=int(jobs): (
+                _waits_for_input(pid) and _workers_ignore_ctrl_c(pid, n)
+            ),
+            f"--jobs {jobs} waiting for more input",
+        )
         os.killpg(proc.pid, signal.SIGINT)
         err = proc.stderr.read()
         proc.wait(timeout=waiting.SECONDS)
