@@ -212,14 +212,17 @@ WARM_UP = env.bool("WARM_UP", default=True)
 # (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is
 # locked" when its read lock cannot be upgraded; synchronous=NORMAL is durable across a crash of
 # the server in WAL mode (a power cut may lose the last commits, never corrupt the file).
+# A writer waits 20 s for the lock (SQLite's busy timeout) unless the URL says otherwise
+# (django-environ's `?timeout=` option: `sqlite:///club.sqlite3?timeout=60`).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
+    sqlite_options = DATABASES["default"].setdefault("OPTIONS", {})
+    sqlite_options.update(
         {
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,  # seconds a writer waits for the lock (SQLite's busy timeout)
         }
     )
+    sqlite_options.setdefault("timeout", 20)
 # Backups of every tournament's archive (docs/exports.md): into BACKUP_DIR/<slug>/ when a round
 # is closed and at most every BACKUP_INTERVAL seconds while hands arrive, keeping the newest
 # BACKUP_KEEP files per tournament. Unset (the default): no automatic backups.

@@ -33,7 +33,7 @@ def chromium() -> Path:
     return HEADLESS_SHELL if HEADLESS_SHELL.exists() else CHROMIUM
 
 
-# Hypothesis sizes (tests/sizes.py): full in CI (CI=true, .ci/run), a quarter locally;
+# Hypothesis sizes (tests/sizes.py): full in CI (CI=true, .ci/run), a tenth locally;
 # HYPOTHESIS_PROFILE=ci gives the CI sizes locally. No deadline: under pytest-xdist the tests
 # share the cores with each other and with Chromium, and a slow example is not a wrong one (the
 # benchmarks in bench/ measure speed).

@@ -129,14 +129,18 @@ class Room:
         return sum(len(t["records"]) for t in self.tables)
 
 
-def prepare(env: Mapping[str, str], *, tables: int = 40, hands: int = 5) -> Room:
-    """Migrate the database `env` names and build the room in it (subprocesses)."""
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=dict(env),
-        check=True,
-    )
+def prepare(
+    env: Mapping[str, str], *, tables: int = 40, hands: int = 5, migrate: bool = True
+) -> Room:
+    """Migrate the database `env` names (unless `migrate` is false: migrated already) and build
+    the room in it (subprocesses)."""
+    if migrate:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=dict(env),
+            check=True,
+        )
     done = subprocess.run(
         [sys.executable, "-m", "tests.room", "--tables", str(tables), "--hands", str(hands)],
         cwd=ROOT,

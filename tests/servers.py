@@ -128,6 +128,37 @@ def _show(server: Server, why: str) -> None:
     )
 
 
+#: This test process's migrated empty SQLite database (`migrated_sqlite`), made on first use.
+_migrated: list[Path] = []
+
+
+def migrated_sqlite(database: Path) -> None:
+    """Make `database` an SQLite file with every migration applied and nothing else, for a
+    server a test starts on a database of its own.
+
+    The first call in a test process runs `manage.py migrate` on an empty file, as each such
+    test did for itself; later calls copy that file (SQLite's backup API), the same schema and
+    rows (content types, permissions) without migrating again: a migrate from nothing costs
+    seconds of CPU, and the tests that start servers of their own each needed one. What the
+    migrations do from nothing is still run and checked here, and by every test database."""
+    import sqlite3
+
+    if not _migrated:
+        template = Path(tempfile.mkdtemp(prefix="tricktable-migrated-")) / "empty.sqlite3"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=production_env(DATABASE_URL=f"sqlite:///{template}"),
+            check=True,
+        )
+        _migrated.append(template)
+    with (
+        contextlib.closing(sqlite3.connect(_migrated[0])) as source,
+        contextlib.closing(sqlite3.connect(database)) as copy,
+    ):
+        source.backup(copy)
+
+
 def collect_static(env: Mapping[str, str]) -> None:
     """The static files collected (hashed, with their manifest) as the evening server collects
     them before it serves (`serve`'s `collect_static`: once per change of the sources, under a

@@ -86,7 +86,7 @@ def test_a_board_in_seven_taps_a_pin_once_a_round_and_live_at_the_other_phone(
         assert result.submitted_side == "NS"
 
         # the other phone at the table: the board to confirm, live (no reload)
-        expect(other.locator(".dup-decide")).to_be_visible(timeout=5000)
+        expect(other.locator(".dup-decide")).to_be_visible()
         print(f"\nother phone shows board {first} to confirm {time.monotonic() - sent:.2f} s after")
         assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
 
@@ -157,7 +157,7 @@ def test_the_phone_moves_to_the_next_round_by_itself(browser, live_server):
         expect(phone.locator("#who-h")).to_have_text("Round 1")
         expect(phone.locator("#table-panel")).to_have_attribute("data-live-mode", "sse")
         dup.start_round(tournament=tournament, actor=td)
-        expect(phone.locator("#who-h")).to_have_text("Round 2", timeout=5000)
+        expect(phone.locator("#who-h")).to_have_text("Round 2")
         expect(phone.locator("form[data-pad-game] [data-pad-keys] button")).not_to_have_count(0)
     finally:
         context.close()

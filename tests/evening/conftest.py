@@ -6,10 +6,12 @@ the club's Wi-Fi reaches it."""
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import waiting
 from tests.conftest import require
 from tests.servers import INHERITED_NOT, ROOT, free_port
 
@@ -122,9 +125,49 @@ def laptop_environment(club: Path, **extra: str) -> dict[str, str]:
     return environment
 
 
-def wait_until_up(url: str, server: EveningServer, *, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+class Progress:
+    """Whether a server process is getting on with its start: a deadline that starts again
+    whenever the process or one under it has used CPU (from /proc) or it said something. A
+    start that takes minutes on a machine busy with other work is slow, not stuck (a fixed
+    180 s failed one at load 20); a process that uses no CPU and says nothing for the tests'
+    deadline (tests/waiting.py) is stuck. Where /proc cannot be read, the deadline counts
+    from the last line only."""
+
+    def __init__(self, pid: int, seconds: float = waiting.SECONDS) -> None:
+        self.pid, self.seconds = pid, seconds
+        self.ticks = self._ticks()
+        self.since = time.monotonic()
+
+    def _ticks(self) -> int | None:
+        """CPU clock ticks of the process and of every process under it (a shell or `ip netns
+        exec` may stand between this test and the server)."""
+        total, found, todo = 0, False, [str(self.pid)]
+        while todo:
+            pid = todo.pop()
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                total += sum(int(field) for field in fields[11:15])  # utime stime cutime cstime
+                todo += Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                found = True
+            except (OSError, ValueError):
+                continue
+        return total if found else None
+
+    def made(self) -> None:
+        self.since = time.monotonic()
+
+    def stuck(self) -> bool:
+        ticks = self._ticks()
+        if ticks is not None and ticks != self.ticks:
+            self.ticks = ticks
+            self.made()
+        return time.monotonic() - self.since > self.seconds
+
+
+def wait_until_up(url: str, server: EveningServer, *, seconds: float = waiting.SECONDS) -> None:
+    """Until the server answers at `url`; fails when it stops, or uses no CPU for `seconds`."""
+    progress = Progress(server.process.pid, seconds)
+    while not progress.stuck():
         if server.process.poll() is not None:
             pytest.fail(f"the evening server stopped:\n{server.stop()}")
         try:
@@ -135,8 +178,12 @@ def wait_until_up(url: str, server: EveningServer, *, seconds: float = 120) -> N
     pytest.fail(f"the evening server did not answer at {url}:\n{server.stop()}")
 
 
+READY = "Stop with Ctrl+C."
+
+
 def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer:
-    """`manage.py serve` as `make serve` runs it, reading what it prints until it serves."""
+    """`manage.py serve` as `make serve` runs it, reading what it prints until it serves: for
+    as long as it gets on with its start (`Progress`), however long that takes here."""
     process = subprocess.Popen(
         [*argv, sys.executable, "manage.py", "serve", "--port", str(port)],
         cwd=ROOT,
@@ -146,13 +193,28 @@ def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer
         text=True,
     )
     server = EveningServer(process=process, club=club, port=port)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
+    said: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
+    def listen() -> None:  # its lines until it serves; the rest is read by `stop()`
+        assert process.stdout is not None
+        for line in process.stdout:
+            said.put(line)
+            if READY in line:
+                return
+        said.put(None)
+
+    threading.Thread(target=listen, daemon=True).start()
+    progress = Progress(process.pid)
+    while not progress.stuck():
+        try:
+            line = said.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        if line is None:
             pytest.fail(f"the evening server stopped before serving:\n{server.stop()}")
+        progress.made()
         server.output.append(line.rstrip("\n"))
-        if "Stop with Ctrl+C." in line:
+        if READY in line:
             return server
     server.stop()
     pytest.fail(f"the evening server did not start:\n{server.text}")

@@ -23,12 +23,13 @@ from tests.evening.conftest import (
     start,
     wait_until_up,
 )
+from tests.waiting import SECONDS
 
 
 def fetch(url: str) -> tuple[int, Message, str]:
     request = urllib.request.Request(url, headers={"Accept-Language": "en"})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=SECONDS) as response:
             return response.status, response.headers, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read().decode()
@@ -65,7 +66,7 @@ def test_static_files_go_gzipped_to_a_browser_that_asks(evening_server):
         f"{evening_server.public_url}/static/css/public.css",
         headers={"Accept-Encoding": "gzip, deflate, br"},
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=SECONDS) as response:
         assert response.headers.get("Content-Encoding") == "gzip"  # no Brotli copy over HTTP
         assert gzip.decompress(response.read()).strip()
 
@@ -91,7 +92,6 @@ def in_namespace(laptop, club, code: str) -> str:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
         env=laptop_environment(club),
     )
     assert done.returncode == 0, done.stderr
@@ -147,7 +147,6 @@ def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_passwo
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
         env=laptop_environment(tmp_path),
     )
     assert reset.returncode == 0, reset.stderr
@@ -171,7 +170,6 @@ def test_the_demos_published_password_is_refused_on_the_evening_server(offline_l
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
         env=laptop_environment(tmp_path, TRICKTABLE_SERVER="evening"),
     )
     assert created.returncode == 0, created.stderr
@@ -238,7 +236,7 @@ def send(
         url, data=data, method=method, headers={"Accept-Language": "ja", **(headers or {})}
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=SECONDS) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from games.check_files import check_files
 from games.simulate.spades import random_hand, to_summary
 from games.stream import LineBatch, StreamError, iter_batches, iter_records, parse_lines
-from tests import sizes
+from tests import sizes, waiting
 from tests.games.generator_file import GeneratorFile, checked_peak
 
 REPO = Path(__file__).resolve().parents[2]
@@ -398,11 +398,61 @@ def _stream_forever(count: int) -> Iterator[bytes]:
     yield line * count
 
 
-def _children(pid: int) -> list[str]:
+def _status(pid: str) -> dict[str, str]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return fields
+
+
+def _waits_for_input(pid: int) -> bool:
+    """Whether the command's main thread is blocked (state S), as it is once it has read all
+    that was written and waits for more; twice, a twentieth of a second apart."""
+
+    def blocked() -> bool:
+        stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+        return stat.rpartition(")")[2].split()[0] == "S"
+
+    if not blocked():
+        return False
+    time.sleep(0.05)
+    return blocked()
+
+
+def _workers_ignore_ctrl_c(pid: int, jobs: int) -> bool:
+    """Whether the command's `jobs` workers (none with --jobs 1) have started and each ignores
+    SIGINT (its first act: until then a Ctrl-C would give it a traceback of its own). The
+    workers are the processes of the command's group but the command itself,
+    multiprocessing's resource tracker and its fork server (which ignore SIGINT from their
+    start)."""
+    if jobs == 1:
+        return True
+    workers = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or entry.name == str(pid):
+            continue
+        try:
+            if os.getpgid(int(entry.name)) != pid:
+                continue
+            status = _status(entry.name)
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except (OSError, ProcessLookupError):
+            continue
+        if "resource_tracker" in command:
+            continue
+        if "forkserver" in command and status.get("PPid") == str(pid):
+            continue
+        workers.append(int(status["SigIgn"], 16) & (1 << (signal.SIGINT - 1)))
+    return len(workers) >= jobs and all(workers)
+
+
+def _group_alive(pgid: int) -> bool:
     try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:  # pragma: no cover - not Linux
-        return ["unknown"]
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _default_sigint() -> None:
@@ -429,22 +479,24 @@ def test_ctrl_c_stops_every_process_with_one_traceback() -> None:
         for piece in _stream_forever(5_000):  # past the in-process size; stdin stays open
             proc.stdin.write(piece)
         proc.stdin.flush()
-        deadline = time.monotonic() + 60
-        while jobs == "2" and not _children(proc.pid):  # the workers have started
-            assert time.monotonic() < deadline, "no worker started"
-            time.sleep(0.05)
-        time.sleep(0.5)
+        # Ctrl-C once the command has checked what it was given and waits for more input
+        # (with workers: once each of them ignores Ctrl-C), however long that took on this
+        # machine. Sent while the command was still reading lines in C code, a signal can
+        # land just before that code's next read of stdin, which then waits with the signal
+        # noted and not yet acted on (CPython acts on it when the read returns): a half
+        # second's sleep here was long enough on a quiet machine only.
+        waiting.until(
+            lambda pid=proc.pid, n=int(jobs): (
+                _waits_for_input(pid) and _workers_ignore_ctrl_c(pid, n)
+            ),
+            f"--jobs {jobs} waiting for more input",
+        )
         os.killpg(proc.pid, signal.SIGINT)
         err = proc.stderr.read()
-        proc.wait(timeout=60)
+        proc.wait(timeout=waiting.SECONDS)
         proc.stdin.close()
         assert proc.returncode == -signal.SIGINT, (jobs, err)
         assert err.count(b"KeyboardInterrupt") == 1, (jobs, err)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                os.killpg(proc.pid, 0)
-            except ProcessLookupError:
-                break
-            assert time.monotonic() < deadline, f"--jobs {jobs}: workers left"
-            time.sleep(0.05)
+        waiting.until(
+            lambda pid=proc.pid: not _group_alive(pid), f"--jobs {jobs}: its workers to go"
+        )

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver
 
 import api.urls
+from tests import waiting
 from tests.live.asgi import Apps, request, transaction_kept
 
 from .conftest import refused
@@ -55,7 +56,9 @@ def test_a_host_not_allowed_gets_400_in_the_api_error_shape(kept, play, address)
     standings = f"/api/v1/tournaments/{play.slug}/standings"
     # The standings are cached and the stream's tournament known.
     assert request(apps.django, "GET", standings, {"Host": "testserver"})[0] == 200
-    status, headers, body = request(apps.django, "GET", path, {"Host": BAD_HOST}, timeout=3)
+    status, headers, body = request(
+        apps.django, "GET", path, {"Host": BAD_HOST}, timeout=waiting.SECONDS
+    )
     assert status == 400, (status, headers)
     assert shape_of(status, headers, body)["code"] == "bad-request"
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -39,12 +37,7 @@ def resident(pid: int) -> int:
 def server(tmp_path_factory):
     database = tmp_path_factory.mktemp("in-flight") / "db.sqlite3"
     env = servers.production_env(DATABASE_URL=f"sqlite:///{database}", LOG_LEVEL="WARNING")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=servers.ROOT,
-        env=env,
-        check=True,
-    )
+    servers.migrated_sqlite(database)
     with servers.uvicorn(env) as running:
         yield running
 

@@ -63,7 +63,7 @@ def database(tmp_path_factory) -> dict[str, str]:
         DATABASE_URL=f"sqlite:///{path}", LOG_LEVEL="WARNING", HTTPS="false"
     )
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=servers.ROOT, env=env, check=True)
+    servers.migrated_sqlite(path)
     servers.collect_static(env)  # the sign-in page needs the static files' manifest
     code = (
         "from django.contrib.auth import get_user_model as g\n"

@@ -218,10 +218,12 @@ NESTED = {
 def test_deeply_nested_json_is_refused_quickly_with_400_not_a_server_error(
     pending, endpoint, shape
 ):
-    started = time.monotonic()
+    # Quickly: in CPU seconds of this thread (where the test client runs the request), which
+    # a machine busy with other work does not stretch as it stretches the wall clock.
+    started = time.thread_time()
     with unchanged():
         response = endpoint.send(pending, NESTED[shape])
-    assert time.monotonic() - started < 2.0
+    assert time.thread_time() - started < 2.0
     refused(response, (400, 413), {"parse-error", "too-deep", "too-large"})
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 
 import pytest
 
@@ -27,12 +25,7 @@ def server(tmp_path_factory):
     env = servers.production_env(
         DATABASE_URL=f"sqlite:///{database}", REQUEST_BODY_LIMIT=str(LIMIT), LOG_LEVEL="WARNING"
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=servers.ROOT,
-        env=env,
-        check=True,
-    )
+    servers.migrated_sqlite(database)
     with servers.uvicorn(env) as running:
         yield running
 

@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.handlers.asgi import ASGIHandler
 
+from tests import waiting
 from tournaments.live import event_log, events, standings_cache
 
 from .asgi import Apps, request, transaction_kept
@@ -244,7 +245,7 @@ def test_the_events_stream_replays_from_the_last_event_id(in_process, tournament
 
 def test_an_unknown_tournament_s_events_are_a_404_in_the_api_error_shape(in_process, db):
     status, headers, body = request(
-        Apps().django, "GET", "/api/v1/tournaments/nobody/events", HOST, timeout=3
+        Apps().django, "GET", "/api/v1/tournaments/nobody/events", HOST, timeout=waiting.SECONDS
     )
     assert status == 404 and headers["content-type"] == "application/json"
     assert json.loads(body)["code"] == "not-found"

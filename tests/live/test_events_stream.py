@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
+from tests import waiting
 from tournaments.live import event_log, events
 
 from ..tournaments.builders import make_director, make_match
@@ -31,7 +32,7 @@ def parse(chunk: bytes) -> dict:
     return out
 
 
-async def read(content, n: int, timeout: float = 3.0) -> list[dict]:
+async def read(content, n: int, timeout: float = waiting.SECONDS) -> list[dict]:
     it = aiter(content)
     return [parse(await asyncio.wait_for(anext(it), timeout)) for _ in range(n)]
 
@@ -92,7 +93,7 @@ def test_heartbeats_keep_a_quiet_stream_open(tournament, settings):
         response = await AsyncClient().get(events_url(tournament))
         content = response.streaming_content
         try:
-            return await read(content, 4, timeout=2)
+            return await read(content, 4)
         finally:
             await content.aclose()
 

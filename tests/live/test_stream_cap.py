@@ -35,7 +35,7 @@ def server(tmp_path_factory):
         LOG_LEVEL="WARNING",
     )
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=servers.ROOT, env=env, check=True)
+    servers.migrated_sqlite(database)
     code = (
         "from tests.tournaments.builders import make_director, make_match\n"
         "print(make_match(make_director()).round.tournament.slug)\n"

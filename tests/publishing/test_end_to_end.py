@@ -22,7 +22,9 @@ from tournaments.publishing import services
 
 pytestmark = pytest.mark.django_db
 
-PORT = 18830
+#: The club site's port: one free when the module is loaded (it was a fixed 18830, which two
+#: test runs on one machine would both have used).
+PORT = servers.free_port()
 
 
 def manage(env: dict[str, str], *args: str) -> str:
@@ -53,7 +55,7 @@ def site_env(tmp_path_factory) -> dict[str, str]:
     env = servers.production_env(
         DATABASE_URL=f"sqlite:///{folder / 'site.sqlite3'}", LOG_LEVEL="WARNING"
     )
-    manage(env, "migrate", "--noinput", "-v0")
+    servers.migrated_sqlite(folder / "site.sqlite3")
     servers.collect_static(env)
     env["SITE_KEY"] = manage(env, "shell", "-c", MAKE_KEY).strip().splitlines()[-1]
     env["SITE_DATABASE"] = str(folder / "site.sqlite3")
