@@ -129,7 +129,7 @@ def test_a_whole_duplicate_evening(page, another_page, live_server, screenshot, 
     assert pdf.body().startswith(b"%PDF")
     screenshot(page, "duplicate-boards-laptop-en")
     page.goto(f"{live_server.url}/director/{tournament.slug}/duplicate/print/guide/")
-    page.get_by_role("button", name=re.compile("phone code")).click()
+    page.get_by_role("button", name=re.compile("^Print with each table.s phone code")).click()
     expect(page.locator("svg.qr")).to_have_count(3)  # once the new page has come back
     screenshot(page, "duplicate-guide-laptop-en")
     links = [page.locator(".phone-link").nth(i).get_attribute("href") for i in range(3)]

@@ -77,7 +77,7 @@ def test_a_german_whist_hand_by_cards_on_the_phone_is_checked_scored_and_stored(
         director,
         game="german-whist",
         rules="standard",
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
         confirmation="same-phone",
     )
@@ -184,7 +184,7 @@ def test_a_recorded_german_whist_game_is_corrected_card_by_card(page, live_serve
         director,
         game="german-whist",
         rules="standard",
-        fmt="individual",
+        fmt="swiss",
         table_size=2,
         confirmation="same-phone",
     )

@@ -5,6 +5,7 @@ the club's Wi-Fi reaches it."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import re
@@ -55,13 +56,19 @@ def free_link() -> tuple[str, str]:
     raise RuntimeError("no free /30 left in 198.18.0.0/16")
 
 
+#: Serial numbers of the LANs this process makes.
+_lans = itertools.count()
+
+
 @pytest.fixture(scope="session")
 def lan() -> Iterator[Lan]:
     """The laptop on a LAN of its own: skipped, with the reason, where this machine cannot make
     network namespaces (needs root and iproute2)."""
     require(shutil.which("ip") is not None, "needs iproute2's `ip` for a test LAN")
     require(os.geteuid() == 0, "needs root to make a network namespace for a test LAN")
-    tag = f"{os.getpid() % 100000}"
+    # The process and this LAN's serial: one worker may hold two LANs at once (the evening tests'
+    # and the publishing stack's `the_lan`), and a namespace's name must be new.
+    tag = f"{os.getpid() % 100000}{next(_lans)}"
     namespace, outside, inside = f"tt-lan-{tag}", f"ttl{tag}a", f"ttl{tag}b"
     host_address, address = free_link()
     try:

@@ -7,18 +7,19 @@ is one service call, then a redirect."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.members import names, selectors, services
 from tournaments.members.models import MembersSettings, RemovedName
 from tournaments.models import Player
 from tournaments.services import Actor, ServiceError
+from tournaments.views.access import director_page as guarded
 from tournaments.words.engine import refusal_words
 
 
@@ -39,7 +40,7 @@ def search_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@guarded(of="club")
 def director_page(request: HttpRequest) -> HttpResponse:
     actor = Actor(user=request.user)
     if request.method == "POST":
@@ -67,13 +68,19 @@ def director_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@login_required
+#: The refusal of a name's removal to someone who is neither staff nor one of its directors.
+NOT_THEIRS = gettext_lazy("Only the club's staff or this person's directors may do this.")
+
+
+@guarded(of="club")
 @require_POST
 def remove_name(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     actor = Actor(user=request.user)
     if not services.may_remove(actor, player):
-        raise PermissionDenied(_("Only the club's staff or this person's directors may do this."))
+        # the service's own rule (`may_remove`: not a director guard, a person's directors),
+        # asked before the confirmation step is shown
+        raise PermissionDenied(str(NOT_THEIRS))
     if request.POST.get("confirm") != "yes":
         return render(request, "members/remove.html", {"player": player})
     try:
