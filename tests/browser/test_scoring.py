@@ -258,7 +258,9 @@ def test_after_a_wrong_pin_the_list_still_follows_the_table(page, live_server):
     decision = page.locator("form.decide[data-number='1']")
     wrong = "0000" if "0000" not in (side_pin(match, "EW"), side_pin(match, "NS")) else "0001"
     confirm_with_pin(page, 1, wrong)
-    expect(decision.locator(".decide-message")).to_contain_text("That PIN is not the PIN of an entry at this table")
+    expect(decision.locator(".decide-message")).to_contain_text(
+        "That PIN is not the PIN of an entry at this table"
+    )
     services.confirm_hand(submission=first, actor=director, expected_version=1)
     expect(page.locator("tr.hand[data-hand='1']")).to_have_attribute("data-status", "confirmed")
     expect(page.locator("form.decide")).to_have_count(0)
