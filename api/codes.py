@@ -122,6 +122,7 @@ LISTED: frozenset[str] = frozenset({
     "not-an-object",
     "not-authenticated",
     "not-checked-in",
+    "not-club-director",
     "not-director",
     "not-duplicate",
     "not-found",

@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from games.records import check_record
 from tournaments import services
+from tournaments.clubs.services import current_club
 from tournaments.models import (
     GAMES,
     AuditEvent,
@@ -77,9 +78,10 @@ def actor_for(request: Request, side: str = "", pin: str = "") -> Actor:
             client=client_address(request),
             label=token.label or "table scorer",
         )
+    club = current_club(request)
     if request.user and request.user.is_authenticated:
-        return Actor(user=request.user, side=side)
-    return Actor(label="public", side=side)
+        return Actor(user=request.user, side=side, club=club)
+    return Actor(label="public", side=side, club=club)
 
 
 def valid(serializer_class: type[Serializer], request: Request, **kwargs: Any) -> dict[str, Any]:

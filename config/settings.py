@@ -105,6 +105,8 @@ MIDDLEWARE = [
     "config.streaming.AsyncStreamingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The club of the address (`/c/<club>/...`, else the home club): tournaments/clubs.
+    "tournaments.clubs.middleware.ClubMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -273,7 +275,8 @@ USE_I18N = True
 USE_TZ = True
 
 # Static files, served by whitenoise.
-STATIC_URL = "static/"
+# Absolute: a club's pages (`/c/<club>/`, tournaments/clubs) share the one copy of the files.
+STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Brotli copies of the static files only where browsers ask for them, over HTTPS

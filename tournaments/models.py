@@ -20,6 +20,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.clubs.models import Club, home_club, home_club_pk  # noqa: F401  (re-exported)
 from tournaments.knockout.models import BracketPlace, KnockoutSettings
 from tournaments.presentation import choices as game_choices
 from tournaments.tokens import (  # noqa: F401  (re-exported: the tokens' home)
@@ -35,6 +36,9 @@ GAMES = game_choices()
 
 
 class Player(models.Model):
+    club = models.ForeignKey(
+        Club, models.PROTECT, related_name="players", default=home_club_pk, verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=100)
     club_number = models.CharField(
         _("club number"), max_length=30, blank=True, help_text=_("Optional membership number.")
@@ -50,9 +54,9 @@ class Player(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["club_number"],
+                fields=["club", "club_number"],
                 condition=~Q(club_number=""),
-                name="player_club_number_unique",
+                name="player_club_number_unique_in_club",
             ),
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
         ]
@@ -64,6 +68,9 @@ class Player(models.Model):
 class Team(models.Model):
     """A partnership of two players."""
 
+    club = models.ForeignKey(
+        Club, models.PROTECT, related_name="teams", default=home_club_pk, verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=100)
     first = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("player"))
     second = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("partner"))
@@ -113,6 +120,13 @@ class Tournament(KnockoutSettings, models.Model):
         DRAW = "draw", _("Missed rounds score a draw")
         BYE = "bye", _("Missed rounds score a bye")
 
+    club = models.ForeignKey(
+        Club,
+        models.PROTECT,
+        related_name="tournaments",
+        default=home_club_pk,
+        verbose_name=_("club"),
+    )
     name = models.CharField(_("name"), max_length=150)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     game = models.CharField(_("game"), max_length=20, choices=GAMES)

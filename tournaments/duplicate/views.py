@@ -40,6 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.cards import RANKS, SUIT_SIGNS
 from games.registry import get_game
 from tournaments import presentation, services
+from tournaments.clubs.services import current_club
 from tournaments.duplicate import engine
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
@@ -214,7 +215,7 @@ def new_event(request: HttpRequest) -> HttpResponse:
         game, preset = data["rules"].split(":", 1)
         try:
             tournament = dup.create_duplicate_tournament(
-                actor=Actor(user=request.user),
+                actor=Actor(user=request.user, club=current_club(request)),
                 name=data["name"],
                 game=game,
                 rules=preset,

@@ -23,8 +23,8 @@ from tournaments.views.public import _events_url, _tournament
 from tournaments.views.public import tournaments as public_tournaments
 
 
-def _with_knockout(slug: str) -> Tournament:
-    tournament = _tournament(slug)
+def _with_knockout(request: HttpRequest, slug: str) -> Tournament:
+    tournament = _tournament(request, slug)
     if not knockout.has_knockout(tournament):
         raise Http404("no knockout")
     return tournament
@@ -33,7 +33,7 @@ def _with_knockout(slug: str) -> Tournament:
 @require_GET
 def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket as played so far; live.js redraws it when a result arrives."""
-    tournament = _with_knockout(slug)
+    tournament = _with_knockout(request, slug)
     return render(
         request,
         "tournaments/knockout/bracket.html",
@@ -50,7 +50,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def bracket_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _with_knockout(slug)
+    tournament = _with_knockout(request, slug)
     projector = request.GET.get("screen") == "projector"
     response = render(
         request,
@@ -68,7 +68,7 @@ def bracket_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket for the room's screen (1920×1080), large and dark, kept current."""
-    tournament = _with_knockout(slug)
+    tournament = _with_knockout(request, slug)
     return render(
         request,
         "tournaments/knockout/projector.html",

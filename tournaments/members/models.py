@@ -1,6 +1,6 @@
 """The members' rows. Re-exported by `tournaments.models`, so they belong to the tournaments app.
 
-`MembersSettings` (one row): how the club's site shows members' names on the events rooms
+`MembersSettings` (one row a club): how the club's site shows members' names on the events rooms
 publish to it. `RemovedName`: a person whose name a director removed from the published records
 on request; it holds the person's opaque identity (`Player.uid` on the site), never the name.
 """
@@ -12,9 +12,15 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.clubs.models import Club, home_club_pk
+
 
 class MembersSettings(models.Model):
-    """The club's choice for its site (one row; none: full names)."""
+    """A club's choice for its site (one row a club; none: full names)."""
+
+    club = models.OneToOneField(
+        Club, models.CASCADE, related_name="members_settings", default=home_club_pk
+    )
 
     class Names(models.TextChoices):
         FULL = "full", _("Full names")
@@ -45,6 +51,7 @@ class RemovedName(models.Model):
     """A person whose name is gone from the site's published records (their results stay).
     Kept so that the room's next publish, which still names them, is shown without it."""
 
+    club = models.ForeignKey(Club, models.CASCADE, related_name="+", default=home_club_pk)
     uid = models.UUIDField(unique=True)  # the site's Player.uid of the person
     removed_at = models.DateTimeField(auto_now_add=True)
     removed_by = models.ForeignKey(

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.clubs.models import Club, home_club_pk
 from tournaments.tokens import SecretToken
 
 # -- the room ---------------------------------------------------------------------------------
@@ -93,6 +94,10 @@ class PublishingKey(SecretToken):
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.CASCADE, related_name="publishing_keys"
+    )
+    # The club the key publishes into: its events are that club's.
+    club = models.ForeignKey(
+        Club, models.CASCADE, related_name="publishing_keys", default=home_club_pk
     )
     prefix = models.CharField(
         max_length=8, editable=False

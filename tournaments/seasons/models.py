@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.clubs.models import Club, home_club_pk
 from tournaments.presentation import choices as game_choices
 
 #: Placing points a new series starts with (1st, 2nd, ...; nothing beyond the list).
@@ -28,6 +29,9 @@ class Series(models.Model):
         PLACING = "placing", _("Placing points per evening")
         MATCH_POINTS = "match-points", _("Match points per evening")
 
+    club = models.ForeignKey(
+        Club, models.PROTECT, related_name="seasons", default=home_club_pk, verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=150)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     game = models.CharField(_("game"), max_length=20, choices=game_choices())

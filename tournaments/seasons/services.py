@@ -38,7 +38,7 @@ from tournaments.models import (
 )
 from tournaments.seasons import engine
 from tournaments.services import scheduling
-from tournaments.services.actors import Actor, is_director
+from tournaments.services.actors import Actor, acting_club, is_director, require_club_director
 from tournaments.services.errors import Conflict, Invalid, NotAllowed, ServiceError
 from tournaments.words.formatting import timestamp
 
@@ -152,8 +152,16 @@ def create_series(
             raise ServiceError("bad-slug", f"a slug is 1 to {MAX_SLUG} of a-z, 0-9, '-' and '_'")
         if Series.objects.filter(slug=slug).exists():
             raise Conflict("slug-taken", f"the slug {slug!r} is taken")
+    club = acting_club(actor)
+    require_club_director(actor, club)
     series = Series.objects.create(
-        name=name, slug=slug or _unique_slug(name), game=game, rule=rule, points=stored, best=best
+        club=club,
+        name=name,
+        slug=slug or _unique_slug(name),
+        game=game,
+        rule=rule,
+        points=stored,
+        best=best,
     )
     if user is not None:
         series.directors.add(user)

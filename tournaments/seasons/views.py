@@ -29,6 +29,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from tournaments.clubs.services import current_club
 from tournaments.exports import downloads
 from tournaments.live import event_log
 from tournaments.models import GAMES, Series, Tournament
@@ -134,7 +135,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
                 data = form.cleaned_data
                 try:
                     series = service.create_series(
-                        actor=Actor(user=request.user),
+                        actor=Actor(user=request.user, club=current_club(request)),
                         name=data["name"],
                         game=data["game"],
                         rule=data["rule"],

@@ -12,10 +12,6 @@ from tournaments.models import HandSubmission, Match, Round, Seat, Tournament
 S = HandSubmission.Status
 
 
-def tournament_by_slug(slug: str) -> Tournament | None:
-    return Tournament.objects.filter(slug=slug).first()
-
-
 def result_seats(tournament: Tournament) -> list[Seat]:
     """Every seat of every match in a published round, in the order a results sheet reads:
     round, table (byes last), match, seats."""

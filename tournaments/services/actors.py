@@ -5,7 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import AuditEvent, PublishedEvent, Table, Tournament, max_length
+from tournaments.clubs.services import directs_club
+from tournaments.models import (
+    AuditEvent,
+    Club,
+    PublishedEvent,
+    Table,
+    Tournament,
+    home_club,
+    max_length,
+)
 
 from .errors import NotAllowed
 
@@ -29,6 +38,7 @@ class Actor:
     system: bool = False  # an automatic action (re-score, demo, import)
     pin: str = ""  # the PIN of the entry acting (a table scorer in PIN mode: services.side_pins)
     client: str = ""  # the client's address (a wrong PIN's wait is counted per client)
+    club: Any = None  # the Club of the address acted at (tournaments/clubs); None: the home club
 
     @property
     def name(self) -> str:
@@ -65,6 +75,20 @@ def covers_table(actor: Actor, table: Table | None) -> bool:
     if actor.table is not None and actor.table == table.pk:
         return True
     return actor.card is not None and table.event_table_id == actor.card
+
+
+def acting_club(actor: Actor) -> Club:
+    """The club the actor acts in: the one of the address, else the home club."""
+    return actor.club if actor.club is not None else home_club()
+
+
+def require_club_director(actor: Actor, club: Club) -> None:
+    """Only the club's directors (tournaments.clubs.services.directs_club) make its events and
+    seasons; the system (the demo, an import) acts for every club."""
+    if actor.system:
+        return
+    if not directs_club(actor.user_or_none(), club):
+        raise NotAllowed("not-club-director", "only this club's directors may do that")
 
 
 def is_director(actor: Actor, tournament: Tournament) -> bool:

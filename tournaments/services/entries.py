@@ -9,7 +9,17 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from tournaments.models import Entry, KeepApart, Player, Round, Team, Tournament, max_length
+from tournaments.models import (
+    Club,
+    Entry,
+    KeepApart,
+    Player,
+    Round,
+    Team,
+    Tournament,
+    home_club,
+    max_length,
+)
 
 from .actors import Actor, audit, is_director, require_director, require_not_published
 from .errors import Conflict, NotAllowed, NotFound, ServiceError
@@ -25,7 +35,9 @@ class PlayerSpec:
     email: str = ""
 
 
-def find_or_create_player(spec: PlayerSpec, *, trusted: bool = True) -> Player:
+def find_or_create_player(
+    spec: PlayerSpec, *, trusted: bool = True, club: Club | None = None
+) -> Player:
     """The club's player: by club number when given, else by exact name (case-insensitive).
 
     Untrusted (a public registration): members' names and club numbers are public, so neither
@@ -33,12 +45,14 @@ def find_or_create_player(spec: PlayerSpec, *, trusted: bool = True) -> Player:
     and a club number that is already a member's gives a new player without it
     (`claimed_member` says which member it named: the director links them if it is the member).
     A record without a club number is still found by its name, as before."""
-    player, _claimed = _player_for(spec, trusted=trusted)
+    player, _claimed = _player_for(spec, trusted=trusted, club=club or home_club())
     return player
 
 
-def _player_for(spec: PlayerSpec, *, trusted: bool) -> tuple[Player, Player | None]:
-    """(the player, the member whose club number an untrusted registration gave, if any)."""
+def _player_for(spec: PlayerSpec, *, trusted: bool, club: Club) -> tuple[Player, Player | None]:
+    """(the player, the member whose club number an untrusted registration gave, if any), among
+    the club's players (another club's members are never taken)."""
+    members = Player.objects.filter(club=club)
     name = " ".join(spec.name.split())
     club_number = (spec.club_number or "").strip()
     email = (spec.email or "").strip()
@@ -51,23 +65,25 @@ def _player_for(spec: PlayerSpec, *, trusted: bool) -> tuple[Player, Player | No
     if len(email) > MAX_EMAIL:
         raise ServiceError("bad-player", f"an email address is at most {MAX_EMAIL} characters")
     if club_number:
-        player = Player.objects.filter(club_number=club_number).first()
+        player = members.filter(club_number=club_number).first()
         if player is not None:
             if trusted:
                 return player, None
-            return Player.objects.create(name=name, email=email), player
+            return Player.objects.create(club=club, name=name, email=email), player
         try:
             with transaction.atomic():
-                return Player.objects.create(name=name, club_number=club_number, email=email), None
+                return Player.objects.create(
+                    club=club, name=name, club_number=club_number, email=email
+                ), None
         except IntegrityError:  # created at the same moment by another registration
-            player = Player.objects.get(club_number=club_number)
+            player = members.get(club_number=club_number)
             if trusted:
                 return player, None
-            return Player.objects.create(name=name, email=email), player
-    player = Player.objects.filter(name__iexact=name, club_number="").order_by("id").first()
+            return Player.objects.create(club=club, name=name, email=email), player
+    player = members.filter(name__iexact=name, club_number="").order_by("id").first()
     if player is None and trusted:  # a director may mean the member of that name
-        player = Player.objects.filter(name__iexact=name).order_by("id").first()
-    return player or Player.objects.create(name=name, email=email), None
+        player = members.filter(name__iexact=name).order_by("id").first()
+    return player or Player.objects.create(club=club, name=name, email=email), None
 
 
 def _check_seed(seed: object) -> None:
@@ -134,7 +150,7 @@ def register_entry(
             "bad-entry",
             "a team entry names two players" if team_event else "an entry names one player",
         )
-    resolved = [_player_for(spec, trusted=director) for spec in specs]
+    resolved = [_player_for(spec, trusted=director, club=tournament.club) for spec in specs]
     found = [player for player, _claimed in resolved]
     if team_event and found[0].pk == found[1].pk:
         raise ServiceError("bad-entry", "a team needs two different players")
@@ -158,9 +174,11 @@ def register_entry(
     )
     if team_event:
         team_name = " ".join((name or f"{found[0].name} & {found[1].name}").split())[:100]
-        team = Team.objects.filter(name=team_name).filter(
+        team = Team.objects.filter(club=tournament.club, name=team_name).filter(
             Q(first=found[0], second=found[1]) | Q(first=found[1], second=found[0])
-        ).first() or Team.objects.create(name=team_name, first=found[0], second=found[1])
+        ).first() or Team.objects.create(
+            club=tournament.club, name=team_name, first=found[0], second=found[1]
+        )
         entry.team = team
     else:
         entry.player = found[0]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from tournaments import gameplay
 from tournaments.models import GAMES, Round, Tournament, max_length
 
-from .actors import Actor, audit, require_director
+from .actors import Actor, acting_club, audit, require_club_director, require_director
 from .errors import Conflict, Invalid, ServiceError
 from .table_access import expire_event_cards
 
@@ -192,7 +192,10 @@ def create_tournament(
             "bad-points", _("give points for each of the %(size)d places") % {"size": size}
         )
     chain = _check_tiebreaks(tiebreaks) if tiebreaks is not None else default_tiebreaks(format)
+    club = acting_club(actor)
+    require_club_director(actor, club)
     tournament = Tournament.objects.create(
+        club=club,
         name=name.strip(),
         slug=slug or _unique_slug(name),
         game=game,

@@ -10,8 +10,10 @@
   - `"season"`: the same for a season's pages (its directors manage it); the view gets
     (request, series, actor, ...).
   - `"club"`: the pages of no one tournament (the director's home and a new event, publishing's
-    keys and site): anyone signed in, who sees and changes only what they direct (the
-    services decide); the view gets (request, ...).
+    keys and site, the members): the club's directors (`tournaments.clubs.services.directs_club`),
+    who see and change only what they direct (the services decide); the view gets (request, ...).
+  A tournament or a season is looked up in the club of the address (`tournaments/clubs`): another
+  club's is not found there.
   `GUARDED` holds every page it made: `tests/pages/test_director_guard.py` fails when a page
   under `director/` (or a season's `manage/`) is served without it.
 - `viewer_directs` is the public pages' question: a director sees the draft rounds, the
@@ -32,6 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournaments.clubs.services import current_club, directs_club
 from tournaments.models import Series, Tournament
 from tournaments.seasons.services import directs_series
 from tournaments.services import Actor, is_director
@@ -92,7 +95,9 @@ def director_page(
     def tournament_page(
         view: View, request: HttpRequest, slug: str, *args: Any, **kwargs: Any
     ) -> HttpResponseBase:
-        found = Tournament.objects.filter(format__in=allowed) if allowed else Tournament
+        found = Tournament.objects.filter(club=current_club(request))
+        if allowed:
+            found = found.filter(format__in=allowed)
         tournament = get_object_or_404(found, slug=slug)
         actor = Actor(user=request.user)
         if not is_director(actor, tournament):
@@ -102,13 +107,15 @@ def director_page(
     def season_page(
         view: View, request: HttpRequest, slug: str, *args: Any, **kwargs: Any
     ) -> HttpResponseBase:
-        series = get_object_or_404(Series, slug=slug)
+        series = get_object_or_404(Series, club=current_club(request), slug=slug)
         actor = Actor(user=request.user)
         if not directs_series(actor, series):
             raise PermissionDenied(_("Only this season's directors may see this page."))
         return view(request, series, actor, *args, **kwargs)
 
     def club_page(view: View, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not directs_club(request.user, current_club(request)):
+            raise PermissionDenied(_("Only this club's directors may see this page."))
         return view(request, *args, **kwargs)
 
     checks: dict[str, Callable[..., HttpResponseBase]] = {

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import presentation, services
+from tournaments.clubs.services import current_club
 from tournaments.knockout.forms import KnockoutForm
 from tournaments.knockout.services import SETTING_REFUSALS
 from tournaments.models import (
@@ -237,7 +238,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
         if not uses or knockout_form.is_valid():
             try:
                 tournament = services.create_tournament(
-                    actor=Actor(user=request.user),
+                    actor=Actor(user=request.user, club=current_club(request)),
                     **form.values(),
                     knockout=knockout_form.settings(fmt) if uses else None,
                 )

@@ -94,13 +94,14 @@ def _signed_in(request: HttpRequest) -> bool:
 def _tournament_link(request: HttpRequest) -> tuple[str, str] | None:
     """(url, name) of the tournament an address under /t/<slug>/ or /director/<slug>/ names,
     when it exists: the nearest way back from a mistyped page of it."""
-    match = TOURNAMENT_PATH.match(request.path)
+    match = TOURNAMENT_PATH.match(request.path_info)
     if match is None:
         return None
+    from tournaments.clubs.services import current_club
     from tournaments.selectors.public.tournament import tournament_by_slug
 
     try:
-        tournament = tournament_by_slug(match.group(1))
+        tournament = tournament_by_slug(match.group(1), club=current_club(request))
     except Exception:  # the database is down: the other ways back remain
         return None
     if tournament is None:

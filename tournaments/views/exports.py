@@ -27,9 +27,10 @@ from django.urls import path, re_path
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
+from tournaments.clubs.services import current_club
 from tournaments.exports import downloads
 from tournaments.models import Tournament
-from tournaments.selectors import exports as selectors
+from tournaments.selectors.public.tournament import tournament_by_slug
 from tournaments.services import Actor
 from tournaments.web import throttles
 from tournaments.web.clients import client_address
@@ -41,8 +42,8 @@ log = logging.getLogger(__name__)
 THROTTLE_SCOPE = "export"
 
 
-def _tournament(slug: str) -> Tournament:
-    tournament = selectors.tournament_by_slug(slug)
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = tournament_by_slug(slug, club=current_club(request))
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
@@ -64,7 +65,7 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
 def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> HttpResponseBase:
     """Standings or results as CSV, XLSX or PDF, headings in the active language. The PDF and
     XLSX are throttled per client address and built once per results version."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     if downloads.is_costly(fmt):
         wait = throttled(request)
         if wait is not None:
@@ -75,7 +76,7 @@ def table_export(request: HttpRequest, slug: str, subject: str, fmt: str) -> Htt
 @require_safe
 def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponseBase:
     """One match as a `match/1` record (its confirmed hands, in order)."""
-    download = downloads.match(_tournament(slug), match_id)
+    download = downloads.match(_tournament(request, slug), match_id)
     if download is None:
         raise Http404("no such match")
     return downloads.response(download)
@@ -84,7 +85,7 @@ def match_export(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
 @require_safe
 def hands_export(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every confirmed hand as `hand/1` JSON Lines, streamed."""
-    return downloads.response(downloads.hands(_tournament(slug)))
+    return downloads.response(downloads.hands(_tournament(request, slug)))
 
 
 @require_safe

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.errors import RecordError
 from tournaments import presentation, services
+from tournaments.clubs.services import current_club
 from tournaments.live import event_log
 from tournaments.models import Player, Round, Tournament
 from tournaments.room.services import ClockState
@@ -62,8 +63,8 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 # --- a tournament ---------------------------------------------------------------------------
 
 
-def _tournament(slug: str) -> Tournament:
-    tournament = tournaments.tournament_by_slug(slug)
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = tournaments.tournament_by_slug(slug, club=current_club(request))
     if tournament is None:
         raise Http404("no such tournament")
     return tournament
@@ -150,7 +151,7 @@ def _registration_error(error: ServiceError) -> str:
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament: its facts, the rules in words, entries, rounds, and the registration
     form while registration is open (a POST registers through the entries service)."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     team = tournament.is_team_event
     status = 200
     form = None
@@ -234,7 +235,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairings: tables, who plays whom where, each match's state and score, byes.
     A draft is the directors' alone: anyone else reads that the pairings are not published yet,
     as for a round of the schedule not paired yet (the two look alike: a draft shows nothing)."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
         return elsewhere
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
@@ -270,7 +271,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def round_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's tables alone (each match's state and score), for live.js to swap in as
     results arrive, like the standings."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None or (not round_.is_public and not viewer_directs(request, tournament)):
         raise Http404("no such round")
@@ -313,7 +314,7 @@ def _standings_context(tournament: Tournament) -> dict:
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings, server-rendered from the latest snapshot; live.js keeps them current."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     if (elsewhere := _duplicate_elsewhere(tournament)) is not None:
         return elsewhere
     return render(
@@ -332,7 +333,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, for live.js to swap in."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     response = render(request, "tournaments/public/_standings.html", _standings_context(tournament))
     response["Cache-Control"] = "no-cache"
     return response
@@ -345,7 +346,7 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match hand by hand: bids, tricks, scores and running totals, each hand's status, and
     the play trick by trick when the full record is stored."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     match = matches.match_in(tournament, match_id)
     director = viewer_directs(request, tournament)
     if match is None or (not match.round.is_public and not director):
@@ -418,7 +419,7 @@ def _clock(round_: Round | None) -> ClockState | None:
 def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's screen: the current round's pairings and the standings in large type, paged
     by projector.js and kept current by live.js."""
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     if (elsewhere := _duplicate_elsewhere(tournament, projector=True)) is not None:
         return elsewhere
     return render(
@@ -435,7 +436,7 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def projector_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
+    tournament = _tournament(request, slug)
     response = render(request, "tournaments/public/_projector.html", _projector_context(tournament))
     response["Cache-Control"] = "no-cache"
     return response

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from tournaments.models import (
+    Club,
     Entry,
     Round,
     Tournament,
 )
 
 
-def tournament_by_slug(slug: str) -> Tournament | None:
-    return Tournament.objects.filter(slug=slug).first()
+def tournament_by_slug(slug: str, *, club: Club) -> Tournament | None:
+    """The club's tournament of that slug (another club's is not found at this club's
+    address)."""
+    return Tournament.objects.filter(club=club, slug=slug).first()
 
 
 def entries(tournament: Tournament) -> list[Entry]:

@@ -1,0 +1,107 @@
+"""A club's address: `/c/<club>/` serves the club's pages with every link carrying the club;
+the site's root is the home club's, as on an installation with one club."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.models import Club, Player, Tournament, home_club
+from tournaments.services import Actor, NotAllowed, PlayerSpec
+
+pytestmark = pytest.mark.django_db
+
+SPADES = {"preset": "standard"}
+
+
+def event(user, club: Club, name: str = "Friday Spades") -> Tournament:
+    return services.create_tournament(
+        actor=Actor(user=user, club=club),
+        name=name,
+        game="spades",
+        rules=SPADES,
+        format="swiss",
+        rounds=3,
+    )
+
+
+@pytest.fixture
+def north(db) -> Club:
+    home_club()  # the installation's first club is the home club
+    return Club.objects.create(name="North Spades Club", slug="north")
+
+
+@pytest.fixture
+def north_td(north):
+    user = get_user_model().objects.create_user("north-td")
+    north.directors.add(user)
+    return user
+
+
+def test_an_empty_installation_has_one_club_that_owns_what_is_made_without_one():
+    made = Player.objects.create(name="Aiko")
+    assert Club.objects.count() == 1
+    assert made.club == home_club()
+
+
+def test_a_clubs_event_is_served_at_its_address_with_links_that_keep_the_club(
+    client, north, north_td
+):
+    tournament = event(north_td, north)
+    answer = client.get(f"/c/north/t/{tournament.slug}/")
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert f'href="/c/north/t/{tournament.slug}/' in html
+    assert 'href="/static/' not in html or "/c/north/static/" not in html
+    # Addresses made after the request are the root's again.
+    assert reverse("tournaments:home") == "/"
+
+
+def test_another_clubs_event_is_not_found_at_this_clubs_address_nor_at_the_root(
+    client, north, north_td
+):
+    tournament = event(north_td, north)
+    assert client.get(f"/t/{tournament.slug}/").status_code == 404
+    assert client.get(f"/c/{home_club().slug}/t/{tournament.slug}/").status_code == 404
+
+
+def test_an_unknown_club_is_not_found(client, north):
+    assert client.get("/c/nowhere/").status_code == 404
+
+
+def test_a_club_address_without_its_slash_is_sent_to_it(client, north):
+    answer = client.get("/c/north?lang=ja")
+    assert answer.status_code == 301
+    assert answer["Location"] == "/c/north/?lang=ja"
+
+
+def test_a_director_of_one_club_cannot_make_an_event_in_another(north, north_td):
+    with pytest.raises(NotAllowed) as refused:
+        event(north_td, home_club())
+    assert refused.value.code == "not-club-director"
+
+
+def test_an_account_of_no_club_directs_the_home_club_only(north):
+    user = get_user_model().objects.create_user("td")
+    assert event(user, home_club()).club == home_club()
+    with pytest.raises(NotAllowed):
+        event(user, north)
+
+
+def test_a_director_of_another_club_is_refused_this_clubs_director_pages(client, north, north_td):
+    client.force_login(north_td)
+    assert client.get("/c/north/director/").status_code == 200
+    assert client.get("/director/").status_code == 403
+
+
+def test_players_are_found_among_the_clubs_own_members_only(north, north_td):
+    theirs = event(north_td, north)
+    ours = event(get_user_model().objects.create_user("td"), home_club(), name="Home Spades")
+    services.open_registration(tournament=theirs, actor=Actor(user=north_td))
+    spec = PlayerSpec(name="Aiko Sato", club_number="17")
+    north_aiko = services.find_or_create_player(spec, club=north)
+    home_aiko = services.find_or_create_player(spec, club=ours.club)
+    assert north_aiko.pk != home_aiko.pk
+    assert (north_aiko.club, home_aiko.club) == (north, home_club())
