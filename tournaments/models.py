@@ -20,7 +20,12 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.clubs.models import Club, home_club, home_club_pk  # noqa: F401  (re-exported)
+from tournaments.clubs.models import (  # noqa: F401  (re-exported)
+    Club,
+    Person,
+    home_club,
+    home_club_pk,
+)
 from tournaments.knockout.models import BracketPlace, KnockoutSettings
 from tournaments.presentation import choices as game_choices
 from tournaments.tokens import (  # noqa: F401  (re-exported: the tokens' home)
@@ -48,6 +53,11 @@ class Player(models.Model):
     # never shown, the same person however the name is spelt or hidden. Restoring an archive
     # reuses the player of the same uid; a published event's players keep theirs on the site.
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # The person this record is, across clubs (tournaments/clubs): set when the person
+    # confirmed the link; none: the record is a person of its own.
+    person = models.ForeignKey(
+        Person, models.SET_NULL, null=True, blank=True, related_name="records"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,6 +10,8 @@ to give its directors their club.
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -51,6 +53,21 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Person(models.Model):
+    """One person across clubs: the member records (`Player.person`) that a person confirmed
+    are theirs, in whichever clubs they play. A record linked to no person is a person of its
+    own (the federation ranking counts it so)."""
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("person")
+
+    def __str__(self) -> str:
+        return str(self.uid)
 
 
 def home_club() -> Club:
