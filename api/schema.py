@@ -24,7 +24,8 @@ ERROR_DESCRIPTIONS = {
     "service's code)",
     "401": "Not authenticated, or a bad, expired (`token-expired`) or revoked "
     "(`token-revoked`) token",
-    "403": "Not allowed (`not-director`, `not-club-director`, `wrong-table`, `own-side`, `scorer-not-allowed`, ...)",
+    "403": "Not allowed (`not-director`, `not-club-director`, `wrong-table`, `own-side`, "
+    "`scorer-not-allowed`, ...)",
     "404": "Not found",
     "405": "Method not allowed",
     "406": "Not acceptable",
