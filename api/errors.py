@@ -146,7 +146,7 @@ def locked_out(
     wait = int(cool_off.total_seconds()) if cool_off else None
     limit = get_failure_limit(request, credentials)
     response: HttpResponse
-    if request.path.startswith("/api/"):
+    if request.path_info.startswith("/api/"):
         response = error_response(
             status.HTTP_429_TOO_MANY_REQUESTS,
             "locked-out",

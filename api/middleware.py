@@ -34,7 +34,7 @@ class ApiErrorsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if (
-            request.path.startswith(PREFIX)
+            request.path_info.startswith(PREFIX)
             and response.status_code >= 400
             and not response.get("Content-Type", "").startswith("application/json")
         ):
@@ -42,7 +42,7 @@ class ApiErrorsMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if not request.path.startswith(PREFIX):
+        if not request.path_info.startswith(PREFIX):
             return None
         if database_down(exc):
             log.warning("database unavailable: %s %s (%s)", request.method, request.path, exc)

@@ -1038,7 +1038,7 @@ class ApiTokens(ApiView):
                     else "give your password to make a token with a token",
                     status_code=401,
                 )
-            checked = authenticate(request._request, username=username, password=data["password"])
+            checked = authenticate(request, username=username, password=data["password"])
             if checked is None or (user is not None and checked.pk != user.pk):
                 raise ApiError("bad-credentials", "wrong username or password", status_code=401)
             user = checked

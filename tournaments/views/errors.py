@@ -50,7 +50,7 @@ BARE_500 = (
 
 
 def _api(request: HttpRequest) -> bool:
-    return request.path.startswith(API_PREFIX)
+    return request.path_info.startswith(API_PREFIX)
 
 
 def _api_response(
