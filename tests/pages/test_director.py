@@ -10,8 +10,8 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.contrib import messages as django_messages
 from django.contrib.auth import get_user_model
-from django.contrib.messages import get_messages
 
 from tests.tournaments.builders import HAND_1
 from tournaments import services
@@ -80,10 +80,29 @@ def make(user, *, teams: int = 0, players: int = 0, open_: bool = True, **option
     return tournament
 
 
+#: (request, message) for every message a page added (`added_messages`).
+ADDED: list[tuple[object, str]] = []
+
+
+@pytest.fixture(autouse=True)
+def added_messages(monkeypatch):
+    """Record each message as a page adds it (Django's documented `messages.add_message`, which
+    `messages.success` and the others call), so a test reads what one request said."""
+    ADDED.clear()
+    add = django_messages.api.add_message
+
+    def recording(request, level, message, *args, **kwargs):
+        ADDED.append((request, str(message)))
+        return add(request, level, message, *args, **kwargs)
+
+    monkeypatch.setattr(django_messages.api, "add_message", recording)
+    yield
+    ADDED.clear()
+
+
 def texts(response) -> list[str]:
     """The messages this request added (not those still queued from earlier redirects)."""
-    storage = get_messages(response.wsgi_request)
-    return [str(m) for m in storage._queued_messages]
+    return [text for request, text in ADDED if request is response.wsgi_request]
 
 
 def form_data(form) -> dict[str, str]:

@@ -4,16 +4,17 @@ in English and Japanese; none is left untranslated (enumerated from the engines'
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 from django.utils import translation
-from django.utils.translation.trans_real import translation as catalog_for
 
 from games.errors import CODES
 from games.fuzzing import PRESETS, legal_hand
 from games.notes import NOTE_CODES, note
 from games.records import check_hand, get_game
 from games.registry import GAMES
+from tests.test_translations import PO, read_po
 from tournaments.presentation import preset_name
 from tournaments.views.director_forms import RulesForm
 from tournaments.words.engine import (
@@ -38,8 +39,14 @@ class AnyParams(dict):
         return 2
 
 
-def ja_catalog() -> dict:
-    return catalog_for("ja")._catalog
+@cache
+def ja_catalog() -> dict[str, str]:
+    """The Japanese translation of each msgid the .po translates (no context)."""
+    return {
+        entry.msgid: entry.msgstr[0]
+        for entry in read_po(PO)
+        if entry.msgctxt is None and entry.msgid_plural is None
+    }
 
 
 def in_both(say) -> tuple[str, str]:
