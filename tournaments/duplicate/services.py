@@ -394,7 +394,8 @@ def boards_of(event: DuplicateEvent, round_number: int, table_number: int) -> li
     return []
 
 
-def _pair_numbers(match: Match) -> tuple[int, int]:
+def pair_numbers(match: Match) -> tuple[int, int]:
+    """The duplicate pair numbers (NS, EW) of a round's match."""
     seats = {s.side: s.entry_id for s in match.seats.all()}
     numbers = dict(
         DuplicatePair.objects.filter(entry_id__in=seats.values()).values_list("entry_id", "number")
@@ -403,6 +404,24 @@ def _pair_numbers(match: Match) -> tuple[int, int]:
 
 
 # -- results ---------------------------------------------------------------------------------
+
+
+def _new_version(*, match: Match, board: Board, **values: Any) -> BoardResult:
+    """The board's next result at this match's table (its current one retired): where it was
+    played and by which pairs, with `values` (what was scored, by whom, its status)."""
+    ns_pair, ew_pair = pair_numbers(match)
+    _retire_current(match, board)
+    return BoardResult.objects.create(
+        tournament=match.round.tournament,
+        board=board,
+        match=match,
+        round_number=match.round.number,
+        table_number=match.played_table.number,
+        ns_pair=ns_pair,
+        ew_pair=ew_pair,
+        version=_next_version(match, board),
+        **values,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,19 +595,11 @@ def _submit_board_result(
         target.hands = {s: [NAMES[c] for c in parse_cards(record["deal"][s])] for s in "NESW"}
         target.turned = record.get("turned", "") or ""
         target.save(update_fields=["hands", "turned"])
-    ns_pair, ew_pair = _pair_numbers(match)
-    _retire_current(match, target)
     kind = BoardResult.Kind.FULL if "deal" in record else BoardResult.Kind.SUMMARY
     try:
-        result = BoardResult.objects.create(
-            tournament=tournament,
-            board=target,
+        result = _new_version(
             match=match,
-            round_number=match.round.number,
-            table_number=match.played_table.number,
-            ns_pair=ns_pair,
-            ew_pair=ew_pair,
-            version=_next_version(match, target),
+            board=target,
             kind=kind,
             record=record,
             ns_score=score.ns,
@@ -773,17 +784,9 @@ def _directors_result(
     """A director's result on a board (adjusted or assigned): the current one retired, the new
     version confirmed at once, in the audit trail with its reason."""
     tournament = match.round.tournament
-    ns_pair, ew_pair = _pair_numbers(match)
-    _retire_current(match, board)
-    result = BoardResult.objects.create(
-        tournament=tournament,
-        board=board,
+    result = _new_version(
         match=match,
-        round_number=match.round.number,
-        table_number=match.played_table.number,
-        ns_pair=ns_pair,
-        ew_pair=ew_pair,
-        version=_next_version(match, board),
+        board=board,
         kind=kind,
         reason=reason,
         status=R.CONFIRMED,

@@ -262,7 +262,7 @@ def _round_rows(tournament: Tournament, event: DuplicateEvent, round_: Round | N
         for n in numbers:
             found = results.get((match.played_table.number, boards[n].pk))
             cells.append({"board": n, "status": found.status if found else "", "result": found})
-        ns, ew = dup._pair_numbers(match)
+        ns, ew = dup.pair_numbers(match)
         rows.append(
             {
                 "table": match.played_table.number,
@@ -848,7 +848,7 @@ def panel_context(
     if match is None:
         return context
     names = select.pair_names(tournament)
-    ns, ew = dup._pair_numbers(match)
+    ns, ew = dup.pair_numbers(match)
     numbers = dup.boards_of(event, match.round.number, number)
     boards = {b.number: b for b in tournament.boards.filter(number__in=numbers)}
     results = {
