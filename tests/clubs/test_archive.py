@@ -209,6 +209,12 @@ def edit_manifest(key: str, value: Any) -> Any:
     return change
 
 
+def edit_an_event(files: dict[str, bytes]) -> None:
+    name = next(name for name in files if name.startswith("tournaments/"))
+    files[name] = files[name].replace(b'"status":"confirmed"', b'"status":"rejected"', 1)
+    assert b'"status":"rejected"' in files[name]
+
+
 def drop_an_event(files: dict[str, bytes]) -> None:
     del files[next(name for name in files if name.startswith("tournaments/"))]
 
@@ -216,6 +222,7 @@ def drop_an_event(files: dict[str, bytes]) -> None:
 TAMPERED = {
     "a member edited": (edit_member, "club-archive-damaged"),
     "an event left out": (drop_an_event, "club-archive-damaged"),
+    "a hand's status edited": (edit_an_event, "club-archive-damaged"),
     "a file added": (lambda f: f.update({"extra.json": b"{}"}), "club-archive-damaged"),
     "counts edited": (edit_manifest("counts", {"tournaments": 1}), "club-archive-damaged"),
     "a later version": (
@@ -336,9 +343,9 @@ def test_a_clubs_directors_download_its_archive_at_its_address(client, north):
     answer = client.get("/c/north/director/club/archive.zip")
     assert answer.status_code == 200
     assert "attachment" in answer["Content-Disposition"]
-    read = archive.read_club_archive(b"".join(answer.streaming_content))
-    assert read.manifest["club"]["slug"] == "north"
-    assert read.manifest["counts"]["tournaments"] == 3
+    manifest = archive.read_club_archive(b"".join(answer.streaming_content))
+    assert manifest["club"]["slug"] == "north"
+    assert manifest["counts"]["tournaments"] == 3
 
 
 def test_another_clubs_director_cannot_download_this_clubs_archive(client, north):
@@ -390,10 +397,8 @@ def test_an_administrator_removes_a_club_after_making_its_archive(client, north,
     [made] = archive.kept_archives(slug="north")
     assert f'href="/clubs/archives/north/{made.name}"' in html
     download = client.get(f"/clubs/archives/north/{made.name}")
-    assert (
-        archive.read_club_archive(b"".join(download.streaming_content)).manifest["club"]["slug"]
-        == "north"
-    )
+    manifest = archive.read_club_archive(b"".join(download.streaming_content))
+    assert manifest["club"]["slug"] == "north"
 
     client.post("/clubs/manage/north/remove/", {"action": "remove", "confirm": "south"})
     assert Club.objects.filter(slug="north").exists()

@@ -37,9 +37,8 @@ import re
 import tempfile
 import uuid
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from copy import deepcopy
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -236,14 +235,48 @@ def export_club(*, club: Club) -> bytes:
 # -- reading --------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class ClubArchive:
-    """A club archive read and checked whole, nothing written yet."""
+    """A club archive open for reading: the manifest, members and seasons checked, each
+    event's archive read (and its checksum checked again) one at a time, so a big club is
+    never all in memory. `open_club_archive` gives one checked whole."""
 
-    manifest: dict[str, Any]
-    members: dict[str, Any]
-    seasons: dict[str, Any]
-    tournaments: list[dict[str, Any]]  # each a `tricktable-archive/1` document
+    def __init__(self, zf: zipfile.ZipFile) -> None:
+        self.zf = zf
+        self.manifest: dict[str, Any] = {}
+        self.members: dict[str, Any] = {}
+        self.seasons: dict[str, Any] = {}
+
+    def body(self, name: str) -> bytes:
+        """A file's bytes, refused unless they are the ones the manifest's checksum names."""
+        try:
+            with self.zf.open(name) as member:
+                data = member.read(_max_bytes() + 1)
+        except KeyError:
+            raise _damaged(f"{name} is missing") from None
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:  # a bad CRC
+            raise _damaged(f"{name} cannot be read: {error}") from None
+        stated = self.manifest.get("files", {}).get(name) if name != MANIFEST else None
+        if stated is not None and (
+            len(data) != stated["bytes"] or _digest(data) != stated["sha256"]
+        ):
+            raise _damaged(f"{name} is not the file that was exported (its checksum differs)")
+        return data
+
+    def event(self, slug: str) -> dict[str, Any]:
+        """The event's own archive (`tricktable-archive/1`), checked."""
+        name = f"{EVENTS}{slug}.json"
+        document = _object(self.body(name), name)
+        try:
+            events.check_archive(document)
+        except events.ArchiveError as error:
+            raise _damaged(f"{name}: {error.message}") from None
+        if document["tournament"]["slug"] != slug:
+            raise _damaged(f"{name} holds another tournament")
+        return document
+
+    def events(self) -> Iterator[dict[str, Any]]:
+        for slug in self.manifest["tournaments"]:
+            yield self.event(slug)
 
 
 def _damaged(message: str) -> ClubArchiveError:
@@ -303,9 +336,10 @@ def _check_manifest(manifest: dict[str, Any]) -> None:
         raise _damaged("the manifest has no counts")
 
 
-def read_club_archive(data: bytes | IO[bytes]) -> ClubArchive:
-    """Open and check a club archive whole (every checksum, count and event archive) before
-    anything is written; raises ClubArchiveError."""
+@contextlib.contextmanager
+def open_club_archive(data: bytes | IO[bytes]) -> Iterator[ClubArchive]:
+    """Open a club archive and check it whole (every checksum, count and event archive)
+    before anything is written; raises ClubArchiveError."""
     stream = io.BytesIO(data) if isinstance(data, bytes | bytearray) else data
     try:
         zf = zipfile.ZipFile(stream)
@@ -318,55 +352,39 @@ def read_club_archive(data: bytes | IO[bytes]) -> ClubArchive:
         names = [i.filename for i in infos]
         if len(set(names)) != len(names):
             raise _damaged("a file is in the zip twice")
-
-        def read(name: str) -> bytes:
-            try:
-                with zf.open(name) as member:
-                    return member.read(_max_bytes() + 1)
-            except KeyError:
-                raise _damaged(f"{name} is missing") from None
-            except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:  # a bad CRC
-                raise _damaged(f"{name} cannot be read: {error}") from None
-
-        manifest = _object(read(MANIFEST), MANIFEST)
+        read = ClubArchive(zf)
+        manifest = _object(read.body(MANIFEST), MANIFEST)
         _check_manifest(manifest)
         if set(names) != {MANIFEST, *manifest["files"]}:
             raise _damaged("the zip's files are not the ones its manifest lists")
-        contents: dict[str, bytes] = {}
-        for name, stated in manifest["files"].items():
-            body = read(name)
-            if len(body) != stated["bytes"] or _digest(body) != stated["sha256"]:
-                raise _damaged(f"{name} is not the file that was exported (its checksum differs)")
-            contents[name] = body
-    members = _object(contents[MEMBERS], MEMBERS)
-    season_doc = _object(contents[SEASONS], SEASONS)
-    tournaments = []
-    for slug in manifest["tournaments"]:
-        name = f"{EVENTS}{slug}.json"
-        document = _object(contents[name], name)
-        try:
-            events.check_archive(document)
-        except events.ArchiveError as error:
-            raise _damaged(f"{name}: {error.message}") from None
-        if document["tournament"]["slug"] != slug:
-            raise _damaged(f"{name} holds another tournament")
-        tournaments.append(document)
-    _list_of_objects(members.get("members"), "members")
-    _list_of_objects(members.get("removed_names"), "removed_names")
-    _list_of_objects(season_doc.get("seasons"), "seasons")
-    found = {
-        "tournaments": len(tournaments),
-        "members": len(members["members"]),
-        "removed_names": len(members["removed_names"]),
-        "seasons": len(season_doc["seasons"]),
-        "season_evenings": sum(
-            len(s.get("evenings") or []) if isinstance(s.get("evenings"), list) else 0
-            for s in season_doc["seasons"]
-        ),
-    }
-    if manifest["counts"] != found:
-        raise _damaged(f"the counts {manifest['counts']} do not agree with the files ({found})")
-    return ClubArchive(manifest, members, season_doc, tournaments)
+        read.manifest = manifest
+        read.members = _object(read.body(MEMBERS), MEMBERS)
+        read.seasons = _object(read.body(SEASONS), SEASONS)
+        for _document in read.events():  # each checked, then let go
+            pass
+        members, season_doc = read.members, read.seasons
+        _list_of_objects(members.get("members"), "members")
+        _list_of_objects(members.get("removed_names"), "removed_names")
+        _list_of_objects(season_doc.get("seasons"), "seasons")
+        found = {
+            "tournaments": len(manifest["tournaments"]),
+            "members": len(members["members"]),
+            "removed_names": len(members["removed_names"]),
+            "seasons": len(season_doc["seasons"]),
+            "season_evenings": sum(
+                len(s["evenings"]) if isinstance(s.get("evenings"), list) else 0
+                for s in season_doc["seasons"]
+            ),
+        }
+        if manifest["counts"] != found:
+            raise _damaged(f"the counts {manifest['counts']} do not agree with the files ({found})")
+        yield read
+
+
+def read_club_archive(data: bytes | IO[bytes]) -> dict[str, Any]:
+    """Check a club archive whole, as an import would; returns its manifest."""
+    with open_club_archive(data) as read:
+        return read.manifest
 
 
 # -- import ---------------------------------------------------------------------------------------
@@ -414,7 +432,7 @@ class _Importer:
         manifest = self.read.manifest
         self.club.directors.set([self.user(n, "club") for n in manifest["club"]["directors"]])
         self.members()
-        for document in self.read.tournaments:
+        for document in self.read.events():  # one at a time
             self.tournament(document)
         self.settings_and_removed()  # after the events: their players' uids are all mapped
         self.seasons()
@@ -629,15 +647,15 @@ def import_club(*, data: bytes | IO[bytes], slug: str, name: str, actor: Actor) 
     slug, name = _new_club_fields(slug, name)
     if Club.objects.filter(slug=slug).exists():
         raise Conflict("slug-taken", f"this installation already has a club at {slug!r}")
-    read = read_club_archive(data)
-    try:
-        with transaction.atomic():
-            club = Club.objects.create(slug=slug, name=name)
-            _Importer(read, club).run()
-    except DatabaseError as error:  # a constraint, a value too long for its column, a race
-        raise ClubArchiveError(
-            "archive-inconsistent", f"the archive breaks a rule of the database: {error}"
-        ) from error
+    with open_club_archive(data) as read:
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(slug=slug, name=name)
+                _Importer(read, club).run()
+        except DatabaseError as error:  # a constraint, a value too long for its column, a race
+            raise ClubArchiveError(
+                "archive-inconsistent", f"the archive breaks a rule of the database: {error}"
+            ) from error
     return club
 
 
