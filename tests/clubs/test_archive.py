@@ -17,6 +17,7 @@ from tournaments.clubs import archive
 from tournaments.demo import club as demo
 from tournaments.exports import archive as event_archive
 from tournaments.models import (
+    BoardResult,
     Club,
     Entry,
     HandSubmission,
@@ -82,6 +83,8 @@ def picture(club: Club) -> dict[str, Any]:
         for hand in document["hands"]:
             for version in hand["versions"]:
                 del version["idempotency_key"]
+        for result in document.get("board_results", []):
+            del result["idempotency_key"]
         events.append(document)
     seasons = [
         (
@@ -163,6 +166,25 @@ def test_the_same_archive_imports_into_two_clubs(home, admin):
     assert picture(north) == picture(south) == picture(home)
     assert uids(north).isdisjoint(uids(south))
     keys = HandSubmission.objects.exclude(idempotency_key=None).values_list(
+        "idempotency_key", flat=True
+    )
+    assert len(keys) == len(set(keys)) > 0
+
+
+def test_a_duplicate_events_boards_and_results_travel_in_the_club_archive(
+    home, settings, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        demo.build_duplicate_spades(4, tables=3)
+    for result in BoardResult.objects.all():  # as a scorer's phone sends them
+        BoardResult.objects.filter(pk=result.pk).update(idempotency_key=f"board-{result.pk}")
+    data = archive.export_club(club=home)
+    north = archive.import_club(data=data, slug="north", name="North", actor=SYSTEM)
+    south = archive.import_club(data=data, slug="south", name="South", actor=SYSTEM)
+    before = picture(home)
+    assert any(event.get("board_results") for event in before["events"])
+    assert picture(north) == picture(south) == before
+    keys = BoardResult.objects.exclude(idempotency_key=None).values_list(
         "idempotency_key", flat=True
     )
     assert len(keys) == len(set(keys)) > 0
