@@ -38,7 +38,6 @@ import tempfile
 import uuid
 import zipfile
 from collections.abc import Iterable, Iterator
-from copy import deepcopy
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -465,7 +464,7 @@ class _Importer:
             if number:
                 self.numbers.add(number)
             mine = uuid.uuid4() if uid in held else uid
-            self.uids[str(row["uid"])] = mine
+            self.uids[str(uid)] = mine
             objects.append(
                 Player(
                     club=self.club,
@@ -542,22 +541,22 @@ class _Importer:
         taken.add(slug)
         return slug
 
-    def tournament(self, original: dict[str, Any]) -> None:
-        document = deepcopy(original)
-        where = f"{EVENTS}{original['tournament']['slug']}.json"
+    def tournament(self, document: dict[str, Any]) -> None:
+        """One event, restored by its archive's own restore into the club (the document is
+        this import's own copy: it is changed in place)."""
+        where = f"{EVENTS}{document['tournament']['slug']}.json"
         # Players of the event who are not listed as members (an archive of older data) become
         # members too; then each player row carries the uid of this club's record, so the
-        # restore reuses it.
-        newcomers = [
-            p
-            for p in document["players"]
-            if isinstance(p.get("uid"), str) and p["uid"] not in self.uids
-        ]
+        # restore reuses it. (A row without a uid, from an archive older than uids, is
+        # restored as the event's restore does: the club's member of its number, else new.)
+        players = [p for p in document["players"] if p.get("uid") is not None]
+        for player in players:
+            player["uid"] = str(_value(Player, "uid", player["uid"], where))
+        newcomers = [p for p in players if p["uid"] not in self.uids]
         if newcomers:
             self.add_members(newcomers, where)
-        for player in document["players"]:
-            if isinstance(player.get("uid"), str):
-                player["uid"] = str(self.uids[player["uid"]])
+        for player in players:
+            player["uid"] = str(self.uids[player["uid"]])
         old_slug = document["tournament"]["slug"]
         slug = self.free_slug(old_slug, Tournament, set(self.slugs.values()))
         document["tournament"]["slug"] = slug
