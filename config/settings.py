@@ -233,6 +233,18 @@ BACKUP_DIR = env("BACKUP_DIR", default=str(CLUB_DIR / "backups") if EVENING_SERV
 BACKUP_INTERVAL = env.int("BACKUP_INTERVAL", default=300)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=20)
 
+# Archives of whole clubs (docs/clubs.md): a club's archive is written here, in its own folder,
+# before the club is removed (tournaments/clubs/archive.py). The evening server keeps them with
+# the club's data; elsewhere under the project's var/ (not committed).
+CLUB_ARCHIVES_DIR = env(
+    "CLUB_ARCHIVES_DIR",
+    default=str(
+        CLUB_DIR / "club-archives" if EVENING_SERVER else BASE_DIR / "var" / "club-archives"
+    ),
+)
+# The most a club archive may hold once unpacked (bytes): an upload beyond is refused.
+CLUB_ARCHIVE_MAX_BYTES = env.int("CLUB_ARCHIVE_MAX_BYTES", default=2 * 1024**3)
+
 # Publishing to the club's site (docs/publishing.md): both set, they win over the director's
 # setup page. Each try waits at most PUBLISH_TIMEOUT seconds; failed tries are retried after
 # PUBLISH_RETRY_BASE seconds, doubling, at most PUBLISH_RETRY_MAX.

@@ -16,7 +16,15 @@ from tournaments.views.access import GUARDED, director_page
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The director's pages that are not under `director/`.
-ELSEWHERE = {"season-manage", "season-add", "season-remove", "export-archive"}
+ELSEWHERE = {
+    "season-manage",
+    "season-add",
+    "season-remove",
+    "export-archive",
+    "clubs-import",
+    "club-remove",
+    "club-archive-kept",
+}
 
 
 def routes(patterns: Iterable[Any], prefix: str = "") -> Iterator[tuple[str, str, Callable]]:

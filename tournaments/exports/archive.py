@@ -46,6 +46,7 @@ from tournaments.models import (
     AuditEvent,
     Board,
     BoardResult,
+    Club,
     DuplicateEvent,
     DuplicatePair,
     Entry,
@@ -458,9 +459,12 @@ def check_archive(archive: Any) -> None:
 class _Restorer:
     """One restore: archive ids -> new rows, written in dependency order."""
 
-    def __init__(self, archive: dict[str, Any], keep: Keep | None = None) -> None:
+    def __init__(
+        self, archive: dict[str, Any], keep: Keep | None = None, club: Club | None = None
+    ) -> None:
         self.archive = archive
         self.keep: Keep = keep or {}
+        self.club = club  # None: the club a row gets by default (the home club)
         self.pks: dict[type, dict[int, int]] = {}
         self.users: dict[str, Any] = {}
         self.created_users: list[str] = []
@@ -526,7 +530,9 @@ class _Restorer:
         archive = self.archive
         self.refuse_held()
         self.make_users()
-        self.tournament = self.build(Tournament, archive["tournament"], "tournament")
+        self.tournament = self.build(
+            Tournament, archive["tournament"], "tournament", **self.in_club()
+        )
         kept = (self.keep.get(Tournament) or {}).get(TOURNAMENT_ID)
         if kept is not None:
             self.tournament.pk = kept
@@ -579,6 +585,10 @@ class _Restorer:
             if archive.get(kind):
                 self.result.counts[kind.replace("_", " ")] = len(archive[kind])
         return self.result
+
+    def in_club(self) -> dict[str, Any]:
+        """The club column of a tournament, player or team restored into a given club."""
+        return {} if self.club is None else {"club_id": self.club.pk}
 
     def refuse_held(self) -> None:
         slug = self.archive["tournament"].get("slug")
@@ -651,14 +661,17 @@ class _Restorer:
     def restore_players(self) -> None:
         rows = _rows(self.archive, "players")
         numbers = [r.get("club_number") for r in rows if r.get("club_number")]
-        held = {p.club_number: p for p in Player.objects.filter(club_number__in=numbers)}
+        members = Player.objects.all() if self.club is None else self.club.players.all()
+        held = {p.club_number: p for p in members.filter(club_number__in=numbers)}
         uid_field = Player._meta.get_field("uid")
         uids = {
             row["id"]: _in(uid_field, row["uid"], f"players {row['id']}")
             for row in rows
             if row.get("uid") is not None
         }
-        same = {p.uid: p for p in Player.objects.filter(uid__in=list(uids.values()))}
+        with_uid = Player.objects.filter(uid__in=list(uids.values()))
+        same = {p.uid: p for p in with_uid if self.club is None or p.club_id == self.club.pk}
+        elsewhere = {p.uid for p in with_uid} - set(same)  # another club's record keeps its uid
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
             # The same record (its uid), else the member of that club number ("" for none).
@@ -669,8 +682,11 @@ class _Restorer:
             if found is not None:
                 mapping[row["id"]] = found.pk
                 continue
+            player = self.build(Player, row, f"players {row['id']}", **self.in_club())
+            if uid in elsewhere:
+                player.uid = uuid.uuid4()
             new_rows.append(row)
-            new_objects.append(self.build(Player, row, f"players {row['id']}"))
+            new_objects.append(player)
         self.create(Player, new_rows, new_objects)
         self.pks[Player] |= mapping
         assert self.result is not None  # run() made it before restoring the players
@@ -680,10 +696,13 @@ class _Restorer:
         rows = _rows(self.archive, "teams")
         new_rows, new_objects, mapping = [], [], {}
         for row in rows:
-            team = self.build(Team, row, f"teams {row['id']}")
-            same = Team.objects.filter(
+            team = self.build(Team, row, f"teams {row['id']}", **self.in_club())
+            candidates = Team.objects.filter(
                 name=team.name, first_id=team.first_id, second_id=team.second_id
-            ).first()
+            )
+            if self.club is not None:
+                candidates = candidates.filter(club=self.club)
+            same = candidates.first()
             if same is not None:  # both players were reused, and so is their team
                 mapping[row["id"]] = same.pk
                 continue
@@ -739,18 +758,22 @@ class _Restorer:
         self.create(StandingsSnapshot, rows, objects)
 
 
-def restore(*, archive: Any, actor: Actor = SYSTEM, keep: Keep | None = None) -> Restored:
+def restore(
+    *, archive: Any, actor: Actor = SYSTEM, keep: Keep | None = None, club: Club | None = None
+) -> Restored:
     """Write an archive into this database as a new tournament (see the module docstring);
     raises ArchiveError, AlreadyHeld or NotAllowed, having changed nothing. Restoring is an
     operator's act (the `import` command runs as the system) or a superuser's: it creates
-    users and makes them directors."""
+    users and makes them directors. With `club`, the tournament, its new players and teams
+    are that club's, and players are reused only from that club (a club's archive,
+    tournaments/clubs/archive.py); without, as before (the home club by default)."""
     user = actor.user_or_none()
     if not actor.system and not (user is not None and user.is_superuser):
         raise NotAllowed("not-operator", "only the system or a superuser restores an archive")
     check_archive(archive)
     try:
         with transaction.atomic():
-            result = _Restorer(archive, keep).run()
+            result = _Restorer(archive, keep, club).run()
             tournament_id, game = result.tournament.pk, result.tournament.game
             transaction.on_commit(lambda: _schedule(tournament_id, game))
     except DatabaseError as error:  # a constraint, or a value too long for its column
