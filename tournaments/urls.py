@@ -1,4 +1,5 @@
 from tournaments.checker import views as checker
+from tournaments.clubs import views as clubs
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
 from tournaments.members import views as members
@@ -25,6 +26,7 @@ urlpatterns = [
     *duplicate.urlpatterns,
     *publishing.urlpatterns,  # before the director's `director/<slug>/`
     *members.urlpatterns,  # likewise (`director/members/`)
+    *clubs.urlpatterns,  # likewise (`director/club/`)
     *staticsite.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,

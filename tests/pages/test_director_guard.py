@@ -15,8 +15,17 @@ from tournaments.views.access import GUARDED, director_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The director's pages that are not under `director/`.
-ELSEWHERE = {"season-manage", "season-add", "season-remove", "export-archive"}
+#: The director's pages that are not under `director/` (the installation's administrators' are
+#: under `clubs/manage/`).
+ELSEWHERE = {
+    "season-manage",
+    "season-add",
+    "season-remove",
+    "export-archive",
+    "clubs-manage",
+    "clubs-manage-club",
+    "clubs-manage-action",
+}
 
 
 def routes(patterns: Iterable[Any], prefix: str = "") -> Iterator[tuple[str, str, Callable]]:

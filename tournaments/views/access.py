@@ -52,8 +52,9 @@ def viewer_directs(request: HttpRequest, tournament: Tournament) -> bool:
 #: (request, slug, ...).
 View = Callable[..., HttpResponseBase]
 
-#: What a director page directs: one tournament, one season, or the club's (none in particular).
-Directs = Literal["tournament", "season", "club"]
+#: What a director page directs: one tournament, one season, the club's (none in particular), or
+#: the installation's (its clubs: the administrators', docs/clubs.md).
+Directs = Literal["tournament", "season", "club", "installation"]
 
 #: Every page `director_page` made (the test of the URLconf reads it).
 GUARDED: set[View] = set()
@@ -118,10 +119,18 @@ def director_page(
             raise PermissionDenied(_("Only this club's directors may see this page."))
         return view(request, *args, **kwargs)
 
+    def installation_page(
+        view: View, request: HttpRequest, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        if not request.user.is_superuser:
+            raise PermissionDenied(_("Only the site's administrators may see this page."))
+        return view(request, *args, **kwargs)
+
     checks: dict[str, Callable[..., HttpResponseBase]] = {
         "tournament": tournament_page,
         "season": season_page,
         "club": club_page,
+        "installation": installation_page,
     }
     check = checks[of]
 
