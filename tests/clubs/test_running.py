@@ -164,7 +164,7 @@ def test_the_first_director_opens_the_link_makes_an_account_and_directs_the_club
     opened = client.get(f"/clubs/join/{secret}/")
     assert opened.status_code == 200
     assert "North Spades Club" in opened.content.decode()
-    assert opened["Referrer-Policy"] == "no-referrer"
+    assert opened["Referrer-Policy"] == "same-origin"
     joined = client.post(
         f"/clubs/join/{secret}/",
         {"username": "aiko", "password1": STRONG, "password2": STRONG},

@@ -376,7 +376,9 @@ def join_page(request: HttpRequest, secret: str) -> HttpResponse:
         },
         status=status,
     )
-    response["Referrer-Policy"] = "no-referrer"  # the secret stays in this page's address
+    # The secret in this address goes to no other site ("no-referrer" would make the form's
+    # POST come from Origin: null, which the CSRF check refuses).
+    response["Referrer-Policy"] = "same-origin"
     return _private(response)
 
 
