@@ -429,3 +429,14 @@ def test_the_front_page_lists_the_clubs_and_the_root_stays_the_home_clubs(client
 def test_the_installations_pages_under_a_clubs_address_go_to_the_root(client, north):
     answer = client.get("/c/north/clubs/")
     assert (answer.status_code, answer["Location"]) == (302, "/clubs/")
+
+
+def test_the_directors_home_leads_to_the_clubs_directors_and_an_administrator_to_the_clubs(
+    client, admin, north, north_td
+):
+    client.force_login(north_td)
+    html = client.get("/c/north/director/").content.decode()
+    assert 'href="/c/north/director/club/"' in html
+    assert "/clubs/manage/" not in html
+    client.force_login(admin)
+    assert 'href="/clubs/manage/"' in client.get("/director/").content.decode()
