@@ -302,6 +302,7 @@ def remove_director(*, actor: Actor, club: Club, user_id: int) -> Any:
     require_directs(actor, club)
     with transaction.atomic():
         locked = Club.objects.select_for_update().get(pk=club.pk)
+        require_directs(actor, locked)  # again under the lock: another may have removed them
         director = locked.directors.filter(pk=user_id).first()
         if director is None:
             raise NotFound("not-a-director", "this account does not direct this club")
