@@ -17,8 +17,8 @@ from api.errors import ApiError
 class LockedOut(ApiError):
     def __init__(self, *, wait: int | None, failure_limit: int) -> None:
         super().__init__(
-            "locked-out",
-            "too many wrong passwords for this username from this address; try again later",
+            code="locked-out",
+            message="too many wrong passwords for this username from this address; try again later",
             status_code=status.HTTP_429_TOO_MANY_REQUESTS,
             details={"wait": wait, "failure_limit": failure_limit},
         )

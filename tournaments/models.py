@@ -22,6 +22,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.clubs.models import (  # noqa: F401  (re-exported)
     Club,
+    ClubAuditEvent,
+    ClubInvitation,
     Person,
     home_club,
     home_club_pk,

@@ -1,5 +1,6 @@
 from tournaments.checker import views as checker
 from tournaments.clubs import archive_views as club_archives
+from tournaments.clubs import views as clubs
 from tournaments.duplicate import views as duplicate
 from tournaments.knockout import views as knockout
 from tournaments.members import views as members
@@ -27,6 +28,7 @@ urlpatterns = [
     *publishing.urlpatterns,  # before the director's `director/<slug>/`
     *members.urlpatterns,  # likewise (`director/members/`)
     *club_archives.urlpatterns,  # likewise (`director/club/archive/`)
+    *clubs.urlpatterns,  # likewise (`director/club/`)
     *staticsite.urlpatterns,
     *director.urlpatterns,
     *exports.urlpatterns,

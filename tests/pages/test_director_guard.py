@@ -15,7 +15,8 @@ from tournaments.views.access import GUARDED, director_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The director's pages that are not under `director/`.
+#: The director's pages that are not under `director/` (the installation's administrators' are
+#: under `clubs/`).
 ELSEWHERE = {
     "season-manage",
     "season-add",
@@ -24,6 +25,9 @@ ELSEWHERE = {
     "clubs-import",
     "club-remove",
     "club-archive-kept",
+    "clubs-manage",
+    "clubs-manage-club",
+    "clubs-manage-action",
 }
 
 

@@ -17,6 +17,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.tokens import SecretToken
+
 #: The slug of the club an installation makes first (the migration, an empty database).
 HOME_SLUG = "club"
 
@@ -83,3 +85,93 @@ def home_club() -> Club:
 def home_club_pk() -> int:
     """The default of every `club` column: rows made without a club are the home club's."""
     return home_club().pk
+
+
+#: How long a director's invitation stays open (docs/clubs.md, "Running clubs").
+INVITATION_DAYS = 7
+
+
+class ClubInvitation(SecretToken):
+    """A one-time link that makes whoever opens it a director of one club: the secret is shown
+    once to the one who invited and kept only as its hash (`SecretToken`). It expires
+    (`expires_at`), may be revoked, and is used once (`accepted_at`, `accepted_by`)."""
+
+    club = models.ForeignKey(
+        Club, models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("director's invitation")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(accepted_at__isnull=True) | Q(revoked_at__isnull=True),
+                name="club_invitation_used_or_revoked",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__isnull=False), name="club_invitation_expires"
+            ),
+        ]
+
+    @property
+    def used(self) -> bool:
+        return self.accepted_at is not None
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.label}".strip()
+
+
+class ClubAction(models.TextChoices):
+    """What a club's audit event records."""
+
+    CREATED = "created", _("Club created")
+    SUSPENDED = "suspended", _("Club suspended")
+    RESUMED = "resumed", _("Club resumed")
+    INVITED = "invited", _("Director invited")
+    INVITATION_REVOKED = "invitation-revoked", _("Invitation revoked")
+    JOINED = "joined", _("Director joined")
+    DIRECTOR_REMOVED = "director-removed", _("Director removed")
+
+
+class ClubAuditEvent(models.Model):
+    """An append-only record of what the installation's administrators and a club's directors
+    did to the club itself: made it, suspended or resumed it, invited, revoked an invitation,
+    a director joined or was removed. It outlives the club (`club` is then null; `club_slug`
+    says which it was) and the accounts (`actor_label`, `subject_label`)."""
+
+    club = models.ForeignKey(Club, models.SET_NULL, null=True, blank=True, related_name="audit")
+    club_slug = models.CharField(max_length=50)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=40, choices=ClubAction.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(max_length=150, blank=True)
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    subject_label = models.CharField(max_length=150, blank=True)
+    invitation = models.ForeignKey(
+        ClubInvitation, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("club's audit event")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=[value for value, _label in ClubAction.choices]),
+                name="club_audit_action_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.club_slug} {self.action}"

@@ -89,6 +89,8 @@ def require_club_director(actor: Actor, club: Club) -> None:
         return
     if not directs_club(actor.user_or_none(), club):
         raise NotAllowed("not-club-director", "only this club's directors may do that")
+    if club.suspended_at is not None:  # its data stays; its directors cannot act
+        raise NotAllowed("club-suspended", "this club is suspended")
 
 
 def is_director(actor: Actor, tournament: Tournament) -> bool:

@@ -62,7 +62,7 @@ def default_tiebreaks(fmt: str = "swiss") -> list[str]:
 
 #: Addresses under /director/ that are pages, not tournaments (`director/publishing/`): a
 #: tournament named so gets the next free slug, as if an event already had it.
-RESERVED_SLUGS = frozenset({"new", "publishing", "members"})
+RESERVED_SLUGS = frozenset({"new", "publishing", "members", "club"})
 
 
 def _unique_slug(name: str) -> str:
