@@ -18,6 +18,7 @@ queue) are fixed once it is set up.
 from __future__ import annotations
 
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,12 @@ QUEUE = f"bench-standings-{os.getpid()}"
 def setup_django(database_url: str, redis_url: str | None) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["STANDINGS_QUEUE"] = QUEUE
+    # as deployed: DEBUG off (with it on, Django's debug cursor renders every statement, the
+    # snapshot's half megabyte of JSON included, a second time); the worker inherits this
+    if os.environ.get("BENCH_DEBUG", "") not in ("1", "true"):
+        os.environ["DEBUG"] = "0"
+        os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+        os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if redis_url:
         os.environ["REDIS_URL"] = redis_url
     else:

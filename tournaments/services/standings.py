@@ -211,7 +211,10 @@ def _computed(tournament: Tournament, latest: tuple | None) -> Kept:
     if kept is not None and latest == kept.snapshot and kept.settings == settings:
         changed = _changed_matches(tournament.pk, kept, inputs)
     entries = hist.entry_facts(tournament)
-    people = hist.entrants(tournament, hist.StandingsInput(entries=entries, results=[]))
+    if changed is not None and kept is not None and entries == kept.entries:
+        people = kept.standings.entrants  # the same entries under the same settings
+    else:
+        people = hist.entrants(tournament, hist.StandingsInput(entries=entries, results=[]))
     if kept is None or changed is None:
         read = hist.event_results(tournament)
         standings = Standings(people, read, tiebreaks=tournament.tiebreaks)
