@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,7 +23,7 @@ from django.utils import timezone
 from tournaments import gameplay
 from tournaments.live import events
 from tournaments.models import Entry, StandingsChange, StandingsSnapshot, Tournament
-from tournaments.standings import Standings
+from tournaments.standings import Entrant, Standings
 
 from . import history as hist
 from . import scheduling
@@ -211,6 +212,7 @@ def _computed(tournament: Tournament, latest: tuple | None) -> Kept:
     if kept is not None and latest == kept.snapshot and kept.settings == settings:
         changed = _changed_matches(tournament.pk, kept, inputs)
     entries = hist.entry_facts(tournament)
+    people: Sequence[Entrant]
     if changed is not None and kept is not None and entries == kept.entries:
         people = kept.standings.entrants  # the same entries under the same settings
     else:
