@@ -68,7 +68,7 @@ def wsgi_status(app, env: dict) -> str:
     return answer["status"]
 
 
-def submissions(app, tables: int) -> str:
+def submissions(app, tables: int, profile: str | None = None) -> str:
     from django.db import connection
 
     from bench.api import _cpu_seconds, prepare_tables, submission
@@ -107,6 +107,21 @@ def submissions(app, tables: int) -> str:
         post(*jobs[0])
     jobs = jobs[1:]
     backend = connection.connection.info.backend_pid
+    if profile:  # where the time goes (not the figure: the profiler slows everything)
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile(time.process_time)  # CPU, not waiting
+        profiler.enable()
+        for job in jobs[: len(jobs) // 2]:
+            post(*job)
+        profiler.disable()
+        jobs = jobs[len(jobs) // 2 :]
+        with open(profile, "w") as out:
+            out.write("statements of one submission:\n" + "\n".join(statements) + "\n\n")
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats("cumulative").print_stats(80)
+            stats.sort_stats("tottime").print_stats(40)
     python, postgres = time.process_time(), _cpu_seconds(backend)
     for job in jobs:
         post(*job)
@@ -197,6 +212,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=24)
     parser.add_argument("--answers", type=int, default=1000, help="standings GETs each way")
     parser.add_argument("--only", choices=["submissions", "standings"])
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="write a cProfile of half the submissions (and their statements) to FILE; the "
+        "other half gives the CPU figure",
+    )
     args = parser.parse_args()
     os.environ.update(
         DATABASE_URL=f"{PG}/{args.database}",
@@ -214,7 +235,7 @@ def main() -> None:
     app = get_wsgi_application()
     print(f"load average {os.getloadavg()[0]:.1f}")
     if args.only != "standings":
-        print(submissions(app, args.tables))
+        print(submissions(app, args.tables, args.profile))
     if args.only != "submissions":
         print(standings(app, args.answers))
     print(f"load average {os.getloadavg()[0]:.1f}")

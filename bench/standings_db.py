@@ -18,6 +18,7 @@ queue) are fixed once it is set up.
 from __future__ import annotations
 
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,12 @@ QUEUE = f"bench-standings-{os.getpid()}"
 def setup_django(database_url: str, redis_url: str | None) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["STANDINGS_QUEUE"] = QUEUE
+    # as deployed: DEBUG off (with it on, Django's debug cursor renders every statement, the
+    # snapshot's half megabyte of JSON included, a second time); the worker inherits this
+    if os.environ.get("BENCH_DEBUG", "") not in ("1", "true"):
+        os.environ["DEBUG"] = "0"
+        os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+        os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
     if redis_url:
         os.environ["REDIS_URL"] = redis_url
     else:
@@ -205,15 +212,23 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
     )
 
     tournament, _ = build_event(1_000, 9, args.seed)
-    entries = list(Entry.objects.filter(tournament=tournament, status="checked-in")[:2])
+    confirmations = 3 if args.quick else 10
+    tables = confirmations if args.finish else 1
+    if args.finish:  # each confirmed hand is its match's last: the match finishes
+        tournament.match_length, tournament.match_hands = "hands", 1
+        tournament.save(update_fields=["match_length", "match_hands"])
+    entries = list(Entry.objects.filter(tournament=tournament, status="checked-in")[: 2 * tables])
     for entry in entries:  # bulk-written entries have no PIN yet: confirming asks for one
         if not entry.pin:
             entry.pin = new_pin()
             entry.save(update_fields=["pin"])
     rnd = Round.objects.create(tournament=tournament, number=10, state="published")
-    match = Match.objects.create(round=rnd, table=Table.objects.create(round=rnd, number=1))
-    for entry, side in zip(entries, ("NS", "EW"), strict=True):
-        Seat.objects.create(match=match, entry=entry, side=side, seats=side)
+    matches = []
+    for k in range(tables):
+        match = Match.objects.create(round=rnd, table=Table.objects.create(round=rnd, number=k + 1))
+        for entry, side in zip(entries[2 * k : 2 * k + 2], ("NS", "EW"), strict=True):
+            Seat.objects.create(match=match, entry=entry, side=side, seats=side)
+        matches.append(match)
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"tricktable-{QUEUE}.log"
     worker = subprocess.Popen(
         [
@@ -250,10 +265,11 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
         while not app.control.ping(timeout=0.5) and time.monotonic() < deadline:
             pass
         rng = random.Random(args.seed)
-        ew, ns = simulate.scorers(match)  # each side with its PIN
         announcements = client().pubsub(ignore_subscribe_messages=True)
         announcements.subscribe(event_log.channel(tournament.pk))
-        for _ in range(3 if args.quick else 10):
+        for k in range(confirmations):
+            match = matches[k % tables]
+            ew, ns = simulate.scorers(match)  # each side with its PIN
             version = StandingsSnapshot.objects.filter(tournament=tournament).count()
             record = simulate.next_hand(match, rng, summary=True)
             submitted = services.submit_hand(
@@ -287,6 +303,8 @@ def confirm_to_snapshot(args, measurement_cls, time_runs) -> list:
         worker.terminate()
         worker.wait(timeout=30)
     how = "polled every 5 ms" if args.poll else "announcement awaited"
+    if args.finish:
+        how += "; each hand finishes its match"
     return [
         measurement_cls(
             "confirm -> snapshot",
@@ -343,6 +361,13 @@ def main() -> None:
         action="store_true",
         help="confirm: poll the database every 5 ms for the snapshot instead of "
         "awaiting the worker's announcement (the figure before 24 November)",
+    )
+    parser.add_argument(
+        "--finish",
+        action="store_true",
+        help="confirm: each confirmed hand finishes its match (matches of one hand), so "
+        "every snapshot ranks changed results; by default the ten hands are of one match "
+        "still being played",
     )
     args = parser.parse_args()
     measure = service_recompute if args.which == "service" else confirm_to_snapshot

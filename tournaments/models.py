@@ -838,6 +838,28 @@ class StandingsSnapshot(models.Model):
         super().save(*args, **kwargs)
 
 
+class StandingsChange(models.Model):
+    """One count of a tournament's `results_version` (`inputs_version`: the count it made) and
+    the match it was about; no match: anything else (entries, settings, rounds). A recompute
+    that starts from the standings it kept for the latest snapshot reads only the matches these
+    name (services/standings.py); the rows up to a snapshot's inputs are deleted when it is
+    written. A deleted match leaves its rows without a match: the next recompute reads all."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+")
+    inputs_version = models.PositiveBigIntegerField()
+    match = models.ForeignKey("Match", models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "inputs_version"], name="standings_change_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} results v{self.inputs_version}: match {self.match_id}"
+
+
 class Rating(models.Model):
     """A player's club rating in one game (OpenSkill), over every tournament."""
 

@@ -372,13 +372,13 @@ def _submit_hand(
         )
     # Asked once the match is locked, in a statement of its own: a retry that waited for the
     # lock must see what its original stored (the locking statement's snapshot predates it).
-    stored = (
-        HandSubmission.objects.select_related("hand")
-        .filter(idempotency_key=idempotency_key)
-        .first()
-        if idempotency_key is not None
-        else None
-    )
+    # The key is unique: the usual answer (not stored yet) is read as one column, and only a
+    # retry loads its stored version whole.
+    stored = None
+    if idempotency_key is not None:
+        found = HandSubmission.objects.filter(idempotency_key=idempotency_key)
+        if found.values_list("pk", flat=True).first() is not None:
+            stored = found.select_related("hand").get()
     if stored is not None:
         if stored.hand.match_id == match.pk and stored.raw == record:
             return Submitted(stored, created=False)

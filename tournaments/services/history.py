@@ -4,7 +4,7 @@ entry's results (for the standings engine) and meetings (for the pairing engines
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -65,16 +65,20 @@ SEAT_FIELDS = (
 )
 
 
-def _seat_rows(tournament: Tournament) -> dict[int, list[tuple]]:
-    """The seats of every match that counts (`SEAT_FIELDS` rows), by match, in round order. A
-    Swiss ending in a top cut counts its Swiss (and consolation) matches only: the knockout's
-    are the bracket's (tournaments.knockout.services)."""
+def _seat_rows(
+    tournament: Tournament, matches: Collection[int] | None = None
+) -> dict[int, list[tuple]]:
+    """The seats of every match that counts (`SEAT_FIELDS` rows), by match, in round order;
+    of these `matches` only when given. A Swiss ending in a top cut counts its Swiss (and
+    consolation) matches only: the knockout's are the bracket's (tournaments.knockout.services)."""
     rows = (
         Seat.objects.filter(match__round__tournament=tournament)
         .filter(Round.public_q("match__round__"))
         .order_by("match__round__number", "match_id", "seats")
         .values_list(*SEAT_FIELDS)
     )
+    if matches is not None:
+        rows = rows.filter(match_id__in=list(matches))
     if tournament.format == Tournament.Format.SWISS and tournament.top_cut:
         rows = rows.filter(match__bracket_round__isnull=True)
     by_match: dict[int, list[tuple]] = defaultdict(list)
@@ -254,6 +258,22 @@ def load_for_standings(tournament: Tournament) -> StandingsInput:
     layout = gameplay.layout(tournament.game, tournament.rules)
     results = standings_results(_seat_rows(tournament), layout.sides[0])
     return StandingsInput(entries=entries, results=results)
+
+
+def event_results(tournament: Tournament) -> list:
+    """The results of every match that counts, as `load_for_standings` reads them."""
+    layout = gameplay.layout(tournament.game, tournament.rules)
+    return standings_results(_seat_rows(tournament), layout.sides[0])
+
+
+def match_results(tournament: Tournament, matches: Collection[int]) -> dict[int, list]:
+    """The results of these matches as `load_for_standings` reads them, by match; a match
+    that does not count (not finished, in a draft round, a top cut's, gone) has none."""
+    layout = gameplay.layout(tournament.game, tournament.rules)
+    out: dict[int, list] = {match: [] for match in matches}
+    for r in standings_results(_seat_rows(tournament, matches), layout.sides[0]):
+        out[r.match].append(r)
+    return out
 
 
 def standings_results(by_match: dict[int, list[tuple]], first_side: str) -> list:

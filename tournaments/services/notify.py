@@ -42,10 +42,12 @@ def results_changed(tournament: Any) -> None:
     _results(tournament.pk)
 
 
-def _results(tournament_id: int) -> None:
+def _results(tournament_id: int, match_id: int | None = None) -> None:
+    """Count a change to results (about one match when `match_id` is given: the recompute
+    then reads that match again, not the whole event) and recompute after commit."""
     from .standings import bump
 
-    bump(tournament_id)
+    bump(tournament_id, match_id=match_id)
     _announce("results", {"tournament": tournament_id})
 
 
@@ -75,12 +77,12 @@ def hand_submitted(submission: Any) -> None:
     _announce("hand-submitted", _hand(submission))
     tournament = submission.hand.match.round.tournament
     if tournament.show_provisional:  # the standings show running scores of unconfirmed hands
-        _results(tournament.pk)
+        _results(tournament.pk, submission.hand.match_id)
 
 
 def hand_confirmed(submission: Any) -> None:
     # Results first: its listener refreshes the standings cache before anyone hears the hand.
-    _results(submission.hand.match.round.tournament_id)
+    _results(submission.hand.match.round.tournament_id, submission.hand.match_id)
     _announce("hand-confirmed", _hand(submission))
 
 
@@ -90,7 +92,7 @@ def hand_rejected(submission: Any) -> None:
 
 def match_finished(match: Any) -> None:
     _announce("match-finished", {"tournament": match.round.tournament_id, "match": match.pk})
-    _results(match.round.tournament_id)
+    _results(match.round.tournament_id, match.pk)
 
 
 def _hand(submission: Any) -> dict[str, Any]:

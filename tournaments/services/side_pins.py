@@ -41,7 +41,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from tournaments.models import Match, PinFailure, Seat, Tournament, max_length
+from tournaments.models import Entry, Match, PinFailure, Seat, Tournament, max_length
 
 from .actors import Actor, audit, covers_table, is_director, require_director
 from .errors import Conflict, NotAllowed, ServiceError
@@ -141,15 +141,14 @@ def _identify(match: Match, actor: Actor, pin: str) -> str | ServiceError:
     since = now - WINDOW
     # one PIN tested at a time against these entries, locked in the order of their ids
     # (PostgreSQL; SQLite has one writer), in the query that reads their PINs
-    of = ("entry",) if connection.features.has_select_for_update_of else ()
-    seated = (
-        Seat.objects.filter(match=match)
-        .select_related("entry")
+    # (the seated entries read as values: no seat and entry instances built)
+    of = ("self",) if connection.features.has_select_for_update_of else ()
+    seats: list[tuple[int, str, str]] = list(
+        Entry.objects.filter(seats__match=match)
         .select_for_update(of=of)
-        .order_by("entry_id", "seats")
-        .only("side", "entry__pin")
+        .order_by("id", "seats__seats")
+        .values_list("id", "seats__side", "pin")
     )
-    seats = [(seat.entry_id, seat.side, seat.entry.pin) for seat in seated]
     entries = sorted({entry for entry, _, _ in seats})
     client = client_of(actor)
     recent = PinFailure.objects.filter(at__gte=since)

@@ -10,6 +10,8 @@ read (compare-and-set under the tournament's row lock), and announces "standings
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -20,7 +22,8 @@ from django.utils import timezone
 
 from tournaments import gameplay
 from tournaments.live import events
-from tournaments.models import Entry, StandingsSnapshot, Tournament
+from tournaments.models import Entry, StandingsChange, StandingsSnapshot, Tournament
+from tournaments.standings import Entrant, Standings
 
 from . import history as hist
 from . import scheduling
@@ -30,9 +33,20 @@ PENDING_KEY = "tricktable:standings-pending:{}"
 PENDING_SECONDS = 30
 
 
-def bump(tournament_id: int) -> None:
-    """Count a change to results (inside the workflow's transaction)."""
-    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
+def bump(tournament_id: int, *, match_id: int | None = None) -> None:
+    """Count a change to results (inside the workflow's transaction), and note what it was
+    about: one match (`match_id`), or anything (None). The count is taken under the
+    tournament's row lock, which the update holds until commit, so counts are noted in the
+    order they commit."""
+    counted = Tournament.objects.filter(pk=tournament_id).update(
+        results_version=F("results_version") + 1
+    )
+    if not counted:
+        return
+    version = Tournament.objects.filter(pk=tournament_id).values_list("results_version", flat=True)
+    StandingsChange.objects.create(
+        tournament_id=tournament_id, inputs_version=version.get(), match_id=match_id
+    )
 
 
 def _value(value: Any) -> Any:
@@ -119,34 +133,119 @@ def duplicate_payload(tournament: Tournament) -> dict:
     }
 
 
-def compute_payload(tournament: Tournament) -> dict:
-    from tournaments.standings import compute
+@dataclass(slots=True)
+class Kept:
+    """What a recompute computed, kept for the next one (`KEPT`): the snapshot it became
+    (`version`, `inputs`), the settings and entries it was computed with, the engine's kept
+    standings and the payload's rows."""
 
-    if tournament.format == Tournament.Format.DUPLICATE:
-        return duplicate_payload(tournament)
+    snapshot: tuple  # the snapshot it became: `_latest`'s (version, inputs, id, when)
+    inputs: int
+    settings: tuple
+    entries: list[hist.EntryFacts]
+    standings: Standings
+    rows: list[dict]
 
-    read = hist.load_for_standings(tournament)
-    rows = compute(hist.entrants(tournament, read), read.results, tiebreaks=tournament.tiebreaks)
-    entries = {e.pk: e for e in read.entries}
-    closed = tournament.round_set.filter(state="closed").count()
+
+#: The last computation of each of a few tournaments in this process (a worker's, mostly), by
+#: tournament id. A cache only: a recompute uses it when the latest snapshot is the one it made
+#: and every change since names a match, and otherwise reads the whole event.
+KEPT: OrderedDict[int, Kept] = OrderedDict()
+KEPT_TOURNAMENTS = 8
+
+
+def _settings(tournament: Tournament) -> tuple:
+    """What the standings depend on besides the entries and results."""
+    return (
+        tournament.format,
+        tournament.game,
+        tournament.rules,
+        tuple(tournament.tiebreaks),
+        tournament.top_cut,
+        tournament.late_entry,
+        str(tournament.points_draw),
+        str(tournament.points_bye),
+    )
+
+
+def _changed_matches(tournament_id: int, kept: Kept, inputs: int) -> set[int] | None:
+    """The matches changed since `kept`'s inputs up to `inputs`, or None when something else
+    changed (or a count is not noted: the event must be read whole)."""
+    if inputs <= kept.inputs:
+        return None
+    changes = list(
+        StandingsChange.objects.filter(
+            tournament_id=tournament_id,
+            inputs_version__gt=kept.inputs,
+            inputs_version__lte=inputs,
+        ).values_list("match_id", flat=True)
+    )
+    if len(changes) != inputs - kept.inputs or None in changes:
+        return None
+    return set(changes)
+
+
+def _rows_json(standings: Standings, entries: list[hist.EntryFacts]) -> list[dict]:
+    by_pk = {e.pk: e for e in entries}
+    rows = standings.rows
     names = list(rows[0].values) if rows else []
     made: dict[int, Any] = {}
+    return [
+        {
+            "rank": row.rank,
+            "tied": row.tied,
+            **_entry_json(by_pk[row.entrant]),
+            "values": _row_values(names, row.values.in_order(), made),
+        }
+        for row in rows
+    ]
+
+
+def _computed(tournament: Tournament, latest: tuple | None) -> Kept:
+    """The standings of the tournament's current results: from what this process kept for
+    the latest snapshot (`latest`, as `_latest` reads it) and the matches changed since, when
+    it can; from the whole event otherwise."""
+    settings = _settings(tournament)
+    inputs = tournament.results_version
+    kept = KEPT.get(tournament.pk)
+    changed = None
+    if kept is not None and latest == kept.snapshot and kept.settings == settings:
+        changed = _changed_matches(tournament.pk, kept, inputs)
+    entries = hist.entry_facts(tournament)
+    people: Sequence[Entrant]
+    if changed is not None and kept is not None and entries == kept.entries:
+        people = kept.standings.entrants  # the same entries under the same settings
+    else:
+        people = hist.entrants(tournament, hist.StandingsInput(entries=entries, results=[]))
+    if kept is None or changed is None:
+        read = hist.event_results(tournament)
+        standings = Standings(people, read, tiebreaks=tournament.tiebreaks)
+        return Kept((), inputs, settings, entries, standings, _rows_json(standings, entries))
+    standings = kept.standings.changed(hist.match_results(tournament, changed), entrants=people)
+    if standings is not kept.standings or entries != kept.entries:  # new ranks, or new names
+        rows = _rows_json(standings, entries)
+    else:  # the same standings in the same words: the same rows
+        rows = kept.rows
+    return Kept((), inputs, settings, entries, standings, rows)
+
+
+def _payload(tournament: Tournament, rows: list[dict]) -> dict:
     return {
         "tournament": tournament.slug,
         "tiebreaks": list(tournament.tiebreaks),
         "ranked_by": tournament.tiebreaks[0] if tournament.tiebreaks else "match_points",
-        "rounds_closed": closed,
+        "rounds_closed": tournament.round_set.filter(state="closed").count(),
         "provisional": provisional(tournament) if tournament.show_provisional else None,
-        "rows": [
-            {
-                "rank": row.rank,
-                "tied": row.tied,
-                **_entry_json(entries[row.entrant]),
-                "values": _row_values(names, row.values.in_order(), made),
-            }
-            for row in rows
-        ],
+        "rows": rows,
     }
+
+
+def compute_payload(tournament: Tournament) -> dict:
+    """The standings payload of the tournament's current results, read whole (no kept
+    state)."""
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return duplicate_payload(tournament)
+    return _payload(tournament, _computed(tournament, None).rows)
 
 
 def provisional(tournament: Tournament) -> list[dict]:
@@ -190,13 +289,15 @@ def provisional(tournament: Tournament) -> list[dict]:
     return out
 
 
-def _latest_versions(tournament_id: int) -> tuple[int, int] | None:
-    """(version, inputs_version) of the latest snapshot, without its payload: reading the
-    payload (half a megabyte of JSON at 1,000 entries, turned into text by PostgreSQL and
-    parsed again here) only to read two numbers was a sixth of a recompute."""
+def _latest(tournament_id: int) -> tuple | None:
+    """(version, inputs_version, id, computed_at) of the latest snapshot, without its payload:
+    reading the payload (half a megabyte of JSON at 1,000 entries, turned into text by
+    PostgreSQL and parsed again here) only to read two numbers was a sixth of a recompute. The
+    id and the time tell the snapshot apart from one of the same numbers in a database restored
+    meanwhile (what `KEPT` was computed for)."""
     return (
         StandingsSnapshot.objects.filter(tournament_id=tournament_id)
-        .values_list("version", "inputs_version")
+        .values_list("version", "inputs_version", "pk", "computed_at")
         .first()
     )
 
@@ -207,13 +308,18 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
     if tournament is None:
         return None
     inputs = tournament.results_version
-    latest = _latest_versions(tournament_id)
+    latest = _latest(tournament_id)
     if latest is not None and latest[1] >= inputs:
         return None
-    payload = compute_payload(tournament)
+    computed: Kept | None = None
+    if tournament.format == Tournament.Format.DUPLICATE:
+        payload = duplicate_payload(tournament)
+    else:
+        computed = _computed(tournament, latest)
+        payload = _payload(tournament, computed.rows)
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-        latest = _latest_versions(tournament_id)
+        latest = _latest(tournament_id)
         if latest is not None and latest[1] >= inputs:
             return None  # another recompute won the race with the same (or newer) inputs
         version = (latest[0] if latest else 0) + 1
@@ -223,6 +329,13 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             inputs_version=inputs,
             payload=payload,
         )
+        # the changes this snapshot has counted are not needed any more
+        StandingsChange.objects.filter(
+            tournament_id=tournament_id, inputs_version__lte=inputs
+        ).delete()
+        if computed is not None:
+            computed.snapshot = (version, inputs, snapshot.pk, snapshot.computed_at)
+            transaction.on_commit(lambda: _keep(tournament_id, computed))
         from tournaments.seasons import (
             services as seasons,  # a season counting this tournament is behind now
         )
@@ -232,6 +345,13 @@ def recompute(*, tournament_id: int) -> StandingsSnapshot | None:
             lambda: events.publish(tournament_id, {"event": "standings", "version": version})
         )
     return snapshot
+
+
+def _keep(tournament_id: int, computed: Kept) -> None:
+    KEPT[tournament_id] = computed
+    KEPT.move_to_end(tournament_id)
+    while len(KEPT) > KEPT_TOURNAMENTS:
+        KEPT.popitem(last=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ Every metric, the default chains and worked examples: docs/standings.md.
 
 from .aggregates import Aggregates
 from .engine import compute, validate_tiebreaks
+from .incremental import Standings
 from .metrics import (
     DEFAULT_CHAINS,
     DEFAULT_TIEBREAKS,
@@ -28,6 +29,7 @@ __all__ = [
     "Metric",
     "Result",
     "Row",
+    "Standings",
     "StandingsError",
     "Values",
     "compute",
