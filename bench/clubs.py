@@ -21,6 +21,11 @@ clients on each of the quiet club's pages, its reference measured alone in the s
    standings page. Meanwhile the same wrk runs on the quiet club's pages. The busy club's
    submissions a second and their p99 are printed beside.
 
+With `--cache-pages N` (an experiment, not the deployment): the proxy keeps every club's home,
+event and standings pages (the busy club's standings too) N seconds whatever the application
+says (their cookie and `Vary` ignored, the cookie not passed on), to measure what a micro-cache
+of the public pages would give.
+
 Every line says the machine's load. Needs nginx, openssl, wrk, PostgreSQL and Redis. The
 database (--database-url, `clubs_bench` by default) is dropped at the end.
 """
@@ -255,6 +260,26 @@ class Tables:
         )
 
 
+#: `--cache-pages`: a club's home, event and standings pages kept by the proxy (an experiment).
+KEEP_PAGES = """
+        location ~ ^/c/[^/]+/(t/[^/]+/(standings/)?)?$ {
+            proxy_pass http://tricktable;
+            proxy_ignore_headers Set-Cookie Cache-Control Expires Vary;
+            proxy_hide_header Set-Cookie;
+            proxy_cache_valid 200 %ds;
+        }
+"""
+
+
+def keep_pages(site: stack.Stack, seconds: int) -> None:
+    """The stack's nginx.conf with KEEP_PAGES before the shared proxy rules (a regular
+    expression location listed first is matched first)."""
+    conf = site.folder / "nginx.conf"
+    text = conf.read_text()
+    include = next(line for line in text.splitlines() if "tricktable-proxy.conf" in line)
+    conf.write_text(text.replace(include, KEEP_PAGES % seconds + include))
+
+
 def listening(ports: list[int]) -> list[int]:
     """The processes listening on `ports` on this machine (the two uvicorn processes)."""
     out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=False).stdout
@@ -296,6 +321,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200, help="hands planned a busy table")
     parser.add_argument("--clients", type=int, default=64, help="wrk connections a page")
     parser.add_argument("--seconds", type=int, default=20, help="seconds a wrk run")
+    parser.add_argument(
+        "--cache-pages",
+        type=int,
+        default=0,
+        help="an experiment: the proxy keeps a club's home, event and standings pages this many "
+        "seconds whatever the application says (0: the deployment as it is)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.clubs, args.members, args.tables, args.hands, args.seconds = 10, 10, 8, 30, 5
@@ -319,6 +351,8 @@ def main() -> None:
             asgi_ports=[first, second],
             queue=f"clubs-bench-{os.getpid()}",
         )
+        if args.cache_pages:
+            keep_pages(site, args.cache_pages)
         env = {k: v for k, v in site.env.items() if k != "REDIS_URL"}
         env.update(
             CLUBS=str(args.clubs),
@@ -388,7 +422,8 @@ def run(args, site: stack.Stack, data: dict) -> None:
         f"\nTrickTable, many clubs: {args.clubs} clubs on one PostgreSQL database; a quiet "
         f"club's pages at {args.clients} clients, alone and while the busy club's "
         f"{args.tables} tables submit and confirm and {args.clients} clients read its "
-        f"standings; {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
+        f"standings{f'; pages kept {args.cache_pages} s by the proxy' if args.cache_pages else ''}"
+        f"; {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
     )
     print(
         "| page | alone: p50 / p99, req/s, uvicorn CPU an answer | busy club busy: p50 / p99, "
