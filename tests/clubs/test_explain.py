@@ -155,7 +155,7 @@ def club_with_an_event(slug: str) -> tuple[Club, Any, Tournament, Series]:
 
 
 @pytest.fixture
-def clubs(db) -> list[tuple[Club, Any, Tournament, Series]]:
+def clubs(postgres_db) -> list[tuple[Club, Any, Tournament, Series]]:
     return [club_with_an_event(slug) for slug in ("club", "north", "south")]
 
 
