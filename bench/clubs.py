@@ -336,7 +336,10 @@ def main() -> None:
         missing.append("nginx")
     if missing:
         why = f"needs {', '.join(missing)}"
-        report.skipped(bar="Clubs: a quiet club's pages while another is busy, p99", why=why)
+        for page in ("home", "event", "standings"):
+            report.skipped(
+                bar=f"Clubs: a quiet club's {page} page while another is busy, p99", why=why
+            )
         raise SystemExit(why)
 
     folder = Path(tempfile.mkdtemp(prefix="tricktable-bench-clubs-"))
