@@ -90,7 +90,6 @@ class Team(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        indexes = [models.Index(fields=["club", "name", "id"], name="team_club_name")]
         constraints = [
             models.CheckConstraint(condition=~Q(first=F("second")), name="team_two_players"),
             models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
@@ -220,11 +219,10 @@ class Tournament(KnockoutSettings, models.Model):
 
     class Meta:
         ordering = ["-starts_at", "-id"]
-        # A club's events in the order its home page lists them, and newest made first (the
-        # director's home), read from the index: one club's rows of the installation's.
+        # A club's events in the model's order (the API's pages of them), read from the index:
+        # one club's rows of the installation's.
         indexes = [
             models.Index(fields=["club", "-starts_at", "-id"], name="tournament_club_starts"),
-            models.Index(fields=["club", "-created_at", "-id"], name="tournament_club_created"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
