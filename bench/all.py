@@ -201,6 +201,15 @@ def benches(args: argparse.Namespace) -> list[Bench]:
                 "Publishing: readers of the standings through the proxy (ETag), p99",
             ),
         ),
+        Bench(
+            "clubs",
+            ["bench/clubs.py", "--database-url", f"{pg}/{prefix}clubs", "--redis-url", redis],
+            needs=("wrk", "postgres", "redis"),
+            bars=tuple(
+                f"Clubs: a quiet club's {page} page while another is busy, p99"
+                for page in ("home", "event", "standings")
+            ),
+        ),
     ]
 
 

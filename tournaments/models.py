@@ -64,6 +64,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        # A club's members by name (the members' pages) from the index, not every club's.
+        indexes = [models.Index(fields=["club", "name", "id"], name="player_club_name")]
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "club_number"],
@@ -219,6 +221,11 @@ class Tournament(KnockoutSettings, models.Model):
 
     class Meta:
         ordering = ["-starts_at", "-id"]
+        # A club's events in the model's order (the API's pages of them), read from the index:
+        # one club's rows of the installation's.
+        indexes = [
+            models.Index(fields=["club", "-starts_at", "-id"], name="tournament_club_starts"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
             models.CheckConstraint(

@@ -106,6 +106,8 @@ class PublishingKey(SecretToken):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("publishing key")
+        # A club's keys, newest first (the publishing page), from the index.
+        indexes = [models.Index(fields=["club", "-created_at", "-id"], name="key_club_created")]
 
     def __str__(self) -> str:
         return f"{self.prefix}… {self.label}"

@@ -67,6 +67,8 @@ class Series(models.Model):
         ordering = ["-created_at", "-id"]
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
+        # A club's seasons, newest first (the seasons page), from the index.
+        indexes = [models.Index(fields=["club", "-created_at", "-id"], name="series_club_created")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(rule__in=["placing", "match-points"]), name="series_rule_known"
