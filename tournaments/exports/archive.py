@@ -80,13 +80,16 @@ REQUIRED = ("name", "slug", "game", "rules", "format", "rounds")  # of the tourn
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
 USER = "user"  # a relation to a user, written as the username
 BY_NUMBER = "by number"  # the event's table: implied by the round's table number, not written
+CLUB = "club"  # the club: the one the event is restored into (restore's `club`), not written
+ELSEWHERE = "elsewhere"  # a link across clubs (a person's records): not the event's, not written
+NOT_WRITTEN = (BY_NUMBER, CLUB, ELSEWHERE)
 
 #: Every relation of every archived model: field -> the model it points to (USER for users).
 #: Relations to the tournament itself are implied by the archive and not written.
 RELATIONS: dict[type[models.Model], dict[str, Any]] = {
-    Tournament: {},
-    Player: {},
-    Team: {"first": Player, "second": Player},
+    Tournament: {"club": CLUB},
+    Player: {"club": CLUB, "person": ELSEWHERE},
+    Team: {"club": CLUB, "first": Player, "second": Player},
     Entry: {"tournament": Tournament, "team": Team, "player": Player},
     Round: {"tournament": Tournament},
     Table: {"round": Round, "event_table": BY_NUMBER},
@@ -215,7 +218,7 @@ def _row(obj: models.Model, ids: _Ids, users: dict[int, str]) -> dict[str, Any]:
     for fld in _plain_fields(model):
         row[fld.name] = _out(fld.value_from_object(obj))
     for name, target in RELATIONS[model].items():
-        if target is Tournament or target == BY_NUMBER:
+        if target is Tournament or target in NOT_WRITTEN:
             continue
         pk = getattr(obj, f"{name}_id")
         row[name] = users.get(pk) if target == USER else ids.of(target, pk)
@@ -497,7 +500,7 @@ class _Restorer:
             if fld.name in row:
                 values[fld.name] = _in(fld, row[fld.name], where)
         for name, target in RELATIONS[model].items():
-            if f"{name}_id" in fixed or target is HandSubmission or target == BY_NUMBER:
+            if f"{name}_id" in fixed or target is HandSubmission or target in NOT_WRITTEN:
                 continue
             if target is Tournament:
                 values[f"{name}_id"] = self.tournament.pk
