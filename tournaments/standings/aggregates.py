@@ -44,12 +44,6 @@ _ROUND, _OUTCOME, _MP, _PF, _PA = (itemgetter(k) for k in (1, 2, 3, 6, 7))
 _RECORD_ROUND = attrgetter("round")
 
 
-# CPython's Fraction keeps its parts in the slots _numerator and _denominator; the public
-# properties cost a Python-level call each, which made a third of a recompute. The engine reads
-# the slots when they exist and the properties otherwise (same values).
-_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
-
-
 def _bad(message: str) -> StandingsError:
     return StandingsError("bad-input", message)
 
@@ -208,7 +202,6 @@ class Aggregates:
         tables: dict[int, tuple[int, list[int]]] = {}  # match -> (round, entrant ids)
         hands = [0] * n
         table_of = tables.get
-        slots = _SLOTS
         for r in results:
             if type(r) is not Result:
                 raise _bad(f"a result is a {type(r).__name__}, not a Result")
@@ -237,18 +230,18 @@ class Aggregates:
                 opps = self._opponents(r)
                 opp_counts.add(len(opps))
             v = r.match_points
-            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
-                m = v._numerator * mp_den  # type: ignore[attr-defined]
+            if type(v) is Fraction and v.denominator == 1:
+                m = v.numerator * mp_den
             else:
                 m = _scaled(v, mp_den, r, "match_points")
             v = r.points_for
-            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
-                f = v._numerator * pf_den  # type: ignore[attr-defined]
+            if type(v) is Fraction and v.denominator == 1:
+                f = v.numerator * pf_den
             else:
                 f = _scaled(v, pf_den, r, "points_for")
             v = r.points_against
-            if slots and type(v) is Fraction and v._denominator == 1:  # type: ignore[attr-defined]
-                a = v._numerator * pa_den  # type: ignore[attr-defined]
+            if type(v) is Fraction and v.denominator == 1:
+                a = v.numerator * pa_den
             else:
                 a = _scaled(v, pa_den, r, "points_against")
             won_hands = r.hands_won
@@ -324,7 +317,7 @@ class Aggregates:
         done; False, with nothing set, as soon as anything is unusual or wrong: then
         `_accumulate` does the work and raises the precise error. The two give the same
         Aggregates (tests/standings/test_properties.py compares them)."""
-        if not _SLOTS or type(results) is not list and type(results) is not tuple:
+        if type(results) is not list and type(results) is not tuple:
             return False
         if not results:
             return False
@@ -373,9 +366,9 @@ class Aggregates:
                     type(m) is not frac
                     or type(f) is not frac
                     or type(a) is not frac
-                    or m._denominator != 1  # type: ignore[attr-defined]
-                    or f._denominator != 1  # type: ignore[attr-defined]
-                    or a._denominator != 1  # type: ignore[attr-defined]
+                    or m.denominator != 1
+                    or f.denominator != 1
+                    or a.denominator != 1
                 ):
                     return False
                 add_to[entrant](r)
@@ -408,9 +401,9 @@ class Aggregates:
                     b += 1
                 else:
                     return False  # an unknown outcome
-                m += r.match_points._numerator  # type: ignore[attr-defined]
-                f += r.points_for._numerator  # type: ignore[attr-defined]
-                a += r.points_against._numerator  # type: ignore[attr-defined]
+                m += r.match_points.numerator
+                f += r.points_for.numerator
+                a += r.points_against.numerator
                 k = r.hands_won
                 if type(k) is not int or k < 0:
                     return False  # the general path says what is wrong

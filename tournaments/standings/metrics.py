@@ -248,7 +248,7 @@ def _progressive_score(agg: Aggregates) -> Column:
         for mine in agg.records:
             s = 0
             for r in mine:
-                s += r.match_points._numerator * later[r.round]  # type: ignore[attr-defined]
+                s += r.match_points.numerator * later[r.round]
             add(s * den)
     else:
         for scaled in agg.results:
@@ -440,7 +440,7 @@ def _head_to_head(agg: Aggregates, group: Sequence[int]) -> Column:
             s = 0
             for r in records[i]:
                 if not members.isdisjoint(r.opponents):
-                    s += r.match_points._numerator  # type: ignore[attr-defined]
+                    s += r.match_points.numerator
             out.append(s * den)
         return Column(out, agg.mp_den)
     results = agg.results
