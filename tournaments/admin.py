@@ -368,5 +368,6 @@ class BoardResultAdmin(ReadOnlyAdmin):
     list_filter = ["tournament", "status", "kind"]
 
 
+from tournaments.clubs import admin as clubs_admin  # noqa: E402, F401 - registers
 from tournaments.members import admin as members_admin  # noqa: E402, F401 - registers
 from tournaments.publishing import admin as publishing_admin  # noqa: E402, F401 - registers
