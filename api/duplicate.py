@@ -24,6 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.clubs.selectors import of_club
+from tournaments.clubs.services import current_club
 from tournaments.duplicate import selectors as select
 from tournaments.duplicate import services as dup
 from tournaments.models import (
@@ -218,8 +220,10 @@ class DuplicateDecideSerializer(serializers.Serializer):
     )
 
 
-def _event(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
+def _event(request: Request, slug: str) -> Tournament:
+    """The address's club's duplicate event of this slug (404 for another club's)."""
+    found = of_club(Tournament.objects, current_club(request))
+    return get_object_or_404(found, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
 def _lines(rows: list[dict]) -> list[dict]:
@@ -253,7 +257,7 @@ class ListView(ReadView):
 )
 class Boards(ListView):
     def get(self, request: Request, slug: str) -> Response:
-        tournament = _event(slug)
+        tournament = _event(request, slug)
         scored = None if directs(request, tournament) else select.scored(tournament)
         return paginated(request, self, select.boards_json(tournament, scored))
 
@@ -268,7 +272,7 @@ class MovementView(ReadView):
     def get(self, request: Request, slug: str) -> Response:
         from tournaments.duplicate.engine import board_set
 
-        tournament = _event(slug)
+        tournament = _event(request, slug)
         event = dup.event_of(tournament)
         plan = dup.movement_of(event)
         data = plan.as_dict()
@@ -288,7 +292,7 @@ class MovementView(ReadView):
 )
 class Travellers(ListView):
     def get(self, request: Request, slug: str) -> Response:
-        tournament = _event(slug)
+        tournament = _event(request, slug)
         scored = select.scored(tournament, director=directs(request, tournament))
         boards = sorted(scored.event.travellers)
         return paginated(
@@ -309,7 +313,7 @@ class Travellers(ListView):
 )
 class Rankings(ReadView):
     def get(self, request: Request, slug: str) -> Response:
-        tournament = _event(slug)
+        tournament = _event(request, slug)
         scored = select.scored(tournament, director=directs(request, tournament))
         return Response(
             {
@@ -333,7 +337,8 @@ class Create(APIView):
         serializer = DuplicateCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = dup.create_duplicate_tournament(
-            actor=Actor(user=request.user), **serializer.validated_data
+            actor=Actor(user=request.user, club=current_club(request)),
+            **serializer.validated_data,
         )
         return Response(
             {
@@ -397,7 +402,7 @@ class SubmitResult(APIView):
     parser_classes = [HandJSONParser]  # 64 KiB, as a hand submission (413 `too-large`)
 
     def post(self, request: Request, slug: str, pk: int) -> Response:
-        tournament = _event(slug)
+        tournament = _event(request, slug)
         serializer = DuplicateResultSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -416,7 +421,7 @@ class SubmitResult(APIView):
 
 
 def _decide(request: Request, slug: str, pk: int, confirm: bool) -> Response:
-    tournament = _event(slug)
+    tournament = _event(request, slug)
     result = get_object_or_404(
         BoardResult.objects.select_related("board", "match__table"), pk=pk, tournament=tournament
     )
@@ -512,7 +517,7 @@ class DuplicateLatePairSerializer(serializers.Serializer):
 def _directed(request: Request, slug: str) -> tuple[Tournament, Actor]:
     """The event and its director (a signed-in user: `DirectorView`'s permission class); the
     services refuse anyone else (403 `not-director`)."""
-    return _event(slug), Actor(user=request.user)
+    return _event(request, slug), Actor(user=request.user, club=current_club(request))
 
 
 class DirectorView(APIView):
@@ -534,7 +539,7 @@ def _state(tournament: Tournament) -> Response:
 )
 class State(ReadView):
     def get(self, request: Request, slug: str) -> Response:
-        return _state(_event(slug))
+        return _state(_event(request, slug))
 
 
 @extend_schema(

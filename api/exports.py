@@ -85,7 +85,7 @@ class TableExport(_Download):
         },
     )
     def get(self, request: Request, slug: str, subject: str, fmt: str) -> HttpResponseBase:
-        return downloads.response(downloads.table(tournament_of(slug), subject, fmt))
+        return downloads.response(downloads.table(tournament_of(request, slug), subject, fmt))
 
 
 class HandsExport(_Download):
@@ -97,7 +97,7 @@ class HandsExport(_Download):
         responses={(200, JSONL_TYPE): OpenApiTypes.BINARY},
     )
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        return downloads.response(downloads.hands(tournament_of(slug)))
+        return downloads.response(downloads.hands(tournament_of(request, slug)))
 
 
 class MatchExport(_Download):
@@ -109,7 +109,7 @@ class MatchExport(_Download):
         responses={(200, "application/json"): OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, slug: str, id: int) -> HttpResponseBase:  # noqa: A002 - the path's name
-        download = downloads.match(tournament_of(slug), id)
+        download = downloads.match(tournament_of(request, slug), id)
         if download is None:
             raise Http404("no such match")
         return downloads.response(download)
@@ -126,7 +126,7 @@ class ArchiveExport(_Download):
         responses={(200, "application/json"): OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        tournament = tournament_of(slug)
+        tournament = tournament_of(request, slug)
         services.require_director(actor_for(request), tournament)
         response = downloads.response(downloads.whole(tournament))
         response["Cache-Control"] = "private, no-store"

@@ -45,9 +45,10 @@ from django.utils.http import http_date
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition
 
+from tournaments.clubs.services import address_slug
 from tournaments.live import event_log, hub
 from tournaments.live import standings_cache as keys
-from tournaments.models import StandingsSnapshot, Tournament
+from tournaments.models import StandingsSnapshot, Tournament, home_club, home_club_pk
 from tournaments.web.clients import client_address
 from tournaments.web.error_shape import body as error_body
 from tournaments.web.error_shape import error_response
@@ -63,6 +64,8 @@ class State(TypedDict):
 
     gen: int
     tid: int
+    club: str  # the slug of the tournament's club (tournaments/clubs)
+    home: bool  # its club is the home club (served at the site's root too)
     etag: str
     computed_at: float | None
     token: str
@@ -95,9 +98,10 @@ def _remember(token: str, body: bytes) -> None:
 
 def _build(slug: str) -> tuple[State, bytes] | None:
     """Read the tournament and its latest snapshot; cache and return (state, body prefix)."""
-    tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
-    if tid is None:
+    found = Tournament.objects.filter(slug=slug).values_list("pk", "club_id", "club__slug").first()
+    if found is None:
         return None
+    tid, club_id, club = found
     # Record tournament -> slug before reading what the state is built from: an invalidation
     # committed after our read will find it and bump the generation we read next.
     live_ttl = keys.STATE_TTL
@@ -121,6 +125,8 @@ def _build(slug: str) -> tuple[State, bytes] | None:
     state: State = {
         "gen": gen,
         "tid": tid,
+        "club": club,
+        "home": club_id == home_club_pk(),
         "etag": etag_of(tid, version, stale),
         "computed_at": computed.timestamp() if computed else None,
         "token": uuid.uuid4().hex,
@@ -136,7 +142,11 @@ def _cached(slug: str) -> State | None:
     state_key, gen_key = keys.state_key(slug), keys.gen_key(slug)
     found = cache.get_many([state_key, gen_key])
     state = found.get(state_key)
-    if isinstance(state, dict) and state.get("gen") == (found.get(gen_key) or 0):
+    if (
+        isinstance(state, dict)
+        and state.get("gen") == (found.get(gen_key) or 0)
+        and "club" in state  # (a state cached before clubs: built again)
+    ):
         return cast(State, state)  # what _build stored
     return None
 
@@ -153,8 +163,20 @@ def _answer(request: HttpRequest, slug: str) -> tuple[State, bytes | None] | Non
         return _answers[request]
     state = _cached(slug)
     found = (state, None) if state is not None else _build(slug)
+    if found is not None and not here(request, found[0]):
+        found = None  # another club's tournament: not found at this club's address
     _answers[request] = found
     return found
+
+
+def here(request: HttpRequest, state: State) -> bool:
+    """Is the state's tournament the club's of the request's address (without SQL: the address
+    names the club, the state its club's slug; the site's root is the home club's)?"""
+    return _named(state, address_slug(request))
+
+
+def _named(state: State, club: str | None) -> bool:
+    return state["club"] == club if club is not None else state["home"]
 
 
 def _etag(request: HttpRequest, slug: str) -> str | None:
@@ -183,7 +205,8 @@ def _body(request: HttpRequest, slug: str) -> tuple[State, bytes] | None:
         if body is not None:
             _remember(state["token"], body)
     if body is None:
-        return _build(slug)
+        built = _build(slug)
+        return built if built is not None and here(request, built[0]) else None
     return state, body
 
 
@@ -281,14 +304,16 @@ def frame(event_id: str, event: dict[str, Any]) -> bytes:
 HEARTBEAT = b": heartbeat\n\n"
 
 
-def _tournament_id(slug: str, *, cached: bool = True) -> int | None:
+def _tournament_id(slug: str, *, club: str | None = None, cached: bool = True) -> int | None:
     """The slug's tournament: from the standings state when it is current, else (or when the
     caller has just found it stale: `cached=False`) from the database. A stale state may name
     the tournament that had the slug before a rename."""
     state = _cached(slug) if cached else None
     if state is not None:
-        return state["tid"]
-    tid = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+        return state["tid"] if _named(state, club) else None
+    found = Tournament.objects.filter(slug=slug)
+    found = found.filter(club__slug=club) if club is not None else found.filter(club=home_club())
+    tid = found.values_list("pk", flat=True).first()
     if not connection.in_atomic_block:
         connection.close()  # a long-lived stream must not hold a database connection
     return tid
@@ -399,7 +424,7 @@ async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     GET only: a HEAD would open a stream nobody reads."""
     if request.method != "GET":
         return method_not_allowed("GET")
-    tid = await sync_to_async(_tournament_id)(slug)
+    tid = await sync_to_async(_tournament_id)(slug, club=address_slug(request))
     if tid is None:
         return not_found(slug)
     after = event_log.valid_id(

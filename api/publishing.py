@@ -22,7 +22,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.models import PublishingKey
+from tournaments.clubs.services import address_slug
+from tournaments.models import PublishingKey, home_club_pk
 from tournaments.publishing import services
 
 from .errors import ApiError
@@ -133,10 +134,20 @@ class PublishEvent(APIView):
                 "send the site's publishing key: Authorization: Bearer <key>",
                 status_code=401,
             )
+        club = request.auth.club
+        named = address_slug(request)
+        if named is not None and named != club.slug:
+            # a key publishes into its own club: at another club's address it is not known
+            raise ApiError(
+                "publish-key-invalid",
+                "this publishing key is not known to this club's site",
+                status_code=401,
+            )
         received = services.receive(key=request.auth, slug=slug, document=request.data)
-        page = request.build_absolute_uri(
-            reverse("tournaments:public-tournament", args=[received.tournament.slug])
-        )
+        path = reverse("tournaments:public-tournament", args=[received.tournament.slug])
+        if named is None and club.pk != home_club_pk():  # the event's page is at its club's
+            path = f"/c/{club.slug}{path}"
+        page = request.build_absolute_uri(path)
         return Response(
             PublishedSerializer(
                 {

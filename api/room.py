@@ -36,7 +36,7 @@ from .errors import ApiError
 from .pagination import paginated
 from .permissions import Scorer, ScorerOrSignedIn, SignedIn, directs, is_scorer
 from .serializers import RoundRefSerializer, TableRefSerializer
-from .views import ID, ActionView, ApiView, actor_for, valid
+from .views import ID, ActionView, ApiView, actor_for, in_club, valid
 
 if TYPE_CHECKING:
     from rest_framework.permissions import _SupportsHasPermission
@@ -140,7 +140,7 @@ class TableProgressSerializer(serializers.Serializer):
 
 
 def _round(pk: int, request: Request, *, director: bool = False) -> Round:
-    round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=pk)
+    round_ = get_object_or_404(in_club(request, Round.objects.select_related("tournament")), pk=pk)
     directing = directs(request, round_.tournament)
     if director and not directing:
         raise ApiError(
@@ -257,7 +257,9 @@ class TableCall(ActionView):
         responses={200: CallSerializer, 204: None},
     )
     def get(self, request: Request, pk: int) -> Response:
-        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
+        table = get_object_or_404(
+            in_club(request, Table.objects.select_related("round__tournament")), pk=pk
+        )
         if is_scorer(request):
             assert isinstance(request.auth, TableToken)  # is_scorer's own test
             if request.auth.table_id != table.event_table_id:  # its card's table, any round
@@ -276,7 +278,7 @@ class TableCall(ActionView):
         responses={200: CallSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
-        table = get_object_or_404(Table, pk=pk)
+        table = get_object_or_404(in_club(request, Table.objects), pk=pk)
         data = valid(CallRequestSerializer, request)
         call = services.call_director(table=table, actor=actor_for(request), **data)
         return Response(CallSerializer(call).data)
@@ -315,7 +317,7 @@ class CallAcknowledge(ActionView):
     permission_classes = [SignedIn]
 
     def post(self, request: Request, pk: int) -> Response:
-        call = get_object_or_404(DirectorCall, pk=pk)
+        call = get_object_or_404(in_club(request, DirectorCall.objects), pk=pk)
         call = services.acknowledge_call(call=call, actor=actor_for(request))
         return Response(CallSerializer(call).data)
 

@@ -23,7 +23,7 @@ from tournaments.seasons import services as seasons
 from tournaments.words.formatting import timestamp
 
 from .errors import ApiError
-from .views import ActionView, ApiView, actor_for, valid
+from .views import ActionView, ApiView, actor_for, in_club, tournament_of, valid
 
 SEASON = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The season's slug.")
 MEMBER = OpenApiParameter(
@@ -96,8 +96,9 @@ class MemberSerializer(serializers.Serializer):
     tournament = serializers.SlugField(max_length=80, help_text="The tournament's slug.")
 
 
-def season_of(slug: str) -> Series:
-    return get_object_or_404(Series, slug=slug)
+def season_of(request: Request, slug: str) -> Series:
+    """The address's club's season of this slug (404 for another club's)."""
+    return get_object_or_404(in_club(request, Series.objects), slug=slug)
 
 
 @extend_schema(tags=["seasons"])
@@ -129,10 +130,11 @@ class SeasonDetail(generics.RetrieveAPIView, ApiView):
         responses={200: SeasonSerializer},
     )
     def patch(self, request: Request, slug: str) -> Response:
+        found = season_of(request, slug)  # another club's: 404 before the body is read
         changes = valid(SeasonUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
-        series = seasons.update_series(actor=actor_for(request), series=season_of(slug), **changes)
+        series = seasons.update_series(actor=actor_for(request), series=found, **changes)
         return Response(SeasonSerializer(series).data)
 
 
@@ -161,7 +163,7 @@ class SeasonTable(ActionView):
     serializer_class = None
 
     def get(self, request: Request, slug: str) -> Response:
-        series = season_of(slug)
+        series = season_of(request, slug)
         latest = seasons.latest(series=series)
         version = latest.snapshot.version if latest.snapshot else 0
         etag = _etag(series, version, latest.stale)
@@ -198,9 +200,9 @@ class SeasonTournaments(ActionView):
     serializer_class = SeasonSerializer
 
     def post(self, request: Request, slug: str) -> Response:
-        series = season_of(slug)
+        series = season_of(request, slug)
         data = valid(MemberSerializer, request)
-        tournament = get_object_or_404(Tournament, slug=data["tournament"])
+        tournament = tournament_of(request, data["tournament"])
         seasons.add_tournament(actor=actor_for(request), series=series, tournament=tournament)
         return Response(SeasonSerializer(series).data)
 
@@ -216,7 +218,7 @@ class SeasonTournament(ActionView):
     serializer_class = SeasonSerializer
 
     def delete(self, request: Request, slug: str, tournament: str) -> Response:
-        series = season_of(slug)
-        member = get_object_or_404(Tournament, slug=tournament)
+        series = season_of(request, slug)
+        member = tournament_of(request, tournament)
         seasons.remove_tournament(actor=actor_for(request), series=series, tournament=member)
         return Response(SeasonSerializer(series).data)

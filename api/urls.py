@@ -11,6 +11,7 @@ from tournaments.web.error_shape import error_response
 
 from . import duplicate as d
 from . import exports as x
+from . import federation as federation_api
 from . import publishing, room
 from . import seasons as seasons_api
 from . import views as v
@@ -187,6 +188,16 @@ urlpatterns = [
     path("v1/players", v.PlayerList.as_view(), name="players"),
     path("v1/players/<int:pk>", v.PlayerDetail.as_view(), name="player"),
     path("v1/leaderboards/<str:game>", v.Leaderboard.as_view(), name="leaderboard"),
+    path(
+        "v1/federation/<str:game>",
+        federation_api.FederationLeaderboard.as_view(),
+        name="federation",
+    ),
+    path(
+        "v1/federation/<str:game>/<int:id>",
+        federation_api.FederationRatingDetail.as_view(),
+        name="federation-rating",
+    ),
     # season championships
     path("v1/seasons", seasons_api.SeasonList.as_view(), name="seasons"),
     path("v1/seasons/<slug:slug>", seasons_api.SeasonDetail.as_view(), name="season"),

@@ -10,8 +10,9 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, QuerySet
-from django.http import Http404
+from django.db.models import Model, Prefetch, QuerySet
+from django.db.models.manager import BaseManager
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
@@ -28,6 +29,7 @@ from rest_framework.views import APIView
 
 from games.records import check_record
 from tournaments import services
+from tournaments.clubs.selectors import CLUB_PATH, of_club
 from tournaments.clubs.services import current_club
 from tournaments.models import (
     GAMES,
@@ -48,6 +50,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import cards
 from tournaments.services import Actor
+from tournaments.services.actors import acting_club, require_club_director
 from tournaments.services.imports import MAX_BYTES as IMPORT_MAX_BYTES
 from tournaments.web import links
 from tournaments.web.clients import client_address
@@ -90,8 +93,17 @@ def valid(serializer_class: type[Serializer], request: Request, **kwargs: Any) -
     return serializer.validated_data
 
 
-def tournament_of(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+def in_club[M: Model](
+    request: Request | HttpRequest, found: QuerySet[M] | BaseManager[M]
+) -> QuerySet[M]:
+    """`found` narrowed to the rows of the address's club (`/c/<club>/api/...`; the site's
+    root is the home club's): another club's row is not found here (docs/clubs.md)."""
+    return of_club(found, current_club(request))
+
+
+def tournament_of(request: Request | HttpRequest, slug: str) -> Tournament:
+    """The address's club's tournament of this slug (404 for another club's)."""
+    return get_object_or_404(in_club(request, Tournament.objects), slug=slug)
 
 
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The tournament's slug.")
@@ -103,6 +115,13 @@ def ID(name: str = "id", what: str = "") -> OpenApiParameter:  # noqa: N802
 
 class ApiView(generics.GenericAPIView):
     permission_classes = [ReadOnlyOrSignedIn]
+
+    def get_queryset(self) -> QuerySet:
+        """The view's rows of the address's club only (a model that has a club)."""
+        found = super().get_queryset()
+        if found.model.__name__ in CLUB_PATH:
+            return in_club(self.request, found)
+        return found
 
 
 class ActionView(ApiView):
@@ -127,9 +146,12 @@ class TournamentList(generics.ListAPIView, ApiView):
         responses={201: s.TournamentSerializer},
     )
     def post(self, request: Request) -> Response:
+        actor = actor_for(request)
+        # Who may, before what: another club's director is refused whatever the body says.
+        require_club_director(actor, acting_club(actor))
         data = valid(s.TournamentCreateSerializer, request)
         options = {k: v for k, v in data.items() if v is not None or k in ("starts_at",)}
-        tournament = services.create_tournament(actor=actor_for(request), **options)
+        tournament = services.create_tournament(actor=actor, **options)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -146,11 +168,12 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
         responses={200: s.TournamentSerializer},
     )
     def patch(self, request: Request, slug: str) -> Response:
+        found = tournament_of(request, slug)  # another club's: 404 before the body is read
         changes = valid(s.TournamentUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
         tournament = services.update_tournament(
-            tournament=tournament_of(slug), actor=actor_for(request), changes=dict(changes)
+            tournament=found, actor=actor_for(request), changes=dict(changes)
         )
         return Response(s.TournamentSerializer(tournament).data)
 
@@ -167,7 +190,7 @@ def _tournament_action(service: Callable[..., Any], summary: str) -> type[APIVie
         serializer_class = s.TournamentSerializer
 
         def post(self, request: Request, slug: str) -> Response:
-            tournament = service(tournament=tournament_of(slug), actor=actor_for(request))
+            tournament = service(tournament=tournament_of(request, slug), actor=actor_for(request))
             return Response(s.TournamentSerializer(tournament).data)
 
     View.__name__ = View.__qualname__ = f"Tournament{service.__name__.title().replace('_', '')}"
@@ -191,7 +214,7 @@ class AuditList(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet:
         if getattr(self, "swagger_fake_view", False):
             return AuditEvent.objects.none()
-        tournament = tournament_of(self.kwargs["slug"])
+        tournament = tournament_of(self.request, self.kwargs["slug"])
         services.require_director(actor_for(self.request), tournament)
         return tournament.audit.all()
 
@@ -212,7 +235,7 @@ class EntryPins(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet:
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        tournament = tournament_of(self.kwargs["slug"])
+        tournament = tournament_of(self.request, self.kwargs["slug"])
         services.require_director(actor_for(self.request), tournament)
         return (
             tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
@@ -245,7 +268,7 @@ class ResultQueue(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet:
         if getattr(self, "swagger_fake_view", False):
             return HandSubmission.objects.none()
-        tournament = tournament_of(self.kwargs["slug"])
+        tournament = tournament_of(self.request, self.kwargs["slug"])
         services.require_director(actor_for(self.request), tournament)
         return (
             HandSubmission.objects.filter(
@@ -275,7 +298,9 @@ class EntryList(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet:
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        return ENTRIES.filter(tournament=tournament_of(self.kwargs["slug"])).order_by("id")
+        return ENTRIES.filter(tournament=tournament_of(self.request, self.kwargs["slug"])).order_by(
+            "id"
+        )
 
     @extend_schema(
         summary="Register an entry (anyone while registration is open; directors any time)",
@@ -283,10 +308,11 @@ class EntryList(generics.ListAPIView, ApiView):
         responses={201: s.EntrySerializer},
     )
     def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_of(request, slug)
         data = valid(s.RegisterSerializer, request)
         players = [services.PlayerSpec(**p) for p in data["players"]]
         entry = services.register_entry(
-            tournament=tournament_of(slug),
+            tournament=tournament,
             actor=actor_for(request),
             players=players,
             name=data["name"],
@@ -309,8 +335,8 @@ class EntryCheckInMany(ActionView):
     serializer_class = s.EntrySerializer
 
     def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_of(request, slug)
         data = valid(s.CheckInManySerializer, request)
-        tournament = tournament_of(slug)
         services.check_in_entries(
             tournament=tournament, actor=actor_for(request), entries=data["entries"]
         )
@@ -328,7 +354,7 @@ class KeepApartList(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet[KeepApart]:
         if getattr(self, "swagger_fake_view", False):
             return KeepApart.objects.none()
-        tournament = tournament_of(self.kwargs["slug"])
+        tournament = tournament_of(self.request, self.kwargs["slug"])
         services.require_director(actor_for(self.request), tournament)
         return KeepApart.objects.filter(tournament=tournament).order_by("id")
 
@@ -338,8 +364,8 @@ class KeepApartList(generics.ListAPIView, ApiView):
         responses={201: s.KeepApartSerializer},
     )
     def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_of(request, slug)
         data = valid(s.KeepApartCreateSerializer, request)
-        tournament = tournament_of(slug)
         first = get_object_or_404(Entry, pk=data["first"], tournament=tournament)
         second = get_object_or_404(Entry, pk=data["second"], tournament=tournament)
         pair = services.keep_apart(
@@ -364,7 +390,8 @@ class KeepApartDelete(ActionView):
 
     def delete(self, request: Request, pk: int) -> Response:
         pair = get_object_or_404(
-            KeepApart.objects.select_related("tournament", "first", "second"), pk=pk
+            in_club(request, KeepApart.objects.select_related("tournament", "first", "second")),
+            pk=pk,
         )
         services.allow_together(pair=pair, actor=actor_for(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -383,7 +410,7 @@ class EntryImport(ActionView):
     throttle_scope = "import"
 
     def post(self, request: Request, slug: str) -> Response:
-        tournament = tournament_of(slug)
+        tournament = tournament_of(request, slug)
         data = valid(s.ImportSerializer, request)
         upload = data["file"]
         if upload.size is not None and upload.size > IMPORT_MAX_BYTES:
@@ -421,7 +448,7 @@ def _entry_action(
         serializer_class = s.EntrySerializer
 
         def post(self, request: Request, pk: int) -> Response:
-            entry = get_object_or_404(Entry, pk=pk)
+            entry = get_object_or_404(in_club(request, Entry.objects), pk=pk)
             data = valid(request_serializer, request) if request_serializer else {}
             entry = call(entry=entry, actor=actor_for(request), **data)
             return Response(s.EntrySerializer(ENTRIES.get(pk=entry.pk)).data)
@@ -493,7 +520,7 @@ class RoundList(generics.ListAPIView, ApiView):
     def get_queryset(self) -> QuerySet:
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
-        tournament = tournament_of(self.kwargs["slug"])
+        tournament = tournament_of(self.request, self.kwargs["slug"])
         return rounds_visible(self.request, ROUNDS.filter(tournament=tournament), tournament)
 
 
@@ -510,7 +537,9 @@ class RoundGenerate(ActionView):
     def post(self, request: Request, slug: str) -> Response:
         data = valid(s.GenerateSerializer, request)
         round_ = services.generate_round(
-            tournament=tournament_of(slug), actor=actor_for(request), regenerate=data["regenerate"]
+            tournament=tournament_of(request, slug),
+            actor=actor_for(request),
+            regenerate=data["regenerate"],
         )
         return Response(s.RoundSerializer(ROUNDS.get(pk=round_.pk)).data, status=201)
 
@@ -541,7 +570,7 @@ def _round_action(
         serializer_class = s.RoundSerializer
 
         def post(self, request: Request, pk: int) -> Response:
-            round_ = get_object_or_404(Round, pk=pk)
+            round_ = get_object_or_404(in_club(request, Round.objects), pk=pk)
             data = valid(request_serializer, request) if request_serializer else {}
             call(round_, request, data)
             return Response(s.RoundSerializer(ROUNDS.get(pk=round_.pk)).data)
@@ -629,7 +658,7 @@ class MatchFinish(ActionView):
     serializer_class = s.MatchDetailSerializer
 
     def post(self, request: Request, pk: int) -> Response:
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(in_club(request, Match.objects), pk=pk)
         services.finish_match(match=match, actor=actor_for(request))
         return Response(s.MatchDetailSerializer(MATCHES.get(pk=pk)).data)
 
@@ -705,7 +734,7 @@ class MatchHands(ApiView):
         responses={200: s.HandVersionSerializer(many=True)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
+        match = match_visible(request, get_object_or_404(in_club(request, MATCHES), pk=pk))
         versions = (
             HandSubmission.objects.filter(hand__match=match, is_current=True)
             .select_related("hand")
@@ -731,7 +760,7 @@ class MatchHands(ApiView):
         try:
             data = valid(s.SubmitSerializer, request)
         except APIException:  # an unknown match is a 404 whatever the body
-            get_object_or_404(Match.objects.only("pk"), pk=pk)
+            get_object_or_404(in_club(request, Match.objects.only("pk")), pk=pk)
             raise
         key = idempotency_key(request, data)
         try:  # the workflow loads (and locks) the match itself
@@ -759,7 +788,7 @@ class HandVersions(ApiView):
     filter_backends: list = []
 
     def get(self, request: Request, pk: int, number: int) -> Response:
-        match = match_visible(request, get_object_or_404(MATCHES, pk=pk))
+        match = match_visible(request, get_object_or_404(in_club(request, MATCHES), pk=pk))
         hand = get_object_or_404(Hand, match=match, number=number)
         versions = hand.versions.select_related("hand").order_by("version")
         return paginated(
@@ -776,7 +805,7 @@ class _Decide(ActionView):
         raise NotImplementedError
 
     def post(self, request: Request, pk: int, number: int) -> Response:
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(in_club(request, Match.objects), pk=pk)
         data = valid(self.request_serializer, request)
         current = _current(match, number)
         decided = self.decide(current, actor_for(request, data.get("side", ""), data["pin"]), data)
@@ -831,7 +860,7 @@ class HandVoid(ActionView):
     serializer_class = s.HandVersionSerializer
 
     def post(self, request: Request, pk: int, number: int) -> Response:
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(in_club(request, Match.objects), pk=pk)
         data = valid(s.VoidSerializer, request)
         voided = services.void_hand(
             submission=_current(match, number),
@@ -854,7 +883,7 @@ class HandCorrect(ActionView):
     serializer_class = s.HandVersionSerializer
 
     def post(self, request: Request, pk: int, number: int) -> Response:
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(in_club(request, Match.objects), pk=pk)
         data = valid(s.CorrectSerializer, request)
         hand = get_object_or_404(Hand, match=match, number=number)
         new = services.correct_hand(
@@ -906,7 +935,9 @@ class HandCheck(ActionView):
 
 
 def _director_table(request: Request, pk: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=pk)
+    table = get_object_or_404(
+        in_club(request, Table.objects.select_related("round__tournament")), pk=pk
+    )
     services.require_director(actor_for(request), table.round.tournament)
     return table
 
@@ -985,7 +1016,10 @@ class TableTokenSelf(ApiView):
     serializer_class = s.TableTokenSelfSerializer
 
     def get(self, request: Request) -> Response:
-        token = TableToken.objects.select_related("table__tournament").get(pk=request.auth.pk)
+        token = get_object_or_404(
+            in_club(request, TableToken.objects.select_related("table__tournament")),
+            pk=request.auth.pk,
+        )
         return Response(s.TableTokenSelfSerializer(cards.card_now(token.table), token=token).data)
 
 
@@ -1117,7 +1151,7 @@ class Leaderboard(generics.ListAPIView, ApiView):
         if game not in {g for g, _ in GAMES}:
             raise ApiError("unknown-game", f"no game {game!r}", status_code=404)
         return (
-            Rating.objects.filter(game=game)
+            in_club(self.request, Rating.objects.filter(game=game))
             .select_related("player")
             .order_by("-ordinal", "-games", "player_id")
         )
@@ -1137,12 +1171,11 @@ class KnockoutSettings(ActionView):
         responses={200: s.TournamentSerializer},
     )
     def patch(self, request: Request, slug: str) -> Response:
+        found = tournament_of(request, slug)
         data = valid(s.KnockoutSettingsSerializer, request)
         if not data:
             raise ApiError("no-changes", "send at least one field to change")
-        tournament = services.set_knockout(
-            tournament=tournament_of(slug), actor=actor_for(request), **data
-        )
+        tournament = services.set_knockout(tournament=found, actor=actor_for(request), **data)
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -1159,7 +1192,7 @@ class KnockoutBracket(ApiView):
     def get(self, request: Request, slug: str) -> Response:
         from tournaments.knockout.selectors import bracket_data
 
-        data = bracket_data(tournament_of(slug))
+        data = bracket_data(tournament_of(request, slug))
         if data is None:
             raise Http404("the bracket is not made yet")
         return Response(s.BracketSerializer(data).data)
@@ -1179,7 +1212,7 @@ class KnockoutCut(ApiView):
     def get(self, request: Request, slug: str) -> Response:
         from tournaments.knockout.selectors import cut_data
 
-        return Response(s.CutListSerializer(cut_data(tournament_of(slug))).data)
+        return Response(s.CutListSerializer(cut_data(tournament_of(request, slug))).data)
 
     @extend_schema(
         summary="Confirm the cut list as shown and make the bracket (directors; "
@@ -1190,8 +1223,11 @@ class KnockoutCut(ApiView):
     def post(self, request: Request, slug: str) -> Response:
         from tournaments.knockout.selectors import cut_data
 
+        found = tournament_of(request, slug)
         data = valid(s.ConfirmCutSerializer, request)
         tournament = services.confirm_cut(
-            tournament=tournament_of(slug), actor=actor_for(request), entries=data["entries"]
+            tournament=found,
+            actor=actor_for(request),
+            entries=data["entries"],
         )
         return Response(s.CutListSerializer(cut_data(tournament)).data)

@@ -151,6 +151,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.clubs.context.club",  # the club a page names (many clubs)
             ],
         },
     },
@@ -209,6 +210,11 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DATABASE_
 # A server process does its first requests' work (views, rule sets, catalogues, a database
 # connection) at uvicorn's lifespan startup, before it accepts one (config/warm.py).
 WARM_UP = env.bool("WARM_UP", default=True)
+# The seconds a shared cache (the deployment's nginx micro-cache, deploy/nginx/) may keep a
+# public page read by a visitor who is not signed in: `Cache-Control: public, max-age=N`
+# (tournaments/web/caching.py). A few seconds take a crowd's reloads off the application at
+# the cost of standings that many seconds old; 0 says nothing (no page is kept).
+PUBLIC_PAGE_MAX_AGE = env.int("PUBLIC_PAGE_MAX_AGE", default=2)
 # SQLite (the club laptop): one evening server with many scorers' phones writing at once. WAL lets
 # readers carry on while a hand is written; every transaction takes the write lock when it begins
 # (IMMEDIATE), so two writers queue on the busy timeout instead of one failing with "database is
@@ -341,6 +347,12 @@ CELERY_TASK_DEFAULT_QUEUE = env("TASK_QUEUE", default="celery")
 STANDINGS_QUEUE = env("STANDINGS_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
 # Hand-record import jobs (a big file is minutes of work): their own queue if you like.
 IMPORTS_QUEUE = env("IMPORTS_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
+# The federation ranking's recompute (minutes of work for a big federation): its own queue if
+# you like, so that it never waits behind, nor holds up, the standings' and publishing's tasks.
+FEDERATION_QUEUE = env("FEDERATION_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
+# A worker starts the recompute this many seconds after the first change of a burst (events
+# finishing, clubs opting in or out): one recompute for the burst.
+FEDERATION_DEBOUNCE_SECONDS = env.float("FEDERATION_DEBOUNCE_SECONDS", default=10.0)
 # Which queue each task is sent to, by the name of the setting that holds it; tasks not named
 # here go to Celery's default queue ("celery"). Celery's router (CELERY_TASK_ROUTES,
 # config/routing.py) reads the setting when the task is sent (by a service, a worker's start-up
@@ -350,6 +362,7 @@ TASK_QUEUE_SETTINGS = {
     "tournaments.sweep_standings": "STANDINGS_QUEUE",
     "tournaments.recompute_season": "STANDINGS_QUEUE",
     "tournaments.import_hands": "IMPORTS_QUEUE",
+    "tournaments.recompute_federation": "FEDERATION_QUEUE",
 }
 CELERY_TASK_ROUTES = ("config.routing.route",)
 

@@ -5,7 +5,9 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+from django.views.i18n import set_language
 
 
 @require_safe
@@ -17,7 +19,12 @@ def favicon(request: HttpRequest) -> HttpResponseRedirect:
 
 urlpatterns = [
     path("favicon.ico", favicon),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's own language switch, without CSRF protection: all it does is set the visitor's
+    # language cookie (and redirect to a page of this site: `next` is checked), so a forged
+    # request can do no more than change the language a visitor reads. Without a token, the
+    # switch in every page's header (templates/base.html) sets no CSRF cookie, and the public
+    # pages can be kept by the proxy's micro-cache (tournaments/web/caching.py).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),

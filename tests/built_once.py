@@ -10,11 +10,20 @@ stories read it, without playing the hands again.
     def test_x(built_once):
         built_once("room-evening", lambda: demo.build_spades(7, teams=16, played=1))
         tournament = Tournament.objects.get(name="Friday Night Spades")
+
+Under pytest-xdist the rows are saved where every worker of the run finds them (the pattern
+pytest-xdist documents for a session fixture that runs once: the folder above each worker's
+temporary folder, and a file lock), so each is built once per run, not once per worker: the
+worker that comes second waits for the first's build, then loads it. A test that keeps more
+than rows (files the build wrote) keeps them in `folder(name)`, saved beside the rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import fcntl
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.core.management import call_command
@@ -27,22 +36,43 @@ NOT_SAVED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
 class BuiltOnce:
     def __init__(self, folder: Path) -> None:
         self._folder = folder
-        self._saved: dict[str, Path] = {}
 
-    def __call__(self, name: str, build: Callable[[], object]) -> None:
-        """The database holds what `build()` makes (built now if this process has not yet,
-        else loaded from what it saved)."""
-        saved = self._saved.get(name)
-        if saved is not None:
-            call_command("loaddata", str(saved), verbosity=0)
-            return
-        build()
+    def folder(self, name: str) -> Path:
+        """Where the build `name` keeps what it saves besides its rows (made when asked)."""
+        path = self._folder / name
+        path.mkdir(exist_ok=True)
+        return path
+
+    @contextmanager
+    def _alone(self, name: str) -> Iterator[None]:
+        """This process alone with the build `name` (another worker waits meanwhile)."""
+        with open(self._folder / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def __call__(self, name: str, build: Callable[[], object]) -> bool:
+        """The database holds what `build()` makes (built now if no process of this run has
+        built it yet, else loaded from what that one saved). True when it was built now."""
         path = self._folder / f"{name}.json"
-        call_command(
-            "dumpdata",
-            exclude=NOT_SAVED,
-            use_natural_foreign_keys=True,
-            output=str(path),
-            verbosity=0,
-        )
-        self._saved[name] = path
+        with self._alone(name):
+            if path.exists():
+                call_command("loaddata", str(path), verbosity=0)
+                return False
+            extra = self._folder / name
+            if extra.exists():  # what a build that failed half way left
+                shutil.rmtree(extra)
+            extra.mkdir()
+            build()
+            partial = path.with_suffix(".partial.json")
+            call_command(
+                "dumpdata",
+                exclude=NOT_SAVED,
+                use_natural_foreign_keys=True,
+                output=str(partial),
+                verbosity=0,
+            )
+            partial.replace(path)  # whole, or not there
+            return True

@@ -47,6 +47,7 @@ class TournamentsConfig(AppConfig):
 
         from tournaments import tasks  # noqa: F401 - registers the Celery tasks
         from tournaments.exports import archive
+        from tournaments.federation import hooks as federation
         from tournaments.live import standings_cache
         from tournaments.models import Tournament
         from tournaments.publishing import hooks as publishing
@@ -69,5 +70,7 @@ class TournamentsConfig(AppConfig):
         )
         # A round closed or the event ended: publish it to the club's site (when set up).
         publishing.connect()
+        # An opted-in club's event ended: re-rate the federation ranking of its game.
+        federation.connect()
         # A worker that starts sweeps what was missed while none ran.
         worker_ready.connect(tasks.catch_up, weak=False, dispatch_uid="tricktable-catch-up")

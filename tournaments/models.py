@@ -73,6 +73,12 @@ class Player(models.Model):
                 name="player_club_number_unique_in_club",
             ),
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+            # A person has one record a club (tournaments/people links records across clubs).
+            models.UniqueConstraint(
+                fields=["person", "club"],
+                condition=Q(person__isnull=False),
+                name="player_one_record_a_club_per_person",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -989,10 +995,12 @@ from tournaments.duplicate.models import (  # noqa: E402, F401
     DuplicateEvent,
     DuplicatePair,
 )
+from tournaments.federation.models import FederationRating, FederationRun  # noqa: E402, F401
 from tournaments.members.models import (  # noqa: E402, F401
     MembersSettings,
     RemovedName,
 )
+from tournaments.people.models import ClaimCode, ClaimFailure  # noqa: E402, F401
 from tournaments.publishing.models import (  # noqa: E402, F401
     Publication,
     PublishAttempt,

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def document(django_db_setup, django_db_blocker) -> dict:
+def document(django_db_blocker) -> dict:
     with django_db_blocker.unblock():
         from django.test import Client
 

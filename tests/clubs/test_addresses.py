@@ -105,3 +105,26 @@ def test_players_are_found_among_the_clubs_own_members_only(north, north_td):
     home_aiko = services.find_or_create_player(spec, club=ours.club)
     assert north_aiko.pk != home_aiko.pk
     assert (north_aiko.club, home_aiko.club) == (north, home_club())
+
+
+def test_a_clubs_pages_name_the_club_once_the_installation_has_more_than_one(client, north):
+    home = client.get("/c/north/").content.decode()
+    assert "<h1>North Spades Club</h1>" in home
+    assert 'class="brand" href="/c/north/">North Spades Club</a>' in home
+
+
+def test_an_installation_of_one_club_still_says_tricktable(client):
+    home_club()
+    page = client.get("/").content.decode()
+    assert "<h1>TrickTable</h1>" in page
+    assert home_club().name not in page
+
+
+def test_another_clubs_director_is_refused_an_event_there_whatever_the_body_says(
+    client, north, north_td
+):
+    client.force_login(get_user_model().objects.create_user("home-td"))
+    for body in ({}, {"name": "Raid"}):
+        answer = client.post("/c/north/api/v1/tournaments", body, content_type="application/json")
+        assert (answer.status_code, answer.json()["code"]) == (403, "not-club-director")
+    assert not Tournament.objects.filter(club=north).exists()

@@ -14,9 +14,7 @@ Checked for every query of the page:
 - with `ordered`, the club's list comes out of that index in the page's order: no sort of it
   (`enable_sort = off` too, so a sort shows that no index gives the order).
 
-A new page's query is one more `Page(...)` line. Pages that are not yet scoped by club on main
-(another helper's part) are marked `xfail(strict=True)`: when their scoping lands the mark must
-go (a strict xfail that passes fails).
+A new page's query is one more `Page(...)` line.
 """
 
 from __future__ import annotations
@@ -48,11 +46,6 @@ BIG = {
     "tournaments_series",
 }
 
-NOT_SCOPED_ON_MAIN = pytest.mark.xfail(
-    strict=True, reason="not yet scoped by club on main (issue 33: clubscope's part)"
-)
-
-
 CLUB = "club_id"
 
 
@@ -78,29 +71,27 @@ def by_slug(table: str) -> tuple[tuple[str, str], ...]:
 
 PAGES = [
     # (The home page groups the club's events in Python: no order asked of the database.)
-    Page("home", "", by_club("tournament"), marks=(NOT_SCOPED_ON_MAIN,)),
+    Page("home", "", by_club("tournament")),
     # A page of the club's events, in the model's order (-starts_at): from the index.
     Page(
         "api tournaments",
         "api/v1/tournaments",
         by_club("tournament"),
         ordered=True,
-        marks=(NOT_SCOPED_ON_MAIN,),
     ),
     Page("tournament", "t/{slug}/", by_slug("tournament")),
     Page("standings", "t/{slug}/standings/", by_slug("tournament")),
-    Page("members", "players/", by_club("player"), ordered=True, marks=(NOT_SCOPED_ON_MAIN,)),
+    Page("members", "players/", by_club("player"), ordered=True),
     # (The seasons page counts each season's evenings: Django asks no order of such a query.)
-    Page("seasons", "seasons/", by_club("series"), marks=(NOT_SCOPED_ON_MAIN,)),
+    Page("seasons", "seasons/", by_club("series")),
     Page(
         "api seasons",
         "api/v1/seasons",
         by_club("series"),
         ordered=True,
-        marks=(NOT_SCOPED_ON_MAIN,),
     ),
     Page("season", "seasons/{season}/", by_slug("series")),
-    Page("leaderboard", "leaderboards/spades/", by_club("player"), marks=(NOT_SCOPED_ON_MAIN,)),
+    Page("leaderboard", "leaderboards/spades/", by_club("player")),
     # A director's own events: the club's, or found through the directors' table by the user
     # (a director of few events reads few rows however many the club has).
     Page(
@@ -108,7 +99,6 @@ PAGES = [
         "director/",
         (*by_club("tournament"), ("tournaments_tournament_directors", "user_id")),
         signed_in="director",
-        marks=(NOT_SCOPED_ON_MAIN,),
     ),
     # An administrator's: every event of the club (counted, then sorted: the club's rows).
     Page(
@@ -116,7 +106,6 @@ PAGES = [
         "director/",
         by_club("tournament"),
         signed_in="superuser",
-        marks=(NOT_SCOPED_ON_MAIN,),
     ),
     Page(
         "publishing keys",
@@ -124,7 +113,6 @@ PAGES = [
         by_club("publishingkey"),
         signed_in="director",
         ordered=True,
-        marks=(NOT_SCOPED_ON_MAIN,),
     ),
 ]
 

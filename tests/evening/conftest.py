@@ -24,7 +24,7 @@ import pytest
 
 from tests import waiting
 from tests.conftest import require
-from tests.servers import INHERITED_NOT, ROOT, free_port
+from tests.servers import INHERITED_NOT, ROOT, free_port, migrated_sqlite
 
 
 @dataclass
@@ -225,6 +225,17 @@ def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer
             return server
     server.stop()
     pytest.fail(f"the evening server did not start:\n{server.text}")
+
+
+def migrated_club(club: Path) -> Path:
+    """`club`, a club folder holding an empty database with every migration applied (a copy,
+    `servers.migrated_sqlite`), for a test of something else than the first start from
+    nothing: the server's own `migrate` then has nothing to do (a migrate from nothing is
+    seconds of CPU a start). A first start still makes the secret key and the director. The
+    starts from an empty folder are `evening_server`'s and test_club_files.py's."""
+    club.mkdir(parents=True, exist_ok=True)
+    migrated_sqlite(club / "tricktable.sqlite3")
+    return club
 
 
 @pytest.fixture(scope="module")

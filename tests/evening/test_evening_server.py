@@ -20,6 +20,7 @@ from tests.evening.conftest import (
     EveningServer,
     free_port,
     laptop_environment,
+    migrated_club,
     start,
     wait_until_up,
 )
@@ -112,7 +113,7 @@ def authenticates(club, username: str, password: str) -> bool:
 
 def test_a_laptop_on_no_network_says_phones_cannot_reach_it(offline_laptop, tmp_path):
     port = free_port()
-    server = start(offline_laptop.run(), tmp_path, port)
+    server = start(offline_laptop.run(), migrated_club(tmp_path), port)
     try:
         assert "Phones cannot reach this laptop" in server.text
         assert "Phones:" not in server.text
@@ -132,7 +133,7 @@ def test_a_laptop_on_no_network_says_phones_cannot_reach_it(offline_laptop, tmp_
 def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_password(
     offline_laptop, tmp_path
 ):
-    first = start(offline_laptop.run(), tmp_path, free_port())
+    first = start(offline_laptop.run(), migrated_club(tmp_path), free_port())
     first.stop()
     username, password = first.credentials
     key = (tmp_path / "secret_key").read_text()
@@ -157,6 +158,7 @@ def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_passwo
 
 
 def test_the_demos_published_password_is_refused_on_the_evening_server(offline_laptop, tmp_path):
+    migrated_club(tmp_path)
     created = subprocess.run(
         [
             sys.executable,

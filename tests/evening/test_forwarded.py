@@ -4,7 +4,7 @@ TRUSTED_PROXIES naming the proxy, the address it appended is the one counted."""
 
 from __future__ import annotations
 
-from tests.evening.conftest import free_port, start, wait_until_up
+from tests.evening.conftest import free_port, migrated_club, start, wait_until_up
 from tests.hostile.test_forwarded_headers import LIMIT, api_sign_in
 
 
@@ -15,7 +15,7 @@ class At:
 
 def test_a_rotating_header_escapes_no_lockout_on_the_evening_server(tmp_path):
     port = free_port()
-    server = start([], tmp_path / "club", port)
+    server = start([], migrated_club(tmp_path / "club"), port)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", server)
         username, password = server.credentials
@@ -29,7 +29,7 @@ def test_a_rotating_header_escapes_no_lockout_on_the_evening_server(tmp_path):
 
 def test_behind_a_named_proxy_the_appended_address_counts(tmp_path):
     port = free_port()
-    server = start([], tmp_path / "club", port, TRUSTED_PROXIES="127.0.0.1")
+    server = start([], migrated_club(tmp_path / "club"), port, TRUSTED_PROXIES="127.0.0.1")
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", server)
         username, password = server.credentials

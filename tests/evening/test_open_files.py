@@ -10,7 +10,7 @@ import re
 import resource
 from pathlib import Path
 
-from tests.evening.conftest import free_port, start
+from tests.evening.conftest import free_port, migrated_club, start
 
 
 def open_files(pid: int) -> tuple[int, int]:
@@ -23,7 +23,7 @@ def open_files(pid: int) -> tuple[int, int]:
 
 def serve_with_limits(tmp_path: Path, soft: int, hard: int):
     shell = ["bash", "-c", f'ulimit -Sn {soft} && ulimit -Hn {hard} && exec "$@"', "serve"]
-    return start(shell, tmp_path / "club", free_port())
+    return start(shell, migrated_club(tmp_path / "club"), free_port())
 
 
 def test_the_soft_limit_is_raised_to_the_hard_one(tmp_path):

@@ -274,6 +274,8 @@ def test_a_missing_page_of_a_tournament_leads_back_to_it(evening, world):
 def test_a_refused_form_says_why_only_when_debugging(settings, world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.td)
+    client.get(f"/director/{world.tournament.slug}/")  # a page with a form: the CSRF cookie
+    assert client.cookies.get("csrftoken")
     settings.DEBUG = False
     assert b"CSRF token" not in client.post(f"/director/{world.tournament.slug}/open/").content
     settings.DEBUG = True

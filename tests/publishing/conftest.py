@@ -22,9 +22,11 @@ def fresh_throttles():
 
 
 @pytest.fixture
-def room_event(db, settings) -> Tournament:
+def room_event(db, settings, built_once) -> Tournament:
+    """Built once per run, loaded again for each later test (`built_once`)."""
     settings.REDIS_URL = None
-    return demo.build_spades(7, teams=4, played=1)
+    built_once("room-event", lambda: demo.build_spades(7, teams=4, played=1))
+    return Tournament.objects.get()
 
 
 @pytest.fixture

@@ -1,9 +1,11 @@
-"""A stand-in for the club's site in the room's tests: a local HTTP server (ports 18800-18899)
-that answers each PUT from a script and keeps what it was sent."""
+"""A stand-in for the club's site in the room's tests: a local HTTP server that answers each PUT
+from a script and keeps what it was sent, on a loopback port of the test's own (`reserved_port`:
+free ports, so two test runs on one machine never meet)."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,9 +39,36 @@ class Site:
             return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
 
 
+@dataclass
+class Port:
+    """A free loopback port held by a bound socket that does not listen: a connection to it is
+    refused, as by a site that is down, until `serving` listens on it."""
+
+    socket: socket.socket
+
+    @property
+    def number(self) -> int:
+        return self.socket.getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.number}"
+
+
 @contextmanager
-def serving(port: int, answers: list[Answer]) -> Iterator[Site]:
-    """Serve on 127.0.0.1:`port` until the block ends; the last answer repeats."""
+def reserved_port() -> Iterator[Port]:
+    """A port of this block's own (the system's choice of a free one), closed at its end."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", 0))
+        yield Port(sock)
+    finally:
+        sock.close()
+
+
+@contextmanager
+def serving(port: Port, answers: list[Answer]) -> Iterator[Site]:
+    """Serve on `port` until the block ends; the last answer repeats."""
     site = Site(answers)
 
     class Handler(BaseHTTPRequestHandler):
@@ -60,7 +89,13 @@ def serving(port: int, answers: list[Answer]) -> Iterator[Site]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    # The server listens on the reserved socket (socketserver's documented `socket` and
+    # `server_address`), so the port is never free for another process in between.
+    server = ThreadingHTTPServer(("127.0.0.1", port.number), Handler, bind_and_activate=False)
+    server.socket.close()
+    server.socket = port.socket
+    server.server_address = port.socket.getsockname()
+    server.server_activate()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from tests import waiting
 from tournaments import services as workflows
 from tournaments.demo import club as demo
 from tournaments.demo import simulate
@@ -26,11 +27,9 @@ from tournaments.publishing import payload, sender, services
 from tournaments.publishing.payload import SECRET_KEYS
 from tournaments.services import PlayerSpec
 
-from .fake_site import CREATED, DOWN, UPDATED, Answer, serving
+from .fake_site import CREATED, DOWN, UPDATED, Answer, reserved_port, serving
 
 pytestmark = pytest.mark.django_db
-
-PORT = 18811
 
 
 def keys_anywhere(value) -> set[str]:
@@ -44,8 +43,15 @@ def keys_anywhere(value) -> set[str]:
 
 
 @pytest.fixture
-def to_site(settings):
-    settings.PUBLISH_URL = f"http://127.0.0.1:{PORT}"
+def site_port():
+    """The site's port, free until the test serves on it (a site that is down till then)."""
+    with reserved_port() as port:
+        yield port
+
+
+@pytest.fixture
+def to_site(settings, site_port):
+    settings.PUBLISH_URL = site_port.url
     settings.PUBLISH_KEY = "room-key-0123456789"
     settings.PUBLISH_RETRY_BASE = 5
     settings.PUBLISH_RETRY_MAX = 60
@@ -103,10 +109,10 @@ def test_nothing_is_owed_while_publishing_is_not_set_up(room_event, settings):
     assert not Publication.objects.exists()
 
 
-def test_the_environment_wins_over_the_setup_page(room_event, to_site):
+def test_the_environment_wins_over_the_setup_page(room_event, to_site, site_port):
     director = workflows.Actor(user=room_event.directors.get())
     services.save_target(url="https://saved.example", key="saved-key", actor=director)
-    assert services.current_target().url == f"http://127.0.0.1:{PORT}"
+    assert services.current_target().url == site_port.url
 
 
 def test_a_refused_event_is_offered_again_when_the_key_changes(room_event, settings):
@@ -176,7 +182,7 @@ def test_closing_a_round_and_ending_the_event_ask_for_a_publish(
     assert sent == [event.pk, event.pk]
 
 
-def test_a_site_that_is_down_then_up_gets_the_event_after_backoff(room_event, to_site):
+def test_a_site_that_is_down_then_up_gets_the_event_after_backoff(room_event, to_site, site_port):
     start = timezone.now()
     services.request_publish(tournament_id=room_event.pk, reason="now", now=start)
     # No site at all (the laptop is offline): a try, then a wait of PUBLISH_RETRY_BASE.
@@ -187,7 +193,7 @@ def test_a_site_that_is_down_then_up_gets_the_event_after_backoff(room_event, to
     assert services.due(now=start + timedelta(seconds=4)) == []
     assert services.due(now=start + timedelta(seconds=5)) == [room_event.pk]
     with serving(
-        PORT, [DOWN, Answer(429, {"code": "throttled"}, {"Retry-After": "90"}), CREATED]
+        site_port, [DOWN, Answer(429, {"code": "throttled"}, {"Retry-After": "90"}), CREATED]
     ) as site:
         later = start + timedelta(seconds=5)
         publication = services.send(tournament_id=room_event.pk, now=later)
@@ -216,10 +222,12 @@ def test_a_site_that_is_down_then_up_gets_the_event_after_backoff(room_event, to
     ]
 
 
-def test_a_refusal_waits_for_the_director_and_a_new_request_tries_again(room_event, to_site):
+def test_a_refusal_waits_for_the_director_and_a_new_request_tries_again(
+    room_event, to_site, site_port
+):
     services.request_publish(tournament_id=room_event.pk, reason="now")
     taken = Answer(409, {"code": "publish-slug-taken", "message": "the site has its own"})
-    with serving(PORT, [taken, UPDATED]):
+    with serving(site_port, [taken, UPDATED]):
         publication = services.send(tournament_id=room_event.pk)
         assert publication.state == Publication.State.REFUSED
         assert publication.error_code == "publish-slug-taken"
@@ -252,23 +260,23 @@ def sender_reply():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings):
+def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings, site_port):
     """The in-process sender (no worker): the trigger returns at once; the thread retries with
     backoff while the site is down and delivers once it is up."""
     from tournaments.demo import club as demo
 
     settings.REDIS_URL = None
-    settings.PUBLISH_URL = f"http://127.0.0.1:{PORT + 1}"
+    settings.PUBLISH_URL = site_port.url
     settings.PUBLISH_KEY = "room-key"
     settings.PUBLISH_RETRY_BASE = 0.2
     settings.PUBLISH_RETRY_MAX = 0.5
     event = demo.build_spades(5, teams=4, played=0)
     assert sender.trigger(tournament_id=event.pk, reason="now") is True  # no transaction here
-    deadline = timezone.now() + timedelta(seconds=60)
+    deadline = timezone.now() + timedelta(seconds=waiting.SECONDS)
     while Publication.objects.get(tournament=event).failures < 2:
         assert timezone.now() < deadline, "the thread never tried"
         sender._wake.wait(0.05)
-    with serving(PORT + 1, [CREATED]) as site:
+    with serving(site_port, [CREATED]) as site:
         while Publication.objects.get(tournament=event).state != Publication.State.SENT:
             assert timezone.now() < deadline, "the thread never delivered"
             sender._wake.wait(0.05)
@@ -276,7 +284,9 @@ def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings):
     assert Tournament.objects.filter(pk=event.pk).exists()
 
 
-def test_the_celery_task_retries_while_the_site_is_down_and_stops_once_sent(room_event, to_site):
+def test_the_celery_task_retries_while_the_site_is_down_and_stops_once_sent(
+    room_event, to_site, site_port
+):
     """With a worker (REDIS_URL), `publish_event` asks Celery to retry after the backoff while
     the site cannot be reached, and returns once the event is sent (called directly here:
     Celery raises its Retry instead of queueing it)."""
@@ -288,7 +298,7 @@ def test_the_celery_task_retries_while_the_site_is_down_and_stops_once_sent(room
     with pytest.raises(Retry):
         publish_event.run(room_event.pk)
     Publication.objects.filter(tournament=room_event).update(next_attempt_at=timezone.now())
-    with serving(PORT, [CREATED]):
+    with serving(site_port, [CREATED]):
         assert publish_event.run(room_event.pk) == Publication.State.SENT
     assert publish_event.run(room_event.pk) == Publication.State.SENT  # nothing owed: no send
     assert PublishAttempt.objects.filter(ok=True).count() == 1
@@ -332,9 +342,7 @@ def test_an_event_on_its_way_is_not_sent_twice(room_event, to_site, monkeypatch)
 def test_what_each_answer_of_the_site_means_for_the_next_try(answer, retry, code):
     from tournaments.publishing import client, words
 
-    with serving(PORT + 2, [answer]):
-        reply = client.put_event(
-            site=f"http://127.0.0.1:{PORT + 2}/", key="k", slug="an-event", body=b"{}"
-        )
+    with reserved_port() as port, serving(port, [answer]):
+        reply = client.put_event(site=f"{port.url}/", key="k", slug="an-event", body=b"{}")
     assert (reply.ok, reply.retry, reply.code) == (False, retry, code)
     assert words.failure(code)  # the director reads plain words for each

@@ -39,7 +39,7 @@ from deploy import stack
 from tests import waiting
 from tests.conftest import require
 from tests.evening import conftest as evening
-from tests.evening.conftest import Lan, laptop_environment, start, wait_until_up
+from tests.evening.conftest import Lan, laptop_environment, migrated_club, start, wait_until_up
 
 pytestmark = pytest.mark.postgres
 
@@ -150,10 +150,13 @@ class Laptop:
 
 def prepare_laptop(lan: Lan, club: Path) -> Laptop:
     """The laptop's club folder, migrated, with an event whose first round is played and open
-    (on the laptop, in its namespace, before its server starts)."""
+    (on the laptop, in its namespace, before its server starts). Its database starts as a copy
+    of one migrated once per worker (`servers.migrated_sqlite`): the laptop's `migrate` then
+    checks it, with nothing left to do."""
     password = secrets.token_urlsafe(16)
     env = laptop_environment(club, TRICKTABLE_SERVER="evening", LAPTOP_PASSWORD=password)
     manage = [*lan.run(), sys.executable, "manage.py"]
+    migrated_club(club)
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=stack.ROOT, env=env, check=True)
     played = subprocess.run(
         [*manage, "shell", "-c", PLAY_A_ROUND],
@@ -261,6 +264,19 @@ def test_a_round_closed_on_the_laptop_appears_on_the_site_over_https(site, the_l
     assert page_headers.get("X-Cache-Status") != "HIT" or shared_cache_may_keep(
         page_headers.get("Cache-Control", "")
     )
+
+    # A public page, read by visitors who are not signed in, says it may be kept a few seconds
+    # (PUBLIC_PAGE_MAX_AGE) and sets no cookie: the next reader within them is answered by the
+    # proxy, without Django.
+    page = f"{running.url}/t/{slug}/standings/"
+
+    def kept_page():
+        status, first, _ = get(page, tls)
+        assert status == 200 and "Set-Cookie" not in first, first
+        assert shared_cache_may_keep(first.get("Cache-Control", "")), first
+        return get(page, tls)[1].get("X-Cache-Status") == "HIT" or None
+
+    waiting.until(kept_page, "the public page answered from the proxy's cache", seconds=30)
 
     # Static files say `public, max-age=…`: the second reader is answered from the cache.
     manifest = json.loads((stack.ROOT / "staticfiles" / "staticfiles.json").read_text())

@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import random
+import shutil
 
 import pytest
 from django.core.management import call_command
@@ -231,13 +232,33 @@ def newer(backup_dir, slug: str, text: str | bytes, stamp: str = "99991231T23595
     return path.name
 
 
-def died(committed):
-    """A tournament with its backups, then the laptop dies: the database loses it."""
-    tournament = build(committed)
-    slug = tournament.slug
-    expected = confirmed_hands(slug)
-    Tournament.objects.filter(pk=tournament.pk).delete()
-    return slug, expected
+@pytest.fixture
+def died(backup_dir, committed, built_once):
+    """died(): a tournament with its backups, then the laptop dies: the database loses it.
+    Returns the tournament's slug and its confirmed hands, as they were before.
+
+    The evening is played once per run (`built_once`): its database as the laptop died (the
+    rows left), its backup files, its slug and its hands are saved, and given again to every
+    later test."""
+
+    def die() -> tuple[str, dict]:
+        saved = built_once.folder("backups-died")
+
+        def play_and_die() -> None:
+            tournament = build(committed)
+            hands = confirmed_hands(tournament.slug)
+            Tournament.objects.filter(pk=tournament.pk).delete()
+            shutil.copytree(backup_dir, saved / "backups")
+            (saved / "died.json").write_text(
+                json.dumps({"slug": tournament.slug, "hands": list(hands.items())})
+            )
+
+        if not built_once("backups-died", play_and_die):
+            shutil.copytree(saved / "backups", backup_dir, dirs_exist_ok=True)
+        was = json.loads((saved / "died.json").read_text())
+        return was["slug"], {tuple(key): tuple(value) for key, value in was["hands"]}
+
+    return die
 
 
 def restore(*args):
@@ -246,8 +267,10 @@ def restore(*args):
     return out.getvalue(), err.getvalue()
 
 
-def test_a_truncated_newest_backup_is_reported_and_the_older_one_restored(backup_dir, committed):
-    slug, expected = died(committed)
+def test_a_truncated_newest_backup_is_reported_and_the_older_one_restored(
+    backup_dir, committed, died
+):
+    slug, expected = died()
     good = files_named(backup_dir, slug)[-1]
     whole = (backup_dir / slug / good).read_text()
     cut = newer(backup_dir, slug, whole[: len(whole) // 2])  # the copy stopped half way
@@ -265,8 +288,8 @@ def files_named(backup_dir, slug):
     return sorted(p.name for p in (backup_dir / slug).iterdir())
 
 
-def test_a_corrupt_file_of_another_tournament_does_not_stop_the_others(backup_dir, committed):
-    slug, expected = died(committed)
+def test_a_corrupt_file_of_another_tournament_does_not_stop_the_others(backup_dir, committed, died):
+    slug, expected = died()
     newer(backup_dir, "aaa-first", "{\n")  # sorted before the good tournament
     newer(backup_dir, "zzz-last", b"\xff\xfe not text")
 
@@ -288,8 +311,10 @@ def test_a_corrupt_file_of_another_tournament_does_not_stop_the_others(backup_di
         ("", "is not complete JSON"),
     ],
 )
-def test_a_hostile_newest_file_is_refused_with_a_clear_message(backup_dir, committed, text, said):
-    slug, expected = died(committed)
+def test_a_hostile_newest_file_is_refused_with_a_clear_message(
+    backup_dir, committed, died, text, said
+):
+    slug, expected = died()
     name = newer(backup_dir, slug, text)
 
     with committed():
@@ -300,8 +325,8 @@ def test_a_hostile_newest_file_is_refused_with_a_clear_message(backup_dir, commi
     assert confirmed_hands(slug) == expected
 
 
-def test_a_file_naming_another_tournament_than_its_folder_is_refused(backup_dir, committed):
-    slug, expected = died(committed)
+def test_a_file_naming_another_tournament_than_its_folder_is_refused(backup_dir, committed, died):
+    slug, expected = died()
     good = (backup_dir / slug / files_named(backup_dir, slug)[-1]).read_text()
     document = json.loads(good)
     document["tournament"]["slug"] = "somebody-else"
@@ -315,18 +340,18 @@ def test_a_file_naming_another_tournament_than_its_folder_is_refused(backup_dir,
     assert confirmed_hands(slug) == expected
 
 
-def test_a_file_larger_than_any_archive_is_refused_unread(backup_dir, committed, monkeypatch):
+def test_a_file_larger_than_any_archive_is_refused_unread(backup_dir, committed, died, monkeypatch):
     from tournaments.management.commands import restore_backup
 
-    slug, _ = died(committed)
+    slug, _ = died()
     monkeypatch.setattr(restore_backup, "MAX_BACKUP_BYTES", 1000)
     with pytest.raises(CommandError):
         restore(backup_dir / slug)
     assert not Tournament.objects.filter(slug=slug).exists()
 
 
-def test_a_dry_run_checks_every_file_and_writes_nothing(backup_dir, committed):
-    slug, _ = died(committed)
+def test_a_dry_run_checks_every_file_and_writes_nothing(backup_dir, committed, died):
+    slug, _ = died()
     cut = newer(backup_dir, slug, "{")
     good = files_named(backup_dir, slug)[-2]
     counts = {model: model.objects.count() for model in (Tournament, Hand, HandSubmission)}
@@ -352,9 +377,9 @@ def test_a_dry_run_checks_every_file_and_writes_nothing(backup_dir, committed):
     ],
 )
 def test_an_archive_with_values_no_column_takes_is_refused_with_a_clear_message(
-    backup_dir, committed, where, value
+    backup_dir, committed, died, where, value
 ):
-    slug, expected = died(committed)
+    slug, expected = died()
     document = json.loads((backup_dir / slug / files_named(backup_dir, slug)[-1]).read_text())
     target = document
     for key in where[:-1]:

@@ -1,6 +1,7 @@
-"""The clubs' rows in the admin (and the standings' change log): shown, never written there.
-Clubs and invitations are made by their pages and services, which check who may and keep the
-audit trail; the change log is written by the standings' service."""
+"""The clubs' rows in the admin (and those of the features that came with them: people across
+clubs, the federation ranking, the standings' change log): shown, never written there. Clubs,
+invitations and links are made by their pages and services, which check who may and keep the
+audit trail; the federation and the change log are computed."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from tournaments.models import (
+    ClaimCode,
+    ClaimFailure,
     Club,
     ClubAuditEvent,
     ClubInvitation,
+    FederationRating,
+    FederationRun,
     Person,
     StandingsChange,
 )
@@ -34,5 +39,14 @@ class ClubAdmin(_Shown):
     list_display = ["name", "slug", "federation", "suspended_at", "created_at"]
 
 
-for model in (Person, ClubInvitation, ClubAuditEvent, StandingsChange):
+for model in (
+    Person,
+    ClubInvitation,
+    ClubAuditEvent,
+    ClaimCode,
+    ClaimFailure,
+    FederationRating,
+    FederationRun,
+    StandingsChange,
+):
     admin.site.register(model, _Shown)

@@ -1,12 +1,19 @@
 """What the clubs' pages show: the installation's clubs with their counts, a club's directors,
-its open invitations and its audit trail."""
+its open invitations and its audit trail; and a club's own rows: every look-up a page, an API
+call, an export or a stream makes by an address's slug or id goes through `of_club`, so another
+club's row is not found at this club's address (docs/clubs.md, "Who sees what").
+
+Each model names the path from its rows to their club once (`CLUB_PATH`); a model not listed is
+refused loudly (a new model must say whose it is before a page may look it up by club).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, QuerySet
+from django.db.models.manager import BaseManager
 from django.utils import timezone
 
 from tournaments.clubs.models import Club, ClubAction, ClubAuditEvent, ClubInvitation, home_club
@@ -84,3 +91,52 @@ def suspension_reason(club: Club) -> str:
         .first()
     )
     return event.reason if event is not None else ""
+
+
+# -- a club's own rows -----------------------------------------------------------------------------
+
+
+#: Model name -> the lookup from its rows to their club.
+CLUB_PATH: dict[str, str] = {
+    "Tournament": "club",
+    "Series": "club",
+    "Player": "club",
+    "Team": "club",
+    "PublishingKey": "club",
+    "RemovedName": "club",
+    "MembersSettings": "club",
+    "Entry": "tournament__club",
+    "Round": "tournament__club",
+    "KeepApart": "tournament__club",
+    "AuditEvent": "tournament__club",
+    "ImportJob": "tournament__club",
+    "EventTable": "tournament__club",
+    "StandingsSnapshot": "tournament__club",
+    "DuplicateEvent": "tournament__club",
+    "DuplicatePair": "tournament__club",
+    "Publication": "tournament__club",
+    "Board": "tournament__club",
+    "BoardResult": "tournament__club",
+    "Table": "round__tournament__club",
+    "Match": "round__tournament__club",
+    "Seat": "match__round__tournament__club",
+    "RoundClock": "round__tournament__club",
+    "Hand": "match__round__tournament__club",
+    "HandSubmission": "hand__match__round__tournament__club",
+    "TableToken": "table__tournament__club",
+    "DirectorCall": "table__round__tournament__club",
+    "Rating": "player__club",
+    "SeriesMember": "series__club",
+    "PublishedEvent": "key__club",
+}
+
+
+def club_path(model: type[Model]) -> str:
+    """The lookup from the model's rows to their club (KeyError: the model says no club)."""
+    return CLUB_PATH[model.__name__]
+
+
+def of_club[M: Model](found: QuerySet[M] | BaseManager[M], club: Club) -> QuerySet[M]:
+    """`found` (a queryset or a model's manager) narrowed to the club's rows."""
+    rows: QuerySet[M] = found.all()
+    return rows.filter(**{club_path(rows.model): club})

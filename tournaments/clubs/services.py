@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpRequest
 
 from tournaments.clubs.models import Club, home_club
+
+#: The end of a club's address before the page's own path (`.../c/<club>`).
+CLUB_PREFIX = re.compile(r"/c/(?P<slug>[-a-zA-Z0-9_]+)$")
 
 
 def current_club(request: HttpRequest | Any) -> Club:
@@ -15,6 +19,17 @@ def current_club(request: HttpRequest | Any) -> Club:
     request's)."""
     club = getattr(request, "club", None)
     return club if club is not None else home_club()
+
+
+def address_slug(request: HttpRequest | Any) -> str | None:
+    """The club slug the request's address names (`/c/<club>/...`), None at the site's root
+    (the home club's): read from the address alone, without the database (the live standings'
+    cached answers use it). `ClubMiddleware` serves the rest of a club's address as the
+    request's `path_info`: what stands before it is the club's address."""
+    path, rest = getattr(request, "path", ""), getattr(request, "path_info", "")
+    before = path[: len(path) - len(rest)] if rest and path.endswith(rest) else ""
+    found = CLUB_PREFIX.search(before)
+    return found["slug"] if found is not None else None
 
 
 def directs_club(user: Any, club: Club) -> bool:

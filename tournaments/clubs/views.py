@@ -36,6 +36,7 @@ from tournaments.clubs.services import current_club
 from tournaments.services import Actor, ServiceError
 from tournaments.tokens import hash_secret
 from tournaments.views.access import director_page
+from tournaments.web.caching import public_page
 
 #: Each refusal of the clubs' services in the reader's language (the code stays in the page).
 REFUSALS: dict[str, Any] = {
@@ -129,6 +130,7 @@ def at_the_root(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResp
 # The installation's front page ---------------------------------------------------------------
 
 
+@public_page
 @require_GET
 @at_the_root
 def front_page(request: HttpRequest) -> HttpResponse:

@@ -63,6 +63,7 @@ from tournaments.views import access
 from tournaments.views.errors import _render
 from tournaments.views.scoring import suit_labels
 from tournaments.web import links
+from tournaments.web.caching import public_page
 from tournaments.web.clients import client_address
 from tournaments.web.error_shape import error_response
 from tournaments.words.engine import error_sentence, notes_again, refusal_words
@@ -200,8 +201,10 @@ def comparing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return page
 
 
-def _duplicate(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug, format=Tournament.Format.DUPLICATE)
+def _duplicate(request: HttpRequest, slug: str) -> Tournament:
+    """The address's club's duplicate event of this slug (404 for another club's)."""
+    found = Tournament.objects.filter(club=current_club(request))
+    return get_object_or_404(found, slug=slug, format=Tournament.Format.DUPLICATE)
 
 
 # -- the director's pages -------------------------------------------------------------------------
@@ -818,7 +821,7 @@ def _current_match(tournament: Tournament, number: int) -> Match | None:
 
 @require_GET
 def table_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     match = _current_match(tournament, number)
     context = {"tournament": tournament, "number": number}
     if match is not None:  # the round's clock is public (the projector shows it)
@@ -951,7 +954,7 @@ def _bidding_order(dealer: str) -> list[str]:
 @never_cache
 @require_GET
 def table_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     match = _current_match(tournament, number)
     _table_actor(request, tournament, number, match)
     return render(
@@ -1032,7 +1035,7 @@ def table_act(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     answer is the new panel; a refusal is the panel with the refusal's words (its stable code
     in the notice's `data-code`) and the refusal's status, or the one error shape
     (`{code, message, details}`) to a client that asks for JSON. A refusal changes nothing."""
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     match = _current_match(tournament, number)
     director = access.viewer_directs(request, tournament)
     if not director and _table_token(request, tournament, number) is None:
@@ -1191,10 +1194,11 @@ def field_label(name: str) -> str:
     return {"NS": _("North-South"), "EW": _("East-West"), "all": _("All pairs")}.get(name, name)
 
 
+@public_page
 @comparing
 @require_GET
 def results_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     context = _results_context(request, tournament)
     context["rankings"] = [(name, field_label(name), rows) for name, rows in context["rankings"]]
     context["projector"] = request.GET.get("view") == "projector"
@@ -1203,10 +1207,11 @@ def results_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/duplicate/results.html", context)
 
 
+@public_page
 @comparing
 @require_GET
 def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     context = _results_context(request, tournament)
     board = get_object_or_404(Board, tournament=tournament, number=number)
     context.update(
@@ -1222,10 +1227,11 @@ def traveller_page(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return render(request, "tournaments/duplicate/traveller.html", context)
 
 
+@public_page
 @comparing
 @require_GET
 def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     context = _results_context(request, tournament)
     if pair not in context["scored"].names:
         raise Http404("no such pair")
@@ -1239,11 +1245,12 @@ def card_page(request: HttpRequest, slug: str, pair: int) -> HttpResponse:
     return render(request, "tournaments/duplicate/card.html", context)
 
 
+@public_page
 @comparing
 @require_GET
 def deals_page(request: HttpRequest, slug: str) -> HttpResponse:
     """After the event: every board's deal with all its results."""
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     context = _results_context(request, tournament)
     if not (context["finished"] or context["director"]):
         raise Http404("the deals are published after the event")
@@ -1345,7 +1352,7 @@ def archive(tournament: Tournament, scored: select.Scored) -> dict:
 @comparing
 @require_GET
 def export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    tournament = _duplicate(slug)
+    tournament = _duplicate(request, slug)
     context = _results_context(request, tournament)
     scored = context["scored"]
     name = f"{tournament.slug}-duplicate"

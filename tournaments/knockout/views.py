@@ -21,6 +21,7 @@ from tournaments.views.director import _context
 from tournaments.views.outcomes import run
 from tournaments.views.public import _events_url, _tournament
 from tournaments.views.public import tournaments as public_tournaments
+from tournaments.web.caching import public_page
 
 
 def _with_knockout(request: HttpRequest, slug: str) -> Tournament:
@@ -30,6 +31,7 @@ def _with_knockout(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+@public_page
 @require_GET
 def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket as played so far; live.js redraws it when a result arrives."""
@@ -65,6 +67,7 @@ def bracket_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+@public_page
 @require_GET
 def bracket_projector(request: HttpRequest, slug: str) -> HttpResponse:
     """The bracket for the room's screen (1920×1080), large and dark, kept current."""

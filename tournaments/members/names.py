@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from tournaments.clubs.models import Club, home_club
 from tournaments.members.models import MembersSettings, RemovedName
 
 #: The name shown for a person whose name was removed: the same in every language.
@@ -69,19 +70,22 @@ def initials(name: str) -> str:
     return " ".join(f"{p[0]}." for p in parts) or WITHHELD
 
 
-def public_mode() -> str:
-    row = MembersSettings.objects.order_by("pk").first()
+def public_mode(club: Club | None = None) -> str:
+    """How the club (by default the home club) shows its members' names."""
+    row = MembersSettings.objects.filter(club=club if club is not None else home_club()).first()
     return row.public_names if row is not None else MembersSettings.Names.FULL
 
 
-def removed_uids(uids: Iterable[str]) -> set[str]:
+def removed_uids(uids: Iterable[str], club: Club | None = None) -> set[str]:
+    """Of these site identities, those the club (by default the home club) removed."""
     wanted = list(uids)
-    return {
-        str(u) for u in RemovedName.objects.filter(uid__in=wanted).values_list("uid", flat=True)
-    }
+    removed = RemovedName.objects.filter(club=club if club is not None else home_club())
+    return {str(u) for u in removed.filter(uid__in=wanted).values_list("uid", flat=True)}
 
 
-def for_site(document: dict[str, Any], *, owner_id: int, slug: str) -> dict[str, Any]:
+def for_site(
+    document: dict[str, Any], *, owner_id: int, slug: str, club: Club | None = None
+) -> dict[str, Any]:
     """The document as the site keeps it: players under the site's identities, no club numbers
     or email addresses, and the names removed on request withheld everywhere."""
     out = copy.deepcopy(document)
@@ -90,7 +94,7 @@ def for_site(document: dict[str, Any], *, owner_id: int, slug: str) -> dict[str,
         row["uid"] = site_uid(owner_id, row.get("uid"), f"{slug}/{row.get('id')}")
         row["club_number"] = ""
         row["email"] = ""
-    gone = removed_uids(row["uid"] for row in players)
+    gone = removed_uids((row["uid"] for row in players), club)
     return withhold(out, gone)
 
 
@@ -105,9 +109,12 @@ def withhold(document: dict[str, Any], uids: set[str]) -> dict[str, Any]:
     return _rename(document, names)
 
 
-def shown(document: dict[str, Any], mode: str | None = None) -> dict[str, Any]:
-    """The kept document as the public pages show it: in full, or every name by initials."""
-    mode = mode or public_mode()
+def shown(
+    document: dict[str, Any], mode: str | None = None, club: Club | None = None
+) -> dict[str, Any]:
+    """The kept document as the public pages show it: in full, or every name by initials (as
+    `club`, by default the home club, chose)."""
+    mode = mode or public_mode(club)
     if mode != MembersSettings.Names.INITIALS:
         return document
     players = [p for p in document.get("players") or [] if isinstance(p, dict)]

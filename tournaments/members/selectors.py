@@ -10,7 +10,15 @@ from django.db.models import Exists, OuterRef, Q
 
 from tournaments.duplicate import selectors as duplicate
 from tournaments.members import names
-from tournaments.models import DuplicatePair, Entry, Player, RemovedName, Tournament
+from tournaments.models import (
+    Club,
+    DuplicatePair,
+    Entry,
+    Player,
+    RemovedName,
+    Tournament,
+    home_club,
+)
 
 MAX_FOUND = 50
 MIN_QUERY = 2
@@ -36,28 +44,30 @@ def shown(player: Player) -> bool:
     return player.name != names.WITHHELD and not RemovedName.objects.filter(uid=player.uid).exists()
 
 
-def find(query: str) -> list[Found]:
-    """Players whose name (as the site shows it) holds `query`, who played at least one event;
-    none for a query shorter than MIN_QUERY characters. Names removed on request are not
-    found."""
+def find(query: str, club: Club | None = None) -> list[Found]:
+    """The club's players (by default the home club's) whose name (as the site shows it) holds
+    `query`, who played at least one event; none for a query shorter than MIN_QUERY
+    characters. Names removed on request are not found."""
     query = " ".join(query.split())
     if len(query) < MIN_QUERY:
         return []
-    return _listed(_players().filter(name__icontains=query)[:MAX_FOUND])
+    return _listed(_players(club).filter(name__icontains=query)[:MAX_FOUND])
 
 
-def everyone() -> list[Found]:
-    """Every player the site shows, by name: the finder's page without a query (a static copy
-    of the site, which cannot search, lists them all)."""
-    return _listed(_players())
+def everyone(club: Club | None = None) -> list[Found]:
+    """Every player of the club (by default the home club's) the site shows, by name: the
+    finder's page without a query (a static copy of the site, which cannot search, lists them
+    all)."""
+    return _listed(_players(club))
 
 
-def _players() -> Any:
+def _players(club: Club | None) -> Any:
     entered = Entry.objects.filter(
         Q(player=OuterRef("pk")) | Q(team__first=OuterRef("pk")) | Q(team__second=OuterRef("pk"))
     )
     return (
-        Player.objects.exclude(name=names.WITHHELD)
+        Player.objects.filter(club=club if club is not None else home_club())
+        .exclude(name=names.WITHHELD)
         .exclude(uid__in=RemovedName.objects.values("uid"))
         .filter(Exists(entered))
         .order_by("name", "id")

@@ -7,26 +7,37 @@ chosen."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import Q
 
+from tournaments.clubs.services import directs_club
 from tournaments.members import names
 from tournaments.members.models import MembersSettings, RemovedName
 from tournaments.models import Entry, Player, PublishedEvent, Team
 from tournaments.publishing import services as publishing
 from tournaments.services import Actor, Invalid, NotAllowed
+from tournaments.services.actors import acting_club
 
 
 def may_manage(actor: Actor) -> bool:
-    """The club's settings for its members are its staff's (staff or superuser accounts)."""
+    """The club's settings for its members (the club of the actor's address) are its
+    directors' (`Club.directors`) and, as on an installation with one club, its staff's (staff
+    accounts that direct the club, superusers)."""
     user = actor.user_or_none()
-    return user is not None and (user.is_staff or user.is_superuser)
+    if user is None:
+        return False
+    club = acting_club(actor)
+    if user.is_superuser or club.directors.filter(pk=user.pk).exists():
+        return True
+    return bool(user.is_staff) and directs_club(user, club)
 
 
 def may_remove(actor: Actor, player: Player) -> bool:
-    """The club's staff, or a director of an event the person played in."""
-    if may_manage(actor):
+    """The player's club's managers (`may_manage` there), or a director of an event the
+    person played in."""
+    if may_manage(replace(actor, club=player.club)):
         return True
     user = actor.user_or_none()
     if user is None:
@@ -48,16 +59,17 @@ def set_public_names(*, actor: Actor, mode: str) -> MembersSettings:
         raise Invalid(
             "bad-names-mode", f"names are shown {' or '.join(MembersSettings.Names.values)}"
         )
-    row = MembersSettings.objects.select_for_update().order_by("pk").first()
+    club = acting_club(actor)
+    row = MembersSettings.objects.select_for_update().filter(club=club).first()
     if row is None:
-        row = MembersSettings.objects.create(public_names=mode)
+        row = MembersSettings.objects.create(club=club, public_names=mode)
         changed = mode != MembersSettings.Names.FULL
     else:
         changed = row.public_names != mode
         row.public_names = mode
         row.save()
     if changed:
-        publishing.reshow()
+        publishing.reshow(club)
     return row
 
 
@@ -73,12 +85,13 @@ def remove_name(*, actor: Actor, player: Player) -> RemovedName:
             "not-director", "only the club's staff or this person's events' directors may"
         )
     removal, created = RemovedName.objects.get_or_create(
-        uid=player.uid, defaults={"removed_by": actor.user_or_none()}
+        uid=player.uid, defaults={"removed_by": actor.user_or_none(), "club": player.club}
     )
     if not created and player.name == names.WITHHELD:
         return removal
     uid = str(player.uid)
-    for event in PublishedEvent.objects.select_for_update().order_by("pk"):
+    published = PublishedEvent.objects.filter(key__club=player.club)
+    for event in published.select_for_update().order_by("pk"):
         if any(str(p.get("uid")) == uid for p in event.document.get("players") or []):
             event.document = names.withhold(event.document, {uid})
             event.save(update_fields=["document"])
@@ -93,7 +106,7 @@ def remove_name(*, actor: Actor, player: Player) -> RemovedName:
                 team.save(update_fields=["name"])
         player.name = names.WITHHELD
         player.save(update_fields=["name"])
-    publishing.reshow()
+    publishing.reshow(player.club)
     return removal
 
 

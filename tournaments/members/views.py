@@ -15,25 +15,31 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.clubs.selectors import of_club
+from tournaments.clubs.services import current_club
 from tournaments.members import names, selectors, services
 from tournaments.members.models import MembersSettings, RemovedName
 from tournaments.models import Player
+from tournaments.people import selectors as people
 from tournaments.services import Actor, ServiceError
 from tournaments.views.access import director_page as guarded
+from tournaments.web.caching import public_page
 from tournaments.words.engine import refusal_words
 
 
+@public_page
 @require_GET
 def search_page(request: HttpRequest) -> HttpResponse:
     """Find yourself: players by name, each linking to their page; without a name, everyone
     the site shows (by name)."""
     query = " ".join(request.GET.get("q", "").split())[:100]
+    club = current_club(request)
     return render(
         request,
         "members/search.html",
         {
             "query": query,
-            "found": selectors.find(query) if query else selectors.everyone(),
+            "found": selectors.find(query, club) if query else selectors.everyone(club),
             "too_short": 0 < len(query) < selectors.MIN_QUERY,
             "min_query": selectors.MIN_QUERY,
         },
@@ -42,7 +48,8 @@ def search_page(request: HttpRequest) -> HttpResponse:
 
 @guarded(of="club")
 def director_page(request: HttpRequest) -> HttpResponse:
-    actor = Actor(user=request.user)
+    club = current_club(request)
+    actor = Actor(user=request.user, club=club)
     if request.method == "POST":
         try:
             services.set_public_names(actor=actor, mode=request.POST.get("public_names", ""))
@@ -57,11 +64,12 @@ def director_page(request: HttpRequest) -> HttpResponse:
         "members/director.html",
         {
             "may_manage": services.may_manage(actor),
-            "mode": names.public_mode(),
+            "mode": names.public_mode(club),
             "modes": MembersSettings.Names.choices,
             "query": query,
-            "found": selectors.find(query),
-            "removed": RemovedName.objects.count(),
+            "found": selectors.find(query, club),
+            "removed": of_club(RemovedName.objects, club).count(),
+            "several_clubs": people.several_clubs(),  # linking records across clubs
         },
     )
     response["Cache-Control"] = "private, no-store"
@@ -75,8 +83,9 @@ NOT_THEIRS = gettext_lazy("Only the club's staff or this person's directors may 
 @guarded(of="club")
 @require_POST
 def remove_name(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id)
-    actor = Actor(user=request.user)
+    club = current_club(request)
+    player = get_object_or_404(of_club(Player.objects, club), pk=player_id)
+    actor = Actor(user=request.user, club=club)
     if not services.may_remove(actor, player):
         # the service's own rule (`may_remove`: not a director guard, a person's directors),
         # asked before the confirmation step is shown

@@ -196,6 +196,8 @@ class PinSlip:
     entry: str
     players: str
     pin: str
+    #: The entry's players (ids, with their names): whose claim codes the slip may print.
+    members: tuple[tuple[int, str], ...] = ()
 
 
 def pin_slips(tournament: Tournament) -> list[PinSlip]:
@@ -212,6 +214,11 @@ def pin_slips(tournament: Tournament) -> list[PinSlip]:
             if entry.team is not None
             else "",
             pin=entry.pin,
+            members=tuple((p.pk, p.name) for p in entry.team.players)
+            if entry.team is not None
+            else ((entry.player.pk, entry.player.name),)
+            if entry.player is not None
+            else (),
         )
         for entry in entries
     ]

@@ -23,8 +23,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
+from tournaments.clubs.services import directs_club
 from tournaments.knockout import services as knockout
 from tournaments.models import EventTable, Round, Tournament
+from tournaments.people import selectors as people_pages
+from tournaments.people import services as people
 from tournaments.printing import paper as printing
 from tournaments.services import Actor
 from tournaments.views.access import director_page
@@ -210,22 +213,42 @@ def sheets(request: HttpRequest, tournament: Tournament, actor: Actor, number: i
 
 
 @director_page(refusal=REFUSAL)
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 def pins(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
     """One slip per entry with its confirmation PIN, to hand out at check-in (HTML or PDF):
-    the other side confirms a hand with it. For the directors' eyes only, never cached."""
-    context = {
+    the other side confirms a hand with it. POST (`claim_codes`): the slips also print each
+    player's claim code, issued now (tournaments/people: a club's director only; each
+    player's earlier code stops working). For the directors' eyes only, never cached."""
+    slips = printing.pin_slips(tournament)
+    context: dict = {
         "tournament": tournament,
-        "slips": printing.pin_slips(tournament),
+        "slips": slips,
         "pdf": _wants_pdf(request),
+        # claim codes link records across clubs: offered where there are several clubs
+        "may_claim": people_pages.several_clubs()
+        and directs_club(actor.user_or_none(), tournament.club),
     }
+    if request.method == "POST":
+        try:
+            issued = people.issue_for_slips(actor=actor, tournament=tournament)
+        except services.ServiceError as error:
+            context["error"] = error.message
+        else:
+            context["claims"] = [
+                [(name, issued[pk].code) for pk, name in slip.members if pk in issued]
+                for slip in slips
+            ]
+            context["claim_expires"] = min((i.expires_at for i in issued.values()), default=None)
+    context["printed"] = list(
+        zip(slips, context.get("claims") or [[] for _slip in slips], strict=True)
+    )
     if context["pdf"]:
         html = render_to_string("tournaments/printing/pins.html", context, request=request)
         response = _pdf(request, html, f"{tournament.slug}-pins.pdf")
     else:
         response = render(request, "tournaments/printing/pins.html", context)
     add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"  # a POST from it must carry its Origin (CSRF)
     return response
 
 

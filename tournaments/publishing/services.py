@@ -29,6 +29,7 @@ from tournaments.exports import archive
 from tournaments.exports.archive import check_archive
 from tournaments.members import names
 from tournaments.models import (
+    Club,
     Entry,
     Match,
     Player,
@@ -44,11 +45,12 @@ from tournaments.models import (
     Team,
     Tournament,
     hash_secret,
+    home_club,
     new_secret,
 )
 from tournaments.seasons import services as season_tables
 from tournaments.services import SYSTEM, Actor, Conflict, Invalid, NotAllowed, ServiceError
-from tournaments.services.actors import audit, is_director
+from tournaments.services.actors import acting_club, audit, is_director, require_club_director
 from tournaments.services.backups import one_snapshot
 
 from . import client, payload
@@ -259,9 +261,15 @@ def create_key(*, actor: Actor, label: str = "") -> tuple[PublishingKey, str]:
     user = actor.user_or_none()
     if user is None:
         raise NotAllowed("not-signed-in", "sign in to create a publishing key")
+    club = acting_club(actor)  # the key publishes into the club of the address it is made at
+    require_club_director(actor, club)
     secret = new_secret()
     key = PublishingKey.objects.create(
-        owner=user, label=label.strip()[:100], key_hash=hash_secret(secret), prefix=secret[:6]
+        owner=user,
+        club=club,
+        label=label.strip()[:100],
+        key_hash=hash_secret(secret),
+        prefix=secret[:6],
     )
     return key, secret
 
@@ -337,7 +345,8 @@ def _receive(
 ) -> Received:
     PublishingKey.objects.filter(pk=key.pk).update(last_used_at=now)
     event = PublishedEvent.objects.select_for_update().filter(slug=slug).first()
-    kept = names.for_site(document, owner_id=key.owner_id, slug=slug)
+    club = key.club
+    kept = names.for_site(document, owner_id=key.owner_id, slug=slug, club=club)
     if event is None:
         if Tournament.objects.filter(slug=slug).exists():
             raise Conflict(
@@ -353,7 +362,7 @@ def _receive(
             updated_at=now,
             received_at=now,
         )
-        tournament = _hold(event, kept, owner_id=key.owner_id)
+        tournament = _hold(event, kept, owner_id=key.owner_id, club=club)
         event.tournament = tournament
         event.save()
         return Received("created", event, tournament)
@@ -372,7 +381,7 @@ def _receive(
     if event.digest == digest and held is not None:
         event.save(update_fields=["received_at", "key"])
         return Received("unchanged", event, held)
-    tournament = _hold(event, kept, owner_id=key.owner_id)
+    tournament = _hold(event, kept, owner_id=key.owner_id, club=club)
     event.tournament = tournament
     event.digest = digest
     event.document = kept
@@ -381,29 +390,34 @@ def _receive(
     return Received("updated", event, tournament)
 
 
-def reshow() -> int:
-    """Restore every event rooms still publish from the document the site keeps, as the club
-    now shows names (after the club's choice changed, or a name was removed): in place, the
-    same ids. Inside the caller's transaction; returns how many events were restored."""
+def reshow(club: Club | None = None) -> int:
+    """Restore every event rooms still publish to the club (by default the home club) from the
+    document the site keeps, as the club now shows names (after the club's choice changed, or a
+    name was removed): in place, the same ids. Inside the caller's transaction; returns how
+    many events were restored."""
     count = 0
-    events = PublishedEvent.objects.select_for_update().filter(taken_over_at__isnull=True)
+    club = club if club is not None else home_club()
+    events = PublishedEvent.objects.select_for_update().filter(
+        taken_over_at__isnull=True, key__club=club
+    )
     for event in events.select_related("key").order_by("pk"):
         if not event.document:
             continue
-        event.tournament = _hold(event, event.document, owner_id=event.key.owner_id)
+        event.tournament = _hold(event, event.document, owner_id=event.key.owner_id, club=club)
         event.save(update_fields=["tournament"])
         count += 1
     return count
 
 
-def _hold(event: PublishedEvent, kept: dict[str, Any], *, owner_id: int) -> Tournament:
+def _hold(event: PublishedEvent, kept: dict[str, Any], *, owner_id: int, club: Club) -> Tournament:
     """Write the kept document as the event's tournament, replacing the one held, in place:
     the tournament, its rounds, entries and matches keep their database ids and every player
     (the same person: the same `uid`) and team theirs, so links to them still lead there;
     corrections and late changes are carried over; players and teams only the old copy had
     are removed. The seasons counting it keep counting it, and the seasons the room counts it
-    in count it on the site too."""
-    shown = names.shown(kept)
+    in count it on the site too. The tournament, its players and teams are the key's club's
+    (`club`), its players found among that club's members only."""
+    shown = names.shown(kept, club=club)
     held = event.tournament
     keep: archive.Keep = {}
     seasons: list[int] = []
@@ -415,7 +429,7 @@ def _hold(event: PublishedEvent, kept: dict[str, Any], *, owner_id: int) -> Tour
         keep = _same_rows(held, shown)
         people = _people(held)
         held.delete()
-    tournament = archive.restore(archive=shown, actor=SYSTEM, keep=keep).tournament
+    tournament = archive.restore(archive=shown, actor=SYSTEM, keep=keep, club=club).tournament
     tournament.directors.set([owner_id])
     _rename_players(shown)
     for series_id in seasons:
@@ -546,7 +560,9 @@ def _room_seasons(kept: dict[str, Any], tournament: Tournament, owner_id: int) -
     """The room's seasons counting this event (the document's `seasons`): the site holds a
     season of the same slug, made by the key's owner, with the same options, counting it. A
     season of that slug that the owner does not direct is the site's own: left alone."""
-    owner = Actor(user=get_user_model().objects.get(pk=owner_id), label="room")
+    owner = Actor(
+        user=get_user_model().objects.get(pk=owner_id), label="room", club=tournament.club
+    )
     for row in kept.get("seasons") or []:
         if not isinstance(row, dict) or not isinstance(row.get("slug"), str):
             continue
@@ -563,8 +579,11 @@ def _room_seasons(kept: dict[str, Any], tournament: Tournament, owner_id: int) -
                         best=row.get("best"),
                         slug=row["slug"],
                     )
-                elif not series.directors.filter(pk=owner_id).exists():
-                    continue
+                elif (
+                    series.club_id != tournament.club_id
+                    or not series.directors.filter(pk=owner_id).exists()
+                ):
+                    continue  # another club's season, or one the owner does not direct
                 else:
                     series = season_tables.update_series(
                         actor=owner,

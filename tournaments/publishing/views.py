@@ -22,7 +22,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments.models import Publication, PublishedEvent, PublishingKey, Tournament
+from tournaments.clubs.selectors import of_club
+from tournaments.clubs.services import current_club
+from tournaments.models import Club, Publication, PublishedEvent, PublishingKey, Tournament
 from tournaments.services import Actor, ServiceError
 from tournaments.views.access import director_page
 from tournaments.words.engine import refusal_words
@@ -37,9 +39,13 @@ def _refused(request: HttpRequest, error: ServiceError) -> None:
     messages.error(request, refusal_words(error.code, error.message, error.details)[0])
 
 
-def _rows(user: Any) -> list[dict[str, Any]]:
-    """The room's events and their publishing, the newest request first."""
-    publications = Publication.objects.select_related("tournament").order_by("-requested_at")
+def _rows(user: Any, club: Club) -> list[dict[str, Any]]:
+    """The room's events of the club and their publishing, the newest request first."""
+    publications = (
+        Publication.objects.select_related("tournament")
+        .filter(tournament__club=club)
+        .order_by("-requested_at")
+    )
     if not user.is_superuser:
         publications = publications.filter(tournament__directors=user)
     rows = []
@@ -73,9 +79,12 @@ def _page(
     status: int = 200,
 ) -> HttpResponse:
     user = request.user
+    club = current_club(request)
     target = services.current_target()
-    keys = PublishingKey.objects.select_related("owner")
-    events = PublishedEvent.objects.select_related("tournament", "key", "taken_over_by")
+    keys = of_club(PublishingKey.objects.select_related("owner"), club)
+    events = of_club(
+        PublishedEvent.objects.select_related("tournament", "key", "taken_over_by"), club
+    )
     if not user.is_superuser:
         keys = keys.filter(owner_id=user.pk)
         events = events.filter(key__owner_id=user.pk)
@@ -90,7 +99,7 @@ def _page(
             "target_form": target_form or TargetForm(initial={"url": target.url if target else ""}),
             "key_form": key_form or KeyForm(),
             "new_secret": new_secret,
-            "rows": _rows(user),
+            "rows": _rows(user, club),
             "keys": keys[:50],
             "events": events.order_by("-updated_at")[:100],
         },
@@ -152,7 +161,8 @@ def create_key(request: HttpRequest) -> HttpResponse:
         return _page(request, key_form=form, status=400)
     try:
         _key, secret = services.create_key(
-            actor=Actor(user=request.user), label=form.cleaned_data["label"]
+            actor=Actor(user=request.user, club=current_club(request)),
+            label=form.cleaned_data["label"],
         )
     except ServiceError as error:
         _refused(request, error)
@@ -163,7 +173,7 @@ def create_key(request: HttpRequest) -> HttpResponse:
 @director_page(of="club")
 @require_POST
 def revoke_key(request: HttpRequest, pk: int) -> HttpResponse:
-    key = get_object_or_404(PublishingKey, pk=pk)
+    key = get_object_or_404(of_club(PublishingKey.objects, current_club(request)), pk=pk)
     try:
         services.revoke_key(key=key, actor=Actor(user=request.user))
     except ServiceError as error:
@@ -176,7 +186,7 @@ def revoke_key(request: HttpRequest, pk: int) -> HttpResponse:
 @director_page(of="club")
 @require_POST
 def take_over(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(PublishedEvent, pk=pk)
+    event = get_object_or_404(of_club(PublishedEvent.objects, current_club(request)), pk=pk)
     if request.POST.get("confirm") != "yes":
         return render(request, "publishing/take_over.html", {"event": event})
     try:

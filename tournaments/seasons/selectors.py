@@ -10,7 +10,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournaments.models import Series, SeriesSnapshot
+from tournaments.models import Club, Series, SeriesSnapshot, home_club
 from tournaments.seasons import services as season_service
 from tournaments.words.formatting import number
 from tournaments.words.labels import column_label
@@ -110,12 +110,16 @@ def counted_by(rule: str, fmt: str, ranked: str) -> str:
     return gettext("its places, ranked by %(what)s") % {"what": what}
 
 
-def series_by_slug(slug: str) -> Series | None:
-    return Series.objects.filter(slug=slug).first()
+def series_by_slug(slug: str, *, club: Club | None = None) -> Series | None:
+    """The club's season of this slug (None for another club's)."""
+    return Series.objects.filter(club=club or home_club(), slug=slug).first()
 
 
-def season_list(game: str | None = None) -> list[Series]:
-    queryset = Series.objects.annotate(evening_count=Count("members"))
+def season_list(game: str | None = None, *, club: Club | None = None) -> list[Series]:
+    """The club's seasons."""
+    queryset = Series.objects.filter(club=club or home_club()).annotate(
+        evening_count=Count("members")
+    )
     if game:
         queryset = queryset.filter(game=game)
     return list(queryset)

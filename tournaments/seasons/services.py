@@ -217,6 +217,11 @@ def add_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> S
         raise NotAllowed("not-director", "only this tournament's directors may add it")
     series = Series.objects.select_for_update().get(pk=series.pk)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.club_id != series.club_id:
+        raise Invalid(
+            "season-other-club",
+            f"{tournament.slug} is another club's event: a season counts its own club's only",
+        )
     if tournament.game != series.game:
         raise Invalid(
             "game-mismatch",

@@ -39,6 +39,7 @@ from tournaments.selectors import director as director_select
 from tournaments.services import Actor, ServiceError
 from tournaments.views import exports as export_views
 from tournaments.views.access import director_page
+from tournaments.web.caching import public_page
 
 # -- forms --------------------------------------------------------------------------------------
 
@@ -86,14 +87,14 @@ class AddEveningForm(forms.Form):
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = (
-            director_select.directed_tournaments(user)
+            director_select.directed_tournaments(user, series.club)
             .filter(game=series.game)
             .exclude(series_members__series=series)
         )
 
 
-def _series(slug: str) -> Series:
-    series = select.series_by_slug(slug)
+def _series(request: HttpRequest, slug: str) -> Series:
+    series = select.series_by_slug(slug, club=current_club(request))
     if series is None:
         raise Http404("no such season")
     return series
@@ -123,6 +124,7 @@ def _events_url(series: Series) -> str:
 # -- public -------------------------------------------------------------------------------------
 
 
+@public_page
 @require_http_methods(["GET", "POST"])
 def season_list(request: HttpRequest) -> HttpResponse:
     """Every season; a signed-in user may start one here (POST)."""
@@ -153,7 +155,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/public/seasons.html",
-        {"seasons": select.season_list(), "form": form},
+        {"seasons": select.season_list(club=current_club(request)), "form": form},
         status=status,
     )
 
@@ -162,9 +164,10 @@ def _context(series: Series) -> dict:
     return {"series": series, "season": select.season_view(series)}
 
 
+@public_page
 @require_GET
 def season_page(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series(slug)
+    series = _series(request, slug)
     return render(
         request,
         "tournaments/public/season.html",
@@ -178,14 +181,15 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def season_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    response = render(request, "tournaments/public/_season.html", _context(_series(slug)))
+    response = render(request, "tournaments/public/_season.html", _context(_series(request, slug)))
     response["Cache-Control"] = "no-cache"
     return response
 
 
+@public_page
 @require_GET
 def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series(slug)
+    series = _series(request, slug)
     return render(
         request,
         "tournaments/public/season_projector.html",
@@ -200,7 +204,9 @@ def season_projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def season_projector_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    response = render(request, "tournaments/public/_season_projector.html", _context(_series(slug)))
+    response = render(
+        request, "tournaments/public/_season_projector.html", _context(_series(request, slug))
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -217,7 +223,7 @@ def season_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase
     built once per season snapshot (as the standings downloads)."""
     if fmt not in ("csv", "xlsx", "pdf"):
         raise Http404("no such download")
-    series = _series(slug)
+    series = _series(request, slug)
     if fmt != "csv":
         wait = export_views.throttled(request)
         if wait is not None:
@@ -312,7 +318,7 @@ def season_add(request: HttpRequest, series: Series, actor: Actor) -> HttpRespon
 def season_remove(
     request: HttpRequest, series: Series, actor: Actor, tournament: str
 ) -> HttpResponse:
-    member = Tournament.objects.filter(slug=tournament).first()
+    member = Tournament.objects.filter(club=series.club, slug=tournament).first()
     if member is None:
         raise Http404("no such tournament")
     try:

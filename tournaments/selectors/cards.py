@@ -9,7 +9,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import EventTable, Match, Round, Table, Tournament
+from tournaments.models import Club, EventTable, Match, Round, Table, Tournament, home_club
 
 
 class CardState:
@@ -48,9 +48,12 @@ class CardNow:
         )
 
 
-def event_table(card_id: int) -> EventTable:
-    """The event's table with its tournament (404 when unknown)."""
-    return get_object_or_404(EventTable.objects.select_related("tournament"), pk=card_id)
+def event_table(card_id: int, *, club: Club | None = None) -> EventTable:
+    """The club's event's table with its tournament (404 when unknown or another club's)."""
+    found = EventTable.objects.select_related("tournament").filter(
+        tournament__club=club or home_club()
+    )
+    return get_object_or_404(found, pk=card_id)
 
 
 def card_now(found: EventTable) -> CardNow:

@@ -15,6 +15,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournaments.models import (
     AuditEvent,
+    Club,
     Entry,
     HandSubmission,
     KeepApart,
@@ -22,6 +23,7 @@ from tournaments.models import (
     Round,
     Seat,
     Tournament,
+    home_club,
 )
 from tournaments.services import history as hist
 from tournaments.services import side_pins
@@ -29,12 +31,15 @@ from tournaments.services import side_pins
 S = HandSubmission.Status
 
 
-def directed_tournaments(user: Any) -> QuerySet[Tournament]:
-    """The tournaments this user directs (a superuser: all of them), newest first."""
+def directed_tournaments(user: Any, club: Club | None = None) -> QuerySet[Tournament]:
+    """The club's tournaments this user directs (a superuser: all of the club's), newest
+    first."""
     found = Tournament.objects.all() if user.is_superuser else user.directed_tournaments.all()
-    return found.annotate(
-        entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
-    ).order_by("-created_at", "-id")
+    return (
+        found.filter(club=club or home_club())
+        .annotate(entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN)))
+        .order_by("-created_at", "-id")
+    )
 
 
 def entries(tournament: Tournament) -> list[Entry]:

@@ -16,7 +16,16 @@ from django.shortcuts import get_object_or_404
 
 from games.records import get_game
 from tournaments import gameplay
-from tournaments.models import HandSubmission, Match, Round, Seat, Table, Tournament
+from tournaments.models import (
+    Club,
+    HandSubmission,
+    Match,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    home_club,
+)
 
 S = HandSubmission.Status
 OPEN_ROUNDS = (Round.State.PUBLISHED, Round.State.IN_PLAY)
@@ -107,9 +116,12 @@ class ScoringView:
         return [side.label for side in self.sides]
 
 
-def table_for_scoring(table_id: int) -> Table:
-    """The table with its round and tournament (404 when unknown)."""
-    return get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
+def table_for_scoring(table_id: int, *, club: Club | None = None) -> Table:
+    """The club's table with its round and tournament (404 when unknown or another club's)."""
+    found = Table.objects.select_related("round__tournament").filter(
+        round__tournament__club=club or home_club()
+    )
+    return get_object_or_404(found, pk=table_id)
 
 
 def match_at(table: Table) -> Match | None:

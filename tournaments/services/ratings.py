@@ -4,6 +4,7 @@ scratch (deterministic, and cheap at club scale), by Celery when a match finishe
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.db import transaction
 
@@ -56,9 +57,10 @@ def rated_games(game: str) -> list:
     return out
 
 
-def duplicate_games(game: str) -> list:
+def duplicate_games(game: str, *, tournaments: Any = None) -> list:
     """Each field of every finished duplicate event of `game` as one rated game: its ranking
-    is a finishing order (ties share the place). Ids are negative, apart from matches'."""
+    is a finishing order (ties share the place). Ids are negative, apart from matches'.
+    `tournaments` (ids, or a query of them) keeps to those events (the federation ranking)."""
     from tournaments.duplicate.plan import compared
     from tournaments.models import DuplicateEvent
     from tournaments.ratings import RatedGame
@@ -67,6 +69,8 @@ def duplicate_games(game: str) -> list:
     events = DuplicateEvent.objects.filter(
         tournament__game=game, tournament__state="finished"
     ).select_related("tournament")
+    if tournaments is not None:
+        events = events.filter(tournament__in=tournaments)
     for event in events:
         tournament = event.tournament
         players: dict[int, tuple[int, int]] = {}

@@ -30,13 +30,15 @@ def run_or_send(
     pending: str | None = None,
     seconds: int = 30,
     failed: Callable[[BaseException], None] | None = None,
+    countdown: float | None = None,
 ) -> bool:
     """Run the task named `task` with `args` here (no Redis) or send it to a worker (Redis),
     unless a task for the `pending` key is queued already; True if it ran or was sent.
 
     Sending never raises: a failure is logged (the sweep catches up) and, with `failed`, handed
     to it. Running here raises what the task raises, unless `failed` is given (then it is
-    logged and handed to `failed`)."""
+    logged and handed to `failed`). With `countdown`, a worker starts the task that many seconds
+    after it is sent (with `pending`: a burst of changes within it makes one task)."""
     if not settings.REDIS_URL:
         try:
             current_app.tasks[task](*args)
@@ -50,7 +52,10 @@ def run_or_send(
     try:
         if pending is not None and not redis_client.client().set(pending, "1", nx=True, ex=seconds):
             return False
-        current_app.tasks[task].apply_async(args=tuple(args))
+        if countdown is None:
+            current_app.tasks[task].apply_async(args=tuple(args))
+        else:
+            current_app.tasks[task].apply_async(args=tuple(args), countdown=countdown)
         return True
     except Exception as error:
         if failed is None:

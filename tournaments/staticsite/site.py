@@ -47,7 +47,7 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 
-from tournaments.models import Series, Tournament
+from tournaments.models import Club, Series, Tournament, home_club_pk
 from tournaments.seasons import services as season_services
 from tournaments.services import standings
 from tournaments.web import throttles
@@ -93,6 +93,10 @@ class Scope:
     tournaments: frozenset[str] = frozenset()
     seasons: frozenset[str] = frozenset()
     everything: bool = False
+    #: The club's address the pages are asked at ("/c/<club>"; "" for the home club, whose
+    #: pages are at the site's root): the crawl asks `prefix + url` and reads the links back
+    #: without it, so the files are laid out as for the home club (docs/clubs.md).
+    prefix: str = ""
 
     def kind_of(self, url: str) -> Kind | None:
         """ "follow" for a page of the scope (its links are followed), "leaf" for a public page of
@@ -122,12 +126,19 @@ class Scope:
         return "leaf"
 
 
+def club_prefix(club: Club) -> str:
+    """The address a club's pages are asked at: the site's root for the home club."""
+    return "" if club.pk == home_club_pk() else f"/c/{club.slug}"
+
+
 def event_scope(slug: str) -> Scope:
-    if not Tournament.objects.filter(slug=slug).exists():
+    found = Tournament.objects.select_related("club").filter(slug=slug).first()
+    if found is None:
         raise StaticSiteError("no-such-event", f"No tournament has the slug {slug!r}.")
     return Scope(
         first=reverse("tournaments:public-tournament", args=[slug]),
         tournaments=frozenset([slug]),
+        prefix=club_prefix(found.club),
     )
 
 
@@ -143,6 +154,7 @@ def season_scope(key: str) -> Scope:
         first=reverse("tournaments:season", args=[found.slug]),
         tournaments=frozenset(events.values_list("slug", flat=True)),
         seasons=frozenset([found.slug]),
+        prefix=club_prefix(found.club),
     )
 
 
@@ -257,7 +269,13 @@ class Site:
         parts = urlsplit(absolute)
         if parts.scheme not in ("http", "https") or parts.netloc != self.host:
             return None
-        return parts.path + (f"?{parts.query}" if parts.query else "")
+        path = parts.path
+        prefix = self.scope.prefix
+        if prefix:  # a club's page: read without the club's address; any other is not the club's
+            if not path.startswith(prefix + "/"):
+                return None
+            path = path[len(prefix) :]
+        return path + (f"?{parts.query}" if parts.query else "")
 
     def static_name(self, absolute: str) -> str | None:
         """The static file's name (as {% static %} was given it) when the URL is one."""
@@ -296,9 +314,10 @@ class Site:
             if url in asked:
                 continue
             asked.add(url)
-            response = client.get(url, secure=True)
+            response = client.get(self.scope.prefix + url, secure=True)
             if response.status_code in (301, 302, 303, 307, 308):
-                target = self.internal(urljoin(self.origin + url, response["Location"]))
+                base = self.origin + self.scope.prefix + url
+                target = self.internal(urljoin(base, response["Location"]))
                 target_kind = None if target is None else self.scope.kind_of(target)
                 if target is None or target_kind is None:
                     crawl.refused.add(url)
@@ -315,7 +334,7 @@ class Site:
             fetched = Fetched(url, crawl.folder() + file_for(url, is_html=is_html), kind)
             if is_html:
                 fetched.html = _content(response).decode(response.charset or "utf-8")
-                collect = _Collect(self.origin + url)
+                collect = _Collect(self.origin + self.scope.prefix + url)
                 html.rewrite(fetched.html, collect)
                 for link in collect.pages:
                     found = self.internal(link)
@@ -338,9 +357,11 @@ class Site:
             found = self.internal(absolute)
             if found is None or found in self.static:
                 return
-            response = client.get(found, secure=True)
+            response = client.get(self.scope.prefix + found, secure=True)
             if response.status_code in (301, 302) and (
-                name := self.static_name(urljoin(self.origin + found, response["Location"]))
+                name := self.static_name(
+                    urljoin(self.origin + self.scope.prefix + found, response["Location"])
+                )
             ):
                 self.static[found] = name
             return
@@ -436,7 +457,7 @@ class _Relative:
 
     def __init__(self, site: Site, crawl: Crawl, fetched: Fetched, file: str) -> None:
         self.site, self.crawl, self.fetched, self.file = site, crawl, fetched, file
-        self.base = site.origin + fetched.url
+        self.base = site.origin + site.scope.prefix + fetched.url
 
     def page_link(self, url: str) -> str | None:
         absolute = urljoin(self.base, url)

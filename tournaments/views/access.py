@@ -100,7 +100,7 @@ def director_page(
         if allowed:
             found = found.filter(format__in=allowed)
         tournament = get_object_or_404(found, slug=slug)
-        actor = Actor(user=request.user)
+        actor = Actor(user=request.user, club=current_club(request))
         if not is_director(actor, tournament):
             raise PermissionDenied(str(refusal))
         return view(request, tournament, actor, *args, **kwargs)
@@ -109,7 +109,7 @@ def director_page(
         view: View, request: HttpRequest, slug: str, *args: Any, **kwargs: Any
     ) -> HttpResponseBase:
         series = get_object_or_404(Series, club=current_club(request), slug=slug)
-        actor = Actor(user=request.user)
+        actor = Actor(user=request.user, club=current_club(request))
         if not directs_series(actor, series):
             raise PermissionDenied(_("Only this season's directors may see this page."))
         return view(request, series, actor, *args, **kwargs)

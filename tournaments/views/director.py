@@ -252,7 +252,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
         request,
         "tournaments/director/home.html",
         {
-            "tournaments": select.directed_tournaments(request.user),
+            "tournaments": select.directed_tournaments(request.user, current_club(request)),
             "form": form,
             "knockout_form": knockout_form,
             "reloaded": reloaded,

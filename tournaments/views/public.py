@@ -33,16 +33,20 @@ from tournaments.selectors.public import tournament as tournaments
 from tournaments.services import Actor, PlayerSpec, ServiceError
 from tournaments.views.access import viewer_directs
 from tournaments.web import throttles
+from tournaments.web.caching import public_page
 from tournaments.web.clients import client_address
 
 PUBLIC = Actor(label="public")
 
 
+@public_page
 def home(request: HttpRequest) -> HttpResponse:
     """The club home: tournaments running, open and past; the games and their leaderboards."""
-    return render(request, "home.html", {"groups": club.club_tournaments()})
+    groups = club.club_tournaments(current_club(request))
+    return render(request, "home.html", {"groups": groups})
 
 
+@public_page
 @require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     """The club's OpenSkill ratings in one game, best ordinal first."""
@@ -54,7 +58,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         {
             "game": game,
             "game_name": presentation.game_name(game),
-            "rows": club.leaderboard(game),
+            "rows": club.leaderboard(game, current_club(request)),
             "games": club.rated_games(),
         },
     )
@@ -147,6 +151,7 @@ def _registration_error(error: ServiceError) -> str:
     return str(REGISTRATION_ERRORS.get(error.code, error.message))
 
 
+@public_page
 @require_http_methods(["GET", "POST"])
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament: its facts, the rules in words, entries, rounds, and the registration
@@ -209,6 +214,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if wait is not None:
         response["Retry-After"] = str(wait)
+    if form is not None:  # it carries this visitor's CSRF token: never one a cache shares
+        response["Cache-Control"] = "private, no-cache"
     return response
 
 
@@ -230,6 +237,7 @@ def _rules_words(tournament: Tournament) -> list[str]:
         return [str(tournament.rules)]
 
 
+@public_page
 @require_GET
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairings: tables, who plays whom where, each match's state and score, byes.
@@ -311,6 +319,7 @@ def _standings_context(tournament: Tournament) -> dict:
     return {"tournament": tournament, "standings": standings.standings_view(tournament)}
 
 
+@public_page
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings, server-rendered from the latest snapshot; live.js keeps them current."""
@@ -342,6 +351,7 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 # --- a match, a player ----------------------------------------------------------------------
 
 
+@public_page
 @require_GET
 def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match hand by hand: bids, tricks, scores and running totals, each hand's status, and
@@ -362,13 +372,15 @@ def match_page(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     )
 
 
+@public_page
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A member's page: every event played with place and points, the personal score card of
     each duplicate evening, and the rating in each game with its history (tournaments/members)."""
     from tournaments.members import selectors as members
+    from tournaments.people import selectors as people
 
-    player = Player.objects.filter(pk=player_id).first()
+    player = Player.objects.filter(club=current_club(request), pk=player_id).first()
     if player is None or not members.shown(player):  # a name removed on request: no page
         raise Http404("no such player")
     return render(
@@ -379,6 +391,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "events": players.player_events(player),
             "ratings": players.player_ratings(player),
             "cards": members.score_cards(player),
+            "person_address": people.person_link(request, player),
         },
     )
 
@@ -415,6 +428,7 @@ def _clock(round_: Round | None) -> ClockState | None:
     return round_clock(round_)
 
 
+@public_page
 @require_GET
 def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's screen: the current round's pairings and the standings in large type, paged

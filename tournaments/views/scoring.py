@@ -33,6 +33,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
 from games.registry import get_game
+from tournaments.clubs.services import current_club
 from tournaments.models import PIN_DIGITS, EventTable, Table, TableToken, TokenState, Tournament
 from tournaments.presentation import presentation
 from tournaments.presentation.spades import NILS as SPADES_NILS
@@ -55,7 +56,7 @@ TEMPLATE_ONLY = {"seat_calls", "nil_calls", "side_calls", "side_blinds", "raises
 def _visible_table(request: HttpRequest, table_id: int) -> tuple[Table, bool]:
     """The table (and whether the visitor directs its tournament); a draft round's tables are
     for the directors' eyes only, as in the API."""
-    table = selectors.table_for_scoring(table_id)
+    table = selectors.table_for_scoring(table_id, club=current_club(request))
     director = viewer_directs(request, table.round.tournament)
     if not table.round.is_public and not director:
         raise Http404("no such table")
@@ -637,7 +638,7 @@ def card(request: HttpRequest, card_id: int) -> HttpResponse:
     this table in the round being played (the round's scoring page, framed) and follows the
     event's stream: when the director publishes the next round the frame moves to that round's
     match by itself; between rounds it says what comes next, after the last the results."""
-    context = _card_context(request, cards.event_table(card_id))
+    context = _card_context(request, cards.event_table(card_id, club=current_club(request)))
     context["game_name"] = context["tournament"].get_game_display()
     # The framed scoring page's modules, fetched while this page starts (they are cached for
     # the frame): a phone scanning the card waits for one round of requests, not two.
@@ -652,7 +653,7 @@ def card(request: HttpRequest, card_id: int) -> HttpResponse:
 def card_now(request: HttpRequest, card_id: int) -> HttpResponse:
     """The card page's live part: the round and what is at the table now (static/js/live.js
     swaps it in on the stream's events; static/js/card.js moves the frame)."""
-    context = _card_context(request, cards.event_table(card_id))
+    context = _card_context(request, cards.event_table(card_id, club=current_club(request)))
     return render(request, "tournaments/scoring/_card_now.html", context)
 
 

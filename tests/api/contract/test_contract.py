@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def document(django_db_setup, django_db_blocker) -> dict:
+def document(django_db_blocker) -> dict:
     with django_db_blocker.unblock():
         return live_document()
 

@@ -9,9 +9,11 @@ from django.db.models import Count, Q, QuerySet
 
 from games.registry import GAMES
 from tournaments.models import (
+    Club,
     Entry,
     Rating,
     Tournament,
+    home_club,
 )
 from tournaments.presentation import game_name
 
@@ -23,10 +25,11 @@ class ClubTournaments:
     finished: list[Tournament]
 
 
-def club_tournaments() -> ClubTournaments:
-    """Every tournament, grouped the way a visitor looks for them: now, soon, past."""
+def club_tournaments(club: Club | None = None) -> ClubTournaments:
+    """Every tournament of the club, grouped the way a visitor looks for them: now, soon,
+    past."""
     groups: dict[str, list[Tournament]] = defaultdict(list)
-    for tournament in _with_entry_counts():
+    for tournament in _with_entry_counts().filter(club=club or home_club()):
         groups[tournament.state].append(tournament)
     upcoming = groups[Tournament.State.REGISTRATION] + groups[Tournament.State.SETUP]
     return ClubTournaments(
@@ -66,11 +69,12 @@ class LeaderRow:
         return self.rating.wins / games if games else None
 
 
-def leaderboard(game: str) -> list[LeaderRow]:
-    """The game's ratings, best ordinal first (listed by more games, then the older player,
-    among equals). Players whose ratings are equal as shown share a rank (1, 2, 2, 4)."""
+def leaderboard(game: str, club: Club | None = None) -> list[LeaderRow]:
+    """The game's ratings of the club's players, best ordinal first (listed by more games, then
+    the older player, among equals). Players whose ratings are equal as shown share a rank
+    (1, 2, 2, 4)."""
     ratings = (
-        Rating.objects.filter(game=game)
+        Rating.objects.filter(game=game, player__club=club or home_club())
         .select_related("player")
         .order_by("-ordinal", "-games", "player_id")
     )

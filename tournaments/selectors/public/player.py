@@ -115,10 +115,12 @@ def player_events(player: Player) -> list[EventRow]:
 
 
 def player_ratings(player: Player) -> list[PlayerRating]:
-    """The player's rating in each game with their place on that game's leaderboard."""
+    """The player's rating in each game with their place on that game's leaderboard (their
+    club's)."""
     out = []
     for rating in Rating.objects.filter(player=player).order_by("game"):
-        others = list(Rating.objects.filter(game=rating.game).values_list("ordinal", flat=True))
+        board = Rating.objects.filter(game=rating.game, player__club=player.club)
+        others = list(board.values_list("ordinal", flat=True))
         ahead = sum(1 for ordinal in others if shown(ordinal) > shown(rating.ordinal))
         total = len(others)
         out.append(PlayerRating(rating, ahead + 1, total, rating_chart(rating.history)))

@@ -1,0 +1,21 @@
+"""The club the pages name: on an installation of more than one club, a club's pages say whose
+they are (its name in the header and on its home page); with one club they say TrickTable, as
+before. Lazy: a page that does not show it asks nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from tournaments.clubs.models import Club
+from tournaments.clubs.services import current_club
+
+
+def club(request: HttpRequest) -> dict[str, Any]:
+    def named() -> Club | None:
+        found = current_club(request)
+        return found if Club.objects.exclude(pk=found.pk).exists() else None
+
+    return {"club_named": SimpleLazyObject(named)}
