@@ -106,7 +106,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     failed now and then. A file gets the settings' WAL and busy timeout: readers carry on,
     writers wait their turn. One file per pytest-xdist worker; PostgreSQL is left as it is."""
     from django.conf import settings
+    from django.db import connections
 
+    # A pool made before the test database (a request refused by pytest-django's blocker still
+    # builds the pool from the settings of that moment) would go on connecting to the base
+    # database after Django renamed it, and both workers would share that one: close it, so the
+    # first query after setup builds it for the test database.
+    for wrapper in connections.all(initialized_only=True):
+        close_pool = getattr(wrapper, "close_pool", None)  # PostgreSQL's pool; SQLite has none
+        if close_pool is not None:
+            close_pool()
     db = settings.DATABASES["default"]
     pool = db.get("OPTIONS", {}).get("pool")
     if isinstance(pool, dict):
@@ -201,6 +210,16 @@ def clear_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache_for_a_live_server(request):
+    """A test with a live server starts with an empty cache: its database is flushed, and what
+    an earlier test counted under the same row ids (a table's wrong PINs, its waits, the
+    throttles) must not meet the same ids again now that shared data keeps its ids."""
+    if "live_server" in request.fixturenames:
+        clear_cache()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def english_by_default():
     """Each test starts in English: a request in Japanese leaves the thread's language behind,
     and a later test calling an export directly would print Japanese headings."""
@@ -213,10 +232,16 @@ def english_by_default():
 
 @pytest.fixture(scope="session")
 def built_once(tmp_path_factory):
-    """built_once(name, build): the data `build()` makes, built once per process and loaded
-    again for later tests (tests/built_once.py)."""
+    """built_once(name, build): the data `build()` makes, built once per run and loaded again
+    for later tests, in any worker (tests/built_once.py)."""
     from tests.built_once import BuiltOnce
 
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # pytest-xdist's documented place for what its workers share: the folder above each
+        # worker's temporary folder, one per run.
+        shared = tmp_path_factory.getbasetemp().parent / "built-once"
+        shared.mkdir(exist_ok=True)
+        return BuiltOnce(shared)
     return BuiltOnce(tmp_path_factory.mktemp("built-once"))
 
 
