@@ -18,6 +18,7 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from tournaments.clubs.services import current_club
 from tournaments.models import TableToken
 
 from .models import ApiToken, TokenState, hash_secret
@@ -83,7 +84,7 @@ class TableTokenAuthentication(authentication.BaseAuthentication):
         secret = _credentials(request, self.keyword)
         if secret is None:
             return None
-        token = TableToken.by_secret(secret)
+        token = TableToken.of_club(secret, current_club(request))
         _check(token)
         return AnonymousUser(), token
 

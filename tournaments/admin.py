@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.web.admin import ReadOnlyAdmin
+
 from .models import (
     AuditEvent,
     DirectorCall,
@@ -39,19 +41,6 @@ from .models import (
     Team,
     Tournament,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown, never added, changed or deleted here: the services write these rows."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
 
 @admin.register(Player)

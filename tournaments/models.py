@@ -594,6 +594,13 @@ class TableToken(SecretToken):
     def __str__(self) -> str:
         return f"{self.table} — {self.label or self.pk}"
 
+    @classmethod
+    def of_club(cls, secret: str, club: Club) -> TableToken | None:
+        """The club's token with this secret, or None: at another club's address a card's
+        secret is as unknown as a made-up one (neither its table nor its state is told)."""
+        mine = cls.objects.filter(table__tournament__club=club)
+        return mine.filter(key_hash=hash_secret(secret)).first()
+
 
 class Match(BracketPlace, models.Model):
     """The match at a table in a round, or a bye (no table)."""

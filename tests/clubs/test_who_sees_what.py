@@ -397,3 +397,40 @@ def test_a_name_removed_in_one_club_is_that_clubs_removal_only(client, clubs):
     assert client.get("/c/east/director/members/").context["removed"] == 1
     client.force_login(west.director)
     assert client.get("/c/west/director/members/").context["removed"] == 0
+
+
+def test_a_table_card_is_unknown_at_another_clubs_address(client, clubs):
+    """A card's secret at another club's address is answered as a made-up one: neither that it
+    exists nor that it was revoked is told there (its own club's address tells both)."""
+    east, west = clubs
+    match = f"/api/v1/matches/{west.match.pk}"
+
+    def code(address: str, secret: str) -> tuple[int, str]:
+        answer = client.get(address + match, HTTP_AUTHORIZATION=f"Table {secret}")
+        return answer.status_code, answer.json().get("code", "")
+
+    assert code("/c/west", west.secret)[0] == 200
+    assert code("/c/east", west.secret) == code("/c/east", "made-up") == (401, "bad-token")
+    assert code("", west.secret) == (401, "bad-token")  # the root: the home club's
+    west.token.revoke()
+    assert code("/c/west", west.secret) == (401, "token-revoked")
+    assert code("/c/east", west.secret) == (401, "bad-token")
+    status = reverse("tournaments:scoring-token", args=[east.match.table_id])
+    answer = client.get("/c/east" + status, HTTP_AUTHORIZATION=f"Table {west.secret}")
+    assert answer.json() == {"state": "unknown"}
+
+
+def test_another_clubs_refusal_leads_a_director_to_their_own_club(client, clubs):
+    """Refused at another club's address, a director is offered the director's pages of the
+    club they direct, not this club's (which would refuse again)."""
+    east, west = clubs
+    client.force_login(east.director)
+    page = client.get("/c/west/director/members/")
+    assert page.status_code == 403
+    ways = page.content.decode().split('class="ways-back"')[1]
+    assert 'href="/c/east/director/"' in ways
+    assert 'href="/c/west/director/"' not in ways
+    client.force_login(west.director)  # at its own club: the usual refusal, no other club
+    other = client.get(f"/c/west/director/{east.tournament.slug}/")
+    assert other.status_code in REFUSED
+    assert "/c/east/director/" not in other.content.decode()

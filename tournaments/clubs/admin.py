@@ -5,10 +5,7 @@ audit trail; the federation and the change log are computed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from tournaments.models import (
     ClaimCode,
@@ -21,21 +18,11 @@ from tournaments.models import (
     Person,
     StandingsChange,
 )
-
-
-class _Shown(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from tournaments.web.admin import ReadOnlyAdmin
 
 
 @admin.register(Club)
-class ClubAdmin(_Shown):
+class ClubAdmin(ReadOnlyAdmin):
     list_display = ["name", "slug", "federation", "suspended_at", "created_at"]
 
 
@@ -49,4 +36,4 @@ for model in (
     FederationRun,
     StandingsChange,
 ):
-    admin.site.register(model, _Shown)
+    admin.site.register(model, ReadOnlyAdmin)

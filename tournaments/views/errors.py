@@ -142,11 +142,49 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return _render(request, "400.html", 400)
 
 
+def _clubs_directed(request: HttpRequest) -> tuple[bool, list[tuple[str, str]]]:
+    """Whether the signed-in account directs the club of this address, and (name, address of
+    the director's home) of each other club it directs: the way on from another club's page,
+    where the director's link of this club would refuse again."""
+    if not _signed_in(request):
+        return False, []
+    from tournaments.clubs.models import Club, home_club
+    from tournaments.clubs.services import current_club, directs_club
+    from tournaments.clubs.views import club_address, root_address
+
+    try:
+        here = current_club(request)
+        user = request.user
+        if directs_club(user, here) or user.pk is None:
+            return True, []
+        clubs = list(Club.objects.filter(directors__pk=user.pk).order_by("name", "pk"))
+        if not clubs:  # an account of no club directs the home club
+            clubs = [home_club()]
+    except (OperationalError, InterfaceError):  # the database is down: the other ways remain
+        return False, []
+    home = reverse("tournaments:director-home")
+    return False, [
+        (
+            club.name,
+            root_address(request, home)
+            if club.pk == home_club().pk
+            else club_address(request, club, "tournaments:director-home"),
+        )
+        for club in clubs
+        if club.pk != here.pk
+    ]
+
+
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """403: a page for someone else (another director's tournament)."""
+    """403: a page for someone else (another director's tournament, another club's page)."""
     if _api(request):
         return _api_response(403)
-    return _render(request, "403.html", 403)
+    directs_here, elsewhere = _clubs_directed(request)
+    extra: dict[str, Any] = {"other_club": not directs_here and bool(elsewhere)}
+    if extra["other_club"]:
+        extra["director_url"] = ""  # this club's director pages would refuse again
+        extra["your_clubs"] = elsewhere
+    return _render(request, "403.html", 403, **extra)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

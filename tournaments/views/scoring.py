@@ -597,7 +597,7 @@ def token_status(request: HttpRequest, table_id: int) -> JsonResponse:
     keyword, _space, secret = header.partition(" ")
     if keyword.lower() != "table" or not secret.strip():
         return JsonResponse({"state": "missing"})
-    token = TableToken.by_secret(secret.strip())
+    token = TableToken.of_club(secret.strip(), current_club(request))
     if token is None:
         return JsonResponse({"state": "unknown"})
     if token.table_id != found.event_table_id:  # a card serves its table in every round
