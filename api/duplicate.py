@@ -36,7 +36,7 @@ from tournaments.models import (
     TokenState,
     Tournament,
 )
-from tournaments.services import Actor, NotAllowed
+from tournaments.services import Actor, NotAllowed, require_director
 from tournaments.web.clients import client_address
 
 from .enums import PAIR_SIDE
@@ -515,9 +515,13 @@ class DuplicateLatePairSerializer(serializers.Serializer):
 
 
 def _directed(request: Request, slug: str) -> tuple[Tournament, Actor]:
-    """The event and its director (a signed-in user: `DirectorView`'s permission class); the
-    services refuse anyone else (403 `not-director`)."""
-    return _event(request, slug), Actor(user=request.user, club=current_club(request))
+    """The event and its director (a signed-in user: `DirectorView`'s permission class),
+    anyone else refused (403 `not-director`) before the call's body is read; the services ask
+    again inside their transactions."""
+    tournament = _event(request, slug)
+    actor = Actor(user=request.user, club=current_club(request))
+    require_director(actor, tournament)
+    return tournament, actor
 
 
 class DirectorView(APIView):

@@ -131,10 +131,12 @@ class SeasonDetail(generics.RetrieveAPIView, ApiView):
     )
     def patch(self, request: Request, slug: str) -> Response:
         found = season_of(request, slug)  # another club's: 404 before the body is read
+        actor = actor_for(request)
+        seasons.require_series_director(actor, found)  # and someone else's: 403 before it
         changes = valid(SeasonUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
-        series = seasons.update_series(actor=actor_for(request), series=found, **changes)
+        series = seasons.update_series(actor=actor, series=found, **changes)
         return Response(SeasonSerializer(series).data)
 
 
@@ -201,9 +203,11 @@ class SeasonTournaments(ActionView):
 
     def post(self, request: Request, slug: str) -> Response:
         series = season_of(request, slug)
+        actor = actor_for(request)
+        seasons.require_series_director(actor, series)
         data = valid(MemberSerializer, request)
         tournament = tournament_of(request, data["tournament"])
-        seasons.add_tournament(actor=actor_for(request), series=series, tournament=tournament)
+        seasons.add_tournament(actor=actor, series=series, tournament=tournament)
         return Response(SeasonSerializer(series).data)
 
 

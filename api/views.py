@@ -106,6 +106,15 @@ def tournament_of(request: Request | HttpRequest, slug: str) -> Tournament:
     return get_object_or_404(in_club(request, Tournament.objects), slug=slug)
 
 
+def directing(request: Request, tournament: Tournament) -> Actor:
+    """The caller, refused (403 `not-director`) unless they direct `tournament`: asked before a
+    director's call reads its body, so someone else learns nothing from how it is checked (the
+    service asks again, inside its transaction)."""
+    actor = actor_for(request)
+    services.require_director(actor, tournament)
+    return actor
+
+
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The tournament's slug.")
 
 
@@ -169,11 +178,12 @@ class TournamentDetail(generics.RetrieveAPIView, ApiView):
     )
     def patch(self, request: Request, slug: str) -> Response:
         found = tournament_of(request, slug)  # another club's: 404 before the body is read
+        actor = directing(request, found)
         changes = valid(s.TournamentUpdateSerializer, request)
         if not changes:
             raise ApiError("no-changes", "send at least one field to change")
         tournament = services.update_tournament(
-            tournament=found, actor=actor_for(request), changes=dict(changes)
+            tournament=found, actor=actor, changes=dict(changes)
         )
         return Response(s.TournamentSerializer(tournament).data)
 
@@ -336,10 +346,9 @@ class EntryCheckInMany(ActionView):
 
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_of(request, slug)
+        actor = directing(request, tournament)
         data = valid(s.CheckInManySerializer, request)
-        services.check_in_entries(
-            tournament=tournament, actor=actor_for(request), entries=data["entries"]
-        )
+        services.check_in_entries(tournament=tournament, actor=actor, entries=data["entries"])
         found = ENTRIES.filter(tournament=tournament, pk__in=data["entries"]).order_by("id")
         return Response(s.EntrySerializer(found, many=True).data)
 
@@ -365,12 +374,13 @@ class KeepApartList(generics.ListAPIView, ApiView):
     )
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_of(request, slug)
+        actor = directing(request, tournament)
         data = valid(s.KeepApartCreateSerializer, request)
         first = get_object_or_404(Entry, pk=data["first"], tournament=tournament)
         second = get_object_or_404(Entry, pk=data["second"], tournament=tournament)
         pair = services.keep_apart(
             tournament=tournament,
-            actor=actor_for(request),
+            actor=actor,
             first=first,
             second=second,
             reason=data["reason"],
@@ -411,6 +421,7 @@ class EntryImport(ActionView):
 
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_of(request, slug)
+        actor = directing(request, tournament)
         data = valid(s.ImportSerializer, request)
         upload = data["file"]
         if upload.size is not None and upload.size > IMPORT_MAX_BYTES:
@@ -420,7 +431,7 @@ class EntryImport(ActionView):
             raise TooLarge(IMPORT_MAX_BYTES)
         preview = services.import_entries(
             tournament=tournament,
-            actor=actor_for(request),
+            actor=actor,
             data=content,
             filename=upload.name or "entries.csv",
             dry_run=data["dry_run"],
@@ -448,9 +459,12 @@ def _entry_action(
         serializer_class = s.EntrySerializer
 
         def post(self, request: Request, pk: int) -> Response:
-            entry = get_object_or_404(in_club(request, Entry.objects), pk=pk)
+            entry = get_object_or_404(
+                in_club(request, Entry.objects.select_related("tournament")), pk=pk
+            )
+            actor = directing(request, entry.tournament)  # every entry action is the director's
             data = valid(request_serializer, request) if request_serializer else {}
-            entry = call(entry=entry, actor=actor_for(request), **data)
+            entry = call(entry=entry, actor=actor, **data)
             return Response(s.EntrySerializer(ENTRIES.get(pk=entry.pk)).data)
 
     View.__name__ = View.__qualname__ = name
@@ -570,7 +584,10 @@ def _round_action(
         serializer_class = s.RoundSerializer
 
         def post(self, request: Request, pk: int) -> Response:
-            round_ = get_object_or_404(in_club(request, Round.objects), pk=pk)
+            round_ = get_object_or_404(
+                in_club(request, Round.objects.select_related("tournament")), pk=pk
+            )
+            directing(request, round_.tournament)  # every round action is the director's
             data = valid(request_serializer, request) if request_serializer else {}
             call(round_, request, data)
             return Response(s.RoundSerializer(ROUNDS.get(pk=round_.pk)).data)
@@ -861,10 +878,11 @@ class HandVoid(ActionView):
 
     def post(self, request: Request, pk: int, number: int) -> Response:
         match = get_object_or_404(in_club(request, Match.objects), pk=pk)
+        actor = directing(request, match.round.tournament)
         data = valid(s.VoidSerializer, request)
         voided = services.void_hand(
             submission=_current(match, number),
-            actor=actor_for(request),
+            actor=actor,
             reason=data["reason"],
             expected_version=data["version"],
         )
@@ -884,11 +902,12 @@ class HandCorrect(ActionView):
 
     def post(self, request: Request, pk: int, number: int) -> Response:
         match = get_object_or_404(in_club(request, Match.objects), pk=pk)
+        actor = directing(request, match.round.tournament)
         data = valid(s.CorrectSerializer, request)
         hand = get_object_or_404(Hand, match=match, number=number)
         new = services.correct_hand(
             hand=hand,
-            actor=actor_for(request),
+            actor=actor,
             record=data["record"],
             reason=data["reason"],
             expected_version=data["version"],
@@ -1172,10 +1191,11 @@ class KnockoutSettings(ActionView):
     )
     def patch(self, request: Request, slug: str) -> Response:
         found = tournament_of(request, slug)
+        actor = directing(request, found)
         data = valid(s.KnockoutSettingsSerializer, request)
         if not data:
             raise ApiError("no-changes", "send at least one field to change")
-        tournament = services.set_knockout(tournament=found, actor=actor_for(request), **data)
+        tournament = services.set_knockout(tournament=found, actor=actor, **data)
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -1224,10 +1244,11 @@ class KnockoutCut(ApiView):
         from tournaments.knockout.selectors import cut_data
 
         found = tournament_of(request, slug)
+        actor = directing(request, found)
         data = valid(s.ConfirmCutSerializer, request)
         tournament = services.confirm_cut(
             tournament=found,
-            actor=actor_for(request),
+            actor=actor,
             entries=data["entries"],
         )
         return Response(s.CutListSerializer(cut_data(tournament)).data)

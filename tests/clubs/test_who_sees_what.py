@@ -223,6 +223,14 @@ PUBLIC_READS = {
 }
 
 
+#: The calls whose body is read before the caller is known: the hands and a duplicate table's
+#: results carry the side's PIN in the body, and anyone may register while registration is open.
+BODY_FIRST = {
+    f"api:{name}"
+    for name in ("hands", "hand-confirm", "hand-reject", "duplicate-submit", "entries")
+}
+
+
 def test_no_api_call_shows_or_changes_another_clubs_objects(client, clubs):
     east, west = clubs
     before = fingerprint(west.club)
@@ -246,8 +254,10 @@ def test_no_api_call_shows_or_changes_another_clubs_objects(client, clubs):
                 told |= {secret for secret in secrets if secret in answer.content.decode()}
             if method == "get" and name in PUBLIC_READS:
                 continue
-            # (400, 415: a body refused before the club is asked: nothing read, nothing changed)
-            if answer.status_code not in REFUSED | {400, 401, 405, 415}:
+            # (400 only where the body holds the caller's credential, a side's PIN, or anyone
+            # may call: a director's call refuses someone else before it reads its body)
+            body_first = {400} if name in BODY_FIRST else set()
+            if answer.status_code not in REFUSED | body_first | {401, 405}:
                 let_through[f"{method.upper()} /c/west{path}"] = answer.status_code
     assert let_through == {}, sorted(let_through.items())
     assert told == set()

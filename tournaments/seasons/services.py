@@ -65,7 +65,8 @@ def directs_series(actor: Actor, series: Series) -> bool:
     return user.is_superuser or series.directors.filter(pk=user.pk).exists()
 
 
-def _require(actor: Actor, series: Series) -> None:
+def require_series_director(actor: Actor, series: Series) -> None:
+    """Refused (403 `not-series-director`) unless the actor directs the season."""
     if not directs_series(actor, series):
         raise NotAllowed("not-series-director", "only this season's directors may do that")
 
@@ -183,7 +184,7 @@ def update_series(
 ) -> Series:
     """Rename a season or set its rule, points and best K (`best=None`: every evening). The
     table is recomputed after commit when the rule changed."""
-    _require(actor, series)
+    require_series_director(actor, series)
     series = Series.objects.select_for_update().get(pk=series.pk)
     changed: list[str] = []
     if name is not None and _name(name) != series.name:
@@ -212,7 +213,7 @@ def update_series(
 def add_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> SeriesMember:
     """Count a tournament in the season: the season's directors and the tournament's may; its
     game must be the season's. Adding it again changes nothing."""
-    _require(actor, series)
+    require_series_director(actor, series)
     if not is_director(actor, tournament):
         raise NotAllowed("not-director", "only this tournament's directors may add it")
     series = Series.objects.select_for_update().get(pk=series.pk)
@@ -245,7 +246,7 @@ def add_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> S
 @transaction.atomic
 def remove_tournament(*, actor: Actor, series: Series, tournament: Tournament) -> bool:
     """Stop counting a tournament in the season; True if it was a member."""
-    _require(actor, series)
+    require_series_director(actor, series)
     Series.objects.select_for_update().filter(pk=series.pk).first()
     deleted, _ = SeriesMember.objects.filter(series=series, tournament=tournament).delete()
     if deleted:
