@@ -7,6 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tournaments.checker.records import MAX_BYTES, demo_records
 
+#: The page checks hands without storing anything; its header names the club (a query).
+pytestmark = pytest.mark.django_db
+
 EXAMPLE = {
     "format": "hand/1",
     "game": "spades",

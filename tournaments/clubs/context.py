@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import DatabaseError
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
@@ -15,7 +16,10 @@ from tournaments.clubs.services import current_club
 
 def club(request: HttpRequest) -> dict[str, Any]:
     def named() -> Club | None:
-        found = current_club(request)
-        return found if Club.objects.exclude(pk=found.pk).exists() else None
+        try:
+            found = current_club(request)
+            return found if Club.objects.exclude(pk=found.pk).exists() else None
+        except DatabaseError:  # a page about the database being away: TrickTable, unnamed
+            return None
 
     return {"club_named": SimpleLazyObject(named)}
