@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tournaments import services
+from tournaments.clubs import running
 from tournaments.models import Club, Player, Tournament, home_club
 from tournaments.services import Actor, NotAllowed, PlayerSpec
 
@@ -83,11 +84,43 @@ def test_a_director_of_one_club_cannot_make_an_event_in_another(north, north_td)
     assert refused.value.code == "not-club-director"
 
 
-def test_an_account_of_no_club_directs_the_home_club_only(north):
+def test_on_an_installation_of_one_club_every_account_directs_it():
     user = get_user_model().objects.create_user("td")
     assert event(user, home_club()).club == home_club()
+
+
+def test_with_a_second_club_an_account_of_no_club_directs_none(north):
+    user = get_user_model().objects.create_user("td")
+    for club in (home_club(), north):
+        with pytest.raises(NotAllowed) as refused:
+            event(user, club)
+        assert refused.value.code == "not-club-director"
+
+
+def test_a_second_club_names_the_home_clubs_directors_who_directed_it_by_default(admin_user):
+    before = get_user_model().objects.create_user("td")
+    running.create_club(actor=Actor(user=admin_user), name="North", slug="north")
+    later = get_user_model().objects.create_user("later")
+    assert list(home_club().directors.all()) == [before]
+    assert event(before, home_club()).club == home_club()
     with pytest.raises(NotAllowed):
-        event(user, north)
+        event(later, home_club())
+
+
+def test_a_director_removed_from_another_club_directs_no_club(client, admin_user):
+    admin = Actor(user=admin_user)
+    home_td = get_user_model().objects.create_user("home-td")
+    north = running.create_club(actor=admin, name="North", slug="north")
+    nora, ned = (get_user_model().objects.create_user(name) for name in ("nora", "ned"))
+    north.directors.add(nora, ned)
+    running.remove_director(actor=admin, club=north, user_id=ned.pk)
+    client.force_login(ned)
+    for page in ("/director/", "/director/club/", "/director/members/", "/director/publishing/"):
+        assert client.get(page).status_code == 403, page
+        assert client.get("/c/north" + page).status_code == 403, page
+    assert client.get("/director/club/archive.zip").status_code == 403
+    client.force_login(home_td)
+    assert client.get("/director/club/").status_code == 200
 
 
 def test_a_director_of_another_club_is_refused_this_clubs_director_pages(client, north, north_td):
@@ -98,7 +131,9 @@ def test_a_director_of_another_club_is_refused_this_clubs_director_pages(client,
 
 def test_players_are_found_among_the_clubs_own_members_only(north, north_td):
     theirs = event(north_td, north)
-    ours = event(get_user_model().objects.create_user("td"), home_club(), name="Home Spades")
+    home_td = get_user_model().objects.create_user("td")
+    home_club().directors.add(home_td)
+    ours = event(home_td, home_club(), name="Home Spades")
     services.open_registration(tournament=theirs, actor=Actor(user=north_td))
     spec = PlayerSpec(name="Aiko Sato", club_number="17")
     north_aiko = services.find_or_create_player(spec, club=north)

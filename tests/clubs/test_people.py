@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from tests.clubs.people_builders import club_event, director_of
 from tournaments import services
+from tournaments.clubs import running
 from tournaments.members import names
 from tournaments.members import services as members
 from tournaments.models import (
@@ -583,7 +584,8 @@ def test_an_installation_with_one_club_offers_no_claim_codes(client, django_user
     assert reverse("tournaments:people-members") not in read(
         client, reverse("tournaments:members-director")
     )
-    Club.objects.create(name="North Spades Club", slug="north")
+    admin = Actor(user=django_user_model.objects.create_superuser("admin"))
+    running.create_club(actor=admin, name="North Spades Club", slug="north")  # td named
     assert "Print with claim codes" in read(
         client, reverse("tournaments:printing-pins", args=[tournament.slug])
     )

@@ -50,6 +50,7 @@ from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils import timezone
 
 from tournaments.clubs.models import Club, Person, home_club
+from tournaments.clubs.services import name_home_directors
 from tournaments.exports import archive as events
 from tournaments.models import (
     BoardResult,
@@ -649,6 +650,7 @@ def import_club(*, data: bytes | IO[bytes], slug: str, name: str, actor: Actor) 
     with open_club_archive(data) as read:
         try:
             with transaction.atomic():
+                name_home_directors()  # a second club: the home club's by default are named
                 club = Club.objects.create(slug=slug, name=name)
                 _Importer(read, club).run()
         except DatabaseError as error:  # a constraint, a value too long for its column, a race

@@ -28,7 +28,7 @@ from tournaments.clubs.models import (
     ClubInvitation,
     home_club,
 )
-from tournaments.clubs.services import directs_club
+from tournaments.clubs.services import directs_club, name_home_directors
 from tournaments.services import Actor, Conflict, Invalid, NotAllowed, NotFound
 from tournaments.tokens import TokenState, hash_secret, new_secret
 
@@ -120,6 +120,7 @@ def create_club(*, actor: Actor, name: str, slug: str) -> Club:
     slug = check_slug(slug)
     try:
         with transaction.atomic():
+            name_home_directors()  # the home club's directors by default, named before
             club = Club.objects.create(name=name, slug=slug)
             _audit(club, ClubAction.CREATED, actor=actor.user)
     except IntegrityError:
@@ -286,6 +287,8 @@ def accept_invitation(
             account = user
         else:
             account = _new_account(username, password)
+        if club.pk == home_club().pk:
+            name_home_directors()  # the first named director: those by default are named too
         club.directors.add(account)
         now = timezone.now()
         invitation.accepted_at = now

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 
 from tournaments.clubs.models import Club, home_club
@@ -34,13 +35,33 @@ def address_slug(request: HttpRequest | Any) -> str | None:
 
 def directs_club(user: Any, club: Club) -> bool:
     """May this account direct the club's pages (its members, seasons, new events, publishing
-    keys)? The installation's administrators (superusers) direct every club; a club's
-    directors direct it; an account that directs no club directs the home club, so an
-    installation with one club needs no step to give its directors their club."""
-    if user is None or not user.is_authenticated:
+    keys)? The installation's administrators (superusers) direct every club; a club's named
+    directors (`Club.directors`) direct it. On an installation of one club whose directors were
+    never named (`directs_by_default`), every account directs it, as before clubs existed: no
+    step. Naming the first director, or making a second club, names the accounts that directed
+    it so (`name_home_directors`), so that from then on only named directors do: an account
+    made later, or one removed from another club, directs nothing."""
+    if user is None or not user.is_authenticated or not user.is_active:
         return False
     if user.is_superuser:
         return True
     if club.directors.filter(pk=user.pk).exists():
         return True
-    return club.pk == home_club().pk and not Club.objects.filter(directors=user).exists()
+    return directs_by_default(club)
+
+
+def directs_by_default(club: Club) -> bool:
+    """The installation has this one club only and it has no named director."""
+    return not club.directors.exists() and not Club.objects.exclude(pk=club.pk).exists()
+
+
+def name_home_directors() -> None:
+    """Before a club gets its first named director or the installation its second club: while
+    the home club directs by default, every active account (but the administrators, who direct
+    every club anyway) becomes a named director of it, keeping exactly what each could do.
+    Call inside the transaction that makes the change."""
+    club = home_club()
+    if not directs_by_default(club):
+        return
+    accounts = get_user_model().objects.filter(is_active=True, is_superuser=False)
+    club.directors.add(*accounts)

@@ -146,8 +146,8 @@ def _clubs_directed(request: HttpRequest) -> tuple[bool, list[tuple[str, str]]]:
     """Whether the signed-in account directs the club of this address, and (name, address of
     the director's home) of each other club it directs: the way on from another club's page,
     where the director's link of this club would refuse again."""
-    if not _signed_in(request):
-        return False, []
+    if not _signed_in(request) or request.path_info.startswith("/clubs/"):
+        return False, []  # (the installation's pages are its administrators', no club's)
     from tournaments.clubs.models import Club, home_club
     from tournaments.clubs.services import current_club, directs_club
     from tournaments.clubs.views import club_address, root_address
@@ -158,8 +158,6 @@ def _clubs_directed(request: HttpRequest) -> tuple[bool, list[tuple[str, str]]]:
         if directs_club(user, here) or user.pk is None:
             return True, []
         clubs = list(Club.objects.filter(directors__pk=user.pk).order_by("name", "pk"))
-        if not clubs:  # an account of no club directs the home club
-            clubs = [home_club()]
     except (OperationalError, InterfaceError):  # the database is down: the other ways remain
         return False, []
     home = reverse("tournaments:director-home")
