@@ -124,7 +124,7 @@ SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 
 ROOT_URLCONF = "config.urls"
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:director-home"
+LOGIN_REDIRECT_URL = "tournaments:director-start"  # the director's own club's pages
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
 # The shared templates (the base, the director's, public and scoring pages) are in templates/;

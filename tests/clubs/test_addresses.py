@@ -163,3 +163,22 @@ def test_another_clubs_director_is_refused_an_event_there_whatever_the_body_says
         answer = client.post("/c/north/api/v1/tournaments", body, content_type="application/json")
         assert (answer.status_code, answer.json()["code"]) == (403, "not-club-director")
     assert not Tournament.objects.filter(club=north).exists()
+
+
+def test_signing_in_at_the_root_leads_a_clubs_director_to_their_clubs_pages(
+    client, north, north_td
+):
+    north_td.set_password("a long pass phrase")
+    north_td.save()
+    answer = client.post(
+        "/accounts/login/", {"username": "north-td", "password": "a long pass phrase"}, follow=True
+    )
+    assert answer.redirect_chain[-1][0] == "/c/north/director/"
+    assert answer.status_code == 200
+    home_td = get_user_model().objects.create_user("home-td", password="another pass phrase")
+    home_club().directors.add(home_td)
+    client.logout()
+    answer = client.post(
+        "/accounts/login/", {"username": "home-td", "password": "another pass phrase"}, follow=True
+    )
+    assert answer.redirect_chain[-1][0] == "/director/" and answer.status_code == 200

@@ -192,6 +192,7 @@ def test_a_second_recompute_with_nothing_changed_writes_nothing(clubs, committed
     outcome = federation.recompute(game="spades")
 
     assert not outcome.written and outcome.version == run.version
+    assert outcome.people == run.people == len(rows) > 0  # what is stored, said again
     assert list(FederationRating.objects.order_by("pk").values_list("pk", "mu", "version")) == rows
     FederationRun.objects.filter(game="spades").update(inputs="")  # as if the inputs changed
     again = federation.recompute(game="spades")

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
@@ -32,7 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments.clubs import running, selectors
 from tournaments.clubs.models import INVITATION_DAYS, Club, ClubInvitation, home_club
-from tournaments.clubs.services import current_club
+from tournaments.clubs.services import current_club, directs_club
 from tournaments.services import Actor, ServiceError
 from tournaments.tokens import hash_secret
 from tournaments.views.access import director_page
@@ -406,7 +407,24 @@ def suspended_page(request: HttpRequest, club: Club) -> HttpResponse:
     )
 
 
+@login_required
+@require_GET
+def director_start(request: HttpRequest) -> HttpResponseBase:
+    """Where signing in leads (`LOGIN_REDIRECT_URL`): the director's pages of this address's
+    club when the account directs it, else of the first club it directs (a club's director who
+    signed in at the site's root is not met by the home club's refusal)."""
+    if directs_club(request.user, current_club(request)):
+        return redirect("tournaments:director-home")
+    theirs = Club.objects.filter(directors=request.user.pk).order_by("name", "pk").first()
+    if theirs is None:
+        return redirect("tournaments:director-home")  # which says who may see it
+    if theirs.pk == home_club().pk:
+        return HttpResponseRedirect(root_address(request, reverse("tournaments:director-home")))
+    return HttpResponseRedirect(club_address(request, theirs, "tournaments:director-home"))
+
+
 urlpatterns = [
+    path("director/start/", director_start, name="director-start"),
     path("clubs/", front_page, name="clubs"),
     path("clubs/manage/", manage_page, name="clubs-manage"),
     path("clubs/manage/<slug:club>/", manage_club_page, name="clubs-manage-club"),

@@ -148,13 +148,17 @@ def recompute(*, game: str) -> Outcome:
     """Rate the counted events of `game` from scratch and store the ratings (if their inputs
     changed since the last write). Reads and computes outside any transaction; writes in one."""
     for attempt in range(1, ATTEMPTS + 1):
-        seen = FederationRun.objects.filter(game=game).values_list("version", "inputs").first()
-        version, inputs = seen if seen is not None else (0, "")
+        seen = (
+            FederationRun.objects.filter(game=game)
+            .values_list("version", "inputs", "people")
+            .first()
+        )
+        version, inputs, people = seen if seen is not None else (0, "", 0)
         started = time.perf_counter()
         events = federation_events(game)
         now = digest(events)
         if now == inputs:
-            return Outcome(game, False, version, len(events), 0, attempt)
+            return Outcome(game, False, version, len(events), people, attempt)  # as stored
         result = federation_ratings(events)
         seconds = time.perf_counter() - started
         with transaction.atomic():
