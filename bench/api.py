@@ -192,7 +192,7 @@ http {{
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
     proxy_cache_path {tmp}/cache keys_zone=live:1m max_size=64m;
-    upstream tricktable {{ server 127.0.0.1:{upstream}; keepalive 32; }}
+    upstream tricktable {{ server 127.0.0.1:{upstream}; keepalive 32; keepalive_timeout 4s; }}
     server {{
         listen 127.0.0.1:{port} backlog=4096;
         location / {{

@@ -235,6 +235,8 @@ function enter(form) {
 let busy = false;     // a form being sent: live updates wait
 let stale = false;    // an update came meanwhile
 let lastHtml = null;
+let sent = 0;         // forms sent so far: a live update fetched before the last one is older
+                      // than its answer (the refusal it shows) and is dropped
 
 /** The panel without its CSRF tokens (masked afresh each time): an update that brings nothing
  * new swaps nothing, and the table's answers and focus stay as they are. */
@@ -245,6 +247,7 @@ async function post(form, action) {
   if (action) data.set('action', action);
   const board = form.dataset.board;
   busy = true;
+  sent += 1;
   holder.setAttribute('aria-busy', 'true');
   try {
     const response = await fetch(holder.dataset.actUrl, {
@@ -294,11 +297,14 @@ function sheetOpen() {
 
 async function refresh() {
   if (busy || sheetOpen()) { stale = true; return; }
+  const before = sent;
   try {
     const response = await fetch(holder.dataset.panelUrl, {
       headers: headers(), credentials: 'same-origin', cache: 'no-store',
     });
     const html = await response.text();
+    // a form sent while this was fetched: its answer is newer (and may hold a refusal)
+    if (sent !== before) return;
     if (comparable(html) !== lastHtml && !busy && !sheetOpen()) show(html);
   } catch { /* offline: the next event or poll tries again */ }
 }
