@@ -148,6 +148,13 @@ def test_a_clubs_pages_name_the_club_once_the_installation_has_more_than_one(cli
     assert 'class="brand" href="/c/north/">North Spades Club</a>' in home
 
 
+def test_the_installations_own_pages_name_no_club(client, north):
+    for page in ("/clubs/", "/federation/"):
+        html = client.get(page).content.decode()
+        assert 'class="brand" href="/">TrickTable</a>' in html, page
+    assert f">{home_club().name}</a>" in client.get("/").content.decode()  # a club page
+
+
 def test_an_installation_of_one_club_still_says_tricktable(client):
     home_club()
     page = client.get("/").content.decode()
