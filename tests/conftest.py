@@ -18,8 +18,7 @@ from tests import sizes, waiting
 CHROMIUM = Path("/usr/bin/chromium")
 #: Debian's package of Chromium's headless shell: the same Blink and V8 as the full browser,
 #: without its desktop user interface. It is what Playwright itself runs for headless tests, and
-#: it costs a third of the CPU a page (a new browser context and page load 0.14 s against
-#: 0.46 s; axe-core loaded and run 0.34 s against 1.07 s).
+#: it costs about a third of the CPU a page (docs/benchmarks.md, the test suite's timings).
 HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
 
 

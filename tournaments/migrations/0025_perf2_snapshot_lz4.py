@@ -1,6 +1,6 @@
 """The standings snapshots' payload compressed with lz4 on PostgreSQL (14 and later, built with
 it): a snapshot of 1,000 entries is half a megabyte of JSON, written after every confirmed hand;
-PostgreSQL's default compression (pglz) took 15-35 ms of its CPU to store one, lz4 7-10 ms
+lz4 costs PostgreSQL about half the CPU of its default compression (pglz) to store one
 (docs/benchmarks.md, "Issue 34, December 2026"). Values written before keep their compression
 until rewritten; reading either is transparent. Elsewhere (SQLite) nothing changes."""
 

@@ -386,8 +386,8 @@ class Aggregates:
         for i, mine in enumerate(per):
             if not mine:
                 continue
-            # a plain loop: in CPython 3.12 it takes 12.9 M instructions a 1,000 x 9 event
-            # where list(map(itemgetter)) with four counts and three sum(map(...)) took 21.3 M
+            # a plain loop: fewer instructions than list(map(itemgetter)) with four counts
+            # and three sum(map(...)) (docs/benchmarks.md, the standings engine)
             w = d = x = b = m = f = a = h = 0
             for r in mine:
                 outcome = r.outcome
