@@ -41,6 +41,14 @@ def test_the_leaderboard_lists_each_person_once_with_their_clubs_and_events(clie
     assert f'href="{history}"' in text and south.name in text
 
 
+def test_the_ranking_opens_on_the_first_game_that_has_ratings(client, rated):
+    assert client.get("/federation/").context["game"] == "spades"
+    FederationRating.objects.filter(game="spades").update(game="german-whist")
+    assert client.get("/federation/").context["game"] == "german-whist"
+    FederationRating.objects.all().delete()
+    assert client.get("/federation/").context["game"] == "spades"  # none: the first game
+
+
 def test_a_persons_history_has_their_rating_after_each_event_with_the_clubs_address(client, rated):
     north, south = rated
     aiko = FederationRating.objects.get(person__isnull=False)

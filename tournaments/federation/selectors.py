@@ -19,6 +19,13 @@ def games() -> list[tuple[str, str]]:
     return [(code, game_name(code)) for code in PRESENTATIONS]
 
 
+def first_rated_game() -> str:
+    """The game the ranking opens on: the first, in the club's order, that has ratings (the
+    first game when none has)."""
+    rated = set(FederationRating.objects.values_list("game", flat=True).distinct())
+    return next((code for code in PRESENTATIONS if code in rated), next(iter(PRESENTATIONS)))
+
+
 def club_address(slug: str, path: str) -> str:
     """A club's page at `path` (an address reversed at the site's root): under `/c/<slug>/`."""
     prefix = get_script_prefix()

@@ -52,7 +52,7 @@ def board(request: HttpRequest, game: str | None = None) -> HttpResponse:
     if moved is not None:
         return moved
     if game is None:
-        game = next(iter(PRESENTATIONS))
+        game = selectors.first_rated_game()
     if game not in PRESENTATIONS:
         raise Http404("no such game")
     return render(
