@@ -206,7 +206,14 @@ def test_after_a_refused_pin_the_phone_keeps_its_live_updates(browser, live_serv
         expect(phone.locator(".dup-decide")).to_be_visible()
         phone.locator(".dup-decide button[value=confirm]").click()
         keypad(phone, ".dup-decide", wrong)
-        expect(phone.locator('[role=alert][data-code="side-pin-wrong"]')).to_be_visible()
+        refused = phone.locator('[role=alert][data-code="side-pin-wrong"]')
+        expect(refused).to_be_visible()
+        # a live update after the answer (the stream's event of the hand, a return to the
+        # page): the panel is fetched and shown again, and the refusal stays on it
+        phone.evaluate("document.querySelector('#table-panel [role=alert]').dataset.probe = '1'")
+        phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        expect(phone.locator("[data-probe]")).to_have_count(0)
+        expect(refused).to_be_visible()
         result = BoardResult.objects.get(is_current=True)
         dup.confirm_board_result(result=result, actor=td, expected_version=result.version)
         expect(phone.locator(".dup-decide")).to_have_count(0, timeout=5000)

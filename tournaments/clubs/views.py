@@ -21,7 +21,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
@@ -407,13 +406,13 @@ def suspended_page(request: HttpRequest, club: Club) -> HttpResponse:
     )
 
 
-@login_required
 @require_GET
 def director_start(request: HttpRequest) -> HttpResponseBase:
     """Where signing in leads (`LOGIN_REDIRECT_URL`): the director's pages of this address's
     club when the account directs it, else of the first club it directs (a club's director who
-    signed in at the site's root is not met by the home club's refusal)."""
-    if directs_club(request.user, current_club(request)):
+    signed in at the site's root is not met by the home club's refusal). It shows nothing: the
+    page it leads to decides who may see it."""
+    if not request.user.is_authenticated or directs_club(request.user, current_club(request)):
         return redirect("tournaments:director-home")
     theirs = Club.objects.filter(directors=request.user.pk).order_by("name", "pk").first()
     if theirs is None:
@@ -424,7 +423,7 @@ def director_start(request: HttpRequest) -> HttpResponseBase:
 
 
 urlpatterns = [
-    path("director/start/", director_start, name="director-start"),
+    path("accounts/start/", director_start, name="director-start"),
     path("clubs/", front_page, name="clubs"),
     path("clubs/manage/", manage_page, name="clubs-manage"),
     path("clubs/manage/<slug:club>/", manage_club_page, name="clubs-manage-club"),

@@ -237,6 +237,8 @@ let stale = false;    // an update came meanwhile
 let lastHtml = null;
 let sent = 0;         // forms sent so far: a live update fetched before the last one is older
                       // than its answer (the refusal it shows) and is dropped
+let refusal = null;   // the last answer's refusal (its alert): kept on screen through live
+                      // updates until the table sends its next form
 
 /** The panel without its CSRF tokens (masked afresh each time): an update that brings nothing
  * new swaps nothing, and the table's answers and focus stay as they are. */
@@ -248,6 +250,7 @@ async function post(form, action) {
   const board = form.dataset.board;
   busy = true;
   sent += 1;
+  refusal = null;
   holder.setAttribute('aria-busy', 'true');
   try {
     const response = await fetch(holder.dataset.actUrl, {
@@ -261,6 +264,8 @@ async function post(form, action) {
     }
     if (action === 'submit' && !refused && board) drop(session, padKey(board));
     show(html);
+    const shown = refused ? holder.querySelector('[role=alert]') : null;
+    refusal = shown ? shown.outerHTML : null;
     if (refused && PIN_FORGOTTEN.has(refused[1]) && action === 'submit') {
       const again = holder.querySelector('form[data-pad-game]');
       if (again) openSheet(again, 'submit');
@@ -305,7 +310,13 @@ async function refresh() {
     const html = await response.text();
     // a form sent while this was fetched: its answer is newer (and may hold a refusal)
     if (sent !== before) return;
-    if (comparable(html) !== lastHtml && !busy && !sheetOpen()) show(html);
+    if (comparable(html) !== lastHtml && !busy && !sheetOpen()) {
+      show(html);
+      // the panel of the moment has no refusal of its own: the table's last one stays
+      if (refusal && !holder.querySelector('[role=alert]')) {
+        holder.insertAdjacentHTML('afterbegin', refusal);
+      }
+    }
   } catch { /* offline: the next event or poll tries again */ }
 }
 
