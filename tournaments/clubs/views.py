@@ -114,6 +114,14 @@ def club_address(request: HttpRequest, club: Club, name: str = "tournaments:home
     return f"{root}c/{club.slug}/{root_address(request, reverse(name))[len(root) :]}"
 
 
+def director_home_address(request: HttpRequest, club: Club) -> str:
+    """The address of a club's director's home from any page: the site's root for the home
+    club, `/c/<club>/` for another."""
+    if club.pk == home_club().pk:
+        return root_address(request, reverse("tournaments:director-home"))
+    return club_address(request, club, "tournaments:director-home")
+
+
 def at_the_root(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """An installation's page, served at the site's root: under a club's address
     (`/c/<club>/clubs/...`) it redirects to the same page at the root."""
@@ -417,9 +425,7 @@ def director_start(request: HttpRequest) -> HttpResponseBase:
     theirs = Club.objects.filter(directors=request.user.pk).order_by("name", "pk").first()
     if theirs is None:
         return redirect("tournaments:director-home")  # which says who may see it
-    if theirs.pk == home_club().pk:
-        return HttpResponseRedirect(root_address(request, reverse("tournaments:director-home")))
-    return HttpResponseRedirect(club_address(request, theirs, "tournaments:director-home"))
+    return HttpResponseRedirect(director_home_address(request, theirs))
 
 
 urlpatterns = [

@@ -148,9 +148,9 @@ def _clubs_directed(request: HttpRequest) -> tuple[bool, list[tuple[str, str]]]:
     where the director's link of this club would refuse again."""
     if not _signed_in(request) or request.path_info.startswith("/clubs/"):
         return False, []  # (the installation's pages are its administrators', no club's)
-    from tournaments.clubs.models import Club, home_club
+    from tournaments.clubs.models import Club
     from tournaments.clubs.services import current_club, directs_club
-    from tournaments.clubs.views import club_address, root_address
+    from tournaments.clubs.views import director_home_address
 
     try:
         here = current_club(request)
@@ -160,16 +160,8 @@ def _clubs_directed(request: HttpRequest) -> tuple[bool, list[tuple[str, str]]]:
         clubs = list(Club.objects.filter(directors__pk=user.pk).order_by("name", "pk"))
     except (OperationalError, InterfaceError):  # the database is down: the other ways remain
         return False, []
-    home = reverse("tournaments:director-home")
     return False, [
-        (
-            club.name,
-            root_address(request, home)
-            if club.pk == home_club().pk
-            else club_address(request, club, "tournaments:director-home"),
-        )
-        for club in clubs
-        if club.pk != here.pk
+        (club.name, director_home_address(request, club)) for club in clubs if club.pk != here.pk
     ]
 
 
