@@ -51,6 +51,7 @@ INHERITED_NOT = (
     "DJANGO_SETTINGS_MODULE",
     "PUBLIC_URL",
     "HTTPS",
+    "STATIC_BROTLI",
     "TIME_ZONE",
     "TRICKTABLE_SERVER",
     "PORT",
@@ -67,13 +68,18 @@ def free_port() -> int:
 
 def production_env(**overrides: str) -> dict[str, str]:
     """This environment without the project's own settings, then DEBUG off, a random secret
-    key, loopback hosts, plain HTTP and no Redis; `overrides` last (DATABASE_URL, ...)."""
+    key, loopback hosts, plain HTTP and no Redis; `overrides` last (DATABASE_URL, ...).
+
+    Plain HTTP, so no Brotli copies of the static files either (`STATIC_BROTLI`, as the evening
+    server): browsers ask for Brotli over HTTPS alone, and making the copies is most of the
+    first collect of a fresh checkout's static files (docs/testing.md)."""
     env = {k: v for k, v in os.environ.items() if k not in INHERITED_NOT}
     env.update(
         DEBUG="false",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS=f"{HOST},localhost",
         SECURE_SSL_REDIRECT="false",
+        STATIC_BROTLI="false",
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONUNBUFFERED="1",
     )
