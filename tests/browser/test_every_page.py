@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import demo_club
 from tests.conftest import sign_in_browser
 from tournaments import services
 from tournaments.demo import club as demo
@@ -143,9 +144,9 @@ LANGUAGES = {"en": PHONE, "ja": LAPTOP}
 
 
 def on_the_demo(page, live_server, built_once) -> dict[str, str]:
-    """The demo club (built once per worker, `built_once`), the browser signed in as its
+    """The demo club (`manage.py demo`, built once per run), the browser signed in as its
     director; returns every page's address."""
-    built_once("demo-club", demo.build)
+    built_once(demo_club.NAME, demo_club.build)
     pages = addresses()
     sign_in_browser(page, live_server, demo.director_actor().user)
     return pages

@@ -73,11 +73,13 @@ def full_names(room_event: Tournament) -> list[str]:
 
 
 @pytest.fixture
-def room_swiss(db, settings):
+def room_swiss(db, settings, built_once):
+    """A Spades Swiss with a round closed and one in play, built once per run."""
     from tournaments.demo import club as demo
 
     settings.REDIS_URL = None
-    return demo.build_spades(9, teams=4, played=1)
+    built_once("names-spades-swiss", lambda: demo.build_spades(9, teams=4, played=1))
+    return Tournament.objects.get(name="Friday Night Spades")
 
 
 def test_in_initials_mode_no_full_name_is_anywhere_on_the_site(
