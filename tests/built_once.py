@@ -70,7 +70,10 @@ class BuiltOnce:
             call_command(
                 "dumpdata",
                 exclude=NOT_SAVED,
+                # Clubs and accounts by their natural keys (address, user name): a worker's
+                # database may already hold the home club, or its accounts, under other ids.
                 use_natural_foreign_keys=True,
+                use_natural_primary_keys=True,
                 output=str(partial),
                 verbosity=0,
             )

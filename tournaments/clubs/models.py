@@ -3,9 +3,13 @@ the tournaments app (its table is `tournaments_club`).
 
 The club with the lowest id is the installation's home club: its pages are served at the
 site's root as well as under `/c/<slug>/`, and the rows made without a club (the embedded
-default, the demo, the tests) are its. Accounts that direct no club direct the home club
-(`tournaments.clubs.services.directs_club`), so an installation with one club needs no step
-to give its directors their club.
+default, the demo, the tests) are its. On an installation of one club with no named director,
+every director account directs it (`tournaments.clubs.services.directs_club`), so such an
+installation needs no step to give its directors their club.
+
+A club's natural key (Django's serialization) is its address: rows saved with `dumpdata
+--natural-primary --natural-foreign` load into another database by the club's address, not
+by an id that database may give another club.
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ from tournaments.tokens import SecretToken
 
 #: The slug of the club an installation makes first (the migration, an empty database).
 HOME_SLUG = "club"
+
+
+class ClubManager(models.Manager["Club"]):
+    def get_by_natural_key(self, slug: str) -> Club:
+        return self.get(slug=slug)
 
 
 class Club(models.Model):
@@ -45,6 +54,8 @@ class Club(models.Model):
     suspended_at = models.DateTimeField(_("suspended"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = ClubManager()
+
     class Meta:
         ordering = ["pk"]
         verbose_name = _("club")
@@ -55,6 +66,9 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self) -> tuple[str]:
+        return (self.slug,)
 
 
 class Person(models.Model):
