@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from datetime import timedelta
 
 import pytest
@@ -271,15 +272,20 @@ def test_the_evening_servers_thread_sends_when_the_site_comes_up(settings, site_
     settings.PUBLISH_RETRY_BASE = 0.2
     settings.PUBLISH_RETRY_MAX = 0.5
     event = demo.build_spades(5, teams=4, played=0)
-    assert sender.trigger(tournament_id=event.pk, reason="now") is True  # no transaction here
-    deadline = timezone.now() + timedelta(seconds=waiting.SECONDS)
-    while Publication.objects.get(tournament=event).failures < 2:
-        assert timezone.now() < deadline, "the thread never tried"
-        sender._wake.wait(0.05)
-    with serving(site_port, [CREATED]) as site:
-        while Publication.objects.get(tournament=event).state != Publication.State.SENT:
-            assert timezone.now() < deadline, "the thread never delivered"
-            sender._wake.wait(0.05)
+    try:
+        assert sender.trigger(tournament_id=event.pk, reason="now") is True  # no transaction
+        waiting.until(
+            lambda: Publication.objects.get(tournament=event).failures >= 2,
+            "the thread's tries while the site is down",
+        )
+        with serving(site_port, [CREATED]) as site:
+            waiting.until(
+                lambda: Publication.objects.get(tournament=event).state == Publication.State.SENT,
+                "the thread's delivery once the site is up",
+            )
+    finally:
+        sender.stop()  # not left to wake in a later test, or after the database is gone
+    assert not [t for t in threading.enumerate() if t.name == "tricktable-publish"]
     assert len(site.received) == 1
     assert Tournament.objects.filter(pk=event.pk).exists()
 

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 IDLE = 300.0  # seconds the thread sleeps with nothing owed (a new trigger wakes it sooner)
 
 _wake = threading.Event()
+_stop = threading.Event()
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 
@@ -81,6 +82,20 @@ def wake() -> None:
     _wake.set()
 
 
+def stop(*, seconds: float = 30.0) -> None:
+    """Stop the sending thread and wait up to `seconds` for its round to end (a test that
+    started it; on the evening server it ends with the process)."""
+    global _thread
+    with _lock:
+        thread, _thread = _thread, None
+    if thread is None:
+        return
+    _stop.set()
+    _wake.set()
+    thread.join(seconds)
+    _stop.clear()
+
+
 def send_due() -> float:
     """Send every event that is due, one after the other; returns the seconds until the next
     try falls due (IDLE when nothing is owed)."""
@@ -96,7 +111,7 @@ def send_due() -> float:
 
 
 def _loop() -> None:
-    while True:
+    while not _stop.is_set():
         _wake.clear()
         try:
             wait = send_due()
