@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 # Playwright drives Debian's /usr/bin/chromium: never download a browser.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: venv openspiel accel accel-status accel-clean messages migrate demo run serve restore director-password test screenshots test-js lint typecheck worker bench site clean
+.PHONY: venv openspiel accel accel-status accel-clean messages migrate demo run serve restore director-password test test-all screenshots test-js lint typecheck worker bench site clean
 
 venv: $(VENV)/.installed
 
@@ -90,8 +90,16 @@ director-password: venv
 # PYTHONDONTWRITEBYTECODE, as Python does by default: without the cache each worker compiles and
 # assertion-rewrites the ~600 test modules again on every run (collection 16 s of CPU a worker
 # against 8 s), and every server or command a test starts compiles the project again.
+#
+# `make test` is the suite a developer runs before every commit: everything but the long stories
+# (the `long` marker, tests/conftest.py: the browser stories, the evening server, real servers and
+# whole demo evenings, seconds to a minute each). `make test-all` runs everything, as CI does.
 test: export PYTHONDONTWRITEBYTECODE :=
 test: venv messages test-js
+	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist worksteal -m "not long"
+
+test-all: export PYTHONDONTWRITEBYTECODE :=
+test-all: venv messages test-js
 	$(VENV)/bin/pytest -n $(or $(JOBS),auto) --dist worksteal
 
 # The browser tests with their screenshots saved to test-artifacts/screenshots/ (phone, laptop and

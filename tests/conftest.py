@@ -41,8 +41,10 @@ hypothesis_settings.register_profile("dev", max_examples=sizes.examples(100), de
 hypothesis_settings.load_profile(sizes.profile())
 
 
-#: Where the long tests are: real servers, real Chromium, whole demo evenings (seconds to a
-#: minute each, against milliseconds for most others).
+#: Where the long stories are: real Chromium driven through a story, the evening server, real
+#: servers, whole demo evenings (seconds to a minute each, against milliseconds for most
+#: others). Their tests are marked `long` (besides the modules that mark themselves): `make
+#: test` leaves them out, `make test-all` and CI run them.
 LONG = (
     "tests/browser/",
     "tests/evening/",
@@ -52,33 +54,41 @@ LONG = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """The long tests first, each module's tests in their order. `make test` runs
-    `--dist worksteal`: each worker starts on its own contiguous half of this order, so a
-    module's tests (and its Chromium, its server) mostly stay on one worker, and a worker that
-    runs out takes tests from the back of the other's queue, so both finish together on short
-    tests instead of one waiting for the other's last browser story."""
+    """The tests under `LONG` marked `long` (before `-m` selects), then the long tests first,
+    each module's tests in their order. pytest-xdist's `--dist worksteal` starts each worker on
+    its own contiguous half of this order, so a module's tests (and its Chromium, its server)
+    mostly stay on one worker, and a worker that runs out takes tests from the back of the
+    other's queue, so both finish together on short tests instead of one waiting for the
+    other's last browser story."""
     root = Path(str(config.rootpath))
+    for item in items:
+        if Path(str(item.path)).relative_to(root).as_posix().startswith(LONG):
+            item.add_marker(pytest.mark.long)
 
     def long(item) -> bool:
-        where = Path(str(item.path)).relative_to(root).as_posix()
-        return where.startswith(LONG) or _is_browser_test(item)
+        return item.get_closest_marker("long") is not None or _is_browser_test(item)
 
     # The browser tests first and together, so that a worker's run of them shares one Chromium.
     items.sort(key=lambda item: (not _is_browser_test(item), not long(item)))
 
 
 def pytest_report_header(config):
-    """Which Chromium the browser tests drive, and how to choose another."""
+    """Which Chromium the browser tests drive, and how to choose another; whether the long
+    stories are in this run."""
+    lines = []
+    if "not long" in (config.option.markexpr or ""):
+        lines.append("long stories: not in this run (`make test-all` and CI run them)")
     browser = chromium()
     if not browser.exists():
-        return f"browser tests: skipped, no Chromium at {browser}"
+        return [*lines, f"browser tests: skipped, no Chromium at {browser}"]
     hint = (
         ""
         if browser == HEADLESS_SHELL
         else ("; apt-get install chromium-headless-shell for a third of the CPU a page")
     )
-    return f"browser tests: {browser} (TRICKTABLE_CHROMIUM to choose another{hint})"
+    return [*lines, f"browser tests: {browser} (TRICKTABLE_CHROMIUM to choose another{hint})"]
 
 
 def services_required() -> bool:
