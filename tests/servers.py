@@ -60,6 +60,12 @@ INHERITED_NOT = (
 )
 
 
+#: The settings module of a server or command a test starts where passwords are not what it
+#: tests (`DJANGO_SETTINGS_MODULE`): the project's settings with quick password hashing
+#: (tests/server_settings.py).
+QUICK_PASSWORDS_SETTINGS = "tests.server_settings"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))

@@ -24,7 +24,13 @@ import pytest
 
 from tests import waiting
 from tests.conftest import require
-from tests.servers import INHERITED_NOT, ROOT, free_port, migrated_sqlite
+from tests.servers import (
+    INHERITED_NOT,
+    QUICK_PASSWORDS_SETTINGS,
+    ROOT,
+    free_port,
+    migrated_sqlite,
+)
 
 
 @dataclass
@@ -125,10 +131,18 @@ class EveningServer:
         return self.text
 
 
-def laptop_environment(club: Path, **extra: str) -> dict[str, str]:
-    """This environment without the tests' own settings: the club laptop has none of them."""
+def laptop_environment(
+    club: Path, *, quick_passwords: bool = False, **extra: str
+) -> dict[str, str]:
+    """This environment without the tests' own settings: the club laptop has none of them.
+
+    `quick_passwords`: the project's settings with quick password hashing
+    (`servers.QUICK_PASSWORDS_SETTINGS`), for a test that is not about passwords: the server
+    hashes the director's new password on a first start, and every sign-in's."""
     environment = {k: v for k, v in os.environ.items() if k not in INHERITED_NOT}
     environment.update(CLUB_DIR=str(club), PYTHONUNBUFFERED="1", **extra)
+    if quick_passwords:
+        environment["DJANGO_SETTINGS_MODULE"] = QUICK_PASSWORDS_SETTINGS
     return environment
 
 
@@ -188,13 +202,34 @@ def wait_until_up(url: str, server: EveningServer, *, seconds: float = waiting.S
 READY = "Stop with Ctrl+C."
 
 
-def start(argv: list[str], club: Path, port: int, **extra: str) -> EveningServer:
-    """`manage.py serve` as `make serve` runs it, reading what it prints until it serves: for
-    as long as it gets on with its start (`Progress`), however long that takes here."""
+def make_serve(port: int) -> dict[str, str]:
+    """What `make serve` adds to the server's environment (the Makefile): the evening server's
+    settings and its port. `manage.py serve` started without them reads the settings, then
+    starts itself again under these (`run_as_evening_server`); started with them, it serves
+    from its first start, as on the club's laptop."""
+    return {"TRICKTABLE_SERVER": "evening", "PORT": str(port)}
+
+
+def start(
+    argv: list[str],
+    club: Path,
+    port: int,
+    *,
+    as_make_serve: bool = False,
+    quick_passwords: bool = False,
+    **extra: str,
+) -> EveningServer:
+    """`manage.py serve`, reading what it prints until it serves: for as long as it gets on
+    with its start (`Progress`), however long that takes here. `as_make_serve`: in the
+    environment `make serve` gives it (`make_serve`); without, as `manage.py serve` typed by
+    hand, which starts itself again under the evening server's settings. `quick_passwords`:
+    see `laptop_environment`."""
+    if as_make_serve:
+        extra = {**make_serve(port), **extra}
     process = subprocess.Popen(
         [*argv, sys.executable, "manage.py", "serve", "--port", str(port)],
         cwd=ROOT,
-        env=laptop_environment(club, **extra),
+        env=laptop_environment(club, quick_passwords=quick_passwords, **extra),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -243,7 +278,9 @@ def evening_server(lan, tmp_path_factory) -> Iterator[EveningServer]:
     """`manage.py serve` on the laptop of the test LAN, with a fresh club folder; reached from
     here at its LAN address only."""
     club = tmp_path_factory.mktemp("club")
-    server = start(lan.run(), club, free_port())
+    # Started as typed by hand (it starts itself again under the evening server's settings),
+    # where the other tests start it as `make serve` does; no test here is about hashing.
+    server = start(lan.run(), club, free_port(), quick_passwords=True)
     try:
         wait_until_up(f"{server.public_url}/", server)
         yield server

@@ -113,17 +113,25 @@ def authenticates(club, username: str, password: str) -> bool:
 
 def test_a_laptop_on_no_network_says_phones_cannot_reach_it(offline_laptop, tmp_path):
     port = free_port()
-    server = start(offline_laptop.run(), migrated_club(tmp_path), port)
+    server = start(
+        offline_laptop.run(),
+        migrated_club(tmp_path),
+        port,
+        as_make_serve=True,
+        quick_passwords=True,
+    )
     try:
         assert "Phones cannot reach this laptop" in server.text
         assert "Phones:" not in server.text
         code = (
             "import time, urllib.request\n"
-            "for _ in range(100):\n"
+            # The banner comes just before uvicorn listens: asked every twentieth of a second,
+            # for as long as before.
+            "for _ in range(600):\n"
             "    try:\n"
             f"        print(urllib.request.urlopen('http://127.0.0.1:{port}/').status); break\n"
             "    except OSError:\n"
-            "        time.sleep(0.3)\n"
+            "        time.sleep(0.05)\n"
         )
         assert in_namespace(offline_laptop, tmp_path, code).strip() == "200"
     finally:
@@ -133,11 +141,19 @@ def test_a_laptop_on_no_network_says_phones_cannot_reach_it(offline_laptop, tmp_
 def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_password(
     offline_laptop, tmp_path
 ):
-    first = start(offline_laptop.run(), migrated_club(tmp_path), free_port())
+    first = start(
+        offline_laptop.run(),
+        migrated_club(tmp_path),
+        free_port(),
+        as_make_serve=True,
+        quick_passwords=True,
+    )
     first.stop()
     username, password = first.credentials
     key = (tmp_path / "secret_key").read_text()
-    second = start(offline_laptop.run(), tmp_path, free_port())
+    second = start(
+        offline_laptop.run(), tmp_path, free_port(), as_make_serve=True, quick_passwords=True
+    )
     second.stop()
     assert "Director sign-in" not in second.text  # shown once, on the first start only
     assert (tmp_path / "secret_key").read_text() == key
@@ -148,7 +164,8 @@ def test_a_restart_keeps_the_key_and_the_account_and_a_command_resets_the_passwo
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=laptop_environment(tmp_path),
+        # As typed by hand: it starts itself again under the evening server's settings.
+        env=laptop_environment(tmp_path, quick_passwords=True),
     )
     assert reset.returncode == 0, reset.stderr
     new_password = reset.stdout.split("director / ")[1].split()[0]
@@ -172,10 +189,12 @@ def test_the_demos_published_password_is_refused_on_the_evening_server(offline_l
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=laptop_environment(tmp_path, TRICKTABLE_SERVER="evening"),
+        env=laptop_environment(tmp_path, TRICKTABLE_SERVER="evening", quick_passwords=True),
     )
     assert created.returncode == 0, created.stderr
-    server = start(offline_laptop.run(), tmp_path, free_port())
+    server = start(
+        offline_laptop.run(), tmp_path, free_port(), as_make_serve=True, quick_passwords=True
+    )
     server.stop()
     assert "had the demo's published password" in server.text
     assert not authenticates(tmp_path, "director", "tricktable")

@@ -15,7 +15,9 @@ class At:
 
 def test_a_rotating_header_escapes_no_lockout_on_the_evening_server(tmp_path):
     port = free_port()
-    server = start([], migrated_club(tmp_path / "club"), port)
+    server = start(
+        [], migrated_club(tmp_path / "club"), port, as_make_serve=True, quick_passwords=True
+    )
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", server)
         username, password = server.credentials
@@ -29,7 +31,14 @@ def test_a_rotating_header_escapes_no_lockout_on_the_evening_server(tmp_path):
 
 def test_behind_a_named_proxy_the_appended_address_counts(tmp_path):
     port = free_port()
-    server = start([], migrated_club(tmp_path / "club"), port, TRUSTED_PROXIES="127.0.0.1")
+    server = start(
+        [],
+        migrated_club(tmp_path / "club"),
+        port,
+        as_make_serve=True,
+        quick_passwords=True,
+        TRUSTED_PROXIES="127.0.0.1",
+    )
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", server)
         username, password = server.credentials

@@ -23,7 +23,10 @@ def open_files(pid: int) -> tuple[int, int]:
 
 def serve_with_limits(tmp_path: Path, soft: int, hard: int):
     shell = ["bash", "-c", f'ulimit -Sn {soft} && ulimit -Hn {hard} && exec "$@"', "serve"]
-    return start(shell, migrated_club(tmp_path / "club"), free_port())
+    port = free_port()
+    return start(
+        shell, migrated_club(tmp_path / "club"), port, as_make_serve=True, quick_passwords=True
+    )
 
 
 def test_the_soft_limit_is_raised_to_the_hard_one(tmp_path):
