@@ -13,17 +13,22 @@ from tests.servers import INHERITED_NOT
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
-    """`manage.py` in a configuration: the tests' environment, less DEBUG and SECRET_KEY, with
-    `env` on top (a None value unsets the variable)."""
+def configuration(**env: str | None) -> dict[str, str]:
+    """The tests' environment, less DEBUG and SECRET_KEY, with `env` on top (a None value unsets
+    the variable)."""
     environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
     environment.update({k: v for k, v in env.items() if v is not None})
     for name in [k for k, v in env.items() if v is None]:
         environment.pop(name, None)
+    return environment
+
+
+def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
+    """`manage.py` in a configuration (`configuration`)."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=environment,
+        env=configuration(**env),
         capture_output=True,
         text=True,
         timeout=120,
@@ -58,12 +63,25 @@ def test_production_refuses_to_start_with_the_development_secret_key():
 
 
 def settings_of(*names: str, **env: str) -> dict[str, str]:
-    """The named settings as the configuration given by `env` sets them."""
+    """The named settings as the configuration given by `env` sets them: the settings module
+    (config/settings.py) read by Django's `settings` in a process of its own, with the settings
+    module manage.py names. Read without setting Django up (`django.setup()`, as `manage.py
+    shell` does): what the settings module sets is the question, not the apps, whose loading is
+    most of a process's start."""
     code = (
         "from django.conf import settings;"
         f"[print(name, repr(getattr(settings, name, None))) for name in {names!r}]"
     )
-    done = manage("shell", "-v", "0", "-c", code, **{**dict.fromkeys(INHERITED_NOT), **env})
+    environment = configuration(**{**dict.fromkeys(INHERITED_NOT), **env})
+    environment.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")  # as manage.py does
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
 
