@@ -144,28 +144,53 @@ def _show(server: Server, why: str) -> None:
 _migrated: list[Path] = []
 
 
+def _migrated_template() -> Path:
+    """The migrated empty database `migrated_sqlite` copies: one for the whole test run when
+    pytest-xdist runs it (every worker of a run has its PYTEST_XDIST_TESTRUNUID), made by the
+    first worker that needs it while the others wait on a lock; else one for this process."""
+    import fcntl
+
+    if _migrated:
+        return _migrated[0]
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run:
+        folder = Path(tempfile.gettempdir()) / f"tricktable-migrated-{run}"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="tricktable-migrated-"))
+    template, complete = folder / "empty.sqlite3", folder / "complete"
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not complete.is_file():
+            # Marked complete once migrated: a worker that died while migrating leaves no
+            # half-migrated template for the next to copy, which migrates it again from nothing.
+            for leftover in folder.glob(f"{template.name}*"):
+                leftover.unlink()
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=production_env(DATABASE_URL=f"sqlite:///{template}"),
+                check=True,
+            )
+            complete.touch()
+    _migrated.append(template)
+    return template
+
+
 def migrated_sqlite(database: Path) -> None:
     """Make `database` an SQLite file with every migration applied and nothing else, for a
     server a test starts on a database of its own.
 
-    The first call in a test process runs `manage.py migrate` on an empty file, as each such
-    test did for itself; later calls copy that file (SQLite's backup API), the same schema and
-    rows (content types, permissions) without migrating again: a migrate from nothing costs
-    seconds of CPU, and the tests that start servers of their own each needed one. What the
-    migrations do from nothing is still run and checked here, and by every test database."""
+    The first call in a test run runs `manage.py migrate` on an empty file, as each such test
+    did for itself (`_migrated_template`: once per run under pytest-xdist, the other workers
+    wait for it); later calls copy that file (SQLite's backup API), the same schema and rows
+    (content types, permissions) without migrating again: a migrate from nothing costs seconds
+    of CPU, and the tests that start servers of their own each needed one. What the migrations
+    do from nothing is still run and checked here, and by every test database."""
     import sqlite3
 
-    if not _migrated:
-        template = Path(tempfile.mkdtemp(prefix="tricktable-migrated-")) / "empty.sqlite3"
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=production_env(DATABASE_URL=f"sqlite:///{template}"),
-            check=True,
-        )
-        _migrated.append(template)
     with (
-        contextlib.closing(sqlite3.connect(_migrated[0])) as source,
+        contextlib.closing(sqlite3.connect(_migrated_template())) as source,
         contextlib.closing(sqlite3.connect(database)) as copy,
     ):
         source.backup(copy)
