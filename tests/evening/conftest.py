@@ -195,7 +195,9 @@ def wait_until_up(url: str, server: EveningServer, *, seconds: float = waiting.S
             with urllib.request.urlopen(url, timeout=2):
                 return
         except (urllib.error.URLError, OSError):
-            time.sleep(0.3)
+            # Refused until uvicorn listens, just after the banner: asked again soon, as a
+            # refused connection costs nothing and the test waits for it.
+            time.sleep(0.05)
     pytest.fail(f"the evening server did not answer at {url}:\n{server.stop()}")
 
 
