@@ -20,6 +20,7 @@ from tests.evening.conftest import (
     EveningServer,
     free_port,
     laptop_environment,
+    make_serve,
     migrated_club,
     start,
     wait_until_up,
@@ -226,7 +227,9 @@ def test_a_taken_port_is_said_plainly(offline_laptop, tmp_path):
             capture_output=True,
             text=True,
             timeout=120,
-            env=laptop_environment(tmp_path),
+            # As `make serve` starts it, the command its message names (the module's shared
+            # server is the one started as typed by hand).
+            env=laptop_environment(tmp_path, **make_serve(port)),
         )
         assert done.returncode != 0
         assert f"port {port} is taken" in done.stderr
