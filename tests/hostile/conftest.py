@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 from django.apps import apps
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client, override_settings
 from django.utils import timezone
 from django.utils.html import escape
@@ -227,8 +229,19 @@ def second_match(match: Match) -> Match:
     return other
 
 
-@pytest.fixture
-def play(db) -> Play:
+@dataclass(frozen=True)
+class PlayRows:
+    """What `build_play` made, by id and secret: enough to load a `Play` again."""
+
+    match_id: int
+    other_match_id: int
+    director_secret: str
+    scorer_secret: str
+    other_secret: str
+    stranger_secret: str
+
+
+def build_play() -> PlayRows:
     director = make_director("hostile-td")
     match = make_match(director)
     other = second_match(match)
@@ -236,26 +249,146 @@ def play(db) -> Play:
     _, scorer_secret = table_token(match.table)
     _, other_secret = table_token(other.table)
     _, stranger_secret = api_token(make_director("other-td").user)
-    return Play(
-        director=director,
-        match=match,
-        other_match=other,
-        td=client(f"Token {director_secret}"),
-        scorer=client(f"Table {scorer_secret}"),
-        other_scorer=client(f"Table {other_secret}"),
-        other_td=client(f"Token {stranger_secret}"),
-        anon=client(),
+    return PlayRows(
+        match_id=match.pk,
+        other_match_id=other.pk,
         director_secret=director_secret,
         scorer_secret=scorer_secret,
+        other_secret=other_secret,
+        stranger_secret=stranger_secret,
     )
+
+
+def load_play(rows: PlayRows) -> Play:
+    """The match and its callers, read from the database: new model instances and new clients
+    each time, so nothing a test changes on them reaches another test."""
+    match = Match.objects.select_related("round__tournament", "table").get(pk=rows.match_id)
+    tournament = match.round.tournament
+    return Play(
+        director=Actor(user=tournament.directors.get()),
+        match=match,
+        other_match=Match.objects.get(pk=rows.other_match_id),
+        td=client(f"Token {rows.director_secret}"),
+        scorer=client(f"Table {rows.scorer_secret}"),
+        other_scorer=client(f"Table {rows.other_secret}"),
+        other_td=client(f"Token {rows.stranger_secret}"),
+        anon=client(),
+        director_secret=rows.director_secret,
+        scorer_secret=rows.scorer_secret,
+    )
+
+
+@pytest.fixture
+def play(db) -> Play:
+    return load_play(build_play())
+
+
+def submit_pending(play: Play) -> None:
+    """Hand 1 submitted by NS, awaiting EW's confirmation."""
+    response = submit(play.scorer, play.match, key="pending-hand-1")
+    assert response.status_code == 201, response.content
 
 
 @pytest.fixture
 def pending(play) -> Play:
     """The same, with hand 1 submitted by NS and awaiting EW's confirmation."""
-    response = submit(play.scorer, play.match, key="pending-hand-1")
-    assert response.status_code == 201, response.content
+    submit_pending(play)
     return play
+
+
+class SharedPlay:
+    """A match in play built once for a module's tests, in a transaction that is never committed
+    (the pattern of Django's `TestCase.setUpTestData`): each test runs in a savepoint inside it
+    (pytest-django's `db`), so what a test writes is rolled back and the next test finds the
+    rows as built; and what waits for a commit (standings, live events, backups) never runs, as
+    it never runs for rows a test makes itself.
+
+    Hand 1 is submitted (after a savepoint) before a test that asks for `pending`, and rolled
+    back to that savepoint before a test that asks for `play`, so that the tests of one kind
+    that follow each other share one submission. Both happen before the test's own transaction
+    begins (`pytest_runtest_setup` below), outside it: inside, the test's rollback would undo
+    them. A module takes it with its own `play` and `pending` fixtures returning
+    `shared_play_in_play` and `shared_play_pending`."""
+
+    def __init__(self, rows: PlayRows) -> None:
+        self.rows = rows
+        self._before_hand: str | None = None  # the savepoint, while hand 1 is pending
+
+    @property
+    def hand_pending(self) -> bool:
+        return self._before_hand is not None
+
+    def switch(self, *, pending: bool) -> None:
+        if pending and self._before_hand is None:
+            self._before_hand = transaction.savepoint_create()
+            with _throttles_as_in_a_test():
+                submit_pending(load_play(self.rows))
+        elif not pending and self._before_hand is not None:
+            transaction.savepoint_rollback(self._before_hand)
+            self._before_hand = None
+
+
+def _throttles_as_in_a_test() -> override_settings:
+    """The settings `_generous_throttles` gives a test, for a request made outside one."""
+    rates = django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    return override_settings(
+        REST_FRAMEWORK={
+            **django_settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {scope: "100000/minute" for scope in rates},
+        },
+        REDIS_URL=None,
+    )
+
+
+#: The `SharedPlay` of each module whose `shared_play` is set up, by module name; and whether
+#: the test being set up in that module wants hand 1 pending.
+_shared: dict[str, SharedPlay] = {}
+_wants_pending: dict[str, bool] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test's fixtures (and so before its transaction): its module's `SharedPlay` with
+    hand 1 pending or not, as the test asks; or, for the module's first test, what the
+    `shared_play` about to be built has to make."""
+    if "shared_play" not in getattr(item, "fixturenames", ()):
+        return
+    module = item.module.__name__
+    _wants_pending[module] = "pending" in item.fixturenames
+    if module in _shared:
+        _shared[module].switch(pending=_wants_pending[module])
+
+
+@pytest.fixture(scope="module")
+def shared_play(
+    request: pytest.FixtureRequest, django_db_setup, django_db_blocker
+) -> Iterator[SharedPlay]:
+    """The module's `SharedPlay`, rolled back when its tests are done (or when another module's
+    test runs next on this worker)."""
+    module = request.module.__name__
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            shared = SharedPlay(build_play())
+            shared.switch(pending=_wants_pending.get(module, False))
+            _shared[module] = shared
+            yield shared
+        finally:
+            _shared.pop(module, None)
+            transaction.set_rollback(True)
+
+
+@pytest.fixture
+def shared_play_in_play(shared_play: SharedPlay, db) -> Play:
+    """`play` from the module's `SharedPlay`: new model instances and clients for each test."""
+    assert not shared_play.hand_pending
+    return load_play(shared_play.rows)
+
+
+@pytest.fixture
+def shared_play_pending(shared_play: SharedPlay, db) -> Play:
+    """`pending` from the module's `SharedPlay`."""
+    assert shared_play.hand_pending
+    return load_play(shared_play.rows)
 
 
 # -- names that are markup (test_markup_in_names.py, test_markup_in_the_browser.py) -------------

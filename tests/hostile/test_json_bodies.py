@@ -27,6 +27,20 @@ from .conftest import Play, post_json, refused, submit, unchanged
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def play(shared_play_in_play: Play) -> Play:
+    """The match in play, built once for the module (conftest.SharedPlay); each test still
+    runs in a transaction of its own."""
+    return shared_play_in_play
+
+
+@pytest.fixture
+def pending(shared_play_pending: Play) -> Play:
+    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
+    return shared_play_pending
+
+
 #: Stands for the value under test in a body template (see `Endpoint.number_body`).
 MARK = 987654321
 
