@@ -321,14 +321,14 @@ class SharedPlay:
     def switch(self, *, pending: bool) -> None:
         if pending and self._before_hand is None:
             self._before_hand = transaction.savepoint_create()
-            with _throttles_as_in_a_test():
+            with throttles_as_in_a_test():
                 submit_pending(load_play(self.rows))
         elif not pending and self._before_hand is not None:
             transaction.savepoint_rollback(self._before_hand)
             self._before_hand = None
 
 
-def _throttles_as_in_a_test() -> override_settings:
+def throttles_as_in_a_test() -> override_settings:
     """The settings `_generous_throttles` gives a test, for a request made outside one."""
     rates = django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     return override_settings(

@@ -7,9 +7,12 @@ content type and shape. The figures of a run are in docs/hostile-input.md."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
+
 import pytest
 from django.core import signals
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -22,7 +25,7 @@ from tests import sizes
 from tests.openapi import served_schema
 from tests.tournaments.builders import HAND_1, make_director, make_match
 
-from .conftest import api_token, submit, table_token
+from .conftest import api_token, submit, table_token, throttles_as_in_a_test
 from .conftest import client as api_client
 
 CHECKS = [
@@ -61,8 +64,7 @@ def _keep_the_test_connection(pinned):
     signals.request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def pinned(db) -> dict:
+def build_pinned() -> dict:
     """A match in play with hand 1 awaiting confirmation; the path parameters of its objects
     and the two callers' Authorization headers."""
     director = make_director("fuzz-td")
@@ -89,6 +91,28 @@ def pinned(db) -> dict:
         "director": {"Authorization": f"Token {director_secret}"},
         "scorer": {"Authorization": f"Table {scorer_secret}"},
     }
+
+
+@pytest.fixture(scope="module")
+def pinned_once(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """`build_pinned` once for the module, in a transaction that is never committed (the
+    pattern of Django's `TestCase.setUpTestData`): each test runs in a savepoint inside it
+    (pytest-django's `db`), so whatever its generated requests change is rolled back and the
+    next test finds the match as built; and what waits for a commit never runs, as it never
+    ran for rows a test made itself."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            with throttles_as_in_a_test():
+                built = build_pinned()
+            yield built
+        finally:
+            transaction.set_rollback(True)
+
+
+@pytest.fixture
+def pinned(pinned_once: dict, db) -> dict:
+    """The module's match in play (`pinned_once`), in this test's own transaction."""
+    return copy.deepcopy(pinned_once)
 
 
 def pin(case, pinned: dict) -> None:
