@@ -15,9 +15,16 @@ from django.test import Client
 
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Table
 
-from .conftest import unchanged
+from .conftest import Play, unchanged
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pending(shared_play_pending: Play) -> Play:
+    """The match in play with hand 1 awaiting confirmation, built once for the module
+    (conftest.SharedPlay); each test still runs in a transaction of its own."""
+    return shared_play_pending
 
 
 @pytest.fixture

@@ -21,6 +21,14 @@ from .conftest import Play, post_json, refused, submit, unchanged
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def play(shared_play_in_play: Play) -> Play:
+    """The match in play, built once for the module (conftest.SharedPlay); each test still
+    runs in a transaction of its own."""
+    return shared_play_in_play
+
+
 SUITS = "SHDC"
 
 

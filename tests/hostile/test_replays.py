@@ -18,6 +18,19 @@ from .conftest import Play, post_json, refused, state, submit, unchanged
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def play(shared_play_in_play: Play) -> Play:
+    """The match in play, built once for the module (conftest.SharedPlay); each test still
+    runs in a transaction of its own."""
+    return shared_play_in_play
+
+
+@pytest.fixture
+def pending(shared_play_pending: Play) -> Play:
+    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
+    return shared_play_pending
+
+
 def answer(play: Play, action: str, who=None, **body):
     """Confirm or reject hand 1; a table scorer answering for a side gives that side's PIN."""
     body.setdefault("version", 1)

@@ -27,6 +27,19 @@ from .conftest import Play, post_json, refused, submit, table_token, unchanged
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def play(shared_play_in_play: Play) -> Play:
+    """The match in play, built once for the module (conftest.SharedPlay); each test still
+    runs in a transaction of its own."""
+    return shared_play_in_play
+
+
+@pytest.fixture
+def pending(shared_play_pending: Play) -> Play:
+    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
+    return shared_play_pending
+
+
 def answer(play: Play, action: str, body: dict, who=None, **extra):
     return post_json(who or play.scorer, play.hand_url(1, action), {"version": 1, **body}, **extra)
 

@@ -21,6 +21,20 @@ from .conftest import Play, api_token, client, refused, submit, table_token, unc
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def play(shared_play_in_play: Play) -> Play:
+    """The match in play, built once for the module (conftest.SharedPlay); each test still
+    runs in a transaction of its own."""
+    return shared_play_in_play
+
+
+@pytest.fixture
+def pending(shared_play_pending: Play) -> Play:
+    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
+    return shared_play_pending
+
+
 #: Every scoring action, as (name, path for hand 1 of `match`, body).
 ACTIONS = {
     "submit": (
