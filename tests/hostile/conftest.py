@@ -320,9 +320,14 @@ class SharedPlay:
 
     def switch(self, *, pending: bool) -> None:
         if pending and self._before_hand is None:
-            self._before_hand = transaction.savepoint_create()
-            with throttles_as_in_a_test():
-                submit_pending(load_play(self.rows))
+            before = transaction.savepoint_create()
+            try:
+                with throttles_as_in_a_test():
+                    submit_pending(load_play(self.rows))
+            except BaseException:
+                transaction.savepoint_rollback(before)
+                raise
+            self._before_hand = before
         elif not pending and self._before_hand is not None:
             transaction.savepoint_rollback(self._before_hand)
             self._before_hand = None
