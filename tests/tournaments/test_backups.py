@@ -57,6 +57,27 @@ def build(committed) -> Tournament:
         return demo.build_spades(seed=7, teams=6, played=1)
 
 
+@pytest.fixture
+def built(backup_dir, committed, built_once):
+    """built(): the evening of `build` with the backups its play wrote, played once per run
+    (`built_once`) and given again to every later test: its rows, and its backup files copied
+    into this test's folder. The tests that use it need an evening and its files, not the
+    play that made them (the first test below watches that play)."""
+
+    def load() -> Tournament:
+        saved = built_once.folder("backups-built")
+
+        def play() -> None:
+            build(committed)
+            shutil.copytree(backup_dir, saved / "backups")
+
+        if not built_once("backups-built", play):
+            shutil.copytree(saved / "backups", backup_dir, dirs_exist_ok=True)
+        return Tournament.objects.get(name="Friday Night Spades")
+
+    return load
+
+
 def files(folder, tournament) -> list[str]:
     return [p.name for p in backups.tournament_backups(folder=folder, slug=tournament.slug)]
 
@@ -103,8 +124,10 @@ def test_closing_a_round_writes_a_backup_of_the_tournament(backup_dir, committed
     assert not list((backup_dir / tournament.slug).glob(".*")), "a temporary file was left"
 
 
-def test_hands_set_off_a_backup_at_most_once_an_interval(backup_dir, committed):
-    tournament = build(committed)
+def test_hands_set_off_a_backup_at_most_once_an_interval(backup_dir, committed, built):
+    tournament = built()
+    with committed():  # its round 1 has just closed: the interval starts now
+        backups.round_closed(tournament_id=tournament.pk, number=1)
     before = files(backup_dir, tournament)
 
     backups._clock.now += 200  # within the interval of the last backup: nothing new
@@ -124,8 +147,8 @@ def test_hands_set_off_a_backup_at_most_once_an_interval(backup_dir, committed):
     assert confirmed.idempotency_key in keys
 
 
-def test_a_tournament_keeps_at_most_backup_keep_files_the_newest(backup_dir, committed, settings):
-    tournament = build(committed)
+def test_a_tournament_keeps_at_most_backup_keep_files_the_newest(backup_dir, built, settings):
+    tournament = built()
     settings.BACKUP_KEEP = 3
     written = [
         backups.write_backup(tournament_id=tournament.pk, reason=f"test-{n}") for n in range(5)
@@ -145,9 +168,9 @@ def test_without_backup_dir_nothing_is_scheduled_or_written(settings, tmp_path, 
 
 
 def test_a_backup_that_cannot_be_written_does_not_break_a_hand_submission(
-    backup_dir, committed, settings, tmp_path, caplog
+    backup_dir, committed, built, settings, tmp_path, caplog
 ):
-    tournament = build(committed)
+    tournament = built()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     settings.BACKUP_DIR = str(blocker / "backups")  # cannot be made: a file is in the way
@@ -162,9 +185,9 @@ def test_a_backup_that_cannot_be_written_does_not_break_a_hand_submission(
 
 
 def test_restoring_the_newest_backup_into_an_empty_database_brings_back_every_confirmed_hand(
-    backup_dir, committed
+    backup_dir, committed, built
 ):
-    tournament = build(committed)
+    tournament = built()
     for seed in range(5, 9):  # a hand every five minutes, each its own commit and backup
         backups._clock.now += 301
         with committed():
@@ -188,8 +211,8 @@ def test_restoring_the_newest_backup_into_an_empty_database_brings_back_every_co
     assert confirmed_hands(slug) == expected
 
 
-def test_restoring_skips_a_tournament_the_database_still_holds(backup_dir, committed):
-    tournament = build(committed)
+def test_restoring_skips_a_tournament_the_database_still_holds(backup_dir, built):
+    tournament = built()
     out, err = io.StringIO(), io.StringIO()
 
     call_command("restore_backup", str(backup_dir), stdout=out, stderr=err)
@@ -233,19 +256,19 @@ def newer(backup_dir, slug: str, text: str | bytes, stamp: str = "99991231T23595
 
 
 @pytest.fixture
-def died(backup_dir, committed, built_once):
+def died(backup_dir, built, built_once):
     """died(): a tournament with its backups, then the laptop dies: the database loses it.
     Returns the tournament's slug and its confirmed hands, as they were before.
 
-    The evening is played once per run (`built_once`): its database as the laptop died (the
-    rows left), its backup files, its slug and its hands are saved, and given again to every
-    later test."""
+    The evening is `built`'s (played once per run): its database as the laptop died (the rows
+    left), its backup files, its slug and its hands are saved once (`built_once`), and given
+    again to every later test."""
 
     def die() -> tuple[str, dict]:
         saved = built_once.folder("backups-died")
 
         def play_and_die() -> None:
-            tournament = build(committed)
+            tournament = built()
             hands = confirmed_hands(tournament.slug)
             Tournament.objects.filter(pk=tournament.pk).delete()
             shutil.copytree(backup_dir, saved / "backups")
