@@ -304,11 +304,17 @@ class Club:
 
 
 @pytest.fixture
-def club(db, django_capture_on_commit_callbacks, in_process_tasks) -> Club:
+def club(db, django_capture_on_commit_callbacks, in_process_tasks, built_once) -> Club:
     """A small Spades Swiss from the demo builder: one round closed, the second in play (with a
-    pending and a disputed hand), standings computed; the client is the signed-in director."""
-    with django_capture_on_commit_callbacks(execute=True):
-        spades = demo.build_spades(teams=6, played=1)
+    pending and a disputed hand), standings computed; the client is the signed-in director.
+    Played once per run (`built_once`): these tests read its pages, they do not change it."""
+
+    def play() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            demo.build_spades(teams=6, played=1)
+
+    built_once("translations-spades", play)
+    spades = Tournament.objects.get(name="Friday Night Spades")
     match = (
         Match.objects.filter(round__tournament=spades, round__number=1, is_bye=False)
         .order_by("table__number")
