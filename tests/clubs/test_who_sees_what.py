@@ -9,12 +9,22 @@ refusal (403) or nothing found (404), and B's rows unchanged."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.urls import get_resolver, reverse
 
-from tests.clubs.world import Side, build, fingerprint, methods, parameters, routes
+from tests.clubs.world import (
+    Side,
+    build,
+    fingerprint,
+    loaded,
+    methods,
+    parameters,
+    routes,
+    saved,
+)
 from tests.pages.test_director_guard import director_routes
 from tournaments.models import home_club
 
@@ -24,10 +34,19 @@ REFUSED = {403, 404}
 
 
 @pytest.fixture
-def clubs(settings) -> tuple[Side, Side]:
+def clubs(settings, built_once) -> tuple[Side, Side]:
+    """The two clubs, built once per run (`built_once`) and loaded again for each test: a test
+    changes them inside its own transaction only."""
     settings.REDIS_URL = None
-    home_club()  # the installation's first club: neither of the two
-    return build("east"), build("west")
+    sides = built_once.folder("two-clubs") / "sides.json"
+
+    def make() -> None:
+        home_club()  # the installation's first club: neither of the two
+        sides.write_text(json.dumps([saved(build("east")), saved(build("west"))]))
+
+    built_once("two-clubs", make)
+    east, west = (loaded(ids) for ids in json.loads(sides.read_text()))
+    return east, west
 
 
 def page_value(name: str, route: str, page: str, side: Side) -> Any:

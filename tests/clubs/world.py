@@ -121,6 +121,56 @@ def build(slug: str) -> Side:
     )
 
 
+def saved(side: Side) -> dict[str, Any]:
+    """What finds the side's rows again in a database loaded with them (`loaded`): the club by
+    its address and the director by name (loaded by those natural keys, under ids of the
+    database's own), every other row by its id, and the table card's secret, which the
+    database keeps only as a hash."""
+    return {
+        "club": side.club.slug,
+        "director": side.director.get_username(),
+        "secret": side.secret,
+        **{
+            name: getattr(side, name).pk
+            for name in (
+                "tournament",
+                "duplicate",
+                "series",
+                "entry",
+                "match",
+                "token",
+                "call",
+                "pair",
+                "job",
+                "player",
+                "key",
+                "published",
+            )
+        },
+    }
+
+
+def loaded(ids: dict[str, Any]) -> Side:
+    """The side `saved` describes, read from the database."""
+    return Side(
+        club=Club.objects.get(slug=ids["club"]),
+        director=get_user_model().objects.get_by_natural_key(ids["director"]),
+        tournament=Tournament.objects.get(pk=ids["tournament"]),
+        duplicate=Tournament.objects.get(pk=ids["duplicate"]),
+        series=Series.objects.get(pk=ids["series"]),
+        entry=Entry.objects.get(pk=ids["entry"]),
+        match=Match.objects.select_related("table").get(pk=ids["match"]),
+        token=TableToken.objects.get(pk=ids["token"]),
+        secret=ids["secret"],
+        call=DirectorCall.objects.get(pk=ids["call"]),
+        pair=KeepApart.objects.get(pk=ids["pair"]),
+        job=ImportJob.objects.get(pk=ids["job"]),
+        player=Player.objects.get(pk=ids["player"]),
+        key=PublishingKey.objects.get(pk=ids["key"]),
+        published=PublishedEvent.objects.get(pk=ids["published"]),
+    )
+
+
 def fingerprint(club: Club) -> str:
     """Every row of the club, as JSON: equal before and after means nothing of it changed."""
     from django.apps import apps
