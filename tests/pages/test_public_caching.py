@@ -5,6 +5,8 @@ token, so no page sets the CSRF cookie for its header's form."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -28,8 +30,15 @@ def cache_control(response) -> set[str]:
 
 
 @pytest.fixture
-def pages(director, built) -> list[str]:
-    """Every kind of public page of a club with a running tournament and a season."""
+def pages(director, built, built_once) -> list[str]:
+    """Every kind of public page of a club with a running tournament and a season: the club
+    built once per run (`built_once`) and loaded again for each test, which only reads it."""
+    saved = built_once.folder("public-caching-pages") / "pages.json"
+    built_once("public-caching-pages", lambda: saved.write_text(json.dumps(build(director, built))))
+    return json.loads(saved.read_text())
+
+
+def build(director: Actor, built) -> list[str]:
     club = built(build_club, director)
     slug = club.spades.slug
     match = Match.objects.filter(round=club.in_play, is_bye=False).first()
