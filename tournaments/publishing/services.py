@@ -616,7 +616,11 @@ def take_over(*, event: PublishedEvent, actor: Actor) -> PublishedEvent:
 
 
 def published_from_room(tournament_id: int) -> PublishedEvent | None:
-    """The publish record of an event a room still publishes (None otherwise)."""
-    return PublishedEvent.objects.filter(
-        tournament_id=tournament_id, taken_over_at__isnull=True
-    ).first()
+    """The publish record of an event a room still publishes (None otherwise). Its `document`
+    (the whole event as last received) is left unread until asked for: every public page of
+    the event shows this record's note, which needs none of it."""
+    return (
+        PublishedEvent.objects.filter(tournament_id=tournament_id, taken_over_at__isnull=True)
+        .defer("document")
+        .first()
+    )

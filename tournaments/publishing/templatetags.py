@@ -22,11 +22,13 @@ def published_note(tournament: Any) -> dict[str, Any]:
 @register.inclusion_tag("publishing/_published_note.html")
 def published_season_note(series: Any) -> dict[str, Any]:
     """The same note on a season's table when the events it counts came from a room: the time
-    of the last update of any of them."""
+    of the last update of any of them (the events' documents left unread: the note needs none
+    of them)."""
     return {
         "published": PublishedEvent.objects.filter(
             tournament__series_members__series_id=series.pk, taken_over_at__isnull=True
         )
+        .defer("document")
         .order_by("-updated_at")
         .first()
     }
