@@ -323,8 +323,7 @@ class SharedPlay:
     back to that savepoint before a test that asks for `play`, so that the tests of one kind
     that follow each other share one submission. Both happen before the test's own transaction
     begins (`pytest_runtest_setup` below), outside it: inside, the test's rollback would undo
-    them. A module takes it with its own `play` and `pending` fixtures returning
-    `shared_play_in_play` and `shared_play_pending`."""
+    them. A module takes it with `play, pending = the_shared_play()`."""
 
     def __init__(self, rows: PlayRows) -> None:
         self.rows = rows
@@ -410,6 +409,22 @@ def shared_play_pending(shared_play: SharedPlay, db) -> Play:
     """`pending` from the module's `SharedPlay`."""
     assert shared_play.hand_pending
     return load_play(shared_play.rows)
+
+
+def the_shared_play() -> tuple[Any, Any]:
+    """`play, pending = the_shared_play()` at a module's top: its tests' `play` and `pending`
+    are the module's `SharedPlay` (built once for the module, each test still in a transaction
+    of its own) instead of a match built for each test."""
+
+    @pytest.fixture(name="play")
+    def shared_in_play(shared_play_in_play: Play) -> Play:
+        return shared_play_in_play
+
+    @pytest.fixture(name="pending")
+    def shared_pending(shared_play_pending: Play) -> Play:
+        return shared_play_pending
+
+    return shared_in_play, shared_pending
 
 
 # -- names that are markup (test_markup_in_names.py, test_markup_in_the_browser.py) -------------

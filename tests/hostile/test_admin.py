@@ -15,16 +15,13 @@ from django.test import Client
 
 from tournaments.models import Hand, HandSubmission, Match, Round, Seat, Table
 
-from .conftest import Play, unchanged
+from .conftest import the_shared_play, unchanged
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def pending(shared_play_pending: Play) -> Play:
-    """The match in play with hand 1 awaiting confirmation, built once for the module
-    (conftest.SharedPlay); each test still runs in a transaction of its own."""
-    return shared_play_pending
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 @pytest.fixture

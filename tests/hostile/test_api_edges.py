@@ -19,16 +19,13 @@ import api.urls
 from tests import waiting
 from tests.live.asgi import Apps, request, transaction_kept
 
-from .conftest import Play, refused
+from .conftest import refused, the_shared_play
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 BAD_HOST = "evil.example"

@@ -17,16 +17,13 @@ import pytest
 from games.fuzzing import legal_hand
 from tests.tournaments.builders import HAND_1, spades_hand
 
-from .conftest import Play, post_json, refused, submit, unchanged
+from .conftest import Play, post_json, refused, submit, the_shared_play, unchanged
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 SUITS = "SHDC"

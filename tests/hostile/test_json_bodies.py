@@ -23,22 +23,13 @@ from api.parsers import HAND_LIMIT, JSON_LIMIT
 from tests.tournaments.builders import HAND_1
 from tournaments.models import Entry, HandSubmission, Tournament
 
-from .conftest import Play, post_json, refused, submit, unchanged
+from .conftest import Play, post_json, refused, submit, the_shared_play, unchanged
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
-
-
-@pytest.fixture
-def pending(shared_play_pending: Play) -> Play:
-    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
-    return shared_play_pending
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 #: Stands for the value under test in a body template (see `Endpoint.number_body`).

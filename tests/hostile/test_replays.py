@@ -13,22 +13,13 @@ import pytest
 from tests.tournaments.builders import HAND_1, HAND_2, side_pin, spades_hand
 from tournaments.models import HandSubmission
 
-from .conftest import Play, post_json, refused, state, submit, unchanged
+from .conftest import Play, post_json, refused, state, submit, the_shared_play, unchanged
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
-
-
-@pytest.fixture
-def pending(shared_play_pending: Play) -> Play:
-    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
-    return shared_play_pending
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 def answer(play: Play, action: str, who=None, **body):

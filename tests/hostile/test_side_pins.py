@@ -22,22 +22,13 @@ from tests.tournaments.builders import HAND_2, side_pin
 from tournaments.models import AuditEvent, Entry, HandSubmission, PinFailure, Tournament
 from tournaments.services import Actor, NotAllowed, side_pins
 
-from .conftest import Play, post_json, refused, submit, table_token, unchanged
+from .conftest import Play, post_json, refused, submit, table_token, the_shared_play, unchanged
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
-
-
-@pytest.fixture
-def pending(shared_play_pending: Play) -> Play:
-    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
-    return shared_play_pending
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 def answer(play: Play, action: str, body: dict, who=None, **extra):

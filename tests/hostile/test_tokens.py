@@ -17,22 +17,22 @@ from django.utils import timezone
 
 from tests.tournaments.builders import HAND_1
 
-from .conftest import Play, api_token, client, refused, submit, table_token, unchanged
+from .conftest import (
+    Play,
+    api_token,
+    client,
+    refused,
+    submit,
+    table_token,
+    the_shared_play,
+    unchanged,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def play(shared_play_in_play: Play) -> Play:
-    """The match in play, built once for the module (conftest.SharedPlay); each test still
-    runs in a transaction of its own."""
-    return shared_play_in_play
-
-
-@pytest.fixture
-def pending(shared_play_pending: Play) -> Play:
-    """The same with hand 1 awaiting confirmation, also shared (conftest.SharedPlay)."""
-    return shared_play_pending
+#: The module's match in play, built once (conftest.SharedPlay).
+play, pending = the_shared_play()
 
 
 #: Every scoring action, as (name, path for hand 1 of `match`, body).
