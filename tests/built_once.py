@@ -33,6 +33,18 @@ from django.core.management import call_command
 NOT_SAVED = ["contenttypes", "auth.permission", "sessions", "admin.logentry"]
 
 
+@contextmanager
+def alone(lock: Path) -> Iterator[None]:
+    """This process alone holding the file lock `lock` (made if missing): every other process
+    of the run that asks for it waits meanwhile."""
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 class BuiltOnce:
     def __init__(self, folder: Path) -> None:
         self._folder = folder
@@ -43,21 +55,11 @@ class BuiltOnce:
         path.mkdir(exist_ok=True)
         return path
 
-    @contextmanager
-    def _alone(self, name: str) -> Iterator[None]:
-        """This process alone with the build `name` (another worker waits meanwhile)."""
-        with open(self._folder / f"{name}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
     def __call__(self, name: str, build: Callable[[], object]) -> bool:
         """The database holds what `build()` makes (built now if no process of this run has
         built it yet, else loaded from what that one saved). True when it was built now."""
         path = self._folder / f"{name}.json"
-        with self._alone(name):
+        with alone(self._folder / f"{name}.lock"):
             if path.exists():
                 call_command("loaddata", str(path), verbosity=0)
                 return False

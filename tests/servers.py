@@ -148,7 +148,7 @@ def _migrated_template() -> Path:
     """The migrated empty database `migrated_sqlite` copies: one for the whole test run when
     pytest-xdist runs it (every worker of a run has its PYTEST_XDIST_TESTRUNUID), made by the
     first worker that needs it while the others wait on a lock; else one for this process."""
-    import fcntl
+    from tests.built_once import alone
 
     if _migrated:
         return _migrated[0]
@@ -159,8 +159,7 @@ def _migrated_template() -> Path:
     else:
         folder = Path(tempfile.mkdtemp(prefix="tricktable-migrated-"))
     template, complete = folder / "empty.sqlite3", folder / "complete"
-    with open(folder / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with alone(folder / ".lock"):
         if not complete.is_file():
             # Marked complete once migrated: a worker that died while migrating leaves no
             # half-migrated template for the next to copy, which migrates it again from nothing.
