@@ -15,16 +15,20 @@ Under pytest-xdist the rows are saved where every worker of the run finds them (
 pytest-xdist documents for a session fixture that runs once: the folder above each worker's
 temporary folder, and a file lock), so each is built once per run, not once per worker: the
 worker that comes second waits for the first's build, then loads it. A test that keeps more
-than rows (files the build wrote) keeps them in `folder(name)`, saved beside the rows.
+than rows (files the build wrote) keeps them in `folder(name)`, saved beside the rows; one
+that needs to find its rows again (their ids, a secret the database keeps only hashed) has
+`kept(name, build)` save what `build()` returns.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from django.core.management import call_command
 
@@ -81,3 +85,11 @@ class BuiltOnce:
             )
             partial.replace(path)  # whole, or not there
             return True
+
+    def kept(self, name: str, build: Callable[[], Any]) -> Any:
+        """As `self(name, build)`, for a `build()` that returns what the tests need to find its
+        rows again (ids, addresses, secrets), as JSON: saved beside the rows, and returned to
+        every test, whether it built them or loaded them."""
+        value = self.folder(name) / "kept.json"
+        self(name, lambda: value.write_text(json.dumps(build())))
+        return json.loads(value.read_text())

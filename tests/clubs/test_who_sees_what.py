@@ -9,7 +9,6 @@ refusal (403) or nothing found (404), and B's rows unchanged."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -38,14 +37,12 @@ def clubs(settings, built_once) -> tuple[Side, Side]:
     """The two clubs, built once per run (`built_once`) and loaded again for each test: a test
     changes them inside its own transaction only."""
     settings.REDIS_URL = None
-    sides = built_once.folder("two-clubs") / "sides.json"
 
-    def make() -> None:
+    def make() -> list[dict[str, Any]]:
         home_club()  # the installation's first club: neither of the two
-        sides.write_text(json.dumps([saved(build("east")), saved(build("west"))]))
+        return [saved(build("east")), saved(build("west"))]
 
-    built_once("two-clubs", make)
-    east, west = (loaded(ids) for ids in json.loads(sides.read_text()))
+    east, west = (loaded(ids) for ids in built_once.kept("two-clubs", make))
     return east, west
 
 

@@ -4,7 +4,6 @@ fragment, a match hand by hand, a player's record, the projector; in English and
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from dataclasses import dataclass
@@ -140,18 +139,19 @@ def build_club(director: Actor, seed: int = 7) -> Club:
 def club(director, built, built_once) -> Club:
     """`build_club`'s evening, played once per run (`built_once`) and loaded again for each
     test: the tests read it, or change it inside their own transaction."""
-    saved = built_once.folder("public-pages-club") / "club.json"
 
-    def build() -> None:
+    def build() -> dict[str, int]:
         made = built(build_club, director)
-        ids = {"in_play": made.in_play.pk, "pending": made.pending.pk}
-        saved.write_text(json.dumps({**ids, "disputed": made.disputed.pk}))
+        return {
+            "in_play": made.in_play.pk,
+            "pending": made.pending.pk,
+            "disputed": made.disputed.pk,
+        }
 
-    built_once("public-pages-club", build)
+    ids = built_once.kept("public-pages-club", build)
     # The loaded rows hold the director's account as the build saved it: the test's copy is
     # read again, so that a sign-in with it matches the stored password.
     director.user.refresh_from_db()
-    ids = json.loads(saved.read_text())
     in_play = Round.objects.select_related("tournament").get(pk=ids["in_play"])
     return Club(
         spades=in_play.tournament,

@@ -5,8 +5,6 @@ token, so no page sets the CSRF cookie for its header's form."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -33,9 +31,7 @@ def cache_control(response) -> set[str]:
 def pages(director, built, built_once) -> list[str]:
     """Every kind of public page of a club with a running tournament and a season: the club
     built once per run (`built_once`) and loaded again for each test, which only reads it."""
-    saved = built_once.folder("public-caching-pages") / "pages.json"
-    built_once("public-caching-pages", lambda: saved.write_text(json.dumps(build(director, built))))
-    return json.loads(saved.read_text())
+    return built_once.kept("public-caching-pages", lambda: build(director, built))
 
 
 def build(director: Actor, built) -> list[str]:
