@@ -9,6 +9,7 @@ as the 500 response a real caller would see instead of an exception inside the t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -379,14 +380,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _shared[module].switch(pending=_wants_pending[module])
 
 
+@contextlib.contextmanager
+def never_committed(django_db_blocker) -> Iterator[None]:
+    """A transaction for rows a module's tests share, rolled back at the end, never committed
+    (the pattern of Django's `TestCase.setUpTestData`): each test runs in a savepoint inside it
+    (pytest-django's `db`), so what a test writes is rolled back and the next test finds the
+    rows as built; and what waits for a commit (standings, live events, backups) never runs,
+    as it never runs for rows a test makes itself."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+
+
 @pytest.fixture(scope="module")
 def shared_play(
     request: pytest.FixtureRequest, django_db_setup, django_db_blocker
 ) -> Iterator[SharedPlay]:
-    """The module's `SharedPlay`, rolled back when its tests are done (or when another module's
-    test runs next on this worker)."""
+    """The module's `SharedPlay` (`never_committed`), rolled back when its tests are done (or
+    when another module's test runs next on this worker)."""
     module = request.module.__name__
-    with django_db_blocker.unblock(), transaction.atomic():
+    with never_committed(django_db_blocker):
         try:
             shared = SharedPlay(build_play())
             shared.switch(pending=_wants_pending.get(module, False))
@@ -394,7 +409,6 @@ def shared_play(
             yield shared
         finally:
             _shared.pop(module, None)
-            transaction.set_rollback(True)
 
 
 @pytest.fixture

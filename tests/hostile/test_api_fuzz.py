@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.core import signals
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -25,7 +25,7 @@ from tests import sizes
 from tests.openapi import served_schema
 from tests.tournaments.builders import HAND_1, make_director, make_match
 
-from .conftest import api_token, submit, table_token, throttles_as_in_a_test
+from .conftest import api_token, never_committed, submit, table_token, throttles_as_in_a_test
 from .conftest import client as api_client
 
 CHECKS = [
@@ -95,18 +95,13 @@ def build_pinned() -> dict:
 
 @pytest.fixture(scope="module")
 def pinned_once(django_db_setup, django_db_blocker) -> Iterator[dict]:
-    """`build_pinned` once for the module, in a transaction that is never committed (the
-    pattern of Django's `TestCase.setUpTestData`): each test runs in a savepoint inside it
-    (pytest-django's `db`), so whatever its generated requests change is rolled back and the
-    next test finds the match as built; and what waits for a commit never runs, as it never
-    ran for rows a test made itself."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        try:
-            with throttles_as_in_a_test():
-                built = build_pinned()
-            yield built
-        finally:
-            transaction.set_rollback(True)
+    """`build_pinned` once for the module, never committed (`never_committed`): whatever a
+    test's generated requests change is rolled back, and the next test finds the match as
+    built."""
+    with never_committed(django_db_blocker):
+        with throttles_as_in_a_test():
+            built = build_pinned()
+        yield built
 
 
 @pytest.fixture
