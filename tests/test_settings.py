@@ -23,16 +23,21 @@ def configuration(**env: str | None) -> dict[str, str]:
     return environment
 
 
-def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
-    """`manage.py` in a configuration (`configuration`)."""
+def python(*argv: str, environment: dict[str, str]) -> subprocess.CompletedProcess:
+    """This Python running `argv` in the project's folder, its output captured."""
     return subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, *argv],
         cwd=ROOT,
-        env=configuration(**env),
+        env=environment,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def manage(*args: str, **env: str | None) -> subprocess.CompletedProcess:
+    """`manage.py` in a configuration (`configuration`)."""
+    return python("manage.py", *args, environment=configuration(**env))
 
 
 @pytest.mark.parametrize(
@@ -74,14 +79,7 @@ def settings_of(*names: str, **env: str) -> dict[str, str]:
     )
     environment = configuration(**{**dict.fromkeys(INHERITED_NOT), **env})
     environment.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")  # as manage.py does
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = python("-c", code, environment=environment)
     assert done.returncode == 0, done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
 
